@@ -1,0 +1,184 @@
+//! The command line: argument parsing, hook mode (one payload in, one verdict line out), help and version.
+
+use std::io::Read;
+
+use crate::engine::{self, Options};
+use crate::error::Error;
+use crate::payload;
+use crate::verdict::{Dialect, Verdict};
+
+/// The most stdin warden reads in hook mode. Real payloads are a few KiB;
+/// anything past this is refused (blocked) rather than buffered.
+pub const MAX_PAYLOAD_BYTES: usize = 4 * 1024 * 1024;
+
+/// What the process should print and return; the library never prints.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    pub stdout: String,
+    pub stderr: String,
+    pub code: i32,
+}
+
+/// The process environment the hook depends on, read by `main`.
+#[derive(Debug, Clone, Default)]
+pub struct Env {
+    pub sudo_password_set: bool,
+    /// stdin is a terminal: a person typed `warden` with no payload.
+    pub stdin_is_terminal: bool,
+}
+
+impl Env {
+    pub fn from_process() -> Env {
+        use std::io::IsTerminal;
+        Env {
+            sudo_password_set: std::env::var_os("SUDO_PASSWORD").is_some_and(|v| !v.is_empty()),
+            stdin_is_terminal: std::io::stdin().is_terminal(),
+        }
+    }
+}
+
+enum Mode {
+    Hook { dialect: Option<Dialect> },
+    Help,
+    Version,
+}
+
+const HELP: &str = "\
+warden: a pre-tool-call guard for AI coding agents
+
+USAGE:
+    warden [hook] [--agent hermes|claude|codex|native] < payload.json
+
+Reads one hook payload (JSON) on stdin and writes one verdict line (JSON) on
+stdout. Without --agent the dialect follows the payload: Hermes payloads get
+Hermes' format, Claude Code's get Claude's, Codex's get Codex's.
+
+OPTIONS:
+    --agent NAME   output dialect: hermes, claude, codex or native
+    -h, --help     print this help
+    -V, --version  print the version
+";
+
+/// Runs warden with `args` (without the program name) and `stdin`.
+pub fn run(args: &[String], stdin: &mut dyn Read, env: &Env) -> Outcome {
+    let mode = match parse_args(args) {
+        Ok(mode) => mode,
+        // A hook registered with a mistyped flag must still protect: block
+        // and say why on stderr, so the user sees every call refused.
+        Err(err) => {
+            return Outcome {
+                stdout: format!(
+                    "{}\n",
+                    Verdict::input_block(err.id(), format!("warden was started wrongly: {err}"))
+                        .render_for_any_agent()
+                ),
+                stderr: format!("warden: {err}\n{HELP}"),
+                code: 0,
+            }
+        }
+    };
+    match mode {
+        Mode::Help => plain(HELP.to_string()),
+        Mode::Version => plain(format!("warden {}\n", env!("CARGO_PKG_VERSION"))),
+        Mode::Hook { .. } if env.stdin_is_terminal => Outcome {
+            stdout: String::new(),
+            stderr: format!("warden: expected a hook payload on stdin\n{HELP}"),
+            code: 2,
+        },
+        Mode::Hook { dialect } => hook(stdin, dialect, env),
+    }
+}
+
+fn plain(stdout: String) -> Outcome {
+    Outcome {
+        stdout,
+        stderr: String::new(),
+        code: 0,
+    }
+}
+
+fn parse_args(args: &[String]) -> Result<Mode, Error> {
+    let mut dialect = None;
+    let mut iter = args.iter().map(String::as_str).peekable();
+    if iter.peek() == Some(&"hook") {
+        iter.next();
+    }
+    while let Some(arg) = iter.next() {
+        match arg {
+            "-h" | "--help" | "help" => return Ok(Mode::Help),
+            "-V" | "--version" => return Ok(Mode::Version),
+            "--agent" => {
+                let name = iter
+                    .next()
+                    .ok_or_else(|| Error::Usage("--agent needs a value".into()))?;
+                dialect = Some(parse_dialect(name)?);
+            }
+            _ => match arg.strip_prefix("--agent=") {
+                Some(name) => dialect = Some(parse_dialect(name)?),
+                None => return Err(Error::Usage(format!("unknown argument `{arg}`"))),
+            },
+        }
+    }
+    Ok(Mode::Hook { dialect })
+}
+
+fn parse_dialect(name: &str) -> Result<Dialect, Error> {
+    Dialect::parse(name).ok_or_else(|| {
+        Error::Usage(format!(
+            "unknown agent `{name}` (expected hermes, claude, codex or native)"
+        ))
+    })
+}
+
+fn hook(stdin: &mut dyn Read, dialect: Option<Dialect>, env: &Env) -> Outcome {
+    let options = Options {
+        sudo_password_set: env.sudo_password_set,
+    };
+    match read_payload(stdin).and_then(|text| payload::parse(&text)) {
+        Ok(call) => {
+            let verdict = engine::evaluate(&call, &options);
+            let dialect = dialect.unwrap_or(call.agent.dialect());
+            Outcome {
+                stdout: format!("{}\n", verdict.render(dialect)),
+                stderr: String::new(),
+                code: 0,
+            }
+        }
+        Err(err) => {
+            let verdict = Verdict::input_block(
+                err.id(),
+                format!("Blocked: warden could not read the tool call ({err}), so it fails closed."),
+            );
+            // An unreadable payload names no agent: without --agent, write
+            // the block in a form every agent reads.
+            let line = match dialect {
+                Some(dialect) => verdict.render(dialect),
+                None => verdict.render_for_any_agent(),
+            };
+            Outcome {
+                stdout: format!("{line}\n"),
+                stderr: format!("warden: {err}\n"),
+                code: 0,
+            }
+        }
+    }
+}
+
+fn read_payload(stdin: &mut dyn Read) -> Result<String, Error> {
+    let mut bytes = Vec::new();
+    stdin
+        .take(MAX_PAYLOAD_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|source| Error::Io {
+            what: "stdin".into(),
+            source,
+        })?;
+    if bytes.len() > MAX_PAYLOAD_BYTES {
+        return Err(Error::PayloadTooLarge {
+            limit: MAX_PAYLOAD_BYTES,
+        });
+    }
+    String::from_utf8(bytes).map_err(|e| Error::PayloadNotUtf8 {
+        offset: e.utf8_error().valid_up_to(),
+    })
+}

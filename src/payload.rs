@@ -1,0 +1,227 @@
+//! Hook payloads of each agent (Hermes, Claude Code, Codex), read into one internal `ToolCall`.
+
+use serde_json::{Map, Value};
+
+use crate::error::{Error, Result};
+use crate::verdict::Dialect;
+
+/// Which agent sent the payload; it decides the default output dialect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Agent {
+    Hermes,
+    Claude,
+    Codex,
+}
+
+impl Agent {
+    pub fn dialect(self) -> Dialect {
+        match self {
+            Agent::Hermes => Dialect::Hermes,
+            Agent::Claude => Dialect::Claude,
+            Agent::Codex => Dialect::Codex,
+        }
+    }
+}
+
+/// One tool call, whatever agent it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolCall {
+    pub agent: Agent,
+    /// `pre_tool_call`, `PreToolUse`, or another event name.
+    pub event: String,
+    /// The tool's name as the agent spells it (`terminal`, `Bash`, `write_file`, ...).
+    pub tool: String,
+    pub input: ToolInput,
+    /// Where the tool runs: `tool_input.workdir` when set, else the payload's `cwd`.
+    pub cwd: Option<String>,
+}
+
+/// What the tool call would do, as far as the engine cares today.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ToolInput {
+    /// A shell command line.
+    Shell { command: String },
+    /// Any tool the current layers do not judge (file tools, MCP tools, ...).
+    Other,
+}
+
+impl ToolCall {
+    /// Whether this is a before-the-tool-runs event; other events carry
+    /// nothing to decide.
+    pub fn is_pre_tool(&self) -> bool {
+        matches!(self.event.as_str(), "pre_tool_call" | "PreToolUse")
+    }
+
+    pub fn command(&self) -> Option<&str> {
+        match &self.input {
+            ToolInput::Shell { command } => Some(command),
+            ToolInput::Other => None,
+        }
+    }
+}
+
+/// Tool names that run a shell command line, compared case-insensitively.
+/// Hermes calls it `terminal`, Claude Code and Codex `Bash`; the others are
+/// names Codex and other clients have used for the same tool.
+const SHELL_TOOLS: &[&str] = &[
+    "terminal",
+    "bash",
+    "shell",
+    "local_shell",
+    "exec_command",
+    "run_shell_command",
+];
+
+/// Parses one payload. Unknown fields are ignored; a missing or mistyped field
+/// that the decision needs is an error (and so a block).
+pub fn parse(text: &str) -> Result<ToolCall> {
+    if text.trim().is_empty() {
+        return Err(Error::PayloadEmpty);
+    }
+    let value: Value = serde_json::from_str(text).map_err(|e| Error::PayloadJson(e.to_string()))?;
+    let Value::Object(root) = value else {
+        return Err(Error::PayloadJson("the payload is not a JSON object".into()));
+    };
+    let event = optional_str(&root, "hook_event_name")?.unwrap_or_default();
+    let tool = optional_str(&root, "tool_name")?
+        .ok_or_else(|| missing("tool_name"))?
+        .to_string();
+    let agent = detect_agent(&root, &event, &tool);
+    let input = match root.get("tool_input") {
+        None | Some(Value::Null) => None,
+        Some(Value::Object(map)) => Some(map),
+        Some(_) => {
+            return Err(Error::PayloadField {
+                field: "tool_input",
+                problem: "not an object".into(),
+            })
+        }
+    };
+    let workdir = match input {
+        Some(map) => optional_str(map, "workdir")?,
+        None => None,
+    };
+    let cwd = workdir
+        .or(optional_str(&root, "cwd")?)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string);
+    let is_shell = SHELL_TOOLS.iter().any(|t| t.eq_ignore_ascii_case(&tool));
+    let input = if is_shell {
+        let map = input.ok_or_else(|| missing("tool_input"))?;
+        ToolInput::Shell {
+            command: shell_command(map)?,
+        }
+    } else {
+        ToolInput::Other
+    };
+    Ok(ToolCall {
+        agent,
+        event: event.to_string(),
+        tool,
+        input,
+        cwd,
+    })
+}
+
+fn detect_agent(root: &Map<String, Value>, event: &str, tool: &str) -> Agent {
+    let has_turn_id = matches!(root.get("turn_id"), Some(Value::String(s)) if !s.is_empty());
+    match event {
+        "pre_tool_call" => Agent::Hermes,
+        "PreToolUse" if has_turn_id => Agent::Codex,
+        "PreToolUse" => Agent::Claude,
+        // No event name: guess from the tool's spelling.
+        _ if tool == "Bash" || tool.starts_with("mcp__") => Agent::Claude,
+        _ => Agent::Hermes,
+    }
+}
+
+// Codex has sent the command as an argv array; a shell line is rebuilt from
+// it with quoting so the analysis sees the same words.
+fn shell_command(map: &Map<String, Value>) -> Result<String> {
+    match map.get("command").or_else(|| map.get("cmd")) {
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(Value::Array(items)) => {
+            let mut words = Vec::with_capacity(items.len());
+            for item in items {
+                match item {
+                    Value::String(s) => words.push(quote(s)),
+                    _ => {
+                        return Err(Error::PayloadField {
+                            field: "tool_input.command",
+                            problem: "an array with a non-string element".into(),
+                        })
+                    }
+                }
+            }
+            Ok(words.join(" "))
+        }
+        None | Some(Value::Null) => Err(missing("tool_input.command")),
+        Some(_) => Err(Error::PayloadField {
+            field: "tool_input.command",
+            problem: "neither a string nor an array of strings".into(),
+        }),
+    }
+}
+
+fn quote(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+fn optional_str<'a>(map: &'a Map<String, Value>, field: &'static str) -> Result<Option<&'a str>> {
+    match map.get(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(_) => Err(Error::PayloadField {
+            field,
+            problem: "not a string".into(),
+        }),
+    }
+}
+
+fn missing(field: &'static str) -> Error {
+    Error::PayloadField {
+        field,
+        problem: "missing".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hermes_terminal() {
+        let call = parse(r#"{"hook_event_name":"pre_tool_call","tool_name":"terminal","tool_input":{"command":"ls","workdir":"/src"},"session_id":"s","cwd":"/tmp","extra":{"x":1}}"#).unwrap();
+        assert_eq!(call.agent, Agent::Hermes);
+        assert_eq!(call.command(), Some("ls"));
+        assert_eq!(call.cwd.as_deref(), Some("/src"));
+    }
+
+    #[test]
+    fn codex_is_claude_shaped_with_turn_id() {
+        let call = parse(r#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":["rm","-rf","a b"]},"turn_id":"t1"}"#).unwrap();
+        assert_eq!(call.agent, Agent::Codex);
+        assert_eq!(call.command(), Some("rm -rf 'a b'"));
+    }
+
+    #[test]
+    fn shell_tool_without_command_is_an_error() {
+        let err = parse(r#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{}}"#)
+            .unwrap_err();
+        assert_eq!(err.id(), "input.bad-field");
+    }
+
+    #[test]
+    fn other_tools_parse_without_input() {
+        let call = parse(r#"{"tool_name":"read_file","tool_input":null}"#).unwrap();
+        assert_eq!(call.input, ToolInput::Other);
+    }
+}

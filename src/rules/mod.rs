@@ -1,0 +1,240 @@
+//! Rules as data: the `Rule` type, its matchers, the built-in tables, and matching with a program-name prefilter.
+//!
+//! A rule never looks at the raw command text: it matches a [`Command`]
+//! (program word and arguments, after the shell analysis), a redirection, or
+//! a structural property of the whole [`Analysis`]. That is what keeps
+//! `echo 'rm -rf /'` from looking like `rm -rf /`.
+
+mod containers;
+mod exec;
+mod fs;
+mod git;
+mod hardline;
+mod net;
+mod system;
+pub mod targets;
+mod windows;
+
+use std::collections::HashMap;
+
+use once_cell::sync::OnceCell;
+use regex::Regex;
+
+use crate::shell::{Analysis, Command};
+use crate::verdict::Decision;
+
+/// One built-in rule, with the examples that prove it.
+pub struct Rule {
+    /// Stable id, `group.kebab-name`; appears in every verdict it decides.
+    pub id: &'static str,
+    /// Hermes' category name where one exists, so `command_allowlist`
+    /// entries written for Hermes keep naming the same thing.
+    pub description: &'static str,
+    /// Why it is dangerous, in words for the person reading the verdict.
+    pub reason: &'static str,
+    pub decision: Decision,
+    pub matcher: Matcher,
+    /// Commands this rule must decide, through the whole engine.
+    pub hits: &'static [&'static str],
+    /// Commands this rule must not decide.
+    pub misses: &'static [&'static str],
+}
+
+/// What a rule looks at.
+pub enum Matcher {
+    /// A command whose program is one of `programs` (an entry ending in `*`
+    /// matches a prefix, `mkfs*`; an empty list matches any program) and whose
+    /// arguments, joined by single spaces, match the `args` regex (`""`: any).
+    Command {
+        programs: &'static [&'static str],
+        args: &'static str,
+    },
+    /// A command whose program is one of `programs` and that passes `check`,
+    /// for what a regex over arguments cannot say (which paths `rm` deletes).
+    Check {
+        programs: &'static [&'static str],
+        check: fn(&Command) -> bool,
+    },
+    /// A write or append redirection whose target matches the regex.
+    Redirect { target: &'static str },
+    /// A property of the whole analysis (a fork bomb, hidden characters,
+    /// `chmod +x f && ./f`); returns the text to quote in the message.
+    Analysis(fn(&Analysis) -> Option<String>),
+}
+
+/// The unbypassable floor: every rule blocks.
+pub fn hardline() -> &'static [Rule] {
+    hardline::RULES
+}
+
+/// `sudo -S` without a configured password: the agent would be guessing one.
+pub fn sudo_guard() -> &'static [Rule] {
+    system::SUDO_GUARD
+}
+
+/// Built-in dangerous rules: every rule asks. Earlier tables win when two
+/// rules match the same command.
+pub fn dangerous() -> impl Iterator<Item = &'static Rule> {
+    [
+        fs::RULES,
+        git::RULES,
+        system::RULES,
+        containers::RULES,
+        net::RULES,
+        exec::RULES,
+        windows::RULES,
+    ]
+    .into_iter()
+    .flatten()
+}
+
+/// Every built-in rule, in evaluation order.
+pub fn all() -> impl Iterator<Item = &'static Rule> {
+    hardline().iter().chain(sudo_guard()).chain(dangerous())
+}
+
+/// What matched: the rule and the text to quote in the verdict.
+pub struct Hit<'r> {
+    pub rule: &'r Rule,
+    pub text: String,
+}
+
+/// A table of rules ready to match, indexed by program name so a command
+/// only meets the rules that could match it, and with each regex compiled
+/// the first time it is needed (compiling them all up front would cost more
+/// than starting the process).
+pub struct RuleSet {
+    rules: Vec<&'static Rule>,
+    by_program: HashMap<&'static str, Vec<usize>>,
+    prefixed: Vec<(&'static str, usize)>,
+    any_program: Vec<usize>,
+    regexes: Vec<OnceCell<Option<Regex>>>,
+}
+
+impl RuleSet {
+    pub fn new(rules: impl IntoIterator<Item = &'static Rule>) -> RuleSet {
+        let rules: Vec<&'static Rule> = rules.into_iter().collect();
+        let mut by_program: HashMap<&'static str, Vec<usize>> = HashMap::new();
+        let mut prefixed = Vec::new();
+        let mut any_program = Vec::new();
+        for (i, rule) in rules.iter().enumerate() {
+            let programs = match &rule.matcher {
+                Matcher::Command { programs, .. } | Matcher::Check { programs, .. } => *programs,
+                Matcher::Redirect { .. } | Matcher::Analysis(_) => &[],
+            };
+            if programs.is_empty() {
+                any_program.push(i);
+            }
+            for p in programs {
+                match p.strip_suffix('*') {
+                    Some(prefix) => prefixed.push((prefix, i)),
+                    None => by_program.entry(*p).or_default().push(i),
+                }
+            }
+        }
+        let regexes = rules.iter().map(|_| OnceCell::new()).collect();
+        RuleSet {
+            rules,
+            by_program,
+            prefixed,
+            any_program,
+            regexes,
+        }
+    }
+
+    /// The first rule, in table order, that matches anything in `analysis`.
+    pub fn first_match(&self, analysis: &Analysis) -> Option<Hit<'static>> {
+        // Table order is priority: the earliest rule that matches anything wins.
+        let mut best: Option<(usize, String)> = None;
+        let beaten = |best: &Option<(usize, String)>, i: usize| best.as_ref().is_some_and(|(j, _)| *j <= i);
+        for cmd in &analysis.commands {
+            for i in self.candidates(&cmd.program) {
+                if beaten(&best, i) {
+                    break;
+                }
+                if let Some(text) = self.match_command(i, cmd) {
+                    best = Some((i, text));
+                }
+            }
+        }
+        for (i, rule) in self.rules.iter().enumerate() {
+            if beaten(&best, i) {
+                break;
+            }
+            let text = match &rule.matcher {
+                Matcher::Analysis(f) => f(analysis),
+                Matcher::Redirect { .. } => self.match_redirects(i, analysis),
+                _ => None,
+            };
+            if let Some(text) = text {
+                best = Some((i, text));
+            }
+        }
+        best.map(|(i, text)| Hit {
+            rule: self.rules[i],
+            text,
+        })
+    }
+
+    fn candidates(&self, program: &str) -> Vec<usize> {
+        let mut out: Vec<usize> = self.any_program.clone();
+        if let Some(list) = self.by_program.get(program) {
+            out.extend(list);
+        }
+        for (prefix, i) in &self.prefixed {
+            if program.starts_with(prefix) {
+                out.push(*i);
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    fn match_command(&self, i: usize, cmd: &Command) -> Option<String> {
+        let matched = match &self.rules[i].matcher {
+            Matcher::Command { args, .. } => {
+                args.is_empty() || self.regex(i, args).is_some_and(|re| re.is_match(&cmd.arg_line()))
+            }
+            Matcher::Check { check, .. } => check(cmd),
+            _ => false,
+        };
+        matched.then(|| cmd.display())
+    }
+
+    fn match_redirects(&self, i: usize, analysis: &Analysis) -> Option<String> {
+        let Matcher::Redirect { target } = &self.rules[i].matcher else {
+            return None;
+        };
+        let re = self.regex(i, target)?;
+        analysis.commands.iter().find_map(|cmd| {
+            cmd.redirects
+                .iter()
+                .filter(|r| {
+                    matches!(
+                        r.op,
+                        crate::shell::RedirectOp::Write | crate::shell::RedirectOp::Append
+                    )
+                })
+                .find(|r| re.is_match(&r.target))
+                .map(|r| format!("{} > {}", cmd.display(), r.target))
+        })
+    }
+
+    // A built-in regex that fails to compile is a bug caught by the rule
+    // tests; at run time the rule is skipped rather than panicking.
+    fn regex(&self, i: usize, pattern: &str) -> Option<&Regex> {
+        self.regexes[i]
+            .get_or_init(|| Regex::new(pattern).ok())
+            .as_ref()
+    }
+}
+
+/// Whether `program` is in `programs` with the same rules as the matcher
+/// (`*` suffix is a prefix match). For checks that look at other commands.
+pub fn program_in(program: &str, programs: &[&str]) -> bool {
+    programs.iter().any(|p| match p.strip_suffix('*') {
+        Some(prefix) => program.starts_with(prefix),
+        None => program == *p,
+    })
+}

@@ -1,0 +1,216 @@
+//! What a path argument points at (root, a system directory, a home, a block device, temp, the project), for rules that judge targets.
+
+use once_cell::sync::Lazy;
+use regex::Regex;
+
+/// The kind of place a path names, from most to least severe.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Target {
+    /// `/`, `/*`, `//`, `/..`: everything.
+    Root,
+    /// A system directory or anything under one (`/etc`, `/usr/lib`, `/home`).
+    System,
+    /// A whole home directory (`~`, `$HOME`, `/home/alice`, `/root`).
+    Home,
+    /// Cannot be known: an unresolved variable or substitution, or `..`
+    /// climbing out of one.
+    Unknown,
+    /// The whole working directory (`.`, `*`, `./*`).
+    WorkingDir,
+    /// Outside the working directory but not one of the above (`~/src/x`, `/opt/app`, `../x`).
+    Outside,
+    /// A temporary directory's contents (`/tmp/x`, `$TMPDIR/x`).
+    Temp,
+    /// A path inside the working directory.
+    Project,
+}
+
+/// Directories whose whole subtree belongs to the system.
+const SYSTEM_TREES: &[&str] = &[
+    "bin", "boot", "dev", "etc", "lib", "lib32", "lib64", "libx32", "proc", "sbin", "sys", "usr",
+    "var", "System", "Library", "private", "cores",
+];
+/// Top-level directories that are system-owned themselves, while what is
+/// under them belongs to users or applications.
+const SYSTEM_ROOTS: &[&str] = &[
+    "home", "Users", "opt", "srv", "mnt", "media", "snap", "nix", "run", "Applications", "Volumes",
+    "tmp", "root", "workspace",
+];
+/// Carve-outs under system trees that hold temporary files.
+const TEMP_PREFIXES: &[&str] = &["/tmp/", "/var/tmp/", "/private/tmp/", "/private/var/folders/", "/var/folders/", "/dev/shm/"];
+
+/// Classifies `path` as written in an argument (after the shell analysis:
+/// quotes removed, `$HOME` turned into `~`). `cwd` is a directory an earlier
+/// `cd` on the same line moved to, which relative paths are resolved against.
+pub fn classify(path: &str, cwd: Option<&str>) -> Target {
+    let path = path.trim();
+    if path.is_empty() {
+        return Target::Project;
+    }
+    let joined;
+    let path = match cwd {
+        Some(dir) if !path.starts_with('/') && !path.starts_with('~') && !path.starts_with('$') => {
+            joined = format!("{}/{}", dir.trim_end_matches('/'), path);
+            joined.as_str()
+        }
+        _ => path,
+    };
+    if let Some(rest) = path.strip_prefix('~') {
+        // `~user` is another user's home; `~/x` a place inside ours.
+        let (user, rest) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+        return match normalize(rest) {
+            Norm::Escaped => Target::Unknown,
+            Norm::Parts(parts) if is_whole(&parts) => Target::Home,
+            Norm::Parts(_) if user.is_empty() => Target::Outside,
+            Norm::Parts(_) => Target::Outside,
+        };
+    }
+    if let Some(rest) = path.strip_prefix("$TMPDIR").or_else(|| path.strip_prefix("${TMPDIR}")) {
+        return match normalize(rest) {
+            Norm::Parts(parts) if !parts.is_empty() && !is_whole(&parts) => Target::Temp,
+            Norm::Parts(_) => Target::Outside,
+            Norm::Escaped => Target::Unknown,
+        };
+    }
+    if path.contains('$') || path.contains('`') {
+        return Target::Unknown;
+    }
+    if path.starts_with('/') {
+        let Norm::Parts(parts) = normalize(path) else {
+            return Target::Root;
+        };
+        return classify_absolute(&parts);
+    }
+    match normalize(path) {
+        Norm::Escaped => Target::Outside,
+        Norm::Parts(parts) if is_whole(&parts) => Target::WorkingDir,
+        Norm::Parts(_) => Target::Project,
+    }
+}
+
+fn classify_absolute(parts: &[&str]) -> Target {
+    if is_whole(parts) {
+        return Target::Root;
+    }
+    let rebuilt = format!("/{}/", parts.join("/"));
+    if TEMP_PREFIXES.iter().any(|p| rebuilt.starts_with(p) && rebuilt.len() > p.len())
+        && !is_whole(&parts[1..])
+    {
+        return Target::Temp;
+    }
+    let top = parts[0];
+    let rest = &parts[1..];
+    if SYSTEM_TREES.contains(&top) {
+        return Target::System;
+    }
+    if top == "root" && is_whole(rest) {
+        return Target::Home;
+    }
+    if SYSTEM_ROOTS.contains(&top) {
+        if is_whole(rest) {
+            return Target::System;
+        }
+        if matches!(top, "home" | "Users") && is_whole(&rest[1..]) {
+            return Target::Home;
+        }
+        return Target::Outside;
+    }
+    Target::Outside
+}
+
+/// Whether the remaining components name a whole directory: nothing, or a
+/// lone glob that matches every entry in it.
+fn is_whole(parts: &[&str]) -> bool {
+    match parts {
+        [] => true,
+        [only] => matches!(*only, "*" | ".*" | "{*,.*}" | "**"),
+        _ => false,
+    }
+}
+
+enum Norm<'a> {
+    Parts(Vec<&'a str>),
+    /// `..` climbed above the starting point.
+    Escaped,
+}
+
+/// Lexical normalization: empty and `.` components dropped, `..` applied.
+fn normalize(path: &str) -> Norm<'_> {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                if parts.pop().is_none() {
+                    return Norm::Escaped;
+                }
+            }
+            p => parts.push(p),
+        }
+    }
+    Norm::Parts(parts)
+}
+
+static BLOCK_DEVICE: Lazy<Regex> = Lazy::new(|| {
+    Regex::new(
+        r"^/dev/(?:(?:sd|hd|vd|xvd)[a-z]+\d*|nvme\d+(?:n\d+)?(?:p\d+)?|mmcblk\d+(?:p\d+)?|md\d+|dm-\d+|loop\d+(?:p\d+)?|nbd\d+|r?disk\d+(?:s\d+)*|mapper/\S+|disk/by-[a-z-]+/\S+|sr\d+)/?$",
+    )
+    .expect("block device regex is valid")
+});
+
+/// Whether `path` names a raw block device (`/dev/sda1`, `/dev/nvme0n1`,
+/// `/dev/disk2`, `/dev/mapper/x`). `~/dev/sdk` and `./dev/sda` are files.
+pub fn is_block_device(path: &str) -> bool {
+    BLOCK_DEVICE.is_match(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn root_forms() {
+        for p in ["/", "//", "/.", "/./", "/*", "/..", "/tmp/../..", "/usr/.."] {
+            assert_eq!(classify(p, None), Target::Root, "{p}");
+        }
+    }
+
+    #[test]
+    fn system_home_and_temp() {
+        assert_eq!(classify("/etc", None), Target::System);
+        assert_eq!(classify("/var/lib/postgresql", None), Target::System);
+        assert_eq!(classify("/tmp/../etc", None), Target::System);
+        assert_eq!(classify("/home", None), Target::System);
+        assert_eq!(classify("/home/user", None), Target::Home);
+        assert_eq!(classify("/home/user/proj/build", None), Target::Outside);
+        assert_eq!(classify("~", None), Target::Home);
+        assert_eq!(classify("~/", None), Target::Home);
+        assert_eq!(classify("~/*", None), Target::Home);
+        assert_eq!(classify("~/src", None), Target::Outside);
+        assert_eq!(classify("/tmp/build-cache", None), Target::Temp);
+        assert_eq!(classify("/tmp", None), Target::System);
+        assert_eq!(classify("$TMPDIR/test-dir", None), Target::Temp);
+        assert_eq!(classify("$TMPDIR/../../", None), Target::Unknown);
+        assert_eq!(classify("$d", None), Target::Unknown);
+    }
+
+    #[test]
+    fn relative_paths() {
+        assert_eq!(classify("node_modules", None), Target::Project);
+        assert_eq!(classify("./*", None), Target::WorkingDir);
+        assert_eq!(classify(".", None), Target::WorkingDir);
+        assert_eq!(classify("../x", None), Target::Outside);
+        assert_eq!(classify("./*", Some("~")), Target::Home);
+        assert_eq!(classify("build", Some("..")), Target::Outside);
+    }
+
+    #[test]
+    fn devices() {
+        for d in ["/dev/sda", "/dev/sdb1", "/dev/nvme0n1", "/dev/nvme0n1p2", "/dev/mmcblk0", "/dev/disk2", "/dev/rdisk3s1", "/dev/mapper/root", "/dev/disk/by-id/ata-x"] {
+            assert!(is_block_device(d), "{d}");
+        }
+        for d in ["/dev/null", "/dev/zero", "~/dev/sdk", "./dev/sda", "/dev/tty", "/dev/stdout"] {
+            assert!(!is_block_device(d), "{d}");
+        }
+    }
+}

@@ -1,0 +1,166 @@
+//! `Command`: one simple command the shell would run, after expansion and unwrapping, with the queries rules ask of it.
+
+/// One simple command as the shell would run it: wrappers peeled off,
+/// quotes removed, variables and braces expanded where warden can know them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Command {
+    /// The program's basename, lowercased, `.exe` removed (`/bin/RM` -> `rm`).
+    /// Lowercased because macOS and Windows resolve program names without case.
+    pub program: String,
+    /// The program word as expanded (`/bin/rm`).
+    pub path: String,
+    /// Arguments after expansion and quote removal.
+    pub args: Vec<String>,
+    /// `NAME=value` prefixes, including those given through `env`.
+    pub env: Vec<(String, String)>,
+    /// Wrappers peeled off to reach this command, outermost first (`sudo -S`, `timeout 5`).
+    pub wrappers: Vec<Wrapper>,
+    pub redirects: Vec<Redirect>,
+    /// Text that reaches stdin when warden can know it: a heredoc, a
+    /// here-string, or the output of `echo`/`printf`/a decoder earlier in the pipeline.
+    pub stdin: Option<String>,
+    /// Programs earlier in the same pipeline, in order (`["curl"]` for `curl x | sh`).
+    pub upstream: Vec<String>,
+    /// The directory an earlier `cd` on the same line moved to, as written.
+    pub cwd: Option<String>,
+    /// The program word came from an expansion warden could not resolve.
+    pub dynamic: bool,
+    /// How this command was reached, outermost first (`bash -c`, `$( )`, `find -exec`).
+    pub via: Vec<&'static str>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Wrapper {
+    pub name: String,
+    /// The wrapper's own arguments (not the wrapped command's).
+    pub args: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RedirectOp {
+    /// `>`, `>|`, `&>`, `>&` with a file.
+    Write,
+    /// `>>`, `&>>`.
+    Append,
+    /// `<`, `<>`.
+    Read,
+    /// `<<`, `<<-`, `<<<`.
+    Here,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Redirect {
+    pub op: RedirectOp,
+    /// The file descriptor written before the operator, if any (`2>`).
+    pub fd: Option<u32>,
+    /// The target path after expansion (for `Here`, the delimiter).
+    pub target: String,
+}
+
+impl Command {
+    /// The command as a person would read it: program word and arguments.
+    pub fn display(&self) -> String {
+        let mut out = self.path.clone();
+        for arg in &self.args {
+            out.push(' ');
+            if arg.is_empty() || arg.contains(char::is_whitespace) {
+                out.push('\'');
+                out.push_str(arg);
+                out.push('\'');
+            } else {
+                out.push_str(arg);
+            }
+        }
+        out
+    }
+
+    /// Arguments joined by single spaces: what an `args` regex of a rule sees.
+    pub fn arg_line(&self) -> String {
+        self.args.join(" ")
+    }
+
+    /// Arguments that are options: everything starting with `-` before a `--`.
+    pub fn options(&self) -> impl Iterator<Item = &str> {
+        self.args
+            .iter()
+            .map(String::as_str)
+            .take_while(|a| *a != "--")
+            .filter(|a| a.starts_with('-') && a.len() > 1)
+    }
+
+    /// Whether a short option cluster (`-rf`, `-r`) contains `flag`.
+    /// Clusters that are numbers (`-9`, `-1`) count too: `kill -9` has flag `9`.
+    pub fn has_short(&self, flag: char) -> bool {
+        self.options()
+            .any(|o| !o.starts_with("--") && o[1..].contains(flag))
+    }
+
+    /// Whether a long option is present, bare or as `--name=value`. GNU tools
+    /// accept unambiguous prefixes, so `--recur` counts for `--recursive` when
+    /// at least `min` characters are given.
+    pub fn has_long(&self, name: &str) -> bool {
+        self.options().any(|o| {
+            let key = o.split('=').next().unwrap_or(o);
+            key == name || (key.len() >= 4 && key.starts_with("--") && name.starts_with(key))
+        })
+    }
+
+    /// Arguments that are not options: those not starting with `-`, and
+    /// everything after `--`.
+    pub fn operands(&self) -> Vec<&str> {
+        let mut out = Vec::new();
+        let mut after_dashes = false;
+        for arg in &self.args {
+            if after_dashes {
+                out.push(arg.as_str());
+            } else if arg == "--" {
+                after_dashes = true;
+            } else if !(arg.starts_with('-') && arg.len() > 1) {
+                out.push(arg.as_str());
+            }
+        }
+        out
+    }
+
+    /// Whether a wrapper of this name (`sudo`, `doas`) was peeled off.
+    pub fn wrapped_by(&self, name: &str) -> bool {
+        self.wrappers.iter().any(|w| w.name == name)
+    }
+
+    /// Whether an environment assignment to `name` precedes the command.
+    pub fn env_var(&self, name: &str) -> Option<&str> {
+        self.env
+            .iter()
+            .rev()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cmd(args: &[&str]) -> Command {
+        Command {
+            program: "rm".into(),
+            path: "rm".into(),
+            args: args.iter().map(|s| s.to_string()).collect(),
+            ..Command::default()
+        }
+    }
+
+    #[test]
+    fn flags_and_operands() {
+        let c = cmd(&["-rf", "--no-preserve-root", "a", "--", "-b"]);
+        assert!(c.has_short('r') && c.has_short('f') && !c.has_short('v'));
+        assert!(c.has_long("--no-preserve-root"));
+        assert_eq!(c.operands(), vec!["a", "-b"]);
+    }
+
+    #[test]
+    fn long_option_prefixes() {
+        assert!(cmd(&["--recur"]).has_long("--recursive"));
+        assert!(!cmd(&["--r"]).has_long("--recursive"));
+    }
+}

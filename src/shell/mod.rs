@@ -1,0 +1,72 @@
+//! Command analysis: from a command line to the simple commands the shell would really run.
+//!
+//! The pipeline is `normalize` (strip what hides characters), `parse` (a
+//! forgiving parser that never fails: unterminated quotes and substitutions
+//! end at the end of input), then `eval` (walks the tree with the variables,
+//! functions and aliases the line itself defines, expands words, peels
+//! wrappers such as `sudo` and `timeout`, and recurses into `bash -c`,
+//! `eval`, `$( )`, pipelines into shells and decodable payloads).
+
+mod command;
+mod decode;
+mod eval;
+mod normalize;
+mod parse;
+
+pub use command::{Command, Redirect, RedirectOp, Wrapper};
+
+/// Limits past which the analysis stops and the verdict is block.
+pub mod limits {
+    /// Longest command line analysed, in bytes.
+    pub const MAX_COMMAND_BYTES: usize = 1024 * 1024;
+    /// Deepest nesting of `$( )`, backticks, groups and quotes in one parse.
+    pub const MAX_NESTING: usize = 64;
+    /// Deepest re-analysis of strings as shell (`bash -c`, `eval`, decoded pipes).
+    pub const MAX_REANALYSIS: usize = 12;
+    /// Most simple commands collected from one command line.
+    pub const MAX_COMMANDS: usize = 10_000;
+}
+
+/// Everything the analysis learned about one command line.
+#[derive(Debug, Clone, Default)]
+pub struct Analysis {
+    /// The command line after normalization.
+    pub text: String,
+    /// Every simple command the line could run, in the order found.
+    pub commands: Vec<Command>,
+    pub findings: Vec<Finding>,
+    /// Set when the input went past a limit; what was analysed up to then is
+    /// still in `commands`.
+    pub limit: Option<String>,
+}
+
+/// Structural observations no single command shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Finding {
+    /// A function that calls itself in a pipeline or in the background.
+    ForkBomb { name: String },
+    /// Invisible or bidirectional-control characters were in the raw text.
+    HiddenCharacters { codepoints: Vec<u32> },
+}
+
+/// Analyses one command line.
+pub fn analyze(command: &str) -> Analysis {
+    let (text, hidden) = normalize::normalize(command);
+    let mut analysis = Analysis {
+        text,
+        ..Analysis::default()
+    };
+    if !hidden.is_empty() {
+        analysis.findings.push(Finding::HiddenCharacters { codepoints: hidden });
+    }
+    if command.len() > limits::MAX_COMMAND_BYTES {
+        analysis.limit = Some(format!(
+            "the command is {} bytes long, over the {}-byte limit",
+            command.len(),
+            limits::MAX_COMMAND_BYTES
+        ));
+        return analysis;
+    }
+    eval::run(&mut analysis);
+    analysis
+}
