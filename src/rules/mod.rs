@@ -6,6 +6,7 @@
 //! `echo 'rm -rf /'` from looking like `rm -rf /`.
 
 mod containers;
+mod db;
 mod exec;
 mod fs;
 mod git;
@@ -80,6 +81,7 @@ pub fn dangerous() -> impl Iterator<Item = &'static Rule> {
         git::RULES,
         system::RULES,
         containers::RULES,
+        db::RULES,
         net::RULES,
         exec::RULES,
         windows::RULES,

@@ -5,11 +5,13 @@
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Command {
     /// The program's basename, lowercased, `.exe` removed (`/bin/RM` -> `rm`).
+    /// Empty for a command made only of redirections (`> file`).
     /// Lowercased because macOS and Windows resolve program names without case.
     pub program: String,
     /// The program word as expanded (`/bin/rm`).
     pub path: String,
-    /// Arguments after expansion and quote removal.
+    /// Arguments after expansion and quote removal. A substitution warden
+    /// cannot resolve keeps its source text (`$(pgrep hermes)`, `<(curl x)`).
     pub args: Vec<String>,
     /// `NAME=value` prefixes, including those given through `env`.
     pub env: Vec<(String, String)>,
@@ -19,8 +21,8 @@ pub struct Command {
     /// Text that reaches stdin when warden can know it: a heredoc, a
     /// here-string, or the output of `echo`/`printf`/a decoder earlier in the pipeline.
     pub stdin: Option<String>,
-    /// Programs earlier in the same pipeline, in order (`["curl"]` for `curl x | sh`).
-    pub upstream: Vec<String>,
+    /// Commands earlier in the same pipeline, in order (`curl x` for `curl x | sh`).
+    pub upstream: Vec<Command>,
     /// The directory an earlier `cd` on the same line moved to, as written.
     pub cwd: Option<String>,
     /// The program word came from an expansion warden could not resolve.
@@ -120,6 +122,13 @@ impl Command {
             }
         }
         out
+    }
+
+    /// Whether a command earlier in the pipeline runs one of `programs`.
+    pub fn fed_by(&self, programs: &[&str]) -> bool {
+        self.upstream
+            .iter()
+            .any(|u| crate::rules::program_in(&u.program, programs))
     }
 
     /// Whether a wrapper of this name (`sudo`, `doas`) was peeled off.
