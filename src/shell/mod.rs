@@ -10,8 +10,11 @@
 mod command;
 mod decode;
 mod eval;
+mod expand;
+mod interp;
 mod normalize;
 mod parse;
+mod programs;
 
 pub use command::{Command, Redirect, RedirectOp, Wrapper};
 
