@@ -69,7 +69,8 @@ pub fn classify(path: &str, cwd: Option<&str>) -> Target {
         return match normalize(rest) {
             Norm::Parts(parts) if !parts.is_empty() && !is_whole(&parts) => Target::Temp,
             Norm::Parts(_) => Target::Outside,
-            Norm::Escaped => Target::Unknown,
+            // Climbing out of the temp directory can reach `/`.
+            Norm::Escaped => Target::Root,
         };
     }
     if path.contains('$') || path.contains('`') {
@@ -190,7 +191,7 @@ mod tests {
         assert_eq!(classify("/tmp/build-cache", None), Target::Temp);
         assert_eq!(classify("/tmp", None), Target::System);
         assert_eq!(classify("$TMPDIR/test-dir", None), Target::Temp);
-        assert_eq!(classify("$TMPDIR/../../", None), Target::Unknown);
+        assert_eq!(classify("$TMPDIR/../../", None), Target::Root);
         assert_eq!(classify("$d", None), Target::Unknown);
     }
 

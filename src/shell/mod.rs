@@ -17,6 +17,7 @@ mod parse;
 mod programs;
 
 pub use command::{Command, Redirect, RedirectOp, Wrapper};
+pub use programs::DECODED;
 
 /// Limits past which the analysis stops and the verdict is block.
 pub mod limits {

@@ -47,6 +47,12 @@ const WRAPPERS: &[WrapperSpec] = &[
     WrapperSpec { name: "catchsegv", valued: &[], positionals: 0, assignments: false },
 ];
 
+/// Programs that turn hidden text into code when piped into a shell.
+const DECODERS: &[&str] = &["base64", "base32", "xxd", "tr", "rev", "openssl", "printf", "gunzip", "zcat", "uudecode", "basenc"];
+
+/// The `via` marker of commands that came out of a decoded payload.
+pub const DECODED: &str = "decoded payload";
+
 const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "rbash", "csh", "tcsh", "posh"];
 
 /// Environment variables whose value some program runs as a shell command.
@@ -312,7 +318,9 @@ impl Eval<'_> {
             }
             _ => {
                 if let Some(code) = cmd.stdin.clone() {
-                    self.reanalyze(&code, "shell stdin", None);
+                    // Code that only exists after decoding was hidden on purpose.
+                    let via = if cmd.fed_by(DECODERS) { DECODED } else { "shell stdin" };
+                    self.reanalyze(&code, via, None);
                 }
             }
         }
