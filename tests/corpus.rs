@@ -8,12 +8,19 @@ use warden::engine::{evaluate_command, Options};
 /// Runs every line of a corpus; `ask` cases may also be blocked, since a
 /// block is never weaker than asking.
 fn run(name: &str) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus").join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/corpus")
+        .join(name);
     let text = std::fs::read_to_string(&path).expect("corpus file is readable");
     let mut failures = Vec::new();
     let mut total = 0;
-    for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-        let case: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{name}:{}: {e}", n + 1));
+    for (n, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let case: Value =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("{name}:{}: {e}", n + 1));
         let command = case["command"].as_str().expect("command is a string");
         let expect = case["expect"].as_str().expect("expect is a string");
         let verdict = evaluate_command(command, &Options::default());

@@ -188,7 +188,10 @@ fn decoded_destructive(cmd: &Command) -> bool {
     }
     match cmd.program.as_str() {
         "rm" | "chown" | "chmod" => is_recursive(cmd) || cmd.program == "rm" && cmd.has_short('f'),
-        "find" => cmd.args.iter().any(|a| a == "-delete" || a.starts_with("-exec")),
+        "find" => cmd
+            .args
+            .iter()
+            .any(|a| a == "-delete" || a.starts_with("-exec")),
         _ => true,
     }
 }
@@ -211,7 +214,10 @@ fn deleted(cmd: &Command) -> Vec<Target> {
         "rsync" => operands.last().copied().into_iter().collect(),
         _ => operands,
     };
-    paths.iter().map(|p| classify(p, cmd.cwd.as_deref())).collect()
+    paths
+        .iter()
+        .map(|p| classify(p, cmd.cwd.as_deref()))
+        .collect()
 }
 
 fn deletes_root(cmd: &Command) -> bool {
@@ -228,8 +234,19 @@ fn deletes_home(cmd: &Command) -> bool {
 
 fn formats_device(cmd: &Command) -> bool {
     if cmd.program == "diskutil" {
-        const ERASE: &[&str] = &["erasedisk", "erasevolume", "partitiondisk", "zerodisk", "randomdisk", "secureerase", "reformat"];
-        return cmd.args.first().is_some_and(|verb| ERASE.contains(&verb.to_lowercase().as_str()));
+        const ERASE: &[&str] = &[
+            "erasedisk",
+            "erasevolume",
+            "partitiondisk",
+            "zerodisk",
+            "randomdisk",
+            "secureerase",
+            "reformat",
+        ];
+        return cmd
+            .args
+            .first()
+            .is_some_and(|verb| ERASE.contains(&verb.to_lowercase().as_str()));
     }
     cmd.operands().iter().any(|p| is_block_device(p))
 }
@@ -288,12 +305,17 @@ fn kills_all(cmd: &Command) -> bool {
 
 fn not_help(cmd: &Command) -> bool {
     // `shutdown -c` cancels a pending shutdown; `-h` is halt, not help.
-    !cmd.args.iter().any(|a| matches!(a.as_str(), "--help" | "--version" | "-c"))
+    !cmd.args
+        .iter()
+        .any(|a| matches!(a.as_str(), "--help" | "--version" | "-c"))
 }
 
 fn systemctl_power(cmd: &Command) -> bool {
     const VERBS: &[&str] = &["poweroff", "reboot", "halt", "kexec", "soft-reboot"];
-    cmd.args.iter().find(|a| !a.starts_with('-')).is_some_and(|v| VERBS.contains(&v.as_str()))
+    cmd.args
+        .iter()
+        .find(|a| !a.starts_with('-'))
+        .is_some_and(|v| VERBS.contains(&v.as_str()))
 }
 
 fn wipes_device(cmd: &Command) -> bool {
@@ -302,11 +324,29 @@ fn wipes_device(cmd: &Command) -> bool {
         return false;
     }
     match cmd.program.as_str() {
-        "wipefs" => cmd.has_short('a') || cmd.has_long("--all") || cmd.options().any(|o| o.starts_with("-o") || o.starts_with("--offset")),
-        "sgdisk" => cmd.has_short('Z') || cmd.has_short('z') || cmd.has_long("--zap-all") || cmd.has_long("--zap") || cmd.has_short('o') || cmd.has_long("--clear"),
+        "wipefs" => {
+            cmd.has_short('a')
+                || cmd.has_long("--all")
+                || cmd
+                    .options()
+                    .any(|o| o.starts_with("-o") || o.starts_with("--offset"))
+        }
+        "sgdisk" => {
+            cmd.has_short('Z')
+                || cmd.has_short('z')
+                || cmd.has_long("--zap-all")
+                || cmd.has_long("--zap")
+                || cmd.has_short('o')
+                || cmd.has_long("--clear")
+        }
         "sfdisk" => cmd.has_long("--delete") || cmd.has_long("--wipe"),
-        "hdparm" => cmd.options().any(|o| o.starts_with("--security-erase") || o == "--trim-sector-ranges"),
-        "nvme" => cmd.args.first().is_some_and(|v| v == "format" || v == "sanitize"),
+        "hdparm" => cmd
+            .options()
+            .any(|o| o.starts_with("--security-erase") || o == "--trim-sector-ranges"),
+        "nvme" => cmd
+            .args
+            .first()
+            .is_some_and(|v| v == "format" || v == "sanitize"),
         "badblocks" => cmd.has_short('w'),
         _ => true,
     }
@@ -315,11 +355,12 @@ fn wipes_device(cmd: &Command) -> bool {
 fn recursive_on_root(cmd: &Command) -> bool {
     let recursive = cmd.has_short('R') || cmd.has_long("--recursive");
     recursive
-        && cmd
-            .operands()
-            .iter()
-            .skip(1)
-            .any(|p| matches!(classify(p, cmd.cwd.as_deref()), Target::Root | Target::System))
+        && cmd.operands().iter().skip(1).any(|p| {
+            matches!(
+                classify(p, cmd.cwd.as_deref()),
+                Target::Root | Target::System
+            )
+        })
 }
 
 fn reverse_shell(analysis: &Analysis) -> Option<String> {
@@ -330,7 +371,10 @@ fn reverse_shell(analysis: &Analysis) -> Option<String> {
             .any(|r| r.target.starts_with("/dev/tcp/") || r.target.starts_with("/dev/udp/"));
         let hit = match cmd.program.as_str() {
             "nc" | "ncat" | "netcat" | "nc.traditional" | "nc.openbsd" => {
-                cmd.has_short('e') || cmd.has_short('c') && cmd.program != "nc.openbsd" || cmd.has_long("--exec") || cmd.has_long("--sh-exec")
+                cmd.has_short('e')
+                    || cmd.has_short('c') && cmd.program != "nc.openbsd"
+                    || cmd.has_long("--exec")
+                    || cmd.has_long("--sh-exec")
             }
             "socat" => cmd.args.iter().any(|a| {
                 let a = a.to_lowercase();
@@ -339,7 +383,8 @@ fn reverse_shell(analysis: &Analysis) -> Option<String> {
             _ => false,
         };
         let shell_on_socket = net_redirect
-            && (matches!(cmd.program.as_str(), "bash" | "sh" | "zsh" | "dash" | "ksh") || !cmd.redirects.is_empty() && cmd.program.is_empty());
+            && (matches!(cmd.program.as_str(), "bash" | "sh" | "zsh" | "dash" | "ksh")
+                || !cmd.redirects.is_empty() && cmd.program.is_empty());
         (hit || shell_on_socket).then(|| cmd.display())
     })
 }
@@ -360,7 +405,11 @@ fn written_paths(cmd: &Command) -> Vec<&str> {
         "sed" if cmd.has_short('i') || cmd.options().any(|o| o.starts_with("--in-place")) => {
             out.extend(operands.iter().skip(1))
         }
-        "perl" | "ruby" if cmd.options().any(|o| o.starts_with("-i") || o.contains('i') && o.starts_with("-p")) => {
+        "perl" | "ruby"
+            if cmd
+                .options()
+                .any(|o| o.starts_with("-i") || o.contains('i') && o.starts_with("-p")) =>
+        {
             out.extend(operands.iter().skip(1))
         }
         _ => {}
@@ -372,7 +421,11 @@ fn writes_sudoers(analysis: &Analysis) -> Option<String> {
     analysis.commands.iter().find_map(|cmd| {
         written_paths(cmd)
             .iter()
-            .any(|p| *p == "/etc/sudoers" || p.starts_with("/etc/sudoers.d/") || *p == "/private/etc/sudoers")
+            .any(|p| {
+                *p == "/etc/sudoers"
+                    || p.starts_with("/etc/sudoers.d/")
+                    || *p == "/private/etc/sudoers"
+            })
             .then(|| cmd.display())
     })
 }
@@ -401,10 +454,13 @@ fn tampers_guard(analysis: &Analysis) -> Option<String> {
 }
 
 static RAW_IP_HTTP: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(r"(?i)^(?:http|ftp)://(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?(?:/|$)").expect("raw ip regex is valid")
+    Regex::new(r"(?i)^(?:http|ftp)://(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?(?:/|$)")
+        .expect("raw ip regex is valid")
 });
 
-const SHELLS_AND_INTERPRETERS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "fish", "python", "python3", "perl", "ruby", "node", "php"];
+const SHELLS_AND_INTERPRETERS: &[&str] = &[
+    "sh", "bash", "zsh", "dash", "ksh", "fish", "python", "python3", "perl", "ruby", "node", "php",
+];
 
 fn insecure_remote_code(analysis: &Analysis) -> Option<String> {
     analysis.commands.iter().find_map(|cmd| {
@@ -412,11 +468,15 @@ fn insecure_remote_code(analysis: &Analysis) -> Option<String> {
             return None;
         }
         cmd.upstream.iter().find_map(|up| {
-            if !matches!(up.program.as_str(), "curl" | "wget" | "fetch" | "http" | "aria2c") {
+            if !matches!(
+                up.program.as_str(),
+                "curl" | "wget" | "fetch" | "http" | "aria2c"
+            ) {
                 return None;
             }
             let bad = up.args.iter().any(|a| {
-                RAW_IP_HTTP.is_match(a) || (a.contains("://") && host_of(a).is_some_and(|h| !h.is_ascii()))
+                RAW_IP_HTTP.is_match(a)
+                    || (a.contains("://") && host_of(a).is_some_and(|h| !h.is_ascii()))
             });
             bad.then(|| format!("{} | {}", up.display(), cmd.display()))
         })

@@ -259,9 +259,18 @@ mod tests {
         assert_eq!(base64("cm0gLXJmIC8=").as_deref(), Some("rm -rf /"));
         assert_eq!(hex("726d202d7266202f").as_deref(), Some("rm -rf /"));
         assert_eq!(rev("/ fr- mr\n"), "rm -rf /\n");
-        assert_eq!(tr(&s(&["eqv", "rmf"]), "eq -pe v/").as_deref(), Some("rm -pr f/"));
-        assert_eq!(printf(&s(&[r"\x72\x6d -rf /"])).as_deref(), Some("rm -rf /"));
-        assert_eq!(printf(&s(&["%s %s\n", "a", "b", "c"])).as_deref(), Some("a b\nc \n"));
+        assert_eq!(
+            tr(&s(&["eqv", "rmf"]), "eq -pe v/").as_deref(),
+            Some("rm -pr f/")
+        );
+        assert_eq!(
+            printf(&s(&[r"\x72\x6d -rf /"])).as_deref(),
+            Some("rm -rf /")
+        );
+        assert_eq!(
+            printf(&s(&["%s %s\n", "a", "b", "c"])).as_deref(),
+            Some("a b\nc \n")
+        );
         assert_eq!(echo(&s(&["-e", r"\x72m"])), "rm\n");
     }
 }

@@ -158,7 +158,9 @@ impl<'a> Eval<'a> {
     ) -> (Option<Command>, Option<String>) {
         self.steps += 1;
         if self.steps > MAX_STEPS {
-            self.set_limit(format!("the command expands into more than {MAX_STEPS} simple commands"));
+            self.set_limit(format!(
+                "the command expands into more than {MAX_STEPS} simple commands"
+            ));
             return (None, None);
         }
         let mut env = Vec::new();
@@ -287,7 +289,9 @@ impl<'a> Eval<'a> {
     /// Records a command (and stops collecting past the limit).
     pub(super) fn emit(&mut self, cmd: Command) {
         if self.out.commands.len() >= MAX_COMMANDS {
-            self.set_limit(format!("the command runs more than {MAX_COMMANDS} commands"));
+            self.set_limit(format!(
+                "the command runs more than {MAX_COMMANDS} commands"
+            ));
             return;
         }
         self.out.commands.push(cmd);
@@ -311,7 +315,9 @@ impl<'a> Eval<'a> {
         self.budget -= text.len();
         let (clean, hidden) = normalize::normalize(text);
         if !hidden.is_empty() {
-            self.out.findings.push(Finding::HiddenCharacters { codepoints: hidden });
+            self.out
+                .findings
+                .push(Finding::HiddenCharacters { codepoints: hidden });
         }
         let parsed = parse::parse(&clean);
         if let Some(limit) = parsed.limit {
@@ -369,7 +375,10 @@ impl<'a> Eval<'a> {
                     self.files.insert(file_key(&r.target), text.to_string());
                 }
                 (RedirectOp::Append, Some(text)) if writes_stdout => {
-                    self.files.entry(file_key(&r.target)).or_default().push_str(text);
+                    self.files
+                        .entry(file_key(&r.target))
+                        .or_default()
+                        .push_str(text);
                 }
                 _ => {}
             }
@@ -391,7 +400,9 @@ impl<'a> Eval<'a> {
                 }
                 Some(text)
             }
-            "base64" | "base32" if cmd.has_short('d') || cmd.has_short('D') || cmd.has_long("--decode") => {
+            "base64" | "base32"
+                if cmd.has_short('d') || cmd.has_short('D') || cmd.has_long("--decode") =>
+            {
                 let input = match operands.first() {
                     Some(f) => self.files.get(&file_key(f))?.as_str(),
                     None => stdin?,
@@ -409,9 +420,15 @@ impl<'a> Eval<'a> {
                     || cmd.args.iter().any(|a| a == "-base64" || a == "-a");
                 let decoding = cmd.args.iter().any(|a| a == "-d");
                 let ciphered = cmd.args.iter().any(|a| {
-                    a.starts_with("-aes") || a.starts_with("-des") || a.starts_with("-chacha") || a == "-pass" || a == "-k"
+                    a.starts_with("-aes")
+                        || a.starts_with("-des")
+                        || a.starts_with("-chacha")
+                        || a == "-pass"
+                        || a == "-k"
                 });
-                (base64 && decoding && !ciphered).then(|| decode::base64(stdin?)).flatten()
+                (base64 && decoding && !ciphered)
+                    .then(|| decode::base64(stdin?))
+                    .flatten()
             }
             "tee" => {
                 let text = stdin?.to_string();

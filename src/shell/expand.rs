@@ -85,8 +85,13 @@ impl Eval<'_> {
         let eq = first.find('=')?;
         let name = first[..eq].trim_end_matches('+');
         let valid = !name.is_empty()
-            && name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '[' || c == ']');
+            && name
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '[' || c == ']');
         if !valid {
             return None;
         }
@@ -159,8 +164,11 @@ impl Eval<'_> {
     /// The values of a parameter expansion, `None` when unknown.
     fn param(&mut self, name: &str, op: &str, arg: Option<&Word>) -> Option<Vec<String>> {
         let value = self.lookup(name);
-        let set_nonempty = value.as_ref().is_some_and(|v| v.iter().any(|s| !s.is_empty()));
-        let arg_text = |eval: &mut Self| arg.map(|w| eval.expand_single(w).text).unwrap_or_default();
+        let set_nonempty = value
+            .as_ref()
+            .is_some_and(|v| v.iter().any(|s| !s.is_empty()));
+        let arg_text =
+            |eval: &mut Self| arg.map(|w| eval.expand_single(w).text).unwrap_or_default();
         match (op, arg) {
             ("", _) => value,
             ("#", None) => value.map(|v| vec![v.join(" ").chars().count().to_string()]),
@@ -183,10 +191,7 @@ impl Eval<'_> {
             (":+", _) | ("+", _) => {
                 // Evaluate the alternative either way: it may hold a substitution.
                 let alt = arg_text(self);
-                match value {
-                    Some(_) => Some(vec![alt]),
-                    None => None,
-                }
+                value.map(|_| vec![alt])
             }
             (":?", _) | ("?", _) => value,
             ("^^", _) | ("^", _) => value.map(|v| v.iter().map(|s| s.to_uppercase()).collect()),
@@ -200,8 +205,14 @@ impl Eval<'_> {
                 Some(
                     v.into_iter()
                         .map(|s| match op {
-                            "#" | "##" => s.strip_prefix(pattern.as_str()).map(str::to_string).unwrap_or(s),
-                            _ => s.strip_suffix(pattern.as_str()).map(str::to_string).unwrap_or(s),
+                            "#" | "##" => s
+                                .strip_prefix(pattern.as_str())
+                                .map(str::to_string)
+                                .unwrap_or(s),
+                            _ => s
+                                .strip_suffix(pattern.as_str())
+                                .map(str::to_string)
+                                .unwrap_or(s),
                         })
                         .collect(),
                 )
@@ -215,7 +226,13 @@ impl Eval<'_> {
                 }
                 Some(
                     v.into_iter()
-                        .map(|s| if op == "//" { s.replace(from, to) } else { s.replacen(from, to, 1) })
+                        .map(|s| {
+                            if op == "//" {
+                                s.replace(from, to)
+                            } else {
+                                s.replacen(from, to, 1)
+                            }
+                        })
                         .collect(),
                 )
             }
@@ -236,7 +253,10 @@ impl Eval<'_> {
                             };
                             let end = match length {
                                 Some(l) if l >= 0 => (start + l as usize).min(chars.len()),
-                                Some(l) => chars.len().saturating_sub(l.unsigned_abs() as usize).max(start),
+                                Some(l) => chars
+                                    .len()
+                                    .saturating_sub(l.unsigned_abs() as usize)
+                                    .max(start),
                                 None => chars.len(),
                             };
                             chars[start..end].iter().collect()
@@ -276,7 +296,8 @@ fn split(chars: &[(char, u8)], ifs: &str, dynamic: bool, quoted: bool, out: &mut
     let mut current = String::new();
     let mut has_content = false;
     for &(c, flags) in chars {
-        let splits = flags & SPLIT != 0 || (flags & EXPANDED != 0 && flags & QUOTED == 0 && ifs.contains(c));
+        let splits =
+            flags & SPLIT != 0 || (flags & EXPANDED != 0 && flags & QUOTED == 0 && ifs.contains(c));
         if splits {
             if has_content {
                 out.push(Field {
@@ -343,7 +364,10 @@ fn expand_into(chars: Vec<(char, u8)>, out: &mut Vec<Vec<(char, u8)>>) {
             let mut bounds = vec![open];
             bounds.extend(&commas);
             bounds.push(close);
-            bounds.windows(2).map(|w| chars[w[0] + 1..w[1]].to_vec()).collect()
+            bounds
+                .windows(2)
+                .map(|w| chars[w[0] + 1..w[1]].to_vec())
+                .collect()
         } else {
             let inner: String = chars[open + 1..close].iter().map(|(c, _)| c).collect();
             match sequence(&inner) {
@@ -375,18 +399,35 @@ fn expand_into(chars: Vec<(char, u8)>, out: &mut Vec<Vec<(char, u8)>>) {
 fn sequence(inner: &str) -> Option<Vec<String>> {
     let mut parts = inner.split("..");
     let (a, b) = (parts.next()?, parts.next()?);
-    let step: i64 = parts.next().map_or(Some(1i64), |s| s.parse::<i64>().ok())?.abs().max(1);
+    let step: i64 = parts
+        .next()
+        .map_or(Some(1i64), |s| s.parse::<i64>().ok())?
+        .abs()
+        .max(1);
     if let (Ok(x), Ok(y)) = (a.parse::<i64>(), b.parse::<i64>()) {
         let items: Vec<String> = if x <= y {
-            (x..=y).step_by(step as usize).take(MAX_FIELDS).map(|n| n.to_string()).collect()
+            (x..=y)
+                .step_by(step as usize)
+                .take(MAX_FIELDS)
+                .map(|n| n.to_string())
+                .collect()
         } else {
-            (y..=x).rev().step_by(step as usize).take(MAX_FIELDS).map(|n| n.to_string()).collect()
+            (y..=x)
+                .rev()
+                .step_by(step as usize)
+                .take(MAX_FIELDS)
+                .map(|n| n.to_string())
+                .collect()
         };
         return Some(items);
     }
     let (mut ca, mut cb) = (a.chars(), b.chars());
     let (x, y) = (ca.next()?, cb.next()?);
-    if ca.next().is_some() || cb.next().is_some() || !x.is_ascii_alphabetic() || !y.is_ascii_alphabetic() {
+    if ca.next().is_some()
+        || cb.next().is_some()
+        || !x.is_ascii_alphabetic()
+        || !y.is_ascii_alphabetic()
+    {
         return None;
     }
     let (lo, hi) = (x.min(y) as u8, x.max(y) as u8);

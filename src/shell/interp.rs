@@ -45,7 +45,11 @@ pub fn inline_code(cmd: &Command) -> Option<String> {
     let mut has_script = false;
     while let Some(arg) = iter.next() {
         let flag_at_end = flags.iter().any(|f| {
-            arg == f || (f.len() == 2 && arg.starts_with('-') && !arg.starts_with("--") && arg.ends_with(&f[1..]))
+            arg == f
+                || (f.len() == 2
+                    && arg.starts_with('-')
+                    && !arg.starts_with("--")
+                    && arg.ends_with(&f[1..]))
         });
         if flag_at_end {
             if let Some(c) = iter.next() {
@@ -84,7 +88,8 @@ static LIST_CALL: Lazy<Regex> = Lazy::new(|| {
         .expect("list call regex is valid")
 });
 
-static BACKTICK: Lazy<Regex> = Lazy::new(|| Regex::new(r"`([^`]+)`").expect("backtick regex is valid"));
+static BACKTICK: Lazy<Regex> =
+    Lazy::new(|| Regex::new(r"`([^`]+)`").expect("backtick regex is valid"));
 
 static DELETE_CALL: Lazy<Regex> = Lazy::new(|| {
     Regex::new(r"(?:\brmtree|\brm_rf|\brm_r|\bremove_dir|\bremove_tree|\brmSync|\brmdirSync|\brimraf(?:\.sync)?|\bremovedirs|\bremove_dir_all|\bunlinkSync)\s*\(\s*([^,)]*\)?)")
@@ -129,7 +134,17 @@ pub fn scan(code: &str) -> Found {
 /// A path from an interpreter expression: a literal, the home directory,
 /// or an unknown value.
 fn path_expression(expr: &str) -> String {
-    let home = ["expanduser('~')", "expanduser(\"~\")", "Path.home()", "homedir()", "Dir.home", "['HOME']", "[\"HOME\"]", "$ENV{HOME}", "ENV['HOME']"];
+    let home = [
+        "expanduser('~')",
+        "expanduser(\"~\")",
+        "Path.home()",
+        "homedir()",
+        "Dir.home",
+        "['HOME']",
+        "[\"HOME\"]",
+        "$ENV{HOME}",
+        "ENV['HOME']",
+    ];
     if home.iter().any(|h| expr.contains(h)) && !expr.contains('+') {
         return "~".into();
     }
@@ -144,7 +159,9 @@ fn path_expression(expr: &str) -> String {
 }
 
 fn unescape(s: &str) -> String {
-    s.replace("\\\"", "\"").replace("\\'", "'").replace("\\\\", "\\")
+    s.replace("\\\"", "\"")
+        .replace("\\'", "'")
+        .replace("\\\\", "\\")
 }
 
 fn quote(word: &str) -> String {

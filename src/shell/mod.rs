@@ -61,7 +61,9 @@ pub fn analyze(command: &str) -> Analysis {
         ..Analysis::default()
     };
     if !hidden.is_empty() {
-        analysis.findings.push(Finding::HiddenCharacters { codepoints: hidden });
+        analysis
+            .findings
+            .push(Finding::HiddenCharacters { codepoints: hidden });
     }
     if command.len() > limits::MAX_COMMAND_BYTES {
         analysis.limit = Some(format!(

@@ -25,9 +25,15 @@ pub enum Node {
     Simple(Simple),
     /// `( ... )` or `{ ...; }`, with redirections applied to the whole group.
     Group(Script, Vec<Redir>),
-    Function { name: String, body: Script },
+    Function {
+        name: String,
+        body: Script,
+    },
     /// `for NAME in WORDS`: the loop body follows as ordinary commands.
-    For { var: String, words: Vec<Word> },
+    For {
+        var: String,
+        words: Vec<Word>,
+    },
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -142,7 +148,9 @@ impl Parser {
     }
 
     fn starts_with(&self, s: &str) -> bool {
-        s.chars().enumerate().all(|(i, c)| self.peek_at(i) == Some(c))
+        s.chars()
+            .enumerate()
+            .all(|(i, c)| self.peek_at(i) == Some(c))
     }
 
     fn at_end(&self) -> bool {
@@ -320,10 +328,7 @@ impl Parser {
                 }
                 _ => {}
             }
-            let keyword = KEYWORDS_SKIPPED
-                .iter()
-                .find(|k| self.word_is(k))
-                .copied();
+            let keyword = KEYWORDS_SKIPPED.iter().find(|k| self.word_is(k)).copied();
             if let Some(k) = keyword {
                 self.pos += k.chars().count();
                 continue;
@@ -599,7 +604,11 @@ impl Parser {
             // `>&file` (not a number or `-`) writes a file, like `&>`.
             let text = literal_text(&target);
             let dup = text == "-" || text.chars().all(|c| c.is_ascii_digit());
-            let kind = if dup { RedirKind::Dup } else { RedirKind::Write };
+            let kind = if dup {
+                RedirKind::Dup
+            } else {
+                RedirKind::Write
+            };
             return Some(Redir { fd, kind, target });
         } else if self.starts_with(">|") {
             self.pos += 2;
@@ -624,10 +633,7 @@ impl Parser {
     fn heredoc(&mut self, fd: Option<u32>, strip_tabs: bool) -> Redir {
         self.skip_blanks();
         let delim_word = self.word().unwrap_or_default();
-        let quoted = delim_word
-            .parts
-            .iter()
-            .any(|p| !matches!(p, Part::Lit(_)));
+        let quoted = delim_word.parts.iter().any(|p| !matches!(p, Part::Lit(_)));
         let delim = word_source_text(&delim_word);
         let line_end = self.chars[self.pos..]
             .iter()
@@ -640,7 +646,10 @@ impl Parser {
                 target: Word::default(),
             };
         };
-        let mut at = self.resume_after_newline.unwrap_or(line_end + 1).max(line_end + 1);
+        let mut at = self
+            .resume_after_newline
+            .unwrap_or(line_end + 1)
+            .max(line_end + 1);
         let mut body = String::new();
         while at < self.chars.len() {
             let end = self.chars[at..]
@@ -648,7 +657,11 @@ impl Parser {
                 .position(|&c| c == '\n')
                 .map_or(self.chars.len(), |i| at + i);
             let line: String = self.chars[at..end].iter().collect();
-            let line = if strip_tabs { line.trim_start_matches('\t').to_string() } else { line };
+            let line = if strip_tabs {
+                line.trim_start_matches('\t').to_string()
+            } else {
+                line
+            };
             at = (end + 1).min(self.chars.len());
             if line == delim {
                 break;
@@ -703,7 +716,11 @@ impl Parser {
                     continue;
                 }
                 // `<(` / `>(` inside or at the start of a word.
-                if (c == '<' || c == '>') && self.peek_at(1) == Some('(') && lit_buf.is_empty() && parts.is_empty() {
+                if (c == '<' || c == '>')
+                    && self.peek_at(1) == Some('(')
+                    && lit_buf.is_empty()
+                    && parts.is_empty()
+                {
                     flush(&mut parts, &mut lit_buf);
                     parts.push(self.process_sub());
                     continue;
@@ -817,7 +834,9 @@ impl Parser {
                 '\\' => {
                     self.pos += 1;
                     match self.peek() {
-                        Some(e) if matches!(e, '$' | '`' | '\\' | '\n') || (e == '"' && closing) => {
+                        Some(e)
+                            if matches!(e, '$' | '`' | '\\' | '\n') || (e == '"' && closing) =>
+                        {
                             self.pos += 1;
                             if e != '\n' {
                                 buf.push(e);
@@ -883,7 +902,9 @@ impl Parser {
                 }
                 let script = self.script(Stop::Paren);
                 self.leave();
-                let src: String = self.chars[start..self.pos.min(self.chars.len())].iter().collect();
+                let src: String = self.chars[start..self.pos.min(self.chars.len())]
+                    .iter()
+                    .collect();
                 Some(Part::CommandSub { script, src })
             }
             Some('{') => {
@@ -897,7 +918,10 @@ impl Parser {
             }
             Some(c) if c.is_ascii_alphabetic() || c == '_' => {
                 let mut name = String::new();
-                while let Some(c) = self.peek().filter(|c| c.is_ascii_alphanumeric() || *c == '_') {
+                while let Some(c) = self
+                    .peek()
+                    .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+                {
                     name.push(c);
                     self.pos += 1;
                 }
@@ -935,10 +959,9 @@ impl Parser {
             self.pos += 1;
             op.push('!');
         }
-        while let Some(c) = self
-            .peek()
-            .filter(|c| c.is_ascii_alphanumeric() || *c == '_' || (name.is_empty() && "@*#?$!-".contains(*c)))
-        {
+        while let Some(c) = self.peek().filter(|c| {
+            c.is_ascii_alphanumeric() || *c == '_' || (name.is_empty() && "@*#?$!-".contains(*c))
+        }) {
             name.push(c);
             self.pos += 1;
             if !(c.is_ascii_alphanumeric() || c == '_') {
@@ -953,7 +976,10 @@ impl Parser {
         let mut arg = None;
         if self.peek() != Some('}') {
             let mut operator = String::new();
-            for candidate in [":-", ":=", ":+", ":?", "##", "%%", "//", "/#", "/%", "^^", ",,", "-", "=", "+", "?", "#", "%", "/", "^", ",", ":", "@"] {
+            for candidate in [
+                ":-", ":=", ":+", ":?", "##", "%%", "//", "/#", "/%", "^^", ",,", "-", "=", "+",
+                "?", "#", "%", "/", "^", ",", ":", "@",
+            ] {
                 if self.starts_with(candidate) {
                     operator = candidate.to_string();
                     self.pos += candidate.chars().count();
@@ -966,7 +992,9 @@ impl Parser {
         if self.peek() == Some('}') {
             self.pos += 1;
         }
-        let src: String = self.chars[start..self.pos.min(self.chars.len())].iter().collect();
+        let src: String = self.chars[start..self.pos.min(self.chars.len())]
+            .iter()
+            .collect();
         Part::Param { name, op, arg, src }
     }
 
@@ -988,9 +1016,15 @@ impl Parser {
                 c => inner.push(c),
             }
         }
-        let src: String = self.chars[start..self.pos.min(self.chars.len())].iter().collect();
+        let src: String = self.chars[start..self.pos.min(self.chars.len())]
+            .iter()
+            .collect();
         let mut sub = Parser::new(&inner, self.depth);
-        let script = if sub.enter() { sub.script(Stop::Eof) } else { Script::default() };
+        let script = if sub.enter() {
+            sub.script(Stop::Eof)
+        } else {
+            Script::default()
+        };
         if self.limit.is_none() {
             self.limit = sub.limit;
         }
@@ -1008,7 +1042,9 @@ impl Parser {
         }
         let script = self.script(Stop::Paren);
         self.leave();
-        let src: String = self.chars[start..self.pos.min(self.chars.len())].iter().collect();
+        let src: String = self.chars[start..self.pos.min(self.chars.len())]
+            .iter()
+            .collect();
         Part::ProcessSub { script, src }
     }
 
@@ -1079,7 +1115,10 @@ fn finish(script: &mut Script, pipeline: &mut Pipeline, background: bool) {
 }
 
 fn is_meta(c: char) -> bool {
-    matches!(c, ' ' | '\t' | '\n' | '\r' | ';' | '&' | '|' | '(' | ')' | '<' | '>')
+    matches!(
+        c,
+        ' ' | '\t' | '\n' | '\r' | ';' | '&' | '|' | '(' | ')' | '<' | '>'
+    )
 }
 
 fn lit(s: &str) -> Word {
@@ -1133,7 +1172,15 @@ mod tests {
         let p = parse("a 1; b 2 && c | d & e\nf || g");
         assert_eq!(
             words(&p.script),
-            vec![vec!["a", "1"], vec!["b", "2"], vec!["c"], vec!["d"], vec!["e"], vec!["f"], vec!["g"]]
+            vec![
+                vec!["a", "1"],
+                vec!["b", "2"],
+                vec!["c"],
+                vec!["d"],
+                vec!["e"],
+                vec!["f"],
+                vec!["g"]
+            ]
         );
     }
 
@@ -1160,6 +1207,9 @@ mod tests {
     #[test]
     fn function_definition() {
         let p = parse(":(){ :|:& };:");
-        assert!(matches!(p.script.pipelines[0].stages[0], Node::Function { .. }));
+        assert!(matches!(
+            p.script.pipelines[0].stages[0],
+            Node::Function { .. }
+        ));
     }
 }

@@ -17,54 +17,240 @@ struct WrapperSpec {
 }
 
 const WRAPPERS: &[WrapperSpec] = &[
-    WrapperSpec { name: "sudo", valued: &["-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-T", "-U", "--user", "--group", "--host", "--prompt", "--chdir", "--role", "--type", "--other-user", "--close-from", "--command-timeout"], positionals: 0, assignments: true },
-    WrapperSpec { name: "doas", valued: &["-u", "-C"], positionals: 0, assignments: false },
-    WrapperSpec { name: "env", valued: &["-u", "-C", "--unset", "--chdir"], positionals: 0, assignments: true },
-    WrapperSpec { name: "exec", valued: &["-a"], positionals: 0, assignments: false },
-    WrapperSpec { name: "nice", valued: &["-n", "--adjustment"], positionals: 0, assignments: false },
-    WrapperSpec { name: "nohup", valued: &[], positionals: 0, assignments: false },
-    WrapperSpec { name: "setsid", valued: &[], positionals: 0, assignments: false },
-    WrapperSpec { name: "time", valued: &["-f", "-o", "--format", "--output"], positionals: 0, assignments: false },
-    WrapperSpec { name: "command", valued: &[], positionals: 0, assignments: false },
-    WrapperSpec { name: "builtin", valued: &[], positionals: 0, assignments: false },
-    WrapperSpec { name: "stdbuf", valued: &["-i", "-o", "-e", "--input", "--output", "--error"], positionals: 0, assignments: false },
-    WrapperSpec { name: "timeout", valued: &["-s", "-k", "--signal", "--kill-after"], positionals: 1, assignments: false },
-    WrapperSpec { name: "ionice", valued: &["-c", "-n", "--class", "--classdata"], positionals: 0, assignments: false },
-    WrapperSpec { name: "chrt", valued: &["-T", "-P", "-D"], positionals: 1, assignments: false },
-    WrapperSpec { name: "taskset", valued: &[], positionals: 1, assignments: false },
-    WrapperSpec { name: "flock", valued: &["-w", "-E", "--timeout", "--conflict-exit-code"], positionals: 1, assignments: false },
-    WrapperSpec { name: "pkexec", valued: &["--user"], positionals: 0, assignments: false },
-    WrapperSpec { name: "chroot", valued: &["--userspec", "--groups"], positionals: 1, assignments: false },
-    WrapperSpec { name: "busybox", valued: &[], positionals: 0, assignments: false },
-    WrapperSpec { name: "toybox", valued: &[], positionals: 0, assignments: false },
-    WrapperSpec { name: "unbuffer", valued: &[], positionals: 0, assignments: false },
-    WrapperSpec { name: "caffeinate", valued: &["-t", "-w"], positionals: 0, assignments: false },
-    WrapperSpec { name: "torsocks", valued: &[], positionals: 0, assignments: false },
-    WrapperSpec { name: "proxychains", valued: &["-f"], positionals: 0, assignments: false },
-    WrapperSpec { name: "proxychains4", valued: &["-f"], positionals: 0, assignments: false },
-    WrapperSpec { name: "dbus-run-session", valued: &[], positionals: 0, assignments: false },
-    WrapperSpec { name: "xvfb-run", valued: &["-n", "-s", "-e", "-f", "-p"], positionals: 0, assignments: false },
-    WrapperSpec { name: "catchsegv", valued: &[], positionals: 0, assignments: false },
+    WrapperSpec {
+        name: "sudo",
+        valued: &[
+            "-u",
+            "-g",
+            "-h",
+            "-p",
+            "-C",
+            "-D",
+            "-r",
+            "-t",
+            "-T",
+            "-U",
+            "--user",
+            "--group",
+            "--host",
+            "--prompt",
+            "--chdir",
+            "--role",
+            "--type",
+            "--other-user",
+            "--close-from",
+            "--command-timeout",
+        ],
+        positionals: 0,
+        assignments: true,
+    },
+    WrapperSpec {
+        name: "doas",
+        valued: &["-u", "-C"],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "env",
+        valued: &["-u", "-C", "--unset", "--chdir"],
+        positionals: 0,
+        assignments: true,
+    },
+    WrapperSpec {
+        name: "exec",
+        valued: &["-a"],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "nice",
+        valued: &["-n", "--adjustment"],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "nohup",
+        valued: &[],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "setsid",
+        valued: &[],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "time",
+        valued: &["-f", "-o", "--format", "--output"],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "command",
+        valued: &[],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "builtin",
+        valued: &[],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "stdbuf",
+        valued: &["-i", "-o", "-e", "--input", "--output", "--error"],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "timeout",
+        valued: &["-s", "-k", "--signal", "--kill-after"],
+        positionals: 1,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "ionice",
+        valued: &["-c", "-n", "--class", "--classdata"],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "chrt",
+        valued: &["-T", "-P", "-D"],
+        positionals: 1,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "taskset",
+        valued: &[],
+        positionals: 1,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "flock",
+        valued: &["-w", "-E", "--timeout", "--conflict-exit-code"],
+        positionals: 1,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "pkexec",
+        valued: &["--user"],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "chroot",
+        valued: &["--userspec", "--groups"],
+        positionals: 1,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "busybox",
+        valued: &[],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "toybox",
+        valued: &[],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "unbuffer",
+        valued: &[],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "caffeinate",
+        valued: &["-t", "-w"],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "torsocks",
+        valued: &[],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "proxychains",
+        valued: &["-f"],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "proxychains4",
+        valued: &["-f"],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "dbus-run-session",
+        valued: &[],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "xvfb-run",
+        valued: &["-n", "-s", "-e", "-f", "-p"],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "catchsegv",
+        valued: &[],
+        positionals: 0,
+        assignments: false,
+    },
 ];
 
 /// Programs that turn hidden text into code when piped into a shell.
-const DECODERS: &[&str] = &["base64", "base32", "xxd", "tr", "rev", "openssl", "printf", "gunzip", "zcat", "uudecode", "basenc"];
+const DECODERS: &[&str] = &[
+    "base64", "base32", "xxd", "tr", "rev", "openssl", "printf", "gunzip", "zcat", "uudecode",
+    "basenc",
+];
 
 /// The `via` marker of commands that came out of a decoded payload.
 pub const DECODED: &str = "decoded payload";
 
-const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "rbash", "csh", "tcsh", "posh"];
+const SHELLS: &[&str] = &[
+    "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "rbash", "csh", "tcsh",
+    "posh",
+];
 
 /// Environment variables whose value some program runs as a shell command.
 const COMMAND_ENV_VARS: &[&str] = &[
-    "GIT_SSH_COMMAND", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER", "GIT_EXTERNAL_DIFF",
-    "GIT_PROXY_COMMAND", "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS", "PAGER", "MANPAGER",
-    "EDITOR", "VISUAL", "LESSOPEN", "LESSCLOSE", "PROMPT_COMMAND",
+    "GIT_SSH_COMMAND",
+    "GIT_EDITOR",
+    "GIT_SEQUENCE_EDITOR",
+    "GIT_PAGER",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_PROXY_COMMAND",
+    "GIT_ASKPASS",
+    "SSH_ASKPASS",
+    "SUDO_ASKPASS",
+    "PAGER",
+    "MANPAGER",
+    "EDITOR",
+    "VISUAL",
+    "LESSOPEN",
+    "LESSCLOSE",
+    "PROMPT_COMMAND",
 ];
 
 pub(super) fn basename(word: &str) -> String {
-    let base = word.rsplit(['/', '\\']).next().unwrap_or(word).to_lowercase();
-    base.strip_suffix(".exe").map(str::to_string).unwrap_or(base)
+    let base = word
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or(word)
+        .to_lowercase();
+    base.strip_suffix(".exe")
+        .map(str::to_string)
+        .unwrap_or(base)
 }
 
 impl Eval<'_> {
@@ -73,12 +259,20 @@ impl Eval<'_> {
     pub(super) fn dispatch(&mut self, mut cmd: Command, mut fields: Vec<Field>) -> Option<Command> {
         loop {
             let name = basename(&fields[0].text);
-            let Some(spec) = WRAPPERS.iter().find(|w| w.name == name) else { break };
+            let Some(spec) = WRAPPERS.iter().find(|w| w.name == name) else {
+                break;
+            };
             if fields[0].dynamic {
                 break;
             }
             // `command -v x` asks where x is; it runs nothing.
-            if name == "command" && fields.iter().skip(1).take_while(|f| f.text.starts_with('-')).any(|f| f.text.contains('v') || f.text.contains('V')) {
+            if name == "command"
+                && fields
+                    .iter()
+                    .skip(1)
+                    .take_while(|f| f.text.starts_with('-'))
+                    .any(|f| f.text.contains('v') || f.text.contains('V'))
+            {
                 break;
             }
             let (own, rest) = split_wrapper(spec, &fields[1..]);
@@ -93,20 +287,29 @@ impl Eval<'_> {
                     own_args.push(rest.remove(0).text);
                 }
                 if rest.is_empty() {
-                    cmd.wrappers.push(Wrapper { name, args: own_args });
+                    cmd.wrappers.push(Wrapper {
+                        name,
+                        args: own_args,
+                    });
                     return self.finish(cmd, &fields[..1]);
                 }
             }
             // `env -S 'cmd args'` splits its string into words.
             if name == "env" {
-                if let Some(pos) = own.iter().position(|f| f.text == "-S" || f.text.starts_with("--split-string")) {
+                if let Some(pos) = own
+                    .iter()
+                    .position(|f| f.text == "-S" || f.text.starts_with("--split-string"))
+                {
                     let text = own.get(pos + 1).map(|f| f.text.clone()).unwrap_or_default();
                     let mut split: Vec<Field> = text.split_whitespace().map(Field::plain).collect();
                     split.extend(rest);
                     rest = split;
                 }
             }
-            cmd.wrappers.push(Wrapper { name, args: own_args });
+            cmd.wrappers.push(Wrapper {
+                name,
+                args: own_args,
+            });
             fields = rest;
         }
         self.finish(cmd, &fields)
@@ -143,8 +346,13 @@ impl Eval<'_> {
             }
             "source" | "." => {
                 if let Some(file) = cmd.args.first() {
-                    let code = self.files.get(&file_key(file)).or_else(|| self.proc_outputs.get(file)).cloned();
-                    let code = code.or_else(|| (file == "/dev/stdin").then(|| cmd.stdin.clone()).flatten());
+                    let code = self
+                        .files
+                        .get(&file_key(file))
+                        .or_else(|| self.proc_outputs.get(file))
+                        .cloned();
+                    let code = code
+                        .or_else(|| (file == "/dev/stdin").then(|| cmd.stdin.clone()).flatten());
                     if let Some(code) = code {
                         self.reanalyze(&code, "source", None);
                     }
@@ -163,11 +371,17 @@ impl Eval<'_> {
                 }
             }
             "cd" | "pushd" => {
-                let dir = cmd.operands().first().map(|d| d.to_string()).unwrap_or_else(|| "~".into());
-                self.cwd = Some(match (&self.cwd, dir.starts_with('/') || dir.starts_with('~')) {
-                    (Some(prev), false) => format!("{}/{}", prev.trim_end_matches('/'), dir),
-                    _ => dir,
-                });
+                let dir = cmd
+                    .operands()
+                    .first()
+                    .map(|d| d.to_string())
+                    .unwrap_or_else(|| "~".into());
+                self.cwd = Some(
+                    match (&self.cwd, dir.starts_with('/') || dir.starts_with('~')) {
+                        (Some(prev), false) => format!("{}/{}", prev.trim_end_matches('/'), dir),
+                        _ => dir,
+                    },
+                );
             }
             "export" | "declare" | "typeset" | "local" | "readonly" => {
                 for arg in &cmd.args {
@@ -230,7 +444,16 @@ impl Eval<'_> {
                     if let Some((key, value)) = setting.as_deref().and_then(|s| s.split_once('=')) {
                         let key = key.to_lowercase();
                         let runs = key.starts_with("alias.") && value.starts_with('!')
-                            || matches!(key.as_str(), "core.sshcommand" | "core.pager" | "core.editor" | "core.fsmonitor" | "core.hookspath" | "diff.external" | "sequence.editor")
+                            || matches!(
+                                key.as_str(),
+                                "core.sshcommand"
+                                    | "core.pager"
+                                    | "core.editor"
+                                    | "core.fsmonitor"
+                                    | "core.hookspath"
+                                    | "diff.external"
+                                    | "sequence.editor"
+                            )
                             || key.starts_with("credential.") && value.starts_with('!');
                         if runs && key != "core.hookspath" {
                             self.reanalyze(value.trim_start_matches('!'), "git config", None);
@@ -310,8 +533,16 @@ impl Eval<'_> {
             }
             (false, Some(i)) if !reads_stdin => {
                 let file = &cmd.args[i];
-                let code = self.files.get(&file_key(file)).or_else(|| self.proc_outputs.get(file)).cloned();
-                let code = code.or_else(|| matches!(file.as_str(), "/dev/stdin" | "/proc/self/fd/0").then(|| cmd.stdin.clone()).flatten());
+                let code = self
+                    .files
+                    .get(&file_key(file))
+                    .or_else(|| self.proc_outputs.get(file))
+                    .cloned();
+                let code = code.or_else(|| {
+                    matches!(file.as_str(), "/dev/stdin" | "/proc/self/fd/0")
+                        .then(|| cmd.stdin.clone())
+                        .flatten()
+                });
                 if let Some(code) = code {
                     self.reanalyze(&code, "shell script", None);
                 }
@@ -319,7 +550,11 @@ impl Eval<'_> {
             _ => {
                 if let Some(code) = cmd.stdin.clone() {
                     // Code that only exists after decoding was hidden on purpose.
-                    let via = if cmd.fed_by(DECODERS) { DECODED } else { "shell stdin" };
+                    let via = if cmd.fed_by(DECODERS) {
+                        DECODED
+                    } else {
+                        "shell stdin"
+                    };
                     self.reanalyze(&code, via, None);
                 }
             }
@@ -350,7 +585,24 @@ impl Eval<'_> {
     }
 
     fn xargs(&mut self, cmd: &Command, args: &[Field]) {
-        const VALUED: &[&str] = &["-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s", "--arg-file", "--delimiter", "--eof", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"];
+        const VALUED: &[&str] = &[
+            "-a",
+            "-d",
+            "-E",
+            "-I",
+            "-L",
+            "-n",
+            "-P",
+            "-s",
+            "--arg-file",
+            "--delimiter",
+            "--eof",
+            "--max-lines",
+            "--max-args",
+            "--max-procs",
+            "--max-chars",
+            "--process-slot-var",
+        ];
         let mut i = 0;
         let mut replace = None;
         while i < args.len() {
@@ -364,7 +616,10 @@ impl Eval<'_> {
             }
             if a == "-I" {
                 replace = args.get(i + 1).map(|f| f.text.clone());
-            } else if let Some(r) = a.strip_prefix("-I").or_else(|| a.strip_prefix("--replace=")) {
+            } else if let Some(r) = a
+                .strip_prefix("-I")
+                .or_else(|| a.strip_prefix("--replace="))
+            {
                 replace = Some(r.to_string());
             } else if a == "-i" || a == "--replace" {
                 replace = Some("{}".into());
@@ -377,7 +632,11 @@ impl Eval<'_> {
         }
         // Items come from stdin (or -a FILE): known text when we have it.
         let items: Vec<String> = match &cmd.stdin {
-            Some(text) => text.split_whitespace().map(str::to_string).take(64).collect(),
+            Some(text) => text
+                .split_whitespace()
+                .map(str::to_string)
+                .take(64)
+                .collect(),
             None => vec!["$(xargs input)".to_string()],
         };
         let mut fields: Vec<Field> = rest.to_vec();
@@ -400,13 +659,34 @@ impl Eval<'_> {
             .take_while(|f| !f.text.starts_with('-') && f.text != "(" && f.text != "!")
             .map(|f| f.text.clone())
             .collect();
-        let roots = if roots.is_empty() { vec![".".to_string()] } else { roots };
+        let roots = if roots.is_empty() {
+            vec![".".to_string()]
+        } else {
+            roots
+        };
         // Only a name/path/time filter narrows what is removed; `-type f`
         // under a root still removes every file in it.
         let filtered = args.iter().any(|f| {
             matches!(
                 f.text.as_str(),
-                "-name" | "-iname" | "-path" | "-ipath" | "-regex" | "-iregex" | "-newer" | "-mtime" | "-mmin" | "-size" | "-user" | "-empty" | "-perm" | "-wholename" | "-links" | "-inum" | "-atime" | "-ctime"
+                "-name"
+                    | "-iname"
+                    | "-path"
+                    | "-ipath"
+                    | "-regex"
+                    | "-iregex"
+                    | "-newer"
+                    | "-mtime"
+                    | "-mmin"
+                    | "-size"
+                    | "-user"
+                    | "-empty"
+                    | "-perm"
+                    | "-wholename"
+                    | "-links"
+                    | "-inum"
+                    | "-atime"
+                    | "-ctime"
             )
         });
         let mut i = roots.len().min(args.len());
@@ -451,8 +731,16 @@ impl Eval<'_> {
             Some(p) => (&args[..p], &args[p + 1..]),
             None => (args, &[][..]),
         };
-        let command: Vec<Field> = command.iter().skip_while(|f| f.text.starts_with('-')).cloned().collect();
-        let inputs: Vec<Field> = inputs.iter().filter(|f| !f.text.starts_with(":::")).cloned().collect();
+        let command: Vec<Field> = command
+            .iter()
+            .skip_while(|f| f.text.starts_with('-'))
+            .cloned()
+            .collect();
+        let inputs: Vec<Field> = inputs
+            .iter()
+            .filter(|f| !f.text.starts_with(":::"))
+            .cloned()
+            .collect();
         if command.is_empty() {
             for input in inputs {
                 self.reanalyze(&input.text, "parallel", None);
@@ -505,8 +793,15 @@ fn split_wrapper<'f>(spec: &WrapperSpec, fields: &'f [Field]) -> (&'f [Field], &
         // A short cluster ending in a valued flag (`-nu root`) takes one too.
         let cluster_value = !a.starts_with("--")
             && a.len() > 2
-            && spec.valued.contains(&&a[a.len() - 2..]).then_some(()).is_some()
-            && spec.valued.iter().any(|v| v.len() == 2 && a.ends_with(&v[1..]));
+            && spec
+                .valued
+                .contains(&&a[a.len() - 2..])
+                .then_some(())
+                .is_some()
+            && spec
+                .valued
+                .iter()
+                .any(|v| v.len() == 2 && a.ends_with(&v[1..]));
         i += if takes_value || cluster_value { 2 } else { 1 };
     }
     let i = (i + spec.positionals).min(fields.len());
@@ -515,7 +810,10 @@ fn split_wrapper<'f>(spec: &WrapperSpec, fields: &'f [Field]) -> (&'f [Field], &
 
 fn split_assignment(word: &str) -> Option<(String, String)> {
     let (name, value) = word.split_once('=')?;
-    let valid = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+    let valid = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
     valid.then(|| (name.to_string(), value.to_string()))
 }
@@ -535,7 +833,11 @@ fn option_value(args: &[String], names: &[&str]) -> Option<String> {
         // `-lc CODE`: a short cluster containing the flag.
         if let Some(short) = names.iter().find(|n| n.len() == 2) {
             let flag = &short[1..];
-            if arg.starts_with('-') && !arg.starts_with("--") && arg.len() > 2 && arg.ends_with(flag) {
+            if arg.starts_with('-')
+                && !arg.starts_with("--")
+                && arg.len() > 2
+                && arg.ends_with(flag)
+            {
                 return iter.next().cloned();
             }
         }
@@ -547,7 +849,11 @@ fn option_value(args: &[String], names: &[&str]) -> Option<String> {
 fn split_options<'a>(args: &'a [String], valued: &[&str]) -> (&'a [String], &'a [String]) {
     let mut i = 0;
     while i < args.len() && args[i].starts_with('-') {
-        i += if valued.contains(&args[i].as_str()) { 2 } else { 1 };
+        i += if valued.contains(&args[i].as_str()) {
+            2
+        } else {
+            1
+        };
     }
     let i = i.min(args.len());
     args.split_at(i)
