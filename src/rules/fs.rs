@@ -11,7 +11,7 @@ use regex::Regex;
 use super::system::{parse_opts, Spec, GNU};
 use super::targets::{classify, is_block_device, Target};
 use super::{Matcher, Rule};
-use crate::shell::{Analysis, Command, RedirectOp};
+use crate::shell::{Analysis, Command, Redirect, RedirectOp};
 use crate::verdict::Decision;
 
 #[rustfmt::skip]
@@ -313,7 +313,7 @@ pub static RULES: &[Rule] = &[
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["truncate"], check: truncate_shrinks },
         hits: &["truncate -s 0 data/app.db", "truncate --size=0 /var/log/app.log", "truncate -s -1M data.bin", "truncate -s0 notes.txt"],
-        misses: &["truncate -s 1G disk.img", "truncate -s +10M f.bin", "truncate -s 0 /tmp/x.log", "echo truncate -s 0 x"],
+        misses: &["truncate -s 1G disk.img", "truncate -s +10M f.bin", "truncate -s 0 /tmp/x.log", "truncate -s 0 /dev/null", "echo truncate -s 0 x"],
     },
     Rule {
         id: "fs.redirect-truncate",
@@ -787,25 +787,31 @@ fn disk_copy(cmd: &Command) -> bool {
 // Writing: redirections, tee, copies, in-place edits.
 
 /// Every file written by a redirection, with the command that writes it.
-fn written_files(analysis: &Analysis) -> impl Iterator<Item = (&Command, &str)> {
-    analysis.commands.iter().flat_map(|c| {
-        c.redirects
-            .iter()
-            .filter(|r| matches!(r.op, RedirectOp::Write | RedirectOp::Append))
-            .map(move |r| (c, r.target.as_str()))
-    })
+fn written_files(analysis: &Analysis) -> impl Iterator<Item = (&Command, &Redirect)> {
+    let writes = |r: &&Redirect| matches!(r.op, RedirectOp::Write | RedirectOp::Append);
+    analysis
+        .commands
+        .iter()
+        .flat_map(move |c| c.redirects.iter().filter(writes).map(move |r| (c, r)))
 }
 
-fn quote_write(cmd: &Command, target: &str) -> String {
-    format!("{} > {target}", cmd.display())
+/// The command and its redirection as the verdict quotes them (`echo x >> ~/.bashrc`).
+fn quote_write(cmd: &Command, r: &Redirect) -> String {
+    let fd = r.fd.map(|fd| fd.to_string()).unwrap_or_default();
+    let op = if r.op == RedirectOp::Append {
+        ">>"
+    } else {
+        ">"
+    };
+    format!("{} {fd}{op} {}", cmd.display(), r.target)
         .trim_start()
         .to_string()
 }
 
 fn redirect_matching(analysis: &Analysis, pred: fn(&str, Option<&str>) -> bool) -> Option<String> {
     written_files(analysis)
-        .find(|(c, t)| pred(t, c.cwd.as_deref()))
-        .map(|(c, t)| quote_write(c, t))
+        .find(|(c, r)| pred(&r.target, c.cwd.as_deref()))
+        .map(|(c, r)| quote_write(c, r))
 }
 
 /// A redirection group (`{ ...; } > f`, `( ... ) > f`) is emitted like a bare
@@ -826,7 +832,7 @@ fn bare_truncation(analysis: &Analysis) -> Option<String> {
                 && !harmless_device(&r.target)
                 && classify(&r.target, c.cwd.as_deref()) != Target::Temp
         })?;
-        Some(quote_write(c, &r.target))
+        Some(quote_write(c, r))
     })
 }
 
@@ -976,10 +982,9 @@ fn truncate_shrinks(cmd: &Command) -> bool {
             s.starts_with(['-', '<', '/'])
                 || (!digits.is_empty() && digits.chars().all(|c| c == '0'))
         });
-    shrinks
-        && o.operands
-            .iter()
-            .any(|p| classify(p, cmd.cwd.as_deref()) != Target::Temp)
+    let scratch =
+        |p: &str, cwd: Option<&str>| harmless_device(p) || classify(p, cwd) == Target::Temp;
+    shrinks && !o.operands.is_empty() && !o.operands.iter().all(|p| scratch(p, cmd.cwd.as_deref()))
 }
 
 #[rustfmt::skip]
@@ -1025,7 +1030,6 @@ fn extract_over_system(cmd: &Command) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shell::Redirect;
 
     fn cmd(line: &str) -> Command {
         let mut words = line.split_whitespace().map(str::to_string);

@@ -4,7 +4,7 @@ use once_cell::sync::Lazy;
 use regex::Regex;
 
 use super::{Matcher, Rule};
-use crate::shell::Command;
+use crate::shell::{Analysis, Command};
 use crate::verdict::Decision;
 
 #[rustfmt::skip]
@@ -129,11 +129,20 @@ pub static RULES: &[Rule] = &[
         misses: &["killall node", "echo killall5 -9"],
     },
     Rule {
+        id: "system.crontab-remove",
+        description: "crontab -r (removes every scheduled job)",
+        reason: "the whole crontab is deleted at once, with no copy kept",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &["crontab"], check: |c| parse_opts(&c.args, &Spec::gnu("u", &[])).flag('r') },
+        hits: &["crontab -r", "crontab -u bob -r", "crontab -ri"],
+        misses: &["crontab -l", "crontab -e", "crontab -u r -l", "echo crontab -r"],
+    },
+    Rule {
         id: "system.sudo-privilege-flag",
         description: "sudo with privilege flag (stdin/askpass/shell/list)",
         reason: "it opens a root shell, probes sudo rights, or feeds sudo a password the user never typed",
         decision: Decision::Ask,
-        matcher: Matcher::Check { programs: &[], check: sudo_privilege_flag },
+        matcher: Matcher::Analysis(|a| with_sudo(a, sudo_privilege_flag)),
         hits: &["sudo -A apt-get update", "sudo -s", "sudo -i", "sudo -l", "sudo --askpass make install", "sudo -u postgres -i psql"],
         misses: &["sudo apt update", "sudo iotop -a", "sudo smartctl -a /dev/sda", "sudo -u postgres psql", "sudo -ulisa id", "sudo -Es", "echo sudo -s", "sudo ls -la /root"],
     },
@@ -142,7 +151,7 @@ pub static RULES: &[Rule] = &[
         description: "sudo with combined-flag privilege escalation",
         reason: "a privilege flag hidden in a combined cluster opens a root shell, probes sudo rights or reads a password",
         decision: Decision::Ask,
-        matcher: Matcher::Check { programs: &[], check: sudo_combined_flag },
+        matcher: Matcher::Analysis(|a| with_sudo(a, sudo_combined_flag)),
         hits: &["sudo -Es", "sudo -nA id", "sudo -nl", "sudo -Hi bash"],
         misses: &["sudo -n true", "sudo -E make install", "sudo -ulisa id", "sudo iotop -ao", "sudo -s"],
     },
@@ -172,7 +181,7 @@ pub static SUDO_GUARD: &[Rule] = &[Rule {
     description: "sudo reading a password from stdin",
     reason: "no SUDO_PASSWORD is configured, so the agent would be supplying or guessing one",
     decision: Decision::Block,
-    matcher: Matcher::Check { programs: &[], check: sudo_stdin },
+    matcher: Matcher::Analysis(|a| with_sudo(a, sudo_stdin)),
     hits: &["sudo -S apt-get install pkg <<< 'hunter2'", "echo hunter2 | sudo -S whoami", "sudo -nS id", "sudo --stdin true", "sudo -k -S ls"],
     misses: &["sudo -s", "sudo apt-get install pkg", "sudo -uSam id", "sudo -A true", "smartctl -S on /dev/sda", "echo sudo -S"],
 }];
@@ -549,6 +558,17 @@ fn sudo_opts(cmd: &Command) -> Vec<Opts<'_>> {
 }
 
 /// stdin, askpass, shell, list, login.
+/// The first command that passes `pred`, quoted with its `sudo` and sudo's flags.
+fn with_sudo(analysis: &Analysis, pred: fn(&Command) -> bool) -> Option<String> {
+    let cmd = analysis.commands.iter().find(|c| pred(c))?;
+    let sudo = cmd.wrappers.iter().filter(|w| w.name == "sudo");
+    let mut words: Vec<String> = sudo
+        .flat_map(|w| std::iter::once("sudo".to_string()).chain(w.args.iter().cloned()))
+        .collect();
+    words.push(cmd.display());
+    Some(words.join(" "))
+}
+
 const PRIVILEGE_FLAGS: &[char] = &['S', 'A', 's', 'l', 'i'];
 const PRIVILEGE_LONGS: &[(&str, usize)] = &[
     ("stdin", 2),
