@@ -89,6 +89,15 @@ pub fn run(args: &[String], stdin: &mut dyn Read, env: &Env) -> Outcome {
     }
 }
 
+/// The line to print when warden itself fails (a bug): a block every agent reads.
+pub fn panic_verdict(detail: &str) -> String {
+    let verdict = Verdict::input_block(
+        "internal.error",
+        format!("Blocked: warden hit an internal error ({detail}), so it fails closed."),
+    );
+    format!("{}\n", verdict.render_for_any_agent())
+}
+
 fn plain(stdout: String) -> Outcome {
     Outcome {
         stdout,

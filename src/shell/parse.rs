@@ -302,10 +302,9 @@ impl Parser {
         loop {
             self.skip_blanks();
             match self.peek()? {
-                '(' if self.peek_at(1) == Some('(') => {
-                    self.arith_command();
-                    return None;
-                }
+                // `((expr))` is parsed as nested groups: bash itself falls back
+                // to subshells when the text is not arithmetic, and an
+                // arithmetic expression read as commands runs nothing risky.
                 '(' => {
                     self.pos += 1;
                     if !self.enter() {
@@ -375,7 +374,8 @@ impl Parser {
                 }
                 self.pos = save;
             }
-            if is_meta(c) {
+            let process_sub = matches!(c, '<' | '>') && self.peek_at(1) == Some('(');
+            if is_meta(c) && !process_sub {
                 break;
             }
             if is_test && self.word_is("]]") {
