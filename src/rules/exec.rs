@@ -249,7 +249,7 @@ fn grants_execute(mode: &str) -> bool {
     })
 }
 
-fn same_file(a: &str, b: &str) -> bool {
+pub(super) fn same_file(a: &str, b: &str) -> bool {
     fn strip(p: &str) -> &str {
         let mut p = p;
         while let Some(rest) = p.strip_prefix("./") {
