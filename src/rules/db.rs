@@ -327,7 +327,19 @@ fn redis_flush(cmd: &Command) -> bool {
 fn drop_database(cmd: &Command) -> bool {
     match cmd.program.as_str() {
         "dropdb" => !cmd.args.iter().any(|a| matches!(a.as_str(), "--help" | "-?" | "--version" | "-V")),
-        _ => cmd.operands().first() == Some(&"drop"),
+        // mysqladmin: the first word that is not an option or an option's value.
+        _ => {
+            const VALUED: &[&str] = &["-u", "-h", "-P", "-S", "--user", "--host", "--port", "--socket"];
+            let mut args = cmd.args.iter();
+            while let Some(arg) = args.next() {
+                if VALUED.contains(&arg.as_str()) {
+                    args.next();
+                } else if !arg.starts_with('-') {
+                    return arg.eq_ignore_ascii_case("drop");
+                }
+            }
+            false
+        }
     }
 }
 

@@ -75,8 +75,9 @@ pub static RULES: &[Rule] = &[
         reason: "sort runs the named program to compress its temporary files",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["sort"], check: sort_compress },
-        hits: &["sort --compress-program=sh data.txt", "sort --compress-prog ./x big.txt"],
-        misses: &["sort -u data.txt", "sort --compress data.txt"],
+        // GNU sort takes any unambiguous prefix: `--compress x` names program x.
+        hits: &["sort --compress-program=sh data.txt", "sort --compress-prog ./x big.txt", "sort --compress data.txt"],
+        misses: &["sort -u data.txt", "sort -c data.txt", "sort -k2 -t, data.csv"],
     },
     Rule {
         id: "exec.ag-pager",
