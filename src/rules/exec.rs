@@ -145,7 +145,12 @@ pub static RULES: &[Rule] = &[
             "export DYLD_INSERT_LIBRARIES=./hook.dylib",
             "LD_LIBRARY_PATH=/tmp/lib:$LD_LIBRARY_PATH ./app",
         ],
-        misses: &["LD_LIBRARY_PATH=/opt/cuda/lib64 ./train", "echo $LD_PRELOAD", "TZ=UTC date"],
+        misses: &[
+            "LD_LIBRARY_PATH=/opt/cuda/lib64 ./train",
+            "LD_LIBRARY_PATH=./build/lib ./test",
+            "echo $LD_PRELOAD",
+            "TZ=UTC date",
+        ],
     },
     Rule {
         id: "exec.startup-hook",
@@ -413,9 +418,10 @@ fn path_hijack(cmd: &Command) -> bool {
 fn library_injection(cmd: &Command) -> bool {
     assignments(cmd).into_iter().any(|(k, v)| match k {
         "LD_PRELOAD" | "LD_AUDIT" | "DYLD_INSERT_LIBRARIES" => !v.is_empty(),
-        "LD_LIBRARY_PATH" | "DYLD_LIBRARY_PATH" | "DYLD_FRAMEWORK_PATH" => {
-            leading_entries(v, k).any(|e| !e.is_empty() && untrusted_dir(e))
-        }
+        // Project-relative library directories are how local builds are run
+        // (`LD_LIBRARY_PATH=./build ./test`); temporary ones are anyone's.
+        "LD_LIBRARY_PATH" | "DYLD_LIBRARY_PATH" | "DYLD_FRAMEWORK_PATH" => leading_entries(v, k)
+            .any(|e| e.starts_with('/') && untrusted_dir(e)),
         _ => false,
     })
 }

