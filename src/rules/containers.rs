@@ -10,26 +10,54 @@ pub static RULES: &[Rule] = &[
         description: "docker with remote daemon redirect (-H/--host)",
         reason: "the command runs against another machine's docker daemon",
         decision: Decision::Ask,
-        matcher: Matcher::Check { programs: &["docker", "docker-compose"], check: docker_host },
-        hits: &["docker -H ssh://prod ps", "docker --host=tcp://10.0.0.5:2375 rm -f app", "docker -Htcp://build:2376 images"],
-        misses: &["docker ps", "docker run --hostname web nginx", "docker exec app curl -H 'X: y' http://x.example"],
+        matcher: Matcher::Check {
+            programs: &["docker", "docker-compose"],
+            check: docker_host,
+        },
+        hits: &[
+            "docker -H ssh://prod ps",
+            "docker --host=tcp://10.0.0.5:2375 rm -f app",
+            "docker -Htcp://build:2376 images",
+        ],
+        misses: &[
+            "docker ps",
+            "docker run --hostname web nginx",
+            "docker exec app curl -H 'X: y' http://x.example",
+        ],
     },
     Rule {
         id: "containers.docker-context-flag",
         description: "docker with daemon redirect (--context: alternate daemon)",
         reason: "the command runs against the daemon of another docker context",
         decision: Decision::Ask,
-        matcher: Matcher::Check { programs: &["docker", "docker-compose"], check: docker_context_flag },
-        hits: &["docker --context prod ps", "docker -c staging compose up -d", "docker --context=prod rm web"],
-        misses: &["docker context ls", "docker buildx build --build-context a=. .", "docker ps -a"],
+        matcher: Matcher::Check {
+            programs: &["docker", "docker-compose"],
+            check: docker_context_flag,
+        },
+        hits: &[
+            "docker --context prod ps",
+            "docker -c staging compose up -d",
+            "docker --context=prod rm web",
+        ],
+        misses: &[
+            "docker context ls",
+            "docker buildx build --build-context a=. .",
+            "docker ps -a",
+        ],
     },
     Rule {
         id: "containers.docker-context-use",
         description: "docker context use (switches default daemon for future commands)",
         reason: "every later docker command would go to that context's daemon",
         decision: Decision::Ask,
-        matcher: Matcher::Check { programs: &["docker"], check: docker_context_use },
-        hits: &["docker context use prod", "docker --debug context use remote-builder"],
+        matcher: Matcher::Check {
+            programs: &["docker"],
+            check: docker_context_use,
+        },
+        hits: &[
+            "docker context use prod",
+            "docker --debug context use remote-builder",
+        ],
         misses: &["docker context ls", "docker context inspect prod"],
     },
     Rule {
@@ -37,16 +65,30 @@ pub static RULES: &[Rule] = &[
         description: "podman with remote daemon redirect (--url/--connection/--identity)",
         reason: "the command runs against another machine's podman service",
         decision: Decision::Ask,
-        matcher: Matcher::Check { programs: &["podman"], check: podman_remote_url },
-        hits: &["podman --url ssh://x ps", "podman --connection prod rm -f app", "podman --identity ~/.ssh/k --url ssh://h ps"],
-        misses: &["podman ps", "podman run --url-file x img", "podman system connection list"],
+        matcher: Matcher::Check {
+            programs: &["podman"],
+            check: podman_remote_url,
+        },
+        hits: &[
+            "podman --url ssh://x ps",
+            "podman --connection prod rm -f app",
+            "podman --identity ~/.ssh/k --url ssh://h ps",
+        ],
+        misses: &[
+            "podman ps",
+            "podman run --url-file x img",
+            "podman system connection list",
+        ],
     },
     Rule {
         id: "containers.podman-remote",
         description: "podman remote mode (-r/--remote: remote daemon)",
         reason: "the command runs against a remote podman service",
         decision: Decision::Ask,
-        matcher: Matcher::Check { programs: &["podman", "podman-remote"], check: podman_remote },
+        matcher: Matcher::Check {
+            programs: &["podman", "podman-remote"],
+            check: podman_remote,
+        },
         hits: &["podman -r ps", "podman --remote images", "podman-remote ps"],
         misses: &["podman ps", "podman run -rm img", "podman rm -f app"],
     },
@@ -55,7 +97,10 @@ pub static RULES: &[Rule] = &[
         description: "docker/podman daemon redirect via environment (DOCKER_HOST/CONTAINER_HOST)",
         reason: "the commands it governs go to another container daemon",
         decision: Decision::Ask,
-        matcher: Matcher::Check { programs: &[], check: daemon_env },
+        matcher: Matcher::Check {
+            programs: &[],
+            check: daemon_env,
+        },
         hits: &[
             "DOCKER_HOST=tcp://x.example:2375 docker ps",
             "export DOCKER_HOST=ssh://prod",
@@ -82,24 +127,49 @@ pub static RULES: &[Rule] = &[
             "docker compose -p shop restart web",
             "podman-compose kill",
         ],
-        misses: &["docker compose up -d", "docker compose ps", "docker compose exec app kill 1", "docker compose logs -f"],
+        misses: &[
+            "docker compose up -d",
+            "docker compose ps",
+            "docker compose exec app kill 1",
+            "docker compose logs -f",
+        ],
     },
     Rule {
         id: "containers.docker-lifecycle",
         description: "docker restart/stop/kill (container lifecycle)",
         reason: "it stops or restarts running containers",
         decision: Decision::Ask,
-        matcher: Matcher::Check { programs: &["docker", "podman"], check: docker_lifecycle },
-        hits: &["docker stop app", "docker container kill -s KILL web", "podman restart db"],
-        misses: &["docker start app", "docker ps", "docker exec app kill 1", "docker logs stop"],
+        matcher: Matcher::Check {
+            programs: &["docker", "podman"],
+            check: docker_lifecycle,
+        },
+        hits: &[
+            "docker stop app",
+            "docker container kill -s KILL web",
+            "podman restart db",
+        ],
+        misses: &[
+            "docker start app",
+            "docker ps",
+            "docker exec app kill 1",
+            "docker logs stop",
+        ],
     },
     Rule {
         id: "containers.docker-prune",
         description: "docker prune or volume removal (deletes containers, images or volumes)",
-        reason: "it deletes stopped containers, images or volumes, and volume data cannot be recovered",
+        reason:
+            "it deletes stopped containers, images or volumes, and volume data cannot be recovered",
         decision: Decision::Ask,
-        matcher: Matcher::Check { programs: &["docker", "podman"], check: docker_prune },
-        hits: &["docker system prune -af --volumes", "docker volume rm pgdata", "podman volume prune -f"],
+        matcher: Matcher::Check {
+            programs: &["docker", "podman"],
+            check: docker_prune,
+        },
+        hits: &[
+            "docker system prune -af --volumes",
+            "docker volume rm pgdata",
+            "podman volume prune -f",
+        ],
         misses: &["docker system df", "docker volume ls", "docker image ls"],
     },
     Rule {
@@ -107,7 +177,10 @@ pub static RULES: &[Rule] = &[
         description: "kubectl delete (removes cluster resources)",
         reason: "it deletes live cluster resources, and a namespace takes everything in it along",
         decision: Decision::Ask,
-        matcher: Matcher::Check { programs: &["kubectl", "oc"], check: kubectl_delete },
+        matcher: Matcher::Check {
+            programs: &["kubectl", "oc"],
+            check: kubectl_delete,
+        },
         hits: &[
             "kubectl delete namespace production",
             "kubectl delete all --all -A",
@@ -125,30 +198,51 @@ pub static RULES: &[Rule] = &[
         description: "terraform destroy (tears down managed infrastructure)",
         reason: "it destroys every resource the configuration manages",
         decision: Decision::Ask,
-        matcher: Matcher::Check { programs: &["terraform", "tofu", "terragrunt"], check: terraform_destroy },
+        matcher: Matcher::Check {
+            programs: &["terraform", "tofu", "terragrunt"],
+            check: terraform_destroy,
+        },
         hits: &[
             "terraform destroy -auto-approve",
             "terraform -chdir=infra apply -destroy",
             "tofu destroy",
             "terragrunt run-all destroy",
         ],
-        misses: &["terraform plan -destroy", "terraform apply -auto-approve", "terraform plan"],
+        misses: &[
+            "terraform plan -destroy",
+            "terraform apply -auto-approve",
+            "terraform plan",
+        ],
     },
     Rule {
         id: "containers.helm-uninstall",
         description: "helm uninstall (removes a release)",
         reason: "it deletes the release and the cluster resources it created",
         decision: Decision::Ask,
-        matcher: Matcher::Check { programs: &["helm"], check: helm_uninstall },
-        hits: &["helm uninstall prod-release", "helm -n prod delete web", "helm un api --keep-history"],
-        misses: &["helm list", "helm upgrade --install web ./chart", "helm uninstall web --dry-run"],
+        matcher: Matcher::Check {
+            programs: &["helm"],
+            check: helm_uninstall,
+        },
+        hits: &[
+            "helm uninstall prod-release",
+            "helm -n prod delete web",
+            "helm un api --keep-history",
+        ],
+        misses: &[
+            "helm list",
+            "helm upgrade --install web ./chart",
+            "helm uninstall web --dry-run",
+        ],
     },
     Rule {
         id: "containers.s3-delete",
         description: "aws s3 bucket or recursive delete",
         reason: "it deletes a bucket or every object under a prefix, and S3 has no undo",
         decision: Decision::Ask,
-        matcher: Matcher::Check { programs: &["aws"], check: s3_delete },
+        matcher: Matcher::Check {
+            programs: &["aws"],
+            check: s3_delete,
+        },
         hits: &[
             "aws s3 rb s3://prod-bucket --force",
             "aws s3 rm s3://prod-bucket/data --recursive",
@@ -184,7 +278,10 @@ fn globals<'a>(args: &'a [String], valued: &[&str]) -> Globals<'a> {
         if !arg.starts_with('-') || arg == "-" {
             break;
         }
-        if let Some((k, v)) = arg.split_once('=').filter(|_| arg.starts_with("--") || arg.len() > 2) {
+        if let Some((k, v)) = arg
+            .split_once('=')
+            .filter(|_| arg.starts_with("--") || arg.len() > 2)
+        {
             opts.push((k, Some(v)));
         } else if valued.contains(&arg) {
             opts.push((arg, args.get(i + 1).map(String::as_str)));
@@ -196,7 +293,10 @@ fn globals<'a>(args: &'a [String], valued: &[&str]) -> Globals<'a> {
         }
         i += 1;
     }
-    Globals { opts, rest: &args[i.min(args.len())..] }
+    Globals {
+        opts,
+        rest: &args[i.min(args.len())..],
+    }
 }
 
 impl<'a> Globals<'a> {
@@ -210,14 +310,45 @@ impl<'a> Globals<'a> {
 }
 
 const DOCKER_VALUED: &[&str] = &[
-    "-H", "--host", "-c", "--context", "--config", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey",
-    "-f", "--file", "-p", "--project-name", "--profile", "--env-file", "--project-directory", "--ansi",
-    "--progress", "--parallel",
+    "-H",
+    "--host",
+    "-c",
+    "--context",
+    "--config",
+    "-l",
+    "--log-level",
+    "--tlscacert",
+    "--tlscert",
+    "--tlskey",
+    "-f",
+    "--file",
+    "-p",
+    "--project-name",
+    "--profile",
+    "--env-file",
+    "--project-directory",
+    "--ansi",
+    "--progress",
+    "--parallel",
 ];
 
 const PODMAN_VALUED: &[&str] = &[
-    "--url", "-H", "--host", "--connection", "-c", "--identity", "--root", "--runroot", "--storage-driver",
-    "--log-level", "--cgroup-manager", "--events-backend", "--module", "--ssh", "--tmpdir", "--config",
+    "--url",
+    "-H",
+    "--host",
+    "--connection",
+    "-c",
+    "--identity",
+    "--root",
+    "--runroot",
+    "--storage-driver",
+    "--log-level",
+    "--cgroup-manager",
+    "--events-backend",
+    "--module",
+    "--ssh",
+    "--tmpdir",
+    "--config",
 ];
 
 fn docker_host(cmd: &Command) -> bool {
@@ -234,7 +365,14 @@ fn docker_context_use(cmd: &Command) -> bool {
 }
 
 fn podman_remote_url(cmd: &Command) -> bool {
-    globals(&cmd.args, PODMAN_VALUED).has(&["--url", "-H", "--host", "--connection", "-c", "--identity"])
+    globals(&cmd.args, PODMAN_VALUED).has(&[
+        "--url",
+        "-H",
+        "--host",
+        "--connection",
+        "-c",
+        "--identity",
+    ])
 }
 
 fn podman_remote(cmd: &Command) -> bool {
@@ -242,12 +380,21 @@ fn podman_remote(cmd: &Command) -> bool {
 }
 
 fn daemon_env(cmd: &Command) -> bool {
-    const VARS: &[&str] = &["DOCKER_HOST", "CONTAINER_HOST", "DOCKER_CONTEXT", "CONTAINER_CONNECTION"];
+    const VARS: &[&str] = &[
+        "DOCKER_HOST",
+        "CONTAINER_HOST",
+        "DOCKER_CONTEXT",
+        "CONTAINER_CONNECTION",
+    ];
     // A local unix socket (rootless podman, colima) is the usual reason to set these.
     let remote = |v: &str| !v.is_empty() && !v.starts_with("unix://");
     let prefixed = VARS.iter().any(|var| cmd.env_var(var).is_some_and(remote));
     let exported = matches!(cmd.program.as_str(), "export" | "declare" | "typeset")
-        && cmd.args.iter().filter_map(|a| a.split_once('=')).any(|(k, v)| VARS.contains(&k) && remote(v));
+        && cmd
+            .args
+            .iter()
+            .filter_map(|a| a.split_once('='))
+            .any(|(k, v)| VARS.contains(&k) && remote(v));
     prefixed || exported
 }
 
@@ -267,7 +414,10 @@ fn compose_subcommand(cmd: &Command) -> Option<&str> {
 }
 
 fn compose_lifecycle(cmd: &Command) -> bool {
-    matches!(compose_subcommand(cmd), Some("down" | "stop" | "kill" | "restart"))
+    matches!(
+        compose_subcommand(cmd),
+        Some("down" | "stop" | "kill" | "restart")
+    )
 }
 
 /// `docker VERB` or `docker container VERB`.
@@ -294,32 +444,64 @@ fn docker_prune(cmd: &Command) -> bool {
 
 fn kubectl_delete(cmd: &Command) -> bool {
     const VALUED: &[&str] = &[
-        "-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s", "--server", "--token",
-        "--as", "--as-group", "--request-timeout", "-v", "--cache-dir",
+        "-n",
+        "--namespace",
+        "--context",
+        "--kubeconfig",
+        "--cluster",
+        "--user",
+        "-s",
+        "--server",
+        "--token",
+        "--as",
+        "--as-group",
+        "--request-timeout",
+        "-v",
+        "--cache-dir",
     ];
     let g = globals(&cmd.args, VALUED);
     if g.sub(0) != Some("delete") {
         return false;
     }
     // `--dry-run` alone meant client-side in older kubectl; `=none` really deletes.
-    !cmd.args.iter().any(|a| a == "--dry-run" || (a.starts_with("--dry-run=") && a != "--dry-run=none"))
+    !cmd.args
+        .iter()
+        .any(|a| a == "--dry-run" || (a.starts_with("--dry-run=") && a != "--dry-run=none"))
 }
 
 fn terraform_destroy(cmd: &Command) -> bool {
     let ops = cmd.operands();
-    let apply_destroy = ops.contains(&"apply") && cmd.args.iter().any(|a| a == "-destroy" || a == "--destroy");
+    let apply_destroy =
+        ops.contains(&"apply") && cmd.args.iter().any(|a| a == "-destroy" || a == "--destroy");
     ops.contains(&"destroy") || apply_destroy
 }
 
 fn helm_uninstall(cmd: &Command) -> bool {
-    const VALUED: &[&str] = &["-n", "--namespace", "--kube-context", "--kubeconfig", "--registry-config", "--repository-config"];
+    const VALUED: &[&str] = &[
+        "-n",
+        "--namespace",
+        "--kube-context",
+        "--kubeconfig",
+        "--registry-config",
+        "--repository-config",
+    ];
     let g = globals(&cmd.args, VALUED);
-    matches!(g.sub(0), Some("uninstall" | "delete" | "del" | "un")) && !cmd.args.iter().any(|a| a == "--dry-run")
+    matches!(g.sub(0), Some("uninstall" | "delete" | "del" | "un"))
+        && !cmd.args.iter().any(|a| a == "--dry-run")
 }
 
 fn s3_delete(cmd: &Command) -> bool {
-    const VALUED: &[&str] = &["--profile", "--region", "--endpoint-url", "--output", "--query", "--color", "--ca-bundle",
-        "--cli-read-timeout", "--cli-connect-timeout"];
+    const VALUED: &[&str] = &[
+        "--profile",
+        "--region",
+        "--endpoint-url",
+        "--output",
+        "--query",
+        "--color",
+        "--ca-bundle",
+        "--cli-read-timeout",
+        "--cli-connect-timeout",
+    ];
     let g = globals(&cmd.args, VALUED);
     if cmd.args.iter().any(|a| a == "--dryrun") {
         return false;
@@ -351,17 +533,38 @@ mod tests {
     fn global_options_stop_at_subcommand() {
         assert!(docker_host(&cmd("docker", &["-H", "ssh://x", "ps"])));
         assert!(docker_host(&cmd("docker", &["-Hssh://x", "ps"])));
-        assert!(!docker_host(&cmd("docker", &["exec", "a", "curl", "-H", "x"])));
-        assert!(docker_context_flag(&cmd("docker", &["--context=prod", "ps"])));
-        assert!(!docker_context_flag(&cmd("docker", &["build", "-c", "512", "."])));
+        assert!(!docker_host(&cmd(
+            "docker",
+            &["exec", "a", "curl", "-H", "x"]
+        )));
+        assert!(docker_context_flag(&cmd(
+            "docker",
+            &["--context=prod", "ps"]
+        )));
+        assert!(!docker_context_flag(&cmd(
+            "docker",
+            &["build", "-c", "512", "."]
+        )));
     }
 
     #[test]
     fn compose_verbs() {
-        assert!(compose_lifecycle(&cmd("docker", &["compose", "-f", "x.yml", "down", "-v"])));
-        assert!(compose_lifecycle(&cmd("docker-compose", &["--project-name=x", "stop"])));
-        assert!(!compose_lifecycle(&cmd("docker", &["compose", "exec", "app", "kill", "1"])));
-        assert!(!compose_lifecycle(&cmd("docker", &["compose", "-p", "down", "up"])));
+        assert!(compose_lifecycle(&cmd(
+            "docker",
+            &["compose", "-f", "x.yml", "down", "-v"]
+        )));
+        assert!(compose_lifecycle(&cmd(
+            "docker-compose",
+            &["--project-name=x", "stop"]
+        )));
+        assert!(!compose_lifecycle(&cmd(
+            "docker",
+            &["compose", "exec", "app", "kill", "1"]
+        )));
+        assert!(!compose_lifecycle(&cmd(
+            "docker",
+            &["compose", "-p", "down", "up"]
+        )));
     }
 
     #[test]
@@ -376,11 +579,26 @@ mod tests {
 
     #[test]
     fn cluster_and_cloud() {
-        assert!(kubectl_delete(&cmd("kubectl", &["--context", "prod", "delete", "ns", "x"])));
-        assert!(!kubectl_delete(&cmd("kubectl", &["delete", "pod", "x", "--dry-run=server"])));
-        assert!(!kubectl_delete(&cmd("kubectl", &["-n", "delete", "get", "pods"])));
-        assert!(s3_delete(&cmd("aws", &["--region", "eu-west-1", "s3", "rb", "s3://b"])));
+        assert!(kubectl_delete(&cmd(
+            "kubectl",
+            &["--context", "prod", "delete", "ns", "x"]
+        )));
+        assert!(!kubectl_delete(&cmd(
+            "kubectl",
+            &["delete", "pod", "x", "--dry-run=server"]
+        )));
+        assert!(!kubectl_delete(&cmd(
+            "kubectl",
+            &["-n", "delete", "get", "pods"]
+        )));
+        assert!(s3_delete(&cmd(
+            "aws",
+            &["--region", "eu-west-1", "s3", "rb", "s3://b"]
+        )));
         assert!(!s3_delete(&cmd("aws", &["s3", "ls", "s3://b"])));
-        assert!(terraform_destroy(&cmd("terraform", &["-chdir=x", "destroy"])));
+        assert!(terraform_destroy(&cmd(
+            "terraform",
+            &["-chdir=x", "destroy"]
+        )));
     }
 }

@@ -9,8 +9,17 @@ use crate::verdict::Decision;
 
 /// Database clients that run SQL given inline or on stdin.
 const SQL_CLIENTS: &[&str] = &[
-    "psql", "mysql", "mariadb", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "clickhouse", "cockroach",
-    "sqlcmd", "usql",
+    "psql",
+    "mysql",
+    "mariadb",
+    "sqlite3",
+    "sqlite",
+    "duckdb",
+    "clickhouse-client",
+    "clickhouse",
+    "cockroach",
+    "sqlcmd",
+    "usql",
 ];
 
 /// Programs a SQL statement becomes when typed straight at the shell.
@@ -18,8 +27,21 @@ const SQL_AS_COMMAND: &[&str] = &["drop", "delete", "truncate", "alter"];
 
 /// Both of the above: what the SQL rules look at.
 const SQL_PROGRAMS: &[&str] = &[
-    "psql", "mysql", "mariadb", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "clickhouse", "cockroach",
-    "sqlcmd", "usql", "drop", "delete", "truncate", "alter",
+    "psql",
+    "mysql",
+    "mariadb",
+    "sqlite3",
+    "sqlite",
+    "duckdb",
+    "clickhouse-client",
+    "clickhouse",
+    "cockroach",
+    "sqlcmd",
+    "usql",
+    "drop",
+    "delete",
+    "truncate",
+    "alter",
 ];
 
 pub static RULES: &[Rule] = &[
@@ -28,7 +50,10 @@ pub static RULES: &[Rule] = &[
         description: "SQL DROP",
         reason: "it permanently removes a database object and all the data in it",
         decision: Decision::Ask,
-        matcher: Matcher::Check { programs: SQL_PROGRAMS, check: sql_drop },
+        matcher: Matcher::Check {
+            programs: SQL_PROGRAMS,
+            check: sql_drop,
+        },
         hits: &[
             "DROP TABLE users;",
             "echo 'DROP TABLE users;' | psql mydb",
@@ -49,7 +74,10 @@ pub static RULES: &[Rule] = &[
         description: "SQL DELETE without WHERE",
         reason: "it deletes every row of the table",
         decision: Decision::Ask,
-        matcher: Matcher::Check { programs: SQL_PROGRAMS, check: sql_delete_all },
+        matcher: Matcher::Check {
+            programs: SQL_PROGRAMS,
+            check: sql_delete_all,
+        },
         hits: &[
             "DELETE FROM users",
             "sqlite3 app.db 'DELETE FROM users'",
@@ -67,30 +95,55 @@ pub static RULES: &[Rule] = &[
         description: "SQL TRUNCATE",
         reason: "it empties the table at once, with no rows left to recover",
         decision: Decision::Ask,
-        matcher: Matcher::Check { programs: SQL_PROGRAMS, check: sql_truncate },
+        matcher: Matcher::Check {
+            programs: SQL_PROGRAMS,
+            check: sql_truncate,
+        },
         hits: &[
             "TRUNCATE TABLE users",
             "psql -c 'TRUNCATE orders CASCADE'",
             "clickhouse-client --query \"TRUNCATE TABLE events\"",
         ],
-        misses: &["truncate -s 0 data/app.db", "psql -c \"SELECT 'truncate'\"", "echo TRUNCATE"],
+        misses: &[
+            "truncate -s 0 data/app.db",
+            "psql -c \"SELECT 'truncate'\"",
+            "echo TRUNCATE",
+        ],
     },
     Rule {
         id: "db.redis-flush",
         description: "redis FLUSHALL/FLUSHDB (deletes every key)",
         reason: "it deletes every key in the database or the whole server",
         decision: Decision::Ask,
-        matcher: Matcher::Check { programs: &["redis-cli", "valkey-cli", "keydb-cli"], check: redis_flush },
-        hits: &["redis-cli FLUSHALL", "redis-cli -h cache -n 2 flushdb async", "echo FLUSHALL | redis-cli"],
-        misses: &["redis-cli GET flushall", "redis-cli INFO keyspace", "redis-cli --scan --pattern 'flushall*'"],
+        matcher: Matcher::Check {
+            programs: &["redis-cli", "valkey-cli", "keydb-cli"],
+            check: redis_flush,
+        },
+        hits: &[
+            "redis-cli FLUSHALL",
+            "redis-cli -h cache -n 2 flushdb async",
+            "echo FLUSHALL | redis-cli",
+        ],
+        misses: &[
+            "redis-cli GET flushall",
+            "redis-cli INFO keyspace",
+            "redis-cli --scan --pattern 'flushall*'",
+        ],
     },
     Rule {
         id: "db.dropdb",
         description: "drop a database (dropdb, mysqladmin drop)",
         reason: "it permanently removes a whole database",
         decision: Decision::Ask,
-        matcher: Matcher::Check { programs: &["dropdb", "mysqladmin"], check: drop_database },
-        hits: &["dropdb mydb", "dropdb -h prod -U admin shop", "mysqladmin -u root drop shop"],
+        matcher: Matcher::Check {
+            programs: &["dropdb", "mysqladmin"],
+            check: drop_database,
+        },
+        hits: &[
+            "dropdb mydb",
+            "dropdb -h prod -U admin shop",
+            "mysqladmin -u root drop shop",
+        ],
         misses: &["createdb app", "dropdb --help", "mysqladmin status"],
     },
     Rule {
@@ -98,13 +151,19 @@ pub static RULES: &[Rule] = &[
         description: "MongoDB drop or delete-all",
         reason: "it removes a database or collection, or every document in one",
         decision: Decision::Ask,
-        matcher: Matcher::Check { programs: &["mongo", "mongosh"], check: mongo_drop },
+        matcher: Matcher::Check {
+            programs: &["mongo", "mongosh"],
+            check: mongo_drop,
+        },
         hits: &[
             "mongosh shop --eval 'db.dropDatabase()'",
             "mongo app --eval \"db.users.drop()\"",
             "echo 'db.sessions.deleteMany({})' | mongosh app",
         ],
-        misses: &["mongosh --eval 'db.users.find()'", "mongosh app --eval 'db.sessions.deleteMany({expired: true})'"],
+        misses: &[
+            "mongosh --eval 'db.users.find()'",
+            "mongosh app --eval 'db.sessions.deleteMany({expired: true})'",
+        ],
     },
 ];
 
@@ -118,13 +177,15 @@ fn option_values<'a>(args: &'a [String], shorts: &[&str], longs: &[&str]) -> Vec
         if shorts.contains(&arg) || longs.contains(&arg) {
             out.extend(args.get(i + 1).map(String::as_str));
             i += 1;
-        } else if let Some(v) = longs.iter().find_map(|l| arg.strip_prefix(l).and_then(|r| r.strip_prefix('='))) {
-            out.push(v);
-        } else if let Some(v) = shorts
+        } else if let Some(v) = longs
             .iter()
-            .filter(|s| s.len() == 2)
-            .find_map(|s| arg.strip_prefix(s).filter(|r| !r.is_empty() && !arg.starts_with("--")))
+            .find_map(|l| arg.strip_prefix(l).and_then(|r| r.strip_prefix('=')))
         {
+            out.push(v);
+        } else if let Some(v) = shorts.iter().filter(|s| s.len() == 2).find_map(|s| {
+            arg.strip_prefix(s)
+                .filter(|r| !r.is_empty() && !arg.starts_with("--"))
+        }) {
             out.push(v);
         }
         i += 1;
@@ -135,14 +196,28 @@ fn option_values<'a>(args: &'a [String], shorts: &[&str], longs: &[&str]) -> Vec
 /// SQL operands of sqlite3/duckdb: everything after the database file.
 fn sqlite_operands(args: &[String]) -> Vec<&str> {
     const VALUED: &[&str] = &[
-        "-cmd", "-separator", "-newline", "-nullvalue", "-init", "-vfs", "-maxsize", "-mmap", "-lookaside",
-        "-pagecache", "-heap", "-escape", "-c", "-s",
+        "-cmd",
+        "-separator",
+        "-newline",
+        "-nullvalue",
+        "-init",
+        "-vfs",
+        "-maxsize",
+        "-mmap",
+        "-lookaside",
+        "-pagecache",
+        "-heap",
+        "-escape",
+        "-c",
+        "-s",
     ];
     let mut operands = Vec::new();
     let mut i = 0;
     while i < args.len() {
         let arg = args[i].as_str();
-        let single = arg.strip_prefix('-').map(|a| format!("-{}", a.trim_start_matches('-')));
+        let single = arg
+            .strip_prefix('-')
+            .map(|a| format!("-{}", a.trim_start_matches('-')));
         match single {
             Some(opt) if VALUED.contains(&opt.as_str()) => i += 1,
             Some(_) if arg.len() > 1 => {}
@@ -159,14 +234,22 @@ fn sql_texts(cmd: &Command) -> Vec<String> {
     let mut out: Vec<String> = match cmd.program.as_str() {
         "truncate" if args.iter().any(|a| a.starts_with('-')) => return Vec::new(),
         p if SQL_AS_COMMAND.contains(&p) => return vec![format!("{p} {}", cmd.arg_line())],
-        "psql" | "usql" => option_values(args, &["-c"], &["--command"]).into_iter().map(String::from).collect(),
-        "mysql" | "mariadb" | "cockroach" => {
-            option_values(args, &["-e"], &["--execute"]).into_iter().map(String::from).collect()
-        }
-        "clickhouse-client" | "clickhouse" => {
-            option_values(args, &["-q"], &["--query"]).into_iter().map(String::from).collect()
-        }
-        "sqlcmd" => option_values(args, &["-Q", "-q"], &[]).into_iter().map(String::from).collect(),
+        "psql" | "usql" => option_values(args, &["-c"], &["--command"])
+            .into_iter()
+            .map(String::from)
+            .collect(),
+        "mysql" | "mariadb" | "cockroach" => option_values(args, &["-e"], &["--execute"])
+            .into_iter()
+            .map(String::from)
+            .collect(),
+        "clickhouse-client" | "clickhouse" => option_values(args, &["-q"], &["--query"])
+            .into_iter()
+            .map(String::from)
+            .collect(),
+        "sqlcmd" => option_values(args, &["-Q", "-q"], &[])
+            .into_iter()
+            .map(String::from)
+            .collect(),
         "sqlite3" | "sqlite" | "duckdb" => option_values(args, &["-cmd", "--cmd", "-c"], &[])
             .into_iter()
             .chain(sqlite_operands(args))
@@ -262,8 +345,18 @@ fn is_drop(words: &[String]) -> bool {
             w[0] == "drop"
                 && !matches!(
                     w[1].as_str(),
-                    "constraint" | "index" | "key" | "default" | "not" | "primary" | "foreign" | "check" | "trigger"
-                        | "identity" | "expression" | "owned"
+                    "constraint"
+                        | "index"
+                        | "key"
+                        | "default"
+                        | "not"
+                        | "primary"
+                        | "foreign"
+                        | "check"
+                        | "trigger"
+                        | "identity"
+                        | "expression"
+                        | "owned"
                 )
         }),
         _ => false,
@@ -302,10 +395,31 @@ fn sql_truncate(cmd: &Command) -> bool {
 
 fn redis_flush(cmd: &Command) -> bool {
     const VALUED: &[&str] = &[
-        "-h", "-p", "-s", "-a", "-u", "-n", "-r", "-i", "-d", "-D", "--user", "--pass", "--sni", "--cacert",
-        "--cacertdir", "--cert", "--key", "--pattern", "--count", "--eval", "--tls-ciphers", "--tls-ciphersuites",
+        "-h",
+        "-p",
+        "-s",
+        "-a",
+        "-u",
+        "-n",
+        "-r",
+        "-i",
+        "-d",
+        "-D",
+        "--user",
+        "--pass",
+        "--sni",
+        "--cacert",
+        "--cacertdir",
+        "--cert",
+        "--key",
+        "--pattern",
+        "--count",
+        "--eval",
+        "--tls-ciphers",
+        "--tls-ciphersuites",
     ];
-    let is_flush = |w: &str| w.eq_ignore_ascii_case("flushall") || w.eq_ignore_ascii_case("flushdb");
+    let is_flush =
+        |w: &str| w.eq_ignore_ascii_case("flushall") || w.eq_ignore_ascii_case("flushdb");
     let mut i = 0;
     while i < cmd.args.len() {
         let arg = cmd.args[i].as_str();
@@ -319,17 +433,23 @@ fn redis_flush(cmd: &Command) -> bool {
         i += 1;
     }
     let from_stdin = cmd.stdin.as_deref().is_some_and(|text| {
-        text.lines().any(|line| line.split_whitespace().next().is_some_and(is_flush))
+        text.lines()
+            .any(|line| line.split_whitespace().next().is_some_and(is_flush))
     });
     from_stdin
 }
 
 fn drop_database(cmd: &Command) -> bool {
     match cmd.program.as_str() {
-        "dropdb" => !cmd.args.iter().any(|a| matches!(a.as_str(), "--help" | "-?" | "--version" | "-V")),
+        "dropdb" => !cmd
+            .args
+            .iter()
+            .any(|a| matches!(a.as_str(), "--help" | "-?" | "--version" | "-V")),
         // mysqladmin: the first word that is not an option or an option's value.
         _ => {
-            const VALUED: &[&str] = &["-u", "-h", "-P", "-S", "--user", "--host", "--port", "--socket"];
+            const VALUED: &[&str] = &[
+                "-u", "-h", "-P", "-S", "--user", "--host", "--port", "--socket",
+            ];
             let mut args = cmd.args.iter();
             while let Some(arg) = args.next() {
                 if VALUED.contains(&arg.as_str()) {
@@ -345,7 +465,10 @@ fn drop_database(cmd: &Command) -> bool {
 
 // A bad pattern is caught by the rule tests; at run time the rule then never matches.
 static MONGO_DROP: Lazy<Option<Regex>> = Lazy::new(|| {
-    Regex::new(r"(?i)dropDatabase\s*\(|\.drop\s*\(\s*\)|\.(?:deleteMany|remove)\s*\(\s*\{\s*\}\s*\)").ok()
+    Regex::new(
+        r"(?i)dropDatabase\s*\(|\.drop\s*\(\s*\)|\.(?:deleteMany|remove)\s*\(\s*\{\s*\}\s*\)",
+    )
+    .ok()
 });
 
 fn mongo_drop(cmd: &Command) -> bool {
@@ -370,7 +493,10 @@ mod tests {
 
     #[test]
     fn literals_and_comments_are_not_sql() {
-        assert_eq!(strip_sql("SELECT 'DROP TABLE x' -- drop\n/* drop */ FROM t"), "select '' \n  from t");
+        assert_eq!(
+            strip_sql("SELECT 'DROP TABLE x' -- drop\n/* drop */ FROM t"),
+            "select '' \n  from t"
+        );
         assert_eq!(strip_sql("a 'it''s' b $$drop$$"), "a '' b ''");
     }
 
@@ -380,14 +506,26 @@ mod tests {
         assert!(sql_drop(&cmd("mysql", &["-uroot", "-eDROP DATABASE x"])));
         assert!(sql_drop(&cmd("mysql", &["--execute=drop table t"])));
         assert!(!sql_drop(&cmd("psql", &["-c", "SELECT 'DROP TABLE'"])));
-        assert!(sql_delete_all(&cmd("sqlite3", &["-bail", "app.db", "DELETE FROM users"])));
+        assert!(sql_delete_all(&cmd(
+            "sqlite3",
+            &["-bail", "app.db", "DELETE FROM users"]
+        )));
         assert!(!sql_delete_all(&cmd("sqlite3", &["DELETE.db"])));
-        assert!(!sql_delete_all(&cmd("sqlite3", &["app.db", "DELETE FROM s WHERE id = 1"])));
+        assert!(!sql_delete_all(&cmd(
+            "sqlite3",
+            &["app.db", "DELETE FROM s WHERE id = 1"]
+        )));
         let mut piped = cmd("psql", &["mydb"]);
         piped.stdin = Some("DROP TABLE users;\n".into());
         assert!(sql_drop(&piped));
-        assert!(!sql_drop(&cmd("psql", &["-c", "ALTER TABLE t DROP CONSTRAINT c"])));
-        assert!(sql_drop(&cmd("psql", &["-c", "alter table t drop column c"])));
+        assert!(!sql_drop(&cmd(
+            "psql",
+            &["-c", "ALTER TABLE t DROP CONSTRAINT c"]
+        )));
+        assert!(sql_drop(&cmd(
+            "psql",
+            &["-c", "alter table t drop column c"]
+        )));
     }
 
     #[test]
@@ -395,7 +533,10 @@ mod tests {
         assert!(sql_truncate(&cmd("truncate", &["TABLE", "users"])));
         assert!(!sql_truncate(&cmd("truncate", &["-s", "0", "f"])));
         assert!(sql_delete_all(&cmd("delete", &["FROM", "users"])));
-        assert!(!sql_delete_all(&cmd("delete", &["FROM", "users", "WHERE", "id=1"])));
+        assert!(!sql_delete_all(&cmd(
+            "delete",
+            &["FROM", "users", "WHERE", "id=1"]
+        )));
     }
 
     #[test]

