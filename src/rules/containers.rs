@@ -194,24 +194,26 @@ pub static RULES: &[Rule] = &[
         ],
     },
     Rule {
-        id: "containers.terraform-destroy",
-        description: "terraform destroy (tears down managed infrastructure)",
+        id: "containers.infra-destroy",
+        description: "infrastructure destroy (terraform/tofu/pulumi/cdk destroy)",
         reason: "it destroys every resource the configuration manages",
         decision: Decision::Ask,
         matcher: Matcher::Check {
-            programs: &["terraform", "tofu", "terragrunt"],
-            check: terraform_destroy,
+            programs: &["terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf"],
+            check: infra_destroy,
         },
         hits: &[
             "terraform destroy -auto-approve",
             "terraform -chdir=infra apply -destroy",
             "tofu destroy",
             "terragrunt run-all destroy",
+            "pulumi destroy --yes -s prod",
         ],
         misses: &[
             "terraform plan -destroy",
             "terraform apply -auto-approve",
             "terraform plan",
+            "pulumi preview",
         ],
     },
     Rule {
@@ -235,25 +237,30 @@ pub static RULES: &[Rule] = &[
         ],
     },
     Rule {
-        id: "containers.s3-delete",
-        description: "aws s3 bucket or recursive delete",
-        reason: "it deletes a bucket or every object under a prefix, and S3 has no undo",
+        id: "containers.bucket-delete",
+        description: "cloud storage bucket or recursive delete (aws s3, gsutil, gcloud storage)",
+        reason:
+            "it deletes a bucket or every object under a prefix, and object storage has no undo",
         decision: Decision::Ask,
         matcher: Matcher::Check {
-            programs: &["aws"],
-            check: s3_delete,
+            programs: &["aws", "gsutil", "gcloud"],
+            check: bucket_delete,
         },
         hits: &[
             "aws s3 rb s3://prod-bucket --force",
             "aws s3 rm s3://prod-bucket/data --recursive",
             "aws --profile prod s3 sync ./site s3://www --delete",
             "aws s3api delete-bucket --bucket prod",
+            "gsutil -m rm -r gs://prod-assets",
+            "gcloud storage rm --recursive gs://prod-assets/data",
         ],
         misses: &[
             "aws s3 ls s3://bucket",
             "aws s3 cp a.txt s3://bucket/a.txt",
             "aws s3 rm s3://bucket/one.txt",
             "aws s3 rm s3://bucket/data --recursive --dryrun",
+            "gsutil ls gs://prod-assets",
+            "gcloud storage cp a.txt gs://b/",
         ],
     },
 ];
@@ -469,7 +476,7 @@ fn kubectl_delete(cmd: &Command) -> bool {
         .any(|a| a == "--dry-run" || (a.starts_with("--dry-run=") && a != "--dry-run=none"))
 }
 
-fn terraform_destroy(cmd: &Command) -> bool {
+fn infra_destroy(cmd: &Command) -> bool {
     let ops = cmd.operands();
     let apply_destroy =
         ops.contains(&"apply") && cmd.args.iter().any(|a| a == "-destroy" || a == "--destroy");
@@ -490,7 +497,28 @@ fn helm_uninstall(cmd: &Command) -> bool {
         && !cmd.args.iter().any(|a| a == "--dry-run")
 }
 
-fn s3_delete(cmd: &Command) -> bool {
+fn bucket_delete(cmd: &Command) -> bool {
+    let flag = |f: &str| cmd.args.iter().any(|a| a == f);
+    let ops = cmd.operands();
+    match cmd.program.as_str() {
+        "gsutil" => {
+            return ops.first() == Some(&"rb")
+                || (ops.first() == Some(&"rm")
+                    && (cmd.has_short('r') || cmd.has_short('R') || flag("--recursive")))
+        }
+        "gcloud" => {
+            return match (ops.first(), ops.get(1), ops.get(2)) {
+                (Some(&"storage"), Some(&"rm"), _) => flag("-r") || flag("--recursive"),
+                (Some(&"storage"), Some(&"buckets"), Some(&"delete")) => true,
+                _ => false,
+            }
+        }
+        _ => {}
+    }
+    aws_s3_delete(cmd)
+}
+
+fn aws_s3_delete(cmd: &Command) -> bool {
     const VALUED: &[&str] = &[
         "--profile",
         "--region",
@@ -591,14 +619,11 @@ mod tests {
             "kubectl",
             &["-n", "delete", "get", "pods"]
         )));
-        assert!(s3_delete(&cmd(
+        assert!(aws_s3_delete(&cmd(
             "aws",
             &["--region", "eu-west-1", "s3", "rb", "s3://b"]
         )));
-        assert!(!s3_delete(&cmd("aws", &["s3", "ls", "s3://b"])));
-        assert!(terraform_destroy(&cmd(
-            "terraform",
-            &["-chdir=x", "destroy"]
-        )));
+        assert!(!aws_s3_delete(&cmd("aws", &["s3", "ls", "s3://b"])));
+        assert!(infra_destroy(&cmd("terraform", &["-chdir=x", "destroy"])));
     }
 }
