@@ -125,7 +125,13 @@ pub static RULES: &[Rule] = &[
             "git --config-env=core.editor=EDITOR commit",
             "git -c alias.b='!make' b",
         ],
-        misses: &["git -c user.name=bot commit -m x", "git log -c", "git -c color.ui=never diff"],
+        misses: &[
+            "git -c core.editor=true rebase --continue",
+            "git -c core.pager=cat log",
+            "git -c user.name=bot commit -m x",
+            "git log -c",
+            "git -c color.ui=never diff",
+        ],
     },
     Rule {
         id: "exec.dynamic-command",
@@ -412,7 +418,16 @@ fn git_config_program(cmd: &Command) -> bool {
             // The subcommand: `-c` after it belongs to the subcommand.
             return false;
         };
-        if setting.is_some_and(|s| runs_program(s.split('=').next().unwrap_or(s))) {
+        let Some((key, value)) = setting.map(|s| s.split_once('=').unwrap_or((s, ""))) else {
+            continue;
+        };
+        // `-c core.editor=true` and `-c core.pager=cat` are how scripts keep
+        // git from opening an editor or a pager: nothing else runs.
+        let inert = matches!(
+            value.split_whitespace().next(),
+            Some("true" | "false" | ":" | "cat" | "less" | "more")
+        ) && !value.contains(['$', '`', ';', '|', '&']);
+        if runs_program(key) && !inert {
             return true;
         }
     }
@@ -587,7 +602,7 @@ mod tests {
     fn git_keys() {
         assert!(git_config_program(&cmd(
             "git",
-            &["-c", "core.pager=less", "log"]
+            &["-c", "core.pager=./pager.sh", "log"]
         )));
         assert!(git_config_program(&cmd(
             "git",
