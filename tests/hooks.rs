@@ -1,10 +1,12 @@
-//! The registration snippets in hooks/: each parses, registers warden on the shell tool, and starts it with flags it accepts.
+//! What the user-facing docs promise: the hooks/ snippets parse, register warden on the shell tool and
+//! start it with flags it accepts, and README's shell-aware examples are decided as it says.
 
 use std::path::Path;
 
 use regex::Regex;
 use serde_json::Value;
 use warden::cli::{self, Env};
+use warden::engine::{evaluate_command, Options};
 
 /// One hook entry as a user would paste it, reduced to what the checks need.
 struct Registration {
@@ -16,15 +18,14 @@ struct Registration {
 }
 
 fn read(file: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("hooks")
-        .join(file);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 fn hermes() -> (Registration, serde_yaml::Value) {
     let file = "hermes-config.yaml";
-    let doc: serde_yaml::Value = serde_yaml::from_str(&read(file)).expect("valid YAML");
+    let doc: serde_yaml::Value =
+        serde_yaml::from_str(&read(&format!("hooks/{file}"))).expect("valid YAML");
     let hooks = doc["hooks"].as_mapping().expect("a `hooks` mapping");
     assert_eq!(hooks.len(), 1, "{file}: only pre_tool_call is registered");
     let entries = doc["hooks"]["pre_tool_call"]
@@ -44,7 +45,7 @@ fn hermes() -> (Registration, serde_yaml::Value) {
 
 // Claude Code's settings.json and Codex's hooks.json share one shape.
 fn claude_shaped(file: &'static str) -> Registration {
-    let doc: Value = serde_json::from_str(&read(file)).expect("valid JSON");
+    let doc: Value = serde_json::from_str(&read(&format!("hooks/{file}"))).expect("valid JSON");
     let hooks = doc["hooks"].as_object().expect("a `hooks` object");
     assert_eq!(hooks.len(), 1, "{file}: only PreToolUse is registered");
     let groups = doc["hooks"]["PreToolUse"]
@@ -209,4 +210,49 @@ fn a_mistyped_agent_flag_would_be_noticed() {
     assert!(outcome.stderr.starts_with("warden: "), "{}", outcome.stderr);
     let verdict: Value = serde_json::from_str(outcome.stdout.trim()).expect("JSON verdict");
     assert_eq!(verdict["decision"], "block");
+}
+
+/// The rows of README's shell-aware table: (command, decision). Cells are
+/// split on ` | `, so an example command cannot contain a spaced pipe.
+fn readme_examples() -> Vec<(String, String)> {
+    let readme = read("README.md");
+    let start = readme
+        .find("<!-- readme-examples:start -->")
+        .expect("README has the examples start marker");
+    let end = readme
+        .find("<!-- readme-examples:end -->")
+        .expect("README has the examples end marker");
+    readme[start..end]
+        .lines()
+        .filter_map(|line| {
+            let cells: Vec<&str> = line.trim().trim_matches('|').split(" | ").collect();
+            let command = cells.first()?.trim().strip_prefix('`')?.strip_suffix('`')?;
+            Some((command.to_string(), cells.get(1)?.trim().to_string()))
+        })
+        .collect()
+}
+
+#[test]
+fn readme_examples_hold() {
+    let examples = readme_examples();
+    assert!(examples.len() >= 5, "README examples table: {examples:?}");
+    let failures: Vec<String> = examples
+        .iter()
+        .filter_map(|(command, want)| {
+            let verdict = evaluate_command(command, &Options::default());
+            (verdict.decision.as_str() != want).then(|| {
+                format!(
+                    "{command:?}: README says {want}, warden says {} ({:?})",
+                    verdict.decision.as_str(),
+                    verdict.rule_id
+                )
+            })
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} README examples do not hold:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
