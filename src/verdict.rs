@@ -210,7 +210,7 @@ mod tests {
         let out = &v["hookSpecificOutput"];
         assert_eq!(out["permissionDecision"], "deny");
         let reason = out["permissionDecisionReason"].as_str().unwrap();
-        assert!(reason.contains("git.force-push") && reason.contains("run it yourself"));
+        assert!(reason.starts_with("Asks before") && reason.contains("run it yourself"));
         assert_eq!(out.as_object().unwrap().len(), 3);
     }
 
