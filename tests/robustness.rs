@@ -8,16 +8,69 @@ struct Lcg(u64);
 
 impl Lcg {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         self.0 >> 33
     }
 }
 
 const PIECES: &[&str] = &[
-    "rm", " -rf ", "/", "~", "$", "(", ")", "{", "}", "`", "'", "\"", "\\", "\n", ";", "&", "|", "<", ">",
-    "<<", "EOF", "<<<", "$(", "${", ":-", "#", "=", "X", "eval ", "bash -c ", "sudo ", "find . -exec ",
-    "{}", "\\;", "*", ",", "..", "$'\\x72'", "ｒｍ", "\u{200b}", "\u{1b}[31m", "\0", "for x in a; do ",
-    "done", "f(){ ", "}", "xargs ", "base64 -d", "printf '%s' ", "IFS=,", "alias a=", "$((1+2))", "<(", ">(",
+    "rm",
+    " -rf ",
+    "/",
+    "~",
+    "$",
+    "(",
+    ")",
+    "{",
+    "}",
+    "`",
+    "'",
+    "\"",
+    "\\",
+    "\n",
+    ";",
+    "&",
+    "|",
+    "<",
+    ">",
+    "<<",
+    "EOF",
+    "<<<",
+    "$(",
+    "${",
+    ":-",
+    "#",
+    "=",
+    "X",
+    "eval ",
+    "bash -c ",
+    "sudo ",
+    "find . -exec ",
+    "{}",
+    "\\;",
+    "*",
+    ",",
+    "..",
+    "$'\\x72'",
+    "ｒｍ",
+    "\u{200b}",
+    "\u{1b}[31m",
+    "\0",
+    "for x in a; do ",
+    "done",
+    "f(){ ",
+    "}",
+    "xargs ",
+    "base64 -d",
+    "printf '%s' ",
+    "IFS=,",
+    "alias a=",
+    "$((1+2))",
+    "<(",
+    ">(",
 ];
 
 #[test]
@@ -38,12 +91,21 @@ fn deep_nesting_is_blocked_not_overflowed() {
     let verdict = evaluate_command(&text, &Options::default());
     assert_eq!(verdict.decision, Decision::Block);
     assert_eq!(verdict.layer, Layer::Input);
-    assert!(verdict.message.contains("levels deep"), "{}", verdict.message);
+    assert!(
+        verdict.message.contains("levels deep"),
+        "{}",
+        verdict.message
+    );
 }
 
 #[test]
 fn nested_quotes_and_backticks_are_bounded() {
-    for text in ["\"$(".repeat(5_000), "(".repeat(10_000), "{ ".repeat(10_000), "${x:-".repeat(10_000)] {
+    for text in [
+        "\"$(".repeat(5_000),
+        "(".repeat(10_000),
+        "{ ".repeat(10_000),
+        "${x:-".repeat(10_000),
+    ] {
         let verdict = evaluate_command(&text, &Options::default());
         assert_ne!(verdict.decision, Decision::Allow, "{}", &text[..20]);
     }

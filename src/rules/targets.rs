@@ -96,7 +96,10 @@ pub fn classify(path: &str, cwd: Option<&str>) -> Target {
         };
     }
     // `$PWD/x` is `x` in the working directory.
-    if let Some(rest) = path.strip_prefix("$PWD").or_else(|| path.strip_prefix("${PWD}")) {
+    if let Some(rest) = path
+        .strip_prefix("$PWD")
+        .or_else(|| path.strip_prefix("${PWD}"))
+    {
         if rest.is_empty() || rest.starts_with('/') {
             return classify(&format!(".{rest}"), None);
         }

@@ -80,7 +80,9 @@ impl<'a> Eval<'a> {
 
     fn stopped(&mut self) -> bool {
         if self.out.commands.len() >= MAX_COMMANDS {
-            self.set_limit(format!("the command runs more than {MAX_COMMANDS} commands"));
+            self.set_limit(format!(
+                "the command runs more than {MAX_COMMANDS} commands"
+            ));
             return true;
         }
         self.steps > MAX_STEPS
