@@ -247,9 +247,17 @@ mod tests {
     #[test]
     fn on_ask_block_turns_asks_into_blocks() {
         let out = run_with(&["--on-ask", "block"], ASKED);
-        assert!(out.stdout.starts_with(r#"{"action":"block""#), "{}", out.stdout);
+        assert!(
+            out.stdout.starts_with(r#"{"action":"block""#),
+            "{}",
+            out.stdout
+        );
         let out = run_with(&[], ASKED);
-        assert!(out.stdout.contains(r#""action":"approve""#), "{}", out.stdout);
+        assert!(
+            out.stdout.contains(r#""action":"approve""#),
+            "{}",
+            out.stdout
+        );
     }
 
     #[test]
