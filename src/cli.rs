@@ -181,8 +181,9 @@ fn hook(stdin: &mut dyn Read, hook_options: HookOptions, env: &Env) -> Outcome {
             let mut verdict = engine::evaluate(&call, &options);
             if hook_options.ask_as_block && verdict.decision == Decision::Ask {
                 verdict.decision = Decision::Block;
-                verdict.message.push_str(
-                    " Blocked instead of asking because warden runs with --on-ask block.",
+                verdict.message = format!(
+                    "{} (Blocked rather than asked: warden runs with --on-ask block.)",
+                    verdict.message.replacen("Needs approval:", "Blocked:", 1)
                 );
             }
             let dialect = dialect.unwrap_or(call.agent.dialect());
