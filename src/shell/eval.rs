@@ -78,8 +78,14 @@ impl<'a> Eval<'a> {
         }
     }
 
-    fn stopped(&self) -> bool {
-        self.out.commands.len() >= MAX_COMMANDS || self.steps > MAX_STEPS
+    fn stopped(&mut self) -> bool {
+        if self.out.commands.len() >= MAX_COMMANDS {
+            self.set_limit(format!(
+                "the command runs more than {MAX_COMMANDS} commands"
+            ));
+            return true;
+        }
+        self.steps > MAX_STEPS
     }
 
     /// Evaluates a script; returns the output of its last pipeline when known.

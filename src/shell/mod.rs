@@ -15,6 +15,7 @@ mod interp;
 mod normalize;
 mod parse;
 mod programs;
+mod wrappers;
 
 pub use command::{Command, Redirect, RedirectOp, Wrapper};
 pub use programs::DECODED;
