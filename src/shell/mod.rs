@@ -18,6 +18,7 @@ mod programs;
 mod wrappers;
 
 pub use command::{Command, Redirect, RedirectOp, Wrapper};
+pub use eval::GROUP_REDIRECT;
 pub use programs::DECODED;
 
 /// Limits past which the analysis stops and the verdict is block.

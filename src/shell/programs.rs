@@ -557,6 +557,9 @@ impl Eval<'_> {
         }
         let base = Command {
             cwd: parent.cwd.clone(),
+            // What fed the parent (xargs' input) feeds what it starts.
+            upstream: parent.upstream.clone(),
+            stdin: parent.stdin.clone(),
             via: with(&parent.via, via),
             wrappers: parent.wrappers.clone(),
             env: parent.env.clone(),
