@@ -74,10 +74,22 @@ impl Eval<'_> {
                 break;
             }
             let (own, rest) = split_wrapper(spec, &fields[1..]);
+            let mut rest = rest.to_vec();
+            // `env -S 'cmd args'` splits its string into words.
+            if name == "env" {
+                if let Some(pos) = own
+                    .iter()
+                    .position(|f| f.text == "-S" || f.text.starts_with("--split-string"))
+                {
+                    let text = own.get(pos + 1).map(|f| f.text.clone()).unwrap_or_default();
+                    let mut split: Vec<Field> = text.split_whitespace().map(Field::plain).collect();
+                    split.extend(rest);
+                    rest = split;
+                }
+            }
             if rest.is_empty() {
                 break;
             }
-            let mut rest = rest.to_vec();
             let mut own_args: Vec<String> = own.iter().map(|f| f.text.clone()).collect();
             if spec.assignments {
                 while let Some((k, v)) = rest.first().and_then(|f| split_assignment(&f.text)) {
@@ -90,18 +102,6 @@ impl Eval<'_> {
                         args: own_args,
                     });
                     return self.finish(cmd, &fields[..1]);
-                }
-            }
-            // `env -S 'cmd args'` splits its string into words.
-            if name == "env" {
-                if let Some(pos) = own
-                    .iter()
-                    .position(|f| f.text == "-S" || f.text.starts_with("--split-string"))
-                {
-                    let text = own.get(pos + 1).map(|f| f.text.clone()).unwrap_or_default();
-                    let mut split: Vec<Field> = text.split_whitespace().map(Field::plain).collect();
-                    split.extend(rest);
-                    rest = split;
                 }
             }
             cmd.wrappers.push(Wrapper {

@@ -49,7 +49,7 @@ pub(super) const WRAPPERS: &[WrapperSpec] = &[
     },
     WrapperSpec {
         name: "env",
-        valued: &["-u", "-C", "--unset", "--chdir"],
+        valued: &["-u", "-C", "-S", "--unset", "--chdir", "--split-string"],
         positionals: 0,
         assignments: true,
     },
