@@ -6,7 +6,7 @@
 //! git accepts unambiguous prefixes of long options (`--ha` is `--hard`); the
 //! minimum lengths below are where a prefix stops being ambiguous.
 
-use super::system::{parse_opts, Opts, Spec, GNU};
+use super::opts::{parse_opts, Opts, Spec, GNU};
 use super::{Matcher, Rule};
 use crate::shell::Command;
 use crate::verdict::Decision;
