@@ -418,13 +418,8 @@ fn sudo_opts(cmd: &Command) -> Vec<Opts<'_>> {
 /// stdin, askpass, shell, list, login.
 /// The first command that passes `pred`, quoted with its `sudo` and sudo's flags.
 fn with_sudo(analysis: &Analysis, pred: fn(&Command) -> bool) -> Option<String> {
-    let cmd = analysis.commands.iter().find(|c| pred(c))?;
-    let sudo = cmd.wrappers.iter().filter(|w| w.name == "sudo");
-    let mut words: Vec<String> = sudo
-        .flat_map(|w| std::iter::once("sudo".to_string()).chain(w.args.iter().cloned()))
-        .collect();
-    words.push(cmd.display());
-    Some(words.join(" "))
+    // `display` already shows the wrappers, sudo's flags included.
+    analysis.commands.iter().find(|c| pred(c)).map(Command::display)
 }
 
 const PRIVILEGE_FLAGS: &[char] = &['S', 'A', 's', 'l', 'i'];
