@@ -18,6 +18,7 @@ mod paths;
 mod system;
 pub mod targets;
 mod windows;
+mod windows_script;
 
 use std::collections::HashMap;
 
