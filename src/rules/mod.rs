@@ -15,6 +15,7 @@ mod hardline;
 mod net;
 mod opts;
 mod paths;
+mod secrets;
 mod system;
 pub mod targets;
 mod windows;
@@ -88,6 +89,7 @@ pub fn dangerous() -> impl Iterator<Item = &'static Rule> {
         containers::RULES,
         db::RULES,
         net::RULES,
+        secrets::RULES,
         exec::RULES,
         windows::RULES,
     ]
