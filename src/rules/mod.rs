@@ -5,6 +5,7 @@
 //! a structural property of the whole [`Analysis`]. That is what keeps
 //! `echo 'rm -rf /'` from looking like `rm -rf /`.
 
+mod admin;
 mod containers;
 mod db;
 mod exec;
@@ -92,6 +93,7 @@ pub fn dangerous() -> impl Iterator<Item = &'static Rule> {
         secrets::RULES,
         exec::RULES,
         windows::RULES,
+        admin::RULES,
     ]
     .into_iter()
     .flatten()
