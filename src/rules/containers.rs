@@ -4,60 +4,33 @@ use super::{Matcher, Rule};
 use crate::shell::Command;
 use crate::verdict::Decision;
 
+#[rustfmt::skip]
 pub static RULES: &[Rule] = &[
     Rule {
         id: "containers.docker-host",
         description: "docker with remote daemon redirect (-H/--host)",
         reason: "the command runs against another machine's docker daemon",
         decision: Decision::Ask,
-        matcher: Matcher::Check {
-            programs: &["docker", "docker-compose"],
-            check: docker_host,
-        },
-        hits: &[
-            "docker -H ssh://prod ps",
-            "docker --host=tcp://10.0.0.5:2375 rm -f app",
-            "docker -Htcp://build:2376 images",
-        ],
-        misses: &[
-            "docker ps",
-            "docker run --hostname web nginx",
-            "docker exec app curl -H 'X: y' http://x.example",
-        ],
+        matcher: Matcher::Check { programs: &["docker", "docker-compose"], check: docker_host },
+        hits: &["docker -H ssh://prod ps", "docker --host=tcp://10.0.0.5:2375 rm -f app", "docker -Htcp://build:2376 images"],
+        misses: &["docker ps", "docker run --hostname web nginx", "docker exec app curl -H 'X: y' http://x.example"],
     },
     Rule {
         id: "containers.docker-context-flag",
         description: "docker with daemon redirect (--context: alternate daemon)",
         reason: "the command runs against the daemon of another docker context",
         decision: Decision::Ask,
-        matcher: Matcher::Check {
-            programs: &["docker", "docker-compose"],
-            check: docker_context_flag,
-        },
-        hits: &[
-            "docker --context prod ps",
-            "docker -c staging compose up -d",
-            "docker --context=prod rm web",
-        ],
-        misses: &[
-            "docker context ls",
-            "docker buildx build --build-context a=. .",
-            "docker ps -a",
-        ],
+        matcher: Matcher::Check { programs: &["docker", "docker-compose"], check: docker_context_flag },
+        hits: &["docker --context prod ps", "docker -c staging compose up -d", "docker --context=prod rm web"],
+        misses: &["docker context ls", "docker buildx build --build-context a=. .", "docker ps -a"],
     },
     Rule {
         id: "containers.docker-context-use",
         description: "docker context use (switches default daemon for future commands)",
         reason: "every later docker command would go to that context's daemon",
         decision: Decision::Ask,
-        matcher: Matcher::Check {
-            programs: &["docker"],
-            check: docker_context_use,
-        },
-        hits: &[
-            "docker context use prod",
-            "docker --debug context use remote-builder",
-        ],
+        matcher: Matcher::Check { programs: &["docker"], check: docker_context_use },
+        hits: &["docker context use prod", "docker --debug context use remote-builder"],
         misses: &["docker context ls", "docker context inspect prod"],
     },
     Rule {
@@ -65,30 +38,16 @@ pub static RULES: &[Rule] = &[
         description: "podman with remote daemon redirect (--url/--connection/--identity)",
         reason: "the command runs against another machine's podman service",
         decision: Decision::Ask,
-        matcher: Matcher::Check {
-            programs: &["podman"],
-            check: podman_remote_url,
-        },
-        hits: &[
-            "podman --url ssh://x ps",
-            "podman --connection prod rm -f app",
-            "podman --identity ~/.ssh/k --url ssh://h ps",
-        ],
-        misses: &[
-            "podman ps",
-            "podman run --url-file x img",
-            "podman system connection list",
-        ],
+        matcher: Matcher::Check { programs: &["podman"], check: podman_remote_url },
+        hits: &["podman --url ssh://x ps", "podman --connection prod rm -f app", "podman --identity ~/.ssh/k --url ssh://h ps"],
+        misses: &["podman ps", "podman run --url-file x img", "podman system connection list"],
     },
     Rule {
         id: "containers.podman-remote",
         description: "podman remote mode (-r/--remote: remote daemon)",
         reason: "the command runs against a remote podman service",
         decision: Decision::Ask,
-        matcher: Matcher::Check {
-            programs: &["podman", "podman-remote"],
-            check: podman_remote,
-        },
+        matcher: Matcher::Check { programs: &["podman", "podman-remote"], check: podman_remote },
         hits: &["podman -r ps", "podman --remote images", "podman-remote ps"],
         misses: &["podman ps", "podman run -rm img", "podman rm -f app"],
     },
@@ -97,79 +56,35 @@ pub static RULES: &[Rule] = &[
         description: "docker/podman daemon redirect via environment (DOCKER_HOST/CONTAINER_HOST)",
         reason: "the commands it governs go to another container daemon",
         decision: Decision::Ask,
-        matcher: Matcher::Check {
-            programs: &[],
-            check: daemon_env,
-        },
-        hits: &[
-            "DOCKER_HOST=tcp://x.example:2375 docker ps",
-            "export DOCKER_HOST=ssh://prod",
-            "CONTAINER_HOST=ssh://core@h/run/podman/podman.sock podman ps",
-        ],
-        misses: &[
-            "DOCKER_BUILDKIT=1 docker build .",
-            "DOCKER_HOST=unix:///run/user/1000/podman/podman.sock docker ps",
-            "echo $DOCKER_HOST",
-        ],
+        matcher: Matcher::Check { programs: &[], check: daemon_env },
+        hits: &["DOCKER_HOST=tcp://x.example:2375 docker ps", "export DOCKER_HOST=ssh://prod", "CONTAINER_HOST=ssh://core@h/run/podman/podman.sock podman ps"],
+        misses: &["DOCKER_BUILDKIT=1 docker build .", "DOCKER_HOST=unix:///run/user/1000/podman/podman.sock docker ps", "echo $DOCKER_HOST"],
     },
     Rule {
         id: "containers.compose-lifecycle",
         description: "docker compose restart/stop/kill/down (container lifecycle)",
         reason: "it stops or removes the project's running containers (and with -v their volumes)",
         decision: Decision::Ask,
-        matcher: Matcher::Check {
-            programs: &["docker", "docker-compose", "podman", "podman-compose"],
-            check: compose_lifecycle,
-        },
-        hits: &[
-            "docker compose down -v",
-            "docker-compose -f prod.yml stop",
-            "docker compose -p shop restart web",
-            "podman-compose kill",
-        ],
-        misses: &[
-            "docker compose up -d",
-            "docker compose ps",
-            "docker compose exec app kill 1",
-            "docker compose logs -f",
-        ],
+        matcher: Matcher::Check { programs: &["docker", "docker-compose", "podman", "podman-compose"], check: compose_lifecycle },
+        hits: &["docker compose down -v", "docker-compose -f prod.yml stop", "docker compose -p shop restart web", "podman-compose kill"],
+        misses: &["docker compose up -d", "docker compose ps", "docker compose exec app kill 1", "docker compose logs -f"],
     },
     Rule {
         id: "containers.docker-lifecycle",
         description: "docker restart/stop/kill (container lifecycle)",
         reason: "it stops or restarts running containers",
         decision: Decision::Ask,
-        matcher: Matcher::Check {
-            programs: &["docker", "podman"],
-            check: docker_lifecycle,
-        },
-        hits: &[
-            "docker stop app",
-            "docker container kill -s KILL web",
-            "podman restart db",
-        ],
-        misses: &[
-            "docker start app",
-            "docker ps",
-            "docker exec app kill 1",
-            "docker logs stop",
-        ],
+        matcher: Matcher::Check { programs: &["docker", "podman"], check: docker_lifecycle },
+        hits: &["docker stop app", "docker container kill -s KILL web", "podman restart db"],
+        misses: &["docker start app", "docker ps", "docker exec app kill 1", "docker logs stop"],
     },
     Rule {
         id: "containers.docker-prune",
         description: "docker prune or volume removal (deletes containers, images or volumes)",
-        reason:
-            "it deletes stopped containers, images or volumes, and volume data cannot be recovered",
+        reason: "it deletes stopped containers, images or volumes, and volume data cannot be recovered",
         decision: Decision::Ask,
-        matcher: Matcher::Check {
-            programs: &["docker", "podman"],
-            check: docker_prune,
-        },
-        hits: &[
-            "docker system prune -af --volumes",
-            "docker volume rm pgdata",
-            "podman volume prune -f",
-        ],
+        matcher: Matcher::Check { programs: &["docker", "podman"], check: docker_prune },
+        hits: &["docker system prune -af --volumes", "docker volume rm pgdata", "podman volume prune -f"],
         misses: &["docker system df", "docker volume ls", "docker image ls"],
     },
     Rule {
@@ -177,91 +92,36 @@ pub static RULES: &[Rule] = &[
         description: "kubectl delete (removes cluster resources)",
         reason: "it deletes live cluster resources, and a namespace takes everything in it along",
         decision: Decision::Ask,
-        matcher: Matcher::Check {
-            programs: &["kubectl", "oc"],
-            check: kubectl_delete,
-        },
-        hits: &[
-            "kubectl delete namespace production",
-            "kubectl delete all --all -A",
-            "kubectl -n prod delete deploy web",
-            "kubectl delete pod web-abc --dry-run=none",
-        ],
-        misses: &[
-            "kubectl delete pod web-abc --dry-run=client -o yaml",
-            "kubectl get pods -A",
-            "kubectl logs delete",
-        ],
+        matcher: Matcher::Check { programs: &["kubectl", "oc"], check: kubectl_delete },
+        hits: &["kubectl delete namespace production", "kubectl delete all --all -A", "kubectl -n prod delete deploy web", "kubectl delete pod web-abc --dry-run=none"],
+        misses: &["kubectl delete pod web-abc --dry-run=client -o yaml", "kubectl get pods -A", "kubectl logs delete"],
     },
     Rule {
         id: "containers.infra-destroy",
         description: "infrastructure destroy (terraform/tofu/pulumi/cdk destroy)",
         reason: "it destroys every resource the configuration manages",
         decision: Decision::Ask,
-        matcher: Matcher::Check {
-            programs: &["terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf"],
-            check: infra_destroy,
-        },
-        hits: &[
-            "terraform destroy -auto-approve",
-            "terraform -chdir=infra apply -destroy",
-            "tofu destroy",
-            "terragrunt run-all destroy",
-            "pulumi destroy --yes -s prod",
-        ],
-        misses: &[
-            "terraform plan -destroy",
-            "terraform apply -auto-approve",
-            "terraform plan",
-            "pulumi preview",
-        ],
+        matcher: Matcher::Check { programs: &["terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf"], check: infra_destroy },
+        hits: &["terraform destroy -auto-approve", "terraform -chdir=infra apply -destroy", "tofu destroy", "terragrunt run-all destroy", "pulumi destroy --yes -s prod"],
+        misses: &["terraform plan -destroy", "terraform apply -auto-approve", "terraform plan", "pulumi preview"],
     },
     Rule {
         id: "containers.helm-uninstall",
         description: "helm uninstall (removes a release)",
         reason: "it deletes the release and the cluster resources it created",
         decision: Decision::Ask,
-        matcher: Matcher::Check {
-            programs: &["helm"],
-            check: helm_uninstall,
-        },
-        hits: &[
-            "helm uninstall prod-release",
-            "helm -n prod delete web",
-            "helm un api --keep-history",
-        ],
-        misses: &[
-            "helm list",
-            "helm upgrade --install web ./chart",
-            "helm uninstall web --dry-run",
-        ],
+        matcher: Matcher::Check { programs: &["helm"], check: helm_uninstall },
+        hits: &["helm uninstall prod-release", "helm -n prod delete web", "helm un api --keep-history"],
+        misses: &["helm list", "helm upgrade --install web ./chart", "helm uninstall web --dry-run"],
     },
     Rule {
         id: "containers.bucket-delete",
         description: "cloud storage bucket or recursive delete (aws s3, gsutil, gcloud storage)",
-        reason:
-            "it deletes a bucket or every object under a prefix, and object storage has no undo",
+        reason: "it deletes a bucket or every object under a prefix, and object storage has no undo",
         decision: Decision::Ask,
-        matcher: Matcher::Check {
-            programs: &["aws", "gsutil", "gcloud"],
-            check: bucket_delete,
-        },
-        hits: &[
-            "aws s3 rb s3://prod-bucket --force",
-            "aws s3 rm s3://prod-bucket/data --recursive",
-            "aws --profile prod s3 sync ./site s3://www --delete",
-            "aws s3api delete-bucket --bucket prod",
-            "gsutil -m rm -r gs://prod-assets",
-            "gcloud storage rm --recursive gs://prod-assets/data",
-        ],
-        misses: &[
-            "aws s3 ls s3://bucket",
-            "aws s3 cp a.txt s3://bucket/a.txt",
-            "aws s3 rm s3://bucket/one.txt",
-            "aws s3 rm s3://bucket/data --recursive --dryrun",
-            "gsutil ls gs://prod-assets",
-            "gcloud storage cp a.txt gs://b/",
-        ],
+        matcher: Matcher::Check { programs: &["aws", "gsutil", "gcloud"], check: bucket_delete },
+        hits: &["aws s3 rb s3://prod-bucket --force", "aws s3 rm s3://prod-bucket/data --recursive", "aws --profile prod s3 sync ./site s3://www --delete", "aws s3api delete-bucket --bucket prod", "gsutil -m rm -r gs://prod-assets", "gcloud storage rm --recursive gs://prod-assets/data"],
+        misses: &["aws s3 ls s3://bucket", "aws s3 cp a.txt s3://bucket/a.txt", "aws s3 rm s3://bucket/one.txt", "aws s3 rm s3://bucket/data --recursive --dryrun", "gsutil ls gs://prod-assets", "gcloud storage cp a.txt gs://b/"],
     },
 ];
 
