@@ -1,5 +1,8 @@
 //! Built-in rules: containers and infrastructure (daemon redirects, container lifecycle, prunes, cluster and cloud deletions).
 
+use super::opts::{parse_opts, Spec};
+use super::paths::components;
+use super::targets::{classify, Target};
 use super::{Matcher, Rule};
 use crate::shell::Command;
 use crate::verdict::Decision;
@@ -122,6 +125,51 @@ pub static RULES: &[Rule] = &[
         matcher: Matcher::Check { programs: &["aws", "gsutil", "gcloud"], check: bucket_delete },
         hits: &["aws s3 rb s3://prod-bucket --force", "aws s3 rm s3://prod-bucket/data --recursive", "aws --profile prod s3 sync ./site s3://www --delete", "aws s3api delete-bucket --bucket prod", "gsutil -m rm -r gs://prod-assets", "gcloud storage rm --recursive gs://prod-assets/data"],
         misses: &["aws s3 ls s3://bucket", "aws s3 cp a.txt s3://bucket/a.txt", "aws s3 rm s3://bucket/one.txt", "aws s3 rm s3://bucket/data --recursive --dryrun", "gsutil ls gs://prod-assets", "gcloud storage cp a.txt gs://b/"],
+    },
+    Rule {
+        id: "containers.privileged",
+        description: "privileged container or host namespace (docker run --privileged, --pid=host, --cap-add SYS_ADMIN)",
+        reason: "a process in that container can take over the host: load kernel modules, mount its disks, signal its processes",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &["docker", "podman"], check: privileged },
+        hits: &["docker run --privileged -v /:/host alpine", "docker run --rm -it --pid=host --net=host --privileged alpine nsenter -t 1 -m sh", "podman run --cap-add=SYS_ADMIN fedora", "docker exec --privileged web sh", "docker container create --pid host alpine"],
+        misses: &["docker run --rm alpine ls", "docker run --net=host nginx", "docker run alpine echo --privileged", "docker ps --filter name=privileged", "docker run --privileged=false alpine", "docker run --cap-add NET_ADMIN alpine"],
+    },
+    Rule {
+        id: "containers.docker-socket-mount",
+        description: "mount the container daemon socket into a container (-v /var/run/docker.sock)",
+        reason: "whatever runs in the container can start privileged containers on the host, which is the same as root on it",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &["docker", "podman"], check: socket_mount },
+        hits: &["docker run -v /var/run/docker.sock:/var/run/docker.sock alpine", "docker run --rm --mount type=bind,source=/run/docker.sock,target=/var/run/docker.sock docker:cli docker ps", "podman run -v /run/podman/podman.sock:/run/docker.sock:ro img"],
+        misses: &["docker run --rm alpine ls /var/run/docker.sock", "docker run -v $PWD:/app -w /app node npm test", "docker run -v docker-data:/var/lib/docker docker:dind"],
+    },
+    Rule {
+        id: "containers.host-root-mount",
+        description: "mount the host's root, a system directory or a home into a container (-v /:/host)",
+        reason: "the container can read or rewrite the host's files, its credentials and configuration included",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &["docker", "podman"], check: host_root_mount },
+        hits: &["docker run -v /:/host alpine chroot /host", "docker run --rm -v /etc:/host-etc alpine", "podman run --mount type=bind,src=/,dst=/host,ro img", "docker run -v $HOME:/root alpine", "docker run --volume=/:/host:ro alpine ls /host"],
+        misses: &["docker run -v $PWD:/app node", "docker run -v /etc/localtime:/etc/localtime:ro app", "docker run -v /proc:/host/proc:ro prom/node-exporter", "docker run -v /var/lib/mysql:/var/lib/mysql mysql", "docker run -v ~/.cache/pip:/root/.cache/pip python", "docker run alpine ls -v /:/x"],
+    },
+    Rule {
+        id: "containers.mass-remove",
+        description: "remove every container or image (docker rm -f $(docker ps -aq))",
+        reason: "all containers or images go at once, with whatever data lived only inside a container",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &["docker", "podman"], check: mass_remove },
+        hits: &["docker rm -f $(docker ps -aq)", "docker rmi -f $(docker images -q)", "docker ps -aq | xargs docker rm -f", "podman container rm -f `podman ps -aq`", "docker image rm $(docker image ls -q)"],
+        misses: &["docker rm web", "docker rm -f $(cat ids.txt)", "docker ps -aq", "docker images -q | wc -l", "docker rmi myimage:old"],
+    },
+    Rule {
+        id: "containers.repo-delete",
+        description: "delete a hosted repository (gh repo delete)",
+        reason: "the repository is deleted on the forge for everyone, with its issues, pull requests and releases",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &["gh", "glab"], check: repo_delete },
+        hits: &["gh repo delete owner/repo --yes", "gh repo delete", "gh api -X DELETE repos/owner/repo", "glab repo delete group/project"],
+        misses: &["gh repo view owner/repo", "gh repo clone owner/repo", "gh api repos/owner/repo", "gh api -X DELETE repos/o/r/issues/comments/1", "echo gh repo delete"],
     },
 ];
 
@@ -404,6 +452,181 @@ fn aws_s3_delete(cmd: &Command) -> bool {
     }
 }
 
+// ---------------------------------------------------------------------------
+// What `docker run` gives a container.
+
+/// `docker run`/`create`/`exec` short options that take a value.
+const RUN_VALUED: &str = "acehlmpuvw";
+/// Their long options that are plain switches; any other long option
+/// without `=` takes the next word, unless that is an option itself.
+#[rustfmt::skip]
+const RUN_SWITCHES: &[&str] = &["--rm", "--privileged", "--init", "--interactive", "--tty", "--detach", "--read-only", "--publish-all", "--no-healthcheck", "--oom-kill-disable", "--disable-content-trust", "--quiet", "--help", "--replace"];
+
+/// The options of `run`, `create` or `exec` (one of `verbs`), up to the image or container name.
+fn run_options(cmd: &Command, verbs: &[&str]) -> Option<Vec<(String, Option<String>)>> {
+    let valued = if cmd.program == "podman" {
+        PODMAN_VALUED
+    } else {
+        DOCKER_VALUED
+    };
+    let g = globals(&cmd.args, valued);
+    let rest = match (g.sub(0), g.sub(1)) {
+        (Some("container"), Some(v)) if verbs.contains(&v) => &g.rest[2..],
+        (Some(v), _) if verbs.contains(&v) => &g.rest[1..],
+        _ => return None,
+    };
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(arg) = rest.get(i) {
+        i += 1;
+        if arg == "--" || arg == "-" || !arg.starts_with('-') {
+            break;
+        }
+        if let Some(long) = arg.strip_prefix("--") {
+            let (key, value) = match long.split_once('=') {
+                Some((k, v)) => (format!("--{k}"), Some(v.to_string())),
+                None if RUN_SWITCHES.contains(&arg.as_str()) => (arg.clone(), None),
+                None => {
+                    let value = rest.get(i).filter(|v| !v.starts_with('-')).cloned();
+                    i += usize::from(value.is_some());
+                    (arg.clone(), value)
+                }
+            };
+            out.push((key, value));
+            continue;
+        }
+        for (at, c) in arg.char_indices().skip(1) {
+            if RUN_VALUED.contains(c) {
+                let attached = &arg[at + 1..];
+                let value = if attached.is_empty() {
+                    i += 1;
+                    rest.get(i - 1).cloned()
+                } else {
+                    Some(attached.to_string())
+                };
+                out.push((format!("-{c}"), value));
+                break;
+            }
+            out.push((format!("-{c}"), None));
+        }
+    }
+    Some(out)
+}
+
+fn privileged(cmd: &Command) -> bool {
+    const CAPS: &[&str] = &["all", "sys_admin", "sys_module"];
+    let Some(opts) = run_options(cmd, &["run", "create", "exec"]) else {
+        return false;
+    };
+    opts.iter().any(|(k, v)| {
+        let v = v.as_deref().unwrap_or("").to_ascii_lowercase();
+        match k.as_str() {
+            "--privileged" => v != "false",
+            "--pid" => v == "host",
+            "--cap-add" => v
+                .split(',')
+                .any(|c| CAPS.contains(&c.strip_prefix("cap_").unwrap_or(c))),
+            _ => false,
+        }
+    })
+}
+
+/// Host paths bind-mounted by a run (`-v SRC:DST[:OPTS]`, `--mount type=bind,src=SRC`), and whether read-only.
+fn bind_sources(cmd: &Command) -> Vec<(String, bool)> {
+    let Some(opts) = run_options(cmd, &["run", "create"]) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (k, v) in opts {
+        let Some(v) = v else { continue };
+        match k.as_str() {
+            "-v" | "--volume" => {
+                let mut parts = v.split(':');
+                let src = parts.next().unwrap_or("");
+                let ro = parts
+                    .nth(1)
+                    .is_some_and(|o| o.split(',').any(|f| f == "ro"));
+                // A name, not a path, is a volume the daemon manages.
+                if src.starts_with(['/', '~', '$', '.']) {
+                    out.push((src.to_string(), ro));
+                }
+            }
+            "--mount" => {
+                let fields: Vec<(&str, &str)> = v
+                    .split(',')
+                    .map(|f| f.split_once('=').unwrap_or((f, "true")))
+                    .collect();
+                let field = |names: &[&str]| {
+                    fields
+                        .iter()
+                        .find(|(k, _)| names.contains(k))
+                        .map(|(_, v)| *v)
+                };
+                let ro = field(&["readonly", "ro"]).is_some_and(|v| v != "false");
+                if let (Some("bind"), Some(src)) = (field(&["type"]), field(&["source", "src"])) {
+                    out.push((src.to_string(), ro));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn is_daemon_socket(path: &str) -> bool {
+    const SOCKETS: &[&str] = &["docker.sock", "podman.sock", "containerd.sock", "crio.sock"];
+    SOCKETS.contains(&path.rsplit('/').next().unwrap_or(path))
+}
+
+fn socket_mount(cmd: &Command) -> bool {
+    bind_sources(cmd)
+        .iter()
+        .any(|(src, _)| is_daemon_socket(src))
+}
+
+fn host_root_mount(cmd: &Command) -> bool {
+    bind_sources(cmd).iter().any(|(src, ro)| {
+        let target = classify(src, cmd.cwd.as_deref());
+        // A whole system tree (`/etc`, `/usr`); single files and data
+        // directories under one (`/etc/localtime`, `/var/lib/mysql`) are routine.
+        let top_level = src.starts_with('/') && components(src).is_some_and(|c| c.len() == 1);
+        target == Target::Root
+            || (!ro && (target == Target::Home || (target == Target::System && top_level)))
+    })
+}
+
+fn mass_remove(cmd: &Command) -> bool {
+    let removes = matches!(
+        docker_verb(cmd),
+        Some(("rm" | "rmi", _) | ("container" | "image", "rm" | "remove"))
+    );
+    let listed = |a: &String| {
+        let substituted = a.starts_with("$(") || a.starts_with('`');
+        substituted && (a.contains("docker") || a.contains("podman"))
+    };
+    // `docker ps -q | xargs docker rm`: the ids arrive through xargs.
+    let piped = cmd.via.contains(&"xargs") && cmd.fed_by(&["docker", "podman"]);
+    removes && (piped || cmd.args.iter().any(listed))
+}
+
+#[rustfmt::skip]
+const GH: Spec = Spec::gnu("RXHfFpqt", &["repo", "method", "header", "field", "raw-field", "jq", "template", "input", "hostname", "cache", "preview"]);
+
+fn repo_delete(cmd: &Command) -> bool {
+    let opts = parse_opts(&cmd.args, &GH);
+    match opts.operands.as_slice() {
+        ["repo", "delete", ..] => true,
+        ["api", path, ..] if cmd.program == "gh" => {
+            let method = opts.value('X').or(opts.long_value("method", 3));
+            let parts: Vec<&str> = path.trim_matches('/').split('/').collect();
+            method.is_some_and(|m| m.eq_ignore_ascii_case("delete"))
+                && parts.len() == 3
+                && parts[0] == "repos"
+        }
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -485,5 +708,61 @@ mod tests {
         )));
         assert!(!aws_s3_delete(&cmd("aws", &["s3", "ls", "s3://b"])));
         assert!(infra_destroy(&cmd("terraform", &["-chdir=x", "destroy"])));
+    }
+
+    #[test]
+    fn run_flags_stop_at_the_image() {
+        let run = |a: &[&str]| run_options(&cmd("docker", a), &["run"]).unwrap_or_default();
+        let opts = run(&[
+            "run",
+            "-itv",
+            "/:/h",
+            "--name",
+            "x",
+            "--rm",
+            "img",
+            "--privileged",
+        ]);
+        let keys: Vec<&str> = opts.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, vec!["-i", "-t", "-v", "--name", "--rm"]);
+        assert_eq!(opts[2].1.as_deref(), Some("/:/h"));
+        assert!(privileged(&cmd(
+            "docker",
+            &[
+                "-H",
+                "unix:///x",
+                "run",
+                "--cap-add",
+                "CAP_SYS_ADMIN",
+                "img"
+            ]
+        )));
+        assert!(!privileged(&cmd("docker", &["build", "--privileged", "."])));
+    }
+
+    #[test]
+    fn bind_mounts() {
+        let b = |a: &[&str]| bind_sources(&cmd("docker", a));
+        assert_eq!(
+            b(&["run", "-v", "/etc:/x:ro,z", "i"]),
+            vec![("/etc".to_string(), true)]
+        );
+        assert_eq!(
+            b(&["run", "--mount", "type=bind,src=/,dst=/h,readonly", "i"]),
+            vec![("/".to_string(), true)]
+        );
+        assert!(b(&[
+            "run",
+            "-v",
+            "data:/x",
+            "--mount",
+            "type=volume,src=/v,dst=/x",
+            "i"
+        ])
+        .is_empty());
+        assert!(!host_root_mount(&cmd(
+            "docker",
+            &["run", "-v", "/home/me/src:/src", "i"]
+        )));
     }
 }
