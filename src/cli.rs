@@ -147,7 +147,9 @@ fn hook(stdin: &mut dyn Read, dialect: Option<Dialect>, env: &Env) -> Outcome {
         Err(err) => {
             let verdict = Verdict::input_block(
                 err.id(),
-                format!("Blocked: warden could not read the tool call ({err}), so it fails closed."),
+                format!(
+                    "Blocked: warden could not read the tool call ({err}), so it fails closed."
+                ),
             );
             // An unreadable payload names no agent: without --agent, write
             // the block in a form every agent reads.

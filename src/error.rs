@@ -17,7 +17,10 @@ pub enum Error {
     #[error("payload is not valid JSON: {0}")]
     PayloadJson(String),
     #[error("payload field `{field}` is {problem}")]
-    PayloadField { field: &'static str, problem: String },
+    PayloadField {
+        field: &'static str,
+        problem: String,
+    },
     #[error("could not read {what}: {source}")]
     Io {
         what: String,

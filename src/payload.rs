@@ -80,13 +80,15 @@ pub fn parse(text: &str) -> Result<ToolCall> {
     }
     let value: Value = serde_json::from_str(text).map_err(|e| Error::PayloadJson(e.to_string()))?;
     let Value::Object(root) = value else {
-        return Err(Error::PayloadJson("the payload is not a JSON object".into()));
+        return Err(Error::PayloadJson(
+            "the payload is not a JSON object".into(),
+        ));
     };
     let event = optional_str(&root, "hook_event_name")?.unwrap_or_default();
     let tool = optional_str(&root, "tool_name")?
         .ok_or_else(|| missing("tool_name"))?
         .to_string();
-    let agent = detect_agent(&root, &event, &tool);
+    let agent = detect_agent(&root, event, &tool);
     let input = match root.get("tool_input") {
         None | Some(Value::Null) => None,
         Some(Value::Object(map)) => Some(map),

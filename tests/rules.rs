@@ -13,15 +13,24 @@ fn ids_are_unique_and_well_formed() {
         let (group, name) = rule.id.split_once('.').expect("id has a group");
         let ok = |s: &str| {
             !s.is_empty()
-                && s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+                && s.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
                 && !s.starts_with('-')
                 && !s.ends_with('-')
         };
         assert!(ok(group) && ok(name), "malformed id {}", rule.id);
         assert!(seen.insert(rule.id), "duplicate id {}", rule.id);
-        assert!(!rule.description.is_empty() && !rule.reason.is_empty(), "{} lacks words", rule.id);
+        assert!(
+            !rule.description.is_empty() && !rule.reason.is_empty(),
+            "{} lacks words",
+            rule.id
+        );
         assert!(rule.hits.len() >= 2, "{} needs at least two hits", rule.id);
-        assert!(!rule.misses.is_empty(), "{} needs at least one miss", rule.id);
+        assert!(
+            !rule.misses.is_empty(),
+            "{} needs at least one miss",
+            rule.id
+        );
     }
 }
 
@@ -56,5 +65,10 @@ fn every_example_is_decided_by_its_rule() {
             }
         }
     }
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -148,7 +148,8 @@ impl RuleSet {
     pub fn first_match(&self, analysis: &Analysis) -> Option<Hit<'static>> {
         // Table order is priority: the earliest rule that matches anything wins.
         let mut best: Option<(usize, String)> = None;
-        let beaten = |best: &Option<(usize, String)>, i: usize| best.as_ref().is_some_and(|(j, _)| *j <= i);
+        let beaten =
+            |best: &Option<(usize, String)>, i: usize| best.as_ref().is_some_and(|(j, _)| *j <= i);
         for cmd in &analysis.commands {
             for i in self.candidates(&cmd.program) {
                 if beaten(&best, i) {
@@ -196,7 +197,10 @@ impl RuleSet {
     fn match_command(&self, i: usize, cmd: &Command) -> Option<String> {
         let matched = match &self.rules[i].matcher {
             Matcher::Command { args, .. } => {
-                args.is_empty() || self.regex(i, args).is_some_and(|re| re.is_match(&cmd.arg_line()))
+                args.is_empty()
+                    || self
+                        .regex(i, args)
+                        .is_some_and(|re| re.is_match(&cmd.arg_line()))
             }
             Matcher::Check { check, .. } => check(cmd),
             _ => false,

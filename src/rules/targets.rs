@@ -33,11 +33,30 @@ const SYSTEM_TREES: &[&str] = &[
 /// Top-level directories that are system-owned themselves, while what is
 /// under them belongs to users or applications.
 const SYSTEM_ROOTS: &[&str] = &[
-    "home", "Users", "opt", "srv", "mnt", "media", "snap", "nix", "run", "Applications", "Volumes",
-    "tmp", "root", "workspace",
+    "home",
+    "Users",
+    "opt",
+    "srv",
+    "mnt",
+    "media",
+    "snap",
+    "nix",
+    "run",
+    "Applications",
+    "Volumes",
+    "tmp",
+    "root",
+    "workspace",
 ];
 /// Carve-outs under system trees that hold temporary files.
-const TEMP_PREFIXES: &[&str] = &["/tmp/", "/var/tmp/", "/private/tmp/", "/private/var/folders/", "/var/folders/", "/dev/shm/"];
+const TEMP_PREFIXES: &[&str] = &[
+    "/tmp/",
+    "/var/tmp/",
+    "/private/tmp/",
+    "/private/var/folders/",
+    "/var/folders/",
+    "/dev/shm/",
+];
 
 /// Classifies `path` as written in an argument (after the shell analysis:
 /// quotes removed, `$HOME` turned into `~`). `cwd` is a directory an earlier
@@ -65,11 +84,15 @@ pub fn classify(path: &str, cwd: Option<&str>) -> Target {
             Norm::Parts(_) => Target::Outside,
         };
     }
-    if let Some(rest) = path.strip_prefix("$TMPDIR").or_else(|| path.strip_prefix("${TMPDIR}")) {
+    if let Some(rest) = path
+        .strip_prefix("$TMPDIR")
+        .or_else(|| path.strip_prefix("${TMPDIR}"))
+    {
         return match normalize(rest) {
             Norm::Parts(parts) if !parts.is_empty() && !is_whole(&parts) => Target::Temp,
             Norm::Parts(_) => Target::Outside,
-            Norm::Escaped => Target::Unknown,
+            // Climbing out of the temp directory can reach `/`.
+            Norm::Escaped => Target::Root,
         };
     }
     if path.contains('$') || path.contains('`') {
@@ -93,7 +116,9 @@ fn classify_absolute(parts: &[&str]) -> Target {
         return Target::Root;
     }
     let rebuilt = format!("/{}/", parts.join("/"));
-    if TEMP_PREFIXES.iter().any(|p| rebuilt.starts_with(p) && rebuilt.len() > p.len())
+    if TEMP_PREFIXES
+        .iter()
+        .any(|p| rebuilt.starts_with(p) && rebuilt.len() > p.len())
         && !is_whole(&parts[1..])
     {
         return Target::Temp;
@@ -190,7 +215,7 @@ mod tests {
         assert_eq!(classify("/tmp/build-cache", None), Target::Temp);
         assert_eq!(classify("/tmp", None), Target::System);
         assert_eq!(classify("$TMPDIR/test-dir", None), Target::Temp);
-        assert_eq!(classify("$TMPDIR/../../", None), Target::Unknown);
+        assert_eq!(classify("$TMPDIR/../../", None), Target::Root);
         assert_eq!(classify("$d", None), Target::Unknown);
     }
 
@@ -206,10 +231,27 @@ mod tests {
 
     #[test]
     fn devices() {
-        for d in ["/dev/sda", "/dev/sdb1", "/dev/nvme0n1", "/dev/nvme0n1p2", "/dev/mmcblk0", "/dev/disk2", "/dev/rdisk3s1", "/dev/mapper/root", "/dev/disk/by-id/ata-x"] {
+        for d in [
+            "/dev/sda",
+            "/dev/sdb1",
+            "/dev/nvme0n1",
+            "/dev/nvme0n1p2",
+            "/dev/mmcblk0",
+            "/dev/disk2",
+            "/dev/rdisk3s1",
+            "/dev/mapper/root",
+            "/dev/disk/by-id/ata-x",
+        ] {
             assert!(is_block_device(d), "{d}");
         }
-        for d in ["/dev/null", "/dev/zero", "~/dev/sdk", "./dev/sda", "/dev/tty", "/dev/stdout"] {
+        for d in [
+            "/dev/null",
+            "/dev/zero",
+            "~/dev/sdk",
+            "./dev/sda",
+            "/dev/tty",
+            "/dev/stdout",
+        ] {
             assert!(!is_block_device(d), "{d}");
         }
     }

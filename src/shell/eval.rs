@@ -1,15 +1,461 @@
-//! Temporary: splits on whitespace until the real evaluator lands.
-use super::{Analysis, Command};
+//! Walks the parsed tree like a shell would, with the variables, functions, aliases and files the line itself defines, and collects every command it would run.
+
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+use super::command::{Command, Redirect, RedirectOp};
+use super::limits::{MAX_COMMANDS, MAX_REANALYSIS};
+use super::parse::{self, Node, Pipeline, RedirKind, Script, Simple};
+use super::{decode, normalize, Analysis, Finding};
+
+/// Most bytes of shell text re-analysed in one call (`bash -c`, `eval`,
+/// decoded payloads, aliases): bounds fan-out such as `x='eval $x $x'`.
+const MAX_REANALYSIS_BYTES: usize = 4 * 1024 * 1024;
+/// Most simple commands evaluated (function calls re-evaluate bodies).
+const MAX_STEPS: usize = 100_000;
+
 pub fn run(analysis: &mut Analysis) {
-    for seg in analysis.text.clone().split([';', '|', '&', '\n']) {
-        let words: Vec<String> = seg.split_whitespace().map(str::to_string).collect();
-        if let Some((first, rest)) = words.split_first() {
-            analysis.commands.push(Command {
-                program: first.rsplit('/').next().unwrap_or(first).to_lowercase(),
-                path: first.clone(),
-                args: rest.to_vec(),
-                ..Command::default()
+    let parsed = parse::parse(&analysis.text);
+    let mut eval = Eval::new(analysis);
+    if let Some(limit) = parsed.limit {
+        eval.set_limit(limit);
+    }
+    eval.script(&parsed.script, None);
+    eval.uncalled_functions();
+}
+
+/// A variable's value; a `for` loop variable holds every value it takes.
+pub(super) type Value = Vec<String>;
+
+pub(super) struct Eval<'a> {
+    pub(super) out: &'a mut Analysis,
+    pub(super) vars: HashMap<String, Value>,
+    pub(super) functions: HashMap<String, Rc<Script>>,
+    called: HashSet<String>,
+    pub(super) aliases: HashMap<String, String>,
+    pub(super) expanding_aliases: Vec<String>,
+    /// Files written earlier on the line whose content is known
+    /// (`echo 'rm -rf /' > x.sh && bash x.sh`).
+    pub(super) files: HashMap<String, String>,
+    /// Output of process substitutions whose output is known, by source text.
+    pub(super) proc_outputs: HashMap<String, String>,
+    pub(super) positional: Vec<String>,
+    pub(super) cwd: Option<String>,
+    depth: usize,
+    budget: usize,
+    steps: usize,
+    stack: Vec<String>,
+    pub(super) via: Vec<&'static str>,
+    /// The pipeline being evaluated has several stages or runs in the background.
+    forking: bool,
+}
+
+impl<'a> Eval<'a> {
+    fn new(out: &'a mut Analysis) -> Eval<'a> {
+        Eval {
+            out,
+            vars: HashMap::new(),
+            functions: HashMap::new(),
+            called: HashSet::new(),
+            aliases: HashMap::new(),
+            expanding_aliases: Vec::new(),
+            files: HashMap::new(),
+            proc_outputs: HashMap::new(),
+            positional: Vec::new(),
+            cwd: None,
+            depth: 0,
+            budget: MAX_REANALYSIS_BYTES,
+            steps: 0,
+            stack: Vec::new(),
+            via: Vec::new(),
+            forking: false,
+        }
+    }
+
+    pub(super) fn set_limit(&mut self, message: String) {
+        if self.out.limit.is_none() {
+            self.out.limit = Some(message);
+        }
+    }
+
+    fn stopped(&self) -> bool {
+        self.out.commands.len() >= MAX_COMMANDS || self.steps > MAX_STEPS
+    }
+
+    /// Evaluates a script; returns the output of its last pipeline when known.
+    pub(super) fn script(&mut self, script: &Script, stdin: Option<String>) -> Option<String> {
+        let mut stdin = stdin;
+        let mut output = None;
+        for pipeline in &script.pipelines {
+            if self.stopped() {
+                return None;
+            }
+            // Only the first pipeline reads the inherited stdin.
+            output = self.pipeline(pipeline, stdin.take());
+        }
+        output
+    }
+
+    fn pipeline(&mut self, pipeline: &Pipeline, stdin: Option<String>) -> Option<String> {
+        let outer = self.forking;
+        self.forking = pipeline.stages.len() > 1 || pipeline.background;
+        let mut upstream: Vec<Command> = Vec::new();
+        let mut input = stdin;
+        for node in &pipeline.stages {
+            let (cmd, output) = self.node(node, input.take(), &upstream);
+            input = output;
+            if let Some(cmd) = cmd {
+                upstream.push(cmd);
+            }
+        }
+        self.forking = outer;
+        input
+    }
+
+    fn node(
+        &mut self,
+        node: &Node,
+        stdin: Option<String>,
+        upstream: &[Command],
+    ) -> (Option<Command>, Option<String>) {
+        match node {
+            Node::Simple(simple) => self.simple(simple, stdin, upstream),
+            Node::Group(script, redirs) => {
+                let (redirects, here) = self.redirects(redirs);
+                let output = self.script(script, here.or(stdin));
+                if !redirects.is_empty() {
+                    self.record_writes(&redirects, output.as_deref());
+                    self.emit(Command {
+                        redirects,
+                        cwd: self.cwd.clone(),
+                        via: self.via.clone(),
+                        ..Command::default()
+                    });
+                }
+                (None, output)
+            }
+            Node::Function { name, body } => {
+                self.functions.insert(name.clone(), Rc::new(body.clone()));
+                (None, None)
+            }
+            Node::For { var, words } => {
+                let mut values: Vec<String> = Vec::new();
+                for word in words {
+                    values.extend(self.expand(word).into_iter().map(|f| f.text));
+                    values.truncate(64);
+                }
+                self.vars.insert(var.clone(), values);
+                (None, None)
+            }
+        }
+    }
+
+    fn simple(
+        &mut self,
+        simple: &Simple,
+        stdin: Option<String>,
+        upstream: &[Command],
+    ) -> (Option<Command>, Option<String>) {
+        self.steps += 1;
+        if self.steps > MAX_STEPS {
+            self.set_limit(format!(
+                "the command expands into more than {MAX_STEPS} simple commands"
+            ));
+            return (None, None);
+        }
+        let mut env = Vec::new();
+        let mut idx = 0;
+        while let Some(word) = simple.words.get(idx) {
+            match self.assignment(word) {
+                Some(pair) => env.push(pair),
+                None => break,
+            }
+            idx += 1;
+        }
+        let mut fields = Vec::new();
+        for word in &simple.words[idx..] {
+            fields.extend(self.expand(word));
+        }
+        let (redirects, here) = self.redirects(&simple.redirs);
+        let stdin = here.or(stdin);
+        if fields.is_empty() {
+            for (name, value) in env {
+                self.vars.insert(name, vec![value]);
+            }
+            if !redirects.is_empty() {
+                self.emit(Command {
+                    redirects,
+                    cwd: self.cwd.clone(),
+                    via: self.via.clone(),
+                    ..Command::default()
+                });
+            }
+            return (None, None);
+        }
+        let first = &fields[0];
+        if !first.quoted && !first.dynamic {
+            if let Some(text) = self.alias_expansion(&fields) {
+                self.reanalyze(&text, "alias", stdin);
+                return (None, None);
+            }
+            if let Some(body) = self.functions.get(&first.text).cloned() {
+                self.call_function(&first.text.clone(), &body, &fields, stdin);
+                return (None, None);
+            }
+        }
+        let base = Command {
+            env,
+            redirects,
+            stdin,
+            upstream: upstream.to_vec(),
+            cwd: self.cwd.clone(),
+            via: self.via.clone(),
+            ..Command::default()
+        };
+        let cmd = self.dispatch(base, fields);
+        let output = cmd.as_ref().and_then(|c| self.output(c));
+        if let Some(c) = &cmd {
+            self.record_writes(&c.redirects, output.as_deref());
+        }
+        (cmd, output)
+    }
+
+    fn alias_expansion(&self, fields: &[super::expand::Field]) -> Option<String> {
+        let name = &fields[0].text;
+        if self.expanding_aliases.contains(name) {
+            return None;
+        }
+        let value = self.aliases.get(name)?;
+        let mut text = value.clone();
+        for f in &fields[1..] {
+            text.push(' ');
+            text.push_str(&shell_quote(&f.text));
+        }
+        Some(text)
+    }
+
+    fn call_function(
+        &mut self,
+        name: &str,
+        body: &Rc<Script>,
+        fields: &[super::expand::Field],
+        stdin: Option<String>,
+    ) {
+        self.called.insert(name.to_string());
+        if self.stack.iter().any(|n| n == name) {
+            // A function that calls itself in a pipeline or in the background
+            // multiplies processes until the machine stops: a fork bomb.
+            if self.forking {
+                let finding = Finding::ForkBomb {
+                    name: name.to_string(),
+                };
+                if !self.out.findings.contains(&finding) {
+                    self.out.findings.push(finding);
+                }
+            }
+            return;
+        }
+        let saved = std::mem::replace(
+            &mut self.positional,
+            std::iter::once(name.to_string())
+                .chain(fields[1..].iter().map(|f| f.text.clone()))
+                .collect(),
+        );
+        self.stack.push(name.to_string());
+        self.script(body, stdin);
+        self.stack.pop();
+        self.positional = saved;
+    }
+
+    /// Bodies of functions defined but never called on the line are still
+    /// analysed: they may be exported and run by a child shell.
+    fn uncalled_functions(&mut self) {
+        let mut names: Vec<String> = self
+            .functions
+            .keys()
+            .filter(|n| !self.called.contains(*n))
+            .cloned()
+            .collect();
+        names.sort();
+        for name in names {
+            if let Some(body) = self.functions.get(&name).cloned() {
+                self.via.push("function body");
+                self.call_function(&name, &body, &[super::expand::Field::plain(&name)], None);
+                self.via.pop();
+            }
+        }
+    }
+
+    /// Records a command (and stops collecting past the limit).
+    pub(super) fn emit(&mut self, cmd: Command) {
+        if self.out.commands.len() >= MAX_COMMANDS {
+            self.set_limit(format!(
+                "the command runs more than {MAX_COMMANDS} commands"
+            ));
+            return;
+        }
+        self.out.commands.push(cmd);
+    }
+
+    /// Analyses `text` as shell code run from here (`bash -c`, `eval`, a
+    /// decoded payload), with `stdin` as its input.
+    pub(super) fn reanalyze(&mut self, text: &str, via: &'static str, stdin: Option<String>) {
+        if self.depth >= MAX_REANALYSIS {
+            self.set_limit(format!(
+                "the command nests shells, eval or decoded payloads more than {MAX_REANALYSIS} levels deep"
+            ));
+            return;
+        }
+        if text.len() > self.budget {
+            self.set_limit(format!(
+                "the command expands into more than {MAX_REANALYSIS_BYTES} bytes of nested shell code"
+            ));
+            return;
+        }
+        self.budget -= text.len();
+        let (clean, hidden) = normalize::normalize(text);
+        if !hidden.is_empty() {
+            self.out
+                .findings
+                .push(Finding::HiddenCharacters { codepoints: hidden });
+        }
+        let parsed = parse::parse(&clean);
+        if let Some(limit) = parsed.limit {
+            self.set_limit(limit);
+        }
+        self.depth += 1;
+        self.via.push(via);
+        let saved_cwd = self.cwd.clone();
+        self.script(&parsed.script, stdin);
+        self.cwd = saved_cwd;
+        self.via.pop();
+        self.depth -= 1;
+    }
+
+    /// Expands redirections; returns them and the text of a heredoc or
+    /// here-string (or of a known file read with `<`).
+    fn redirects(&mut self, redirs: &[parse::Redir]) -> (Vec<Redirect>, Option<String>) {
+        let mut out = Vec::new();
+        let mut stdin = None;
+        for r in redirs {
+            let target = self.expand_single(&r.target).text;
+            let op = match r.kind {
+                RedirKind::Write => RedirectOp::Write,
+                RedirKind::Append => RedirectOp::Append,
+                RedirKind::Read => {
+                    if r.fd.is_none_or(|fd| fd == 0) {
+                        stdin = self.files.get(&file_key(&target)).cloned().or(stdin);
+                    }
+                    RedirectOp::Read
+                }
+                RedirKind::Dup => continue,
+                RedirKind::HereDoc => {
+                    stdin = Some(target.clone());
+                    RedirectOp::Here
+                }
+                RedirKind::HereString => {
+                    stdin = Some(format!("{target}\n"));
+                    RedirectOp::Here
+                }
+            };
+            out.push(Redirect {
+                op,
+                fd: r.fd,
+                target,
             });
         }
+        (out, stdin)
+    }
+
+    fn record_writes(&mut self, redirects: &[Redirect], output: Option<&str>) {
+        for r in redirects {
+            let writes_stdout = r.fd.is_none_or(|fd| fd == 1);
+            match (r.op, output) {
+                (RedirectOp::Write, Some(text)) if writes_stdout => {
+                    self.files.insert(file_key(&r.target), text.to_string());
+                }
+                (RedirectOp::Append, Some(text)) if writes_stdout => {
+                    self.files
+                        .entry(file_key(&r.target))
+                        .or_default()
+                        .push_str(text);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// What a command prints, when warden can know it without running it.
+    fn output(&mut self, cmd: &Command) -> Option<String> {
+        let stdin = cmd.stdin.as_deref();
+        let operands = cmd.operands();
+        match cmd.program.as_str() {
+            "echo" => Some(decode::echo(&cmd.args)),
+            "printf" => decode::printf(&cmd.args),
+            "cat" | "tac" if operands.is_empty() || operands == ["-"] => stdin.map(str::to_string),
+            "cat" => {
+                let mut text = String::new();
+                for op in operands {
+                    text.push_str(self.files.get(&file_key(op))?);
+                }
+                Some(text)
+            }
+            "base64" | "base32"
+                if cmd.has_short('d') || cmd.has_short('D') || cmd.has_long("--decode") =>
+            {
+                let input = match operands.first() {
+                    Some(f) => self.files.get(&file_key(f))?.as_str(),
+                    None => stdin?,
+                };
+                if cmd.program == "base32" {
+                    return None;
+                }
+                decode::base64(input)
+            }
+            "xxd" if cmd.has_short('r') => decode::hex(stdin?),
+            "rev" if operands.is_empty() => Some(decode::rev(stdin?)),
+            "tr" => decode::tr(&cmd.args, stdin?),
+            "openssl" => {
+                let base64 = cmd.args.first().is_some_and(|a| a == "base64")
+                    || cmd.args.iter().any(|a| a == "-base64" || a == "-a");
+                let decoding = cmd.args.iter().any(|a| a == "-d");
+                let ciphered = cmd.args.iter().any(|a| {
+                    a.starts_with("-aes")
+                        || a.starts_with("-des")
+                        || a.starts_with("-chacha")
+                        || a == "-pass"
+                        || a == "-k"
+                });
+                (base64 && decoding && !ciphered)
+                    .then(|| decode::base64(stdin?))
+                    .flatten()
+            }
+            "tee" => {
+                let text = stdin?.to_string();
+                for op in operands {
+                    self.files.insert(file_key(op), text.clone());
+                }
+                Some(text)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The key under which a file written on the line is remembered.
+pub(super) fn file_key(path: &str) -> String {
+    path.strip_prefix("./").unwrap_or(path).to_string()
+}
+
+/// Quotes a word so re-parsing gives it back unchanged.
+pub(super) fn shell_quote(word: &str) -> String {
+    if !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%~".contains(c))
+    {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
     }
 }

@@ -10,10 +10,14 @@
 mod command;
 mod decode;
 mod eval;
+mod expand;
+mod interp;
 mod normalize;
 mod parse;
+mod programs;
 
 pub use command::{Command, Redirect, RedirectOp, Wrapper};
+pub use programs::DECODED;
 
 /// Limits past which the analysis stops and the verdict is block.
 pub mod limits {
@@ -57,7 +61,9 @@ pub fn analyze(command: &str) -> Analysis {
         ..Analysis::default()
     };
     if !hidden.is_empty() {
-        analysis.findings.push(Finding::HiddenCharacters { codepoints: hidden });
+        analysis
+            .findings
+            .push(Finding::HiddenCharacters { codepoints: hidden });
     }
     if command.len() > limits::MAX_COMMAND_BYTES {
         analysis.limit = Some(format!(

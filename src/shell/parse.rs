@@ -1,1 +1,1215 @@
-//! placeholder replaced below
+//! A forgiving parser for POSIX/bash command lines: it never fails, ends unterminated constructs at end of input, and bounds nesting.
+//!
+//! The tree keeps only what decides what runs: pipelines of simple commands
+//! and groups, words made of quoted and unquoted parts and expansions,
+//! redirections with heredoc bodies, function definitions and `for` headers.
+//! Control keywords (`if`, `then`, `do`, `done`, ...) are skipped: the
+//! commands inside every branch and loop body are treated as run.
+
+use super::limits::MAX_NESTING;
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Script {
+    pub pipelines: Vec<Pipeline>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Pipeline {
+    pub stages: Vec<Node>,
+    /// Ended by `&`: runs in the background.
+    pub background: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Node {
+    Simple(Simple),
+    /// `( ... )` or `{ ...; }`, with redirections applied to the whole group.
+    Group(Script, Vec<Redir>),
+    Function {
+        name: String,
+        body: Script,
+    },
+    /// `for NAME in WORDS`: the loop body follows as ordinary commands.
+    For {
+        var: String,
+        words: Vec<Word>,
+    },
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Simple {
+    pub words: Vec<Word>,
+    pub redirs: Vec<Redir>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Word {
+    pub parts: Vec<Part>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Part {
+    /// Unquoted text (backslash escapes already applied to `Quoted` parts):
+    /// globs, braces and `~` keep their meaning here.
+    Lit(String),
+    /// Text that no expansion touches: single quotes, `$'...'`, escaped characters.
+    Quoted(String),
+    /// A double-quoted string: expansions inside, but no splitting or globbing.
+    Double(Vec<Part>),
+    /// `$NAME`, `${NAME}`, `${NAME<op><arg>}`.
+    Param {
+        name: String,
+        op: String,
+        arg: Option<Word>,
+        src: String,
+    },
+    /// `$( ... )` or backticks.
+    CommandSub { script: Script, src: String },
+    /// `<( ... )` or `>( ... )`.
+    ProcessSub { script: Script, src: String },
+    /// `$(( ... ))`.
+    Arith(String),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RedirKind {
+    Write,
+    Append,
+    Read,
+    /// `>&N` / `<&N`: duplicates a descriptor, writes no file.
+    Dup,
+    HereDoc,
+    HereString,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Redir {
+    pub fd: Option<u32>,
+    pub kind: RedirKind,
+    /// The file, the here-string word, or the heredoc body.
+    pub target: Word,
+}
+
+/// The parse result: the tree, and a note when a limit cut it short.
+pub struct Parsed {
+    pub script: Script,
+    pub limit: Option<String>,
+}
+
+pub fn parse(text: &str) -> Parsed {
+    let mut parser = Parser::new(text, 0);
+    let script = parser.script(Stop::Eof);
+    Parsed {
+        script,
+        limit: parser.limit,
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    Eof,
+    Paren,
+    Brace,
+    /// A `case` item body: ends at `;;`, `;&`, `;;&` or `esac`.
+    CaseItem,
+}
+
+struct Parser {
+    chars: Vec<char>,
+    pos: usize,
+    depth: usize,
+    limit: Option<String>,
+    /// Where parsing resumes after the newline that ends the current line,
+    /// past the heredoc bodies already read for it.
+    resume_after_newline: Option<usize>,
+}
+
+const KEYWORDS_SKIPPED: &[&str] = &[
+    "if", "then", "elif", "else", "fi", "do", "done", "while", "until", "!", "esac",
+];
+
+impl Parser {
+    fn new(text: &str, depth: usize) -> Parser {
+        Parser {
+            chars: text.chars().collect(),
+            pos: 0,
+            depth,
+            limit: None,
+            resume_after_newline: None,
+        }
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.pos).copied()
+    }
+
+    fn peek_at(&self, offset: usize) -> Option<char> {
+        self.chars.get(self.pos + offset).copied()
+    }
+
+    fn starts_with(&self, s: &str) -> bool {
+        s.chars()
+            .enumerate()
+            .all(|(i, c)| self.peek_at(i) == Some(c))
+    }
+
+    fn at_end(&self) -> bool {
+        self.pos >= self.chars.len()
+    }
+
+    /// Enters a nested construct; past the limit, records it and skips the
+    /// rest of the input so every level unwinds at once.
+    fn enter(&mut self) -> bool {
+        self.depth += 1;
+        if self.depth > MAX_NESTING {
+            if self.limit.is_none() {
+                self.limit = Some(format!(
+                    "the command nests quotes, groups or substitutions more than {MAX_NESTING} levels deep"
+                ));
+            }
+            self.pos = self.chars.len();
+            return false;
+        }
+        true
+    }
+
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    fn skip_blanks(&mut self) {
+        while let Some(c) = self.peek() {
+            if c == ' ' || c == '\t' || c == '\r' {
+                self.pos += 1;
+            } else if c == '\\' && self.peek_at(1) == Some('\n') {
+                self.pos += 2;
+            } else {
+                break;
+            }
+        }
+    }
+
+    fn skip_comment(&mut self) {
+        while let Some(c) = self.peek() {
+            if c == '\n' {
+                break;
+            }
+            self.pos += 1;
+        }
+    }
+
+    fn newline(&mut self) {
+        self.pos += 1;
+        if let Some(resume) = self.resume_after_newline.take() {
+            self.pos = resume.max(self.pos);
+        }
+    }
+
+    fn script(&mut self, stop: Stop) -> Script {
+        let mut script = Script::default();
+        let mut pipeline = Pipeline::default();
+        loop {
+            self.skip_blanks();
+            let Some(c) = self.peek() else { break };
+            match c {
+                '#' => self.skip_comment(),
+                '\n' => {
+                    self.newline();
+                    finish(&mut script, &mut pipeline, false);
+                }
+                ';' => {
+                    if self.starts_with(";;") {
+                        if stop == Stop::CaseItem {
+                            break;
+                        }
+                        self.pos += 1;
+                    }
+                    self.pos += 1;
+                    if self.peek() == Some('&') {
+                        self.pos += 1;
+                    }
+                    finish(&mut script, &mut pipeline, false);
+                }
+                '&' => {
+                    self.pos += 1;
+                    if self.peek() == Some('&') {
+                        self.pos += 1;
+                        finish(&mut script, &mut pipeline, false);
+                    } else if self.peek() == Some('>') {
+                        // `&>file` at command start: a redirect-only command.
+                        self.pos -= 1;
+                        self.stage(&mut pipeline);
+                    } else {
+                        finish(&mut script, &mut pipeline, true);
+                    }
+                }
+                '|' => {
+                    self.pos += 1;
+                    match self.peek() {
+                        Some('|') => {
+                            self.pos += 1;
+                            finish(&mut script, &mut pipeline, false);
+                        }
+                        Some('&') => self.pos += 1,
+                        _ => {}
+                    }
+                }
+                ')' => {
+                    if stop == Stop::Paren {
+                        self.pos += 1;
+                        break;
+                    }
+                    // A stray `)` (a case pattern's end): a separator.
+                    self.pos += 1;
+                }
+                _ => {
+                    if self.word_is("}") && matches!(stop, Stop::Brace) {
+                        self.pos += 1;
+                        break;
+                    }
+                    if stop == Stop::CaseItem && self.word_is("esac") {
+                        break;
+                    }
+                    self.stage(&mut pipeline);
+                }
+            }
+        }
+        finish(&mut script, &mut pipeline, false);
+        script
+    }
+
+    /// Whether the next word is exactly `w` (followed by a metacharacter or end).
+    fn word_is(&self, w: &str) -> bool {
+        self.starts_with(w)
+            && self
+                .peek_at(w.chars().count())
+                .is_none_or(|c| is_meta(c) || c == '}')
+    }
+
+    /// Parses one pipeline stage and appends it.
+    fn stage(&mut self, pipeline: &mut Pipeline) {
+        let start = self.pos;
+        if let Some(node) = self.command() {
+            pipeline.stages.push(node);
+        }
+        // Always make progress, whatever the input.
+        if self.pos == start {
+            self.pos += 1;
+        }
+    }
+
+    fn command(&mut self) -> Option<Node> {
+        loop {
+            self.skip_blanks();
+            match self.peek()? {
+                '(' if self.peek_at(1) == Some('(') => {
+                    self.arith_command();
+                    return None;
+                }
+                '(' => {
+                    self.pos += 1;
+                    if !self.enter() {
+                        return None;
+                    }
+                    let body = self.script(Stop::Paren);
+                    self.leave();
+                    let redirs = self.trailing_redirs();
+                    return Some(Node::Group(body, redirs));
+                }
+                '{' if self.word_is("{") => {
+                    self.pos += 1;
+                    if !self.enter() {
+                        return None;
+                    }
+                    let body = self.script(Stop::Brace);
+                    self.leave();
+                    let redirs = self.trailing_redirs();
+                    return Some(Node::Group(body, redirs));
+                }
+                _ => {}
+            }
+            let keyword = KEYWORDS_SKIPPED.iter().find(|k| self.word_is(k)).copied();
+            if let Some(k) = keyword {
+                self.pos += k.chars().count();
+                continue;
+            }
+            if self.word_is("for") || self.word_is("select") {
+                return self.for_header();
+            }
+            if self.word_is("case") {
+                return self.case();
+            }
+            if self.word_is("function") {
+                self.pos += "function".len();
+                self.skip_blanks();
+                let name = self.word().map(|w| literal_text(&w)).unwrap_or_default();
+                return self.function_body(name);
+            }
+            return self.simple();
+        }
+    }
+
+    fn simple(&mut self) -> Option<Node> {
+        let mut simple = Simple::default();
+        let mut is_test = false;
+        loop {
+            self.skip_blanks();
+            let Some(c) = self.peek() else { break };
+            if c == '#' && !simple.words.is_empty() {
+                self.skip_comment();
+                break;
+            }
+            if let Some(redir) = self.redirect(is_test) {
+                simple.redirs.push(redir);
+                continue;
+            }
+            if c == '(' && simple.words.len() == 1 && simple.redirs.is_empty() {
+                // `name ()` starts a function definition.
+                let save = self.pos;
+                self.pos += 1;
+                self.skip_blanks();
+                if self.peek() == Some(')') {
+                    self.pos += 1;
+                    let name = literal_text(&simple.words[0]);
+                    return self.function_body(name);
+                }
+                self.pos = save;
+            }
+            if is_meta(c) {
+                break;
+            }
+            if is_test && self.word_is("]]") {
+                self.pos += 2;
+                simple.words.push(lit("]]"));
+                is_test = false;
+                continue;
+            }
+            match self.word() {
+                Some(w) => {
+                    if simple.words.is_empty() && w.parts == [Part::Lit("[[".into())] {
+                        is_test = true;
+                    }
+                    simple.words.push(w);
+                }
+                None => break,
+            }
+        }
+        if simple.words.is_empty() && simple.redirs.is_empty() {
+            return None;
+        }
+        Some(Node::Simple(simple))
+    }
+
+    fn function_body(&mut self, name: String) -> Option<Node> {
+        self.skip_blanks();
+        while self.peek() == Some('\n') {
+            self.newline();
+            self.skip_blanks();
+        }
+        let node = self.command()?;
+        let body = match node {
+            Node::Group(script, _) => script,
+            other => Script {
+                pipelines: vec![Pipeline {
+                    stages: vec![other],
+                    background: false,
+                }],
+            },
+        };
+        Some(Node::Function { name, body })
+    }
+
+    fn for_header(&mut self) -> Option<Node> {
+        let kw = if self.word_is("for") { 3 } else { 6 };
+        self.pos += kw;
+        self.skip_blanks();
+        if self.starts_with("((") {
+            self.arith_command();
+            return None;
+        }
+        let var = self.word().map(|w| literal_text(&w)).unwrap_or_default();
+        self.skip_blanks();
+        let mut words = Vec::new();
+        if self.word_is("in") {
+            self.pos += 2;
+            loop {
+                self.skip_blanks();
+                match self.peek() {
+                    None | Some(';') | Some('\n') | Some('&') | Some('|') => break,
+                    _ if self.word_is("do") => break,
+                    Some(c) if is_meta(c) => break,
+                    _ => match self.word() {
+                        Some(w) => words.push(w),
+                        None => break,
+                    },
+                }
+            }
+        } else {
+            // `for x; do` loops over the positional parameters.
+            words.push(Word {
+                parts: vec![Part::Param {
+                    name: "@".into(),
+                    op: String::new(),
+                    arg: None,
+                    src: "$@".into(),
+                }],
+            });
+        }
+        Some(Node::For { var, words })
+    }
+
+    /// `case WORD in PATTERN) BODY ;; ... esac`: every body is analysed.
+    fn case(&mut self) -> Option<Node> {
+        self.pos += 4;
+        self.skip_blanks();
+        let subject = self.word();
+        self.skip_blanks();
+        if self.word_is("in") {
+            self.pos += 2;
+        }
+        let mut bodies = Script::default();
+        if let Some(w) = subject {
+            // Keep the subject: it may hold a command substitution.
+            bodies.pipelines.push(Pipeline {
+                stages: vec![Node::Simple(Simple {
+                    words: vec![lit(":"), w],
+                    redirs: Vec::new(),
+                })],
+                background: false,
+            });
+        }
+        if !self.enter() {
+            return None;
+        }
+        loop {
+            // Skip to the end of the pattern list.
+            loop {
+                self.skip_blanks();
+                match self.peek() {
+                    None => break,
+                    Some('\n') => self.newline(),
+                    Some(')') => {
+                        self.pos += 1;
+                        break;
+                    }
+                    _ if self.word_is("esac") => break,
+                    Some(c) if c == '(' || c == '|' => self.pos += 1,
+                    Some(_) => {
+                        if self.word().is_none() {
+                            self.pos += 1;
+                        }
+                    }
+                }
+            }
+            if self.at_end() {
+                break;
+            }
+            if self.word_is("esac") {
+                self.pos += 4;
+                break;
+            }
+            let body = self.script(Stop::CaseItem);
+            bodies.pipelines.extend(body.pipelines);
+            if self.starts_with(";;") {
+                self.pos += 2;
+                if matches!(self.peek(), Some('&')) {
+                    self.pos += 1;
+                }
+            } else if self.word_is("esac") {
+                self.pos += 4;
+                break;
+            }
+        }
+        self.leave();
+        Some(Node::Group(bodies, Vec::new()))
+    }
+
+    fn arith_command(&mut self) {
+        let mut depth = 0usize;
+        while let Some(c) = self.peek() {
+            self.pos += 1;
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn trailing_redirs(&mut self) -> Vec<Redir> {
+        let mut redirs = Vec::new();
+        loop {
+            self.skip_blanks();
+            match self.redirect(false) {
+                Some(r) => redirs.push(r),
+                None => break,
+            }
+        }
+        redirs
+    }
+
+    /// Parses a redirection at the current position, if there is one.
+    fn redirect(&mut self, in_test: bool) -> Option<Redir> {
+        let save = self.pos;
+        let mut fd = None;
+        let mut digits = String::new();
+        while let Some(c) = self.peek().filter(char::is_ascii_digit) {
+            digits.push(c);
+            self.pos += 1;
+        }
+        if !digits.is_empty() {
+            fd = digits.parse().ok();
+        }
+        let c = self.peek();
+        if !matches!(c, Some('<') | Some('>') | Some('&')) || in_test {
+            self.pos = save;
+            return None;
+        }
+        // `<(` and `>(` are process substitutions, words not redirections.
+        if matches!(c, Some('<') | Some('>')) && self.peek_at(1) == Some('(') && digits.is_empty() {
+            self.pos = save;
+            return None;
+        }
+        let kind = if self.starts_with("&>>") {
+            self.pos += 3;
+            RedirKind::Append
+        } else if self.starts_with("&>") {
+            self.pos += 2;
+            RedirKind::Write
+        } else if c == Some('&') {
+            self.pos = save;
+            return None;
+        } else if self.starts_with("<<<") {
+            self.pos += 3;
+            RedirKind::HereString
+        } else if self.starts_with("<<") {
+            self.pos += 2;
+            let strip_tabs = self.peek() == Some('-');
+            if strip_tabs {
+                self.pos += 1;
+            }
+            return Some(self.heredoc(fd, strip_tabs));
+        } else if self.starts_with(">>") {
+            self.pos += 2;
+            RedirKind::Append
+        } else if self.starts_with(">&") || self.starts_with("<&") {
+            self.pos += 2;
+            self.skip_blanks();
+            let target = self.word().unwrap_or_default();
+            // `>&file` (not a number or `-`) writes a file, like `&>`.
+            let text = literal_text(&target);
+            let dup = text == "-" || text.chars().all(|c| c.is_ascii_digit());
+            let kind = if dup {
+                RedirKind::Dup
+            } else {
+                RedirKind::Write
+            };
+            return Some(Redir { fd, kind, target });
+        } else if self.starts_with(">|") {
+            self.pos += 2;
+            RedirKind::Write
+        } else if self.starts_with("<>") {
+            self.pos += 2;
+            RedirKind::Read
+        } else if c == Some('>') {
+            self.pos += 1;
+            RedirKind::Write
+        } else {
+            self.pos += 1;
+            RedirKind::Read
+        };
+        self.skip_blanks();
+        let target = self.word().unwrap_or_default();
+        Some(Redir { fd, kind, target })
+    }
+
+    /// Reads the delimiter, then the body from the line after the current
+    /// one (after bodies already read for this line).
+    fn heredoc(&mut self, fd: Option<u32>, strip_tabs: bool) -> Redir {
+        self.skip_blanks();
+        let delim_word = self.word().unwrap_or_default();
+        let quoted = delim_word.parts.iter().any(|p| !matches!(p, Part::Lit(_)));
+        let delim = word_source_text(&delim_word);
+        let line_end = self.chars[self.pos..]
+            .iter()
+            .position(|&c| c == '\n')
+            .map(|i| self.pos + i);
+        let Some(line_end) = line_end else {
+            return Redir {
+                fd,
+                kind: RedirKind::HereDoc,
+                target: Word::default(),
+            };
+        };
+        let mut at = self
+            .resume_after_newline
+            .unwrap_or(line_end + 1)
+            .max(line_end + 1);
+        let mut body = String::new();
+        while at < self.chars.len() {
+            let end = self.chars[at..]
+                .iter()
+                .position(|&c| c == '\n')
+                .map_or(self.chars.len(), |i| at + i);
+            let line: String = self.chars[at..end].iter().collect();
+            let line = if strip_tabs {
+                line.trim_start_matches('\t').to_string()
+            } else {
+                line
+            };
+            at = (end + 1).min(self.chars.len());
+            if line == delim {
+                break;
+            }
+            body.push_str(&line);
+            body.push('\n');
+        }
+        self.resume_after_newline = Some(at);
+        let target = if quoted {
+            Word {
+                parts: vec![Part::Quoted(body)],
+            }
+        } else {
+            // An unquoted delimiter lets `$( )`, backticks and `$VAR` run
+            // inside the body, as in double quotes.
+            let mut sub = Parser::new(&body, self.depth);
+            let parts = sub.double_quoted_parts(false);
+            self.limit = self.limit.take().or(sub.limit);
+            Word {
+                parts: vec![Part::Double(parts)],
+            }
+        };
+        Redir {
+            fd,
+            kind: RedirKind::HereDoc,
+            target,
+        }
+    }
+
+    /// Parses one word; `None` at a metacharacter or end of input.
+    fn word(&mut self) -> Option<Word> {
+        self.word_until(None)
+    }
+
+    fn word_until(&mut self, close: Option<char>) -> Option<Word> {
+        let mut parts: Vec<Part> = Vec::new();
+        let mut lit_buf = String::new();
+        let flush = |parts: &mut Vec<Part>, buf: &mut String| {
+            if !buf.is_empty() {
+                parts.push(Part::Lit(std::mem::take(buf)));
+            }
+        };
+        while let Some(c) = self.peek() {
+            if Some(c) == close {
+                break;
+            }
+            if close.is_none() && is_meta(c) {
+                // `name=(a b)` array assignment: keep the list in the word.
+                if c == '(' && lit_buf.ends_with('=') && parts.is_empty() {
+                    let src = self.balanced_source('(', ')');
+                    lit_buf.push_str(&src);
+                    continue;
+                }
+                // `<(` / `>(` inside or at the start of a word.
+                if (c == '<' || c == '>')
+                    && self.peek_at(1) == Some('(')
+                    && lit_buf.is_empty()
+                    && parts.is_empty()
+                {
+                    flush(&mut parts, &mut lit_buf);
+                    parts.push(self.process_sub());
+                    continue;
+                }
+                break;
+            }
+            match c {
+                '\\' => {
+                    self.pos += 1;
+                    match self.peek() {
+                        Some('\n') => self.pos += 1,
+                        Some(e) => {
+                            self.pos += 1;
+                            flush(&mut parts, &mut lit_buf);
+                            parts.push(Part::Quoted(e.to_string()));
+                        }
+                        None => {}
+                    }
+                }
+                '\'' => {
+                    flush(&mut parts, &mut lit_buf);
+                    self.pos += 1;
+                    let text = self.take_until('\'');
+                    parts.push(Part::Quoted(text));
+                }
+                '"' => {
+                    flush(&mut parts, &mut lit_buf);
+                    self.pos += 1;
+                    if !self.enter() {
+                        break;
+                    }
+                    let inner = self.double_quoted_parts(true);
+                    self.leave();
+                    parts.push(Part::Double(inner));
+                }
+                '`' => {
+                    flush(&mut parts, &mut lit_buf);
+                    parts.push(self.backtick());
+                }
+                '$' => {
+                    flush(&mut parts, &mut lit_buf);
+                    match self.dollar() {
+                        Some(part) => parts.push(part),
+                        None => lit_buf.push('$'),
+                    }
+                }
+                _ => {
+                    lit_buf.push(c);
+                    self.pos += 1;
+                }
+            }
+        }
+        flush(&mut parts, &mut lit_buf);
+        if parts.is_empty() {
+            None
+        } else {
+            Some(Word { parts })
+        }
+    }
+
+    fn take_until(&mut self, end: char) -> String {
+        let mut out = String::new();
+        while let Some(c) = self.peek() {
+            self.pos += 1;
+            if c == end {
+                break;
+            }
+            out.push(c);
+        }
+        out
+    }
+
+    /// Source text of a balanced `open ... close` run, quotes respected.
+    fn balanced_source(&mut self, open: char, close: char) -> String {
+        let mut depth = 0usize;
+        let mut out = String::new();
+        while let Some(c) = self.peek() {
+            self.pos += 1;
+            out.push(c);
+            if c == '\\' {
+                if let Some(n) = self.peek() {
+                    self.pos += 1;
+                    out.push(n);
+                }
+            } else if c == '\'' {
+                out.push_str(&self.take_until('\''));
+                out.push('\'');
+            } else if c == open {
+                depth += 1;
+            } else if c == close {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    /// Parts inside double quotes (or an unquoted heredoc body when
+    /// `closing` is false, which runs to end of input).
+    fn double_quoted_parts(&mut self, closing: bool) -> Vec<Part> {
+        let mut parts = Vec::new();
+        let mut buf = String::new();
+        while let Some(c) = self.peek() {
+            match c {
+                '"' if closing => {
+                    self.pos += 1;
+                    break;
+                }
+                '\\' => {
+                    self.pos += 1;
+                    match self.peek() {
+                        Some(e)
+                            if matches!(e, '$' | '`' | '\\' | '\n') || (e == '"' && closing) =>
+                        {
+                            self.pos += 1;
+                            if e != '\n' {
+                                buf.push(e);
+                            }
+                        }
+                        _ => buf.push('\\'),
+                    }
+                }
+                '`' => {
+                    if !buf.is_empty() {
+                        parts.push(Part::Quoted(std::mem::take(&mut buf)));
+                    }
+                    parts.push(self.backtick());
+                }
+                '$' => {
+                    if !buf.is_empty() {
+                        parts.push(Part::Quoted(std::mem::take(&mut buf)));
+                    }
+                    match self.dollar() {
+                        Some(part) => parts.push(part),
+                        None => buf.push('$'),
+                    }
+                }
+                _ => {
+                    buf.push(c);
+                    self.pos += 1;
+                }
+            }
+        }
+        if !buf.is_empty() {
+            parts.push(Part::Quoted(buf));
+        }
+        parts
+    }
+
+    /// Parses what follows a `$`; `None` when it is a plain dollar sign.
+    fn dollar(&mut self) -> Option<Part> {
+        let start = self.pos;
+        self.pos += 1;
+        match self.peek() {
+            Some('\'') => {
+                self.pos += 1;
+                Some(Part::Quoted(self.ansi_c()))
+            }
+            Some('"') => {
+                // `$"..."`: a translatable string, otherwise double quotes.
+                self.pos += 1;
+                if !self.enter() {
+                    return None;
+                }
+                let inner = self.double_quoted_parts(true);
+                self.leave();
+                Some(Part::Double(inner))
+            }
+            Some('(') if self.peek_at(1) == Some('(') => {
+                let src = self.balanced_source('(', ')');
+                Some(Part::Arith(format!("${src}")))
+            }
+            Some('(') => {
+                self.pos += 1;
+                if !self.enter() {
+                    return None;
+                }
+                let script = self.script(Stop::Paren);
+                self.leave();
+                let src: String = self.chars[start..self.pos.min(self.chars.len())]
+                    .iter()
+                    .collect();
+                Some(Part::CommandSub { script, src })
+            }
+            Some('{') => {
+                self.pos += 1;
+                if !self.enter() {
+                    return None;
+                }
+                let part = self.braced_param(start);
+                self.leave();
+                Some(part)
+            }
+            Some(c) if c.is_ascii_alphabetic() || c == '_' => {
+                let mut name = String::new();
+                while let Some(c) = self
+                    .peek()
+                    .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+                {
+                    name.push(c);
+                    self.pos += 1;
+                }
+                Some(Part::Param {
+                    src: format!("${name}"),
+                    name,
+                    op: String::new(),
+                    arg: None,
+                })
+            }
+            Some(c) if c.is_ascii_digit() || "@*#?$!-".contains(c) => {
+                self.pos += 1;
+                Some(Part::Param {
+                    name: c.to_string(),
+                    op: String::new(),
+                    arg: None,
+                    src: format!("${c}"),
+                })
+            }
+            _ => {
+                self.pos = start + 1;
+                None
+            }
+        }
+    }
+
+    /// `${...}` after the `${`: a name, then an operator and an argument word.
+    fn braced_param(&mut self, start: usize) -> Part {
+        let mut name = String::new();
+        let mut op = String::new();
+        if self.peek() == Some('#') && self.peek_at(1) != Some('}') {
+            self.pos += 1;
+            op.push('#');
+        } else if self.peek() == Some('!') {
+            self.pos += 1;
+            op.push('!');
+        }
+        while let Some(c) = self.peek().filter(|c| {
+            c.is_ascii_alphanumeric() || *c == '_' || (name.is_empty() && "@*#?$!-".contains(*c))
+        }) {
+            name.push(c);
+            self.pos += 1;
+            if !(c.is_ascii_alphanumeric() || c == '_') {
+                break;
+            }
+        }
+        if self.peek() == Some('[') {
+            // Array subscripts are kept in the name; warden does not model arrays.
+            let sub = self.balanced_source('[', ']');
+            name.push_str(&sub);
+        }
+        let mut arg = None;
+        if self.peek() != Some('}') {
+            let mut operator = String::new();
+            for candidate in [
+                ":-", ":=", ":+", ":?", "##", "%%", "//", "/#", "/%", "^^", ",,", "-", "=", "+",
+                "?", "#", "%", "/", "^", ",", ":", "@",
+            ] {
+                if self.starts_with(candidate) {
+                    operator = candidate.to_string();
+                    self.pos += candidate.chars().count();
+                    break;
+                }
+            }
+            op.push_str(&operator);
+            arg = self.word_until(Some('}'));
+        }
+        if self.peek() == Some('}') {
+            self.pos += 1;
+        }
+        let src: String = self.chars[start..self.pos.min(self.chars.len())]
+            .iter()
+            .collect();
+        Part::Param { name, op, arg, src }
+    }
+
+    fn backtick(&mut self) -> Part {
+        let start = self.pos;
+        self.pos += 1;
+        let mut inner = String::new();
+        while let Some(c) = self.peek() {
+            self.pos += 1;
+            match c {
+                '`' => break,
+                '\\' => match self.peek() {
+                    Some(e @ ('`' | '\\' | '$')) => {
+                        self.pos += 1;
+                        inner.push(e);
+                    }
+                    _ => inner.push('\\'),
+                },
+                c => inner.push(c),
+            }
+        }
+        let src: String = self.chars[start..self.pos.min(self.chars.len())]
+            .iter()
+            .collect();
+        let mut sub = Parser::new(&inner, self.depth);
+        let script = if sub.enter() {
+            sub.script(Stop::Eof)
+        } else {
+            Script::default()
+        };
+        if self.limit.is_none() {
+            self.limit = sub.limit;
+        }
+        if self.limit.is_some() {
+            self.pos = self.chars.len();
+        }
+        Part::CommandSub { script, src }
+    }
+
+    fn process_sub(&mut self) -> Part {
+        let start = self.pos;
+        self.pos += 2;
+        if !self.enter() {
+            return Part::Lit(String::new());
+        }
+        let script = self.script(Stop::Paren);
+        self.leave();
+        let src: String = self.chars[start..self.pos.min(self.chars.len())]
+            .iter()
+            .collect();
+        Part::ProcessSub { script, src }
+    }
+
+    /// Decodes the body of `$'...'` (after the opening quote).
+    fn ansi_c(&mut self) -> String {
+        let mut out = String::new();
+        while let Some(c) = self.peek() {
+            self.pos += 1;
+            match c {
+                '\'' => break,
+                '\\' => {
+                    let Some(e) = self.peek() else { break };
+                    self.pos += 1;
+                    match e {
+                        'n' => out.push('\n'),
+                        't' => out.push('\t'),
+                        'r' => out.push('\r'),
+                        'a' => out.push('\u{7}'),
+                        'b' => out.push('\u{8}'),
+                        'e' | 'E' => out.push('\u{1b}'),
+                        'f' => out.push('\u{c}'),
+                        'v' => out.push('\u{b}'),
+                        'c' => {
+                            if let Some(k) = self.peek() {
+                                self.pos += 1;
+                                out.push(char::from((k as u8 & 0x1f) as u32 as u8));
+                            }
+                        }
+                        'x' => out.push(self.radix_char(16, 2)),
+                        'u' => out.push(self.radix_char(16, 4)),
+                        'U' => out.push(self.radix_char(16, 8)),
+                        '0'..='7' => {
+                            self.pos -= 1;
+                            out.push(self.radix_char(8, 3));
+                        }
+                        other => out.push(other),
+                    }
+                }
+                c => out.push(c),
+            }
+        }
+        out
+    }
+
+    fn radix_char(&mut self, radix: u32, max: usize) -> char {
+        let mut value: u32 = 0;
+        let mut n = 0;
+        while n < max {
+            match self.peek().and_then(|c| c.to_digit(radix)) {
+                Some(d) => {
+                    value = value.saturating_mul(radix).saturating_add(d);
+                    self.pos += 1;
+                    n += 1;
+                }
+                None => break,
+            }
+        }
+        char::from_u32(value).unwrap_or('\u{fffd}')
+    }
+}
+
+fn finish(script: &mut Script, pipeline: &mut Pipeline, background: bool) {
+    if !pipeline.stages.is_empty() {
+        let mut done = std::mem::take(pipeline);
+        done.background = background;
+        script.pipelines.push(done);
+    }
+}
+
+fn is_meta(c: char) -> bool {
+    matches!(
+        c,
+        ' ' | '\t' | '\n' | '\r' | ';' | '&' | '|' | '(' | ')' | '<' | '>'
+    )
+}
+
+fn lit(s: &str) -> Word {
+    Word {
+        parts: vec![Part::Lit(s.to_string())],
+    }
+}
+
+/// The text of a word with quotes removed and expansions left as written.
+pub fn word_source_text(word: &Word) -> String {
+    let mut out = String::new();
+    for part in &word.parts {
+        push_source(part, &mut out);
+    }
+    out
+}
+
+fn push_source(part: &Part, out: &mut String) {
+    match part {
+        Part::Lit(s) | Part::Quoted(s) | Part::Arith(s) => out.push_str(s),
+        Part::Double(parts) => parts.iter().for_each(|p| push_source(p, out)),
+        Part::Param { src, .. } | Part::CommandSub { src, .. } | Part::ProcessSub { src, .. } => {
+            out.push_str(src)
+        }
+    }
+}
+
+/// A word's text when it has no expansions (used for names and keywords).
+fn literal_text(word: &Word) -> String {
+    word_source_text(word)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(script: &Script) -> Vec<Vec<String>> {
+        script
+            .pipelines
+            .iter()
+            .flat_map(|p| &p.stages)
+            .filter_map(|n| match n {
+                Node::Simple(s) => Some(s.words.iter().map(word_source_text).collect()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn splits_on_operators() {
+        let p = parse("a 1; b 2 && c | d & e\nf || g");
+        assert_eq!(
+            words(&p.script),
+            vec![
+                vec!["a", "1"],
+                vec!["b", "2"],
+                vec!["c"],
+                vec!["d"],
+                vec!["e"],
+                vec!["f"],
+                vec!["g"]
+            ]
+        );
+    }
+
+    #[test]
+    fn quotes_and_escapes() {
+        let p = parse(r#"r''m "-rf" \/ $'\x72\x6d' $'\162'"#);
+        assert_eq!(words(&p.script), vec![vec!["rm", "-rf", "/", "rm", "r"]]);
+    }
+
+    #[test]
+    fn heredoc_bodies_are_not_commands() {
+        let p = parse("cat <<'EOF' > notes.md\nrm -rf /\nEOF\necho done");
+        assert_eq!(words(&p.script), vec![vec!["cat"], vec!["echo", "done"]]);
+    }
+
+    #[test]
+    fn unclosed_constructs_end_at_eof() {
+        let p = parse("echo \"unterminated $(rm -rf / ");
+        assert!(p.limit.is_none());
+        let p = parse(&"$(".repeat(10_000));
+        assert!(p.limit.is_some());
+    }
+
+    #[test]
+    fn function_definition() {
+        let p = parse(":(){ :|:& };:");
+        assert!(matches!(
+            p.script.pipelines[0].stages[0],
+            Node::Function { .. }
+        ));
+    }
+}

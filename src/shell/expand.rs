@@ -1,0 +1,435 @@
+//! Word expansion as the shell does it: braces, parameters, command substitution, field splitting on IFS, quote removal.
+
+use super::eval::Eval;
+use super::parse::{Part, Word};
+
+/// One word after expansion.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Field {
+    pub text: String,
+    /// Holds an expansion warden could not resolve (kept as its source text).
+    pub dynamic: bool,
+    /// Some of it was quoted (so it is not an alias or keyword).
+    pub quoted: bool,
+}
+
+impl Field {
+    pub fn plain(text: &str) -> Field {
+        Field {
+            text: text.to_string(),
+            ..Field::default()
+        }
+    }
+}
+
+const QUOTED: u8 = 1;
+const EXPANDED: u8 = 2;
+/// Separates the values of a multi-valued (`for` loop) variable.
+const SPLIT: u8 = 4;
+
+/// Characters of a word being expanded, each with how it came to be there.
+#[derive(Default)]
+struct Chars {
+    chars: Vec<(char, u8)>,
+    dynamic: bool,
+    quoted: bool,
+}
+
+impl Chars {
+    fn push_str(&mut self, s: &str, flags: u8) {
+        self.chars.extend(s.chars().map(|c| (c, flags)));
+    }
+}
+
+/// Most fields one word may expand into (brace expansion multiplies).
+const MAX_FIELDS: usize = 256;
+
+impl Eval<'_> {
+    /// Expands a word into fields: braces, expansions, splitting.
+    pub(super) fn expand(&mut self, word: &Word) -> Vec<Field> {
+        let mut chars = Chars::default();
+        self.parts(&word.parts, false, &mut chars);
+        let ifs = self.ifs();
+        let mut fields = Vec::new();
+        for alternative in brace_expand(&chars.chars) {
+            split(&alternative, &ifs, chars.dynamic, chars.quoted, &mut fields);
+            if fields.len() >= MAX_FIELDS {
+                fields.truncate(MAX_FIELDS);
+                break;
+            }
+        }
+        fields
+    }
+
+    /// Expands a word into one field, without brace expansion or splitting
+    /// (assignment values, redirection targets, heredoc bodies).
+    pub(super) fn expand_single(&mut self, word: &Word) -> Field {
+        let mut chars = Chars::default();
+        self.parts(&word.parts, false, &mut chars);
+        Field {
+            text: chars
+                .chars
+                .iter()
+                .map(|(c, f)| if f & SPLIT != 0 { ' ' } else { *c })
+                .collect(),
+            dynamic: chars.dynamic,
+            quoted: chars.quoted,
+        }
+    }
+
+    /// `NAME=value` at the start of a simple command.
+    pub(super) fn assignment(&mut self, word: &Word) -> Option<(String, String)> {
+        let Some(Part::Lit(first)) = word.parts.first() else {
+            return None;
+        };
+        let eq = first.find('=')?;
+        let name = first[..eq].trim_end_matches('+');
+        let valid = !name.is_empty()
+            && name
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '[' || c == ']');
+        if !valid {
+            return None;
+        }
+        let mut rest = word.clone();
+        rest.parts[0] = Part::Lit(first[eq + 1..].to_string());
+        let value = self.expand_single(&rest).text;
+        Some((name.to_string(), value))
+    }
+
+    fn ifs(&self) -> String {
+        match self.vars.get("IFS") {
+            Some(v) => v.first().cloned().unwrap_or_default(),
+            None => " \t\n".to_string(),
+        }
+    }
+
+    fn parts(&mut self, parts: &[Part], in_double: bool, out: &mut Chars) {
+        let q = if in_double { QUOTED } else { 0 };
+        for part in parts {
+            match part {
+                Part::Lit(s) => out.push_str(s, q),
+                Part::Quoted(s) => {
+                    out.quoted = true;
+                    out.push_str(s, QUOTED);
+                }
+                Part::Double(inner) => {
+                    out.quoted = true;
+                    self.parts(inner, true, out);
+                }
+                Part::Param { name, op, arg, src } => match self.param(name, op, arg.as_ref()) {
+                    Some(values) => {
+                        for (i, v) in values.iter().enumerate() {
+                            if i > 0 {
+                                out.chars.push((' ', SPLIT));
+                            }
+                            out.push_str(v, EXPANDED | q);
+                        }
+                    }
+                    None => {
+                        out.dynamic = true;
+                        out.push_str(src, QUOTED);
+                    }
+                },
+                Part::CommandSub { script, src } => {
+                    self.via.push("$( )");
+                    let output = self.script(script, None);
+                    self.via.pop();
+                    match output {
+                        Some(text) => out.push_str(text.trim_end_matches('\n'), EXPANDED | q),
+                        None => {
+                            out.dynamic = true;
+                            out.push_str(src, QUOTED);
+                        }
+                    }
+                }
+                Part::ProcessSub { script, src } => {
+                    self.via.push("<( )");
+                    let output = self.script(script, None);
+                    self.via.pop();
+                    if let Some(text) = output {
+                        self.proc_outputs.insert(src.clone(), text);
+                    }
+                    out.push_str(src, QUOTED);
+                }
+                Part::Arith(src) => out.push_str(src, QUOTED),
+            }
+        }
+    }
+
+    /// The values of a parameter expansion, `None` when unknown.
+    fn param(&mut self, name: &str, op: &str, arg: Option<&Word>) -> Option<Vec<String>> {
+        let value = self.lookup(name);
+        let set_nonempty = value
+            .as_ref()
+            .is_some_and(|v| v.iter().any(|s| !s.is_empty()));
+        let arg_text =
+            |eval: &mut Self| arg.map(|w| eval.expand_single(w).text).unwrap_or_default();
+        match (op, arg) {
+            ("", _) => value,
+            ("#", None) => value.map(|v| vec![v.join(" ").chars().count().to_string()]),
+            (":-", _) | ("-", _) => {
+                if set_nonempty || (op == "-" && value.is_some()) {
+                    value
+                } else {
+                    Some(vec![arg_text(self)])
+                }
+            }
+            (":=", _) | ("=", _) => {
+                if set_nonempty {
+                    value
+                } else {
+                    let v = arg_text(self);
+                    self.vars.insert(name.to_string(), vec![v.clone()]);
+                    Some(vec![v])
+                }
+            }
+            (":+", _) | ("+", _) => {
+                // Evaluate the alternative either way: it may hold a substitution.
+                let alt = arg_text(self);
+                value.map(|_| vec![alt])
+            }
+            (":?", _) | ("?", _) => value,
+            ("^^", _) | ("^", _) => value.map(|v| v.iter().map(|s| s.to_uppercase()).collect()),
+            (",,", _) | (",", _) => value.map(|v| v.iter().map(|s| s.to_lowercase()).collect()),
+            ("#" | "##" | "%" | "%%", Some(_)) => {
+                let pattern = arg_text(self);
+                let v = value?;
+                if pattern.contains(['*', '?', '[']) {
+                    return None;
+                }
+                Some(
+                    v.into_iter()
+                        .map(|s| match op {
+                            "#" | "##" => s
+                                .strip_prefix(pattern.as_str())
+                                .map(str::to_string)
+                                .unwrap_or(s),
+                            _ => s
+                                .strip_suffix(pattern.as_str())
+                                .map(str::to_string)
+                                .unwrap_or(s),
+                        })
+                        .collect(),
+                )
+            }
+            ("/" | "//", Some(_)) => {
+                let spec = arg_text(self);
+                let (from, to) = spec.split_once('/').unwrap_or((spec.as_str(), ""));
+                let v = value?;
+                if from.contains(['*', '?', '[']) || from.is_empty() {
+                    return None;
+                }
+                Some(
+                    v.into_iter()
+                        .map(|s| {
+                            if op == "//" {
+                                s.replace(from, to)
+                            } else {
+                                s.replacen(from, to, 1)
+                            }
+                        })
+                        .collect(),
+                )
+            }
+            (":", Some(_)) => {
+                let spec = arg_text(self);
+                let mut nums = spec.split(':').map(|n| n.trim().parse::<i64>().ok());
+                let offset = nums.next().flatten()?;
+                let length = nums.next().flatten();
+                let v = value?;
+                Some(
+                    v.into_iter()
+                        .map(|s| {
+                            let chars: Vec<char> = s.chars().collect();
+                            let start = if offset < 0 {
+                                chars.len().saturating_sub(offset.unsigned_abs() as usize)
+                            } else {
+                                (offset as usize).min(chars.len())
+                            };
+                            let end = match length {
+                                Some(l) if l >= 0 => (start + l as usize).min(chars.len()),
+                                Some(l) => chars
+                                    .len()
+                                    .saturating_sub(l.unsigned_abs() as usize)
+                                    .max(start),
+                                None => chars.len(),
+                            };
+                            chars[start..end].iter().collect()
+                        })
+                        .collect(),
+                )
+            }
+            ("!", None) => {
+                let target = value?.first().cloned()?;
+                self.lookup(&target)
+            }
+            _ => None,
+        }
+    }
+
+    fn lookup(&self, name: &str) -> Option<Vec<String>> {
+        if let Some(v) = self.vars.get(name) {
+            return Some(v.clone());
+        }
+        if let Ok(n) = name.parse::<usize>() {
+            return self.positional.get(n).map(|s| vec![s.clone()]);
+        }
+        match name {
+            // The home directory is `~` to the rules, however it is written.
+            "HOME" => Some(vec!["~".into()]),
+            "PWD" => Some(vec![self.cwd.clone().unwrap_or_else(|| ".".into())]),
+            "IFS" => Some(vec![" \t\n".into()]),
+            "@" | "*" if self.positional.len() > 1 => Some(self.positional[1..].to_vec()),
+            _ => None,
+        }
+    }
+}
+
+/// Splits expanded characters into fields on unquoted IFS characters that
+/// came from an expansion, and on multi-value separators.
+fn split(chars: &[(char, u8)], ifs: &str, dynamic: bool, quoted: bool, out: &mut Vec<Field>) {
+    let mut current = String::new();
+    let mut has_content = false;
+    for &(c, flags) in chars {
+        let splits =
+            flags & SPLIT != 0 || (flags & EXPANDED != 0 && flags & QUOTED == 0 && ifs.contains(c));
+        if splits {
+            if has_content {
+                out.push(Field {
+                    text: std::mem::take(&mut current),
+                    dynamic,
+                    quoted,
+                });
+            }
+            has_content = false;
+            continue;
+        }
+        current.push(c);
+        has_content = true;
+    }
+    // A word that was quoted but empty (`""`) is still an argument.
+    if has_content || (quoted && out.is_empty() && !chars.iter().any(|(_, f)| f & EXPANDED != 0)) {
+        out.push(Field {
+            text: current,
+            dynamic,
+            quoted,
+        });
+    }
+}
+
+/// Bash brace expansion on unquoted literal braces: `{a,b}` and `{1..3}`.
+fn brace_expand(chars: &[(char, u8)]) -> Vec<Vec<(char, u8)>> {
+    let mut results = Vec::new();
+    expand_into(chars.to_vec(), &mut results);
+    results
+}
+
+fn expand_into(chars: Vec<(char, u8)>, out: &mut Vec<Vec<(char, u8)>>) {
+    if out.len() >= MAX_FIELDS {
+        return;
+    }
+    let literal = |i: usize| chars[i].1 == 0;
+    let mut search_from = 0;
+    while let Some(open) = (search_from..chars.len()).find(|&i| chars[i].0 == '{' && literal(i)) {
+        // Find the matching close brace and the top-level commas.
+        let mut depth = 0;
+        let mut commas = Vec::new();
+        let mut close = None;
+        for (i, &(c, f)) in chars.iter().enumerate().skip(open) {
+            if f != 0 {
+                continue;
+            }
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = Some(i);
+                        break;
+                    }
+                }
+                ',' if depth == 1 => commas.push(i),
+                _ => {}
+            }
+        }
+        let Some(close) = close else { break };
+        let prefix = &chars[..open];
+        let suffix = &chars[close + 1..];
+        let alternatives: Vec<Vec<(char, u8)>> = if !commas.is_empty() {
+            let mut bounds = vec![open];
+            bounds.extend(&commas);
+            bounds.push(close);
+            bounds
+                .windows(2)
+                .map(|w| chars[w[0] + 1..w[1]].to_vec())
+                .collect()
+        } else {
+            let inner: String = chars[open + 1..close].iter().map(|(c, _)| c).collect();
+            match sequence(&inner) {
+                Some(items) => items
+                    .into_iter()
+                    .map(|s| s.chars().map(|c| (c, QUOTED)).collect())
+                    .collect(),
+                None => {
+                    search_from = open + 1;
+                    continue;
+                }
+            }
+        };
+        for alt in alternatives {
+            let mut next = prefix.to_vec();
+            next.extend(alt);
+            next.extend_from_slice(suffix);
+            expand_into(next, out);
+            if out.len() >= MAX_FIELDS {
+                return;
+            }
+        }
+        return;
+    }
+    out.push(chars);
+}
+
+/// `a..e` or `1..5` (with an optional step), bounded.
+fn sequence(inner: &str) -> Option<Vec<String>> {
+    let mut parts = inner.split("..");
+    let (a, b) = (parts.next()?, parts.next()?);
+    let step: i64 = parts
+        .next()
+        .map_or(Some(1i64), |s| s.parse::<i64>().ok())?
+        .abs()
+        .max(1);
+    if let (Ok(x), Ok(y)) = (a.parse::<i64>(), b.parse::<i64>()) {
+        let items: Vec<String> = if x <= y {
+            (x..=y)
+                .step_by(step as usize)
+                .take(MAX_FIELDS)
+                .map(|n| n.to_string())
+                .collect()
+        } else {
+            (y..=x)
+                .rev()
+                .step_by(step as usize)
+                .take(MAX_FIELDS)
+                .map(|n| n.to_string())
+                .collect()
+        };
+        return Some(items);
+    }
+    let (mut ca, mut cb) = (a.chars(), b.chars());
+    let (x, y) = (ca.next()?, cb.next()?);
+    if ca.next().is_some()
+        || cb.next().is_some()
+        || !x.is_ascii_alphabetic()
+        || !y.is_ascii_alphabetic()
+    {
+        return None;
+    }
+    let (lo, hi) = (x.min(y) as u8, x.max(y) as u8);
+    Some((lo..=hi).map(|c| (c as char).to_string()).collect())
+}

@@ -1,0 +1,860 @@
+//! What particular programs do with their arguments: wrappers that run another command, shells and `eval` that run text, `find`/`xargs` that run commands on files.
+
+use super::command::{Command, Wrapper};
+use super::eval::{file_key, Eval};
+use super::expand::Field;
+use super::interp;
+
+/// A program that runs the rest of its arguments as a command.
+struct WrapperSpec {
+    name: &'static str,
+    /// Options that take a separate value (`-u root`).
+    valued: &'static [&'static str],
+    /// Positional arguments between the options and the command (`timeout 5 cmd`).
+    positionals: usize,
+    /// `NAME=value` words may come before the command (`env A=1 cmd`).
+    assignments: bool,
+}
+
+const WRAPPERS: &[WrapperSpec] = &[
+    WrapperSpec {
+        name: "sudo",
+        valued: &[
+            "-u",
+            "-g",
+            "-h",
+            "-p",
+            "-C",
+            "-D",
+            "-r",
+            "-t",
+            "-T",
+            "-U",
+            "--user",
+            "--group",
+            "--host",
+            "--prompt",
+            "--chdir",
+            "--role",
+            "--type",
+            "--other-user",
+            "--close-from",
+            "--command-timeout",
+        ],
+        positionals: 0,
+        assignments: true,
+    },
+    WrapperSpec {
+        name: "doas",
+        valued: &["-u", "-C"],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "env",
+        valued: &["-u", "-C", "--unset", "--chdir"],
+        positionals: 0,
+        assignments: true,
+    },
+    WrapperSpec {
+        name: "exec",
+        valued: &["-a"],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "nice",
+        valued: &["-n", "--adjustment"],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "nohup",
+        valued: &[],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "setsid",
+        valued: &[],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "time",
+        valued: &["-f", "-o", "--format", "--output"],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "command",
+        valued: &[],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "builtin",
+        valued: &[],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "stdbuf",
+        valued: &["-i", "-o", "-e", "--input", "--output", "--error"],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "timeout",
+        valued: &["-s", "-k", "--signal", "--kill-after"],
+        positionals: 1,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "ionice",
+        valued: &["-c", "-n", "--class", "--classdata"],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "chrt",
+        valued: &["-T", "-P", "-D"],
+        positionals: 1,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "taskset",
+        valued: &[],
+        positionals: 1,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "flock",
+        valued: &["-w", "-E", "--timeout", "--conflict-exit-code"],
+        positionals: 1,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "pkexec",
+        valued: &["--user"],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "chroot",
+        valued: &["--userspec", "--groups"],
+        positionals: 1,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "busybox",
+        valued: &[],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "toybox",
+        valued: &[],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "unbuffer",
+        valued: &[],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "caffeinate",
+        valued: &["-t", "-w"],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "torsocks",
+        valued: &[],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "proxychains",
+        valued: &["-f"],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "proxychains4",
+        valued: &["-f"],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "dbus-run-session",
+        valued: &[],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "xvfb-run",
+        valued: &["-n", "-s", "-e", "-f", "-p"],
+        positionals: 0,
+        assignments: false,
+    },
+    WrapperSpec {
+        name: "catchsegv",
+        valued: &[],
+        positionals: 0,
+        assignments: false,
+    },
+];
+
+/// Programs that turn hidden text into code when piped into a shell.
+const DECODERS: &[&str] = &[
+    "base64", "base32", "xxd", "tr", "rev", "openssl", "printf", "gunzip", "zcat", "uudecode",
+    "basenc",
+];
+
+/// The `via` marker of commands that came out of a decoded payload.
+pub const DECODED: &str = "decoded payload";
+
+const SHELLS: &[&str] = &[
+    "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "rbash", "csh", "tcsh",
+    "posh",
+];
+
+/// Environment variables whose value some program runs as a shell command.
+const COMMAND_ENV_VARS: &[&str] = &[
+    "GIT_SSH_COMMAND",
+    "GIT_EDITOR",
+    "GIT_SEQUENCE_EDITOR",
+    "GIT_PAGER",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_PROXY_COMMAND",
+    "GIT_ASKPASS",
+    "SSH_ASKPASS",
+    "SUDO_ASKPASS",
+    "PAGER",
+    "MANPAGER",
+    "EDITOR",
+    "VISUAL",
+    "LESSOPEN",
+    "LESSCLOSE",
+    "PROMPT_COMMAND",
+];
+
+pub(super) fn basename(word: &str) -> String {
+    let base = word
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or(word)
+        .to_lowercase();
+    base.strip_suffix(".exe")
+        .map(str::to_string)
+        .unwrap_or(base)
+}
+
+impl Eval<'_> {
+    /// Peels wrappers off `fields`, applies what special programs do, emits
+    /// the resulting command, and returns it.
+    pub(super) fn dispatch(&mut self, mut cmd: Command, mut fields: Vec<Field>) -> Option<Command> {
+        loop {
+            let name = basename(&fields[0].text);
+            let Some(spec) = WRAPPERS.iter().find(|w| w.name == name) else {
+                break;
+            };
+            if fields[0].dynamic {
+                break;
+            }
+            // `command -v x` asks where x is; it runs nothing.
+            if name == "command"
+                && fields
+                    .iter()
+                    .skip(1)
+                    .take_while(|f| f.text.starts_with('-'))
+                    .any(|f| f.text.contains('v') || f.text.contains('V'))
+            {
+                break;
+            }
+            let (own, rest) = split_wrapper(spec, &fields[1..]);
+            if rest.is_empty() {
+                break;
+            }
+            let mut rest = rest.to_vec();
+            let mut own_args: Vec<String> = own.iter().map(|f| f.text.clone()).collect();
+            if spec.assignments {
+                while let Some((k, v)) = rest.first().and_then(|f| split_assignment(&f.text)) {
+                    cmd.env.push((k, v));
+                    own_args.push(rest.remove(0).text);
+                }
+                if rest.is_empty() {
+                    cmd.wrappers.push(Wrapper {
+                        name,
+                        args: own_args,
+                    });
+                    return self.finish(cmd, &fields[..1]);
+                }
+            }
+            // `env -S 'cmd args'` splits its string into words.
+            if name == "env" {
+                if let Some(pos) = own
+                    .iter()
+                    .position(|f| f.text == "-S" || f.text.starts_with("--split-string"))
+                {
+                    let text = own.get(pos + 1).map(|f| f.text.clone()).unwrap_or_default();
+                    let mut split: Vec<Field> = text.split_whitespace().map(Field::plain).collect();
+                    split.extend(rest);
+                    rest = split;
+                }
+            }
+            cmd.wrappers.push(Wrapper {
+                name,
+                args: own_args,
+            });
+            fields = rest;
+        }
+        self.finish(cmd, &fields)
+    }
+
+    fn finish(&mut self, mut cmd: Command, fields: &[Field]) -> Option<Command> {
+        cmd.path = fields[0].text.clone();
+        cmd.program = basename(&cmd.path);
+        cmd.dynamic = fields[0].dynamic;
+        cmd.args = fields[1..].iter().map(|f| f.text.clone()).collect();
+        for (name, value) in cmd.env.clone() {
+            if COMMAND_ENV_VARS.contains(&name.as_str()) {
+                self.reanalyze(&value, "environment variable", None);
+            }
+        }
+        self.special(&mut cmd, fields);
+        self.emit(cmd.clone());
+        Some(cmd)
+    }
+
+    /// What a program does beyond running itself.
+    fn special(&mut self, cmd: &mut Command, fields: &[Field]) {
+        let args = &fields[1..];
+        match cmd.program.as_str() {
+            p if SHELLS.contains(&p) => self.shell(cmd),
+            "su" => {
+                if let Some(code) = option_value(&cmd.args, &["-c", "--command"]) {
+                    self.reanalyze(&code, "su -c", cmd.stdin.clone());
+                }
+            }
+            "eval" => {
+                let text = cmd.args.join(" ");
+                self.reanalyze(&text, "eval", cmd.stdin.clone());
+            }
+            "source" | "." => {
+                if let Some(file) = cmd.args.first() {
+                    let code = self
+                        .files
+                        .get(&file_key(file))
+                        .or_else(|| self.proc_outputs.get(file))
+                        .cloned();
+                    let code = code
+                        .or_else(|| (file == "/dev/stdin").then(|| cmd.stdin.clone()).flatten());
+                    if let Some(code) = code {
+                        self.reanalyze(&code, "source", None);
+                    }
+                }
+            }
+            "trap" => {
+                if let Some(code) = cmd.args.first().filter(|a| !a.starts_with('-')) {
+                    self.reanalyze(&code.clone(), "trap", None);
+                }
+            }
+            "alias" => {
+                for arg in &cmd.args {
+                    if let Some((name, value)) = arg.split_once('=') {
+                        self.aliases.insert(name.to_string(), value.to_string());
+                    }
+                }
+            }
+            "cd" | "pushd" => {
+                let dir = cmd
+                    .operands()
+                    .first()
+                    .map(|d| d.to_string())
+                    .unwrap_or_else(|| "~".into());
+                self.cwd = Some(
+                    match (&self.cwd, dir.starts_with('/') || dir.starts_with('~')) {
+                        (Some(prev), false) => format!("{}/{}", prev.trim_end_matches('/'), dir),
+                        _ => dir,
+                    },
+                );
+            }
+            "export" | "declare" | "typeset" | "local" | "readonly" => {
+                for arg in &cmd.args {
+                    if let Some((k, v)) = split_assignment(arg) {
+                        self.vars.insert(k, vec![v]);
+                    }
+                }
+            }
+            "unset" => {
+                for arg in &cmd.args {
+                    self.vars.remove(arg);
+                }
+            }
+            "xargs" => self.xargs(cmd, args),
+            "find" => self.find(cmd, args),
+            "parallel" => self.parallel(cmd, args),
+            "watch" => {
+                let (_, rest) = split_options(&cmd.args, &["-n", "--interval", "-d", "-q"]);
+                if !rest.is_empty() {
+                    let text = rest.join(" ");
+                    self.reanalyze(&text, "watch", None);
+                }
+            }
+            "script" => {
+                if let Some(code) = option_value(&cmd.args, &["-c", "--command"]) {
+                    self.reanalyze(&code, "script -c", None);
+                }
+            }
+            "flock" => {
+                if let Some(code) = option_value(&cmd.args, &["-c", "--command"]) {
+                    self.reanalyze(&code, "flock -c", None);
+                }
+            }
+            "ssh" => self.ssh(cmd),
+            "vim" | "vi" | "nvim" | "ex" | "view" | "vimdiff" => {
+                let mut iter = cmd.args.iter();
+                while let Some(arg) = iter.next() {
+                    let code = match arg.as_str() {
+                        "-c" | "--cmd" => iter.next().cloned(),
+                        a if a.starts_with('+') => Some(a[1..].to_string()),
+                        _ => None,
+                    };
+                    if let Some(code) = code {
+                        let code = code.trim_start_matches(':');
+                        if let Some(shell) = code.strip_prefix('!') {
+                            self.reanalyze(shell, "editor shell escape", None);
+                        }
+                    }
+                }
+            }
+            "git" => {
+                let mut iter = cmd.args.iter();
+                while let Some(arg) = iter.next() {
+                    let setting = match arg.as_str() {
+                        "-c" => iter.next().cloned(),
+                        a if a.starts_with("--config-env") => None,
+                        a if !a.starts_with('-') => break,
+                        _ => None,
+                    };
+                    if let Some((key, value)) = setting.as_deref().and_then(|s| s.split_once('=')) {
+                        let key = key.to_lowercase();
+                        let runs = key.starts_with("alias.") && value.starts_with('!')
+                            || matches!(
+                                key.as_str(),
+                                "core.sshcommand"
+                                    | "core.pager"
+                                    | "core.editor"
+                                    | "core.fsmonitor"
+                                    | "core.hookspath"
+                                    | "diff.external"
+                                    | "sequence.editor"
+                            )
+                            || key.starts_with("credential.") && value.starts_with('!');
+                        if runs && key != "core.hookspath" {
+                            self.reanalyze(value.trim_start_matches('!'), "git config", None);
+                        }
+                    }
+                }
+            }
+            p if interp::language(p).is_some() => {
+                if let Some(code) = interp::inline_code(cmd) {
+                    let found = interp::scan(&code);
+                    self.interp_findings(cmd, found);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn interp_findings(&mut self, cmd: &Command, found: interp::Found) {
+        for shell in found.shell {
+            self.reanalyze(&shell, "interpreter", None);
+        }
+        for path in found.deletes {
+            self.emit(Command {
+                program: "rm".into(),
+                path: "rm".into(),
+                args: vec!["-r".into(), "-f".into(), path],
+                cwd: cmd.cwd.clone(),
+                via: with(&cmd.via, "interpreter"),
+                wrappers: cmd.wrappers.clone(),
+                ..Command::default()
+            });
+        }
+    }
+
+    /// `sh -c CODE`, `sh FILE`, and shells reading code on stdin.
+    fn shell(&mut self, cmd: &Command) {
+        let mut iter = cmd.args.iter().enumerate();
+        let mut inline = false;
+        let mut reads_stdin = false;
+        let mut operand = None;
+        while let Some((i, arg)) = iter.next() {
+            if arg == "--" || arg == "-" {
+                reads_stdin |= arg == "-";
+                operand = cmd.args.get(i + 1).map(|_| i + 1);
+                break;
+            }
+            if let Some(long) = arg.strip_prefix("--") {
+                if long == "command" || long.starts_with("command=") {
+                    inline = true;
+                    if let Some(code) = long.strip_prefix("command=") {
+                        self.reanalyze(code, "sh -c", cmd.stdin.clone());
+                        return;
+                    }
+                }
+                if matches!(long, "rcfile" | "init-file") {
+                    iter.next();
+                }
+                continue;
+            }
+            if (arg.starts_with('-') || arg.starts_with('+')) && arg.len() > 1 {
+                inline |= arg.contains('c');
+                reads_stdin |= arg.contains('s');
+                if arg.contains('o') || arg.contains('O') {
+                    iter.next();
+                }
+                continue;
+            }
+            operand = Some(i);
+            break;
+        }
+        match (inline, operand) {
+            (true, Some(i)) => {
+                let code = cmd.args[i].clone();
+                let saved = std::mem::replace(&mut self.positional, cmd.args[i + 1..].to_vec());
+                self.reanalyze(&code, "sh -c", cmd.stdin.clone());
+                self.positional = saved;
+            }
+            (false, Some(i)) if !reads_stdin => {
+                let file = &cmd.args[i];
+                let code = self
+                    .files
+                    .get(&file_key(file))
+                    .or_else(|| self.proc_outputs.get(file))
+                    .cloned();
+                let code = code.or_else(|| {
+                    matches!(file.as_str(), "/dev/stdin" | "/proc/self/fd/0")
+                        .then(|| cmd.stdin.clone())
+                        .flatten()
+                });
+                if let Some(code) = code {
+                    self.reanalyze(&code, "shell script", None);
+                }
+            }
+            _ => {
+                if let Some(code) = cmd.stdin.clone() {
+                    // Code that only exists after decoding was hidden on purpose.
+                    let via = if cmd.fed_by(DECODERS) {
+                        DECODED
+                    } else {
+                        "shell stdin"
+                    };
+                    self.reanalyze(&code, via, None);
+                }
+            }
+        }
+    }
+
+    fn ssh(&mut self, cmd: &Command) {
+        const VALUED: &str = "bcDEeFIiJLlmOopQRSWw";
+        let mut i = 0;
+        let args = &cmd.args;
+        while i < args.len() {
+            let a = &args[i];
+            if a.starts_with('-') && a.len() > 1 {
+                let last = a.chars().last().unwrap_or('-');
+                if a.len() == 2 && VALUED.contains(last) {
+                    i += 1;
+                }
+                i += 1;
+                continue;
+            }
+            break;
+        }
+        // args[i] is the host; the rest is the remote command line.
+        if i + 1 < args.len() {
+            let text = args[i + 1..].join(" ");
+            self.reanalyze(&text, "ssh", cmd.stdin.clone());
+        }
+    }
+
+    fn xargs(&mut self, cmd: &Command, args: &[Field]) {
+        const VALUED: &[&str] = &[
+            "-a",
+            "-d",
+            "-E",
+            "-I",
+            "-L",
+            "-n",
+            "-P",
+            "-s",
+            "--arg-file",
+            "--delimiter",
+            "--eof",
+            "--max-lines",
+            "--max-args",
+            "--max-procs",
+            "--max-chars",
+            "--process-slot-var",
+        ];
+        let mut i = 0;
+        let mut replace = None;
+        while i < args.len() {
+            let a = args[i].text.as_str();
+            if !a.starts_with('-') || a == "-" {
+                break;
+            }
+            if a == "--" {
+                i += 1;
+                break;
+            }
+            if a == "-I" {
+                replace = args.get(i + 1).map(|f| f.text.clone());
+            } else if let Some(r) = a
+                .strip_prefix("-I")
+                .or_else(|| a.strip_prefix("--replace="))
+            {
+                replace = Some(r.to_string());
+            } else if a == "-i" || a == "--replace" {
+                replace = Some("{}".into());
+            }
+            i += if VALUED.contains(&a) { 2 } else { 1 };
+        }
+        let rest = args.get(i..).unwrap_or(&[]);
+        if rest.is_empty() {
+            return;
+        }
+        // Items come from stdin (or -a FILE): known text when we have it.
+        let items: Vec<String> = match &cmd.stdin {
+            Some(text) => text
+                .split_whitespace()
+                .map(str::to_string)
+                .take(64)
+                .collect(),
+            None => vec!["$(xargs input)".to_string()],
+        };
+        let mut fields: Vec<Field> = rest.to_vec();
+        match replace {
+            Some(r) => {
+                for f in fields.iter_mut() {
+                    f.text = f.text.replace(&r, &items.join(" "));
+                }
+            }
+            None => fields.extend(items.iter().map(|s| Field::plain(s))),
+        }
+        self.nested(cmd, fields, "xargs");
+    }
+
+    /// `find ROOTS ... -exec CMD {} ;` / `-delete`: the command runs on what
+    /// find walks, so `{}` stands for the roots (and their contents).
+    fn find(&mut self, cmd: &Command, args: &[Field]) {
+        let roots: Vec<String> = args
+            .iter()
+            .take_while(|f| !f.text.starts_with('-') && f.text != "(" && f.text != "!")
+            .map(|f| f.text.clone())
+            .collect();
+        let roots = if roots.is_empty() {
+            vec![".".to_string()]
+        } else {
+            roots
+        };
+        // Only a name/path/time filter narrows what is removed; `-type f`
+        // under a root still removes every file in it.
+        let filtered = args.iter().any(|f| {
+            matches!(
+                f.text.as_str(),
+                "-name"
+                    | "-iname"
+                    | "-path"
+                    | "-ipath"
+                    | "-regex"
+                    | "-iregex"
+                    | "-newer"
+                    | "-mtime"
+                    | "-mmin"
+                    | "-size"
+                    | "-user"
+                    | "-empty"
+                    | "-perm"
+                    | "-wholename"
+                    | "-links"
+                    | "-inum"
+                    | "-atime"
+                    | "-ctime"
+            )
+        });
+        let mut i = roots.len().min(args.len());
+        while i < args.len() {
+            let a = args[i].text.as_str();
+            if matches!(a, "-exec" | "-execdir" | "-ok" | "-okdir") {
+                let end = args[i + 1..]
+                    .iter()
+                    .position(|f| f.text == ";" || f.text == "+")
+                    .map_or(args.len(), |p| i + 1 + p);
+                let mut fields: Vec<Field> = args[i + 1..end].to_vec();
+                if !fields.is_empty() {
+                    for f in fields.iter_mut() {
+                        if f.text.contains("{}") {
+                            f.text = f.text.replace("{}", &roots.join(" "));
+                        }
+                    }
+                    let name = basename(&fields[0].text);
+                    if matches!(name.as_str(), "rm" | "shred" | "unlink") && !filtered {
+                        fields.insert(1, Field::plain("-r"));
+                    }
+                    self.nested(cmd, fields, "find -exec");
+                }
+                i = end + 1;
+            } else if a == "-delete" {
+                let mut fields = vec![Field::plain("rm")];
+                if !filtered {
+                    fields.push(Field::plain("-r"));
+                }
+                fields.extend(roots.iter().map(|r| Field::plain(r)));
+                self.nested(cmd, fields, "find -delete");
+                i += 1;
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    fn parallel(&mut self, cmd: &Command, args: &[Field]) {
+        let sep = args.iter().position(|f| f.text.starts_with(":::"));
+        let (command, inputs) = match sep {
+            Some(p) => (&args[..p], &args[p + 1..]),
+            None => (args, &[][..]),
+        };
+        let command: Vec<Field> = command
+            .iter()
+            .skip_while(|f| f.text.starts_with('-'))
+            .cloned()
+            .collect();
+        let inputs: Vec<Field> = inputs
+            .iter()
+            .filter(|f| !f.text.starts_with(":::"))
+            .cloned()
+            .collect();
+        if command.is_empty() {
+            for input in inputs {
+                self.reanalyze(&input.text, "parallel", None);
+            }
+        } else {
+            let mut fields = command;
+            fields.extend(inputs);
+            self.nested(cmd, fields, "parallel");
+        }
+    }
+
+    /// Runs `fields` as a command started by `parent` (xargs, find, parallel).
+    fn nested(&mut self, parent: &Command, fields: Vec<Field>, via: &'static str) {
+        if fields.is_empty() {
+            return;
+        }
+        let base = Command {
+            cwd: parent.cwd.clone(),
+            via: with(&parent.via, via),
+            wrappers: parent.wrappers.clone(),
+            env: parent.env.clone(),
+            ..Command::default()
+        };
+        self.via.push(via);
+        self.dispatch(base, fields);
+        self.via.pop();
+    }
+}
+
+fn with(via: &[&'static str], more: &'static str) -> Vec<&'static str> {
+    let mut v = via.to_vec();
+    v.push(more);
+    v
+}
+
+/// Splits a wrapper's own options (and positionals) from the command it runs.
+fn split_wrapper<'f>(spec: &WrapperSpec, fields: &'f [Field]) -> (&'f [Field], &'f [Field]) {
+    let mut i = 0;
+    while i < fields.len() {
+        let a = fields[i].text.as_str();
+        if a == "--" {
+            i += 1;
+            break;
+        }
+        if !(a.starts_with('-') && a.len() > 1) {
+            break;
+        }
+        let key = a.split('=').next().unwrap_or(a);
+        let takes_value = spec.valued.contains(&key) && !a.contains('=');
+        // A short cluster ending in a valued flag (`-nu root`) takes one too.
+        let cluster_value = !a.starts_with("--")
+            && a.len() > 2
+            && spec
+                .valued
+                .contains(&&a[a.len() - 2..])
+                .then_some(())
+                .is_some()
+            && spec
+                .valued
+                .iter()
+                .any(|v| v.len() == 2 && a.ends_with(&v[1..]));
+        i += if takes_value || cluster_value { 2 } else { 1 };
+    }
+    let i = (i + spec.positionals).min(fields.len());
+    fields.split_at(i)
+}
+
+fn split_assignment(word: &str) -> Option<(String, String)> {
+    let (name, value) = word.split_once('=')?;
+    let valid = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    valid.then(|| (name.to_string(), value.to_string()))
+}
+
+/// The value of `-c CODE`, `-cCODE`, `--command CODE` or `--command=CODE`.
+fn option_value(args: &[String], names: &[&str]) -> Option<String> {
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        for name in names {
+            if arg == name {
+                return iter.next().cloned();
+            }
+            if let Some(v) = arg.strip_prefix(&format!("{name}=")) {
+                return Some(v.to_string());
+            }
+        }
+        // `-lc CODE`: a short cluster containing the flag.
+        if let Some(short) = names.iter().find(|n| n.len() == 2) {
+            let flag = &short[1..];
+            if arg.starts_with('-')
+                && !arg.starts_with("--")
+                && arg.len() > 2
+                && arg.ends_with(flag)
+            {
+                return iter.next().cloned();
+            }
+        }
+    }
+    None
+}
+
+/// Skips options (and the values of `valued` ones); returns the rest.
+fn split_options<'a>(args: &'a [String], valued: &[&str]) -> (&'a [String], &'a [String]) {
+    let mut i = 0;
+    while i < args.len() && args[i].starts_with('-') {
+        i += if valued.contains(&args[i].as_str()) {
+            2
+        } else {
+            1
+        };
+    }
+    let i = i.min(args.len());
+    args.split_at(i)
+}
