@@ -5,7 +5,7 @@ use std::io::Read;
 use crate::engine::{self, Options};
 use crate::error::Error;
 use crate::payload;
-use crate::verdict::{Dialect, Verdict};
+use crate::verdict::{Decision, Dialect, Verdict};
 
 /// The most stdin warden reads in hook mode. Real payloads are a few KiB;
 /// anything past this is refused (blocked) rather than buffered.
@@ -37,8 +37,17 @@ impl Env {
     }
 }
 
+/// How the hook was asked to behave.
+#[derive(Debug, Clone, Copy, Default)]
+struct HookOptions {
+    dialect: Option<Dialect>,
+    /// Turn every ask into a block, for agents that cannot ask (Hermes
+    /// 0.19 ignores `approve`, so an ask would let the call through).
+    ask_as_block: bool,
+}
+
 enum Mode {
-    Hook { dialect: Option<Dialect> },
+    Hook(HookOptions),
     Help,
     Version,
 }
@@ -55,6 +64,8 @@ Hermes' format, Claude Code's get Claude's, Codex's get Codex's.
 
 OPTIONS:
     --agent NAME   output dialect: hermes, claude, codex or native
+    --on-ask WHAT  `ask` (default) or `block`: block what would be asked, for
+                   agents that cannot ask (Hermes before `approve` support)
     -h, --help     print this help
     -V, --version  print the version
 ";
@@ -80,13 +91,22 @@ pub fn run(args: &[String], stdin: &mut dyn Read, env: &Env) -> Outcome {
     match mode {
         Mode::Help => plain(HELP.to_string()),
         Mode::Version => plain(format!("warden {}\n", env!("CARGO_PKG_VERSION"))),
-        Mode::Hook { .. } if env.stdin_is_terminal => Outcome {
+        Mode::Hook(_) if env.stdin_is_terminal => Outcome {
             stdout: String::new(),
             stderr: format!("warden: expected a hook payload on stdin\n{HELP}"),
             code: 2,
         },
-        Mode::Hook { dialect } => hook(stdin, dialect, env),
+        Mode::Hook(options) => hook(stdin, options, env),
     }
+}
+
+/// The line to print when warden itself fails (a bug): a block every agent reads.
+pub fn panic_verdict(detail: &str) -> String {
+    let verdict = Verdict::input_block(
+        "internal.error",
+        format!("Blocked: warden hit an internal error ({detail}), so it fails closed."),
+    );
+    format!("{}\n", verdict.render_for_any_agent())
 }
 
 fn plain(stdout: String) -> Outcome {
@@ -98,7 +118,7 @@ fn plain(stdout: String) -> Outcome {
 }
 
 fn parse_args(args: &[String]) -> Result<Mode, Error> {
-    let mut dialect = None;
+    let mut options = HookOptions::default();
     let mut iter = args.iter().map(String::as_str).peekable();
     if iter.peek() == Some(&"hook") {
         iter.next();
@@ -111,15 +131,36 @@ fn parse_args(args: &[String]) -> Result<Mode, Error> {
                 let name = iter
                     .next()
                     .ok_or_else(|| Error::Usage("--agent needs a value".into()))?;
-                dialect = Some(parse_dialect(name)?);
+                options.dialect = Some(parse_dialect(name)?);
             }
-            _ => match arg.strip_prefix("--agent=") {
-                Some(name) => dialect = Some(parse_dialect(name)?),
-                None => return Err(Error::Usage(format!("unknown argument `{arg}`"))),
-            },
+            "--on-ask" => {
+                let what = iter
+                    .next()
+                    .ok_or_else(|| Error::Usage("--on-ask needs a value".into()))?;
+                options.ask_as_block = parse_on_ask(what)?;
+            }
+            _ => {
+                if let Some(name) = arg.strip_prefix("--agent=") {
+                    options.dialect = Some(parse_dialect(name)?);
+                } else if let Some(what) = arg.strip_prefix("--on-ask=") {
+                    options.ask_as_block = parse_on_ask(what)?;
+                } else {
+                    return Err(Error::Usage(format!("unknown argument `{arg}`")));
+                }
+            }
         }
     }
-    Ok(Mode::Hook { dialect })
+    Ok(Mode::Hook(options))
+}
+
+fn parse_on_ask(what: &str) -> Result<bool, Error> {
+    match what {
+        "ask" => Ok(false),
+        "block" => Ok(true),
+        _ => Err(Error::Usage(format!(
+            "unknown --on-ask value `{what}` (expected ask or block)"
+        ))),
+    }
 }
 
 fn parse_dialect(name: &str) -> Result<Dialect, Error> {
@@ -130,13 +171,21 @@ fn parse_dialect(name: &str) -> Result<Dialect, Error> {
     })
 }
 
-fn hook(stdin: &mut dyn Read, dialect: Option<Dialect>, env: &Env) -> Outcome {
+fn hook(stdin: &mut dyn Read, hook_options: HookOptions, env: &Env) -> Outcome {
+    let dialect = hook_options.dialect;
     let options = Options {
         sudo_password_set: env.sudo_password_set,
     };
     match read_payload(stdin).and_then(|text| payload::parse(&text)) {
         Ok(call) => {
-            let verdict = engine::evaluate(&call, &options);
+            let mut verdict = engine::evaluate(&call, &options);
+            if hook_options.ask_as_block && verdict.decision == Decision::Ask {
+                verdict.decision = Decision::Block;
+                verdict.message = format!(
+                    "{} (Blocked rather than asked: warden runs with --on-ask block.)",
+                    verdict.message.replacen("Needs approval:", "Blocked:", 1)
+                );
+            }
             let dialect = dialect.unwrap_or(call.agent.dialect());
             Outcome {
                 stdout: format!("{}\n", verdict.render(dialect)),
@@ -183,4 +232,39 @@ fn read_payload(stdin: &mut dyn Read) -> Result<String, Error> {
     String::from_utf8(bytes).map_err(|e| Error::PayloadNotUtf8 {
         offset: e.utf8_error().valid_up_to(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run_with(args: &[&str], payload: &str) -> Outcome {
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        run(&args, &mut payload.as_bytes(), &Env::default())
+    }
+
+    const ASKED: &str = r#"{"hook_event_name":"pre_tool_call","tool_name":"terminal","tool_input":{"command":"kubectl delete namespace prod"}}"#;
+
+    #[test]
+    fn on_ask_block_turns_asks_into_blocks() {
+        let out = run_with(&["--on-ask", "block"], ASKED);
+        assert!(
+            out.stdout.starts_with(r#"{"action":"block""#),
+            "{}",
+            out.stdout
+        );
+        let out = run_with(&[], ASKED);
+        assert!(
+            out.stdout.contains(r#""action":"approve""#),
+            "{}",
+            out.stdout
+        );
+    }
+
+    #[test]
+    fn bad_flag_values_block() {
+        let out = run_with(&["--on-ask", "maybe"], ASKED);
+        assert!(out.stdout.contains(r#""decision":"block""#));
+        assert!(out.stderr.contains("--on-ask"));
+    }
 }

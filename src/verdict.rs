@@ -137,9 +137,8 @@ impl Verdict {
                 "deny",
                 format!(
                     "{} Codex cannot ask for confirmation, so warden denied it: \
-                     run the command yourself if you want it, or allow rule {} in warden's config.",
-                    self.message,
-                    self.rule_id.as_deref().unwrap_or("(none)")
+                     if you want it run, run it yourself in a terminal.",
+                    self.message
                 ),
             ),
             Decision::Ask => ("ask", self.message.clone()),
@@ -210,10 +209,8 @@ mod tests {
         let v: Value = serde_json::from_str(&ask().render(Dialect::Codex)).unwrap();
         let out = &v["hookSpecificOutput"];
         assert_eq!(out["permissionDecision"], "deny");
-        assert!(out["permissionDecisionReason"]
-            .as_str()
-            .unwrap()
-            .contains("git.force-push"));
+        let reason = out["permissionDecisionReason"].as_str().unwrap();
+        assert!(reason.starts_with("Asks before") && reason.contains("run it yourself"));
         assert_eq!(out.as_object().unwrap().len(), 3);
     }
 

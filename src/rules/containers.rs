@@ -1,6 +1,629 @@
-//! Built-in rules: containers.
+//! Built-in rules: containers and infrastructure (daemon redirects, container lifecycle, prunes, cluster and cloud deletions).
 
 use super::{Matcher, Rule};
+use crate::shell::Command;
 use crate::verdict::Decision;
 
-pub static RULES: &[Rule] = &[];
+pub static RULES: &[Rule] = &[
+    Rule {
+        id: "containers.docker-host",
+        description: "docker with remote daemon redirect (-H/--host)",
+        reason: "the command runs against another machine's docker daemon",
+        decision: Decision::Ask,
+        matcher: Matcher::Check {
+            programs: &["docker", "docker-compose"],
+            check: docker_host,
+        },
+        hits: &[
+            "docker -H ssh://prod ps",
+            "docker --host=tcp://10.0.0.5:2375 rm -f app",
+            "docker -Htcp://build:2376 images",
+        ],
+        misses: &[
+            "docker ps",
+            "docker run --hostname web nginx",
+            "docker exec app curl -H 'X: y' http://x.example",
+        ],
+    },
+    Rule {
+        id: "containers.docker-context-flag",
+        description: "docker with daemon redirect (--context: alternate daemon)",
+        reason: "the command runs against the daemon of another docker context",
+        decision: Decision::Ask,
+        matcher: Matcher::Check {
+            programs: &["docker", "docker-compose"],
+            check: docker_context_flag,
+        },
+        hits: &[
+            "docker --context prod ps",
+            "docker -c staging compose up -d",
+            "docker --context=prod rm web",
+        ],
+        misses: &[
+            "docker context ls",
+            "docker buildx build --build-context a=. .",
+            "docker ps -a",
+        ],
+    },
+    Rule {
+        id: "containers.docker-context-use",
+        description: "docker context use (switches default daemon for future commands)",
+        reason: "every later docker command would go to that context's daemon",
+        decision: Decision::Ask,
+        matcher: Matcher::Check {
+            programs: &["docker"],
+            check: docker_context_use,
+        },
+        hits: &[
+            "docker context use prod",
+            "docker --debug context use remote-builder",
+        ],
+        misses: &["docker context ls", "docker context inspect prod"],
+    },
+    Rule {
+        id: "containers.podman-remote-url",
+        description: "podman with remote daemon redirect (--url/--connection/--identity)",
+        reason: "the command runs against another machine's podman service",
+        decision: Decision::Ask,
+        matcher: Matcher::Check {
+            programs: &["podman"],
+            check: podman_remote_url,
+        },
+        hits: &[
+            "podman --url ssh://x ps",
+            "podman --connection prod rm -f app",
+            "podman --identity ~/.ssh/k --url ssh://h ps",
+        ],
+        misses: &[
+            "podman ps",
+            "podman run --url-file x img",
+            "podman system connection list",
+        ],
+    },
+    Rule {
+        id: "containers.podman-remote",
+        description: "podman remote mode (-r/--remote: remote daemon)",
+        reason: "the command runs against a remote podman service",
+        decision: Decision::Ask,
+        matcher: Matcher::Check {
+            programs: &["podman", "podman-remote"],
+            check: podman_remote,
+        },
+        hits: &["podman -r ps", "podman --remote images", "podman-remote ps"],
+        misses: &["podman ps", "podman run -rm img", "podman rm -f app"],
+    },
+    Rule {
+        id: "containers.daemon-env",
+        description: "docker/podman daemon redirect via environment (DOCKER_HOST/CONTAINER_HOST)",
+        reason: "the commands it governs go to another container daemon",
+        decision: Decision::Ask,
+        matcher: Matcher::Check {
+            programs: &[],
+            check: daemon_env,
+        },
+        hits: &[
+            "DOCKER_HOST=tcp://x.example:2375 docker ps",
+            "export DOCKER_HOST=ssh://prod",
+            "CONTAINER_HOST=ssh://core@h/run/podman/podman.sock podman ps",
+        ],
+        misses: &[
+            "DOCKER_BUILDKIT=1 docker build .",
+            "DOCKER_HOST=unix:///run/user/1000/podman/podman.sock docker ps",
+            "echo $DOCKER_HOST",
+        ],
+    },
+    Rule {
+        id: "containers.compose-lifecycle",
+        description: "docker compose restart/stop/kill/down (container lifecycle)",
+        reason: "it stops or removes the project's running containers (and with -v their volumes)",
+        decision: Decision::Ask,
+        matcher: Matcher::Check {
+            programs: &["docker", "docker-compose", "podman", "podman-compose"],
+            check: compose_lifecycle,
+        },
+        hits: &[
+            "docker compose down -v",
+            "docker-compose -f prod.yml stop",
+            "docker compose -p shop restart web",
+            "podman-compose kill",
+        ],
+        misses: &[
+            "docker compose up -d",
+            "docker compose ps",
+            "docker compose exec app kill 1",
+            "docker compose logs -f",
+        ],
+    },
+    Rule {
+        id: "containers.docker-lifecycle",
+        description: "docker restart/stop/kill (container lifecycle)",
+        reason: "it stops or restarts running containers",
+        decision: Decision::Ask,
+        matcher: Matcher::Check {
+            programs: &["docker", "podman"],
+            check: docker_lifecycle,
+        },
+        hits: &[
+            "docker stop app",
+            "docker container kill -s KILL web",
+            "podman restart db",
+        ],
+        misses: &[
+            "docker start app",
+            "docker ps",
+            "docker exec app kill 1",
+            "docker logs stop",
+        ],
+    },
+    Rule {
+        id: "containers.docker-prune",
+        description: "docker prune or volume removal (deletes containers, images or volumes)",
+        reason:
+            "it deletes stopped containers, images or volumes, and volume data cannot be recovered",
+        decision: Decision::Ask,
+        matcher: Matcher::Check {
+            programs: &["docker", "podman"],
+            check: docker_prune,
+        },
+        hits: &[
+            "docker system prune -af --volumes",
+            "docker volume rm pgdata",
+            "podman volume prune -f",
+        ],
+        misses: &["docker system df", "docker volume ls", "docker image ls"],
+    },
+    Rule {
+        id: "containers.kubectl-delete",
+        description: "kubectl delete (removes cluster resources)",
+        reason: "it deletes live cluster resources, and a namespace takes everything in it along",
+        decision: Decision::Ask,
+        matcher: Matcher::Check {
+            programs: &["kubectl", "oc"],
+            check: kubectl_delete,
+        },
+        hits: &[
+            "kubectl delete namespace production",
+            "kubectl delete all --all -A",
+            "kubectl -n prod delete deploy web",
+            "kubectl delete pod web-abc --dry-run=none",
+        ],
+        misses: &[
+            "kubectl delete pod web-abc --dry-run=client -o yaml",
+            "kubectl get pods -A",
+            "kubectl logs delete",
+        ],
+    },
+    Rule {
+        id: "containers.infra-destroy",
+        description: "infrastructure destroy (terraform/tofu/pulumi/cdk destroy)",
+        reason: "it destroys every resource the configuration manages",
+        decision: Decision::Ask,
+        matcher: Matcher::Check {
+            programs: &["terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf"],
+            check: infra_destroy,
+        },
+        hits: &[
+            "terraform destroy -auto-approve",
+            "terraform -chdir=infra apply -destroy",
+            "tofu destroy",
+            "terragrunt run-all destroy",
+            "pulumi destroy --yes -s prod",
+        ],
+        misses: &[
+            "terraform plan -destroy",
+            "terraform apply -auto-approve",
+            "terraform plan",
+            "pulumi preview",
+        ],
+    },
+    Rule {
+        id: "containers.helm-uninstall",
+        description: "helm uninstall (removes a release)",
+        reason: "it deletes the release and the cluster resources it created",
+        decision: Decision::Ask,
+        matcher: Matcher::Check {
+            programs: &["helm"],
+            check: helm_uninstall,
+        },
+        hits: &[
+            "helm uninstall prod-release",
+            "helm -n prod delete web",
+            "helm un api --keep-history",
+        ],
+        misses: &[
+            "helm list",
+            "helm upgrade --install web ./chart",
+            "helm uninstall web --dry-run",
+        ],
+    },
+    Rule {
+        id: "containers.bucket-delete",
+        description: "cloud storage bucket or recursive delete (aws s3, gsutil, gcloud storage)",
+        reason:
+            "it deletes a bucket or every object under a prefix, and object storage has no undo",
+        decision: Decision::Ask,
+        matcher: Matcher::Check {
+            programs: &["aws", "gsutil", "gcloud"],
+            check: bucket_delete,
+        },
+        hits: &[
+            "aws s3 rb s3://prod-bucket --force",
+            "aws s3 rm s3://prod-bucket/data --recursive",
+            "aws --profile prod s3 sync ./site s3://www --delete",
+            "aws s3api delete-bucket --bucket prod",
+            "gsutil -m rm -r gs://prod-assets",
+            "gcloud storage rm --recursive gs://prod-assets/data",
+        ],
+        misses: &[
+            "aws s3 ls s3://bucket",
+            "aws s3 cp a.txt s3://bucket/a.txt",
+            "aws s3 rm s3://bucket/one.txt",
+            "aws s3 rm s3://bucket/data --recursive --dryrun",
+            "gsutil ls gs://prod-assets",
+            "gcloud storage cp a.txt gs://b/",
+        ],
+    },
+];
+
+/// A program's global options (name, value) and the words from its subcommand on.
+struct Globals<'a> {
+    opts: Vec<(&'a str, Option<&'a str>)>,
+    rest: &'a [String],
+}
+
+/// Splits `args` at the first operand; `valued` lists options that take
+/// the next word as their value when not written `--opt=value` or `-Xvalue`.
+fn globals<'a>(args: &'a [String], valued: &[&str]) -> Globals<'a> {
+    let mut opts = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let arg = args[i].as_str();
+        if arg == "--" {
+            i += 1;
+            break;
+        }
+        if !arg.starts_with('-') || arg == "-" {
+            break;
+        }
+        if let Some((k, v)) = arg
+            .split_once('=')
+            .filter(|_| arg.starts_with("--") || arg.len() > 2)
+        {
+            opts.push((k, Some(v)));
+        } else if valued.contains(&arg) {
+            opts.push((arg, args.get(i + 1).map(String::as_str)));
+            i += 1;
+        } else if !arg.starts_with("--") && arg.len() > 2 && valued.contains(&&arg[..2]) {
+            opts.push((&arg[..2], Some(&arg[2..])));
+        } else {
+            opts.push((arg, None));
+        }
+        i += 1;
+    }
+    Globals {
+        opts,
+        rest: &args[i.min(args.len())..],
+    }
+}
+
+impl<'a> Globals<'a> {
+    fn has(&self, names: &[&str]) -> bool {
+        self.opts.iter().any(|(k, _)| names.contains(k))
+    }
+
+    fn sub(&self, n: usize) -> Option<&'a str> {
+        self.rest.get(n).map(String::as_str)
+    }
+}
+
+const DOCKER_VALUED: &[&str] = &[
+    "-H",
+    "--host",
+    "-c",
+    "--context",
+    "--config",
+    "-l",
+    "--log-level",
+    "--tlscacert",
+    "--tlscert",
+    "--tlskey",
+    "-f",
+    "--file",
+    "-p",
+    "--project-name",
+    "--profile",
+    "--env-file",
+    "--project-directory",
+    "--ansi",
+    "--progress",
+    "--parallel",
+];
+
+const PODMAN_VALUED: &[&str] = &[
+    "--url",
+    "-H",
+    "--host",
+    "--connection",
+    "-c",
+    "--identity",
+    "--root",
+    "--runroot",
+    "--storage-driver",
+    "--log-level",
+    "--cgroup-manager",
+    "--events-backend",
+    "--module",
+    "--ssh",
+    "--tmpdir",
+    "--config",
+];
+
+fn docker_host(cmd: &Command) -> bool {
+    globals(&cmd.args, DOCKER_VALUED).has(&["-H", "--host"])
+}
+
+fn docker_context_flag(cmd: &Command) -> bool {
+    globals(&cmd.args, DOCKER_VALUED).has(&["-c", "--context"])
+}
+
+fn docker_context_use(cmd: &Command) -> bool {
+    let g = globals(&cmd.args, DOCKER_VALUED);
+    g.sub(0) == Some("context") && g.sub(1) == Some("use")
+}
+
+fn podman_remote_url(cmd: &Command) -> bool {
+    globals(&cmd.args, PODMAN_VALUED).has(&[
+        "--url",
+        "-H",
+        "--host",
+        "--connection",
+        "-c",
+        "--identity",
+    ])
+}
+
+fn podman_remote(cmd: &Command) -> bool {
+    cmd.program == "podman-remote" || globals(&cmd.args, PODMAN_VALUED).has(&["-r", "--remote"])
+}
+
+fn daemon_env(cmd: &Command) -> bool {
+    const VARS: &[&str] = &[
+        "DOCKER_HOST",
+        "CONTAINER_HOST",
+        "DOCKER_CONTEXT",
+        "CONTAINER_CONNECTION",
+    ];
+    // A local unix socket (rootless podman, colima) is the usual reason to set these.
+    let remote = |v: &str| !v.is_empty() && !v.starts_with("unix://");
+    let prefixed = VARS.iter().any(|var| cmd.env_var(var).is_some_and(remote));
+    let exported = matches!(cmd.program.as_str(), "export" | "declare" | "typeset")
+        && cmd
+            .args
+            .iter()
+            .filter_map(|a| a.split_once('='))
+            .any(|(k, v)| VARS.contains(&k) && remote(v));
+    prefixed || exported
+}
+
+/// The compose subcommand of `docker compose ...`, `docker-compose ...`, `podman-compose ...`.
+fn compose_subcommand(cmd: &Command) -> Option<&str> {
+    let args: &[String] = match cmd.program.as_str() {
+        "docker-compose" | "podman-compose" => &cmd.args,
+        _ => {
+            let g = globals(&cmd.args, DOCKER_VALUED);
+            if g.sub(0) != Some("compose") {
+                return None;
+            }
+            &g.rest[1..]
+        }
+    };
+    globals(args, DOCKER_VALUED).sub(0)
+}
+
+fn compose_lifecycle(cmd: &Command) -> bool {
+    matches!(
+        compose_subcommand(cmd),
+        Some("down" | "stop" | "kill" | "restart")
+    )
+}
+
+/// `docker VERB` or `docker container VERB`.
+fn docker_verb(cmd: &Command) -> Option<(&str, &str)> {
+    let g = globals(&cmd.args, DOCKER_VALUED);
+    let first = g.sub(0)?;
+    Some((first, g.sub(1).unwrap_or("")))
+}
+
+fn docker_lifecycle(cmd: &Command) -> bool {
+    match docker_verb(cmd) {
+        Some(("stop" | "kill" | "restart", _)) => true,
+        Some(("container", verb)) => matches!(verb, "stop" | "kill" | "restart"),
+        _ => false,
+    }
+}
+
+fn docker_prune(cmd: &Command) -> bool {
+    matches!(
+        docker_verb(cmd),
+        Some(("system" | "volume" | "container", "prune") | ("volume", "rm"))
+    )
+}
+
+fn kubectl_delete(cmd: &Command) -> bool {
+    const VALUED: &[&str] = &[
+        "-n",
+        "--namespace",
+        "--context",
+        "--kubeconfig",
+        "--cluster",
+        "--user",
+        "-s",
+        "--server",
+        "--token",
+        "--as",
+        "--as-group",
+        "--request-timeout",
+        "-v",
+        "--cache-dir",
+    ];
+    let g = globals(&cmd.args, VALUED);
+    if g.sub(0) != Some("delete") {
+        return false;
+    }
+    // `--dry-run` alone meant client-side in older kubectl; `=none` really deletes.
+    !cmd.args
+        .iter()
+        .any(|a| a == "--dry-run" || (a.starts_with("--dry-run=") && a != "--dry-run=none"))
+}
+
+fn infra_destroy(cmd: &Command) -> bool {
+    let ops = cmd.operands();
+    let apply_destroy =
+        ops.contains(&"apply") && cmd.args.iter().any(|a| a == "-destroy" || a == "--destroy");
+    ops.contains(&"destroy") || apply_destroy
+}
+
+fn helm_uninstall(cmd: &Command) -> bool {
+    const VALUED: &[&str] = &[
+        "-n",
+        "--namespace",
+        "--kube-context",
+        "--kubeconfig",
+        "--registry-config",
+        "--repository-config",
+    ];
+    let g = globals(&cmd.args, VALUED);
+    matches!(g.sub(0), Some("uninstall" | "delete" | "del" | "un"))
+        && !cmd.args.iter().any(|a| a == "--dry-run")
+}
+
+fn bucket_delete(cmd: &Command) -> bool {
+    let flag = |f: &str| cmd.args.iter().any(|a| a == f);
+    let ops = cmd.operands();
+    match cmd.program.as_str() {
+        "gsutil" => {
+            return ops.first() == Some(&"rb")
+                || (ops.first() == Some(&"rm")
+                    && (cmd.has_short('r') || cmd.has_short('R') || flag("--recursive")))
+        }
+        "gcloud" => {
+            return match (ops.first(), ops.get(1), ops.get(2)) {
+                (Some(&"storage"), Some(&"rm"), _) => flag("-r") || flag("--recursive"),
+                (Some(&"storage"), Some(&"buckets"), Some(&"delete")) => true,
+                _ => false,
+            }
+        }
+        _ => {}
+    }
+    aws_s3_delete(cmd)
+}
+
+fn aws_s3_delete(cmd: &Command) -> bool {
+    const VALUED: &[&str] = &[
+        "--profile",
+        "--region",
+        "--endpoint-url",
+        "--output",
+        "--query",
+        "--color",
+        "--ca-bundle",
+        "--cli-read-timeout",
+        "--cli-connect-timeout",
+    ];
+    let g = globals(&cmd.args, VALUED);
+    if cmd.args.iter().any(|a| a == "--dryrun") {
+        return false;
+    }
+    let flag = |f: &str| cmd.args.iter().any(|a| a == f);
+    match (g.sub(0), g.sub(1)) {
+        (Some("s3"), Some("rb")) => true,
+        (Some("s3"), Some("rm")) => flag("--recursive"),
+        (Some("s3"), Some("sync")) => flag("--delete"),
+        (Some("s3api"), Some(op)) => matches!(op, "delete-bucket" | "delete-objects"),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cmd(program: &str, args: &[&str]) -> Command {
+        Command {
+            program: program.into(),
+            path: program.into(),
+            args: args.iter().map(|s| s.to_string()).collect(),
+            ..Command::default()
+        }
+    }
+
+    #[test]
+    fn global_options_stop_at_subcommand() {
+        assert!(docker_host(&cmd("docker", &["-H", "ssh://x", "ps"])));
+        assert!(docker_host(&cmd("docker", &["-Hssh://x", "ps"])));
+        assert!(!docker_host(&cmd(
+            "docker",
+            &["exec", "a", "curl", "-H", "x"]
+        )));
+        assert!(docker_context_flag(&cmd(
+            "docker",
+            &["--context=prod", "ps"]
+        )));
+        assert!(!docker_context_flag(&cmd(
+            "docker",
+            &["build", "-c", "512", "."]
+        )));
+    }
+
+    #[test]
+    fn compose_verbs() {
+        assert!(compose_lifecycle(&cmd(
+            "docker",
+            &["compose", "-f", "x.yml", "down", "-v"]
+        )));
+        assert!(compose_lifecycle(&cmd(
+            "docker-compose",
+            &["--project-name=x", "stop"]
+        )));
+        assert!(!compose_lifecycle(&cmd(
+            "docker",
+            &["compose", "exec", "app", "kill", "1"]
+        )));
+        assert!(!compose_lifecycle(&cmd(
+            "docker",
+            &["compose", "-p", "down", "up"]
+        )));
+    }
+
+    #[test]
+    fn environment_redirect() {
+        let mut ps = cmd("docker", &["ps"]);
+        ps.env = vec![("DOCKER_HOST".into(), "tcp://x:2375".into())];
+        assert!(daemon_env(&ps));
+        ps.env = vec![("DOCKER_HOST".into(), "unix:///var/run/docker.sock".into())];
+        assert!(!daemon_env(&ps));
+        assert!(daemon_env(&cmd("export", &["CONTAINER_HOST=ssh://h"])));
+    }
+
+    #[test]
+    fn cluster_and_cloud() {
+        assert!(kubectl_delete(&cmd(
+            "kubectl",
+            &["--context", "prod", "delete", "ns", "x"]
+        )));
+        assert!(!kubectl_delete(&cmd(
+            "kubectl",
+            &["delete", "pod", "x", "--dry-run=server"]
+        )));
+        assert!(!kubectl_delete(&cmd(
+            "kubectl",
+            &["-n", "delete", "get", "pods"]
+        )));
+        assert!(aws_s3_delete(&cmd(
+            "aws",
+            &["--region", "eu-west-1", "s3", "rb", "s3://b"]
+        )));
+        assert!(!aws_s3_delete(&cmd("aws", &["s3", "ls", "s3://b"])));
+        assert!(infra_destroy(&cmd("terraform", &["-chdir=x", "destroy"])));
+    }
+}

@@ -1,6 +1,643 @@
-//! Built-in rules: exec.
+//! Built-in rules: code reaching an interpreter by a side door (stdin, chmod-then-run, program-running options, run-time command words, hidden characters, environment hijacks).
 
 use super::{Matcher, Rule};
+use crate::shell::{Analysis, Command, Finding};
 use crate::verdict::Decision;
 
-pub static RULES: &[Rule] = &[];
+/// POSIX-family shells: all read a script from stdin when given no operand.
+pub(super) const SHELLS: &[&str] = &[
+    "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish",
+];
+
+/// Shells and script interpreters that run whatever arrives on stdin when
+/// told to (or when given nothing else to run).
+pub(super) const INTERPRETERS: &[&str] = &[
+    "sh",
+    "bash",
+    "zsh",
+    "dash",
+    "ksh",
+    "mksh",
+    "ash",
+    "yash",
+    "fish",
+    "python",
+    "python2",
+    "python3",
+    "perl",
+    "ruby",
+    "node",
+    "php",
+    "pwsh",
+    "powershell",
+];
+
+pub static RULES: &[Rule] = &[
+    Rule {
+        id: "exec.shell-heredoc",
+        description: "shell execution via heredoc",
+        reason: "the shell runs text from its standard input as commands, out of sight of a quick review",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: SHELLS, check: shell_runs_stdin_text },
+        hits: &[
+            "bash -c 'sh' <<'EOF'\nrm -rf /tmp/x\nEOF",
+            "sh <<'EOF'\necho hi\nEOF",
+            "bash -s <<< 'make build'",
+        ],
+        misses: &[
+            "bash script.sh <<< 'yes'",
+            "cat <<'EOF' > notes.txt\nhello\nEOF",
+            "bash -c 'echo hello'",
+            "python3 - <<'PY'\nprint(1)\nPY",
+        ],
+    },
+    Rule {
+        id: "exec.chmod-then-run",
+        description: "chmod +x followed by immediate execution",
+        reason: "it runs a script whose contents the guard has not seen",
+        decision: Decision::Ask,
+        matcher: Matcher::Analysis(chmod_then_run),
+        hits: &[
+            "chmod +x ./deploy.sh && ./deploy.sh",
+            "chmod 755 run.sh; ./run.sh --prod",
+            "chmod u+x bin/tool && bin/tool",
+        ],
+        misses: &["chmod +x run.sh", "chmod -x run.sh && ./run.sh", "./run.sh && chmod +x run.sh", "chmod 644 a.sh && ./a.sh"],
+    },
+    Rule {
+        id: "exec.dynamic-exec-flag",
+        description: "dynamic shell word may expand to arbitrary program execution flag",
+        reason: "an option spelled with a glob or variable can turn into one that runs another program",
+        decision: Decision::Ask,
+        matcher: Matcher::Check {
+            programs: &["rg", "sort", "ag", "man", "git", "tar", "rsync", "zip", "less", "ssh", "scp"],
+            check: dynamic_option,
+        },
+        hits: &["rg --pre* x", "sort --comp* data.txt", "tar -c --to-$X f"],
+        misses: &["rg --pre-glob '*.gz' x", "rg -n pattern src/", "sort -u data.txt"],
+    },
+    Rule {
+        id: "exec.rg-pre",
+        description: "arbitrary program execution via rg --pre",
+        reason: "ripgrep runs the --pre program on every file it searches",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &["rg"], check: rg_pre },
+        hits: &["rg --pre ./decode.sh secret", "rg --pre=sh pattern ."],
+        misses: &["rg --pre-glob '*.gz' x", "rg --no-pre x", "rg -- --pre x"],
+    },
+    Rule {
+        id: "exec.sort-compress-program",
+        description: "arbitrary program execution via sort --compress-program",
+        reason: "sort runs the named program to compress its temporary files",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &["sort"], check: sort_compress },
+        // GNU sort takes any unambiguous prefix: `--compress x` names program x.
+        hits: &["sort --compress-program=sh data.txt", "sort --compress-prog ./x big.txt", "sort --compress data.txt"],
+        misses: &["sort -u data.txt", "sort -c data.txt", "sort -k2 -t, data.csv"],
+    },
+    Rule {
+        id: "exec.ag-pager",
+        description: "arbitrary program execution via ag --pager",
+        reason: "the silver searcher pipes its output through the --pager program",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &["ag"], check: ag_pager },
+        hits: &["ag --pager 'sh -c id' foo", "ag --pager=./x foo"],
+        misses: &["ag --nopager foo", "ag foo src/"],
+    },
+    Rule {
+        id: "exec.man-pager",
+        description: "arbitrary program execution via man -P/-H",
+        reason: "man runs the program given as its pager or HTML browser",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &["man"], check: man_pager },
+        hits: &["man -P 'sh -c id' ls", "man -Hfirefox ls", "man --pager=./x ls"],
+        misses: &["man rm", "man 5 crontab", "man -k shutdown"],
+    },
+    Rule {
+        id: "exec.git-config-program",
+        description: "arbitrary program execution via git -c (pager, ssh command, editor, hooks, aliases)",
+        reason: "git runs the program named by that configuration key",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &["git"], check: git_config_program },
+        hits: &[
+            "git -c core.pager='sh -c id' log",
+            "git -c core.sshCommand='ssh -o ProxyCommand=x' fetch",
+            "git --config-env=core.editor=EDITOR commit",
+            "git -c alias.b='!make' b",
+        ],
+        misses: &[
+            "git -c core.editor=true rebase --continue",
+            "git -c core.pager=cat log",
+            "git -c user.name=bot commit -m x",
+            "git log -c",
+            "git -c color.ui=never diff",
+        ],
+    },
+    Rule {
+        id: "exec.dynamic-command",
+        description: "command word built at run time",
+        reason: "the program it runs comes from an expansion the guard cannot resolve",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &[], check: dynamic_command },
+        hits: &["$CMD -rf x", "\"$(cat cmd.txt)\" x"],
+        misses: &["X=ls; $X -la", "echo $CMD", "ls $DIR"],
+    },
+    Rule {
+        id: "exec.path-hijack",
+        description: "PATH hijack (temporary or relative directory searched first)",
+        reason: "later commands would run programs from a directory anyone, or this checkout, can fill",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &[], check: path_hijack },
+        hits: &["export PATH=/tmp/evil:$PATH", "PATH=./bin:$PATH make", "export PATH=:$PATH"],
+        misses: &[
+            "export PATH=$HOME/.cargo/bin:$PATH",
+            "export PATH=$PATH:./node_modules/.bin",
+            "PATH=/usr/local/bin:$PATH make",
+            "echo $PATH",
+        ],
+    },
+    Rule {
+        id: "exec.library-injection",
+        description: "library injection via the environment (LD_PRELOAD and friends)",
+        reason: "the dynamic loader would load that library into every program started with it",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &[], check: library_injection },
+        hits: &[
+            "LD_PRELOAD=/tmp/evil.so ls",
+            "export DYLD_INSERT_LIBRARIES=./hook.dylib",
+            "LD_LIBRARY_PATH=/tmp/lib:$LD_LIBRARY_PATH ./app",
+        ],
+        misses: &[
+            "LD_LIBRARY_PATH=/opt/cuda/lib64 ./train",
+            "LD_LIBRARY_PATH=./build/lib ./test",
+            "echo $LD_PRELOAD",
+            "TZ=UTC date",
+        ],
+    },
+    Rule {
+        id: "exec.startup-hook",
+        description: "shell startup hook via the environment (BASH_ENV/ENV/PROMPT_COMMAND)",
+        reason: "a shell started with it runs that file or command before anything else",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &[], check: startup_hook },
+        hits: &["BASH_ENV=/tmp/evil.sh bash -c true", "export PROMPT_COMMAND='curl x.example'", "ENV=./rc sh -c ls"],
+        misses: &["ENVIRONMENT=prod make deploy", "NODE_ENV=production node app.js", "TZ=UTC date"],
+    },
+    Rule {
+        id: "exec.hidden-characters",
+        description: "invisible or bidirectional Unicode control character (possible obfuscation)",
+        reason: "what runs differs from what a reviewer sees on screen",
+        decision: Decision::Ask,
+        matcher: Matcher::Analysis(hidden_characters),
+        hits: &["echo 'a\u{202e}b'", "ls\u{200b} -la", "cat notes\u{2066}.txt"],
+        misses: &["echo café", "ls -la", "echo 'ｈｅｌｌｏ'"],
+    },
+];
+
+/// Whether an interpreter in `INTERPRETERS` takes its program from stdin
+/// rather than from an inline code option (`-c`, `-e`) or a script operand.
+pub(super) fn reads_code_from_stdin(cmd: &Command) -> bool {
+    // (inline-code short flags, short flags taking a value, long inline-code
+    // flags, long flags taking a value, the flag forcing stdin)
+    let (code, valued, long_code, long_valued, stdin_flag): (
+        &str,
+        &str,
+        &[&str],
+        &[&str],
+        Option<char>,
+    ) = match cmd.program.as_str() {
+        "python" | "python2" | "python3" => ("cm", "WX", &[], &["--check-hash-based-pycs"], None),
+        "perl" => ("eE", "", &[], &[], None),
+        "ruby" => ("e", "rCI", &[], &[], None),
+        "node" => (
+            "ep",
+            "r",
+            &["--eval", "--print"],
+            &["--require", "--import", "--loader"],
+            None,
+        ),
+        "php" => ("rBRFEf", "cdzt", &[], &[], None),
+        "pwsh" | "powershell" => return powershell_reads_stdin(cmd),
+        p if SHELLS.contains(&p) => (
+            "c",
+            "oO",
+            &["--command"],
+            &["--rcfile", "--init-file"],
+            Some('s'),
+        ),
+        _ => return false,
+    };
+    let mut forced = false;
+    let mut args = cmd.args.iter();
+    while let Some(arg) = args.next() {
+        if arg == "--" {
+            return forced || args.next().is_none_or(|op| op == "-");
+        }
+        if let Some(long) = arg.strip_prefix("--") {
+            let name = format!("--{}", long.split('=').next().unwrap_or(long));
+            if long_code.contains(&name.as_str()) {
+                return false;
+            }
+            if long_valued.contains(&name.as_str()) && !long.contains('=') {
+                args.next();
+            }
+            continue;
+        }
+        let cluster = match arg.strip_prefix('-').or_else(|| arg.strip_prefix('+')) {
+            Some(c) if !c.is_empty() => c,
+            _ => return forced || arg == "-",
+        };
+        for (i, flag) in cluster.char_indices() {
+            if code.contains(flag) {
+                return false;
+            }
+            if Some(flag) == stdin_flag {
+                forced = true;
+            }
+            if valued.contains(flag) {
+                if i + flag.len_utf8() == cluster.len() {
+                    args.next();
+                }
+                break;
+            }
+        }
+    }
+    true
+}
+
+fn powershell_reads_stdin(cmd: &Command) -> bool {
+    match cmd.args.as_slice() {
+        [] => true,
+        args => args.iter().any(|a| a == "-"),
+    }
+}
+
+fn shell_runs_stdin_text(cmd: &Command) -> bool {
+    cmd.stdin.is_some() && reads_code_from_stdin(cmd)
+}
+
+/// Whether a chmod mode adds execute permission for the owner.
+fn grants_execute(mode: &str) -> bool {
+    if !mode.is_empty() && mode.chars().all(|c| c.is_ascii_digit()) {
+        let digits: Vec<u32> = mode.chars().filter_map(|c| c.to_digit(8)).collect();
+        return digits.len() >= 3 && digits[digits.len() - 3] & 1 == 1;
+    }
+    mode.split(',').any(|clause| {
+        let who_ok = clause
+            .split(['+', '='])
+            .next()
+            .is_some_and(|who| who.is_empty() || who.contains('u') || who.contains('a'));
+        who_ok
+            && clause
+                .find(['+', '='])
+                .is_some_and(|i| clause[i + 1..].contains('x'))
+    })
+}
+
+pub(super) fn same_file(a: &str, b: &str) -> bool {
+    fn strip(p: &str) -> &str {
+        let mut p = p;
+        while let Some(rest) = p.strip_prefix("./") {
+            p = rest;
+        }
+        p
+    }
+    !a.is_empty() && strip(a) == strip(b)
+}
+
+fn chmod_then_run(analysis: &Analysis) -> Option<String> {
+    for (i, chmod) in analysis.commands.iter().enumerate() {
+        if chmod.program != "chmod" {
+            continue;
+        }
+        let operands = chmod.operands();
+        let Some((mode, files)) = operands.split_first() else {
+            continue;
+        };
+        if !grants_execute(mode) {
+            continue;
+        }
+        let run = analysis.commands[i + 1..]
+            .iter()
+            .find(|later| files.iter().any(|f| same_file(f, &later.path)));
+        if let Some(run) = run {
+            return Some(format!("{} && {}", chmod.display(), run.display()));
+        }
+    }
+    None
+}
+
+/// An option whose name still holds a glob or an unresolved expansion.
+fn dynamic_option(cmd: &Command) -> bool {
+    cmd.options().any(|o| {
+        let name = o.split('=').next().unwrap_or(o);
+        name.contains(['*', '?', '[', '$', '`', '{'])
+    })
+}
+
+fn rg_pre(cmd: &Command) -> bool {
+    cmd.options()
+        .any(|o| o == "--pre" || o.starts_with("--pre="))
+}
+
+fn sort_compress(cmd: &Command) -> bool {
+    cmd.options().any(|o| {
+        let name = o.split('=').next().unwrap_or(o);
+        name.len() >= "--comp".len() && "--compress-program".starts_with(name)
+    })
+}
+
+fn ag_pager(cmd: &Command) -> bool {
+    cmd.options()
+        .any(|o| o == "--pager" || o.starts_with("--pager="))
+}
+
+fn man_pager(cmd: &Command) -> bool {
+    cmd.options().any(|o| {
+        o.starts_with("-P")
+            || o.starts_with("-H")
+            || o.starts_with("--pager")
+            || o.starts_with("--html")
+    })
+}
+
+/// Configuration keys whose value git runs as a program (or that point git
+/// at programs to run).
+fn runs_program(key: &str) -> bool {
+    let key = key.to_ascii_lowercase();
+    const EXACT: &[&str] = &[
+        "core.pager",
+        "core.sshcommand",
+        "core.editor",
+        "core.fsmonitor",
+        "core.hookspath",
+        "core.gitproxy",
+        "core.askpass",
+        "sequence.editor",
+        "diff.external",
+        "credential.helper",
+        "gpg.program",
+        "gpg.ssh.program",
+        "uploadpack.packobjectshook",
+        "protocol.ext.allow",
+        "pager.log",
+        "pager.diff",
+        "pager.show",
+    ];
+    EXACT.contains(&key.as_str())
+        || key.starts_with("alias.")
+        || key.starts_with("pager.")
+        || (key.starts_with("filter.")
+            && (key.ends_with(".clean") || key.ends_with(".smudge") || key.ends_with(".process")))
+        || (key.starts_with("diff.") && (key.ends_with(".textconv") || key.ends_with(".command")))
+        || (key.starts_with("merge.") && key.ends_with(".driver"))
+        || (key.starts_with("credential.") && key.ends_with(".helper"))
+}
+
+fn git_config_program(cmd: &Command) -> bool {
+    let mut args = cmd.args.iter();
+    while let Some(arg) = args.next() {
+        let setting = if arg == "-c" {
+            args.next().map(String::as_str)
+        } else if let Some(v) = arg.strip_prefix("--config-env=") {
+            Some(v)
+        } else if arg == "--config-env" {
+            args.next().map(String::as_str)
+        } else if arg.starts_with("-c") && arg.len() > 2 && !arg.starts_with("--") {
+            Some(&arg[2..])
+        } else if arg.starts_with('-') {
+            // Global options before the subcommand; `-C dir` takes a value.
+            if matches!(
+                arg.as_str(),
+                "-C" | "--git-dir" | "--work-tree" | "--namespace"
+            ) {
+                args.next();
+            }
+            continue;
+        } else {
+            // The subcommand: `-c` after it belongs to the subcommand.
+            return false;
+        };
+        let Some((key, value)) = setting.map(|s| s.split_once('=').unwrap_or((s, ""))) else {
+            continue;
+        };
+        // `-c core.editor=true` and `-c core.pager=cat` are how scripts keep
+        // git from opening an editor or a pager: nothing else runs.
+        let inert = matches!(
+            value.split_whitespace().next(),
+            Some("true" | "false" | ":" | "cat" | "less" | "more")
+        ) && !value.contains(['$', '`', ';', '|', '&']);
+        if runs_program(key) && !inert {
+            return true;
+        }
+    }
+    false
+}
+
+fn dynamic_command(cmd: &Command) -> bool {
+    cmd.dynamic
+}
+
+/// Every `NAME=value` this command sets: prefixes, and `export`-style builtins.
+fn assignments(cmd: &Command) -> Vec<(&str, &str)> {
+    let mut out: Vec<(&str, &str)> = cmd
+        .env
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    if matches!(
+        cmd.program.as_str(),
+        "export" | "declare" | "typeset" | "readonly" | "local" | "setenv"
+    ) {
+        out.extend(
+            cmd.args
+                .iter()
+                .filter(|a| !a.starts_with('-'))
+                .filter_map(|a| a.split_once('=')),
+        );
+        // csh-style `setenv NAME value`.
+        if cmd.program == "setenv" && cmd.args.len() >= 2 {
+            out.push((cmd.args[0].as_str(), cmd.args[1].as_str()));
+        }
+    }
+    out
+}
+
+/// A search-path entry anyone or the current checkout can fill: empty
+/// (means the working directory), relative, or under a temporary directory.
+fn untrusted_dir(entry: &str) -> bool {
+    if entry.is_empty() || entry == "." {
+        return true;
+    }
+    if entry.starts_with('$') || entry.starts_with('~') {
+        return false;
+    }
+    if !entry.starts_with('/') {
+        return true;
+    }
+    super::targets::classify(entry, None) == super::targets::Target::Temp
+        || ["/tmp", "/var/tmp", "/dev/shm", "/private/tmp"].contains(&entry.trim_end_matches('/'))
+}
+
+/// Entries searched before the inherited value (all of them when the
+/// variable is replaced outright).
+fn leading_entries<'a>(value: &'a str, var: &str) -> impl Iterator<Item = &'a str> {
+    let inherited = [format!("${var}"), format!("${{{var}}}")];
+    value
+        .split(':')
+        .take_while(move |e| !inherited.iter().any(|i| i == e))
+}
+
+fn path_hijack(cmd: &Command) -> bool {
+    assignments(cmd)
+        .into_iter()
+        .any(|(k, v)| k == "PATH" && leading_entries(v, "PATH").any(untrusted_dir))
+}
+
+fn library_injection(cmd: &Command) -> bool {
+    assignments(cmd).into_iter().any(|(k, v)| match k {
+        "LD_PRELOAD" | "LD_AUDIT" | "DYLD_INSERT_LIBRARIES" => !v.is_empty(),
+        // Project-relative library directories are how local builds are run
+        // (`LD_LIBRARY_PATH=./build ./test`); temporary ones are anyone's.
+        "LD_LIBRARY_PATH" | "DYLD_LIBRARY_PATH" | "DYLD_FRAMEWORK_PATH" => {
+            leading_entries(v, k).any(|e| e.starts_with('/') && untrusted_dir(e))
+        }
+        _ => false,
+    })
+}
+
+fn startup_hook(cmd: &Command) -> bool {
+    assignments(cmd)
+        .into_iter()
+        .any(|(k, v)| matches!(k, "BASH_ENV" | "ENV" | "PROMPT_COMMAND") && !v.is_empty())
+}
+
+fn hidden_characters(analysis: &Analysis) -> Option<String> {
+    analysis.findings.iter().find_map(|f| match f {
+        Finding::HiddenCharacters { codepoints } => {
+            let list: Vec<String> = codepoints.iter().map(|c| format!("U+{c:04X}")).collect();
+            Some(format!("{} (hidden {})", analysis.text, list.join(", ")))
+        }
+        _ => None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cmd(program: &str, args: &[&str]) -> Command {
+        Command {
+            program: program.into(),
+            path: program.into(),
+            args: args.iter().map(|s| s.to_string()).collect(),
+            ..Command::default()
+        }
+    }
+
+    #[test]
+    fn stdin_code_detection() {
+        assert!(reads_code_from_stdin(&cmd("sh", &[])));
+        assert!(reads_code_from_stdin(&cmd("bash", &["-s", "--", "--yes"])));
+        assert!(reads_code_from_stdin(&cmd("bash", &["-x"])));
+        assert!(reads_code_from_stdin(&cmd("bash", &["-o", "pipefail"])));
+        assert!(reads_code_from_stdin(&cmd("python3", &["-"])));
+        assert!(reads_code_from_stdin(&cmd("node", &[])));
+        assert!(!reads_code_from_stdin(&cmd("bash", &["-c", "sh"])));
+        assert!(!reads_code_from_stdin(&cmd("bash", &["-ec", "x"])));
+        assert!(!reads_code_from_stdin(&cmd("bash", &["script.sh"])));
+        assert!(!reads_code_from_stdin(&cmd(
+            "python3",
+            &["-c", "import json"]
+        )));
+        assert!(!reads_code_from_stdin(&cmd(
+            "python3",
+            &["-m", "json.tool"]
+        )));
+        assert!(!reads_code_from_stdin(&cmd("perl", &["-ne", "print"])));
+        assert!(!reads_code_from_stdin(&cmd("node", &["--eval=1"])));
+        assert!(!reads_code_from_stdin(&cmd("jq", &[])));
+    }
+
+    #[test]
+    fn heredoc_needs_stdin() {
+        let mut sh = cmd("sh", &[]);
+        assert!(!shell_runs_stdin_text(&sh));
+        sh.stdin = Some("rm -rf /tmp/x\n".into());
+        assert!(shell_runs_stdin_text(&sh));
+        let mut outer = cmd("bash", &["-c", "sh"]);
+        outer.stdin = Some("x".into());
+        assert!(!shell_runs_stdin_text(&outer));
+    }
+
+    #[test]
+    fn execute_modes() {
+        for m in ["+x", "u+x", "a+rx", "755", "0700", "u=rwx,go=rx", "ug+x"] {
+            assert!(grants_execute(m), "{m}");
+        }
+        for m in ["-x", "644", "go+x", "u-x", "o+w"] {
+            assert!(!grants_execute(m), "{m}");
+        }
+    }
+
+    #[test]
+    fn chmod_then_run_over_commands() {
+        let mut chmod = cmd("chmod", &["+x", "./deploy.sh"]);
+        chmod.path = "chmod".into();
+        let mut run = cmd("deploy.sh", &[]);
+        run.path = "./deploy.sh".into();
+        let analysis = Analysis {
+            commands: vec![chmod.clone(), run.clone()],
+            ..Analysis::default()
+        };
+        assert!(chmod_then_run(&analysis).is_some());
+        let reversed = Analysis {
+            commands: vec![run, chmod],
+            ..Analysis::default()
+        };
+        assert!(chmod_then_run(&reversed).is_none());
+    }
+
+    #[test]
+    fn git_keys() {
+        assert!(git_config_program(&cmd(
+            "git",
+            &["-c", "core.pager=./pager.sh", "log"]
+        )));
+        assert!(git_config_program(&cmd(
+            "git",
+            &["-C", "repo", "-c", "Core.SSHCommand=x", "fetch"]
+        )));
+        assert!(!git_config_program(&cmd(
+            "git",
+            &["log", "-c", "core.pager=x"]
+        )));
+        assert!(!git_config_program(&cmd(
+            "git",
+            &["-c", "user.name=x", "commit"]
+        )));
+    }
+
+    #[test]
+    fn env_hijacks() {
+        let export = cmd("export", &["PATH=/tmp/evil:$PATH"]);
+        assert!(path_hijack(&export));
+        assert!(!path_hijack(&cmd("export", &["PATH=$PATH:./bin"])));
+        assert!(!path_hijack(&cmd("export", &["PATH=~/.cargo/bin:$PATH"])));
+        let mut ls = cmd("ls", &[]);
+        ls.env = vec![("LD_PRELOAD".into(), "/tmp/evil.so".into())];
+        assert!(library_injection(&ls));
+        ls.env = vec![("LD_LIBRARY_PATH".into(), "/opt/cuda/lib64".into())];
+        assert!(!library_injection(&ls));
+        ls.env = vec![("BASH_ENV".into(), "/tmp/e".into())];
+        assert!(startup_hook(&ls));
+    }
+
+    #[test]
+    fn dynamic_options() {
+        assert!(dynamic_option(&cmd("rg", &["--pre*", "x"])));
+        assert!(!dynamic_option(&cmd("rg", &["--pre-glob=*.gz", "x"])));
+        assert!(man_pager(&cmd("man", &["-P", "x", "ls"])));
+        assert!(!man_pager(&cmd("man", &["-k", "x"])));
+    }
+}

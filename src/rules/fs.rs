@@ -1,6 +1,472 @@
-//! Built-in rules: fs.
+//! Built-in rules: deleting, re-permissioning, re-owning, formatting and raw-copying files and disks.
+//!
+//! Where a rule judges a path it uses [`classify`] with the command's `cwd`
+//! (`cd .. && rm -rf build` deletes `../build`), so deleting build output in
+//! the project or a temporary directory passes while the same command aimed
+//! elsewhere asks. Whole root, system and home trees are the hardline's.
 
+use super::opts::{parse_opts, Spec, GNU, MODE, RSYNC};
+use super::paths::{any_operand, basename, components, is_sensitive, resolve};
+use super::targets::{classify, is_block_device, Target};
 use super::{Matcher, Rule};
+use crate::shell::Command;
 use crate::verdict::Decision;
 
-pub static RULES: &[Rule] = &[];
+#[rustfmt::skip]
+pub static RULES: &[Rule] = &[
+    // Deletion through another program first, so the verdict names how the
+    // targets are chosen rather than the `rm` it starts.
+    Rule {
+        id: "fs.xargs-rm",
+        description: "xargs with rm",
+        reason: "the files to delete come from input warden cannot see",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &["xargs", "parallel", "rm"], check: xargs_rm },
+        hits: &["xargs -a list.txt rm -rf", "find . -name '*.tmp' | xargs rm -f", "cat files.txt | xargs -I{} rm {}", "find . -print0 | xargs -0 sudo rm"],
+        misses: &["xargs -a list.txt echo rm", "xargs grep -l rm", "find . | xargs ls", "echo xargs rm", "rm -rf node_modules"],
+    },
+    Rule {
+        id: "fs.find-exec-rm",
+        description: "find -exec/-execdir rm",
+        reason: "it deletes every file the search matches, which is easy to get wrong and cannot be undone",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &["find"], check: find_exec_rm },
+        hits: &["find . -name '*.log' -exec rm {} \\;", "find build -type f -execdir /bin/rm -f {} +", "find . -name '*.bak' -ok rm {} \\;"],
+        misses: &["find . -name '*.log' -exec ls -l {} \\;", "find . -name rm", "find . -exec echo rm {} \\;", "find /tmp/build -exec rm {} +"],
+    },
+    Rule {
+        id: "fs.find-delete",
+        description: "find -delete",
+        reason: "it deletes every file the search matches, which is easy to get wrong and cannot be undone",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &["find"], check: find_delete },
+        hits: &["find . -name '*.pyc' -delete", "find build -type f -delete", "find . -{delete,print}", "find . \"-$(echo delete)\"", "find ../cache -mtime +7 -delete"],
+        misses: &["find . -name '*.pyc'", "find /tmp/build -delete", "find . -name -delete", "echo find . -delete", "grep -r -- -delete ."],
+    },
+    Rule {
+        id: "fs.find-dynamic-flag",
+        description: "find dynamic shell word may expand to destructive flag",
+        reason: "a word only known at run time can become -delete or -exec",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &["find"], check: find_dynamic_flag },
+        hits: &["find . -$ACTION", "find . \"-$(cat action.txt)\"", "find src -name '*.tmp' $CLEANUP"],
+        misses: &["find . -name \"$PATTERN\"", "find \"$DIR\" -type f", "find . -newer \"$REF\" -print"],
+    },
+    Rule {
+        id: "fs.delete-root-path",
+        description: "delete in root path",
+        reason: "it removes a file the operating system or installed software relies on",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &["rm", "unlink"], check: delete_root_path },
+        hits: &["rm /etc/hosts", "rm -f /usr/local/bin/node", "sudo rm /var/log/syslog", "unlink /etc/localtime"],
+        misses: &["rm -f /tmp/x.lock", "rm notes.txt", "rm -rf /tmp/foo 2>/dev/null", "echo rm /etc/hosts", "ls /etc/hosts", "rm ~/notes.txt"],
+    },
+    Rule {
+        id: "fs.recursive-delete",
+        description: "recursive delete",
+        reason: "it deletes whole directory trees outside the project (or the project's git history) for good",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &["rm"], check: |c| recursive_delete(c, Recursion::Short) },
+        hits: &["cd .. && rm -rf build", "rm -rf ../other-project", "rm -r ~/Downloads/old", "rm -rf $BUILD_DIR", "rm -rf *", "rm -fr /opt/myapp", "rm -rf .git"],
+        misses: &["rm -rf node_modules dist .next", "rm -rf /tmp/build-cache", "rm -rf \"$TMPDIR/test-dir\"", "rm -rf /tmp/foo 2>/dev/null", "rm -f ../notes.txt", "rm --recursive ../x", "rm ../x -rf", "echo rm -rf ../x", "rm -rf .git/hooks"],
+    },
+    Rule {
+        id: "fs.recursive-delete-long",
+        description: "recursive delete (long flag)",
+        reason: "it deletes whole directory trees outside the project (or the project's git history) for good",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &["rm"], check: |c| recursive_delete(c, Recursion::Long) },
+        hits: &["rm --recursive ../x", "rm --recursive --force ~/old-checkout", "rm --rec -f $OUT"],
+        misses: &["rm --recursive node_modules", "rm -rf ../x", "rm --force ../x.txt"],
+    },
+    Rule {
+        id: "fs.recursive-delete-after",
+        description: "recursive delete (flags after operands)",
+        reason: "it deletes whole directory trees outside the project (or the project's git history) for good",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &["rm"], check: |c| recursive_delete(c, Recursion::After) },
+        hits: &["rm ../build -rf", "rm ~/scratch/old -r -f"],
+        misses: &["rm build/ -rf", "rm -rf ../x", "rm ../x -f"],
+    },
+    Rule {
+        id: "fs.delete-sensitive-file",
+        description: "delete sensitive credential/SSH/shell-rc file",
+        reason: "keys, credentials and shell start-up files are hard or impossible to recreate",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &["rm", "unlink", "shred", "srm"], check: |c| any_operand(c, is_sensitive) },
+        hits: &["rm ~/.ssh/id_ed25519", "rm -f ~/.aws/credentials", "shred -u ~/.gnupg/private-keys-v1.d/key.key"],
+        misses: &["rm ~/notes.txt", "rm .bashrc.bak", "cat ~/.ssh/id_ed25519.pub", "rm ./dotfiles/.bashrc"],
+    },
+    Rule {
+        id: "fs.rsync-delete",
+        description: "rsync --delete outside the project",
+        reason: "files at the destination that are not in the source are deleted",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &["rsync"], check: rsync_delete },
+        hits: &["rsync -a --delete src/ ../backup/", "rsync -av --delete ./site/ /srv/www/", "rsync -a --delete-after dist/ deploy@web:/srv/app/"],
+        misses: &["rsync -a --delete src/ build/", "rsync -av src/ ../backup/", "rsync -a --delete /tmp/a/ /tmp/b/"],
+    },
+    Rule {
+        id: "fs.world-writable-long",
+        description: "recursive world/other-writable (long flag)",
+        reason: "any user or process on the machine could then change these files",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &["chmod"], check: world_writable_long },
+        hits: &["chmod --recursive 777 dir", "chmod --recursive a+w shared/"],
+        misses: &["chmod --recursive 755 dir", "chmod --recursive u+w build/", "chmod 755 x"],
+    },
+    Rule {
+        id: "fs.world-writable",
+        description: "world/other-writable permissions",
+        reason: "any user or process on the machine could then change these files",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &["chmod", "mkdir", "install"], check: world_writable },
+        hits: &["chmod 777 x", "chmod -R 777 shared/", "chmod o+w /srv/data", "chmod 0666 app.sock", "chmod a+rwx,o-x f", "chmod o=u secrets.txt", "mkdir -m 777 /srv/shared"],
+        misses: &["chmod -R u+w build/", "chmod 755 deploy.sh", "chmod +x run.sh", "chmod g+w file", "chmod o-w file", "chmod a=rx dir", "chmod 1755 dir", "mkdir -m 755 out", "echo chmod 777 x"],
+    },
+    Rule {
+        id: "fs.chown-root-long",
+        description: "recursive chown to root (long flag)",
+        reason: "the files become root's, and the user can no longer change or delete them",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &["chown"], check: |c| chown_to_root(c) == Some(true) },
+        hits: &["chown --recursive root /srv/app", "chown --recursive root:root ./dist"],
+        misses: &["chown --recursive www-data /srv/app", "chown root file.txt"],
+    },
+    Rule {
+        id: "fs.chown-root",
+        description: "recursive chown to root",
+        reason: "the files become root's, and the user can no longer change or delete them",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &["chown"], check: |c| chown_to_root(c) == Some(false) },
+        hits: &["chown -R root:root ./dist", "sudo chown -R 0:0 /opt/app", "chown root:root build -R"],
+        misses: &["chown -R $USER:staff build", "chown root file.txt", "chown -R rootless x", "chown -R :root shared"],
+    },
+    Rule {
+        id: "fs.format-filesystem",
+        description: "format filesystem",
+        reason: "formatting erases whatever the target holds",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &["mkfs*", "mke2fs", "mkswap", "mkdosfs", "newfs*"], check: format_filesystem },
+        hits: &["mkfs.ext4 /srv/images/disk.img", "mkfs.xfs $DEV", "mke2fs -F ~/vm.img", "mkswap /swapfile"],
+        misses: &["mkfs.ext4 -F ./disk.img", "mkfs.ext4 disk.img", "command -v mkfs", "echo mkfs.ext4 /srv/x", "man mkfs"],
+    },
+    Rule {
+        id: "fs.disk-copy",
+        description: "disk copy",
+        reason: "it reads a whole raw disk, which can expose every file on it and fill the destination",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &["dd"], check: disk_copy },
+        hits: &["dd if=/dev/sda of=backup.img", "dd if=/dev/nvme0n1 of=~/disk.img bs=4M status=progress", "sudo dd if=/dev/disk2 of=usb.img"],
+        misses: &["dd if=/dev/zero of=./image.bin bs=1M count=10", "dd if=./image.bin of=./copy.bin", "echo if=/dev/sda", "dd if=/dev/urandom of=key.bin bs=32 count=1"],
+    },
+];
+
+// ---------------------------------------------------------------------------
+// Deleting.
+
+/// The program a word runs, past `sudo` and similar (`xargs sudo rm`).
+fn runs_rm(words: &[&str]) -> bool {
+    const WRAPPERS: &[&str] = &["sudo", "doas", "env", "command", "nice", "nohup", "time"];
+    let word = words.iter().find(|w| !WRAPPERS.contains(w));
+    word.is_some_and(|w| matches!(basename(w), "rm" | "unlink" | "shred"))
+}
+
+#[rustfmt::skip]
+const XARGS: Spec = Spec { values: "adEILnPs", attached: "eil", long_values: &["arg-file", "delimiter", "eof", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var"], permute: false };
+
+const PARALLEL: Spec = Spec {
+    values: "jaISNnL",
+    ..XARGS
+};
+
+fn xargs_rm(cmd: &Command) -> bool {
+    match cmd.program.as_str() {
+        "rm" => cmd.via.iter().any(|v| matches!(*v, "xargs" | "parallel")),
+        "parallel" => runs_rm(&parse_opts(&cmd.args, &PARALLEL).operands),
+        _ => runs_rm(&parse_opts(&cmd.args, &XARGS).operands),
+    }
+}
+
+/// A `find` command line: start points, expression words, and the commands of `-exec`-like actions.
+struct Find<'a> {
+    roots: Vec<&'a str>,
+    words: Vec<&'a str>,
+    execs: Vec<Vec<&'a str>>,
+}
+
+#[rustfmt::skip]
+const FIND_VALUED: &[&str] = &[
+    "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname",
+    "-ilname", "-type", "-xtype", "-user", "-group", "-uid", "-gid", "-perm", "-size", "-mtime", "-atime",
+    "-ctime", "-mmin", "-amin", "-cmin", "-used", "-inum", "-samefile", "-links", "-maxdepth", "-mindepth",
+    "-fstype", "-context", "-printf", "-fprint", "-fprint0", "-fls", "-regextype", "-files0-from",
+];
+
+fn parse_find(args: &[String]) -> Find<'_> {
+    let mut iter = args.iter().map(String::as_str).peekable();
+    while let Some(&a) = iter.peek() {
+        match a {
+            "-H" | "-L" | "-P" => {}
+            "-D" => {
+                iter.next();
+            }
+            _ if a.starts_with("-O") => {}
+            _ => break,
+        }
+        iter.next();
+    }
+    let mut find = Find {
+        roots: Vec::new(),
+        words: Vec::new(),
+        execs: Vec::new(),
+    };
+    while let Some(a) =
+        iter.next_if(|a| !a.starts_with('-') && !matches!(*a, "(" | "!" | ")" | ","))
+    {
+        find.roots.push(a);
+    }
+    while let Some(a) = iter.next() {
+        if matches!(a, "-exec" | "-execdir" | "-ok" | "-okdir") {
+            find.execs.push(
+                iter.by_ref()
+                    .take_while(|w| !matches!(*w, ";" | "+"))
+                    .collect(),
+            );
+        } else if FIND_VALUED.contains(&a) || a.starts_with("-newer") {
+            iter.next();
+        } else if a == "-fprintf" {
+            iter.nth(1);
+        } else {
+            find.words.push(a);
+        }
+    }
+    find
+}
+
+impl Find<'_> {
+    /// Temporary directories are scratch space; everywhere else deleting matches is worth a look.
+    fn only_temp(&self, cwd: Option<&str>) -> bool {
+        !self.roots.is_empty() && self.roots.iter().all(|r| classify(r, cwd) == Target::Temp)
+    }
+}
+
+fn find_exec_rm(cmd: &Command) -> bool {
+    let f = parse_find(&cmd.args);
+    !f.only_temp(cmd.cwd.as_deref()) && f.execs.iter().any(|e| runs_rm(e))
+}
+
+fn find_delete(cmd: &Command) -> bool {
+    let f = parse_find(&cmd.args);
+    !f.only_temp(cmd.cwd.as_deref()) && f.words.contains(&"-delete")
+}
+
+fn find_dynamic_flag(cmd: &Command) -> bool {
+    parse_find(&cmd.args)
+        .words
+        .iter()
+        .any(|w| w.contains(['$', '`']) && w.starts_with(['-', '$', '`']))
+}
+
+#[derive(Debug, PartialEq, Eq)]
+enum Recursion {
+    No,
+    /// `-r` before the operands.
+    Short,
+    /// `--recursive`.
+    Long,
+    /// `-r` after an operand (GNU rm permutes).
+    After,
+}
+
+fn rm_recursion(cmd: &Command) -> Recursion {
+    let (mut short, mut long, mut after, mut seen_operand) = (false, false, false, false);
+    for a in cmd.args.iter().take_while(|a| *a != "--") {
+        if let Some(l) = a.strip_prefix("--") {
+            let key = l.split('=').next().unwrap_or(l);
+            long |= !key.is_empty() && "recursive".starts_with(key);
+        } else if a.len() > 1 && a.starts_with('-') {
+            if a.contains(['r', 'R']) {
+                *(if seen_operand { &mut after } else { &mut short }) = true;
+            }
+        } else {
+            seen_operand = true;
+        }
+    }
+    match (short, long, after) {
+        (true, _, _) => Recursion::Short,
+        (_, true, _) => Recursion::Long,
+        (_, _, true) => Recursion::After,
+        _ => Recursion::No,
+    }
+}
+
+/// Whether deleting `path` recursively leaves the project and temp space, or
+/// takes the project's whole git history.
+fn risky_tree(path: &str, cwd: Option<&str>) -> bool {
+    let whole_git = components(&resolve(path, cwd)).is_some_and(|p| p == [".git"]);
+    whole_git || !matches!(classify(path, cwd), Target::Project | Target::Temp)
+}
+
+fn recursive_delete(cmd: &Command, kind: Recursion) -> bool {
+    rm_recursion(cmd) == kind && any_operand(cmd, risky_tree)
+}
+
+fn delete_root_path(cmd: &Command) -> bool {
+    let system =
+        |p: &str, cwd: Option<&str>| matches!(classify(p, cwd), Target::Root | Target::System);
+    rm_recursion(cmd) == Recursion::No && any_operand(cmd, system)
+}
+
+fn rsync_delete(cmd: &Command) -> bool {
+    let o = parse_opts(&cmd.args, &RSYNC);
+    let deletes = o.longs.iter().any(|(k, _)| k.starts_with("del"));
+    let Some(dest) = o.operands.last().filter(|_| o.operands.len() >= 2) else {
+        return false;
+    };
+    let remote = dest.starts_with("rsync://")
+        || dest
+            .split_once(':')
+            .is_some_and(|(host, _)| !host.is_empty() && !host.contains('/'));
+    deletes
+        && (remote
+            || !matches!(
+                classify(dest, cmd.cwd.as_deref()),
+                Target::Project | Target::Temp
+            ))
+}
+
+// ---------------------------------------------------------------------------
+// Permissions and formatting.
+
+/// Whether a chmod mode lets others write: octal with the others' `w` bit,
+/// or a symbolic clause for `o`/`a` that adds or sets `w` (or copies `u`/`g`).
+fn mode_world_writable(mode: &str) -> bool {
+    if !mode.is_empty() && mode.len() <= 5 && mode.chars().all(|c| c.is_digit(8)) {
+        return mode
+            .chars()
+            .last()
+            .and_then(|c| c.to_digit(8))
+            .is_some_and(|d| d & 2 != 0);
+    }
+    mode.split(',').any(|clause| {
+        let who_end = clause
+            .find(|c: char| !"ugoa".contains(c))
+            .unwrap_or(clause.len());
+        let others = clause[..who_end].contains(['o', 'a']);
+        let mut op = ' ';
+        others
+            && clause[who_end..].chars().any(|c| {
+                if "+-=".contains(c) {
+                    op = c;
+                    return false;
+                }
+                op != '-' && (c == 'w' || c == 'u' || c == 'g')
+            })
+    })
+}
+
+fn world_writable(cmd: &Command) -> bool {
+    if cmd.program == "chmod" {
+        let o = parse_opts(&cmd.args, &GNU);
+        return !o.long("reference", 3)
+            && o.operands.first().is_some_and(|m| mode_world_writable(m));
+    }
+    let o = parse_opts(&cmd.args, &MODE);
+    o.value('m')
+        .or(o.long_value("mode", 2))
+        .is_some_and(mode_world_writable)
+}
+
+fn world_writable_long(cmd: &Command) -> bool {
+    world_writable(cmd) && parse_opts(&cmd.args, &GNU).long("recursive", 3)
+}
+
+/// `Some(long)` when chown gives files to root recursively; `long` when by `--recursive`.
+fn chown_to_root(cmd: &Command) -> Option<bool> {
+    let o = parse_opts(&cmd.args, &GNU);
+    let owner = o.operands.first().filter(|_| !o.long("reference", 3))?;
+    let user = owner.split([':', '.']).next().unwrap_or(owner);
+    if !matches!(user, "root" | "0") {
+        return None;
+    }
+    if o.long("recursive", 3) {
+        Some(true)
+    } else {
+        o.flag('R').then_some(false)
+    }
+}
+
+fn format_filesystem(cmd: &Command) -> bool {
+    let spec = Spec::gnu("t", &["type"]);
+    // A plain file in the project is a disk image being built; a block device is the hardline's.
+    parse_opts(&cmd.args, &spec)
+        .operands
+        .iter()
+        .any(|p| classify(p, cmd.cwd.as_deref()) != Target::Project)
+}
+
+fn disk_copy(cmd: &Command) -> bool {
+    cmd.args
+        .iter()
+        .filter_map(|a| a.strip_prefix("if="))
+        .any(is_block_device)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cmd(line: &str) -> Command {
+        let mut words = line.split_whitespace().map(str::to_string);
+        let path = words.next().unwrap_or_default();
+        let program = basename(&path).to_string();
+        Command {
+            program,
+            path,
+            args: words.collect(),
+            ..Command::default()
+        }
+    }
+
+    #[test]
+    fn rm_recursion_and_targets() {
+        assert_eq!(rm_recursion(&cmd("rm -rf x")), Recursion::Short);
+        assert_eq!(rm_recursion(&cmd("rm --rec x")), Recursion::Long);
+        assert_eq!(rm_recursion(&cmd("rm x -fR")), Recursion::After);
+        assert_eq!(rm_recursion(&cmd("rm -f -- -r")), Recursion::No);
+        let up = Command {
+            cwd: Some("..".into()),
+            ..cmd("rm -rf build")
+        };
+        assert!(recursive_delete(&up, Recursion::Short));
+        assert!(!recursive_delete(
+            &cmd("rm -rf build /tmp/x $TMPDIR/y"),
+            Recursion::Short
+        ));
+        assert!(recursive_delete(&cmd("rm -rf ./.git/"), Recursion::Short));
+        assert!(!delete_root_path(&cmd("rm -r /etc/x")));
+    }
+
+    #[test]
+    fn find_expression() {
+        let line = "-L . src -name -delete -exec rm {} ; -newermt x -fprintf f %p -print";
+        let args: Vec<String> = line.split(' ').map(str::to_string).collect();
+        let f = parse_find(&args);
+        assert_eq!(f.roots, vec![".", "src"]);
+        assert_eq!(f.words, vec!["-print"]);
+        assert_eq!(f.execs, vec![vec!["rm", "{}"]]);
+    }
+
+    #[test]
+    fn modes() {
+        for m in [
+            "777", "0666", "2", "o+w", "a+rw", "go=rwx", "u+x,o+w", "o=u",
+        ] {
+            assert!(mode_world_writable(m), "{m}");
+        }
+        for m in ["755", "1775", "u+w", "+w", "o-w", "a=rx", "g+w", "o+rx", ""] {
+            assert!(!mode_world_writable(m), "{m}");
+        }
+    }
+}

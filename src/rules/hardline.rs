@@ -105,7 +105,7 @@ pub static RULES: &[Rule] = &[
         reason: "it stops or restarts the whole machine",
         decision: Decision::Block,
         matcher: Matcher::Check { programs: &["systemctl", "loginctl"], check: systemctl_power },
-        hits: &["systemctl reboot", "sudo systemctl poweroff", "systemctl --force halt", "systemctl kexec"],
+        hits: &["systemctl reboot", "sudo systemctl poweroff", "systemctl --force halt", "systemctl kexec", "systemctl isolate reboot.target"],
         misses: &["systemctl status nginx", "systemctl restart nginx"],
     },
     Rule {
@@ -312,10 +312,21 @@ fn not_help(cmd: &Command) -> bool {
 
 fn systemctl_power(cmd: &Command) -> bool {
     const VERBS: &[&str] = &["poweroff", "reboot", "halt", "kexec", "soft-reboot"];
-    cmd.args
-        .iter()
-        .find(|a| !a.starts_with('-'))
-        .is_some_and(|v| VERBS.contains(&v.as_str()))
+    const TARGETS: &[&str] = &[
+        "poweroff.target",
+        "reboot.target",
+        "halt.target",
+        "kexec.target",
+        "runlevel0.target",
+        "runlevel6.target",
+    ];
+    let mut words = cmd.args.iter().filter(|a| !a.starts_with('-'));
+    match words.next().map(String::as_str) {
+        Some(v) if VERBS.contains(&v) => true,
+        // `systemctl isolate reboot.target` reaches the same state.
+        Some("start" | "isolate") => words.any(|t| TARGETS.contains(&t.as_str())),
+        _ => false,
+    }
 }
 
 fn wipes_device(cmd: &Command) -> bool {

@@ -9,9 +9,12 @@ mod containers;
 mod db;
 mod exec;
 mod fs;
+mod fs_write;
 mod git;
 mod hardline;
 mod net;
+mod opts;
+mod paths;
 mod system;
 pub mod targets;
 mod windows;
@@ -78,6 +81,7 @@ pub fn sudo_guard() -> &'static [Rule] {
 pub fn dangerous() -> impl Iterator<Item = &'static Rule> {
     [
         fs::RULES,
+        fs_write::RULES,
         git::RULES,
         system::RULES,
         containers::RULES,

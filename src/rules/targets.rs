@@ -95,6 +95,15 @@ pub fn classify(path: &str, cwd: Option<&str>) -> Target {
             Norm::Escaped => Target::Root,
         };
     }
+    // `$PWD/x` is `x` in the working directory.
+    if let Some(rest) = path
+        .strip_prefix("$PWD")
+        .or_else(|| path.strip_prefix("${PWD}"))
+    {
+        if rest.is_empty() || rest.starts_with('/') {
+            return classify(&format!(".{rest}"), None);
+        }
+    }
     if path.contains('$') || path.contains('`') {
         return Target::Unknown;
     }
@@ -217,6 +226,8 @@ mod tests {
         assert_eq!(classify("$TMPDIR/test-dir", None), Target::Temp);
         assert_eq!(classify("$TMPDIR/../../", None), Target::Root);
         assert_eq!(classify("$d", None), Target::Unknown);
+        assert_eq!(classify("$PWD/build", None), Target::Project);
+        assert_eq!(classify("$PWD", None), Target::WorkingDir);
     }
 
     #[test]

@@ -60,9 +60,19 @@ pub struct Redirect {
 }
 
 impl Command {
-    /// The command as a person would read it: program word and arguments.
+    /// The command as a person would read it: wrappers, program word and
+    /// arguments (`sudo -S apt-get install x`).
     pub fn display(&self) -> String {
-        let mut out = self.path.clone();
+        let mut out = String::new();
+        for w in &self.wrappers {
+            out.push_str(&w.name);
+            for arg in &w.args {
+                out.push(' ');
+                out.push_str(arg);
+            }
+            out.push(' ');
+        }
+        out.push_str(&self.path);
         for arg in &self.args {
             out.push(' ');
             if arg.is_empty() || arg.contains(char::is_whitespace) {

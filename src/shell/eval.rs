@@ -24,6 +24,11 @@ pub fn run(analysis: &mut Analysis) {
     eval.uncalled_functions();
 }
 
+/// The `via` marker of the redirect-only command standing for a group's
+/// redirections (`{ a; b; } > log`), which writes the group's output rather
+/// than truncating the file with nothing.
+pub const GROUP_REDIRECT: &str = "group redirect";
+
 /// A variable's value; a `for` loop variable holds every value it takes.
 pub(super) type Value = Vec<String>;
 
@@ -78,8 +83,14 @@ impl<'a> Eval<'a> {
         }
     }
 
-    fn stopped(&self) -> bool {
-        self.out.commands.len() >= MAX_COMMANDS || self.steps > MAX_STEPS
+    fn stopped(&mut self) -> bool {
+        if self.out.commands.len() >= MAX_COMMANDS {
+            self.set_limit(format!(
+                "the command runs more than {MAX_COMMANDS} commands"
+            ));
+            return true;
+        }
+        self.steps > MAX_STEPS
     }
 
     /// Evaluates a script; returns the output of its last pipeline when known.
@@ -125,10 +136,12 @@ impl<'a> Eval<'a> {
                 let output = self.script(script, here.or(stdin));
                 if !redirects.is_empty() {
                     self.record_writes(&redirects, output.as_deref());
+                    let mut via = self.via.clone();
+                    via.push(GROUP_REDIRECT);
                     self.emit(Command {
                         redirects,
                         cwd: self.cwd.clone(),
-                        via: self.via.clone(),
+                        via,
                         ..Command::default()
                     });
                 }
@@ -430,6 +443,17 @@ impl<'a> Eval<'a> {
                     .then(|| decode::base64(stdin?))
                     .flatten()
             }
+            // Unknown directories stay symbolic so path rules still see
+            // `$PWD/x` as inside the project.
+            "pwd" => Some(format!(
+                "{}\n",
+                self.cwd.clone().unwrap_or_else(|| "$PWD".into())
+            )),
+            "mktemp" => Some(if cmd.has_short('d') || cmd.has_long("--directory") {
+                "/tmp/tmp.warden-dir\n".into()
+            } else {
+                "/tmp/tmp.warden-file\n".into()
+            }),
             "tee" => {
                 let text = stdin?.to_string();
                 for op in operands {

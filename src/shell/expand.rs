@@ -282,7 +282,7 @@ impl Eval<'_> {
         match name {
             // The home directory is `~` to the rules, however it is written.
             "HOME" => Some(vec!["~".into()]),
-            "PWD" => Some(vec![self.cwd.clone().unwrap_or_else(|| ".".into())]),
+            "PWD" => self.cwd.clone().map(|d| vec![d]),
             "IFS" => Some(vec![" \t\n".into()]),
             "@" | "*" if self.positional.len() > 1 => Some(self.positional[1..].to_vec()),
             _ => None,

@@ -15,8 +15,10 @@ mod interp;
 mod normalize;
 mod parse;
 mod programs;
+mod wrappers;
 
 pub use command::{Command, Redirect, RedirectOp, Wrapper};
+pub use eval::GROUP_REDIRECT;
 pub use programs::DECODED;
 
 /// Limits past which the analysis stops and the verdict is block.

@@ -4,209 +4,7 @@ use super::command::{Command, Wrapper};
 use super::eval::{file_key, Eval};
 use super::expand::Field;
 use super::interp;
-
-/// A program that runs the rest of its arguments as a command.
-struct WrapperSpec {
-    name: &'static str,
-    /// Options that take a separate value (`-u root`).
-    valued: &'static [&'static str],
-    /// Positional arguments between the options and the command (`timeout 5 cmd`).
-    positionals: usize,
-    /// `NAME=value` words may come before the command (`env A=1 cmd`).
-    assignments: bool,
-}
-
-const WRAPPERS: &[WrapperSpec] = &[
-    WrapperSpec {
-        name: "sudo",
-        valued: &[
-            "-u",
-            "-g",
-            "-h",
-            "-p",
-            "-C",
-            "-D",
-            "-r",
-            "-t",
-            "-T",
-            "-U",
-            "--user",
-            "--group",
-            "--host",
-            "--prompt",
-            "--chdir",
-            "--role",
-            "--type",
-            "--other-user",
-            "--close-from",
-            "--command-timeout",
-        ],
-        positionals: 0,
-        assignments: true,
-    },
-    WrapperSpec {
-        name: "doas",
-        valued: &["-u", "-C"],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "env",
-        valued: &["-u", "-C", "--unset", "--chdir"],
-        positionals: 0,
-        assignments: true,
-    },
-    WrapperSpec {
-        name: "exec",
-        valued: &["-a"],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "nice",
-        valued: &["-n", "--adjustment"],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "nohup",
-        valued: &[],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "setsid",
-        valued: &[],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "time",
-        valued: &["-f", "-o", "--format", "--output"],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "command",
-        valued: &[],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "builtin",
-        valued: &[],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "stdbuf",
-        valued: &["-i", "-o", "-e", "--input", "--output", "--error"],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "timeout",
-        valued: &["-s", "-k", "--signal", "--kill-after"],
-        positionals: 1,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "ionice",
-        valued: &["-c", "-n", "--class", "--classdata"],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "chrt",
-        valued: &["-T", "-P", "-D"],
-        positionals: 1,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "taskset",
-        valued: &[],
-        positionals: 1,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "flock",
-        valued: &["-w", "-E", "--timeout", "--conflict-exit-code"],
-        positionals: 1,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "pkexec",
-        valued: &["--user"],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "chroot",
-        valued: &["--userspec", "--groups"],
-        positionals: 1,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "busybox",
-        valued: &[],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "toybox",
-        valued: &[],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "unbuffer",
-        valued: &[],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "caffeinate",
-        valued: &["-t", "-w"],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "torsocks",
-        valued: &[],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "proxychains",
-        valued: &["-f"],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "proxychains4",
-        valued: &["-f"],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "dbus-run-session",
-        valued: &[],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "xvfb-run",
-        valued: &["-n", "-s", "-e", "-f", "-p"],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "catchsegv",
-        valued: &[],
-        positionals: 0,
-        assignments: false,
-    },
-];
+use super::wrappers::{split_assignment, split_wrapper, WRAPPERS};
 
 /// Programs that turn hidden text into code when piped into a shell.
 const DECODERS: &[&str] = &[
@@ -276,10 +74,22 @@ impl Eval<'_> {
                 break;
             }
             let (own, rest) = split_wrapper(spec, &fields[1..]);
+            let mut rest = rest.to_vec();
+            // `env -S 'cmd args'` splits its string into words.
+            if name == "env" {
+                if let Some(pos) = own
+                    .iter()
+                    .position(|f| f.text == "-S" || f.text.starts_with("--split-string"))
+                {
+                    let text = own.get(pos + 1).map(|f| f.text.clone()).unwrap_or_default();
+                    let mut split: Vec<Field> = text.split_whitespace().map(Field::plain).collect();
+                    split.extend(rest);
+                    rest = split;
+                }
+            }
             if rest.is_empty() {
                 break;
             }
-            let mut rest = rest.to_vec();
             let mut own_args: Vec<String> = own.iter().map(|f| f.text.clone()).collect();
             if spec.assignments {
                 while let Some((k, v)) = rest.first().and_then(|f| split_assignment(&f.text)) {
@@ -292,18 +102,6 @@ impl Eval<'_> {
                         args: own_args,
                     });
                     return self.finish(cmd, &fields[..1]);
-                }
-            }
-            // `env -S 'cmd args'` splits its string into words.
-            if name == "env" {
-                if let Some(pos) = own
-                    .iter()
-                    .position(|f| f.text == "-S" || f.text.starts_with("--split-string"))
-                {
-                    let text = own.get(pos + 1).map(|f| f.text.clone()).unwrap_or_default();
-                    let mut split: Vec<Field> = text.split_whitespace().map(Field::plain).collect();
-                    split.extend(rest);
-                    rest = split;
                 }
             }
             cmd.wrappers.push(Wrapper {
@@ -759,6 +557,9 @@ impl Eval<'_> {
         }
         let base = Command {
             cwd: parent.cwd.clone(),
+            // What fed the parent (xargs' input) feeds what it starts.
+            upstream: parent.upstream.clone(),
+            stdin: parent.stdin.clone(),
             via: with(&parent.via, via),
             wrappers: parent.wrappers.clone(),
             env: parent.env.clone(),
@@ -774,48 +575,6 @@ fn with(via: &[&'static str], more: &'static str) -> Vec<&'static str> {
     let mut v = via.to_vec();
     v.push(more);
     v
-}
-
-/// Splits a wrapper's own options (and positionals) from the command it runs.
-fn split_wrapper<'f>(spec: &WrapperSpec, fields: &'f [Field]) -> (&'f [Field], &'f [Field]) {
-    let mut i = 0;
-    while i < fields.len() {
-        let a = fields[i].text.as_str();
-        if a == "--" {
-            i += 1;
-            break;
-        }
-        if !(a.starts_with('-') && a.len() > 1) {
-            break;
-        }
-        let key = a.split('=').next().unwrap_or(a);
-        let takes_value = spec.valued.contains(&key) && !a.contains('=');
-        // A short cluster ending in a valued flag (`-nu root`) takes one too.
-        let cluster_value = !a.starts_with("--")
-            && a.len() > 2
-            && spec
-                .valued
-                .contains(&&a[a.len() - 2..])
-                .then_some(())
-                .is_some()
-            && spec
-                .valued
-                .iter()
-                .any(|v| v.len() == 2 && a.ends_with(&v[1..]));
-        i += if takes_value || cluster_value { 2 } else { 1 };
-    }
-    let i = (i + spec.positionals).min(fields.len());
-    fields.split_at(i)
-}
-
-fn split_assignment(word: &str) -> Option<(String, String)> {
-    let (name, value) = word.split_once('=')?;
-    let valid = name
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-    valid.then(|| (name.to_string(), value.to_string()))
 }
 
 /// The value of `-c CODE`, `-cCODE`, `--command CODE` or `--command=CODE`.

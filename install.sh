@@ -1,0 +1,147 @@
+#!/bin/sh
+# install.sh: builds warden, installs the binary, and proves the installed copy blocks and allows.
+#
+# It never edits an agent's configuration: registering the hook (and, for
+# Hermes, consenting to it) stays a step the user takes.
+set -eu
+
+usage() {
+    cat <<'EOF'
+Usage: ./install.sh [--to DIR]
+
+Builds warden (cargo build --release --locked), copies the binary to DIR
+(default: ~/.local/bin), then runs two test payloads through the installed
+binary: `rm -rf /` must be blocked and `git status` allowed. Any failure
+stops the install with a message.
+
+Options:
+  --to DIR    install into DIR instead of ~/.local/bin
+  -h, --help  show this help
+
+Agent configuration files are not touched; the script prints which snippet
+from hooks/ to add where.
+EOF
+}
+
+die() {
+    printf 'install.sh: error: %s\n' "$*" >&2
+    exit 1
+}
+
+to="${HOME:?HOME is not set}/.local/bin"
+while [ $# -gt 0 ]; do
+    case $1 in
+        --to)
+            [ $# -ge 2 ] || die "--to needs a directory"
+            to=$2
+            shift 2
+            ;;
+        --to=*)
+            to=${1#--to=}
+            shift
+            ;;
+        -h | --help)
+            usage
+            exit 0
+            ;;
+        *)
+            usage >&2
+            die "unknown argument: $1"
+            ;;
+    esac
+done
+[ -n "$to" ] || die "--to needs a directory"
+
+here=$(cd "$(dirname "$0")" && pwd)
+cd "$here"
+command -v cargo >/dev/null 2>&1 || die "cargo not found: install Rust from https://rustup.rs and run this again"
+
+echo "==> Building warden (cargo build --release --locked)"
+cargo build --release --locked
+built="${CARGO_TARGET_DIR:-target}/release/warden"
+[ -x "$built" ] || die "the build finished but $built is missing (is the cargo target directory elsewhere?)"
+
+# Runs one Hermes-style payload through $1 and checks the native verdict.
+# Prints the verdict line; fails the install if the action is not $3.
+check() {
+    bin=$1
+    command=$2
+    want=$3
+    payload=$(printf '{"hook_event_name":"pre_tool_call","tool_name":"terminal","tool_input":{"command":"%s"},"session_id":"install-check","cwd":"/tmp"}' "$command")
+    err=$(mktemp)
+    status=0
+    out=$(printf '%s\n' "$payload" | "$bin" --agent native 2>"$err") || status=$?
+    case $out in
+        *"\"action\":\"$want\""*) ok=yes ;;
+        *) ok=no ;;
+    esac
+    if [ "$status" -ne 0 ] || [ "$ok" != yes ]; then
+        {
+            echo "install.sh: FAILED: $bin did not $want \`$command\`"
+            echo "  exit status: $status"
+            echo "  stdout: ${out:-<empty>}"
+            echo "  stderr: $(cat "$err")"
+        } >&2
+        rm -f "$err"
+        return 1
+    fi
+    rm -f "$err"
+    printf '    %-8s %s\n' "$want" "$command"
+}
+
+verify() {
+    check "$1" "rm -rf /" block && check "$1" "git status" allow
+}
+
+# Check the fresh build first, so a broken build never replaces a working install.
+echo "==> Checking the new build"
+verify "$built" || die "the new build does not decide correctly; nothing was installed"
+
+mkdir -p "$to"
+to=$(cd "$to" && pwd)
+target="$to/warden"
+echo "==> Installing $target"
+# Copy then rename: an agent starting warden mid-install sees the old binary or the new one, never half of one.
+tmp="$to/.warden.install.$$"
+cp "$built" "$tmp"
+chmod 755 "$tmp"
+mv -f "$tmp" "$target"
+
+echo "==> Checking the installed binary"
+verify "$target" || die "$target does not decide correctly (a noexec mount or a stale file?); remove it or fix the problem and run this again"
+echo "    $("$target" --version)"
+
+case ":${PATH:-}:" in
+    *":$to:"*) ;;
+    *) echo "warning: $to is not on your PATH: the hooks name the full path and work, but typing 'warden' in a shell will not" >&2 ;;
+esac
+
+path_note=""
+if [ "$target" != "$HOME/.local/bin/warden" ]; then
+    path_note="  The snippets name ~/.local/bin/warden: change that to $target."
+fi
+
+cat <<EOF
+
+warden is installed. It has no config file yet: the built-in rules apply.
+
+Next step: register the hook with your agent (this script does not edit agent configs).${path_note:+
+$path_note}
+
+  Hermes Agent: merge $here/hooks/hermes-config.yaml
+                into ~/.hermes/config.yaml
+    The first time Hermes meets the hook it asks you to approve it and records
+    the answer in ~/.hermes/shell-hooks-allowlist.json. Where there is no
+    terminal to ask on, Hermes skips the hook (with only a log line) unless
+    consent was given by \`hermes --accept-hooks\`, HERMES_ACCEPT_HOOKS=1 or
+    \`hooks_auto_accept: true\`: use those only if you want hooks to run unasked.
+
+  Claude Code:  merge $here/hooks/claude-settings.json
+                into ~/.claude/settings.json
+
+  Codex CLI:    merge $here/hooks/codex-hooks.json
+                into ~/.codex/hooks.json
+
+Try it by hand:
+  echo '{"hook_event_name":"pre_tool_call","tool_name":"terminal","tool_input":{"command":"rm -rf /"}}' | $target
+EOF

@@ -1,0 +1,419 @@
+//! Word-level parsing: quotes, escapes, `$'...'`, parameter expansions, command and process substitutions.
+
+use super::{is_meta, Parser, Part, Script, Stop, Word};
+
+impl Parser {
+    /// Parses one word; `None` at a metacharacter or end of input.
+    pub(super) fn word(&mut self) -> Option<Word> {
+        self.word_until(None)
+    }
+
+    pub(super) fn word_until(&mut self, close: Option<char>) -> Option<Word> {
+        let mut parts: Vec<Part> = Vec::new();
+        let mut lit_buf = String::new();
+        let flush = |parts: &mut Vec<Part>, buf: &mut String| {
+            if !buf.is_empty() {
+                parts.push(Part::Lit(std::mem::take(buf)));
+            }
+        };
+        while let Some(c) = self.peek() {
+            if Some(c) == close {
+                break;
+            }
+            if close.is_none() && is_meta(c) {
+                // `name=(a b)` array assignment: keep the list in the word.
+                if c == '(' && lit_buf.ends_with('=') && parts.is_empty() {
+                    let src = self.balanced_source('(', ')');
+                    lit_buf.push_str(&src);
+                    continue;
+                }
+                // `<(` / `>(` inside or at the start of a word.
+                if (c == '<' || c == '>')
+                    && self.peek_at(1) == Some('(')
+                    && lit_buf.is_empty()
+                    && parts.is_empty()
+                {
+                    flush(&mut parts, &mut lit_buf);
+                    parts.push(self.process_sub());
+                    continue;
+                }
+                break;
+            }
+            match c {
+                '\\' => {
+                    self.pos += 1;
+                    match self.peek() {
+                        Some('\n') => self.pos += 1,
+                        Some(e) => {
+                            self.pos += 1;
+                            flush(&mut parts, &mut lit_buf);
+                            parts.push(Part::Quoted(e.to_string()));
+                        }
+                        None => {}
+                    }
+                }
+                '\'' => {
+                    flush(&mut parts, &mut lit_buf);
+                    self.pos += 1;
+                    let text = self.take_until('\'');
+                    parts.push(Part::Quoted(text));
+                }
+                '"' => {
+                    flush(&mut parts, &mut lit_buf);
+                    self.pos += 1;
+                    if !self.enter() {
+                        break;
+                    }
+                    let inner = self.double_quoted_parts(true);
+                    self.leave();
+                    parts.push(Part::Double(inner));
+                }
+                '`' => {
+                    flush(&mut parts, &mut lit_buf);
+                    parts.push(self.backtick());
+                }
+                '$' => {
+                    flush(&mut parts, &mut lit_buf);
+                    match self.dollar() {
+                        Some(part) => parts.push(part),
+                        None => lit_buf.push('$'),
+                    }
+                }
+                _ => {
+                    lit_buf.push(c);
+                    self.pos += 1;
+                }
+            }
+        }
+        flush(&mut parts, &mut lit_buf);
+        if parts.is_empty() {
+            None
+        } else {
+            Some(Word { parts })
+        }
+    }
+
+    pub(super) fn take_until(&mut self, end: char) -> String {
+        let mut out = String::new();
+        while let Some(c) = self.peek() {
+            self.pos += 1;
+            if c == end {
+                break;
+            }
+            out.push(c);
+        }
+        out
+    }
+
+    /// Source text of a balanced `open ... close` run, quotes respected.
+    pub(super) fn balanced_source(&mut self, open: char, close: char) -> String {
+        let mut depth = 0usize;
+        let mut out = String::new();
+        while let Some(c) = self.peek() {
+            self.pos += 1;
+            out.push(c);
+            if c == '\\' {
+                if let Some(n) = self.peek() {
+                    self.pos += 1;
+                    out.push(n);
+                }
+            } else if c == '\'' {
+                out.push_str(&self.take_until('\''));
+                out.push('\'');
+            } else if c == open {
+                depth += 1;
+            } else if c == close {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    /// Parts inside double quotes (or an unquoted heredoc body when
+    /// `closing` is false, which runs to end of input).
+    pub(super) fn double_quoted_parts(&mut self, closing: bool) -> Vec<Part> {
+        let mut parts = Vec::new();
+        let mut buf = String::new();
+        while let Some(c) = self.peek() {
+            match c {
+                '"' if closing => {
+                    self.pos += 1;
+                    break;
+                }
+                '\\' => {
+                    self.pos += 1;
+                    match self.peek() {
+                        Some(e)
+                            if matches!(e, '$' | '`' | '\\' | '\n') || (e == '"' && closing) =>
+                        {
+                            self.pos += 1;
+                            if e != '\n' {
+                                buf.push(e);
+                            }
+                        }
+                        _ => buf.push('\\'),
+                    }
+                }
+                '`' => {
+                    if !buf.is_empty() {
+                        parts.push(Part::Quoted(std::mem::take(&mut buf)));
+                    }
+                    parts.push(self.backtick());
+                }
+                '$' => {
+                    if !buf.is_empty() {
+                        parts.push(Part::Quoted(std::mem::take(&mut buf)));
+                    }
+                    match self.dollar() {
+                        Some(part) => parts.push(part),
+                        None => buf.push('$'),
+                    }
+                }
+                _ => {
+                    buf.push(c);
+                    self.pos += 1;
+                }
+            }
+        }
+        if !buf.is_empty() {
+            parts.push(Part::Quoted(buf));
+        }
+        parts
+    }
+
+    /// Parses what follows a `$`; `None` when it is a plain dollar sign.
+    pub(super) fn dollar(&mut self) -> Option<Part> {
+        let start = self.pos;
+        self.pos += 1;
+        match self.peek() {
+            Some('\'') => {
+                self.pos += 1;
+                Some(Part::Quoted(self.ansi_c()))
+            }
+            Some('"') => {
+                // `$"..."`: a translatable string, otherwise double quotes.
+                self.pos += 1;
+                if !self.enter() {
+                    return None;
+                }
+                let inner = self.double_quoted_parts(true);
+                self.leave();
+                Some(Part::Double(inner))
+            }
+            Some('(') if self.peek_at(1) == Some('(') => {
+                let src = self.balanced_source('(', ')');
+                Some(Part::Arith(format!("${src}")))
+            }
+            Some('(') => {
+                self.pos += 1;
+                if !self.enter() {
+                    return None;
+                }
+                let script = self.script(Stop::Paren);
+                self.leave();
+                let src: String = self.chars[start..self.pos.min(self.chars.len())]
+                    .iter()
+                    .collect();
+                Some(Part::CommandSub { script, src })
+            }
+            Some('{') => {
+                self.pos += 1;
+                if !self.enter() {
+                    return None;
+                }
+                let part = self.braced_param(start);
+                self.leave();
+                Some(part)
+            }
+            Some(c) if c.is_ascii_alphabetic() || c == '_' => {
+                let mut name = String::new();
+                while let Some(c) = self
+                    .peek()
+                    .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+                {
+                    name.push(c);
+                    self.pos += 1;
+                }
+                Some(Part::Param {
+                    src: format!("${name}"),
+                    name,
+                    op: String::new(),
+                    arg: None,
+                })
+            }
+            Some(c) if c.is_ascii_digit() || "@*#?$!-".contains(c) => {
+                self.pos += 1;
+                Some(Part::Param {
+                    name: c.to_string(),
+                    op: String::new(),
+                    arg: None,
+                    src: format!("${c}"),
+                })
+            }
+            _ => {
+                self.pos = start + 1;
+                None
+            }
+        }
+    }
+
+    /// `${...}` after the `${`: a name, then an operator and an argument word.
+    pub(super) fn braced_param(&mut self, start: usize) -> Part {
+        let mut name = String::new();
+        let mut op = String::new();
+        if self.peek() == Some('#') && self.peek_at(1) != Some('}') {
+            self.pos += 1;
+            op.push('#');
+        } else if self.peek() == Some('!') {
+            self.pos += 1;
+            op.push('!');
+        }
+        while let Some(c) = self.peek().filter(|c| {
+            c.is_ascii_alphanumeric() || *c == '_' || (name.is_empty() && "@*#?$!-".contains(*c))
+        }) {
+            name.push(c);
+            self.pos += 1;
+            if !(c.is_ascii_alphanumeric() || c == '_') {
+                break;
+            }
+        }
+        if self.peek() == Some('[') {
+            // Array subscripts are kept in the name; warden does not model arrays.
+            let sub = self.balanced_source('[', ']');
+            name.push_str(&sub);
+        }
+        let mut arg = None;
+        if self.peek() != Some('}') {
+            let mut operator = String::new();
+            for candidate in [
+                ":-", ":=", ":+", ":?", "##", "%%", "//", "/#", "/%", "^^", ",,", "-", "=", "+",
+                "?", "#", "%", "/", "^", ",", ":", "@",
+            ] {
+                if self.starts_with(candidate) {
+                    operator = candidate.to_string();
+                    self.pos += candidate.chars().count();
+                    break;
+                }
+            }
+            op.push_str(&operator);
+            arg = self.word_until(Some('}'));
+        }
+        if self.peek() == Some('}') {
+            self.pos += 1;
+        }
+        let src: String = self.chars[start..self.pos.min(self.chars.len())]
+            .iter()
+            .collect();
+        Part::Param { name, op, arg, src }
+    }
+
+    pub(super) fn backtick(&mut self) -> Part {
+        let start = self.pos;
+        self.pos += 1;
+        let mut inner = String::new();
+        while let Some(c) = self.peek() {
+            self.pos += 1;
+            match c {
+                '`' => break,
+                '\\' => match self.peek() {
+                    Some(e @ ('`' | '\\' | '$')) => {
+                        self.pos += 1;
+                        inner.push(e);
+                    }
+                    _ => inner.push('\\'),
+                },
+                c => inner.push(c),
+            }
+        }
+        let src: String = self.chars[start..self.pos.min(self.chars.len())]
+            .iter()
+            .collect();
+        let mut sub = Parser::new(&inner, self.depth);
+        let script = if sub.enter() {
+            sub.script(Stop::Eof)
+        } else {
+            Script::default()
+        };
+        if self.limit.is_none() {
+            self.limit = sub.limit;
+        }
+        if self.limit.is_some() {
+            self.pos = self.chars.len();
+        }
+        Part::CommandSub { script, src }
+    }
+
+    pub(super) fn process_sub(&mut self) -> Part {
+        let start = self.pos;
+        self.pos += 2;
+        if !self.enter() {
+            return Part::Lit(String::new());
+        }
+        let script = self.script(Stop::Paren);
+        self.leave();
+        let src: String = self.chars[start..self.pos.min(self.chars.len())]
+            .iter()
+            .collect();
+        Part::ProcessSub { script, src }
+    }
+
+    /// Decodes the body of `$'...'` (after the opening quote).
+    pub(super) fn ansi_c(&mut self) -> String {
+        let mut out = String::new();
+        while let Some(c) = self.peek() {
+            self.pos += 1;
+            match c {
+                '\'' => break,
+                '\\' => {
+                    let Some(e) = self.peek() else { break };
+                    self.pos += 1;
+                    match e {
+                        'n' => out.push('\n'),
+                        't' => out.push('\t'),
+                        'r' => out.push('\r'),
+                        'a' => out.push('\u{7}'),
+                        'b' => out.push('\u{8}'),
+                        'e' | 'E' => out.push('\u{1b}'),
+                        'f' => out.push('\u{c}'),
+                        'v' => out.push('\u{b}'),
+                        'c' => {
+                            if let Some(k) = self.peek() {
+                                self.pos += 1;
+                                out.push(char::from((k as u8 & 0x1f) as u32 as u8));
+                            }
+                        }
+                        'x' => out.push(self.radix_char(16, 2)),
+                        'u' => out.push(self.radix_char(16, 4)),
+                        'U' => out.push(self.radix_char(16, 8)),
+                        '0'..='7' => {
+                            self.pos -= 1;
+                            out.push(self.radix_char(8, 3));
+                        }
+                        other => out.push(other),
+                    }
+                }
+                c => out.push(c),
+            }
+        }
+        out
+    }
+
+    pub(super) fn radix_char(&mut self, radix: u32, max: usize) -> char {
+        let mut value: u32 = 0;
+        let mut n = 0;
+        while n < max {
+            match self.peek().and_then(|c| c.to_digit(radix)) {
+                Some(d) => {
+                    value = value.saturating_mul(radix).saturating_add(d);
+                    self.pos += 1;
+                    n += 1;
+                }
+                None => break,
+            }
+        }
+        char::from_u32(value).unwrap_or('\u{fffd}')
+    }
+}

@@ -1,0 +1,258 @@
+//! What the user-facing docs promise: the hooks/ snippets parse, register warden on the shell tool and
+//! start it with flags it accepts, and README's shell-aware examples are decided as it says.
+
+use std::path::Path;
+
+use regex::Regex;
+use serde_json::Value;
+use warden::cli::{self, Env};
+use warden::engine::{evaluate_command, Options};
+
+/// One hook entry as a user would paste it, reduced to what the checks need.
+struct Registration {
+    file: &'static str,
+    event: String,
+    matcher: String,
+    command: String,
+    timeout: i64,
+}
+
+fn read(file: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn hermes() -> (Registration, serde_yaml::Value) {
+    let file = "hermes-config.yaml";
+    let doc: serde_yaml::Value =
+        serde_yaml::from_str(&read(&format!("hooks/{file}"))).expect("valid YAML");
+    let hooks = doc["hooks"].as_mapping().expect("a `hooks` mapping");
+    assert_eq!(hooks.len(), 1, "{file}: only pre_tool_call is registered");
+    let entries = doc["hooks"]["pre_tool_call"]
+        .as_sequence()
+        .expect("`hooks.pre_tool_call` is a list");
+    assert_eq!(entries.len(), 1, "{file}: one entry");
+    let entry = &entries[0];
+    let registration = Registration {
+        file,
+        event: "pre_tool_call".into(),
+        matcher: entry["matcher"].as_str().expect("matcher string").into(),
+        command: entry["command"].as_str().expect("command string").into(),
+        timeout: entry["timeout"].as_i64().expect("integer timeout"),
+    };
+    (registration, doc)
+}
+
+// Claude Code's settings.json and Codex's hooks.json share one shape.
+fn claude_shaped(file: &'static str) -> Registration {
+    let doc: Value = serde_json::from_str(&read(&format!("hooks/{file}"))).expect("valid JSON");
+    let hooks = doc["hooks"].as_object().expect("a `hooks` object");
+    assert_eq!(hooks.len(), 1, "{file}: only PreToolUse is registered");
+    let groups = doc["hooks"]["PreToolUse"]
+        .as_array()
+        .expect("`hooks.PreToolUse` is an array");
+    assert_eq!(groups.len(), 1, "{file}: one matcher group");
+    let group = &groups[0];
+    let commands = group["hooks"]
+        .as_array()
+        .expect("`hooks` array in the group");
+    assert_eq!(commands.len(), 1, "{file}: one command");
+    let hook = &commands[0];
+    assert_eq!(hook["type"], "command", "{file}: type");
+    Registration {
+        file,
+        event: "PreToolUse".into(),
+        matcher: group["matcher"].as_str().expect("matcher string").into(),
+        command: hook["command"].as_str().expect("command string").into(),
+        timeout: hook["timeout"].as_i64().expect("integer timeout"),
+    }
+}
+
+/// Checks what every snippet shares, and returns the arguments warden gets.
+fn check(reg: &Registration, event: &str, shell_tool: &str) -> Vec<String> {
+    let file = reg.file;
+    assert_eq!(reg.event, event, "{file}: event");
+    // Hermes full-matches the tool name; requiring a full match here also
+    // keeps Claude's and Codex's unanchored matchers from being too loose.
+    let matcher = Regex::new(&format!("^(?:{})$", reg.matcher))
+        .unwrap_or_else(|e| panic!("{file}: matcher is not a regex: {e}"));
+    assert!(
+        matcher.is_match(shell_tool),
+        "{file}: matcher {:?} does not match {shell_tool}",
+        reg.matcher
+    );
+    assert!(
+        (1..=300).contains(&reg.timeout),
+        "{file}: timeout {} is outside 1..=300 seconds",
+        reg.timeout
+    );
+    let mut words = reg.command.split_whitespace();
+    let program = words.next().expect("a command");
+    assert_eq!(
+        program.rsplit('/').next(),
+        Some("warden"),
+        "{file}: command {:?} does not run warden",
+        reg.command
+    );
+    words.map(str::to_string).collect()
+}
+
+/// Runs warden in-process as the snippet would start it, on `payload`.
+fn run(file: &str, args: &[String], payload: &Value) -> Value {
+    let input = payload.to_string();
+    let env = Env {
+        sudo_password_set: false,
+        stdin_is_terminal: false,
+    };
+    let outcome = cli::run(args, &mut input.as_bytes(), &env);
+    assert_eq!(outcome.code, 0, "{file}: exit code");
+    assert_eq!(
+        outcome.stderr, "",
+        "{file}: warden complained about {args:?}"
+    );
+    let mut lines = outcome.stdout.lines();
+    let line = lines.next().expect("a verdict line");
+    assert_eq!(lines.next(), None, "{file}: exactly one line");
+    serde_json::from_str(line).unwrap_or_else(|e| panic!("{file}: verdict {line:?}: {e}"))
+}
+
+fn claude_payload(command: &str, codex: bool) -> Value {
+    let mut payload = serde_json::json!({
+        "session_id": "s1",
+        "transcript_path": "/tmp/t.jsonl",
+        "cwd": "/tmp",
+        "permission_mode": "default",
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": command},
+        "tool_use_id": "toolu_1",
+    });
+    if codex {
+        payload["turn_id"] = "turn-1".into();
+    }
+    payload
+}
+
+#[test]
+fn hermes_snippet() {
+    let (reg, doc) = hermes();
+    let args = check(&reg, "pre_tool_call", "terminal");
+    // Consent stays with the user: the snippet must not switch it off.
+    assert_eq!(
+        doc["hooks_auto_accept"].as_bool(),
+        Some(false),
+        "{}: hooks_auto_accept",
+        reg.file
+    );
+    let payload = serde_json::json!({
+        "hook_event_name": "pre_tool_call",
+        "tool_name": "terminal",
+        "tool_input": {"command": "git status"},
+        "session_id": "",
+        "cwd": "/tmp",
+        "extra": {"task_id": "t", "tool_call_id": "c"},
+    });
+    let verdict = run(reg.file, &args, &payload);
+    // Hermes reads only `action`; an allow must not look like a block.
+    assert_eq!(verdict["action"], "allow", "{}: {verdict}", reg.file);
+}
+
+#[test]
+fn claude_snippet() {
+    let reg = claude_shaped("claude-settings.json");
+    let args = check(&reg, "PreToolUse", "Bash");
+    assert_eq!(args, ["--agent", "claude"], "{}: arguments", reg.file);
+    let verdict = run(reg.file, &args, &claude_payload("git status", false));
+    let out = &verdict["hookSpecificOutput"];
+    assert_eq!(
+        out["hookEventName"], "PreToolUse",
+        "{}: {verdict}",
+        reg.file
+    );
+    assert_eq!(
+        out["permissionDecision"], "allow",
+        "{}: {verdict}",
+        reg.file
+    );
+}
+
+#[test]
+fn codex_snippet() {
+    let reg = claude_shaped("codex-hooks.json");
+    let args = check(&reg, "PreToolUse", "Bash");
+    assert_eq!(args, ["--agent", "codex"], "{}: arguments", reg.file);
+    let verdict = run(reg.file, &args, &claude_payload("git status", true));
+    // Codex rejects any key outside its schema.
+    assert_eq!(verdict.as_object().map(|o| o.len()), Some(1), "{verdict}");
+    let out = verdict["hookSpecificOutput"]
+        .as_object()
+        .expect("hookSpecificOutput object");
+    let mut keys: Vec<&str> = out.keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    assert_eq!(
+        keys,
+        [
+            "hookEventName",
+            "permissionDecision",
+            "permissionDecisionReason"
+        ]
+    );
+    assert_eq!(out["permissionDecision"], "allow", "{verdict}");
+}
+
+#[test]
+fn a_mistyped_agent_flag_would_be_noticed() {
+    // The checks above rely on warden refusing unknown flags; if it ever
+    // accepted anything, a typo in a snippet would pass unnoticed.
+    let args = ["--agent".to_string(), "claude-code".to_string()];
+    let input = claude_payload("git status", false).to_string();
+    let outcome = cli::run(&args, &mut input.as_bytes(), &Env::default());
+    assert!(outcome.stderr.starts_with("warden: "), "{}", outcome.stderr);
+    let verdict: Value = serde_json::from_str(outcome.stdout.trim()).expect("JSON verdict");
+    assert_eq!(verdict["decision"], "block");
+}
+
+/// The rows of README's shell-aware table: (command, decision). Cells are
+/// split on ` | `, so an example command cannot contain a spaced pipe.
+fn readme_examples() -> Vec<(String, String)> {
+    let readme = read("README.md");
+    let start = readme
+        .find("<!-- readme-examples:start -->")
+        .expect("README has the examples start marker");
+    let end = readme
+        .find("<!-- readme-examples:end -->")
+        .expect("README has the examples end marker");
+    readme[start..end]
+        .lines()
+        .filter_map(|line| {
+            let cells: Vec<&str> = line.trim().trim_matches('|').split(" | ").collect();
+            let command = cells.first()?.trim().strip_prefix('`')?.strip_suffix('`')?;
+            Some((command.to_string(), cells.get(1)?.trim().to_string()))
+        })
+        .collect()
+}
+
+#[test]
+fn readme_examples_hold() {
+    let examples = readme_examples();
+    assert!(examples.len() >= 5, "README examples table: {examples:?}");
+    let failures: Vec<String> = examples
+        .iter()
+        .filter_map(|(command, want)| {
+            let verdict = evaluate_command(command, &Options::default());
+            (verdict.decision.as_str() != want).then(|| {
+                format!(
+                    "{command:?}: README says {want}, warden says {} ({:?})",
+                    verdict.decision.as_str(),
+                    verdict.rule_id
+                )
+            })
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} README examples do not hold:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

@@ -1,0 +1,142 @@
+//! Bad and hostile input: nothing panics, limits hold, and analysis time stays linear.
+
+use warden::engine::{evaluate_command, Options};
+use warden::verdict::{Decision, Layer};
+
+/// A small deterministic generator, so failures reproduce.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+}
+
+const PIECES: &[&str] = &[
+    "rm",
+    " -rf ",
+    "/",
+    "~",
+    "$",
+    "(",
+    ")",
+    "{",
+    "}",
+    "`",
+    "'",
+    "\"",
+    "\\",
+    "\n",
+    ";",
+    "&",
+    "|",
+    "<",
+    ">",
+    "<<",
+    "EOF",
+    "<<<",
+    "$(",
+    "${",
+    ":-",
+    "#",
+    "=",
+    "X",
+    "eval ",
+    "bash -c ",
+    "sudo ",
+    "find . -exec ",
+    "{}",
+    "\\;",
+    "*",
+    ",",
+    "..",
+    "$'\\x72'",
+    "ｒｍ",
+    "\u{200b}",
+    "\u{1b}[31m",
+    "\0",
+    "for x in a; do ",
+    "done",
+    "f(){ ",
+    "}",
+    "xargs ",
+    "base64 -d",
+    "printf '%s' ",
+    "IFS=,",
+    "alias a=",
+    "$((1+2))",
+    "<(",
+    ">(",
+];
+
+#[test]
+fn random_shell_fragments_never_panic() {
+    let mut rng = Lcg(0x5eed);
+    for _ in 0..20_000 {
+        let n = (rng.next() % 40) as usize;
+        let text: String = (0..n)
+            .map(|_| PIECES[(rng.next() as usize) % PIECES.len()])
+            .collect();
+        let _ = evaluate_command(&text, &Options::default());
+    }
+}
+
+#[test]
+fn deep_nesting_is_blocked_not_overflowed() {
+    let text = "$(".repeat(10_000);
+    let verdict = evaluate_command(&text, &Options::default());
+    assert_eq!(verdict.decision, Decision::Block);
+    assert_eq!(verdict.layer, Layer::Input);
+    assert!(
+        verdict.message.contains("levels deep"),
+        "{}",
+        verdict.message
+    );
+}
+
+#[test]
+fn nested_quotes_and_backticks_are_bounded() {
+    for text in [
+        "\"$(".repeat(5_000),
+        "(".repeat(10_000),
+        "{ ".repeat(10_000),
+        "${x:-".repeat(10_000),
+    ] {
+        let verdict = evaluate_command(&text, &Options::default());
+        assert_ne!(verdict.decision, Decision::Allow, "{}", &text[..20]);
+    }
+}
+
+#[test]
+fn eval_fan_out_is_bounded() {
+    let verdict = evaluate_command("x='eval $x $x $x $x'; eval $x", &Options::default());
+    assert_eq!(verdict.decision, Decision::Block);
+}
+
+#[test]
+fn megabyte_command_is_analysed() {
+    let mut text = format!("echo {}; ", "a".repeat(1_000_000));
+    text.push_str("rm -rf /");
+    let verdict = evaluate_command(&text, &Options::default());
+    assert_eq!(verdict.rule_id.as_deref(), Some("hardline.rm-root"));
+}
+
+#[test]
+fn too_many_commands_is_blocked() {
+    let text = "true; ".repeat(20_000);
+    let verdict = evaluate_command(&text, &Options::default());
+    assert_eq!(verdict.rule_id.as_deref(), Some("input.limit-exceeded"));
+    assert!(verdict.message.contains("commands"), "{}", verdict.message);
+}
+
+#[test]
+fn over_the_length_limit_is_blocked() {
+    let text = "a".repeat(warden::shell::limits::MAX_COMMAND_BYTES + 1);
+    let verdict = evaluate_command(&text, &Options::default());
+    assert_eq!(verdict.decision, Decision::Block);
+    assert_eq!(verdict.rule_id.as_deref(), Some("input.limit-exceeded"));
+}
