@@ -276,19 +276,28 @@ fn golden_args_files_use_only_known_flags() {
 
 fn check_args(content: &str) -> Result<(), String> {
     const AGENTS: &[&str] = &["hermes", "claude", "codex", "native"];
+    const ON_ASK: &[&str] = &["ask", "block"];
     let mut words = content.split_whitespace().peekable();
     if words.peek() == Some(&"hook") {
         words.next();
     }
     while let Some(word) = words.next() {
-        let agent = match word {
-            "--agent" => words.next().ok_or("`--agent` without a value")?,
-            _ => word
-                .strip_prefix("--agent=")
-                .ok_or_else(|| format!("unknown argument `{word}`"))?,
+        let (flag, value) = match word.split_once('=') {
+            Some((flag, value)) => (flag, value),
+            None => (
+                word,
+                words
+                    .next()
+                    .ok_or_else(|| format!("`{word}` without a value"))?,
+            ),
         };
-        if !AGENTS.contains(&agent) {
-            return Err(format!("unknown agent `{agent}`"));
+        let allowed = match flag {
+            "--agent" => AGENTS,
+            "--on-ask" => ON_ASK,
+            _ => return Err(format!("unknown argument `{word}`")),
+        };
+        if !allowed.contains(&value) {
+            return Err(format!("unknown {flag} value `{value}`"));
         }
     }
     Ok(())
