@@ -495,7 +495,8 @@ mod tests {
             }
         };
         assert!(bare_truncation(&analysis("> out.txt", "")).is_some());
-        assert!(bare_truncation(&analysis("{ echo a; } > out.txt", "")).is_none());
+        assert!(bare_truncation(&crate::shell::analyze("{ echo a; } > out.txt")).is_none());
+        assert!(bare_truncation(&crate::shell::analyze("> out.txt")).is_some());
         assert!(bare_truncation(&analysis("echo > out.txt", "echo")).is_none());
     }
 }
