@@ -187,8 +187,15 @@ fn hook(stdin: &mut dyn Read, hook_options: HookOptions, env: &Env) -> Outcome {
                 );
             }
             let dialect = dialect.unwrap_or(call.agent.dialect());
+            // Claude Code and Codex check that a hook's output names the
+            // event it answers; for events other than PreToolUse warden has
+            // no opinion, and an empty object says exactly that.
+            let line = match dialect {
+                Dialect::Claude | Dialect::Codex if !call.is_pre_tool() => "{}".to_string(),
+                _ => verdict.render(dialect),
+            };
             Outcome {
-                stdout: format!("{}\n", verdict.render(dialect)),
+                stdout: format!("{line}\n"),
                 stderr: String::new(),
                 code: 0,
             }

@@ -48,8 +48,10 @@ pub enum ToolInput {
 impl ToolCall {
     /// Whether this is a before-the-tool-runs event; other events carry
     /// nothing to decide.
+    /// A payload without an event name is judged as one: refusing to judge
+    /// it would let anything through.
     pub fn is_pre_tool(&self) -> bool {
-        matches!(self.event.as_str(), "pre_tool_call" | "PreToolUse")
+        is_pre_tool_event(&self.event)
     }
 
     pub fn command(&self) -> Option<&str> {
@@ -58,6 +60,10 @@ impl ToolCall {
             ToolInput::Other => None,
         }
     }
+}
+
+fn is_pre_tool_event(event: &str) -> bool {
+    matches!(event, "pre_tool_call" | "PreToolUse" | "")
 }
 
 /// Tool names that run a shell command line, compared case-insensitively.
@@ -85,9 +91,13 @@ pub fn parse(text: &str) -> Result<ToolCall> {
         ));
     };
     let event = optional_str(&root, "hook_event_name")?.unwrap_or_default();
-    let tool = optional_str(&root, "tool_name")?
-        .ok_or_else(|| missing("tool_name"))?
-        .to_string();
+    // Other events (Hermes' on_session_start sends a null tool_name) carry
+    // nothing to judge; only a call about to run needs its tool named.
+    let tool = match optional_str(&root, "tool_name")? {
+        Some(tool) => tool.to_string(),
+        None if is_pre_tool_event(event) => return Err(missing("tool_name")),
+        None => String::new(),
+    };
     let agent = detect_agent(&root, event, &tool);
     let input = match root.get("tool_input") {
         None | Some(Value::Null) => None,
@@ -107,7 +117,8 @@ pub fn parse(text: &str) -> Result<ToolCall> {
         .or(optional_str(&root, "cwd")?)
         .filter(|s| !s.is_empty())
         .map(str::to_string);
-    let is_shell = SHELL_TOOLS.iter().any(|t| t.eq_ignore_ascii_case(&tool));
+    let is_shell =
+        is_pre_tool_event(event) && SHELL_TOOLS.iter().any(|t| t.eq_ignore_ascii_case(&tool));
     let input = if is_shell {
         let map = input.ok_or_else(|| missing("tool_input"))?;
         ToolInput::Shell {

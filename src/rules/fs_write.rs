@@ -5,9 +5,6 @@
 //! Paths are judged from the command's `cwd` (`cd /etc && echo x > hosts`
 //! writes `/etc/hosts`); the predicates are in [`super::paths`].
 
-use once_cell::sync::Lazy;
-use regex::Regex;
-
 use super::opts::{parse_opts, Spec, GNU, MODE, RSYNC};
 use super::paths::{
     any_operand, basename, harmless_device, is_hermes_config, is_project_env, is_sensitive,
@@ -205,44 +202,28 @@ fn written_files(analysis: &Analysis) -> impl Iterator<Item = (&Command, &Redire
         .flat_map(move |c| c.redirects.iter().filter(writes).map(move |r| (c, r)))
 }
 
-/// The command and its redirection as the verdict quotes them (`echo x >> ~/.bashrc`).
-fn quote_write(cmd: &Command, r: &Redirect) -> String {
-    let fd = r.fd.map(|fd| fd.to_string()).unwrap_or_default();
-    let op = if r.op == RedirectOp::Append {
-        ">>"
-    } else {
-        ">"
-    };
-    format!("{} {fd}{op} {}", cmd.display(), r.target)
-        .trim_start()
-        .to_string()
-}
-
 fn redirect_matching(analysis: &Analysis, pred: fn(&str, Option<&str>) -> bool) -> Option<String> {
     written_files(analysis)
         .find(|(c, r)| pred(&r.target, c.cwd.as_deref()))
-        .map(|(c, r)| quote_write(c, r))
+        .map(|(c, _)| c.display())
 }
 
-/// A redirection group (`{ ...; } > f`, `( ... ) > f`) is emitted like a bare
-/// `> f`; its body's output is what gets written, so it is not a truncation.
-static GROUP_REDIRECT: Lazy<Regex> = Lazy::new(|| Regex::new(r"[)}]\s*\d?>").expect("valid regex"));
-
 fn bare_truncation(analysis: &Analysis) -> Option<String> {
-    let grouped = GROUP_REDIRECT.is_match(&analysis.text);
     analysis.commands.iter().find_map(|c| {
+        // A group's redirection (`{ ...; } > f`) writes the group's output.
+        let grouped = c.via.contains(&crate::shell::GROUP_REDIRECT);
         let bare = (c.program.is_empty() && !grouped)
             || (matches!(c.program.as_str(), ":" | "true") && c.args.is_empty());
         if !bare {
             return None;
         }
-        let r = c.redirects.iter().find(|r| {
+        c.redirects.iter().find(|r| {
             r.op == RedirectOp::Write
                 && r.fd.is_none_or(|fd| fd == 1)
                 && !harmless_device(&r.target)
                 && classify(&r.target, c.cwd.as_deref()) != Target::Temp
         })?;
-        Some(quote_write(c, r))
+        Some(c.display())
     })
 }
 
@@ -514,7 +495,8 @@ mod tests {
             }
         };
         assert!(bare_truncation(&analysis("> out.txt", "")).is_some());
-        assert!(bare_truncation(&analysis("{ echo a; } > out.txt", "")).is_none());
+        assert!(bare_truncation(&crate::shell::analyze("{ echo a; } > out.txt")).is_none());
+        assert!(bare_truncation(&crate::shell::analyze("> out.txt")).is_some());
         assert!(bare_truncation(&analysis("echo > out.txt", "echo")).is_none());
     }
 }

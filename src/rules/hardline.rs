@@ -263,8 +263,8 @@ fn writes_device(analysis: &Analysis) -> Option<String> {
         let redirect = cmd.redirects.iter().find(|r| {
             matches!(r.op, RedirectOp::Write | RedirectOp::Append) && is_block_device(&r.target)
         });
-        if let Some(r) = redirect {
-            return Some(format!("{} > {}", cmd.display(), r.target));
+        if redirect.is_some() {
+            return Some(cmd.display());
         }
         let copies_onto = match cmd.program.as_str() {
             "tee" => cmd.operands().iter().any(|p| is_block_device(p)),

@@ -214,7 +214,12 @@ impl RuleSet {
             Matcher::Check { check, .. } => check(cmd),
             _ => false,
         };
-        matched.then(|| cmd.display())
+        // Quote the whole pipeline: `curl x | sh` says more than `sh`.
+        matched.then(|| {
+            let mut text: Vec<String> = cmd.upstream.iter().map(Command::display).collect();
+            text.push(cmd.display());
+            text.join(" | ")
+        })
     }
 
     fn match_redirects(&self, i: usize, analysis: &Analysis) -> Option<String> {
@@ -232,7 +237,7 @@ impl RuleSet {
                     )
                 })
                 .find(|r| re.is_match(&r.target))
-                .map(|r| format!("{} > {}", cmd.display(), r.target))
+                .map(|_| cmd.display())
         })
     }
 

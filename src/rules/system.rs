@@ -419,7 +419,11 @@ fn sudo_opts(cmd: &Command) -> Vec<Opts<'_>> {
 /// The first command that passes `pred`, quoted with its `sudo` and sudo's flags.
 fn with_sudo(analysis: &Analysis, pred: fn(&Command) -> bool) -> Option<String> {
     // `display` already shows the wrappers, sudo's flags included.
-    analysis.commands.iter().find(|c| pred(c)).map(Command::display)
+    analysis
+        .commands
+        .iter()
+        .find(|c| pred(c))
+        .map(Command::display)
 }
 
 const PRIVILEGE_FLAGS: &[char] = &['S', 'A', 's', 'l', 'i'];

@@ -60,8 +60,8 @@ pub struct Redirect {
 }
 
 impl Command {
-    /// The command as a person would read it: wrappers, program word and
-    /// arguments (`sudo -S apt-get install x`).
+    /// The command as a person would read it: wrappers, program word,
+    /// arguments and redirections (`sudo -S tee -a /etc/sudoers`, `echo x > f`).
     pub fn display(&self) -> String {
         let mut out = String::new();
         for w in &self.wrappers {
@@ -83,7 +83,21 @@ impl Command {
                 out.push_str(arg);
             }
         }
-        out
+        for r in &self.redirects {
+            let fd = r.fd.map(|fd| fd.to_string()).unwrap_or_default();
+            let op = match r.op {
+                RedirectOp::Write => ">",
+                RedirectOp::Append => ">>",
+                RedirectOp::Read => "<",
+                // The body can be long; the operator says where input comes from.
+                RedirectOp::Here => {
+                    out.push_str(" <<…");
+                    continue;
+                }
+            };
+            out.push_str(&format!(" {fd}{op} {}", r.target));
+        }
+        out.trim_start().to_string()
     }
 
     /// Arguments joined by single spaces: what an `args` regex of a rule sees.

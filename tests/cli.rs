@@ -1,0 +1,304 @@
+//! The real `warden` binary as an agent runs it: stdin payload in, one JSON line out, diagnostics on stderr, exit 0 with a verdict.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(name)
+}
+
+fn read_fixture(name: &str) -> Vec<u8> {
+    let path = fixture(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+/// Runs the binary with `args`, feeding `stdin` (None: stdin is /dev/null).
+fn warden(args: &[&str], stdin: Option<Vec<u8>>) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_warden"));
+    cmd.args(args)
+        .env_remove("SUDO_PASSWORD")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    cmd.stdin(if stdin.is_some() {
+        Stdio::piped()
+    } else {
+        Stdio::null()
+    });
+    let mut child = cmd.spawn().expect("spawn warden");
+    // Written from a thread: warden may stop reading early (an oversized
+    // payload), and a blocked write must not deadlock the test.
+    let writer = stdin.map(|bytes| {
+        let mut pipe = child.stdin.take().expect("stdin pipe");
+        std::thread::spawn(move || {
+            // A broken pipe here is warden refusing the rest, which is fine.
+            let _ = pipe.write_all(&bytes);
+        })
+    });
+    let output = child.wait_with_output().expect("wait for warden");
+    if let Some(writer) = writer {
+        writer.join().expect("stdin writer thread");
+    }
+    output
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The hook contract: exit 0 and exactly one newline-terminated JSON object on stdout.
+fn verdict(output: &Output) -> Value {
+    let stdout = text(&output.stdout);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "exit status; stdout: {stdout}; stderr: {}",
+        text(&output.stderr)
+    );
+    let line = stdout
+        .strip_suffix('\n')
+        .unwrap_or_else(|| panic!("stdout does not end in a newline: {stdout:?}"));
+    assert!(
+        !line.is_empty() && !line.contains('\n'),
+        "stdout is not exactly one line: {stdout:?}"
+    );
+    let value: Value =
+        serde_json::from_str(line).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {line}"));
+    assert!(value.is_object(), "stdout is not a JSON object: {line}");
+    value
+}
+
+/// The block written when warden cannot tell which agent is calling.
+fn assert_any_agent_block(value: &Value) {
+    assert_eq!(value["decision"], "block", "{value}");
+    assert_eq!(
+        value["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{value}"
+    );
+}
+
+fn reason(value: &Value) -> String {
+    value["reason"].as_str().unwrap_or_default().to_string()
+}
+
+#[test]
+fn good_payloads_print_one_line_and_nothing_on_stderr() {
+    let cases = [
+        "hardline/rm-rf-root.json",
+        "allow/git-status.json",
+        "allow/echo-reboot.json",
+        "dangerous/git-reset-hard.json",
+        "dialects/claude-allow.json",
+        "dialects/claude-deny.json",
+        "dialects/codex-ask-sent-as-deny.json",
+        "tools/hermes-read-file.json",
+        "events/hermes-post-tool-call.json",
+    ];
+    for case in cases {
+        let output = warden(&[], Some(read_fixture(case)));
+        verdict(&output);
+        assert!(
+            output.stderr.is_empty(),
+            "{case}: stderr should be empty, got {}",
+            text(&output.stderr)
+        );
+    }
+}
+
+#[test]
+fn hook_verdicts_reach_stdout_in_the_agents_dialect() {
+    let hermes = verdict(&warden(&[], Some(read_fixture("hardline/rm-rf-root.json"))));
+    assert_eq!(hermes["action"], "block");
+
+    let claude = verdict(&warden(
+        &[],
+        Some(read_fixture("dialects/claude-deny.json")),
+    ));
+    assert_eq!(claude["hookSpecificOutput"]["permissionDecision"], "deny");
+
+    let native = verdict(&warden(
+        &["--agent", "native"],
+        Some(read_fixture("allow/git-status.json")),
+    ));
+    assert_eq!(native["action"], "allow");
+    assert_eq!(native["layer"], "default");
+}
+
+#[test]
+fn malformed_payloads_block_and_explain_on_stderr() {
+    let cases = [
+        "malformed/not-json.json",
+        "malformed/empty.json",
+        "malformed/json-array.json",
+        "malformed/missing-tool-name.json",
+        "malformed/tool-input-string.json",
+        "malformed/command-number.json",
+        "malformed/command-missing.json",
+        "malformed/non-utf8-bytes.json",
+        "malformed/deeply-nested.json",
+    ];
+    for case in cases {
+        let output = warden(&[], Some(read_fixture(case)));
+        assert_any_agent_block(&verdict(&output));
+        let stderr = text(&output.stderr);
+        assert!(
+            stderr.starts_with("warden: ") && stderr.ends_with('\n') && stderr.lines().count() == 1,
+            "{case}: stderr should be one `warden:` line, got {stderr:?}"
+        );
+    }
+}
+
+#[test]
+fn oversized_payload_is_blocked_naming_the_limit() {
+    let limit = warden::cli::MAX_PAYLOAD_BYTES;
+    let command = "a".repeat(limit);
+    let payload = serde_json::json!({
+        "hook_event_name": "pre_tool_call",
+        "tool_name": "terminal",
+        "tool_input": {"command": command},
+        "session_id": "s",
+        "cwd": "/home/u/proj",
+    })
+    .to_string();
+    assert!(payload.len() > limit);
+    let output = warden(&[], Some(payload.into_bytes()));
+    let value = verdict(&output);
+    assert_any_agent_block(&value);
+    assert!(
+        reason(&value).contains(&limit.to_string()),
+        "the message should name the {limit}-byte limit: {value}"
+    );
+    assert!(text(&output.stderr).starts_with("warden: "));
+
+    let native = verdict(&warden(&["--agent", "native"], Some(vec![b' '; limit + 1])));
+    assert_eq!(native["action"], "block");
+    assert_eq!(native["rule_id"], "input.too-large");
+}
+
+#[test]
+fn payload_at_the_limit_is_read() {
+    // Padding after the object is legal JSON whitespace, so this payload is
+    // exactly MAX_PAYLOAD_BYTES long and must be judged, not refused.
+    let mut payload = read_fixture("allow/git-status.json");
+    payload.resize(warden::cli::MAX_PAYLOAD_BYTES, b' ');
+    let value = verdict(&warden(&[], Some(payload)));
+    assert_eq!(value["action"], "allow", "{value}");
+}
+
+#[test]
+fn unknown_agent_still_blocks_and_explains() {
+    let output = warden(
+        &["--agent", "bogus"],
+        Some(read_fixture("allow/git-status.json")),
+    );
+    let value = verdict(&output);
+    assert_any_agent_block(&value);
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.starts_with("warden: ") && stderr.contains("bogus"),
+        "stderr should explain the bad flag: {stderr}"
+    );
+}
+
+#[test]
+fn unknown_argument_still_blocks() {
+    let output = warden(
+        &["--agnet", "claude"],
+        Some(read_fixture("allow/git-status.json")),
+    );
+    assert_any_agent_block(&verdict(&output));
+    assert!(text(&output.stderr).contains("--agnet"));
+}
+
+#[test]
+fn help_and_version_exit_zero() {
+    for flag in ["--help", "-h"] {
+        let output = warden(&[flag], None);
+        assert_eq!(output.status.code(), Some(0), "{flag}");
+        assert!(text(&output.stdout).contains("USAGE"), "{flag}");
+    }
+    for flag in ["--version", "-V"] {
+        let output = warden(&[flag], None);
+        assert_eq!(output.status.code(), Some(0), "{flag}");
+        assert_eq!(
+            text(&output.stdout),
+            format!("warden {}\n", env!("CARGO_PKG_VERSION")),
+            "{flag}"
+        );
+    }
+}
+
+#[test]
+fn no_args_and_closed_stdin_blocks_as_empty() {
+    let output = warden(&[], None);
+    let value = verdict(&output);
+    assert_any_agent_block(&value);
+    assert!(reason(&value).contains("empty"), "{value}");
+    assert!(text(&output.stderr).starts_with("warden: "));
+
+    let output = warden(&[], Some(Vec::new()));
+    assert_any_agent_block(&verdict(&output));
+
+    let native = verdict(&warden(&["--agent", "native"], None));
+    assert_eq!(native["action"], "block");
+    assert_eq!(native["rule_id"], "input.empty");
+}
+
+/// Every `.args` file of the golden fixtures uses only flags warden knows,
+/// so a typo cannot turn a dialect case into a usage-error case.
+#[test]
+fn golden_args_files_use_only_known_flags() {
+    let root = fixture("");
+    let mut checked = 0;
+    for group in std::fs::read_dir(&root).expect("list fixtures") {
+        let group = group.expect("fixture group").path();
+        if !group.is_dir() {
+            continue;
+        }
+        for file in std::fs::read_dir(&group).expect("list group") {
+            let path = file.expect("fixture file").path();
+            if path.extension().and_then(|e| e.to_str()) != Some("args") {
+                continue;
+            }
+            let content = std::fs::read_to_string(&path).expect("read args file");
+            if let Err(problem) = check_args(&content) {
+                panic!("{}: {problem}", path.display());
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 0, "no .args files found under {}", root.display());
+}
+
+fn check_args(content: &str) -> Result<(), String> {
+    const AGENTS: &[&str] = &["hermes", "claude", "codex", "native"];
+    const ON_ASK: &[&str] = &["ask", "block"];
+    let mut words = content.split_whitespace().peekable();
+    if words.peek() == Some(&"hook") {
+        words.next();
+    }
+    while let Some(word) = words.next() {
+        let (flag, value) = match word.split_once('=') {
+            Some((flag, value)) => (flag, value),
+            None => (
+                word,
+                words
+                    .next()
+                    .ok_or_else(|| format!("`{word}` without a value"))?,
+            ),
+        };
+        let allowed = match flag {
+            "--agent" => AGENTS,
+            "--on-ask" => ON_ASK,
+            _ => return Err(format!("unknown argument `{word}`")),
+        };
+        if !allowed.contains(&value) {
+            return Err(format!("unknown {flag} value `{value}`"));
+        }
+    }
+    Ok(())
+}
