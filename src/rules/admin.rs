@@ -635,32 +635,26 @@ fn defender_off(s: &Stmt) -> bool {
 mod tests {
     use super::*;
 
-    fn cmd(program: &str, args: &[&str]) -> Command {
-        Command {
-            program: program.into(),
-            path: program.into(),
-            args: args.iter().map(|s| s.to_string()).collect(),
-            ..Command::default()
-        }
-    }
-
     #[test]
     fn iptables_words() {
-        assert!(iptables_flush(&cmd("iptables", &["-t", "nat", "-vF"])));
-        assert!(iptables_flush(&cmd(
+        assert!(iptables_flush(&Command::new(
+            "iptables",
+            &["-t", "nat", "-vF"]
+        )));
+        assert!(iptables_flush(&Command::new(
             "iptables",
             &["--policy", "FORWARD", "accept"]
         )));
-        assert!(!iptables_flush(&cmd(
+        assert!(!iptables_flush(&Command::new(
             "iptables",
             &["-A", "INPUT", "-j", "ACCEPT"]
         )));
-        assert!(!iptables_flush(&cmd(
+        assert!(!iptables_flush(&Command::new(
             "iptables",
             &["-nvL", "--line-numbers"]
         )));
-        assert!(nft_flush(&cmd("nft", &["flush ruleset"])));
-        assert!(!nft_flush(&cmd(
+        assert!(nft_flush(&Command::new("nft", &["flush ruleset"])));
+        assert!(!nft_flush(&Command::new(
             "nft",
             &["delete", "rule", "inet", "f", "input", "handle", "4"]
         )));
@@ -690,7 +684,7 @@ mod tests {
         assert!(bare_assignments("echo 'HISTSIZE=0; x'").is_empty());
         assert!(bare_assignments("'HISTSIZE'=0").is_empty());
         assert!(bare_assignments("HISTSIZE=0 ls").is_empty());
-        let mut bash = cmd("bash", &["-i"]);
+        let mut bash = Command::new("bash", &["-i"]);
         bash.env = vec![("HISTFILE".into(), String::new())];
         assert!(disables_history(&bash));
         bash.env = vec![("HISTFILE".into(), "~/.h".into())];
@@ -708,13 +702,19 @@ mod tests {
 
     #[test]
     fn accounts() {
-        assert!(grant_admin(&cmd(
+        assert!(grant_admin(&Command::new(
             "usermod",
             &["-a", "-Gdocker,wheel", "bob"]
         )));
-        assert!(!grant_admin(&cmd("usermod", &["-c", "sudo", "bob"])));
-        assert!(password_change(&cmd("passwd", &["-l", "bob"])));
-        assert!(!password_change(&cmd("passwd", &["-n", "1"])));
-        assert!(user_delete(&cmd("net", &["USER", "bob", "/DELETE"])));
+        assert!(!grant_admin(&Command::new(
+            "usermod",
+            &["-c", "sudo", "bob"]
+        )));
+        assert!(password_change(&Command::new("passwd", &["-l", "bob"])));
+        assert!(!password_change(&Command::new("passwd", &["-n", "1"])));
+        assert!(user_delete(&Command::new(
+            "net",
+            &["USER", "bob", "/DELETE"]
+        )));
     }
 }

@@ -631,28 +631,22 @@ fn repo_delete(cmd: &Command) -> bool {
 mod tests {
     use super::*;
 
-    fn cmd(program: &str, args: &[&str]) -> Command {
-        Command {
-            program: program.into(),
-            path: program.into(),
-            args: args.iter().map(|s| s.to_string()).collect(),
-            ..Command::default()
-        }
-    }
-
     #[test]
     fn global_options_stop_at_subcommand() {
-        assert!(docker_host(&cmd("docker", &["-H", "ssh://x", "ps"])));
-        assert!(docker_host(&cmd("docker", &["-Hssh://x", "ps"])));
-        assert!(!docker_host(&cmd(
+        assert!(docker_host(&Command::new(
+            "docker",
+            &["-H", "ssh://x", "ps"]
+        )));
+        assert!(docker_host(&Command::new("docker", &["-Hssh://x", "ps"])));
+        assert!(!docker_host(&Command::new(
             "docker",
             &["exec", "a", "curl", "-H", "x"]
         )));
-        assert!(docker_context_flag(&cmd(
+        assert!(docker_context_flag(&Command::new(
             "docker",
             &["--context=prod", "ps"]
         )));
-        assert!(!docker_context_flag(&cmd(
+        assert!(!docker_context_flag(&Command::new(
             "docker",
             &["build", "-c", "512", "."]
         )));
@@ -660,19 +654,19 @@ mod tests {
 
     #[test]
     fn compose_verbs() {
-        assert!(compose_lifecycle(&cmd(
+        assert!(compose_lifecycle(&Command::new(
             "docker",
             &["compose", "-f", "x.yml", "down", "-v"]
         )));
-        assert!(compose_lifecycle(&cmd(
+        assert!(compose_lifecycle(&Command::new(
             "docker-compose",
             &["--project-name=x", "stop"]
         )));
-        assert!(!compose_lifecycle(&cmd(
+        assert!(!compose_lifecycle(&Command::new(
             "docker",
             &["compose", "exec", "app", "kill", "1"]
         )));
-        assert!(!compose_lifecycle(&cmd(
+        assert!(!compose_lifecycle(&Command::new(
             "docker",
             &["compose", "-p", "down", "up"]
         )));
@@ -680,39 +674,49 @@ mod tests {
 
     #[test]
     fn environment_redirect() {
-        let mut ps = cmd("docker", &["ps"]);
+        let mut ps = Command::new("docker", &["ps"]);
         ps.env = vec![("DOCKER_HOST".into(), "tcp://x:2375".into())];
         assert!(daemon_env(&ps));
         ps.env = vec![("DOCKER_HOST".into(), "unix:///var/run/docker.sock".into())];
         assert!(!daemon_env(&ps));
-        assert!(daemon_env(&cmd("export", &["CONTAINER_HOST=ssh://h"])));
+        assert!(daemon_env(&Command::new(
+            "export",
+            &["CONTAINER_HOST=ssh://h"]
+        )));
     }
 
     #[test]
     fn cluster_and_cloud() {
-        assert!(kubectl_delete(&cmd(
+        assert!(kubectl_delete(&Command::new(
             "kubectl",
             &["--context", "prod", "delete", "ns", "x"]
         )));
-        assert!(!kubectl_delete(&cmd(
+        assert!(!kubectl_delete(&Command::new(
             "kubectl",
             &["delete", "pod", "x", "--dry-run=server"]
         )));
-        assert!(!kubectl_delete(&cmd(
+        assert!(!kubectl_delete(&Command::new(
             "kubectl",
             &["-n", "delete", "get", "pods"]
         )));
-        assert!(aws_s3_delete(&cmd(
+        assert!(aws_s3_delete(&Command::new(
             "aws",
             &["--region", "eu-west-1", "s3", "rb", "s3://b"]
         )));
-        assert!(!aws_s3_delete(&cmd("aws", &["s3", "ls", "s3://b"])));
-        assert!(infra_destroy(&cmd("terraform", &["-chdir=x", "destroy"])));
+        assert!(!aws_s3_delete(&Command::new(
+            "aws",
+            &["s3", "ls", "s3://b"]
+        )));
+        assert!(infra_destroy(&Command::new(
+            "terraform",
+            &["-chdir=x", "destroy"]
+        )));
     }
 
     #[test]
     fn run_flags_stop_at_the_image() {
-        let run = |a: &[&str]| run_options(&cmd("docker", a), &["run"]).unwrap_or_default();
+        let run =
+            |a: &[&str]| run_options(&Command::new("docker", a), &["run"]).unwrap_or_default();
         let opts = run(&[
             "run",
             "-itv",
@@ -726,7 +730,7 @@ mod tests {
         let keys: Vec<&str> = opts.iter().map(|(k, _)| k.as_str()).collect();
         assert_eq!(keys, vec!["-i", "-t", "-v", "--name", "--rm"]);
         assert_eq!(opts[2].1.as_deref(), Some("/:/h"));
-        assert!(privileged(&cmd(
+        assert!(privileged(&Command::new(
             "docker",
             &[
                 "-H",
@@ -737,12 +741,15 @@ mod tests {
                 "img"
             ]
         )));
-        assert!(!privileged(&cmd("docker", &["build", "--privileged", "."])));
+        assert!(!privileged(&Command::new(
+            "docker",
+            &["build", "--privileged", "."]
+        )));
     }
 
     #[test]
     fn bind_mounts() {
-        let b = |a: &[&str]| bind_sources(&cmd("docker", a));
+        let b = |a: &[&str]| bind_sources(&Command::new("docker", a));
         assert_eq!(
             b(&["run", "-v", "/etc:/x:ro,z", "i"]),
             vec![("/etc".to_string(), true)]
@@ -760,7 +767,7 @@ mod tests {
             "i"
         ])
         .is_empty());
-        assert!(!host_root_mount(&cmd(
+        assert!(!host_root_mount(&Command::new(
             "docker",
             &["run", "-v", "/home/me/src:/src", "i"]
         )));

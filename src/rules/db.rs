@@ -482,15 +482,6 @@ fn mongo_drop(cmd: &Command) -> bool {
 mod tests {
     use super::*;
 
-    fn cmd(program: &str, args: &[&str]) -> Command {
-        Command {
-            program: program.into(),
-            path: program.into(),
-            args: args.iter().map(|s| s.to_string()).collect(),
-            ..Command::default()
-        }
-    }
-
     #[test]
     fn literals_and_comments_are_not_sql() {
         assert_eq!(
@@ -502,27 +493,39 @@ mod tests {
 
     #[test]
     fn sql_from_clients() {
-        assert!(sql_drop(&cmd("psql", &["-d", "app", "-c", "DROP TABLE x"])));
-        assert!(sql_drop(&cmd("mysql", &["-uroot", "-eDROP DATABASE x"])));
-        assert!(sql_drop(&cmd("mysql", &["--execute=drop table t"])));
-        assert!(!sql_drop(&cmd("psql", &["-c", "SELECT 'DROP TABLE'"])));
-        assert!(sql_delete_all(&cmd(
+        assert!(sql_drop(&Command::new(
+            "psql",
+            &["-d", "app", "-c", "DROP TABLE x"]
+        )));
+        assert!(sql_drop(&Command::new(
+            "mysql",
+            &["-uroot", "-eDROP DATABASE x"]
+        )));
+        assert!(sql_drop(&Command::new(
+            "mysql",
+            &["--execute=drop table t"]
+        )));
+        assert!(!sql_drop(&Command::new(
+            "psql",
+            &["-c", "SELECT 'DROP TABLE'"]
+        )));
+        assert!(sql_delete_all(&Command::new(
             "sqlite3",
             &["-bail", "app.db", "DELETE FROM users"]
         )));
-        assert!(!sql_delete_all(&cmd("sqlite3", &["DELETE.db"])));
-        assert!(!sql_delete_all(&cmd(
+        assert!(!sql_delete_all(&Command::new("sqlite3", &["DELETE.db"])));
+        assert!(!sql_delete_all(&Command::new(
             "sqlite3",
             &["app.db", "DELETE FROM s WHERE id = 1"]
         )));
-        let mut piped = cmd("psql", &["mydb"]);
+        let mut piped = Command::new("psql", &["mydb"]);
         piped.stdin = Some("DROP TABLE users;\n".into());
         assert!(sql_drop(&piped));
-        assert!(!sql_drop(&cmd(
+        assert!(!sql_drop(&Command::new(
             "psql",
             &["-c", "ALTER TABLE t DROP CONSTRAINT c"]
         )));
-        assert!(sql_drop(&cmd(
+        assert!(sql_drop(&Command::new(
             "psql",
             &["-c", "alter table t drop column c"]
         )));
@@ -530,10 +533,10 @@ mod tests {
 
     #[test]
     fn typed_sql_and_coreutils_truncate() {
-        assert!(sql_truncate(&cmd("truncate", &["TABLE", "users"])));
-        assert!(!sql_truncate(&cmd("truncate", &["-s", "0", "f"])));
-        assert!(sql_delete_all(&cmd("delete", &["FROM", "users"])));
-        assert!(!sql_delete_all(&cmd(
+        assert!(sql_truncate(&Command::new("truncate", &["TABLE", "users"])));
+        assert!(!sql_truncate(&Command::new("truncate", &["-s", "0", "f"])));
+        assert!(sql_delete_all(&Command::new("delete", &["FROM", "users"])));
+        assert!(!sql_delete_all(&Command::new(
             "delete",
             &["FROM", "users", "WHERE", "id=1"]
         )));
@@ -541,9 +544,15 @@ mod tests {
 
     #[test]
     fn redis() {
-        assert!(redis_flush(&cmd("redis-cli", &["-n", "2", "FLUSHDB"])));
-        assert!(!redis_flush(&cmd("redis-cli", &["GET", "flushall"])));
-        let mut piped = cmd("redis-cli", &[]);
+        assert!(redis_flush(&Command::new(
+            "redis-cli",
+            &["-n", "2", "FLUSHDB"]
+        )));
+        assert!(!redis_flush(&Command::new(
+            "redis-cli",
+            &["GET", "flushall"]
+        )));
+        let mut piped = Command::new("redis-cli", &[]);
         piped.stdin = Some("flushall\n".into());
         assert!(redis_flush(&piped));
     }

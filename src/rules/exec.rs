@@ -526,46 +526,49 @@ fn hidden_characters(analysis: &Analysis) -> Option<String> {
 mod tests {
     use super::*;
 
-    fn cmd(program: &str, args: &[&str]) -> Command {
-        Command {
-            program: program.into(),
-            path: program.into(),
-            args: args.iter().map(|s| s.to_string()).collect(),
-            ..Command::default()
-        }
-    }
-
     #[test]
     fn stdin_code_detection() {
-        assert!(reads_code_from_stdin(&cmd("sh", &[])));
-        assert!(reads_code_from_stdin(&cmd("bash", &["-s", "--", "--yes"])));
-        assert!(reads_code_from_stdin(&cmd("bash", &["-x"])));
-        assert!(reads_code_from_stdin(&cmd("bash", &["-o", "pipefail"])));
-        assert!(reads_code_from_stdin(&cmd("python3", &["-"])));
-        assert!(reads_code_from_stdin(&cmd("node", &[])));
-        assert!(!reads_code_from_stdin(&cmd("bash", &["-c", "sh"])));
-        assert!(!reads_code_from_stdin(&cmd("bash", &["-ec", "x"])));
-        assert!(!reads_code_from_stdin(&cmd("bash", &["script.sh"])));
-        assert!(!reads_code_from_stdin(&cmd(
+        assert!(reads_code_from_stdin(&Command::new("sh", &[])));
+        assert!(reads_code_from_stdin(&Command::new(
+            "bash",
+            &["-s", "--", "--yes"]
+        )));
+        assert!(reads_code_from_stdin(&Command::new("bash", &["-x"])));
+        assert!(reads_code_from_stdin(&Command::new(
+            "bash",
+            &["-o", "pipefail"]
+        )));
+        assert!(reads_code_from_stdin(&Command::new("python3", &["-"])));
+        assert!(reads_code_from_stdin(&Command::new("node", &[])));
+        assert!(!reads_code_from_stdin(&Command::new("bash", &["-c", "sh"])));
+        assert!(!reads_code_from_stdin(&Command::new("bash", &["-ec", "x"])));
+        assert!(!reads_code_from_stdin(&Command::new(
+            "bash",
+            &["script.sh"]
+        )));
+        assert!(!reads_code_from_stdin(&Command::new(
             "python3",
             &["-c", "import json"]
         )));
-        assert!(!reads_code_from_stdin(&cmd(
+        assert!(!reads_code_from_stdin(&Command::new(
             "python3",
             &["-m", "json.tool"]
         )));
-        assert!(!reads_code_from_stdin(&cmd("perl", &["-ne", "print"])));
-        assert!(!reads_code_from_stdin(&cmd("node", &["--eval=1"])));
-        assert!(!reads_code_from_stdin(&cmd("jq", &[])));
+        assert!(!reads_code_from_stdin(&Command::new(
+            "perl",
+            &["-ne", "print"]
+        )));
+        assert!(!reads_code_from_stdin(&Command::new("node", &["--eval=1"])));
+        assert!(!reads_code_from_stdin(&Command::new("jq", &[])));
     }
 
     #[test]
     fn heredoc_needs_stdin() {
-        let mut sh = cmd("sh", &[]);
+        let mut sh = Command::new("sh", &[]);
         assert!(!shell_runs_stdin_text(&sh));
         sh.stdin = Some("rm -rf /tmp/x\n".into());
         assert!(shell_runs_stdin_text(&sh));
-        let mut outer = cmd("bash", &["-c", "sh"]);
+        let mut outer = Command::new("bash", &["-c", "sh"]);
         outer.stdin = Some("x".into());
         assert!(!shell_runs_stdin_text(&outer));
     }
@@ -582,9 +585,9 @@ mod tests {
 
     #[test]
     fn chmod_then_run_over_commands() {
-        let mut chmod = cmd("chmod", &["+x", "./deploy.sh"]);
+        let mut chmod = Command::new("chmod", &["+x", "./deploy.sh"]);
         chmod.path = "chmod".into();
-        let mut run = cmd("deploy.sh", &[]);
+        let mut run = Command::new("deploy.sh", &[]);
         run.path = "./deploy.sh".into();
         let analysis = Analysis {
             commands: vec![chmod.clone(), run.clone()],
@@ -600,19 +603,19 @@ mod tests {
 
     #[test]
     fn git_keys() {
-        assert!(git_config_program(&cmd(
+        assert!(git_config_program(&Command::new(
             "git",
             &["-c", "core.pager=./pager.sh", "log"]
         )));
-        assert!(git_config_program(&cmd(
+        assert!(git_config_program(&Command::new(
             "git",
             &["-C", "repo", "-c", "Core.SSHCommand=x", "fetch"]
         )));
-        assert!(!git_config_program(&cmd(
+        assert!(!git_config_program(&Command::new(
             "git",
             &["log", "-c", "core.pager=x"]
         )));
-        assert!(!git_config_program(&cmd(
+        assert!(!git_config_program(&Command::new(
             "git",
             &["-c", "user.name=x", "commit"]
         )));
@@ -620,11 +623,14 @@ mod tests {
 
     #[test]
     fn env_hijacks() {
-        let export = cmd("export", &["PATH=/tmp/evil:$PATH"]);
+        let export = Command::new("export", &["PATH=/tmp/evil:$PATH"]);
         assert!(path_hijack(&export));
-        assert!(!path_hijack(&cmd("export", &["PATH=$PATH:./bin"])));
-        assert!(!path_hijack(&cmd("export", &["PATH=~/.cargo/bin:$PATH"])));
-        let mut ls = cmd("ls", &[]);
+        assert!(!path_hijack(&Command::new("export", &["PATH=$PATH:./bin"])));
+        assert!(!path_hijack(&Command::new(
+            "export",
+            &["PATH=~/.cargo/bin:$PATH"]
+        )));
+        let mut ls = Command::new("ls", &[]);
         ls.env = vec![("LD_PRELOAD".into(), "/tmp/evil.so".into())];
         assert!(library_injection(&ls));
         ls.env = vec![("LD_LIBRARY_PATH".into(), "/opt/cuda/lib64".into())];
@@ -635,9 +641,12 @@ mod tests {
 
     #[test]
     fn dynamic_options() {
-        assert!(dynamic_option(&cmd("rg", &["--pre*", "x"])));
-        assert!(!dynamic_option(&cmd("rg", &["--pre-glob=*.gz", "x"])));
-        assert!(man_pager(&cmd("man", &["-P", "x", "ls"])));
-        assert!(!man_pager(&cmd("man", &["-k", "x"])));
+        assert!(dynamic_option(&Command::new("rg", &["--pre*", "x"])));
+        assert!(!dynamic_option(&Command::new(
+            "rg",
+            &["--pre-glob=*.gz", "x"]
+        )));
+        assert!(man_pager(&Command::new("man", &["-P", "x", "ls"])));
+        assert!(!man_pager(&Command::new("man", &["-k", "x"])));
     }
 }

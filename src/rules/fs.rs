@@ -417,35 +417,38 @@ fn disk_copy(cmd: &Command) -> bool {
 mod tests {
     use super::*;
 
-    fn cmd(line: &str) -> Command {
-        let mut words = line.split_whitespace().map(str::to_string);
-        let path = words.next().unwrap_or_default();
-        let program = basename(&path).to_string();
-        Command {
-            program,
-            path,
-            args: words.collect(),
-            ..Command::default()
-        }
-    }
-
     #[test]
     fn rm_recursion_and_targets() {
-        assert_eq!(rm_recursion(&cmd("rm -rf x")), Recursion::Short);
-        assert_eq!(rm_recursion(&cmd("rm --rec x")), Recursion::Long);
-        assert_eq!(rm_recursion(&cmd("rm x -fR")), Recursion::After);
-        assert_eq!(rm_recursion(&cmd("rm -f -- -r")), Recursion::No);
+        assert_eq!(
+            rm_recursion(&Command::from_words("rm -rf x")),
+            Recursion::Short
+        );
+        assert_eq!(
+            rm_recursion(&Command::from_words("rm --rec x")),
+            Recursion::Long
+        );
+        assert_eq!(
+            rm_recursion(&Command::from_words("rm x -fR")),
+            Recursion::After
+        );
+        assert_eq!(
+            rm_recursion(&Command::from_words("rm -f -- -r")),
+            Recursion::No
+        );
         let up = Command {
             cwd: Some("..".into()),
-            ..cmd("rm -rf build")
+            ..Command::from_words("rm -rf build")
         };
         assert!(recursive_delete(&up, Recursion::Short));
         assert!(!recursive_delete(
-            &cmd("rm -rf build /tmp/x $TMPDIR/y"),
+            &Command::from_words("rm -rf build /tmp/x $TMPDIR/y"),
             Recursion::Short
         ));
-        assert!(recursive_delete(&cmd("rm -rf ./.git/"), Recursion::Short));
-        assert!(!delete_root_path(&cmd("rm -r /etc/x")));
+        assert!(recursive_delete(
+            &Command::from_words("rm -rf ./.git/"),
+            Recursion::Short
+        ));
+        assert!(!delete_root_path(&Command::from_words("rm -r /etc/x")));
     }
 
     #[test]

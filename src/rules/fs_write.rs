@@ -422,21 +422,11 @@ fn extract_over_system(cmd: &Command) -> bool {
 mod tests {
     use super::*;
 
-    fn cmd(line: &str) -> Command {
-        let mut words = line.split_whitespace().map(str::to_string);
-        let path = words.next().unwrap_or_default();
-        let program = basename(&path).to_string();
-        Command {
-            program,
-            path,
-            args: words.collect(),
-            ..Command::default()
-        }
-    }
-
     #[test]
     fn in_place_edits() {
-        let edit = |line: &str| in_place(&cmd(line)).map(|(kind, files)| (kind, files.join(" ")));
+        let edit = |line: &str| {
+            in_place(&Command::from_words(line)).map(|(kind, files)| (kind, files.join(" ")))
+        };
         assert_eq!(edit("sed -ne s/x/y/p f"), None);
         assert_eq!(edit("sed -ie s/x/y/ f"), Some((Edit::Short, "f".into())));
         assert_eq!(
@@ -461,18 +451,18 @@ mod tests {
     #[test]
     fn copy_destinations_include_landing_paths() {
         assert_eq!(
-            copy_destinations(&cmd("cp a b c/")),
+            copy_destinations(&Command::from_words("cp a b c/")),
             vec!["c/", "c/a", "c/b"]
         );
         assert_eq!(
-            copy_destinations(&cmd("install -m 644 -t /etc x")),
+            copy_destinations(&Command::from_words("install -m 644 -t /etc x")),
             vec!["/etc", "/etc/x"]
         );
         assert_eq!(
-            copy_destinations(&cmd("cp .env .env.bak")),
+            copy_destinations(&Command::from_words("cp .env .env.bak")),
             vec![".env.bak"]
         );
-        assert!(copy_destinations(&cmd("ln -s /etc/x")).is_empty());
+        assert!(copy_destinations(&Command::from_words("ln -s /etc/x")).is_empty());
     }
 
     #[test]

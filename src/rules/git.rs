@@ -377,58 +377,71 @@ fn update_ref_delete(cmd: &Command) -> bool {
 mod tests {
     use super::*;
 
-    fn cmd(line: &str) -> Command {
-        let mut words = line.split_whitespace().map(str::to_string);
-        let path = words.next().unwrap_or_default();
-        Command {
-            program: path.clone(),
-            path,
-            args: words.collect(),
-            ..Command::default()
-        }
-    }
-
     #[test]
     fn global_options_are_skipped() {
-        let c = cmd("git -C repo -c a=b --git-dir x --work-tree=y --no-pager -p reset --hard");
+        let c = Command::from_words(
+            "git -C repo -c a=b --git-dir x --work-tree=y --no-pager -p reset --hard",
+        );
         let g = git(&c).map(|g| (g.sub, g.args.len(), g.config));
         assert_eq!(g, Some(("reset", 1, vec!["a=b"])));
         assert!(reset_hard(&c));
         // `-C reset` is a directory named reset.
-        assert!(!reset_hard(&cmd("git -C reset status --hard")));
-        assert!(!reset_hard(&cmd("git add reset --hard")));
-        assert!(!reset_hard(&cmd("git reset -- --hard")));
-        assert!(reset_hard(&cmd("git reset --har")));
-        assert!(!reset_hard(&cmd("git reset --h")));
+        assert!(!reset_hard(&Command::from_words(
+            "git -C reset status --hard"
+        )));
+        assert!(!reset_hard(&Command::from_words("git add reset --hard")));
+        assert!(!reset_hard(&Command::from_words("git reset -- --hard")));
+        assert!(reset_hard(&Command::from_words("git reset --har")));
+        assert!(!reset_hard(&Command::from_words("git reset --h")));
     }
 
     #[test]
     fn checkout_paths_versus_branches() {
-        assert!(discard_worktree(&cmd("git checkout HEAD -- src/")));
-        assert!(discard_worktree(&cmd("git checkout v1.0 README.md")));
-        assert!(!discard_worktree(&cmd("git checkout -b new origin/main")));
-        assert!(!discard_worktree(&cmd("git checkout --orphan gh-pages")));
-        assert!(!discard_worktree(&cmd("git checkout feature/x")));
-        assert!(discard_worktree(&cmd("git restore --staged --worktree f")));
-        assert!(!discard_worktree(&cmd("git restore --staged f")));
+        assert!(discard_worktree(&Command::from_words(
+            "git checkout HEAD -- src/"
+        )));
+        assert!(discard_worktree(&Command::from_words(
+            "git checkout v1.0 README.md"
+        )));
+        assert!(!discard_worktree(&Command::from_words(
+            "git checkout -b new origin/main"
+        )));
+        assert!(!discard_worktree(&Command::from_words(
+            "git checkout --orphan gh-pages"
+        )));
+        assert!(!discard_worktree(&Command::from_words(
+            "git checkout feature/x"
+        )));
+        assert!(discard_worktree(&Command::from_words(
+            "git restore --staged --worktree f"
+        )));
+        assert!(!discard_worktree(&Command::from_words(
+            "git restore --staged f"
+        )));
     }
 
     #[test]
     fn push_forms() {
-        assert!(force_push_long(&cmd(
+        assert!(force_push_long(&Command::from_words(
             "git push --force-with-lease=main:abc"
         )));
-        assert!(!force_push_long(&cmd("git push --force-if-includes")));
-        assert!(force_push_short(&cmd("git push -uf origin main")));
-        assert!(!force_push_short(&cmd("git push -o +x origin main")));
-        assert!(!force_push_short(&cmd("git push -n -f")));
-        assert!(push_delete(&cmd("git push origin :gone")));
-        assert!(!push_delete(&cmd("git push origin :")));
+        assert!(!force_push_long(&Command::from_words(
+            "git push --force-if-includes"
+        )));
+        assert!(force_push_short(&Command::from_words(
+            "git push -uf origin main"
+        )));
+        assert!(!force_push_short(&Command::from_words(
+            "git push -o +x origin main"
+        )));
+        assert!(!force_push_short(&Command::from_words("git push -n -f")));
+        assert!(push_delete(&Command::from_words("git push origin :gone")));
+        assert!(!push_delete(&Command::from_words("git push origin :")));
     }
 
     #[test]
     fn branch_delete_kinds() {
-        let kind = |l: &str| branch_force_delete(&cmd(l));
+        let kind = |l: &str| branch_force_delete(&Command::from_words(l));
         assert_eq!(kind("git branch -D x"), Some(ForceDelete::Short));
         assert_eq!(kind("git branch --delete -f x"), Some(ForceDelete::Short));
         assert_eq!(
@@ -446,14 +459,14 @@ mod tests {
 
     #[test]
     fn clean_and_prune() {
-        assert!(clean_force(&cmd("git clean -xdf")));
-        assert!(!clean_force(&cmd("git clean -fn")));
-        assert!(!clean_force(&cmd("git clean -e -f")));
-        assert!(clean_force(&cmd(
+        assert!(clean_force(&Command::from_words("git clean -xdf")));
+        assert!(!clean_force(&Command::from_words("git clean -fn")));
+        assert!(!clean_force(&Command::from_words("git clean -e -f")));
+        assert!(clean_force(&Command::from_words(
             "git -c clean.requireForce=false clean -d"
         )));
-        assert!(prune_now(&cmd("git gc --prune=now")));
-        assert!(!prune_now(&cmd("git gc --prune")));
-        assert!(!prune_now(&cmd("git remote prune origin")));
+        assert!(prune_now(&Command::from_words("git gc --prune=now")));
+        assert!(!prune_now(&Command::from_words("git gc --prune")));
+        assert!(!prune_now(&Command::from_words("git remote prune origin")));
     }
 }

@@ -496,15 +496,6 @@ fn download_then_run(analysis: &Analysis) -> Option<String> {
 mod tests {
     use super::*;
 
-    fn cmd(program: &str, args: &[&str]) -> Command {
-        Command {
-            program: program.into(),
-            path: program.into(),
-            args: args.iter().map(|s| s.to_string()).collect(),
-            ..Command::default()
-        }
-    }
-
     #[test]
     fn bodies() {
         assert_eq!(substitution_bodies("$(curl -s x)"), vec!["curl -s x"]);
@@ -517,53 +508,59 @@ mod tests {
 
     #[test]
     fn pipe_to_shell() {
-        let mut sh = cmd("bash", &["-s", "--", "--yes"]);
-        sh.upstream = vec![cmd("curl", &["-s", "https://x"])];
+        let mut sh = Command::new("bash", &["-s", "--", "--yes"]);
+        sh.upstream = vec![Command::new("curl", &["-s", "https://x"])];
         assert!(remote_piped_to_shell(&sh));
-        let mut py = cmd("python3", &["-m", "json.tool"]);
-        py.upstream = vec![cmd("curl", &["-s", "https://x"])];
+        let mut py = Command::new("python3", &["-m", "json.tool"]);
+        py.upstream = vec![Command::new("curl", &["-s", "https://x"])];
         assert!(!remote_piped_to_shell(&py));
     }
 
     #[test]
     fn decoders_upstream() {
-        let mut sh = cmd("sh", &[]);
-        sh.upstream = vec![cmd("base64", &["-d", "f"])];
+        let mut sh = Command::new("sh", &[]);
+        sh.upstream = vec![Command::new("base64", &["-d", "f"])];
         assert!(decoded_to_shell(&sh));
-        sh.upstream = vec![cmd("xxd", &["-r", "-p", "f"])];
+        sh.upstream = vec![Command::new("xxd", &["-r", "-p", "f"])];
         assert!(xxd_to_shell(&sh) && !decoded_to_shell(&sh));
-        sh.upstream = vec![cmd("openssl", &["enc", "-d", "-aes256"])];
+        sh.upstream = vec![Command::new("openssl", &["enc", "-d", "-aes256"])];
         assert!(openssl_to_shell(&sh));
-        sh.upstream = vec![cmd("openssl", &["base64", "-d"])];
+        sh.upstream = vec![Command::new("openssl", &["base64", "-d"])];
         assert!(decoded_to_shell(&sh));
-        let mut jq = cmd("jq", &["."]);
-        jq.upstream = vec![cmd("base64", &["-d", "f"])];
+        let mut jq = Command::new("jq", &["."]);
+        jq.upstream = vec![Command::new("base64", &["-d", "f"])];
         assert!(!decoded_to_shell(&jq));
     }
 
     #[test]
     fn downloads() {
         assert_eq!(
-            downloaded_files(&cmd("curl", &["-o", "/tmp/i.sh", "https://x/i.sh"])),
+            downloaded_files(&Command::new(
+                "curl",
+                &["-o", "/tmp/i.sh", "https://x/i.sh"]
+            )),
             vec!["/tmp/i.sh"]
         );
         assert_eq!(
-            downloaded_files(&cmd("curl", &["-fsSLO", "https://x/a/install.sh?v=1"])),
+            downloaded_files(&Command::new(
+                "curl",
+                &["-fsSLO", "https://x/a/install.sh?v=1"]
+            )),
             vec!["install.sh"]
         );
         assert_eq!(
-            downloaded_files(&cmd("wget", &["https://x/get.py"])),
+            downloaded_files(&Command::new("wget", &["https://x/get.py"])),
             vec!["get.py"]
         );
         assert_eq!(
-            downloaded_files(&cmd("wget", &["-P", "/tmp", "https://x/get.py"])),
+            downloaded_files(&Command::new("wget", &["-P", "/tmp", "https://x/get.py"])),
             vec!["/tmp/get.py"]
         );
-        assert!(downloaded_files(&cmd("wget", &["-qO-", "https://x/get.py"])).is_empty());
+        assert!(downloaded_files(&Command::new("wget", &["-qO-", "https://x/get.py"])).is_empty());
         let a = Analysis {
             commands: vec![
-                cmd("curl", &["-o", "/tmp/i.sh", "https://x/i.sh"]),
-                cmd("bash", &["/tmp/i.sh"]),
+                Command::new("curl", &["-o", "/tmp/i.sh", "https://x/i.sh"]),
+                Command::new("bash", &["/tmp/i.sh"]),
             ],
             ..Analysis::default()
         };

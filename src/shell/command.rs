@@ -59,7 +59,41 @@ pub struct Redirect {
     pub target: String,
 }
 
+/// The name rules know a program by: its basename, lowercased, `.exe`
+/// removed (`/bin/RM` and `C:\\x\\rm.exe` are both `rm`). Lowercased because
+/// macOS and Windows resolve program names without regard to case.
+pub fn program_name(word: &str) -> String {
+    let base = word
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or(word)
+        .to_lowercase();
+    base.strip_suffix(".exe")
+        .map(str::to_string)
+        .unwrap_or(base)
+}
+
 impl Command {
+    /// A command with just a program word and arguments, as tests and tools
+    /// build one without the shell analysis (`/bin/rm` gives program `rm`).
+    pub fn new(path: &str, args: &[&str]) -> Command {
+        Command {
+            program: program_name(path),
+            path: path.to_string(),
+            args: args.iter().map(|a| a.to_string()).collect(),
+            ..Command::default()
+        }
+    }
+
+    /// [`Command::new`] from whitespace-separated words (no quoting).
+    pub fn from_words(line: &str) -> Command {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.split_first() {
+            Some((path, args)) => Command::new(path, args),
+            None => Command::default(),
+        }
+    }
+
     /// The command as a person would read it: wrappers, program word,
     /// arguments and redirections (`sudo -S tee -a /etc/sudoers`, `echo x > f`).
     pub fn display(&self) -> String {

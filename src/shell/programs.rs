@@ -1,6 +1,6 @@
 //! What particular programs do with their arguments: wrappers that run another command, shells and `eval` that run text, `find`/`xargs` that run commands on files.
 
-use super::command::{Command, Wrapper};
+use super::command::{program_name, Command, Wrapper};
 use super::eval::{file_key, Eval};
 use super::expand::Field;
 use super::interp;
@@ -40,23 +40,12 @@ const COMMAND_ENV_VARS: &[&str] = &[
     "PROMPT_COMMAND",
 ];
 
-pub(super) fn basename(word: &str) -> String {
-    let base = word
-        .rsplit(['/', '\\'])
-        .next()
-        .unwrap_or(word)
-        .to_lowercase();
-    base.strip_suffix(".exe")
-        .map(str::to_string)
-        .unwrap_or(base)
-}
-
 impl Eval<'_> {
     /// Peels wrappers off `fields`, applies what special programs do, emits
     /// the resulting command, and returns it.
     pub(super) fn dispatch(&mut self, mut cmd: Command, mut fields: Vec<Field>) -> Option<Command> {
         loop {
-            let name = basename(&fields[0].text);
+            let name = program_name(&fields[0].text);
             let Some(spec) = WRAPPERS.iter().find(|w| w.name == name) else {
                 break;
             };
@@ -115,7 +104,7 @@ impl Eval<'_> {
 
     fn finish(&mut self, mut cmd: Command, fields: &[Field]) -> Option<Command> {
         cmd.path = fields[0].text.clone();
-        cmd.program = basename(&cmd.path);
+        cmd.program = program_name(&cmd.path);
         cmd.dynamic = fields[0].dynamic;
         cmd.args = fields[1..].iter().map(|f| f.text.clone()).collect();
         for (name, value) in cmd.env.clone() {
@@ -502,7 +491,7 @@ impl Eval<'_> {
                             f.text = f.text.replace("{}", &roots.join(" "));
                         }
                     }
-                    let name = basename(&fields[0].text);
+                    let name = program_name(&fields[0].text);
                     if matches!(name.as_str(), "rm" | "shred" | "unlink") && !filtered {
                         fields.insert(1, Field::plain("-r"));
                     }
