@@ -570,16 +570,11 @@ fn windows_hermes_secret(cmd: &Command) -> bool {
 mod tests {
     use super::*;
 
-    /// A command from comma-separated words: program first.
+    /// A command from comma-separated words, program first: arguments
+    /// here hold spaces.
     fn c(words: &str) -> Command {
-        let mut words = words.split(',').map(String::from);
-        let program = words.next().unwrap_or_default();
-        Command {
-            path: program.clone(),
-            program,
-            args: words.collect(),
-            ..Command::default()
-        }
+        let words: Vec<&str> = words.split(',').collect();
+        Command::new(words[0], &words[1..])
     }
 
     #[test]

@@ -76,6 +76,23 @@ pub fn printf(args: &[String]) -> Option<String> {
     Some(backslash_escapes(&out))
 }
 
+/// The character a one-letter backslash escape stands for (`\n`, `\e`, ...),
+/// shared by `$'...'`, `echo -e` and `printf`.
+pub fn simple_escape(e: char) -> Option<char> {
+    Some(match e {
+        'n' => '\n',
+        't' => '\t',
+        'r' => '\r',
+        'a' => '\u{7}',
+        'b' => '\u{8}',
+        'e' | 'E' => '\u{1b}',
+        'f' => '\u{c}',
+        'v' => '\u{b}',
+        '\\' => '\\',
+        _ => return None,
+    })
+}
+
 /// Interprets `\n`, `\t`, `\\`, `\xHH`, `\0NNN`/`\NNN` as echo -e and printf do.
 pub fn backslash_escapes(s: &str) -> String {
     let chars: Vec<char> = s.chars().collect();
@@ -90,16 +107,11 @@ pub fn backslash_escapes(s: &str) -> String {
         }
         let e = chars[i];
         i += 1;
+        if let Some(c) = simple_escape(e) {
+            out.push(c);
+            continue;
+        }
         match e {
-            'n' => out.push('\n'),
-            't' => out.push('\t'),
-            'r' => out.push('\r'),
-            'a' => out.push('\u{7}'),
-            'b' => out.push('\u{8}'),
-            'e' => out.push('\u{1b}'),
-            'f' => out.push('\u{c}'),
-            'v' => out.push('\u{b}'),
-            '\\' => out.push('\\'),
             'x' => {
                 let (value, used) = digits(&chars[i..], 16, 2);
                 if used == 0 {

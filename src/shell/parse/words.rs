@@ -370,15 +370,11 @@ impl Parser {
                 '\\' => {
                     let Some(e) = self.peek() else { break };
                     self.pos += 1;
+                    if let Some(c) = crate::shell::decode::simple_escape(e) {
+                        out.push(c);
+                        continue;
+                    }
                     match e {
-                        'n' => out.push('\n'),
-                        't' => out.push('\t'),
-                        'r' => out.push('\r'),
-                        'a' => out.push('\u{7}'),
-                        'b' => out.push('\u{8}'),
-                        'e' | 'E' => out.push('\u{1b}'),
-                        'f' => out.push('\u{c}'),
-                        'v' => out.push('\u{b}'),
                         'c' => {
                             if let Some(k) = self.peek() {
                                 self.pos += 1;
