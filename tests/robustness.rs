@@ -140,3 +140,63 @@ fn over_the_length_limit_is_blocked() {
     assert_eq!(verdict.decision, Decision::Block);
     assert_eq!(verdict.rule_id.as_deref(), Some("input.limit-exceeded"));
 }
+
+/// Shapes that once made the analysis quadratic or worse. The bound is a
+/// tripwire for a blow-up (minutes, not milliseconds), not a timing target:
+/// the real figures are in `bench/`.
+#[test]
+fn adversarial_shapes_finish() {
+    let shapes = [
+        ("long pipeline", vec!["echo a"; 9000].join(" | ")),
+        (
+            "many quoted pieces",
+            format!("echo {}", "'a'".repeat(300_000)),
+        ),
+        (
+            "doubling variables",
+            (0..40)
+                .map(|i| format!("X{}=$X{i}$X{i}", i + 1))
+                .collect::<Vec<_>>()
+                .join("; "),
+        ),
+        (
+            "big value used often",
+            format!(
+                "X={}; echo {}",
+                "a".repeat(500_000),
+                vec!["$X"; 2000].join(" ")
+            ),
+        ),
+        (
+            "many heredocs",
+            format!(
+                "cat {}\n{}",
+                (0..3000)
+                    .map(|i| format!("<<E{i}"))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                (0..3000)
+                    .map(|i| format!("x\nE{i}"))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            ),
+        ),
+        (
+            "functions calling twice",
+            (0..30)
+                .map(|i| format!("f{i}(){{ f{}; f{}; }}; ", i + 1, i + 1))
+                .collect::<String>()
+                + "f0",
+        ),
+        ("huge brace sequence", "echo {1..1000000000}".to_string()),
+    ];
+    for (name, text) in shapes {
+        let start = std::time::Instant::now();
+        let _ = evaluate_command(&text, &Options::default());
+        assert!(
+            start.elapsed().as_secs() < 20,
+            "{name} took {:?}",
+            start.elapsed()
+        );
+    }
+}

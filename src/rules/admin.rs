@@ -4,7 +4,7 @@ use super::opts::{parse_opts, Spec, GNU};
 use super::targets::{classify, Target};
 use super::windows_script::{any_stmt, Stmt};
 use super::{Matcher, Rule};
-use crate::shell::{Analysis, Command, RedirectOp};
+use crate::shell::{Command, RedirectOp};
 use crate::verdict::Decision;
 
 #[rustfmt::skip]
@@ -59,7 +59,7 @@ pub static RULES: &[Rule] = &[
         description: "disable or clear shell history (history -c, unset HISTFILE, HISTSIZE=0)",
         reason: "the record of what was run in this session is erased or never written, hiding it from review",
         decision: Decision::Ask,
-        matcher: Matcher::Analysis(history_disabled),
+        matcher: Matcher::Check { programs: &[], check: disables_history },
         hits: &["history -c", "history -cw", "unset HISTFILE", "export HISTFILE=/dev/null", "HISTSIZE=0", "export HISTSIZE=0 HISTFILESIZE=0", "set +o history", "HISTFILE= bash -i", "ls; HISTFILE=/dev/null"],
         misses: &["history | tail", "history 20", "echo $HISTFILE", "export HISTSIZE=10000", "unset GOPATH", "HISTSIZE=0 ls", "echo 'HISTSIZE=0'", "grep HISTSIZE=0 ~/.bashrc", "set -o history"],
     },
@@ -417,8 +417,9 @@ fn disables_history(cmd: &Command) -> bool {
             .filter_map(|a| assignment(a))
             .any(|(k, v)| kills_history(k, v)),
         "set" => args.windows(2).any(|w| w[0] == "+o" && w[1] == "history"),
-        // `HISTFILE= bash -i`: a shell started with its history off.
-        _ => cmd.env.iter().any(|(k, v)| kills_history(k, v)) && is_shell(&cmd.program),
+        // `HISTSIZE=0` alone changes this shell; `HISTFILE= bash -i`
+        // starts a shell with its history off.
+        p => cmd.env.iter().any(|(k, v)| kills_history(k, v)) && (p.is_empty() || is_shell(p)),
     }
 }
 
@@ -427,74 +428,6 @@ fn is_shell(program: &str) -> bool {
         program,
         "bash" | "sh" | "zsh" | "ksh" | "dash" | "mksh" | "fish" | "exec"
     )
-}
-
-fn history_disabled(analysis: &Analysis) -> Option<String> {
-    if let Some(cmd) = analysis.commands.iter().find(|c| disables_history(c)) {
-        return Some(cmd.display());
-    }
-    // A statement made only of assignments changes the shell itself, and the
-    // analysis keeps no command for it, so the line's text is read here.
-    bare_assignments(&analysis.text)
-        .into_iter()
-        .find(|stmt| {
-            stmt.iter()
-                .any(|w| assignment(w).is_some_and(|(k, v)| kills_history(k, v)))
-        })
-        .map(|stmt| stmt.join(" "))
-}
-
-/// Statements of `text` made only of `NAME=value` words, quotes removed from
-/// the values (a quoted name is not an assignment, so it is kept as written).
-fn bare_assignments(text: &str) -> Vec<Vec<String>> {
-    let mut stmts: Vec<Vec<String>> = vec![Vec::new()];
-    let mut word = String::new();
-    let mut started = false;
-    let mut chars = text.chars();
-    let end_word = |word: &mut String, started: &mut bool, stmts: &mut Vec<Vec<String>>| {
-        if *started {
-            if let Some(last) = stmts.last_mut() {
-                last.push(std::mem::take(word));
-            }
-        }
-        *started = false;
-    };
-    while let Some(c) = chars.next() {
-        match c {
-            '\'' | '"' => {
-                started = true;
-                // A quote before the `=` makes the word a command name.
-                if !word.contains('=') {
-                    word.push(c);
-                }
-                for d in chars.by_ref() {
-                    if d == c {
-                        break;
-                    }
-                    word.push(d);
-                }
-            }
-            '\\' => {
-                started = true;
-                word.push('\\');
-                word.extend(chars.next());
-            }
-            ';' | '|' | '&' | '(' | ')' | '{' | '}' | '`' | '\n' => {
-                end_word(&mut word, &mut started, &mut stmts);
-                stmts.push(Vec::new());
-            }
-            c if c.is_whitespace() => end_word(&mut word, &mut started, &mut stmts),
-            c => {
-                started = true;
-                word.push(c);
-            }
-        }
-    }
-    end_word(&mut word, &mut started, &mut stmts);
-    stmts
-        .into_iter()
-        .filter(|s| !s.is_empty() && s.iter().all(|w| assignment(w).is_some()))
-        .collect()
 }
 
 /// Shell history files, by name.
@@ -669,26 +602,6 @@ mod tests {
         );
         assert_eq!(ps_value(&w("-Enabled:$false"), "-enabled"), Some("$false"));
         assert_eq!(ps_value(&w("-Profile Any"), "-enabled"), None);
-    }
-
-    #[test]
-    fn history_assignments() {
-        assert_eq!(
-            bare_assignments("HISTSIZE=0; ls"),
-            vec![vec!["HISTSIZE=0".to_string()]]
-        );
-        assert_eq!(
-            bare_assignments("A=1 B=\"x y\""),
-            vec![vec!["A=1".to_string(), "B=x y".to_string()]]
-        );
-        assert!(bare_assignments("echo 'HISTSIZE=0; x'").is_empty());
-        assert!(bare_assignments("'HISTSIZE'=0").is_empty());
-        assert!(bare_assignments("HISTSIZE=0 ls").is_empty());
-        let mut bash = Command::new("bash", &["-i"]);
-        bash.env = vec![("HISTFILE".into(), String::new())];
-        assert!(disables_history(&bash));
-        bash.env = vec![("HISTFILE".into(), "~/.h".into())];
-        assert!(!disables_history(&bash));
     }
 
     #[test]

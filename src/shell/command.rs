@@ -5,7 +5,8 @@
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Command {
     /// The program's basename, lowercased, `.exe` removed (`/bin/RM` -> `rm`).
-    /// Empty for a command made only of redirections (`> file`).
+    /// Empty for a statement made only of assignments and redirections
+    /// (`> file`, `HISTSIZE=0`).
     /// Lowercased because macOS and Windows resolve program names without case.
     pub program: String,
     /// The program word as expanded (`/bin/rm`).
@@ -105,6 +106,9 @@ impl Command {
                 out.push_str(arg);
             }
             out.push(' ');
+        }
+        for (name, value) in &self.env {
+            out.push_str(&format!("{name}={value} "));
         }
         out.push_str(&self.path);
         for arg in &self.args {

@@ -11,6 +11,8 @@ use super::{decode, normalize, Analysis, Finding};
 /// Most bytes of shell text re-analysed in one call (`bash -c`, `eval`,
 /// decoded payloads, aliases): bounds fan-out such as `x='eval $x $x'`.
 const MAX_REANALYSIS_BYTES: usize = 4 * 1024 * 1024;
+/// Most earlier pipeline stages a command remembers as its `upstream`.
+const MAX_UPSTREAM: usize = 16;
 /// Most simple commands evaluated (function calls re-evaluate bodies).
 const MAX_STEPS: usize = 100_000;
 
@@ -49,6 +51,8 @@ pub(super) struct Eval<'a> {
     depth: usize,
     budget: usize,
     steps: usize,
+    /// Characters produced by word expansion so far (see `expand`).
+    pub(super) expanded_chars: usize,
     stack: Vec<String>,
     pub(super) via: Vec<&'static str>,
     /// The pipeline being evaluated has several stages or runs in the background.
@@ -71,6 +75,7 @@ impl<'a> Eval<'a> {
             depth: 0,
             budget: MAX_REANALYSIS_BYTES,
             steps: 0,
+            expanded_chars: 0,
             stack: Vec::new(),
             via: Vec::new(),
             forking: false,
@@ -115,7 +120,15 @@ impl<'a> Eval<'a> {
         for node in &pipeline.stages {
             let (cmd, output) = self.node(node, input.take(), &upstream);
             input = output;
-            if let Some(cmd) = cmd {
+            if let Some(mut cmd) = cmd {
+                // Each stage keeps copies of the stages before it; copies
+                // without their own history, and only the nearest few, keep a
+                // long pipeline linear instead of cubic.
+                cmd.upstream.clear();
+                cmd.stdin = None;
+                if upstream.len() == MAX_UPSTREAM {
+                    upstream.remove(0);
+                }
                 upstream.push(cmd);
             }
         }
@@ -192,17 +205,19 @@ impl<'a> Eval<'a> {
         let (redirects, here) = self.redirects(&simple.redirs);
         let stdin = here.or(stdin);
         if fields.is_empty() {
-            for (name, value) in env {
-                self.vars.insert(name, vec![value]);
+            for (name, value) in &env {
+                self.vars.insert(name.clone(), vec![value.clone()]);
             }
-            if !redirects.is_empty() {
-                self.emit(Command {
-                    redirects,
-                    cwd: self.cwd.clone(),
-                    via: self.via.clone(),
-                    ..Command::default()
-                });
-            }
+            // Assignments and redirections with no program still change
+            // something (the shell's variables, a file): rules see them as a
+            // command with an empty program.
+            self.emit(Command {
+                env,
+                redirects,
+                cwd: self.cwd.clone(),
+                via: self.via.clone(),
+                ..Command::default()
+            });
             return (None, None);
         }
         let first = &fields[0];

@@ -41,6 +41,11 @@ impl Chars {
     }
 }
 
+/// Longest word after expansion.
+const MAX_WORD_CHARS: usize = 1 << 20;
+/// Most characters all expansions of one call may produce together.
+pub(super) const MAX_EXPANDED_CHARS: usize = 16 << 20;
+
 /// Most fields one word may expand into (brace expansion multiplies).
 const MAX_FIELDS: usize = 256;
 
@@ -49,6 +54,7 @@ impl Eval<'_> {
     pub(super) fn expand(&mut self, word: &Word) -> Vec<Field> {
         let mut chars = Chars::default();
         self.parts(&word.parts, false, &mut chars);
+        self.expanded_chars += chars.chars.len();
         let ifs = self.ifs();
         let mut fields = Vec::new();
         for alternative in brace_expand(&chars.chars) {
@@ -66,6 +72,7 @@ impl Eval<'_> {
     pub(super) fn expand_single(&mut self, word: &Word) -> Field {
         let mut chars = Chars::default();
         self.parts(&word.parts, false, &mut chars);
+        self.expanded_chars += chars.chars.len();
         Field {
             text: chars
                 .chars
@@ -101,6 +108,18 @@ impl Eval<'_> {
         Some((name.to_string(), value))
     }
 
+    /// Counts a word's size against the per-call expansion budget; false
+    /// (and a limit) once the word or the whole analysis is past it.
+    fn charge_expansion(&mut self, word_len: usize) -> bool {
+        if word_len > MAX_WORD_CHARS || self.expanded_chars > MAX_EXPANDED_CHARS {
+            self.set_limit(format!(
+                "the command's words expand past warden's limits ({MAX_WORD_CHARS} characters in one word, {MAX_EXPANDED_CHARS} in all)"
+            ));
+            return false;
+        }
+        true
+    }
+
     fn ifs(&self) -> String {
         match self.vars.get("IFS") {
             Some(v) => v.first().cloned().unwrap_or_default(),
@@ -111,6 +130,11 @@ impl Eval<'_> {
     fn parts(&mut self, parts: &[Part], in_double: bool, out: &mut Chars) {
         let q = if in_double { QUOTED } else { 0 };
         for part in parts {
+            // Variables can double a value per assignment (`x=$x$x`): past
+            // the budget the word stops growing and the verdict is a block.
+            if !self.charge_expansion(out.chars.len()) {
+                return;
+            }
             match part {
                 Part::Lit(s) => out.push_str(s, q),
                 Part::Quoted(s) => {
