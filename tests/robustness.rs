@@ -200,3 +200,51 @@ fn adversarial_shapes_finish() {
         );
     }
 }
+
+/// Chains that recurse in the analysis: each must end in a limit block, not
+/// a stack overflow (which would print no verdict at all).
+#[test]
+fn deep_chains_are_blocked_not_overflowed() {
+    let chains = [
+        (
+            "functions",
+            (0..20_000)
+                .map(|i| format!("f{i}(){{ f{}; }}; ", i + 1))
+                .collect::<String>()
+                + "f0",
+        ),
+        (
+            "find -exec",
+            format!("find . {}-delete", "-exec find . ".repeat(5_000)),
+        ),
+        ("xargs", format!("{}ls", "xargs ".repeat(5_000))),
+        ("parallel", format!("{}ls", "parallel ".repeat(5_000))),
+        ("sudo", format!("{}ls", "sudo ".repeat(50_000))),
+        ("braces", format!("echo {}", "{a,b}".repeat(50_000))),
+    ];
+    for (name, text) in chains {
+        let verdict = evaluate_command(&text, &Options::default());
+        assert_eq!(
+            verdict.rule_id.as_deref(),
+            Some("input.limit-exceeded"),
+            "{name}: {}",
+            verdict.message
+        );
+    }
+}
+
+#[test]
+fn nesting_within_limits_still_sees_the_command() {
+    for text in [
+        "f(){ g; }; g(){ rm -rf /; }; f",
+        "echo / | xargs rm -rf",
+        "sudo env timeout 5 nice rm -rf /",
+    ] {
+        let verdict = evaluate_command(text, &Options::default());
+        assert_eq!(
+            verdict.rule_id.as_deref(),
+            Some("hardline.rm-root"),
+            "{text}"
+        );
+    }
+}

@@ -289,9 +289,12 @@ impl<'a> Eval<'a> {
                 .chain(fields[1..].iter().map(|f| f.text.clone()))
                 .collect(),
         );
-        self.stack.push(name.to_string());
-        self.script(body, stdin);
-        self.stack.pop();
+        if self.descend() {
+            self.stack.push(name.to_string());
+            self.script(body, stdin);
+            self.stack.pop();
+            self.ascend();
+        }
         self.positional = saved;
     }
 
@@ -325,19 +328,34 @@ impl<'a> Eval<'a> {
         self.out.commands.push(cmd);
     }
 
+    /// Enters one level of nested evaluation (a function body, a command
+    /// started by `xargs`/`find`/`parallel`, a re-analysed string). Past the
+    /// limit it records why and refuses, so no input can exhaust the stack.
+    pub(super) fn descend(&mut self) -> bool {
+        if self.depth >= MAX_REANALYSIS {
+            self.set_limit(format!(
+                "the command nests shells, eval, functions or command runners more than {MAX_REANALYSIS} levels deep"
+            ));
+            return false;
+        }
+        self.depth += 1;
+        true
+    }
+
+    pub(super) fn ascend(&mut self) {
+        self.depth -= 1;
+    }
+
     /// Analyses `text` as shell code run from here (`bash -c`, `eval`, a
     /// decoded payload), with `stdin` as its input.
     pub(super) fn reanalyze(&mut self, text: &str, via: &'static str, stdin: Option<String>) {
-        if self.depth >= MAX_REANALYSIS {
-            self.set_limit(format!(
-                "the command nests shells, eval or decoded payloads more than {MAX_REANALYSIS} levels deep"
-            ));
-            return;
-        }
         if text.len() > self.budget {
             self.set_limit(format!(
                 "the command expands into more than {MAX_REANALYSIS_BYTES} bytes of nested shell code"
             ));
+            return;
+        }
+        if !self.descend() {
             return;
         }
         self.budget -= text.len();
@@ -351,13 +369,12 @@ impl<'a> Eval<'a> {
         if let Some(limit) = parsed.limit {
             self.set_limit(limit);
         }
-        self.depth += 1;
         self.via.push(via);
         let saved_cwd = self.cwd.clone();
         self.script(&parsed.script, stdin);
         self.cwd = saved_cwd;
         self.via.pop();
-        self.depth -= 1;
+        self.ascend();
     }
 
     /// Expands redirections; returns them and the text of a heredoc or
@@ -396,21 +413,18 @@ impl<'a> Eval<'a> {
     }
 
     fn record_writes(&mut self, redirects: &[Redirect], output: Option<&str>) {
-        for r in redirects {
-            let writes_stdout = r.fd.is_none_or(|fd| fd == 1);
-            match (r.op, output) {
-                (RedirectOp::Write, Some(text)) if writes_stdout => {
-                    self.files.insert(file_key(&r.target), text.to_string());
-                }
-                (RedirectOp::Append, Some(text)) if writes_stdout => {
-                    self.files
-                        .entry(file_key(&r.target))
-                        .or_default()
-                        .push_str(text);
-                }
-                _ => {}
-            }
+        // Redirections apply in order: only the last one for stdout gets the output.
+        let last = redirects.iter().rev().find(|r| {
+            matches!(r.op, RedirectOp::Write | RedirectOp::Append) && r.fd.is_none_or(|fd| fd == 1)
+        });
+        let (Some(r), Some(text)) = (last, output) else {
+            return;
+        };
+        let file = self.files.entry(file_key(&r.target)).or_default();
+        if r.op == RedirectOp::Write {
+            file.clear();
         }
+        file.push_str(text);
     }
 
     /// What a command prints, when warden can know it without running it.

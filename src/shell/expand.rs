@@ -41,6 +41,8 @@ impl Chars {
     }
 }
 
+/// Most unquoted `{` in one word: each may multiply the word.
+const MAX_BRACES: usize = 64;
 /// Longest word after expansion.
 const MAX_WORD_CHARS: usize = 1 << 20;
 /// Most characters all expansions of one call may produce together.
@@ -57,7 +59,20 @@ impl Eval<'_> {
         self.expanded_chars += chars.chars.len();
         let ifs = self.ifs();
         let mut fields = Vec::new();
-        for alternative in brace_expand(&chars.chars) {
+        let braces = chars
+            .chars
+            .iter()
+            .filter(|&&(c, f)| c == '{' && f == 0)
+            .count();
+        let alternatives = if braces > MAX_BRACES {
+            self.set_limit(format!(
+                "a word holds more than {MAX_BRACES} brace expansions"
+            ));
+            vec![chars.chars.clone()]
+        } else {
+            brace_expand(&chars.chars)
+        };
+        for alternative in alternatives {
             split(&alternative, &ifs, chars.dynamic, chars.quoted, &mut fields);
             if fields.len() >= MAX_FIELDS {
                 fields.truncate(MAX_FIELDS);

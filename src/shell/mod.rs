@@ -27,7 +27,9 @@ pub mod limits {
     pub const MAX_COMMAND_BYTES: usize = 1024 * 1024;
     /// Deepest nesting of `$( )`, backticks, groups and quotes in one parse.
     pub const MAX_NESTING: usize = 64;
-    /// Deepest re-analysis of strings as shell (`bash -c`, `eval`, decoded pipes).
+    /// Deepest nested evaluation: strings re-analysed as shell (`bash -c`,
+    /// `eval`, decoded pipes), function calls, commands run by `xargs`,
+    /// `find -exec` and `parallel`.
     pub const MAX_REANALYSIS: usize = 12;
     /// Most simple commands collected from one command line.
     pub const MAX_COMMANDS: usize = 10_000;

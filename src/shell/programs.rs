@@ -6,6 +6,9 @@ use super::expand::Field;
 use super::interp;
 use super::wrappers::{split_assignment, split_wrapper, WRAPPERS};
 
+/// Most wrappers peeled off one command (`sudo env timeout nice ... cmd`).
+const MAX_WRAPPERS: usize = 32;
+
 /// Programs that turn hidden text into code when piped into a shell.
 const DECODERS: &[&str] = &[
     "base64", "base32", "xxd", "tr", "rev", "openssl", "printf", "gunzip", "zcat", "uudecode",
@@ -44,11 +47,19 @@ impl Eval<'_> {
     /// Peels wrappers off `fields`, applies what special programs do, emits
     /// the resulting command, and returns it.
     pub(super) fn dispatch(&mut self, mut cmd: Command, mut fields: Vec<Field>) -> Option<Command> {
+        let mut peeled = 0;
         loop {
             let name = program_name(&fields[0].text);
             let Some(spec) = WRAPPERS.iter().find(|w| w.name == name) else {
                 break;
             };
+            peeled += 1;
+            if peeled > MAX_WRAPPERS {
+                self.set_limit(format!(
+                    "the command stacks more than {MAX_WRAPPERS} wrappers (sudo, env, timeout, ...)"
+                ));
+                break;
+            }
             if fields[0].dynamic {
                 break;
             }
@@ -554,9 +565,13 @@ impl Eval<'_> {
             env: parent.env.clone(),
             ..Command::default()
         };
+        if !self.descend() {
+            return;
+        }
         self.via.push(via);
         self.dispatch(base, fields);
         self.via.pop();
+        self.ascend();
     }
 }
 

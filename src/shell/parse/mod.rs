@@ -124,6 +124,8 @@ struct Parser {
     /// Where parsing resumes after the newline that ends the current line,
     /// past the heredoc bodies already read for it.
     resume_after_newline: Option<usize>,
+    /// The newline ending the line of the last heredoc operator.
+    line_end: Option<usize>,
 }
 
 const KEYWORDS_SKIPPED: &[&str] = &[
@@ -138,6 +140,7 @@ impl Parser {
             depth,
             limit: None,
             resume_after_newline: None,
+            line_end: None,
         }
     }
 
@@ -637,10 +640,15 @@ impl Parser {
         let delim_word = self.word().unwrap_or_default();
         let quoted = delim_word.parts.iter().any(|p| !matches!(p, Part::Lit(_)));
         let delim = word_source_text(&delim_word);
-        let line_end = self.chars[self.pos..]
-            .iter()
-            .position(|&c| c == '\n')
-            .map(|i| self.pos + i);
+        // Several heredocs on one line share its end: find it once.
+        let line_end = match self.line_end {
+            Some(end) if end >= self.pos => Some(end),
+            _ => self.chars[self.pos..]
+                .iter()
+                .position(|&c| c == '\n')
+                .map(|i| self.pos + i),
+        };
+        self.line_end = line_end;
         let Some(line_end) = line_end else {
             return Redir {
                 fd,
