@@ -83,9 +83,21 @@ for _ in $(seq 9); do compound="$compound; $segment"; done
 payload allowed "git status"
 payload hardline "rm -rf /"
 payload compound "$compound"
+command -v python3 >/dev/null 2>&1 || die "python3 is needed to write the large payloads"
+# The analysis limits' worst cases: a 1 MiB command line, and 10,000
+# unclosed `$(` (blocked at the nesting limit; it must stay cheap).
+python3 - "$out" <<'PY'
+import json, sys
+out = sys.argv[1]
+for name, command in [("megabyte", "echo " + "a" * (1 << 20) + "; ls"), ("nested", "$(" * 10000)]:
+    payload = {"hook_event_name": "pre_tool_call", "tool_name": "terminal",
+               "tool_input": {"command": command}, "session_id": "bench", "cwd": "/tmp"}
+    with open(f"{out}/{name}.json", "w") as f:
+        json.dump(payload, f)
+PY
 
 echo "==> Verdicts (native dialect)"
-for name in allowed hardline compound; do
+for name in allowed hardline compound megabyte nested; do
     verdict=$("$warden" --agent native <"$out/$name.json")
     printf '    %-9s %s bytes of payload -> %.110s\n' "$name" "$(wc -c <"$out/$name.json")" "$verdict"
     if [ "$name" = hardline ] && [[ $verdict != *'"action":"block"'* ]]; then
@@ -104,10 +116,12 @@ run noop "$out/allowed.json" "$noop"
 run allowed "$out/allowed.json" "$warden"
 run hardline "$out/hardline.json" "$warden"
 run compound "$out/compound.json" "$warden"
+run megabyte "$out/megabyte.json" "$warden"
+run nested "$out/nested.json" "$warden"
 
 echo
 echo "==> Medians"
-names=(noop allowed hardline compound)
+names=(noop allowed hardline compound megabyte nested)
 if [ "$json_tool" = python3 ]; then
     python3 - "$out" "${names[@]}" <<'PY'
 import json, sys

@@ -2,7 +2,23 @@
 
 use super::{is_meta, Parser, Part, Script, Stop, Word};
 
+/// Longest source text kept for one expansion. Rules read it (an
+/// unresolved `$(curl ...)` in an argument); nested substitutions each hold
+/// their inner text, so without a cap the copies grow with depth × length.
+const MAX_SOURCE_CHARS: usize = 4096;
+
 impl Parser {
+    /// The source text from `start` to here, shortened past the cap.
+    pub(super) fn source(&self, start: usize) -> String {
+        let end = self.pos.min(self.chars.len());
+        if end - start <= MAX_SOURCE_CHARS {
+            return self.chars[start..end].iter().collect();
+        }
+        let mut text: String = self.chars[start..start + MAX_SOURCE_CHARS].iter().collect();
+        text.push('…');
+        text
+    }
+
     /// Parses one word; `None` at a metacharacter or end of input.
     pub(super) fn word(&mut self) -> Option<Word> {
         self.word_until(None)
@@ -214,9 +230,7 @@ impl Parser {
                 }
                 let script = self.script(Stop::Paren);
                 self.leave();
-                let src: String = self.chars[start..self.pos.min(self.chars.len())]
-                    .iter()
-                    .collect();
+                let src = self.source(start);
                 Some(Part::CommandSub { script, src })
             }
             Some('{') => {
@@ -304,9 +318,7 @@ impl Parser {
         if self.peek() == Some('}') {
             self.pos += 1;
         }
-        let src: String = self.chars[start..self.pos.min(self.chars.len())]
-            .iter()
-            .collect();
+        let src = self.source(start);
         Part::Param { name, op, arg, src }
     }
 
@@ -328,9 +340,7 @@ impl Parser {
                 c => inner.push(c),
             }
         }
-        let src: String = self.chars[start..self.pos.min(self.chars.len())]
-            .iter()
-            .collect();
+        let src = self.source(start);
         let mut sub = Parser::new(&inner, self.depth);
         let script = if sub.enter() {
             sub.script(Stop::Eof)
@@ -354,9 +364,7 @@ impl Parser {
         }
         let script = self.script(Stop::Paren);
         self.leave();
-        let src: String = self.chars[start..self.pos.min(self.chars.len())]
-            .iter()
-            .collect();
+        let src = self.source(start);
         Part::ProcessSub { script, src }
     }
 
