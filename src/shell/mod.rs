@@ -55,6 +55,12 @@ pub enum Finding {
     ForkBomb { name: String },
     /// Invisible or bidirectional-control characters were in the raw text.
     HiddenCharacters { codepoints: Vec<u32> },
+    /// Interpreter code that forks in a loop that never ends
+    /// (`while True: os.fork()`, `fork while fork`): the loop's source.
+    ForkLoop { code: String },
+    /// Interpreter code that connects a socket to a host and hands it a
+    /// shell: the interpreter command, shortened.
+    ReverseShell { command: String },
 }
 
 /// Analyses one command line.

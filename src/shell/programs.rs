@@ -270,19 +270,70 @@ impl Eval<'_> {
     }
 
     fn interp_findings(&mut self, cmd: &Command, found: interp::Found) {
-        for shell in found.shell {
-            self.reanalyze(&shell, "interpreter", None);
+        use super::command::{Redirect, RedirectOp};
+        use super::Finding;
+        let reading = found.read(&cmd.program);
+        if let Some(why) = reading.limit {
+            self.set_limit(why.to_string());
         }
-        for path in found.deletes {
-            self.emit(Command {
-                program: "rm".into(),
-                path: "rm".into(),
-                args: vec!["-r".into(), "-f".into(), path],
+        for effect in reading.effects {
+            let via = if effect.decoded {
+                DECODED
+            } else {
+                "interpreter"
+            };
+            let base = Command {
                 cwd: cmd.cwd.clone(),
-                via: with(&cmd.via, "interpreter"),
+                via: with(&cmd.via, via),
                 wrappers: cmd.wrappers.clone(),
                 ..Command::default()
-            });
+            };
+            match effect.action {
+                interp::Action::Shell(text) => self.reanalyze(&text, via, None),
+                interp::Action::Run(argv) => {
+                    let Some((path, args)) = argv.split_first() else {
+                        continue;
+                    };
+                    self.emit(Command {
+                        program: program_name(path),
+                        path: path.clone(),
+                        args: args.to_vec(),
+                        ..base
+                    });
+                }
+                // Like a group's redirection, the file receives what the
+                // program writes; it is not truncated to nothing.
+                interp::Action::Write { path, append } => self.emit(Command {
+                    via: [base.via.as_slice(), &[super::GROUP_REDIRECT]].concat(),
+                    redirects: vec![Redirect {
+                        op: if append {
+                            RedirectOp::Append
+                        } else {
+                            RedirectOp::Write
+                        },
+                        fd: None,
+                        target: path,
+                    }],
+                    ..base
+                }),
+                interp::Action::ForkLoop(code) => {
+                    let finding = Finding::ForkLoop { code };
+                    if !self.out.findings.contains(&finding) {
+                        self.out.findings.push(finding);
+                    }
+                }
+                interp::Action::ReverseShell => {
+                    let shown = cmd.display();
+                    let mut command: String = shown.chars().take(120).collect();
+                    if command.len() < shown.len() {
+                        command.push('…');
+                    }
+                    let finding = Finding::ReverseShell { command };
+                    if !self.out.findings.contains(&finding) {
+                        self.out.findings.push(finding);
+                    }
+                }
+            }
         }
     }
 

@@ -1,0 +1,687 @@
+//! What calls in interpreter code do: run shell commands or programs, delete, write, copy, kill, or evaluate more code.
+
+use once_cell::sync::Lazy;
+use regex::Regex;
+
+use super::lex::Lexed;
+use super::value::{Val, PLACEHOLDER};
+use super::view::{Arg, Span, View};
+use super::{patterns, Action, Reading};
+
+/// Deepest nesting of code evaluated from strings (`exec("exec('...')")`).
+const MAX_CODE_DEPTH: usize = 4;
+/// Longest expression quoted in a path warden cannot compute.
+const MAX_SNIPPET: usize = 80;
+
+/// Names worth a closer look; every other identifier is skipped.
+pub(super) fn interesting(name: &str) -> bool {
+    is_exec_family(name)
+        || matches!(
+            name,
+            "system"
+                | "popen"
+                | "popen2"
+                | "popen3"
+                | "popen2e"
+                | "getoutput"
+                | "getstatusoutput"
+                | "check_output"
+                | "check_call"
+                | "run"
+                | "call"
+                | "Popen"
+                | "execSync"
+                | "exec"
+                | "shell_exec"
+                | "passthru"
+                | "proc_open"
+                | "execute"
+                | "capture2"
+                | "capture2e"
+                | "capture3"
+                | "readpipe"
+                | "spawn"
+                | "spawnSync"
+                | "execFile"
+                | "execFileSync"
+                | "create_subprocess_shell"
+                | "create_subprocess_exec"
+                | "pcntl_exec"
+                | "system2"
+                | "Command"
+                | "eval"
+                | "Function"
+                | "runInThisContext"
+                | "runInNewContext"
+                | "runInContext"
+                | "instance_eval"
+                | "class_eval"
+                | "module_eval"
+                | "loadstring"
+                | "load"
+                | "compile"
+                | "rmtree"
+                | "rm_rf"
+                | "rm_r"
+                | "remove_dir"
+                | "remove_tree"
+                | "remove_entry"
+                | "remove_entry_secure"
+                | "removedirs"
+                | "remove_dir_all"
+                | "rimraf"
+                | "sync"
+                | "removeSync"
+                | "rmSync"
+                | "rm"
+                | "rmdirSync"
+                | "rmdir"
+                | "remove"
+                | "rm_f"
+                | "delete"
+                | "unlink"
+                | "unlinkSync"
+                | "open"
+                | "fopen"
+                | "openSync"
+                | "write_text"
+                | "write_bytes"
+                | "writeFileSync"
+                | "writeFile"
+                | "outputFileSync"
+                | "outputFile"
+                | "writeTextFile"
+                | "writeTextFileSync"
+                | "file_put_contents"
+                | "write_file"
+                | "binwrite"
+                | "write"
+                | "createWriteStream"
+                | "appendFileSync"
+                | "appendFile"
+                | "append_file"
+                | "copyfile"
+                | "copy2"
+                | "copy"
+                | "copyFileSync"
+                | "copyFile"
+                | "cpSync"
+                | "cp"
+                | "copy_file"
+                | "copytree"
+                | "install"
+                | "move"
+                | "mv"
+                | "rename"
+                | "renameSync"
+                | "replace"
+                | "kill"
+                | "posix_kill"
+                | "fork"
+                | "pcntl_fork"
+                | "socket"
+                | "fsockopen"
+                | "pfsockopen"
+                | "stream_socket_client"
+                | "TCPSocket"
+                | "Socket"
+                | "INET"
+                | "createConnection"
+                | "create_connection"
+                | "connect"
+                | "PeerAddr"
+                | "PeerHost"
+                | "accept"
+                | "tcp"
+                | "dup2"
+                | "dup"
+                | "reopen"
+        )
+}
+
+/// `execl`, `execvp`, `spawnlp`, `posix_spawnp` and the like: the program
+/// comes first, then its argv, argv[0] included.
+fn is_exec_family(name: &str) -> bool {
+    let rest = name
+        .strip_prefix("posix_spawn")
+        .or_else(|| name.strip_prefix("exec"))
+        .or_else(|| name.strip_prefix("spawn"));
+    match rest {
+        Some(rest) if name.starts_with("posix_spawn") => rest.is_empty() || rest == "p",
+        Some(rest) => {
+            (rest.starts_with('l') || rest.starts_with('v'))
+                && rest.len() <= 3
+                && rest[1..].chars().all(|c| c == 'p' || c == 'e')
+        }
+        None => false,
+    }
+}
+
+pub(super) struct Reader<'v, 'a> {
+    view: &'v View<'a>,
+    out: &'v mut Reading,
+    depth: usize,
+    decoded: bool,
+}
+
+impl<'v, 'a> Reader<'v, 'a> {
+    pub fn new(view: &'v View<'a>, out: &'v mut Reading, depth: usize, decoded: bool) -> Self {
+        Reader {
+            view,
+            out,
+            depth,
+            decoded,
+        }
+    }
+
+    fn push(&mut self, action: Action, decoded: bool) {
+        self.out.push(action, self.decoded || decoded);
+    }
+
+    /// Reads every call named by `tokens`, the quoted shell commands, fork
+    /// loops and reverse shells.
+    pub fn read(&mut self, lexed: &Lexed, tokens: &[Span]) {
+        let v = self.view;
+        let code: Vec<Span> = tokens.iter().copied().filter(|t| v.is_code(t.0)).collect();
+        for &(start, end) in &code {
+            self.call(start, end);
+        }
+        for &body in &lexed.commands {
+            if let Some(val) = v.body_value(body, true, false) {
+                self.push(Action::Shell(val.text), val.decoded);
+            }
+        }
+        if let Some(snippet) = patterns::fork_loop(v, &code) {
+            self.push(Action::ForkLoop(snippet), false);
+        }
+        if patterns::reverse_shell(v, &code) {
+            self.push(Action::ReverseShell, false);
+        }
+    }
+
+    fn call(&mut self, start: usize, end: usize) {
+        let v = self.view;
+        let name = v.text((start, end));
+        let recv = v.receiver(start);
+        let recv_name = recv.map_or("", |r| v.text(r.name));
+        let Some((args, _)) = v.call_args(end) else {
+            return;
+        };
+        match name {
+            "exec" => {
+                self.command(name, &args);
+                self.code_arg(&args);
+            }
+            n if is_exec_family(n) => self.command(name, &args),
+            "system"
+            | "popen"
+            | "popen2"
+            | "popen3"
+            | "popen2e"
+            | "getoutput"
+            | "getstatusoutput"
+            | "check_output"
+            | "check_call"
+            | "run"
+            | "call"
+            | "Popen"
+            | "execSync"
+            | "shell_exec"
+            | "passthru"
+            | "proc_open"
+            | "execute"
+            | "capture2"
+            | "capture2e"
+            | "capture3"
+            | "readpipe"
+            | "spawn"
+            | "spawnSync"
+            | "execFile"
+            | "execFileSync"
+            | "create_subprocess_shell"
+            | "create_subprocess_exec"
+            | "pcntl_exec"
+            | "system2"
+            | "Command" => self.command(name, &args),
+            "eval" | "Function" | "runInThisContext" | "runInNewContext" | "runInContext"
+            | "instance_eval" | "class_eval" | "module_eval" | "loadstring" | "load"
+            | "compile" => self.code_arg(&args),
+            "rmtree"
+            | "rm_rf"
+            | "rm_r"
+            | "remove_dir"
+            | "remove_tree"
+            | "remove_entry"
+            | "remove_entry_secure"
+            | "removedirs"
+            | "remove_dir_all"
+            | "rimraf" => self.delete(&args, true, true),
+            "sync" if recv_name == "rimraf" => self.delete(&args, true, true),
+            "removeSync" | "remove" if recv_name == "fs" || recv_name == "fse" => {
+                self.delete(&args, true, false)
+            }
+            "rm" | "rm_f" | "delete" if recv_name == "FileUtils" || recv_name == "File" => {
+                self.delete(&args, false, true)
+            }
+            "rmSync" | "rm" | "rmdirSync" | "rmdir" | "remove" | "removeSync"
+                if recv.is_some() && !matches!(recv_name, "os" | "Dir" | "file" | "shutil") =>
+            {
+                if self.recursive_option(&args) {
+                    self.delete(&args, true, false);
+                } else if !name.starts_with("rmdir") {
+                    self.delete(&args, false, false);
+                }
+            }
+            "remove" if matches!(recv_name, "os" | "file") => self.delete(&args, false, false),
+            "unlink" | "unlinkSync" => {
+                let recursive = self.recursive_option(&args);
+                if args.is_empty() {
+                    if let Some(path) = recv.and_then(|r| v.value(r.span, false)) {
+                        self.push(rm(&path.text, false), path.decoded);
+                    }
+                } else {
+                    self.delete(&args, recursive, recv.is_none());
+                }
+            }
+            "open" | "fopen" | "openSync" => {
+                self.open(name, recv.map(|r| r.span), recv_name, &args)
+            }
+            "write_text" | "write_bytes" => {
+                if let Some(path) = recv.and_then(|r| v.value(r.span, false)) {
+                    self.push(write(path.text, false), path.decoded);
+                }
+            }
+            "writeFileSync" | "writeFile" | "outputFileSync" | "outputFile" | "writeTextFile"
+            | "writeTextFileSync" | "file_put_contents" | "write_file" | "binwrite"
+            | "createWriteStream" => {
+                let append = args.iter().skip(1).any(|a| {
+                    let t = v.text(a.value);
+                    t.contains("FILE_APPEND") || FLAG_APPEND.is_match(t)
+                });
+                self.write_first(&args, append);
+            }
+            "write" if matches!(recv_name, "File" | "IO" | "Bun") => self.write_first(&args, false),
+            "appendFileSync" | "appendFile" | "append_file" => self.write_first(&args, true),
+            "copyfile" | "copy2" | "copyFileSync" | "copyFile" | "cpSync" | "copy_file"
+            | "copytree" => self.transfer("cp", &args),
+            "copy" | "cp" | "install"
+                if matches!(recv_name, "shutil" | "FileUtils" | "fs" | "fse" | "File") =>
+            {
+                self.transfer("cp", &args)
+            }
+            "move" | "mv" if matches!(recv_name, "shutil" | "FileUtils" | "fs" | "fse") => {
+                self.transfer("mv", &args)
+            }
+            "rename" | "renameSync" => self.transfer("mv", &args),
+            "replace" if recv_name == "os" => self.transfer("mv", &args),
+            "kill" | "posix_kill" => self.kill(name, recv_name, &args),
+            _ => {}
+        }
+    }
+
+    fn positional<'x>(&self, args: &'x [Arg]) -> Vec<&'x Arg> {
+        args.iter().filter(|a| a.key.is_none()).collect()
+    }
+
+    fn keyword<'x>(&self, args: &'x [Arg], names: &[&str]) -> Option<&'x Arg> {
+        args.iter().find(|a| {
+            a.key
+                .is_some_and(|k| names.contains(&self.view.text(k).trim_start_matches(['$', '@'])))
+        })
+    }
+
+    fn recursive_option(&self, args: &[Arg]) -> bool {
+        args.iter().skip(1).any(|a| {
+            RECURSIVE.is_match(
+                self.view
+                    .text((a.key.map_or(a.value.0, |k| k.0), a.value.1)),
+            )
+        })
+    }
+
+    /// A program with arguments, or a shell command line.
+    fn command(&mut self, name: &str, args: &[Arg]) {
+        let v = self.view;
+        let mut pos = self.positional(args);
+        if let Some(k) = self.keyword(args, &["args", "cmd", "command"]) {
+            pos.insert(0, k);
+        }
+        // Leading options: `os.spawnl(os.P_WAIT, ...)`, Ruby's environment
+        // hash, `Deno.run({cmd: [...]})`.
+        while let Some(first) = pos.first() {
+            if v.is_list(first.value) || v.value(first.value, false).is_some() {
+                break;
+            }
+            if let Some(items) = self.object_list(first.value) {
+                self.run_words(&items, 0);
+                return;
+            }
+            if name.starts_with("spawn") || v.byte(first.value.0) == b'{' {
+                pos.remove(0);
+                continue;
+            }
+            break;
+        }
+        let Some(first) = pos.first() else {
+            return;
+        };
+        if let Some(items) = v.list_items(first.value) {
+            self.run_words(&items, 0);
+            return;
+        }
+        let Some(program) = v.value(first.value, true) else {
+            return;
+        };
+        let vector = is_exec_family(name) && (name.contains('v') || name.starts_with("posix"));
+        let list = pos[1..]
+            .iter()
+            .find_map(|a| v.list_items(a.value).or_else(|| self.object_list(a.value)));
+        let multi = is_exec_family(name)
+            || matches!(
+                name,
+                "system"
+                    | "exec"
+                    | "spawn"
+                    | "capture2"
+                    | "capture2e"
+                    | "capture3"
+                    | "create_subprocess_exec"
+            );
+        if let Some(items) = list {
+            let mut words = vec![shell_word(&program)];
+            let skip = usize::from(vector && !items.is_empty());
+            words.extend(items[skip..].iter().map(|&i| self.word(i)));
+            self.push(Action::Shell(words.join(" ")), program.decoded);
+        } else if multi
+            && pos.len() > 1
+            && pos[1..].iter().all(|a| v.value(a.value, false).is_some())
+        {
+            let skip = usize::from(is_exec_family(name) && !vector);
+            let rest: Vec<Span> = pos[1 + skip..].iter().map(|a| a.value).collect();
+            let mut words = vec![shell_word(&program)];
+            words.extend(rest.iter().map(|&s| self.word(s)));
+            self.push(Action::Shell(words.join(" ")), program.decoded);
+        } else {
+            self.push(Action::Shell(program.text), program.decoded);
+        }
+    }
+
+    /// `{cmd: [...]}` / `{args: [...]}`: the list.
+    fn object_list(&self, span: Span) -> Option<Vec<Span>> {
+        let v = self.view;
+        let (a, b) = v.trim(span);
+        if v.byte(a) != b'{' || v.partner(a) != Some(b.checked_sub(1)?) {
+            return None;
+        }
+        let args = v.paren_args(a)?;
+        args.iter().find_map(|arg| {
+            let key = v.text(arg.key?).trim_matches(['\'', '"']);
+            matches!(key, "cmd" | "args")
+                .then(|| v.list_items(arg.value))
+                .flatten()
+        })
+    }
+
+    fn word(&self, span: Span) -> String {
+        match self.view.value(span, true) {
+            Some(v) => shell_word(&v),
+            None => PLACEHOLDER.to_string(),
+        }
+    }
+
+    fn run_words(&mut self, items: &[Span], skip: usize) {
+        if items.len() <= skip {
+            return;
+        }
+        let decoded = items
+            .iter()
+            .any(|&i| self.view.value(i, true).is_some_and(|v| v.decoded));
+        let words: Vec<String> = items[skip..].iter().map(|&i| self.word(i)).collect();
+        self.push(Action::Shell(words.join(" ")), decoded);
+    }
+
+    /// `eval("...")`, `exec(b64decode(...))`: more code in the same language.
+    fn code_arg(&mut self, args: &[Arg]) {
+        if self.depth >= MAX_CODE_DEPTH {
+            return;
+        }
+        let Some(first) = self.positional(args).first().copied() else {
+            return;
+        };
+        if let Some(val) = self.view.value(first.value, false) {
+            let nested = super::read_code(
+                &val.text,
+                self.view.d,
+                self.depth + 1,
+                self.decoded || val.decoded,
+            );
+            self.out.merge(nested);
+        }
+    }
+
+    fn delete(&mut self, args: &[Arg], recursive: bool, every: bool) {
+        let v = self.view;
+        let pos = self.positional(args);
+        let targets: Vec<Span> = match pos.first() {
+            Some(first) if v.is_list(first.value) => v.list_items(first.value).unwrap_or_default(),
+            Some(_) if every => pos
+                .iter()
+                .filter(|a| v.byte(a.value.0) != b'{')
+                .map(|a| a.value)
+                .collect(),
+            Some(first) => vec![first.value],
+            None => Vec::new(),
+        };
+        for target in targets {
+            if recursive {
+                let (path, decoded) = match v.value(target, true) {
+                    Some(val) => (
+                        val.text.replace(PLACEHOLDER, "$(interpreter value)"),
+                        val.decoded,
+                    ),
+                    None => (
+                        format!("$(interpreter value {})", compact(v.text(target))),
+                        false,
+                    ),
+                };
+                self.push(rm(&path, true), decoded);
+            } else if let Some(val) = v.value(target, false) {
+                self.push(rm(&val.text, false), val.decoded);
+            }
+        }
+    }
+
+    fn write_first(&mut self, args: &[Arg], append: bool) {
+        let first = self.positional(args).first().copied();
+        if let Some(path) = first.and_then(|a| self.view.value(a.value, false)) {
+            self.push(write(path.text, append), path.decoded);
+        }
+    }
+
+    /// `open(P, 'w')`, `Path(P).open('w')`, Perl's `open(F, '>', P)` and
+    /// `open(F, "| cmd")`.
+    fn open(&mut self, name: &str, recv: Option<Span>, recv_name: &str, args: &[Arg]) {
+        let v = self.view;
+        let pos = self.positional(args);
+        let mode_kw = self.keyword(args, &["mode", "flags", "flag"]);
+        let path_recv = recv
+            .filter(|_| {
+                name == "open"
+                    && !matches!(
+                        recv_name,
+                        "os" | "io" | "File" | "IO" | "codecs" | "fs" | "Kernel"
+                    )
+            })
+            .and_then(|r| v.value(r, false));
+        if let Some(path) = path_recv {
+            if let Some(append) = self.mode(mode_kw.or(pos.first().copied())) {
+                self.push(write(path.text, append), path.decoded);
+            }
+            return;
+        }
+        let first = pos.first().and_then(|a| v.value(a.value, false));
+        if let Some(path) = first {
+            if name == "open" {
+                if let Some(cmd) = path.text.strip_prefix('|') {
+                    self.push(Action::Shell(cmd.to_string()), path.decoded);
+                    return;
+                }
+            }
+            if let Some(append) = self.mode(mode_kw.or(pos.get(1).copied())) {
+                self.push(write(path.text, append), path.decoded);
+            }
+            return;
+        }
+        // Perl: the first argument is a file handle.
+        if name != "open" || pos.len() < 2 {
+            return;
+        }
+        let Some(spec) = v.value(pos[1].value, false) else {
+            return;
+        };
+        let spec_text = spec.text.trim();
+        if pos.len() >= 3 {
+            if spec_text.starts_with("-|") || spec_text.starts_with("|-") {
+                let items: Vec<Span> = pos[2..].iter().map(|a| a.value).collect();
+                if items.len() == 1 {
+                    if let Some(cmd) = v.value(items[0], true) {
+                        self.push(Action::Shell(cmd.text), cmd.decoded);
+                    }
+                } else {
+                    self.run_words(&items, 0);
+                }
+            } else if spec_text.contains('>') || spec_text.starts_with("+<") {
+                if let Some(path) = v.value(pos[2].value, false) {
+                    self.push(write(path.text, spec_text.contains(">>")), path.decoded);
+                }
+            }
+            return;
+        }
+        if let Some(rest) = spec_text.strip_prefix(">>") {
+            self.push(write(rest.trim().to_string(), true), spec.decoded);
+        } else if let Some(rest) = spec_text
+            .strip_prefix("+>")
+            .or_else(|| spec_text.strip_prefix("+<"))
+            .or_else(|| spec_text.strip_prefix('>'))
+        {
+            self.push(write(rest.trim().to_string(), false), spec.decoded);
+        } else if let Some(cmd) = spec_text
+            .strip_suffix('|')
+            .or_else(|| spec_text.strip_prefix('|'))
+        {
+            self.push(Action::Shell(cmd.trim().to_string()), spec.decoded);
+        }
+    }
+
+    /// Whether a mode writes (`Some(false)`) or appends (`Some(true)`).
+    fn mode(&self, arg: Option<&Arg>) -> Option<bool> {
+        let arg = arg?;
+        match self.view.value(arg.value, false) {
+            Some(m) => {
+                let m = m.text;
+                if m.len() > 4 || !m.chars().all(|c| "rwaxbtcUse+".contains(c)) {
+                    return None;
+                }
+                if m.contains('a') {
+                    Some(true)
+                } else {
+                    (m.contains('w') || m.contains('+') || m.contains('x') || m.contains('c'))
+                        .then_some(false)
+                }
+            }
+            None => {
+                let raw = self.view.text(arg.value);
+                if raw.contains("APPEND") {
+                    Some(true)
+                } else {
+                    ["WRONLY", "RDWR", "TRUNC", "CREAT"]
+                        .iter()
+                        .any(|f| raw.contains(f))
+                        .then_some(false)
+                }
+            }
+        }
+    }
+
+    fn transfer(&mut self, program: &str, args: &[Arg]) {
+        let v = self.view;
+        let pos = self.positional(args);
+        if pos.len() < 2 {
+            return;
+        }
+        let Some(dest) = v.value(pos[1].value, false) else {
+            return;
+        };
+        let src = v
+            .value(pos[0].value, false)
+            .map_or("$(interpreter value)".to_string(), |s| s.text);
+        self.push(
+            Action::Run(vec![program.to_string(), src, dest.text]),
+            dest.decoded,
+        );
+    }
+
+    /// `os.kill(-1, 9)`, `process.kill(-1)`, `Process.kill(9, -1)`, `kill 9, -1`.
+    fn kill(&mut self, name: &str, recv_name: &str, args: &[Arg]) {
+        let v = self.view;
+        let pos = self.positional(args);
+        let is_all = |a: &&Arg| compact(v.text(a.value)) == "-1";
+        let hit = if name == "posix_kill" || matches!(recv_name, "os" | "process" | "POSIX") {
+            pos.first().is_some_and(is_all)
+        } else if recv_name == "Process" {
+            pos.iter().skip(1).any(is_all)
+        } else {
+            recv_name.is_empty() && pos.iter().any(is_all)
+        };
+        if hit {
+            self.push(
+                Action::Run(vec!["kill".into(), "-9".into(), "-1".into()]),
+                false,
+            );
+        }
+    }
+}
+
+static RECURSIVE: Lazy<Regex> = Lazy::new(|| {
+    Regex::new(r"recursive\s*[:=]>?\s*(?:true|True|TRUE|T\b|1)").expect("recursive regex is valid")
+});
+
+static FLAG_APPEND: Lazy<Regex> =
+    Lazy::new(|| Regex::new(r#"flags?\s*:\s*['"]a"#).expect("append flag regex is valid"));
+
+fn rm(path: &str, recursive: bool) -> Action {
+    let mut argv = vec!["rm".to_string()];
+    if recursive {
+        argv.extend(["-r".to_string(), "-f".to_string()]);
+    }
+    if path.starts_with('-') {
+        argv.push("--".into());
+    }
+    argv.push(path.to_string());
+    Action::Run(argv)
+}
+
+fn write(path: String, append: bool) -> Action {
+    Action::Write { path, append }
+}
+
+/// A value as one shell word: quoted, with unknown parts left as
+/// substitutions.
+fn shell_word(v: &Val) -> String {
+    v.text
+        .split(PLACEHOLDER)
+        .map(|piece| {
+            if piece.is_empty() {
+                String::new()
+            } else {
+                format!("'{}'", piece.replace('\'', r"'\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(PLACEHOLDER)
+}
+
+fn compact(s: &str) -> String {
+    let flat: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    flat.chars().take(MAX_SNIPPET).collect()
+}
