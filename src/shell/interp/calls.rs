@@ -3,7 +3,7 @@
 use once_cell::sync::Lazy;
 use regex::Regex;
 
-use super::lex::Lexed;
+use super::lex::{Dialect, Lexed};
 use super::value::{Val, PLACEHOLDER};
 use super::view::{Arg, Span, View};
 use super::{patterns, Action, Reading};
@@ -175,6 +175,13 @@ impl<'v, 'a> Reader<'v, 'a> {
     }
 
     fn push(&mut self, action: Action, decoded: bool) {
+        // A command whose program warden cannot compute (`os.system(tool +
+        // ' x')`) says nothing the shell rules could judge.
+        if let Action::Shell(text) = &action {
+            if text.trim_start().starts_with(PLACEHOLDER) {
+                return;
+            }
+        }
         self.out.push(action, self.decoded || decoded);
     }
 
@@ -208,10 +215,8 @@ impl<'v, 'a> Reader<'v, 'a> {
             return;
         };
         match name {
-            "exec" => {
-                self.command(name, &args);
-                self.code_arg(&args);
-            }
+            // Python's `exec` runs Python; the others' run programs.
+            "exec" if v.d == Dialect::Python => self.code_arg(&args),
             n if is_exec_family(n) => self.command(name, &args),
             "system"
             | "popen"
@@ -242,7 +247,8 @@ impl<'v, 'a> Reader<'v, 'a> {
             | "create_subprocess_exec"
             | "pcntl_exec"
             | "system2"
-            | "Command" => self.command(name, &args),
+            | "Command"
+            | "exec" => self.command(name, &args),
             "eval" | "Function" | "runInThisContext" | "runInNewContext" | "runInContext"
             | "instance_eval" | "class_eval" | "module_eval" | "loadstring" | "load"
             | "compile" => self.code_arg(&args),
@@ -353,7 +359,7 @@ impl<'v, 'a> Reader<'v, 'a> {
                 break;
             }
             if let Some(items) = self.object_list(first.value) {
-                self.run_words(&items, 0);
+                self.run_words(&items);
                 return;
             }
             if name.starts_with("spawn") || v.byte(first.value.0) == b'{' {
@@ -366,7 +372,7 @@ impl<'v, 'a> Reader<'v, 'a> {
             return;
         };
         if let Some(items) = v.list_items(first.value) {
-            self.run_words(&items, 0);
+            self.run_words(&items);
             return;
         }
         let Some(program) = v.value(first.value, true) else {
@@ -429,14 +435,14 @@ impl<'v, 'a> Reader<'v, 'a> {
         }
     }
 
-    fn run_words(&mut self, items: &[Span], skip: usize) {
-        if items.len() <= skip {
+    fn run_words(&mut self, items: &[Span]) {
+        if items.is_empty() {
             return;
         }
         let decoded = items
             .iter()
             .any(|&i| self.view.value(i, true).is_some_and(|v| v.decoded));
-        let words: Vec<String> = items[skip..].iter().map(|&i| self.word(i)).collect();
+        let words: Vec<String> = items.iter().map(|&i| self.word(i)).collect();
         self.push(Action::Shell(words.join(" ")), decoded);
     }
 
@@ -548,7 +554,7 @@ impl<'v, 'a> Reader<'v, 'a> {
                         self.push(Action::Shell(cmd.text), cmd.decoded);
                     }
                 } else {
-                    self.run_words(&items, 0);
+                    self.run_words(&items);
                 }
             } else if spec_text.contains('>') || spec_text.starts_with("+<") {
                 if let Some(path) = v.value(pos[2].value, false) {

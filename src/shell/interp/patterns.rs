@@ -21,9 +21,21 @@ static LOOP: Lazy<Regex> = Lazy::new(|| {
         .expect("loop regex is valid")
 });
 
-static SHELL_WORD: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(r#"/bin/(?:ba|z|da|k|c|tc|fi)?sh\b|\b(?:ba|z|da)?sh\s+-i\b|cmd\.exe|powershell|["'](?:ba|z|da)?sh["']"#)
-        .expect("shell word regex is valid")
+/// A shell handed to a stream: an interactive shell, a pseudo-terminal,
+/// descriptors duplicated onto a socket (`>&3`, `>&S`) or piped to one.
+static SHELL_HOOKUP: Lazy<Regex> = Lazy::new(|| {
+    Regex::new(r#"pty\.spawn|\b(?:ba|z|da|k)?sh\s+-i\b|cmd\.exe|["']cmd["']|powershell|\.pipe\(|[<>]&\s*(?:[3-9]|[A-Za-z$])"#)
+        .expect("shell hookup regex is valid")
+});
+
+/// A shell program, which counts when the code also touches standard
+/// streams or file descriptors.
+static SHELL_PATH: Lazy<Regex> = Lazy::new(|| {
+    Regex::new(r"/bin/(?:ba|z|da|k|c|tc|fi)?sh\b").expect("shell path regex is valid")
+});
+
+static STREAMS: Lazy<Regex> = Lazy::new(|| {
+    Regex::new(r"(?i)\bstd(?:in|out|err|io)\b|\bfileno\b").expect("streams regex is valid")
 });
 
 static WORD: Lazy<Regex> = Lazy::new(|| Regex::new(r"[A-Za-z_]\w*").expect("word regex is valid"));
@@ -117,23 +129,19 @@ fn loop_body(v: &View, start: usize, end: usize) -> Option<Span> {
         b'{' => v.partner(j).map(|close| (j + 1, close)),
         b'd' if v.src[j..].starts_with("do") && !v.byte(j + 2).is_ascii_alphanumeric() => {
             let mut depth = 1;
-            let mut k = j + 2;
-            while k < v.len() {
-                if v.is_code(k) && (k == 0 || !v.byte(k - 1).is_ascii_alphanumeric()) {
-                    let word_end = v.src[k..]
-                        .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
-                        .map_or(v.len(), |e| k + e);
-                    match v.text((k, word_end)) {
-                        "do" => depth += 1,
-                        "end" => depth -= 1,
-                        _ => {}
-                    }
-                    if depth == 0 {
-                        return Some((j + 2, k));
-                    }
-                    k = word_end.max(k + 1);
-                } else {
-                    k += 1;
+            let body = j + 2;
+            for m in WORD.find_iter(v.text((body, v.len()))) {
+                let at = body + m.start();
+                if !v.is_code(at) {
+                    continue;
+                }
+                match m.as_str() {
+                    "do" => depth += 1,
+                    "end" => depth -= 1,
+                    _ => {}
+                }
+                if depth == 0 {
+                    return Some((body, at));
                 }
             }
             Some((j + 2, v.len()))
@@ -181,7 +189,9 @@ pub(super) fn reverse_shell(v: &View, tokens: &[Span]) -> bool {
         "PeerHost",
         "accept",
     ]);
-    let shell = has(&["dup2", "dup", "reopen"]) || SHELL_WORD.is_match(v.src);
+    let shell = has(&["dup2", "dup", "reopen"])
+        || SHELL_HOOKUP.is_match(v.src)
+        || (SHELL_PATH.is_match(v.src) && STREAMS.is_match(v.src));
     socket && connected && shell
 }
 

@@ -282,6 +282,9 @@ impl View<'_> {
             "fromhex" | "unhexlify" | "a2b_hex" | "hex2bin" => {
                 decoded(decode::hex(&strict(0)?.text)?)
             }
+            // A directory the code has just created, wherever it lies:
+            // deleting it harms nothing else, as deleting under /tmp.
+            "mkdtemp" | "mkdtempSync" | "mktmpdir" => Some(Val::plain("/tmp/tmpXXXXXX")),
             "from" if recv == "Buffer" => {
                 let text = strict(0)?.text;
                 match strict(1).map(|v| v.text.to_ascii_lowercase()).as_deref() {
@@ -559,6 +562,14 @@ mod tests {
         assert_eq!(
             eval("Path('/etc/passwd')", Dialect::Python).as_deref(),
             Some("/etc/passwd")
+        );
+        assert_eq!(
+            eval("tempfile.mkdtemp()", Dialect::Python).as_deref(),
+            Some("/tmp/tmpXXXXXX")
+        );
+        assert_eq!(
+            eval("fs.mkdtempSync(path.join(os.tmpdir(), 'x-'))", Dialect::Js).as_deref(),
+            Some("/tmp/tmpXXXXXX")
         );
     }
 

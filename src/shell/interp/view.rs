@@ -17,7 +17,7 @@ const NONE: u32 = u32::MAX;
 const MAX_BARE_CALLS: usize = 2_000;
 const MAX_ASSIGNMENTS: usize = 20_000;
 /// Longest argument list read without parentheses (`system "x", "y"`).
-const MAX_BARE_ARGS: usize = 4096;
+const MAX_BARE_ARGS: usize = 1024;
 
 /// One argument of a call: `value`, or `key=value` / `key: value`.
 #[derive(Debug, Clone, Copy)]
@@ -247,9 +247,23 @@ impl<'a> View<'a> {
         if self.byte(j) == b'(' {
             return self.paren_args(j).map(|args| (args, true));
         }
+        // Only Ruby, Perl and Lua call without parentheses (Lua only with
+        // a string: `os.execute "x"`).
         let first = self.byte(j);
-        let starts_value = first.is_ascii_alphanumeric() || b"'\"`$@-[%".contains(&first);
-        if j == name_end || !starts_value || !self.is_code(j) {
+        let starts_value = match self.d {
+            Dialect::Ruby | Dialect::Perl => {
+                j > name_end && (first.is_ascii_alphanumeric() || b"'\"`$@-[%".contains(&first))
+            }
+            Dialect::Lua => matches!(first, b'\'' | b'"'),
+            _ => false,
+        };
+        if !starts_value || !self.is_code(j) {
+            return None;
+        }
+        let word_end = (j..self.s.len())
+            .find(|&k| !is_word_byte(self.byte(k)))
+            .unwrap_or(self.s.len());
+        if STOP_WORDS.contains(&self.text((j, word_end))) {
             return None;
         }
         self.bare_calls.set(self.bare_calls.get() + 1);
@@ -257,12 +271,6 @@ impl<'a> View<'a> {
             self.incomplete.set(Some(
                 "the interpreter code makes too many calls without parentheses",
             ));
-            return None;
-        }
-        let word_end = (j..self.s.len())
-            .find(|&k| !is_word_byte(self.byte(k)))
-            .unwrap_or(self.s.len());
-        if STOP_WORDS.contains(&self.text((j, word_end))) {
             return None;
         }
         let limit = (j + MAX_BARE_ARGS).min(self.s.len());
