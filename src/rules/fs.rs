@@ -22,7 +22,7 @@ pub static RULES: &[Rule] = &[
         reason: "the files to delete come from input warden cannot see",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["xargs", "parallel", "rm"], check: xargs_rm },
-        hits: &["xargs -a list.txt rm -rf", "find . -name '*.tmp' | xargs rm -f", "cat files.txt | xargs -I{} rm {}", "find . -print0 | xargs -0 sudo rm"],
+        hits: &["xargs -a list.txt rm -rf", "find ~ -name '*.tmp' | xargs rm -f", "cat files.txt | xargs -I{} rm {}", "find . -print0 | xargs -0 sudo rm"],
         misses: &["find . -name '*.o' | xargs rm -f", "xargs -a list.txt echo rm", "xargs grep -l rm", "find . | xargs ls", "echo xargs rm", "rm -rf node_modules"],
     },
     Rule {

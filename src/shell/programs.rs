@@ -619,12 +619,16 @@ impl Eval<'_> {
             .map(|f| f.text.as_str())
             .collect::<Vec<_>>()
             .join(" ");
-        let inputs: Vec<&str> = inputs
+        let mut inputs: Vec<&str> = inputs
             .iter()
             .map(|f| f.text.as_str())
             .filter(|t| !t.starts_with(":::"))
             .take(16)
             .collect();
+        // Without `:::` the inputs come from stdin, which warden cannot see.
+        if inputs.is_empty() && !template.is_empty() {
+            inputs.push("$(parallel input)");
+        }
         for input in inputs {
             let line = if template.is_empty() {
                 input.to_string()
