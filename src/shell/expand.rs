@@ -37,6 +37,7 @@ struct Chars {
 
 impl Chars {
     fn push_str(&mut self, s: &str, flags: u8) {
+        self.chars.reserve(s.len());
         self.chars.extend(s.chars().map(|c| (c, flags)));
     }
 }
@@ -68,7 +69,9 @@ impl Eval<'_> {
             self.set_limit(format!(
                 "a word holds more than {MAX_BRACES} brace expansions"
             ));
-            vec![chars.chars.clone()]
+            vec![std::mem::take(&mut chars.chars)]
+        } else if braces == 0 {
+            vec![std::mem::take(&mut chars.chars)]
         } else {
             brace_expand(&chars.chars)
         };
