@@ -471,17 +471,78 @@ impl<'a> Eval<'a> {
                 }
                 Some(text)
             }
-            "base64" | "base32"
+            "base64" | "base32" | "basenc"
                 if cmd.has_short('d') || cmd.has_short('D') || cmd.has_long("--decode") =>
             {
                 let input = match operands.first() {
                     Some(f) => self.files.get(&file_key(f))?.as_str(),
                     None => stdin?,
                 };
-                if cmd.program == "base32" {
+                // basenc names its encoding; exact names, since `--base32`
+                // would also pass as an abbreviation of `--base32hex`.
+                let encoding = match cmd.program.as_str() {
+                    "basenc" => cmd.options().find(|o| {
+                        matches!(
+                            *o,
+                            "--base64" | "--base64url" | "--base32" | "--base32hex" | "--base16"
+                        )
+                    })?,
+                    "base32" => "--base32",
+                    _ => "--base64",
+                };
+                match encoding {
+                    "--base32" => decode::base32(input, false),
+                    "--base32hex" => decode::base32(input, true),
+                    "--base16" => decode::hex(input),
+                    _ => decode::base64(input),
+                }
+            }
+            "gunzip" | "zcat" | "gzcat" | "gzip"
+                if (cmd.program != "gzip"
+                    || cmd.has_short('d')
+                    || cmd.has_long("--decompress"))
+                    && operands.iter().all(|o| *o == "-") =>
+            {
+                // Compressed bytes are not text, so they never travel down the
+                // pipeline as stdin: a base64 stage just before is decoded again
+                // here from its own input (a here-string, a known file, or the
+                // echo/printf before it).
+                let (decoder, earlier) = cmd.upstream.split_last()?;
+                let decodes = decoder.program == "base64"
+                    && (decoder.has_short('d')
+                        || decoder.has_short('D')
+                        || decoder.has_long("--decode"));
+                if !decodes {
                     return None;
                 }
-                decode::base64(input)
+                let here = decoder
+                    .redirects
+                    .iter()
+                    .rev()
+                    .find(|r| r.op == RedirectOp::Here)
+                    .map(|r| r.target.clone());
+                let file = decoder
+                    .operands()
+                    .first()
+                    .map(|f| f.to_string())
+                    .or_else(|| {
+                        decoder
+                            .redirects
+                            .iter()
+                            .rev()
+                            .find(|r| r.op == RedirectOp::Read)
+                            .map(|r| r.target.clone())
+                    });
+                let encoded = match (here, file) {
+                    (Some(text), _) => text,
+                    (None, Some(f)) => self.files.get(&file_key(&f))?.clone(),
+                    (None, None) => match earlier.last() {
+                        Some(e) if e.program == "echo" => decode::echo(&e.args),
+                        Some(p) if p.program == "printf" => decode::printf(&p.args)?,
+                        _ => return None,
+                    },
+                };
+                decode::gunzip(&decode::base64_bytes(&encoded)?)
             }
             "xxd" if cmd.has_short('r') => decode::hex(stdin?),
             "rev" if operands.is_empty() => Some(decode::rev(stdin?)),
