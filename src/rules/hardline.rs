@@ -494,7 +494,7 @@ fn insecure_remote_code(analysis: &Analysis) -> Option<String> {
     analysis.commands.iter().find_map(|cmd| {
         let insecure = super::net::downloads_run_by(cmd)
             .iter()
-            .any(|fetch| fetch.args.iter().any(|a| super::net::insecure_url(a)));
+            .any(|fetch| fetch.args.iter().any(|a| super::url::insecure_url(a)));
         insecure.then(|| {
             let mut stages: Vec<String> = cmd.upstream.iter().map(Command::display).collect();
             stages.push(cmd.display());

@@ -19,6 +19,7 @@ mod paths;
 mod secrets;
 mod system;
 pub mod targets;
+mod url;
 mod windows;
 mod windows_script;
 

@@ -11,8 +11,8 @@ const MAX_WRAPPERS: usize = 32;
 
 /// Programs that turn hidden text into code when piped into a shell.
 const DECODERS: &[&str] = &[
-    "base64", "base32", "xxd", "tr", "rev", "openssl", "printf", "gunzip", "zcat", "uudecode",
-    "basenc",
+    "base64", "base32", "xxd", "tr", "rev", "openssl", "printf", "gunzip", "gzip", "zcat",
+    "uudecode", "basenc",
 ];
 
 /// The `via` marker of commands that came out of a decoded payload.
@@ -123,8 +123,14 @@ impl Eval<'_> {
 
     fn finish(&mut self, mut cmd: Command, fields: &[Field]) -> Option<Command> {
         cmd.path = fields[0].text.clone();
-        cmd.program = program_name(&cmd.path);
         cmd.dynamic = fields[0].dynamic;
+        // An unresolved word (`$(curl -s http://x/a.sh)`) has no basename to
+        // speak of: keep it whole so no program rule matches a fragment.
+        cmd.program = if cmd.dynamic {
+            cmd.path.to_lowercase()
+        } else {
+            program_name(&cmd.path)
+        };
         cmd.args = fields[1..].iter().map(|f| f.text.clone()).collect();
         for (name, value) in cmd.env.clone() {
             if COMMAND_ENV_VARS.contains(&name.as_str()) {
