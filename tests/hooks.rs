@@ -213,7 +213,8 @@ fn a_mistyped_agent_flag_would_be_noticed() {
 }
 
 /// The rows of README's shell-aware table: (command, decision). Cells are
-/// split on ` | `, so an example command cannot contain a spaced pipe.
+/// split on ` | `; inside a command, `\|` is a pipe (Markdown's escape) and
+/// `` `⏎` `` between code spans is a newline.
 fn readme_examples() -> Vec<(String, String)> {
     let readme = read("README.md");
     let start = readme
@@ -226,7 +227,12 @@ fn readme_examples() -> Vec<(String, String)> {
         .lines()
         .filter_map(|line| {
             let cells: Vec<&str> = line.trim().trim_matches('|').split(" | ").collect();
-            let command = cells.first()?.trim().strip_prefix('`')?.strip_suffix('`')?;
+            let cell = cells
+                .first()?
+                .trim()
+                .replace("`⏎`", "\n")
+                .replace("\\|", "|");
+            let command = cell.strip_prefix('`')?.strip_suffix('`')?;
             Some((command.to_string(), cells.get(1)?.trim().to_string()))
         })
         .collect()

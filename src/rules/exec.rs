@@ -140,7 +140,7 @@ pub static RULES: &[Rule] = &[
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &[], check: dynamic_command },
         hits: &["$CMD -rf x", "\"$(cat cmd.txt)\" x"],
-        misses: &["X=ls; $X -la", "echo $CMD", "ls $DIR"],
+        misses: &["eval \"$(ssh-agent -s)\"", "eval \"$(pyenv init -)\"", "X=ls; $X -la", "echo $CMD", "ls $DIR"],
     },
     Rule {
         id: "exec.path-hijack",
@@ -435,7 +435,46 @@ fn git_config_program(cmd: &Command) -> bool {
 }
 
 fn dynamic_command(cmd: &Command) -> bool {
-    cmd.dynamic
+    cmd.dynamic && !shell_setup_output(&cmd.path)
+}
+
+/// Tools whose output is shell code meant to be evaluated (`eval "$(ssh-agent -s)"`):
+/// running their output is the documented way to use them.
+const SHELL_SETUP_TOOLS: &[&str] = &[
+    "ssh-agent",
+    "gpg-agent",
+    "keychain",
+    "pyenv",
+    "rbenv",
+    "nodenv",
+    "goenv",
+    "jenv",
+    "direnv",
+    "starship",
+    "zoxide",
+    "fnm",
+    "mise",
+    "rtx",
+    "asdf",
+    "opam",
+    "dircolors",
+    "brew",
+    "conda",
+    "mamba",
+    "micromamba",
+    "thefuck",
+    "atuin",
+    "oh-my-posh",
+    "register-python-argcomplete",
+];
+
+fn shell_setup_output(word: &str) -> bool {
+    let inner = word
+        .strip_prefix("$(")
+        .or_else(|| word.strip_prefix('`'))
+        .unwrap_or("");
+    let program = inner.split_whitespace().next().unwrap_or("");
+    SHELL_SETUP_TOOLS.contains(&crate::shell::program_name(program).as_str())
 }
 
 /// Every `NAME=value` this command sets: prefixes, and `export`-style builtins.

@@ -9,7 +9,7 @@ use super::opts::{parse_opts, Spec, GNU, MODE, RSYNC};
 use super::paths::{any_operand, basename, components, is_sensitive, resolve};
 use super::targets::{classify, is_block_device, Target};
 use super::{Matcher, Rule};
-use crate::shell::Command;
+use crate::shell::{program_name, Command};
 use crate::verdict::Decision;
 
 #[rustfmt::skip]
@@ -22,8 +22,8 @@ pub static RULES: &[Rule] = &[
         reason: "the files to delete come from input warden cannot see",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["xargs", "parallel", "rm"], check: xargs_rm },
-        hits: &["xargs -a list.txt rm -rf", "find . -name '*.tmp' | xargs rm -f", "cat files.txt | xargs -I{} rm {}", "find . -print0 | xargs -0 sudo rm"],
-        misses: &["xargs -a list.txt echo rm", "xargs grep -l rm", "find . | xargs ls", "echo xargs rm", "rm -rf node_modules"],
+        hits: &["xargs -a list.txt rm -rf", "find ~ -name '*.tmp' | xargs rm -f", "cat files.txt | xargs -I{} rm {}", "find . -print0 | xargs -0 sudo rm"],
+        misses: &["find . -name '*.o' | xargs rm -f", "xargs -a list.txt echo rm", "xargs grep -l rm", "find . | xargs ls", "echo xargs rm", "rm -rf node_modules"],
     },
     Rule {
         id: "fs.find-exec-rm",
@@ -181,11 +181,49 @@ const PARALLEL: Spec = Spec {
 };
 
 fn xargs_rm(cmd: &Command) -> bool {
+    if names_from_project_find(cmd) {
+        return false;
+    }
     match cmd.program.as_str() {
         "rm" => cmd.via.iter().any(|v| matches!(*v, "xargs" | "parallel")),
         "parallel" => runs_rm(&parse_opts(&cmd.args, &PARALLEL).operands),
         _ => runs_rm(&parse_opts(&cmd.args, &XARGS).operands),
     }
+}
+
+/// `find . -name '*.o' | xargs rm -f`: the names are chosen by a filtered
+/// `find` inside the project and removed one by one, not recursively.
+fn names_from_project_find(cmd: &Command) -> bool {
+    const FILTERS: &[&str] = &[
+        "-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-newer", "-mtime", "-mmin",
+        "-size", "-empty",
+    ];
+    let rm_args: Vec<&str> = match cmd.program.as_str() {
+        "rm" => cmd.args.iter().map(String::as_str).collect(),
+        _ => cmd
+            .args
+            .iter()
+            .map(String::as_str)
+            .skip_while(|a| program_name(a) != "rm")
+            .skip(1)
+            .collect(),
+    };
+    let recursive = rm_args.iter().any(|a| {
+        *a == "--recursive"
+            || (a.starts_with('-') && !a.starts_with("--") && (a.contains('r') || a.contains('R')))
+    });
+    !recursive
+        && cmd.upstream.iter().any(|u| {
+            let find = parse_find(&u.args);
+            u.program == "find"
+                && u.args.iter().any(|w| FILTERS.contains(&w.as_str()))
+                && find.roots.iter().all(|r| {
+                    matches!(
+                        classify(r, u.cwd.as_deref()),
+                        Target::Project | Target::WorkingDir | Target::Temp
+                    )
+                })
+        })
 }
 
 /// A `find` command line: start points, expression words, and the commands of `-exec`-like actions.

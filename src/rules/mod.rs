@@ -19,6 +19,7 @@ mod paths;
 mod secrets;
 mod system;
 pub mod targets;
+mod url;
 mod windows;
 mod windows_script;
 
@@ -160,11 +161,13 @@ impl RuleSet {
         let beaten =
             |best: &Option<(usize, String)>, i: usize| best.as_ref().is_some_and(|(j, _)| *j <= i);
         for cmd in &analysis.commands {
+            // Joined once per command, however many regexes read it.
+            let line = OnceCell::new();
             for i in self.candidates(&cmd.program) {
                 if beaten(&best, i) {
                     break;
                 }
-                if let Some(text) = self.match_command(i, cmd) {
+                if let Some(text) = self.match_command(i, cmd, &line) {
                     best = Some((i, text));
                 }
             }
@@ -203,13 +206,13 @@ impl RuleSet {
         out
     }
 
-    fn match_command(&self, i: usize, cmd: &Command) -> Option<String> {
+    fn match_command(&self, i: usize, cmd: &Command, line: &OnceCell<String>) -> Option<String> {
         let matched = match &self.rules[i].matcher {
             Matcher::Command { args, .. } => {
                 args.is_empty()
                     || self
                         .regex(i, args)
-                        .is_some_and(|re| re.is_match(&cmd.arg_line()))
+                        .is_some_and(|re| re.is_match(line.get_or_init(|| cmd.arg_line())))
             }
             Matcher::Check { check, .. } => check(cmd),
             _ => false,

@@ -133,6 +133,10 @@ fn classify_absolute(parts: &[&str]) -> Target {
         return Target::Temp;
     }
     let top = parts[0];
+    // `/e*`, `/us?`, `/[eu]*`: a top-level glob can name system directories.
+    if top.contains(['*', '?', '[']) {
+        return Target::System;
+    }
     let rest = &parts[1..];
     if SYSTEM_TREES.contains(&top) {
         return Target::System;
@@ -223,6 +227,8 @@ mod tests {
         assert_eq!(classify("~/src", None), Target::Outside);
         assert_eq!(classify("/tmp/build-cache", None), Target::Temp);
         assert_eq!(classify("/tmp", None), Target::System);
+        assert_eq!(classify("/e*", None), Target::System);
+        assert_eq!(classify("/us?/lib", None), Target::System);
         assert_eq!(classify("$TMPDIR/test-dir", None), Target::Temp);
         assert_eq!(classify("$TMPDIR/../../", None), Target::Root);
         assert_eq!(classify("$d", None), Target::Unknown);

@@ -1,4 +1,4 @@
-//! What text-producing and decoding commands output when their input is known: echo, printf, base64, xxd, rev, tr.
+//! What text-producing and decoding commands output when their input is known: echo, printf, base64, base32, gzip, xxd, rev, tr.
 
 /// The output of `echo ARGS`, handling `-n`, `-e` and `-E`.
 pub fn echo(args: &[String]) -> String {
@@ -154,6 +154,11 @@ fn digits(chars: &[char], radix: u32, max: usize) -> (u32, usize) {
 /// Standard or URL-safe base64, whitespace ignored; `None` unless the
 /// result is text.
 pub fn base64(input: &str) -> Option<String> {
+    String::from_utf8(base64_bytes(input)?).ok()
+}
+
+/// The bytes standard or URL-safe base64 stands for, whitespace ignored.
+pub fn base64_bytes(input: &str) -> Option<Vec<u8>> {
     let mut bits: u32 = 0;
     let mut nbits = 0;
     let mut out = Vec::new();
@@ -176,7 +181,312 @@ pub fn base64(input: &str) -> Option<String> {
             bits &= (1 << nbits) - 1;
         }
     }
+    Some(out)
+}
+
+/// Base32 (RFC 4648), or its extended-hex alphabet (`basenc --base32hex`);
+/// whitespace ignored, `None` unless the result is text.
+pub fn base32(input: &str, extended_hex: bool) -> Option<String> {
+    let mut bits: u64 = 0;
+    let mut nbits = 0;
+    let mut out = Vec::new();
+    for c in input.chars() {
+        let c = c.to_ascii_uppercase();
+        let v = match (extended_hex, c) {
+            (false, 'A'..='Z') => c as u64 - 'A' as u64,
+            (false, '2'..='7') => c as u64 - '2' as u64 + 26,
+            (true, '0'..='9') => c as u64 - '0' as u64,
+            (true, 'A'..='V') => c as u64 - 'A' as u64 + 10,
+            (_, '=') => break,
+            (_, c) if c.is_whitespace() => continue,
+            _ => return None,
+        };
+        bits = (bits << 5) | v;
+        nbits += 5;
+        if nbits >= 8 {
+            nbits -= 8;
+            out.push((bits >> nbits) as u8);
+            bits &= (1 << nbits) - 1;
+        }
+    }
     String::from_utf8(out).ok()
+}
+
+/// Most bytes a gzip stream may inflate to: past it the payload is treated
+/// as unknown rather than expanded (a few bytes of gzip can stand for gigabytes).
+const MAX_INFLATED: usize = 1024 * 1024;
+
+/// The text inside gzip data (RFC 1952, members one after another);
+/// `None` if it is damaged, is not text or inflates past [`MAX_INFLATED`].
+pub fn gunzip(data: &[u8]) -> Option<String> {
+    let mut out = Vec::new();
+    let mut rest = data;
+    loop {
+        let body = gzip_body(rest)?;
+        let mut bits = Bits::new(body);
+        inflate(&mut bits, &mut out)?;
+        // Past the CRC-32 and size trailer (gunzip prints the data before it
+        // checks them, so a wrong checksum still reaches the shell), another
+        // member or ignored trailing bytes.
+        rest = body.get(bits.pos + 8..).unwrap_or(&[]);
+        if !rest.starts_with(&[0x1f, 0x8b]) {
+            return String::from_utf8(out).ok();
+        }
+    }
+}
+
+/// The DEFLATE data of a gzip member: what follows its header.
+fn gzip_body(data: &[u8]) -> Option<&[u8]> {
+    const FHCRC: u8 = 2;
+    const FEXTRA: u8 = 4;
+    const FNAME: u8 = 8;
+    const FCOMMENT: u8 = 16;
+    if data.len() < 10 || data[..3] != [0x1f, 0x8b, 8] {
+        return None;
+    }
+    let flags = data[3];
+    let mut rest = &data[10..];
+    if flags & FEXTRA != 0 {
+        let len = usize::from(*rest.first()?) | usize::from(*rest.get(1)?) << 8;
+        rest = rest.get(2 + len..)?;
+    }
+    for flag in [FNAME, FCOMMENT] {
+        if flags & flag != 0 {
+            let end = rest.iter().position(|b| *b == 0)?;
+            rest = &rest[end + 1..];
+        }
+    }
+    if flags & FHCRC != 0 {
+        rest = rest.get(2..)?;
+    }
+    Some(rest)
+}
+
+/// DEFLATE's bit reader: least significant bit first.
+struct Bits<'a> {
+    data: &'a [u8],
+    /// The next byte to load.
+    pos: usize,
+    buffer: u32,
+    count: u32,
+}
+
+impl<'a> Bits<'a> {
+    fn new(data: &'a [u8]) -> Bits<'a> {
+        Bits {
+            data,
+            pos: 0,
+            buffer: 0,
+            count: 0,
+        }
+    }
+
+    fn take(&mut self, n: u32) -> Option<u32> {
+        while self.count < n {
+            let byte = *self.data.get(self.pos)?;
+            self.pos += 1;
+            self.buffer |= u32::from(byte) << self.count;
+            self.count += 8;
+        }
+        let value = self.buffer & ((1u32 << n) - 1);
+        self.buffer >>= n;
+        self.count -= n;
+        Some(value)
+    }
+
+    /// Drops the bits left in the current byte (stored blocks start on a byte).
+    fn align(&mut self) {
+        self.buffer = 0;
+        self.count = 0;
+    }
+}
+
+/// A canonical Huffman code: how many codes of each length, and the
+/// symbols ordered by code.
+struct Huffman {
+    counts: [u16; 16],
+    symbols: Vec<u16>,
+}
+
+impl Huffman {
+    /// The code for the given code lengths (0: symbol unused); `None` if the
+    /// lengths describe more codes than fit.
+    fn new(lengths: &[u8]) -> Option<Huffman> {
+        let mut counts = [0u16; 16];
+        for &len in lengths {
+            counts[usize::from(len)] += 1;
+        }
+        let mut left: i32 = 1;
+        for &count in &counts[1..] {
+            left = (left << 1) - i32::from(count);
+            if left < 0 {
+                return None;
+            }
+        }
+        let mut offsets = [0u16; 16];
+        for len in 1..15 {
+            offsets[len + 1] = offsets[len] + counts[len];
+        }
+        let mut symbols = vec![0u16; lengths.len()];
+        for (symbol, &len) in lengths.iter().enumerate() {
+            if len != 0 {
+                let slot = &mut offsets[usize::from(len)];
+                symbols[usize::from(*slot)] = symbol as u16;
+                *slot += 1;
+            }
+        }
+        Some(Huffman { counts, symbols })
+    }
+
+    fn decode(&self, bits: &mut Bits) -> Option<u16> {
+        // Codes of one length are consecutive numbers; walk the lengths
+        // until the code read so far falls inside the current length's range.
+        let (mut code, mut first, mut index) = (0i32, 0i32, 0i32);
+        for &count in &self.counts[1..] {
+            code |= bits.take(1)? as i32;
+            let count = i32::from(count);
+            if code - first < count {
+                return self.symbols.get((index + code - first) as usize).copied();
+            }
+            index += count;
+            first = (first + count) << 1;
+            code <<= 1;
+        }
+        None
+    }
+}
+
+const LENGTH_BASE: [u16; 29] = [
+    3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131,
+    163, 195, 227, 258,
+];
+const LENGTH_EXTRA: [u8; 29] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0,
+];
+const DIST_BASE: [u16; 30] = [
+    1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537,
+    2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577,
+];
+const DIST_EXTRA: [u8; 30] = [
+    0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13,
+    13,
+];
+/// The order in which a dynamic block lists the code-length code's lengths.
+const CODE_LENGTH_ORDER: [usize; 19] = [
+    16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15,
+];
+
+/// Inflates one DEFLATE stream (RFC 1951) onto `out`; leaves `bits` on the
+/// byte after it.
+fn inflate(bits: &mut Bits, out: &mut Vec<u8>) -> Option<()> {
+    loop {
+        let last = bits.take(1)? == 1;
+        match bits.take(2)? {
+            0 => {
+                bits.align();
+                let header = bits.data.get(bits.pos..bits.pos + 4)?;
+                let len = usize::from(header[0]) | usize::from(header[1]) << 8;
+                let nlen = usize::from(header[2]) | usize::from(header[3]) << 8;
+                if len != !nlen & 0xffff || out.len() + len > MAX_INFLATED {
+                    return None;
+                }
+                out.extend_from_slice(bits.data.get(bits.pos + 4..bits.pos + 4 + len)?);
+                bits.pos += 4 + len;
+            }
+            1 => {
+                let mut lengths = [0u8; 288];
+                lengths[..144].fill(8);
+                lengths[144..256].fill(9);
+                lengths[256..280].fill(7);
+                lengths[280..].fill(8);
+                let literals = Huffman::new(&lengths)?;
+                let distances = Huffman::new(&[5; 30])?;
+                codes(bits, out, &literals, &distances)?;
+            }
+            2 => {
+                let (literals, distances) = dynamic_codes(bits)?;
+                codes(bits, out, &literals, &distances)?;
+            }
+            _ => return None,
+        }
+        if last {
+            // The reader never holds a whole unread byte, so `pos` is
+            // already the first byte after the stream.
+            return Some(());
+        }
+    }
+}
+
+/// Reads the code descriptions at the start of a dynamic block.
+fn dynamic_codes(bits: &mut Bits) -> Option<(Huffman, Huffman)> {
+    let literal_count = bits.take(5)? as usize + 257;
+    let distance_count = bits.take(5)? as usize + 1;
+    let code_length_count = bits.take(4)? as usize + 4;
+    if literal_count > 286 || distance_count > 30 {
+        return None;
+    }
+    let mut code_lengths = [0u8; 19];
+    for &i in &CODE_LENGTH_ORDER[..code_length_count] {
+        code_lengths[i] = bits.take(3)? as u8;
+    }
+    let code_length_code = Huffman::new(&code_lengths)?;
+    let total = literal_count + distance_count;
+    let mut lengths: Vec<u8> = Vec::with_capacity(total);
+    while lengths.len() < total {
+        let (value, repeat) = match code_length_code.decode(bits)? {
+            len @ 0..=15 => (len as u8, 1),
+            16 => (*lengths.last()?, 3 + bits.take(2)?),
+            17 => (0, 3 + bits.take(3)?),
+            18 => (0, 11 + bits.take(7)?),
+            _ => return None,
+        };
+        if lengths.len() + repeat as usize > total {
+            return None;
+        }
+        lengths.extend(std::iter::repeat_n(value, repeat as usize));
+    }
+    // A block without an end-of-block code could never finish.
+    if lengths[256] == 0 {
+        return None;
+    }
+    let literals = Huffman::new(&lengths[..literal_count])?;
+    let distances = Huffman::new(&lengths[literal_count..])?;
+    Some((literals, distances))
+}
+
+/// Decodes literals and back-references until the end-of-block code.
+fn codes(
+    bits: &mut Bits,
+    out: &mut Vec<u8>,
+    literals: &Huffman,
+    distances: &Huffman,
+) -> Option<()> {
+    loop {
+        let symbol = usize::from(literals.decode(bits)?);
+        match symbol {
+            0..=255 => out.push(symbol as u8),
+            256 => return Some(()),
+            _ => {
+                let i = symbol - 257;
+                let len = usize::from(*LENGTH_BASE.get(i)?)
+                    + bits.take(u32::from(LENGTH_EXTRA[i]))? as usize;
+                let d = usize::from(distances.decode(bits)?);
+                let dist =
+                    usize::from(*DIST_BASE.get(d)?) + bits.take(u32::from(DIST_EXTRA[d]))? as usize;
+                if dist > out.len() {
+                    return None;
+                }
+                // Byte by byte: a reference may overlap the bytes it produces.
+                let start = out.len() - dist;
+                for k in 0..len {
+                    out.push(out[start + k]);
+                }
+            }
+        }
+        if out.len() > MAX_INFLATED {
+            return None;
+        }
+    }
 }
 
 /// Plain hex (`xxd -r -p`), whitespace ignored.
@@ -270,6 +580,69 @@ mod tests {
     fn decoders() {
         assert_eq!(base64("cm0gLXJmIC8=").as_deref(), Some("rm -rf /"));
         assert_eq!(hex("726d202d7266202f").as_deref(), Some("rm -rf /"));
+        assert_eq!(base32("OJSWE33POQ======", false).as_deref(), Some("reboot"));
+        assert_eq!(base32("ojswe33poq", false).as_deref(), Some("reboot"));
+        assert_eq!(base32("E9IM4RRFEG======", true).as_deref(), Some("reboot"));
+        assert_eq!(base32("OJSWE33POQ1", false), None);
+        let gz = base64_bytes("H4sIAAAAAAACAyvKVdAtSlPQBwBcTPLsCAAAAA==").unwrap_or_default();
+        assert_eq!(gunzip(&gz).as_deref(), Some("rm -rf /"));
+    }
+
+    #[test]
+    fn gzip_blocks() {
+        let gz = |b64: &str| gunzip(&base64_bytes(b64).unwrap_or_default());
+        // Dynamic Huffman codes (gzip -9 of a 1585-byte script).
+        let dynamic = gz("H4sIALGuAWsC/43TOw7CQAxF0T6rMKJGie35spzAAJFIQPnsn9aN0euvrNE7mvOpH6el317d1na6tK7dXh/a9val4UrjMb3v0/Kk+XM/3o2WYx7bSoOp2K2yqcSt2FTqVsVUwa3EVNGtqqmSW6mpsv96O0Vxs2Cq6h+zW7A/f7SZvz/bOdgXSDZTDD1A6hwhdk6QO2cIngskzxWilwGzF4bwRTB9UUhfAqYvEdKXBOlLxv58gfSlQvo6QPrKkL4KpK+K6WuA9DVi+pogfc2YvhZIX+sf/XWmy/qgvvsBk22dLjEGAAA=")
+            .unwrap_or_default();
+        assert_eq!(dynamic.len(), 1585);
+        assert!(dynamic.starts_with("#!/bin/sh\nset -e\necho step 0:"));
+        assert!(dynamic.ends_with("\nrm -rf /\n"));
+        // A stored block, behind a file name in the header.
+        assert_eq!(
+            gz("H4sICAAAAAAAA25hbWUuc2gAAQwA8/9lY2hvIHN0b3JlZAp1BrGCDAAAAA==").as_deref(),
+            Some("echo stored\n")
+        );
+        // Two members, then padding gunzip ignores.
+        assert_eq!(
+            gz("H4sIALGuAWsC/0tNzshXSOQCAAnv+6QHAAAAH4sIALGuAWsC/0tNzshXSOICAMq81o8HAAAAAAAA")
+                .as_deref(),
+            Some("echo a\necho b\n")
+        );
+        assert_eq!(gunzip(b"\x1f\x8b\x08\0\0\0\0\0\0\x03\xff"), None);
+        assert_eq!(gunzip(b"plain text"), None);
+    }
+
+    #[test]
+    fn gzip_bomb_is_unknown() {
+        // A fixed-code block: one `a`, then `reps` copies of the 258 bytes
+        // before, then end of block; header and trailer around it.
+        let bomb = |reps: usize| {
+            let mut bytes = vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3];
+            let (mut acc, mut n) = (0u64, 0);
+            let mut put = |value: u32, width: u32, bytes: &mut Vec<u8>| {
+                // Huffman codes go most significant bit first.
+                for i in (0..width).rev() {
+                    acc |= u64::from(value >> i & 1) << n;
+                    n += 1;
+                    if n == 8 {
+                        bytes.push(acc as u8);
+                        (acc, n) = (0, 0);
+                    }
+                }
+            };
+            put(0b110, 3, &mut bytes); // BFINAL 1, BTYPE 01, read LSB first
+            put(0x30 + u32::from(b'a'), 8, &mut bytes);
+            for _ in 0..reps {
+                put(0xc5, 8, &mut bytes); // length 258
+                put(0, 5, &mut bytes); // distance 1
+            }
+            put(0, 7, &mut bytes); // end of block
+            put(0, 7, &mut bytes); // flush the last byte
+            bytes.extend([0; 8]);
+            bytes
+        };
+        assert_eq!(gunzip(&bomb(3)).map(|t| t.len()), Some(1 + 3 * 258));
+        assert_eq!(gunzip(&bomb(10_000)), None);
         assert_eq!(rev("/ fr- mr\n"), "rm -rf /\n");
         assert_eq!(
             tr(&s(&["eqv", "rmf"]), "eq -pe v/").as_deref(),

@@ -44,6 +44,8 @@ pub(super) struct Eval<'a> {
     /// Files written earlier on the line whose content is known
     /// (`echo 'rm -rf /' > x.sh && bash x.sh`).
     pub(super) files: HashMap<String, String>,
+    /// `>( )` substitutions of the command being evaluated, run after it.
+    pub(super) writers: Vec<(Script, String)>,
     /// Output of process substitutions whose output is known, by source text.
     pub(super) proc_outputs: HashMap<String, String>,
     pub(super) positional: Vec<String>,
@@ -70,6 +72,7 @@ impl<'a> Eval<'a> {
             expanding_aliases: Vec::new(),
             files: HashMap::new(),
             proc_outputs: HashMap::new(),
+            writers: Vec::new(),
             positional: Vec::new(),
             cwd: None,
             depth: 0,
@@ -206,7 +209,10 @@ impl<'a> Eval<'a> {
         let stdin = here.or(stdin);
         if fields.is_empty() {
             for (name, value) in &env {
-                self.vars.insert(name.clone(), vec![value.clone()]);
+                let values = self
+                    .array_elements(value)
+                    .unwrap_or_else(|| vec![value.clone()]);
+                self.vars.insert(name.clone(), values);
             }
             // Assignments and redirections with no program still change
             // something (the shell's variables, a file): rules see them as a
@@ -218,16 +224,19 @@ impl<'a> Eval<'a> {
                 via: self.via.clone(),
                 ..Command::default()
             });
+            self.flush_writers(None, None);
             return (None, None);
         }
         let first = &fields[0];
         if !first.quoted && !first.dynamic {
             if let Some(text) = self.alias_expansion(&fields) {
                 self.reanalyze(&text, "alias", stdin);
+                self.flush_writers(None, None);
                 return (None, None);
             }
             if let Some(body) = self.functions.get(&first.text).cloned() {
                 self.call_function(&first.text.clone(), &body, &fields, stdin);
+                self.flush_writers(None, None);
                 return (None, None);
             }
         }
@@ -245,6 +254,7 @@ impl<'a> Eval<'a> {
         if let Some(c) = &cmd {
             self.record_writes(&c.redirects, output.as_deref());
         }
+        self.flush_writers(cmd.as_ref(), output.as_deref());
         (cmd, output)
     }
 
@@ -296,6 +306,25 @@ impl<'a> Eval<'a> {
             self.ascend();
         }
         self.positional = saved;
+    }
+
+    /// Runs the `>( )` substitutions of a command with what it writes into
+    /// them: `tee` copies its input there, `> >(sh)` sends its output.
+    fn flush_writers(&mut self, cmd: Option<&Command>, output: Option<&str>) {
+        for (script, src) in std::mem::take(&mut self.writers) {
+            let input = cmd.and_then(|c| {
+                if c.program == "tee" && c.args.contains(&src) {
+                    c.stdin.clone()
+                } else if c.redirects.iter().any(|r| r.target == src) {
+                    output.map(str::to_string)
+                } else {
+                    None
+                }
+            });
+            self.via.push(">( )");
+            self.script(&script, input);
+            self.via.pop();
+        }
     }
 
     /// Bodies of functions defined but never called on the line are still
@@ -442,17 +471,78 @@ impl<'a> Eval<'a> {
                 }
                 Some(text)
             }
-            "base64" | "base32"
+            "base64" | "base32" | "basenc"
                 if cmd.has_short('d') || cmd.has_short('D') || cmd.has_long("--decode") =>
             {
                 let input = match operands.first() {
                     Some(f) => self.files.get(&file_key(f))?.as_str(),
                     None => stdin?,
                 };
-                if cmd.program == "base32" {
+                // basenc names its encoding; exact names, since `--base32`
+                // would also pass as an abbreviation of `--base32hex`.
+                let encoding = match cmd.program.as_str() {
+                    "basenc" => cmd.options().find(|o| {
+                        matches!(
+                            *o,
+                            "--base64" | "--base64url" | "--base32" | "--base32hex" | "--base16"
+                        )
+                    })?,
+                    "base32" => "--base32",
+                    _ => "--base64",
+                };
+                match encoding {
+                    "--base32" => decode::base32(input, false),
+                    "--base32hex" => decode::base32(input, true),
+                    "--base16" => decode::hex(input),
+                    _ => decode::base64(input),
+                }
+            }
+            "gunzip" | "zcat" | "gzcat" | "gzip"
+                if (cmd.program != "gzip"
+                    || cmd.has_short('d')
+                    || cmd.has_long("--decompress"))
+                    && operands.iter().all(|o| *o == "-") =>
+            {
+                // Compressed bytes are not text, so they never travel down the
+                // pipeline as stdin: a base64 stage just before is decoded again
+                // here from its own input (a here-string, a known file, or the
+                // echo/printf before it).
+                let (decoder, earlier) = cmd.upstream.split_last()?;
+                let decodes = decoder.program == "base64"
+                    && (decoder.has_short('d')
+                        || decoder.has_short('D')
+                        || decoder.has_long("--decode"));
+                if !decodes {
                     return None;
                 }
-                decode::base64(input)
+                let here = decoder
+                    .redirects
+                    .iter()
+                    .rev()
+                    .find(|r| r.op == RedirectOp::Here)
+                    .map(|r| r.target.clone());
+                let file = decoder
+                    .operands()
+                    .first()
+                    .map(|f| f.to_string())
+                    .or_else(|| {
+                        decoder
+                            .redirects
+                            .iter()
+                            .rev()
+                            .find(|r| r.op == RedirectOp::Read)
+                            .map(|r| r.target.clone())
+                    });
+                let encoded = match (here, file) {
+                    (Some(text), _) => text,
+                    (None, Some(f)) => self.files.get(&file_key(&f))?.clone(),
+                    (None, None) => match earlier.last() {
+                        Some(e) if e.program == "echo" => decode::echo(&e.args),
+                        Some(p) if p.program == "printf" => decode::printf(&p.args)?,
+                        _ => return None,
+                    },
+                };
+                decode::gunzip(&decode::base64_bytes(&encoded)?)
             }
             "xxd" if cmd.has_short('r') => decode::hex(stdin?),
             "rev" if operands.is_empty() => Some(decode::rev(stdin?)),

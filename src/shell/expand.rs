@@ -37,6 +37,7 @@ struct Chars {
 
 impl Chars {
     fn push_str(&mut self, s: &str, flags: u8) {
+        self.chars.reserve(s.len());
         self.chars.extend(s.chars().map(|c| (c, flags)));
     }
 }
@@ -68,7 +69,9 @@ impl Eval<'_> {
             self.set_limit(format!(
                 "a word holds more than {MAX_BRACES} brace expansions"
             ));
-            vec![chars.chars.clone()]
+            vec![std::mem::take(&mut chars.chars)]
+        } else if braces == 0 {
+            vec![std::mem::take(&mut chars.chars)]
         } else {
             brace_expand(&chars.chars)
         };
@@ -121,6 +124,24 @@ impl Eval<'_> {
         rest.parts[0] = Part::Lit(first[eq + 1..].to_string());
         let value = self.expand_single(&rest).text;
         Some((name.to_string(), value))
+    }
+
+    /// The elements of an array value `(a b c)`, expanded as the shell would.
+    pub(super) fn array_elements(&mut self, value: &str) -> Option<Vec<String>> {
+        let inner = value.strip_prefix('(')?.strip_suffix(')')?;
+        let parsed = super::parse::parse(inner);
+        let mut out = Vec::new();
+        for pipeline in &parsed.script.pipelines {
+            for node in &pipeline.stages {
+                if let super::parse::Node::Simple(simple) = node {
+                    for word in &simple.words {
+                        out.extend(self.expand(word).into_iter().map(|f| f.text));
+                    }
+                }
+            }
+        }
+        out.truncate(256);
+        Some(out)
     }
 
     /// Counts a word's size against the per-call expansion budget; false
@@ -186,6 +207,12 @@ impl Eval<'_> {
                         }
                     }
                 }
+                // `>(cmd)` reads what the command writes into it: run it once
+                // that is known, after the command (see `flush_writers`).
+                Part::ProcessSub { script, src } if src.starts_with(">(") => {
+                    self.writers.push((script.clone(), src.clone()));
+                    out.push_str(src, QUOTED);
+                }
                 Part::ProcessSub { script, src } => {
                     self.via.push("<( )");
                     let output = self.script(script, None);
@@ -215,7 +242,8 @@ impl Eval<'_> {
                 if set_nonempty || (op == "-" && value.is_some()) {
                     value
                 } else {
-                    Some(vec![arg_text(self)])
+                    let default = arg_text(self);
+                    Some(self.default_or_unknown(name, value.is_none(), default))
                 }
             }
             (":=", _) | ("=", _) => {
@@ -223,8 +251,9 @@ impl Eval<'_> {
                     value
                 } else {
                     let v = arg_text(self);
-                    self.vars.insert(name.to_string(), vec![v.clone()]);
-                    Some(vec![v])
+                    let values = self.default_or_unknown(name, value.is_none(), v);
+                    self.vars.insert(name.to_string(), values.clone());
+                    Some(values)
                 }
             }
             (":+", _) | ("+", _) => {
@@ -237,24 +266,14 @@ impl Eval<'_> {
             (",,", _) | (",", _) => value.map(|v| v.iter().map(|s| s.to_lowercase()).collect()),
             ("#" | "##" | "%" | "%%", Some(_)) => {
                 let pattern = arg_text(self);
-                let v = value?;
-                if pattern.contains(['*', '?', '[']) {
-                    return None;
-                }
-                Some(
-                    v.into_iter()
-                        .map(|s| match op {
-                            "#" | "##" => s
-                                .strip_prefix(pattern.as_str())
-                                .map(str::to_string)
-                                .unwrap_or(s),
-                            _ => s
-                                .strip_suffix(pattern.as_str())
-                                .map(str::to_string)
-                                .unwrap_or(s),
-                        })
-                        .collect(),
-                )
+                // Trimming `$HOME` or `$PWD` reaches their parents (`${HOME%/*}`
+                // is `/home`): trim a typical absolute value instead of `~`.
+                let v = match name {
+                    "HOME" => vec!["/home/user".to_string()],
+                    "PWD" if self.cwd.is_none() => vec!["/home/user/project".to_string()],
+                    _ => value?,
+                };
+                v.into_iter().map(|s| trim(&s, &pattern, op)).collect()
             }
             ("/" | "//", Some(_)) => {
                 let spec = arg_text(self);
@@ -311,9 +330,35 @@ impl Eval<'_> {
         }
     }
 
+    /// The values of `${NAME:-default}` when NAME was not set on this line:
+    /// it may still come from the environment, so both the default and an
+    /// unknown value are analysed (`rm -rf "${DIR:-build}"` may delete anything).
+    fn default_or_unknown(&self, name: &str, unknown: bool, default: String) -> Vec<String> {
+        let from_environment = unknown
+            && !matches!(name, "@" | "*" | "#" | "?" | "$" | "!" | "-")
+            && name.parse::<usize>().is_err();
+        if from_environment {
+            vec![default, format!("${{{name}}}")]
+        } else {
+            vec![default]
+        }
+    }
+
     fn lookup(&self, name: &str) -> Option<Vec<String>> {
         if let Some(v) = self.vars.get(name) {
             return Some(v.clone());
+        }
+        // `a[@]`, `a[*]`, `a[N]` of an array set on this line.
+        if let Some((base, index)) = name.strip_suffix(']').and_then(|n| n.split_once('[')) {
+            let values = self.vars.get(base)?;
+            return match index {
+                "@" | "*" => Some(values.clone()),
+                i => i
+                    .parse::<usize>()
+                    .ok()
+                    .and_then(|i| values.get(i))
+                    .map(|v| vec![v.clone()]),
+            };
         }
         if let Ok(n) = name.parse::<usize>() {
             return self.positional.get(n).map(|s| vec![s.clone()]);
@@ -327,6 +372,53 @@ impl Eval<'_> {
             _ => None,
         }
     }
+}
+
+/// `${v#p}`, `${v##p}`, `${v%p}`, `${v%%p}` with `*` and `?` in the pattern;
+/// `None` for bracket patterns or long values.
+fn trim(value: &str, pattern: &str, op: &str) -> Option<String> {
+    if pattern.contains('[') || value.len() > 4096 {
+        return None;
+    }
+    let chars: Vec<char> = value.chars().collect();
+    let pat: Vec<char> = pattern.chars().collect();
+    let n = chars.len();
+    let cut = match op {
+        "#" => (0..=n).find(|&i| glob(&pat, &chars[..i])).map(|i| (i, n)),
+        "##" => (0..=n)
+            .rev()
+            .find(|&i| glob(&pat, &chars[..i]))
+            .map(|i| (i, n)),
+        "%" => (0..=n)
+            .rev()
+            .find(|&i| glob(&pat, &chars[i..]))
+            .map(|i| (0, i)),
+        _ => (0..=n).find(|&i| glob(&pat, &chars[i..])).map(|i| (0, i)),
+    };
+    let (from, to) = cut.unwrap_or((0, n));
+    Some(chars[from..to].iter().collect())
+}
+
+/// Shell pattern match with `*` and `?`.
+fn glob(pat: &[char], text: &[char]) -> bool {
+    let (mut p, mut t) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while t < text.len() {
+        if p < pat.len() && (pat[p] == '?' || pat[p] == text[t]) {
+            p += 1;
+            t += 1;
+        } else if p < pat.len() && pat[p] == '*' {
+            star = Some((p, t));
+            p += 1;
+        } else if let Some((sp, st)) = star {
+            p = sp + 1;
+            t = st + 1;
+            star = Some((sp, st + 1));
+        } else {
+            return false;
+        }
+    }
+    pat[p..].iter().all(|&c| c == '*')
 }
 
 /// Splits expanded characters into fields on unquoted IFS characters that
@@ -347,6 +439,10 @@ fn split(chars: &[(char, u8)], ifs: &str, dynamic: bool, quoted: bool, out: &mut
             }
             has_content = false;
             continue;
+        }
+        // A quoted `~` is a file named `~`, not the home directory.
+        if !has_content && c == '~' && flags == QUOTED {
+            current.push_str("./");
         }
         current.push(c);
         has_content = true;

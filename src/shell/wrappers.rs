@@ -127,7 +127,14 @@ pub(super) const WRAPPERS: &[WrapperSpec] = &[
     },
     WrapperSpec {
         name: "flock",
-        valued: &["-w", "-E", "--timeout", "--conflict-exit-code"],
+        valued: &[
+            "-w",
+            "-E",
+            "-c",
+            "--timeout",
+            "--conflict-exit-code",
+            "--command",
+        ],
         positionals: 1,
         assignments: false,
     },
