@@ -43,7 +43,41 @@ fn run(name: &str) {
     );
 }
 
+/// The labelled sample the project was given.
 #[test]
 fn evasion_sample() {
     run("evasion-sample.jsonl");
+}
+
+/// warden's own: quoting, expansion and nested execution.
+#[test]
+fn evasion_expansion_nesting() {
+    run("evasion-expansion-nesting.jsonl");
+}
+
+/// warden's own: interpreters, heredocs, decoders, remote code, data that must stay allowed.
+#[test]
+fn evasion_code_and_data() {
+    run("evasion-code-and-data.jsonl");
+}
+
+#[test]
+fn every_corpus_file_has_a_test() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    let known = [
+        "evasion-sample.jsonl",
+        "evasion-expansion-nesting.jsonl",
+        "evasion-code-and-data.jsonl",
+    ];
+    for entry in std::fs::read_dir(dir).expect("corpus dir is readable") {
+        let name = entry
+            .expect("entry")
+            .file_name()
+            .to_string_lossy()
+            .to_string();
+        assert!(
+            known.contains(&name.as_str()),
+            "{name} has no test in tests/corpus.rs"
+        );
+    }
 }
