@@ -89,7 +89,7 @@ command -v python3 >/dev/null 2>&1 || die "python3 is needed to write the large 
 python3 - "$out" <<'PY'
 import json, sys
 out = sys.argv[1]
-for name, command in [("megabyte", "echo " + "a" * (1 << 20) + "; ls"), ("nested", "$(" * 10000)]:
+for name, command in [("megabyte", "echo " + "a" * ((1 << 20) - 9) + "; ls"), ("nested", "$(" * 10000)]:
     payload = {"hook_event_name": "pre_tool_call", "tool_name": "terminal",
                "tool_input": {"command": command}, "session_id": "bench", "cwd": "/tmp"}
     with open(f"{out}/{name}.json", "w") as f:

@@ -1,5 +1,9 @@
 //! Built-in rules: the network as a code or exfiltration channel (remote scripts run by a shell, decoded payloads, instance metadata); credential uploads are in `secrets`.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
 use super::exec::{reads_code_from_stdin, same_file, INTERPRETERS};
 use super::{program_in, Matcher, Rule};
 use crate::shell::{self, Analysis, Command, RedirectOp};
@@ -282,10 +286,23 @@ fn substitution_bodies(word: &str) -> Vec<&str> {
 }
 
 /// The commands inside the substitutions of `word`, as the analyzer sees them.
+/// Several rules ask about the same words, and deeply nested input repeats
+/// one body inside another, so each body is analysed once per process.
 fn substituted(word: &str) -> Vec<Command> {
+    thread_local! {
+        static SEEN: RefCell<HashMap<String, Rc<Vec<Command>>>> = RefCell::new(HashMap::new());
+    }
     substitution_bodies(word)
         .into_iter()
-        .flat_map(|body| shell::analyze(body).commands)
+        .flat_map(|body| {
+            let known = SEEN.with(|seen| seen.borrow().get(body).cloned());
+            let commands = known.unwrap_or_else(|| {
+                let commands = Rc::new(shell::analyze(body).commands);
+                SEEN.with(|seen| seen.borrow_mut().insert(body.to_string(), commands.clone()));
+                commands
+            });
+            commands.iter().cloned().collect::<Vec<_>>()
+        })
         .collect()
 }
 

@@ -5,7 +5,7 @@ use super::{is_meta, Parser, Part, Script, Stop, Word};
 /// Longest source text kept for one expansion. Rules read it (an
 /// unresolved `$(curl ...)` in an argument); nested substitutions each hold
 /// their inner text, so without a cap the copies grow with depth × length.
-const MAX_SOURCE_CHARS: usize = 4096;
+const MAX_SOURCE_CHARS: usize = 1024;
 
 impl Parser {
     /// The source text from `start` to here, shortened past the cap.
