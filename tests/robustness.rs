@@ -189,6 +189,11 @@ fn adversarial_shapes_finish() {
                 + "f0",
         ),
         ("huge brace sequence", "echo {1..1000000000}".to_string()),
+        (
+            "1 MiB command",
+            format!("echo {}; ls", "a".repeat((1 << 20) - 9)),
+        ),
+        ("10,000 nested $(", "$(".repeat(10_000)),
     ];
     for (name, text) in shapes {
         let start = std::time::Instant::now();
