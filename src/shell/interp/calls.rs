@@ -13,130 +13,46 @@ const MAX_CODE_DEPTH: usize = 4;
 /// Longest expression quoted in a path warden cannot compute.
 const MAX_SNIPPET: usize = 80;
 
+/// Calls that run a shell command line or a program with arguments.
+#[rustfmt::skip]
+const COMMAND_CALLS: &[&str] = &[
+    "system", "popen", "popen2", "popen3", "popen2e", "getoutput", "getstatusoutput",
+    "check_output", "check_call", "run", "call", "Popen", "execSync", "shell_exec", "passthru",
+    "proc_open", "execute", "capture2", "capture2e", "capture3", "readpipe", "spawn",
+    "spawnSync", "execFile", "execFileSync", "create_subprocess_shell",
+    "create_subprocess_exec", "pcntl_exec", "system2", "Command", "exec",
+];
+
+/// Calls that evaluate more code of the same language.
+#[rustfmt::skip]
+const CODE_CALLS: &[&str] = &[
+    "eval", "Function", "runInThisContext", "runInNewContext", "runInContext", "instance_eval",
+    "class_eval", "module_eval", "loadstring", "load", "compile",
+];
+
+/// Calls that delete, write, copy, move or signal (judged by receiver below).
+#[rustfmt::skip]
+const FILE_CALLS: &[&str] = &[
+    "rmtree", "rm_rf", "rm_r", "remove_dir", "remove_tree", "remove_entry",
+    "remove_entry_secure", "removedirs", "remove_dir_all", "rimraf", "sync", "removeSync",
+    "rmSync", "rm", "rmdirSync", "rmdir", "remove", "rm_f", "delete", "unlink", "unlinkSync",
+    "open", "fopen", "openSync", "write_text", "write_bytes", "writeFileSync", "writeFile",
+    "outputFileSync", "outputFile", "writeTextFile", "writeTextFileSync", "file_put_contents",
+    "write_file", "binwrite", "write", "createWriteStream", "appendFileSync", "appendFile",
+    "append_file", "copyfile", "copy2", "copy", "copyFileSync", "copyFile", "cpSync", "cp",
+    "copy_file", "copytree", "install", "move", "mv", "rename", "renameSync", "replace", "kill",
+    "posix_kill", "fork", "pcntl_fork", "socket", "fsockopen", "pfsockopen",
+    "stream_socket_client", "TCPSocket", "Socket", "INET", "createConnection",
+    "create_connection", "connect", "PeerAddr", "PeerHost", "accept", "tcp", "dup2", "dup",
+    "reopen",
+];
+
 /// Names worth a closer look; every other identifier is skipped.
 pub(super) fn interesting(name: &str) -> bool {
     is_exec_family(name)
-        || matches!(
-            name,
-            "system"
-                | "popen"
-                | "popen2"
-                | "popen3"
-                | "popen2e"
-                | "getoutput"
-                | "getstatusoutput"
-                | "check_output"
-                | "check_call"
-                | "run"
-                | "call"
-                | "Popen"
-                | "execSync"
-                | "exec"
-                | "shell_exec"
-                | "passthru"
-                | "proc_open"
-                | "execute"
-                | "capture2"
-                | "capture2e"
-                | "capture3"
-                | "readpipe"
-                | "spawn"
-                | "spawnSync"
-                | "execFile"
-                | "execFileSync"
-                | "create_subprocess_shell"
-                | "create_subprocess_exec"
-                | "pcntl_exec"
-                | "system2"
-                | "Command"
-                | "eval"
-                | "Function"
-                | "runInThisContext"
-                | "runInNewContext"
-                | "runInContext"
-                | "instance_eval"
-                | "class_eval"
-                | "module_eval"
-                | "loadstring"
-                | "load"
-                | "compile"
-                | "rmtree"
-                | "rm_rf"
-                | "rm_r"
-                | "remove_dir"
-                | "remove_tree"
-                | "remove_entry"
-                | "remove_entry_secure"
-                | "removedirs"
-                | "remove_dir_all"
-                | "rimraf"
-                | "sync"
-                | "removeSync"
-                | "rmSync"
-                | "rm"
-                | "rmdirSync"
-                | "rmdir"
-                | "remove"
-                | "rm_f"
-                | "delete"
-                | "unlink"
-                | "unlinkSync"
-                | "open"
-                | "fopen"
-                | "openSync"
-                | "write_text"
-                | "write_bytes"
-                | "writeFileSync"
-                | "writeFile"
-                | "outputFileSync"
-                | "outputFile"
-                | "writeTextFile"
-                | "writeTextFileSync"
-                | "file_put_contents"
-                | "write_file"
-                | "binwrite"
-                | "write"
-                | "createWriteStream"
-                | "appendFileSync"
-                | "appendFile"
-                | "append_file"
-                | "copyfile"
-                | "copy2"
-                | "copy"
-                | "copyFileSync"
-                | "copyFile"
-                | "cpSync"
-                | "cp"
-                | "copy_file"
-                | "copytree"
-                | "install"
-                | "move"
-                | "mv"
-                | "rename"
-                | "renameSync"
-                | "replace"
-                | "kill"
-                | "posix_kill"
-                | "fork"
-                | "pcntl_fork"
-                | "socket"
-                | "fsockopen"
-                | "pfsockopen"
-                | "stream_socket_client"
-                | "TCPSocket"
-                | "Socket"
-                | "INET"
-                | "createConnection"
-                | "create_connection"
-                | "connect"
-                | "PeerAddr"
-                | "PeerHost"
-                | "accept"
-                | "tcp"
-                | "dup2"
-                | "dup"
-                | "reopen"
-        )
+        || [COMMAND_CALLS, CODE_CALLS, FILE_CALLS]
+            .iter()
+            .any(|table| table.contains(&name))
 }
 
 /// `execl`, `execvp`, `spawnlp`, `posix_spawnp` and the like: the program
@@ -217,41 +133,8 @@ impl<'v, 'a> Reader<'v, 'a> {
         match name {
             // Python's `exec` runs Python; the others' run programs.
             "exec" if v.d == Dialect::Python => self.code_arg(&args),
-            n if is_exec_family(n) => self.command(name, &args),
-            "system"
-            | "popen"
-            | "popen2"
-            | "popen3"
-            | "popen2e"
-            | "getoutput"
-            | "getstatusoutput"
-            | "check_output"
-            | "check_call"
-            | "run"
-            | "call"
-            | "Popen"
-            | "execSync"
-            | "shell_exec"
-            | "passthru"
-            | "proc_open"
-            | "execute"
-            | "capture2"
-            | "capture2e"
-            | "capture3"
-            | "readpipe"
-            | "spawn"
-            | "spawnSync"
-            | "execFile"
-            | "execFileSync"
-            | "create_subprocess_shell"
-            | "create_subprocess_exec"
-            | "pcntl_exec"
-            | "system2"
-            | "Command"
-            | "exec" => self.command(name, &args),
-            "eval" | "Function" | "runInThisContext" | "runInNewContext" | "runInContext"
-            | "instance_eval" | "class_eval" | "module_eval" | "loadstring" | "load"
-            | "compile" => self.code_arg(&args),
+            n if is_exec_family(n) || COMMAND_CALLS.contains(&n) => self.command(name, &args),
+            n if CODE_CALLS.contains(&n) => self.code_arg(&args),
             "rmtree"
             | "rm_rf"
             | "rm_r"
