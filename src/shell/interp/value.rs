@@ -232,18 +232,7 @@ impl View<'_> {
                 continue;
             }
             let close = self.partner(j).filter(|&e| c == b'{' && e < body_end)?;
-            match self.eval((j + 1, close), lenient, depth + 1) {
-                Some(v) => {
-                    out.decoded |= v.decoded;
-                    out.partial |= v.partial;
-                    out.text.push_str(&v.text);
-                }
-                None if lenient => {
-                    out.partial = true;
-                    out.text.push_str(PLACEHOLDER);
-                }
-                None => return None,
-            }
+            self.append(&mut out, (j + 1, close), lenient, depth)?;
             j = close + 1;
         }
         (out.text.len() <= MAX_VALUE).then_some(out)
@@ -324,24 +313,31 @@ impl View<'_> {
         }
     }
 
+    /// Appends the value of `span` to `out`; an unknown one becomes the
+    /// placeholder when `lenient`, else the whole value is unknown.
+    fn append(&self, out: &mut Val, span: Span, lenient: bool, depth: usize) -> Option<()> {
+        match self.eval(span, lenient, depth + 1) {
+            Some(v) => {
+                out.decoded |= v.decoded;
+                out.partial |= v.partial;
+                out.text.push_str(&v.text);
+            }
+            None if lenient => {
+                out.partial = true;
+                out.text.push_str(PLACEHOLDER);
+            }
+            None => return None,
+        }
+        Some(())
+    }
+
     fn join_values(&self, items: &[Span], sep: &str, lenient: bool, depth: usize) -> Option<Val> {
         let mut out = Val::plain("");
         for (i, &item) in items.iter().enumerate() {
             if i > 0 {
                 out.text.push_str(sep);
             }
-            match self.eval(item, lenient, depth + 1) {
-                Some(v) => {
-                    out.decoded |= v.decoded;
-                    out.partial |= v.partial;
-                    out.text.push_str(&v.text);
-                }
-                None if lenient => {
-                    out.partial = true;
-                    out.text.push_str(PLACEHOLDER);
-                }
-                None => return None,
-            }
+            self.append(&mut out, item, lenient, depth)?;
             if out.text.len() > MAX_VALUE {
                 return None;
             }
