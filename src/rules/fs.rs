@@ -160,7 +160,36 @@ pub static RULES: &[Rule] = &[
         hits: &["dd if=/dev/sda of=backup.img", "dd if=/dev/nvme0n1 of=~/disk.img bs=4M status=progress", "sudo dd if=/dev/disk2 of=usb.img"],
         misses: &["dd if=/dev/zero of=./image.bin bs=1M count=10", "dd if=./image.bin of=./copy.bin", "echo if=/dev/sda", "dd if=/dev/urandom of=key.bin bs=32 count=1"],
     },
+    Rule {
+        id: "fs.move-away",
+        description: "move a directory outside the project to temp or /dev/null",
+        reason: "the files leave their place for somewhere that is cleaned or discards them",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &["mv"], check: move_away },
+        hits: &["mv ~/project /tmp/gone", "mv ../other /dev/null", "mv /opt/app /var/tmp/x"],
+        misses: &["mv build /tmp/old-build", "mv notes.txt docs/", "mv /tmp/a /tmp/b"],
+    },
 ];
+
+/// `mv` of something outside the project (or a whole tree) into a temp
+/// directory or `/dev/null`.
+fn move_away(cmd: &Command) -> bool {
+    let operands = cmd.operands();
+    let Some((dest, sources)) = operands.split_last() else {
+        return false;
+    };
+    let cwd = cmd.cwd.as_deref();
+    let discarding = *dest == "/dev/null" || classify(dest, cwd) == Target::Temp;
+    // Shell history files have their own, more specific rule (`admin.history-wipe`).
+    discarding
+        && sources.iter().any(|s| {
+            !s.ends_with("_history")
+                && matches!(
+                    classify(s, cwd),
+                    Target::Outside | Target::Unknown | Target::WorkingDir
+                )
+        })
+}
 
 // ---------------------------------------------------------------------------
 // Deleting.

@@ -37,6 +37,15 @@ pub static RULES: &[Rule] = &[
         misses: &["rm -rf ~/project/build", "rsync -a src/ ~/backup/", "echo ~"],
     },
     Rule {
+        id: "hardline.move-system",
+        description: "move the root filesystem, a system directory or a home directory",
+        reason: "moving it away breaks the machine or the account as surely as deleting it",
+        decision: Decision::Block,
+        matcher: Matcher::Check { programs: &["mv"], check: moves_system },
+        hits: &["mv /etc /tmp/etc", "mv ~ /tmp/home", "sudo mv /usr/lib /dev/null"],
+        misses: &["mv ~/notes.txt ~/docs/", "mv build /tmp/old", "mv /tmp/a /tmp/b"],
+    },
+    Rule {
         id: "hardline.mkfs",
         description: "format filesystem",
         reason: "formatting a disk or partition destroys everything on it",
@@ -256,6 +265,19 @@ fn deletes_system(cmd: &Command) -> bool {
 
 fn deletes_home(cmd: &Command) -> bool {
     deleted(cmd).contains(&Target::Home)
+}
+
+fn moves_system(cmd: &Command) -> bool {
+    let operands = cmd.operands();
+    let Some((_, sources)) = operands.split_last() else {
+        return false;
+    };
+    sources.iter().any(|s| {
+        matches!(
+            classify(s, cmd.cwd.as_deref()),
+            Target::Root | Target::System | Target::Home
+        )
+    })
 }
 
 fn formats_device(cmd: &Command) -> bool {
