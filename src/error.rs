@@ -1,7 +1,5 @@
 //! The one error type of the library; every variant says what it concerns.
 
-use std::path::PathBuf;
-
 /// Everything that can go wrong while reading a payload or deciding on it.
 ///
 /// The hook turns every error into a block verdict (fail closed), so each
@@ -27,10 +25,6 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
-    #[error("{path}: {message}")]
-    Config { path: PathBuf, message: String },
-    #[error("rule {rule_id}: {message}")]
-    Rule { rule_id: String, message: String },
     #[error("usage: {0}")]
     Usage(String),
 }
@@ -46,8 +40,6 @@ impl Error {
             Error::PayloadJson(_) => "input.malformed-json",
             Error::PayloadField { .. } => "input.bad-field",
             Error::Io { .. } => "input.unreadable",
-            Error::Config { .. } => "config.invalid",
-            Error::Rule { .. } => "config.bad-rule",
             Error::Usage(_) => "cli.usage",
         }
     }

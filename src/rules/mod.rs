@@ -63,8 +63,6 @@ pub enum Matcher {
         programs: &'static [&'static str],
         check: fn(&Command) -> bool,
     },
-    /// A write or append redirection whose target matches the regex.
-    Redirect { target: &'static str },
     /// A property of the whole analysis (a fork bomb, hidden characters,
     /// `chmod +x f && ./f`); returns the text to quote in the message.
     Analysis(fn(&Analysis) -> Option<String>),
@@ -132,7 +130,7 @@ impl RuleSet {
         for (i, rule) in rules.iter().enumerate() {
             let programs = match &rule.matcher {
                 Matcher::Command { programs, .. } | Matcher::Check { programs, .. } => *programs,
-                Matcher::Redirect { .. } | Matcher::Analysis(_) => &[],
+                Matcher::Analysis(_) => &[],
             };
             if programs.is_empty() {
                 any_program.push(i);
@@ -178,7 +176,6 @@ impl RuleSet {
             }
             let text = match &rule.matcher {
                 Matcher::Analysis(f) => f(analysis),
-                Matcher::Redirect { .. } => self.match_redirects(i, analysis),
                 _ => None,
             };
             if let Some(text) = text {
@@ -222,25 +219,6 @@ impl RuleSet {
             let mut text: Vec<String> = cmd.upstream.iter().map(Command::display).collect();
             text.push(cmd.display());
             text.join(" | ")
-        })
-    }
-
-    fn match_redirects(&self, i: usize, analysis: &Analysis) -> Option<String> {
-        let Matcher::Redirect { target } = &self.rules[i].matcher else {
-            return None;
-        };
-        let re = self.regex(i, target)?;
-        analysis.commands.iter().find_map(|cmd| {
-            cmd.redirects
-                .iter()
-                .filter(|r| {
-                    matches!(
-                        r.op,
-                        crate::shell::RedirectOp::Write | crate::shell::RedirectOp::Append
-                    )
-                })
-                .find(|r| re.is_match(&r.target))
-                .map(|_| cmd.display())
         })
     }
 
