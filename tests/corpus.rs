@@ -81,3 +81,63 @@ fn every_corpus_file_has_a_test() {
         );
     }
 }
+
+/// Every combination of wrapper, spelling of `rm`, flags, target and
+/// execution context must still be the hardline block: the corpora test
+/// each trick once, this tests them stacked.
+#[test]
+fn stacked_evasions_block() {
+    let wrappers = ["", "sudo ", "env ", "timeout 5 "];
+    let spellings = [
+        "rm",
+        "r''m",
+        "\\rm",
+        "/bin/rm",
+        "'rm'",
+        "r\"m\"",
+        "$'\\x72\\x6d'",
+        "${X:-rm}",
+        "$(echo rm)",
+        "`echo rm`",
+    ];
+    let flags = ["-rf", "-r -f"];
+    let targets = ["/", "~", "/etc", "$HOME"];
+    let contexts = [
+        "{c}",
+        "bash -c '{c}'",
+        "sh -c \"{c}\"",
+        "eval '{c}'",
+        "x() { {c}; }; x",
+        "echo ok; {c}",
+        "( {c} )",
+        "$( {c} )",
+        "echo '{c}' | sh",
+        "sudo sh -c '{c}'",
+    ];
+    let mut failures = Vec::new();
+    for wrapper in wrappers {
+        for spelling in spellings {
+            for flag in flags {
+                for target in targets {
+                    let core = format!("{wrapper}{spelling} {flag} {target}");
+                    for context in contexts {
+                        if context.contains('\'') && core.contains('\'') {
+                            continue;
+                        }
+                        let command = context.replace("{c}", &core);
+                        let verdict = evaluate_command(&command, &Options::default());
+                        if verdict.decision.as_str() != "block" {
+                            failures.push(command);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} not blocked:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

@@ -53,6 +53,9 @@ pub(super) struct Eval<'a> {
     depth: usize,
     budget: usize,
     steps: usize,
+    /// Set by a parameter expansion whose values are alternatives of one
+    /// word rather than several words (see `expand`).
+    pub(super) param_alternatives: bool,
     /// Characters produced by word expansion so far (see `expand`).
     pub(super) expanded_chars: usize,
     stack: Vec<String>,
@@ -79,6 +82,7 @@ impl<'a> Eval<'a> {
             budget: MAX_REANALYSIS_BYTES,
             steps: 0,
             expanded_chars: 0,
+            param_alternatives: false,
             stack: Vec::new(),
             via: Vec::new(),
             forking: false,

@@ -26,6 +26,9 @@ const QUOTED: u8 = 1;
 const EXPANDED: u8 = 2;
 /// Separates the values of a multi-valued (`for` loop) variable.
 const SPLIT: u8 = 4;
+/// Synthetic brace syntax around alternatives of one word (`${X:-d}` with
+/// `X` unknown is `d` or anything): expanded like `{d,$X}`, never split.
+const ALT: u8 = 8;
 
 /// Characters of a word being expanded, each with how it came to be there.
 #[derive(Default)]
@@ -63,7 +66,7 @@ impl Eval<'_> {
         let braces = chars
             .chars
             .iter()
-            .filter(|&&(c, f)| c == '{' && f == 0)
+            .filter(|&&(c, f)| c == '{' && (f == 0 || f == ALT))
             .count();
         let alternatives = if braces > MAX_BRACES {
             self.set_limit(format!(
@@ -92,11 +95,7 @@ impl Eval<'_> {
         self.parts(&word.parts, false, &mut chars);
         self.expanded_chars += chars.chars.len();
         Field {
-            text: chars
-                .chars
-                .iter()
-                .map(|(c, f)| if f & SPLIT != 0 { ' ' } else { *c })
-                .collect(),
+            text: first_alternative(&chars.chars),
             dynamic: chars.dynamic,
             quoted: chars.quoted,
         }
@@ -182,6 +181,16 @@ impl Eval<'_> {
                     self.parts(inner, true, out);
                 }
                 Part::Param { name, op, arg, src } => match self.param(name, op, arg.as_ref()) {
+                    Some(values) if std::mem::take(&mut self.param_alternatives) => {
+                        out.chars.push(('{', ALT));
+                        for (i, v) in values.iter().enumerate() {
+                            if i > 0 {
+                                out.chars.push((',', ALT));
+                            }
+                            out.push_str(v, EXPANDED | q);
+                        }
+                        out.chars.push(('}', ALT));
+                    }
                     Some(values) => {
                         for (i, v) in values.iter().enumerate() {
                             if i > 0 {
@@ -333,11 +342,12 @@ impl Eval<'_> {
     /// The values of `${NAME:-default}` when NAME was not set on this line:
     /// it may still come from the environment, so both the default and an
     /// unknown value are analysed (`rm -rf "${DIR:-build}"` may delete anything).
-    fn default_or_unknown(&self, name: &str, unknown: bool, default: String) -> Vec<String> {
+    fn default_or_unknown(&mut self, name: &str, unknown: bool, default: String) -> Vec<String> {
         let from_environment = unknown
             && !matches!(name, "@" | "*" | "#" | "?" | "$" | "!" | "-")
             && name.parse::<usize>().is_err();
         if from_environment {
+            self.param_alternatives = true;
             vec![default, format!("${{{name}}}")]
         } else {
             vec![default]
@@ -372,6 +382,34 @@ impl Eval<'_> {
             _ => None,
         }
     }
+}
+
+/// A word's text without splitting: multi-values joined by spaces, and of
+/// alternatives only the first (the default of `${X:-d}`).
+fn first_alternative(chars: &[(char, u8)]) -> String {
+    let mut out = String::with_capacity(chars.len());
+    let mut skipping = 0usize;
+    let mut depth = 0usize;
+    for &(c, f) in chars {
+        if f == ALT {
+            match c {
+                '{' => depth += 1,
+                ',' if skipping == 0 => skipping = depth,
+                '}' => {
+                    if skipping == depth {
+                        skipping = 0;
+                    }
+                    depth = depth.saturating_sub(1);
+                }
+                _ => {}
+            }
+            continue;
+        }
+        if skipping == 0 {
+            out.push(if f & SPLIT != 0 { ' ' } else { c });
+        }
+    }
+    out
 }
 
 /// `${v#p}`, `${v##p}`, `${v%p}`, `${v%%p}` with `*` and `?` in the pattern;
@@ -427,6 +465,9 @@ fn split(chars: &[(char, u8)], ifs: &str, dynamic: bool, quoted: bool, out: &mut
     let mut current = String::new();
     let mut has_content = false;
     for &(c, flags) in chars {
+        if flags == ALT {
+            continue;
+        }
         let splits =
             flags & SPLIT != 0 || (flags & EXPANDED != 0 && flags & QUOTED == 0 && ifs.contains(c));
         if splits {
@@ -468,7 +509,7 @@ fn expand_into(chars: Vec<(char, u8)>, out: &mut Vec<Vec<(char, u8)>>) {
     if out.len() >= MAX_FIELDS {
         return;
     }
-    let literal = |i: usize| chars[i].1 == 0;
+    let literal = |i: usize| chars[i].1 == 0 || chars[i].1 == ALT;
     let mut search_from = 0;
     while let Some(open) = (search_from..chars.len()).find(|&i| chars[i].0 == '{' && literal(i)) {
         // Find the matching close brace and the top-level commas.
@@ -476,7 +517,7 @@ fn expand_into(chars: Vec<(char, u8)>, out: &mut Vec<Vec<(char, u8)>>) {
         let mut commas = Vec::new();
         let mut close = None;
         for (i, &(c, f)) in chars.iter().enumerate().skip(open) {
-            if f != 0 {
+            if f != 0 && f != ALT {
                 continue;
             }
             match c {
