@@ -293,24 +293,12 @@ fn strip_sql(sql: &str) -> String {
             }
             '/' if chars.peek() == Some(&'*') => {
                 chars.next();
-                let mut prev = ' ';
-                for d in chars.by_ref() {
-                    if prev == '*' && d == '/' {
-                        break;
-                    }
-                    prev = d;
-                }
+                skip_past(&mut chars, '*', '/');
                 out.push(' ');
             }
             '$' if chars.peek() == Some(&'$') => {
                 chars.next();
-                let mut prev = ' ';
-                for d in chars.by_ref() {
-                    if prev == '$' && d == '$' {
-                        break;
-                    }
-                    prev = d;
-                }
+                skip_past(&mut chars, '$', '$');
                 out.push_str("''");
             }
             c => out.extend(c.to_lowercase()),
@@ -476,6 +464,18 @@ fn mongo_drop(cmd: &Command) -> bool {
     eval.into_iter()
         .chain(cmd.stdin.as_deref())
         .any(|js| MONGO_DROP.as_ref().is_some_and(|re| re.is_match(js)))
+}
+
+/// Consumes characters up to and including the two-character terminator
+/// `first second` (`*/` of a comment, `$$` of a dollar-quoted body).
+fn skip_past(chars: &mut impl Iterator<Item = char>, first: char, second: char) {
+    let mut prev = None;
+    for d in chars {
+        if prev == Some(first) && d == second {
+            break;
+        }
+        prev = Some(d);
+    }
 }
 
 #[cfg(test)]
