@@ -27,6 +27,23 @@ pub enum Error {
     },
     #[error("usage: {0}")]
     Usage(String),
+    /// A policy source that cannot be used; `line` is 1-based when known.
+    #[error("{path}{}: {message}", line.map(|l| format!(":{l}")).unwrap_or_default())]
+    Config {
+        path: String,
+        line: Option<usize>,
+        message: String,
+    },
+    /// A user rule that cannot be compiled or whose examples misbehave.
+    #[error("rule {id} ({path}): {message}")]
+    Rule {
+        id: String,
+        path: String,
+        message: String,
+    },
+    /// The compiled-policy cache or the integrity ledger could not be used.
+    #[error("{path}: {message}")]
+    State { path: String, message: String },
 }
 
 impl Error {
@@ -41,6 +58,9 @@ impl Error {
             Error::PayloadField { .. } => "input.bad-field",
             Error::Io { .. } => "input.unreadable",
             Error::Usage(_) => "cli.usage",
+            Error::Config { .. } => "config.invalid",
+            Error::Rule { .. } => "config.bad-rule",
+            Error::State { .. } => "config.state",
         }
     }
 }

@@ -8,6 +8,7 @@
 //! in the library prints or exits.
 
 pub mod cli;
+pub mod config;
 pub mod engine;
 pub mod error;
 pub mod payload;

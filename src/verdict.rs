@@ -1,10 +1,10 @@
 //! Verdicts (decision, deciding layer and rule, message) and the JSON dialects that carry them to each agent.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 /// What should happen to the tool call.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Decision {
     Allow,
@@ -32,8 +32,17 @@ pub enum Layer {
     Hardline,
     /// `sudo -S` with no configured password: the agent would be guessing one.
     SudoGuard,
-    /// Built-in dangerous rules, which ask.
+    /// The user's deny, ask and allow rules (every source, and protected
+    /// rules kept by the ledger).
+    User,
+    /// Built-in dangerous rules and the plugin's patterns, which ask.
     Dangerous,
+    /// The configured mode, for calls no rule decided.
+    Mode,
+    /// `approvals.auto_approve_up_to`, for calls no rule decided.
+    Threshold,
+    /// A policy source could not be used, and `on_error` decided.
+    Config,
     /// Nothing matched.
     Default,
 }
@@ -44,7 +53,11 @@ impl Layer {
             Layer::Input => "input",
             Layer::Hardline => "hardline",
             Layer::SudoGuard => "sudo-guard",
+            Layer::User => "user",
             Layer::Dangerous => "dangerous",
+            Layer::Mode => "mode",
+            Layer::Threshold => "threshold",
+            Layer::Config => "config",
             Layer::Default => "default",
         }
     }

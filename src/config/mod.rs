@@ -1,0 +1,14 @@
+//! User policy: where it comes from, what it says, how it is compiled, cached and guarded.
+//!
+//! * [`model`]: the types every source is read into and the cache stores;
+//! * [`spec`]: the per-tool rule syntax (`terminal(git:*)`, `write_file(src/**)`);
+//! * [`warden_file`], [`plugin`], [`hermes`]: one parser per source format;
+//! * [`cache`]: the bincode cache keyed by SHA-256; [`ledger`]: the integrity ledger.
+
+pub mod cache;
+pub mod hermes;
+pub mod ledger;
+pub mod model;
+pub mod plugin;
+pub mod spec;
+pub mod warden_file;

@@ -1,0 +1,276 @@
+//! The data every policy source is read into, and the compiled policy that the cache stores.
+//!
+//! Each source format (warden's YAML, `.hermes/permissions.yaml`, the
+//! custom-patterns plugin, Hermes' `config.yaml`, `trust.json`) is parsed into
+//! one [`SourceDoc`]; the loader numbers the sources, merges their settings by
+//! tier and keeps every rule, so a verdict can always name the file it came from.
+
+use serde::{Deserialize, Serialize};
+
+use crate::verdict::Decision;
+
+/// Where a source sits in the layering. Later variants are stronger: a
+/// managed rule beats everything below it, and a scalar setting (mode,
+/// `on_error`) is taken from the strongest tier that sets it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Tier {
+    /// `WARDEN_CONFIG` and `HERMES_YOLO_MODE`.
+    Environment,
+    /// `~/.config/warden/config.yaml` and Hermes' own files in `~/.hermes/`.
+    User,
+    /// `.warden.yaml` and `.hermes/permissions.yaml` above the working directory.
+    Project,
+    /// `/etc/warden/`: an administrator's policy.
+    Managed,
+}
+
+impl Tier {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Tier::Environment => "environment",
+            Tier::User => "user",
+            Tier::Project => "project",
+            Tier::Managed => "managed",
+        }
+    }
+}
+
+/// Which format a source file is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SourceKind {
+    /// warden's own YAML (`config.yaml`, `.warden.yaml`, `/etc/warden/*.yaml`).
+    Warden,
+    /// `.hermes/permissions.yaml`: the per-tool rules proposal.
+    Permissions,
+    /// The custom-patterns plugin's YAML.
+    Plugin,
+    /// Hermes' `config.yaml` (`approvals.*`, `command_allowlist`).
+    HermesConfig,
+    /// Hermes' proposed `trust.json`.
+    Trust,
+}
+
+impl SourceKind {
+    /// The prefix of generated rule ids from this kind of source.
+    pub fn id_prefix(self) -> &'static str {
+        match self {
+            SourceKind::Warden => "config",
+            SourceKind::Permissions => "permissions",
+            SourceKind::Plugin => "plugin",
+            SourceKind::HermesConfig => "hermes",
+            SourceKind::Trust => "trust",
+        }
+    }
+}
+
+/// The tools a rule applies to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ToolSel {
+    /// Every tool (`*`, or the plugin's and Hermes' command rules, which are
+    /// about shell commands: those use [`ToolSel::Shell`]).
+    Any,
+    /// Every tool that runs a shell command line (`terminal`, `Bash`, ...).
+    Shell,
+    /// A tool name or a glob over tool names (`read_file`, `mcp__github__*`),
+    /// compared case-insensitively; `terminal` and `Bash` name the same tool,
+    /// as do `write_file`/`Write`, `patch`/`Edit`, `read_file`/`Read`.
+    Name(String),
+}
+
+/// What a rule looks for inside the tool call.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Target {
+    /// The whole tool, whatever its input (`read_file`).
+    Any,
+    /// `terminal(git:*)`: the command's words are `git` or start with `git `.
+    Prefix(String),
+    /// `terminal(npm test)`: the command is exactly this.
+    Exact(String),
+    /// `terminal(git * main)`, Hermes' globs: fnmatch-style, `*` matches any
+    /// run of characters (spaces and slashes included), `?` one, `[...]` a class.
+    CommandGlob(String),
+    /// A regular expression searched for in the command (the plugin's `pattern`).
+    Regex(String),
+    /// `write_file(src/**)`: a glob over the tool's path, where `*` stays
+    /// inside one path component, `**` crosses them and `{a,b}` alternates.
+    /// Relative globs are relative to [`RuleSpec::base`].
+    PathGlob(String),
+}
+
+/// One user rule, as written in some source, ready to be matched.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RuleSpec {
+    /// Stable within its source: the entry's own `id` when it has one, else
+    /// `<kind prefix>.<section>-<n>` (`plugin.deny-2`, `config.allow-1`), n from 1
+    /// in file order.
+    pub id: String,
+    /// Index of the source in [`Policy::sources`]; the parsers leave it 0 and
+    /// the loader fills it in.
+    pub source: u32,
+    /// 1-based line of the entry in its file, when the format gives one.
+    pub line: Option<u32>,
+    pub tool: ToolSel,
+    pub target: Target,
+    /// Match letters regardless of case (the plugin's regexes and globs,
+    /// Hermes' `approvals.deny`).
+    pub case_insensitive: bool,
+    /// Only where the path (file tools) or the working directory (shell) is
+    /// under this prefix; `None` is "everywhere".
+    pub scope: Option<String>,
+    /// The directory relative path globs and scopes are resolved against
+    /// (the directory holding a project file); `None` means the call's cwd.
+    pub base: Option<String>,
+    /// What the rule decides when it wins.
+    pub decision: Decision,
+    /// The plugin's `patterns`: not a competing user rule but an addition to
+    /// the built-in dangerous layer (asks; an allow or yolo lifts it).
+    pub dangerous: bool,
+    /// Highest wins; default 50.
+    pub priority: i32,
+    pub description: String,
+    /// Keep enforcing this rule from the ledger if it disappears or changes,
+    /// until the user runs `warden bless`.
+    pub protected: bool,
+    /// Commands (or paths) the rule must match, checked at load.
+    pub hits: Vec<String>,
+    /// Commands (or paths) the rule must not match, checked at load.
+    pub misses: Vec<String>,
+}
+
+/// The default priority of a rule that names none.
+pub const DEFAULT_PRIORITY: i32 = 50;
+
+/// How tools that no rule names are treated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// Allow.
+    Autonomous,
+    /// Ask for file writes and unknown tools.
+    Cautious,
+    /// Ask for everything an allow rule does not allow.
+    Supervised,
+    /// Only read-only tools run; everything else is blocked.
+    Plan,
+}
+
+/// What to do when a policy source cannot be read or is invalid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OnError {
+    /// Block every call until the source is fixed (the default: a broken deny
+    /// rule must not silently stop denying).
+    Block,
+    /// Ask for every call that would otherwise be allowed.
+    Ask,
+    /// Decide without the broken source.
+    Allow,
+}
+
+/// What an ask becomes when no human is there to answer it (Hermes'
+/// `cron_mode`, `single_query_mode`, `unattended_mode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Unattended {
+    Approve,
+    Deny,
+}
+
+/// The trust engine's risk classes, in increasing order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Risk {
+    None,
+    /// Read-only tools, shell commands no rule flags.
+    Low,
+    /// File writes, unknown tools.
+    Medium,
+    /// Shell commands a dangerous rule flags.
+    High,
+}
+
+/// Scalar settings. `None` is "this source does not say", so a weaker
+/// source's value can show through.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Settings {
+    pub mode: Option<Mode>,
+    pub on_error: Option<OnError>,
+    /// Hermes' `approvals.mode: off` (yolo from config).
+    pub approvals_off: Option<bool>,
+    pub cron_mode: Option<Unattended>,
+    pub single_query_mode: Option<Unattended>,
+    pub unattended_mode: Option<Unattended>,
+    pub auto_approve_up_to: Option<Risk>,
+    /// `command_allowlist` entries that name a built-in category (Hermes'
+    /// pattern keys, which are warden rules' descriptions): those built-in
+    /// dangerous rules no longer ask.
+    pub exempt_categories: Vec<String>,
+}
+
+/// What one source file says.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SourceDoc {
+    pub rules: Vec<RuleSpec>,
+    pub settings: Settings,
+}
+
+/// How many rules of each kind a source holds (the ledger compares these).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counts {
+    pub allow: u32,
+    pub ask: u32,
+    pub deny: u32,
+    /// The plugin's `patterns`, which join the dangerous layer.
+    pub dangerous: u32,
+    pub protected: u32,
+}
+
+impl Counts {
+    pub fn of(rules: &[RuleSpec]) -> Counts {
+        let mut counts = Counts::default();
+        for rule in rules {
+            if rule.dangerous {
+                counts.dangerous += 1;
+            } else {
+                match rule.decision {
+                    Decision::Allow => counts.allow += 1,
+                    Decision::Ask => counts.ask += 1,
+                    Decision::Block => counts.deny += 1,
+                }
+            }
+            if rule.protected {
+                counts.protected += 1;
+            }
+        }
+        counts
+    }
+
+    pub fn total(&self) -> u32 {
+        self.allow + self.ask + self.deny + self.dangerous
+    }
+}
+
+impl std::fmt::Display for Counts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} deny, {} ask, {} allow, {} dangerous patterns ({} protected)",
+            self.deny, self.ask, self.allow, self.dangerous, self.protected
+        )
+    }
+}
+
+/// One file that was looked at.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SourceInfo {
+    pub path: String,
+    pub tier: Tier,
+    pub kind: SourceKind,
+    /// Hex SHA-256 of the file's bytes.
+    pub sha256: String,
+    pub counts: Counts,
+    /// Why the file could not be used, if it could not.
+    pub error: Option<String>,
+}
