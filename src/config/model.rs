@@ -116,6 +116,9 @@ pub struct RuleSpec {
     /// Match letters regardless of case (the plugin's regexes and globs,
     /// Hermes' `approvals.deny`).
     pub case_insensitive: bool,
+    /// Hermes' `command_allowlist` semantics: match the whole command text
+    /// only, and never a command that contains a shell operator.
+    pub whole_command: bool,
     /// Only where the path (file tools) or the working directory (shell) is
     /// under this prefix; `None` is "everywhere".
     pub scope: Option<String>,
@@ -214,6 +217,9 @@ pub struct Settings {
 pub struct SourceDoc {
     pub rules: Vec<RuleSpec>,
     pub settings: Settings,
+    /// Things worth telling the user that do not stop the file from loading
+    /// (an unknown key in a file warden reads leniently, a disabled entry...).
+    pub warnings: Vec<String>,
 }
 
 /// How many rules of each kind a source holds (the ledger compares these).
