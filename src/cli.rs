@@ -175,6 +175,7 @@ fn hook(stdin: &mut dyn Read, hook_options: HookOptions, env: &Env) -> Outcome {
     let dialect = hook_options.dialect;
     let options = Options {
         sudo_password_set: env.sudo_password_set,
+        ..Options::default()
     };
     match read_payload(stdin).and_then(|text| payload::parse(&text)) {
         Ok(call) => {

@@ -34,6 +34,51 @@ pub struct ToolCall {
     pub input: ToolInput,
     /// Where the tool runs: `tool_input.workdir` when set, else the payload's `cwd`.
     pub cwd: Option<String>,
+    /// What sort of tool it is, for the mode and risk fallbacks.
+    pub kind: ToolKind,
+    /// The file a file tool works on (`path`, or Claude's `file_path`), as given.
+    pub path: Option<String>,
+}
+
+/// What a tool does, as far as modes and risk classes care.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ToolKind {
+    /// Runs a shell command line.
+    Shell,
+    /// Only reads (files, searches, listings).
+    Read,
+    /// Writes or edits files.
+    Write,
+    /// Anything else: MCP and plugin tools, code execution, processes.
+    #[default]
+    Other,
+}
+
+impl ToolKind {
+    /// Classifies a tool by name (case-insensitively), across agents.
+    pub fn of(tool: &str) -> ToolKind {
+        let lower = tool.to_ascii_lowercase();
+        if SHELL_TOOLS.contains(&lower.as_str()) {
+            return ToolKind::Shell;
+        }
+        match lower.as_str() {
+            "read_file" | "read" | "search_files" | "grep" | "glob" | "ls" | "list_directory"
+            | "notebookread" | "web_search" | "websearch" | "webfetch" | "todoread"
+            | "view_image" | "vision_analyze" => ToolKind::Read,
+            "write_file" | "write" | "patch" | "edit" | "multiedit" | "notebookedit"
+            | "apply_patch" => ToolKind::Write,
+            _ => ToolKind::Other,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ToolKind::Shell => "shell",
+            ToolKind::Read => "read-only",
+            ToolKind::Write => "file-write",
+            ToolKind::Other => "other",
+        }
+    }
 }
 
 /// What the tool call would do, as far as the engine cares today.
@@ -117,8 +162,16 @@ pub fn parse(text: &str) -> Result<ToolCall> {
         .or(optional_str(&root, "cwd")?)
         .filter(|s| !s.is_empty())
         .map(str::to_string);
-    let is_shell =
-        is_pre_tool_event(event) && SHELL_TOOLS.iter().any(|t| t.eq_ignore_ascii_case(&tool));
+    let kind = ToolKind::of(&tool);
+    let is_shell = is_pre_tool_event(event) && kind == ToolKind::Shell;
+    let path = match input {
+        Some(map) => optional_str(map, "path")?
+            .or(optional_str(map, "file_path")?)
+            .or(optional_str(map, "notebook_path")?)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string),
+        None => None,
+    };
     let input = if is_shell {
         let map = input.ok_or_else(|| missing("tool_input"))?;
         ToolInput::Shell {
@@ -133,6 +186,8 @@ pub fn parse(text: &str) -> Result<ToolCall> {
         tool,
         input,
         cwd,
+        kind,
+        path,
     })
 }
 

@@ -9,6 +9,8 @@ pub mod cache;
 pub mod hermes;
 pub mod ledger;
 pub mod model;
+pub mod pattern;
 pub mod plugin;
+pub mod policy;
 pub mod spec;
 pub mod warden_file;

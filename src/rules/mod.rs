@@ -188,6 +188,35 @@ impl RuleSet {
         })
     }
 
+    /// Every rule that matches, in table order, each with the first text it
+    /// matched; for explanations and for callers that skip some rules.
+    pub fn all_matches(&self, analysis: &Analysis) -> Vec<Hit<'static>> {
+        let mut found: Vec<Option<String>> = vec![None; self.rules.len()];
+        for cmd in &analysis.commands {
+            let line = OnceCell::new();
+            for i in self.candidates(&cmd.program) {
+                if found[i].is_none() {
+                    found[i] = self.match_command(i, cmd, &line);
+                }
+            }
+        }
+        for (i, rule) in self.rules.iter().enumerate() {
+            if let (None, Matcher::Analysis(f)) = (&found[i], &rule.matcher) {
+                found[i] = f(analysis);
+            }
+        }
+        found
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, text)| {
+                text.map(|text| Hit {
+                    rule: self.rules[i],
+                    text,
+                })
+            })
+            .collect()
+    }
+
     fn candidates(&self, program: &str) -> Vec<usize> {
         let mut out: Vec<usize> = self.any_program.clone();
         if let Some(list) = self.by_program.get(program) {

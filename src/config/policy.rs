@@ -1,0 +1,487 @@
+//! The compiled policy (every user rule, merged settings, the literal index) and matching a tool call against it.
+//!
+//! This is what the cache stores. Matching is built so that its cost depends
+//! on the rules a call could hit, not on how many rules there are: every rule
+//! with a literal it needs is indexed by that literal's first three bytes,
+//! and only rules whose literal occurs in the call are compiled and run.
+
+use serde::{Deserialize, Serialize};
+
+use crate::config::model::{RuleSpec, Settings, SourceInfo, Target, Tier, ToolSel};
+use crate::config::pattern::{self, GlobKind, MIN_LITERAL};
+use crate::payload::ToolKind;
+use crate::verdict::Decision;
+
+/// Every user rule from every source, ready for the engine.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Policy {
+    pub sources: Vec<SourceInfo>,
+    /// Settings merged across sources (the strongest tier that sets a value wins).
+    pub settings: Settings,
+    /// What is wrong with the policy (a broken file, a rule whose examples
+    /// misbehave, a protected rule kept by the ledger); told on every call.
+    pub problems: Vec<String>,
+    /// A source could not be used, so `on_error` applies.
+    pub broken: bool,
+    pub rules: Vec<RuleSpec>,
+    index: Index,
+}
+
+/// Rule numbers by the first three bytes of the literal each one needs.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+struct Index {
+    /// `(key, rule)`, sorted by key.
+    keyed: Vec<(u32, u32)>,
+    /// The literal of each rule, lowercased; empty when it has none.
+    literals: Vec<String>,
+    /// Rules with no usable literal: always candidates.
+    always: Vec<u32>,
+}
+
+fn key(bytes: &[u8]) -> u32 {
+    u32::from(bytes[0]) << 16 | u32::from(bytes[1]) << 8 | u32::from(bytes[2])
+}
+
+impl Policy {
+    /// Builds the index over `rules`. Sources, settings and problems are the
+    /// loader's to fill.
+    pub fn new(sources: Vec<SourceInfo>, settings: Settings, rules: Vec<RuleSpec>) -> Policy {
+        let mut index = Index::default();
+        for (n, rule) in rules.iter().enumerate() {
+            let n = n as u32;
+            match pattern::required_literal(&rule.target) {
+                Some(literal) if literal.len() >= MIN_LITERAL => {
+                    index.keyed.push((key(literal.as_bytes()), n));
+                    index.literals.push(literal);
+                }
+                _ => {
+                    index.always.push(n);
+                    index.literals.push(String::new());
+                }
+            }
+        }
+        index.keyed.sort_unstable();
+        Policy {
+            sources,
+            settings,
+            problems: Vec::new(),
+            broken: false,
+            rules,
+            index,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rules.is_empty()
+    }
+
+    /// The source a rule came from.
+    pub fn source_of(&self, rule: &RuleSpec) -> Option<&SourceInfo> {
+        self.sources.get(rule.source as usize)
+    }
+
+    /// The tier of a rule's source (rules of unknown origin count as user rules).
+    pub fn tier_of(&self, rule: &RuleSpec) -> Tier {
+        self.source_of(rule).map_or(Tier::User, |s| s.tier)
+    }
+
+    /// Every rule that matches `call`, with the parts of it each one matched.
+    pub fn matches(&self, call: &Subjects) -> Vec<RuleMatch> {
+        let haystack = call.haystack();
+        let mut candidates: Vec<u32> = self.index.always.clone();
+        let bytes = haystack.as_bytes();
+        for window in bytes.windows(MIN_LITERAL) {
+            let k = key(window);
+            let start = self.index.keyed.partition_point(|&(key, _)| key < k);
+            for &(key, rule) in &self.index.keyed[start..] {
+                if key != k {
+                    break;
+                }
+                candidates.push(rule);
+            }
+        }
+        candidates.sort_unstable();
+        candidates.dedup();
+        let mut found = Vec::new();
+        for n in candidates {
+            let Some(rule) = self.rules.get(n as usize) else {
+                continue;
+            };
+            let literal = self
+                .index
+                .literals
+                .get(n as usize)
+                .map_or("", String::as_str);
+            if !literal.is_empty() && !haystack.contains(literal) {
+                continue;
+            }
+            if let Some(m) = match_rule(rule, n, call) {
+                found.push(m);
+            }
+        }
+        found
+    }
+}
+
+/// One rule that matched a call: on which segments, and whether on the
+/// whole command text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleMatch {
+    pub rule: u32,
+    /// Indices into [`Subjects::segments`].
+    pub segments: Vec<usize>,
+    pub whole: bool,
+}
+
+/// One command of a command line, in the forms rules are matched against.
+#[derive(Debug, Clone, Default)]
+pub struct Segment {
+    /// As it would be typed: wrappers, environment, program, arguments and
+    /// redirections. The only form an allow rule sees, so `sudo git push`
+    /// is not allowed by `terminal(git:*)`.
+    pub full: String,
+    /// Stripped forms (program and arguments without wrappers; the program
+    /// by its bare name): deny and ask rules see these too, so wrappers
+    /// and paths cannot hide a command from them.
+    pub bare: Vec<String>,
+}
+
+/// A tool call, as the user rules see it.
+#[derive(Debug, Clone, Default)]
+pub struct Subjects {
+    pub tool: String,
+    pub kind: ToolKind,
+    /// The whole command line (shell tools).
+    pub text: Option<String>,
+    /// The command line has no shell operator, so Hermes' allowlist entries
+    /// may match it.
+    pub operator_free: bool,
+    pub segments: Vec<Segment>,
+    /// The file the tool works on, absolute and without `.`/`..`.
+    pub path: Option<String>,
+    pub cwd: Option<String>,
+    pub home: Option<String>,
+}
+
+impl Subjects {
+    fn haystack(&self) -> String {
+        let mut all = String::new();
+        for text in self.text.iter().chain(self.path.iter()) {
+            all.push_str(text);
+            all.push('\n');
+        }
+        for segment in &self.segments {
+            all.push_str(&segment.full);
+            all.push('\n');
+            for bare in &segment.bare {
+                all.push_str(bare);
+                all.push('\n');
+            }
+        }
+        all.to_ascii_lowercase()
+    }
+}
+
+/// Whether a rule's tool selector names this tool.
+pub fn tool_matches(sel: &ToolSel, tool: &str, kind: ToolKind) -> bool {
+    match sel {
+        ToolSel::Any => true,
+        ToolSel::Shell => kind == ToolKind::Shell,
+        ToolSel::Name(name) => {
+            if crate::config::spec::is_shell_tool(name) {
+                return kind == ToolKind::Shell;
+            }
+            let canonical = |n: &str| -> String {
+                let lower = n.to_ascii_lowercase();
+                match lower.as_str() {
+                    "write" => "write_file".into(),
+                    "edit" | "multiedit" => "patch".into(),
+                    "read" => "read_file".into(),
+                    _ => lower,
+                }
+            };
+            let (name, tool) = (canonical(name), canonical(tool));
+            if name.contains(['*', '?', '[']) {
+                pattern::compile(&pattern::glob_to_regex(&name, GlobKind::Command, true))
+                    .is_ok_and(|re| re.is_match(&tool))
+            } else {
+                name == tool
+            }
+        }
+    }
+}
+
+fn match_rule(rule: &RuleSpec, n: u32, call: &Subjects) -> Option<RuleMatch> {
+    if !tool_matches(&rule.tool, &call.tool, call.kind) {
+        return None;
+    }
+    let loosens = rule.decision == Decision::Allow && !rule.dangerous;
+    if let Some(scope) = &rule.scope {
+        let place = if call.kind == ToolKind::Shell {
+            call.cwd.as_deref()
+        } else {
+            call.path.as_deref()
+        };
+        let scope = resolve(scope, rule.base.as_deref(), call);
+        match place {
+            Some(place) if under(place, &scope) => {}
+            // Where the call happens is unknown: a rule that loosens
+            // cannot vouch for it, one that tightens still applies.
+            None if !loosens => {}
+            _ => return None,
+        }
+    }
+    let regex = match pattern::regex_source(&rule.target, rule.case_insensitive) {
+        Some(source) => {
+            let source = match (&rule.target, call.kind) {
+                // Relative path globs are relative to the rule's project.
+                (Target::PathGlob(glob), _) => pattern::glob_to_regex(
+                    &resolve(glob, rule.base.as_deref(), call),
+                    GlobKind::Path,
+                    rule.case_insensitive,
+                ),
+                _ => source,
+            };
+            Some(pattern::compile(&source).ok()?)
+        }
+        None => None,
+    };
+    let hit = |subject: &str| {
+        pattern::matches(&rule.target, rule.case_insensitive, regex.as_ref(), subject)
+    };
+    let mut found = RuleMatch {
+        rule: n,
+        segments: Vec::new(),
+        whole: false,
+    };
+    if call.kind != ToolKind::Shell {
+        let subject = match &rule.target {
+            Target::Any => true,
+            _ => call.path.as_deref().is_some_and(hit),
+        };
+        found.whole = subject;
+        return subject.then_some(found);
+    }
+    if matches!(rule.target, Target::PathGlob(_)) {
+        return None;
+    }
+    let text = call.text.as_deref().unwrap_or("");
+    if rule.whole_command {
+        found.whole = call.operator_free && hit(text.trim());
+        found.segments = if found.whole {
+            (0..call.segments.len()).collect()
+        } else {
+            Vec::new()
+        };
+        return found.whole.then_some(found);
+    }
+    for (i, segment) in call.segments.iter().enumerate() {
+        let seen = hit(&segment.full) || (!loosens && segment.bare.iter().any(|b| hit(b)));
+        if seen {
+            found.segments.push(i);
+        }
+    }
+    if !loosens {
+        found.whole = hit(text);
+    }
+    (found.whole || !found.segments.is_empty()).then_some(found)
+}
+
+/// Makes a rule's path (glob or scope) absolute: `~` is the home directory,
+/// a relative one is relative to the rule's project (or the call's cwd).
+fn resolve(path: &str, base: Option<&str>, call: &Subjects) -> String {
+    if let Some(rest) = path.strip_prefix("~/") {
+        if let Some(home) = &call.home {
+            return format!("{}/{rest}", home.trim_end_matches('/'));
+        }
+    }
+    if path.starts_with('/') || path.starts_with("**") {
+        return path.to_string();
+    }
+    match base.or(call.cwd.as_deref()) {
+        Some(dir) => format!(
+            "{}/{}",
+            dir.trim_end_matches('/'),
+            path.trim_start_matches("./")
+        ),
+        None => path.to_string(),
+    }
+}
+
+fn under(place: &str, prefix: &str) -> bool {
+    let prefix = prefix.trim_end_matches('/');
+    place == prefix
+        || place
+            .strip_prefix(prefix)
+            .is_some_and(|rest| rest.starts_with('/'))
+        || prefix.is_empty()
+}
+
+/// Lexically absolute path: joins `cwd`, expands `~`, folds `.` and `..`.
+pub fn normalize_path(path: &str, cwd: Option<&str>, home: Option<&str>) -> String {
+    let joined = if let Some(rest) = path
+        .strip_prefix("~/")
+        .or_else(|| (path == "~").then_some(""))
+    {
+        match home {
+            Some(home) => format!("{home}/{rest}"),
+            None => path.to_string(),
+        }
+    } else if path.starts_with('/') {
+        path.to_string()
+    } else {
+        match cwd {
+            Some(cwd) => format!("{cwd}/{path}"),
+            None => path.to_string(),
+        }
+    };
+    let absolute = joined.starts_with('/');
+    let mut parts: Vec<&str> = Vec::new();
+    for part in joined.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            _ => parts.push(part),
+        }
+    }
+    let body = parts.join("/");
+    if absolute {
+        format!("/{body}")
+    } else {
+        body
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::model::DEFAULT_PRIORITY;
+
+    pub(crate) fn rule(tool: ToolSel, target: Target, decision: Decision) -> RuleSpec {
+        RuleSpec {
+            id: "t.rule".into(),
+            source: 0,
+            line: None,
+            tool,
+            target,
+            case_insensitive: false,
+            whole_command: false,
+            scope: None,
+            base: None,
+            decision,
+            dangerous: false,
+            priority: DEFAULT_PRIORITY,
+            description: String::new(),
+            protected: false,
+            hits: vec![],
+            misses: vec![],
+        }
+    }
+
+    fn shell(text: &str, segments: &[&str]) -> Subjects {
+        Subjects {
+            tool: "terminal".into(),
+            kind: ToolKind::Shell,
+            text: Some(text.into()),
+            operator_free: !text.contains("&&"),
+            segments: segments
+                .iter()
+                .map(|s| Segment {
+                    full: s.to_string(),
+                    bare: vec![],
+                })
+                .collect(),
+            ..Subjects::default()
+        }
+    }
+
+    #[test]
+    fn only_rules_whose_literal_appears_are_run() {
+        let rules: Vec<RuleSpec> = (0..1000)
+            .map(|i| {
+                rule(
+                    ToolSel::Shell,
+                    Target::Prefix(format!("tool{i}")),
+                    Decision::Block,
+                )
+            })
+            .collect();
+        let policy = Policy::new(vec![], Settings::default(), rules);
+        let found = policy.matches(&shell("tool42 --x", &["tool42 --x"]));
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].rule, 42);
+        assert!(policy.matches(&shell("ls", &["ls"])).is_empty());
+    }
+
+    #[test]
+    fn allow_rules_see_each_segment_in_full_form_only() {
+        let allow = rule(
+            ToolSel::Shell,
+            Target::Prefix("git".into()),
+            Decision::Allow,
+        );
+        let deny = rule(
+            ToolSel::Shell,
+            Target::Prefix("git".into()),
+            Decision::Block,
+        );
+        let policy = Policy::new(vec![], Settings::default(), vec![allow, deny]);
+        let mut call = shell("sudo git push", &["sudo git push"]);
+        call.segments[0].bare.push("git push".into());
+        let found = policy.matches(&call);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].rule, 1);
+    }
+
+    #[test]
+    fn allowlist_entries_need_an_operator_free_command() {
+        let mut r = rule(
+            ToolSel::Shell,
+            Target::CommandGlob("git *".into()),
+            Decision::Allow,
+        );
+        r.whole_command = true;
+        let policy = Policy::new(vec![], Settings::default(), vec![r]);
+        assert_eq!(
+            policy.matches(&shell("git status", &["git status"])).len(),
+            1
+        );
+        assert!(policy
+            .matches(&shell(
+                "git status && rm -rf x",
+                &["git status", "rm -rf x"]
+            ))
+            .is_empty());
+    }
+
+    #[test]
+    fn path_globs_are_relative_to_the_project() {
+        let mut r = rule(
+            ToolSel::Name("write_file".into()),
+            Target::PathGlob("src/**".into()),
+            Decision::Allow,
+        );
+        r.base = Some("/p".into());
+        let policy = Policy::new(vec![], Settings::default(), vec![r]);
+        let call = |path: &str| Subjects {
+            tool: "Write".into(),
+            kind: ToolKind::Write,
+            path: Some(normalize_path(path, Some("/p"), None)),
+            cwd: Some("/p".into()),
+            ..Subjects::default()
+        };
+        assert_eq!(policy.matches(&call("src/a/b.rs")).len(), 1);
+        assert_eq!(policy.matches(&call("/p/src/x")).len(), 1);
+        assert!(policy.matches(&call("src/../../etc/passwd")).is_empty());
+        assert!(policy.matches(&call("/q/src/x")).is_empty());
+    }
+
+    #[test]
+    fn paths_are_normalized() {
+        assert_eq!(normalize_path("a/../b/./c", Some("/w"), None), "/w/b/c");
+        assert_eq!(normalize_path("~/x", None, Some("/home/u")), "/home/u/x");
+        assert_eq!(normalize_path("/../..", None, None), "/");
+    }
+}
