@@ -1,1 +1,634 @@
-//! (being written)
+//! The compiled-policy cache: one bincode file per set of policy sources, keyed by SHA-256 of their bytes.
+//!
+//! A hook call has about a millisecond in all, so reading a cache file costs
+//! one `open`, two reads, a cheap checksum and a bincode decode. The SHA-256
+//! key (over every source's path and bytes, the format version and warden's
+//! version) decides whether the cached value is still the compiled form of
+//! what is on disk; the checksum only guards against torn writes and bit rot.
+//! Every failure to read is a plain miss: the caller recompiles.
+
+use std::fmt;
+use std::fs;
+use std::io::{Read, Write};
+use std::path::Path;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use bincode::Options;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::error::{Error, Result};
+
+/// The layout of the cached value. Bump it whenever a type reachable from the
+/// cached value (the compiled policy, `RuleSpec`, `Settings`, ...) changes
+/// shape: bincode carries no field names, so an old file would otherwise
+/// decode into garbage or fail in confusing ways. warden's own version is in
+/// the key too, but a development build keeps its version across changes.
+pub const FORMAT_VERSION: u32 = 1;
+
+const MAGIC: [u8; 8] = *b"WRDNPOL\x01";
+const HEADER_LEN: usize = 8 + 4 + 32 + 8 + 8;
+const KEY_DOMAIN: &[u8] = b"warden policy cache key\0";
+const NAME_DOMAIN: &[u8] = b"warden policy cache name\0";
+
+/// What a cache file must have been written for: SHA-256 of the inputs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Key([u8; 32]);
+
+impl Key {
+    pub fn as_bytes(&self) -> &[u8; 32] {
+        &self.0
+    }
+}
+
+impl fmt::Display for Key {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for byte in &self.0 {
+            write!(f, "{byte:02x}")?;
+        }
+        Ok(())
+    }
+}
+
+/// One policy source as it was read for this call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeyInput<'a> {
+    pub path: &'a str,
+    /// `None`: the file does not exist or could not be read.
+    pub bytes: Option<&'a [u8]>,
+}
+
+fn put_len(hasher: &mut Sha256, len: usize) {
+    hasher.update((len as u64).to_le_bytes());
+}
+
+fn put_field(hasher: &mut Sha256, bytes: &[u8]) {
+    put_len(hasher, bytes.len());
+    hasher.update(bytes);
+}
+
+/// The key of a cache entry for these inputs, in this order.
+pub fn key(inputs: &[KeyInput<'_>]) -> Key {
+    let mut hasher = Sha256::new();
+    hasher.update(KEY_DOMAIN);
+    hasher.update(FORMAT_VERSION.to_le_bytes());
+    put_field(&mut hasher, env!("CARGO_PKG_VERSION").as_bytes());
+    // Every variable-length piece carries its length and the list its count,
+    // so no two different input lists feed the hash the same byte stream.
+    put_len(&mut hasher, inputs.len());
+    for input in inputs {
+        put_field(&mut hasher, input.path.as_bytes());
+        match input.bytes {
+            None => hasher.update([0u8]),
+            Some(bytes) => {
+                hasher.update([1u8]);
+                put_field(&mut hasher, bytes);
+            }
+        }
+    }
+    Key(hasher.finalize().into())
+}
+
+/// The cache file name for a set of source paths: each set gets its own file,
+/// so two projects do not evict each other and a changed source overwrites
+/// its set's old entry instead of piling up new ones.
+pub fn file_name(paths: &[&str]) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(NAME_DOMAIN);
+    put_len(&mut hasher, paths.len());
+    for path in paths {
+        put_field(&mut hasher, path.as_bytes());
+    }
+    let digest = hasher.finalize();
+    let mut name = String::from("policy-");
+    for byte in digest.iter().take(8) {
+        name.push_str(&format!("{byte:02x}"));
+    }
+    name.push_str(".bin");
+    name
+}
+
+/// FNV-1a over 64-bit words. Each step `h = (h ^ w) * P` is a bijection of
+/// `h` for a fixed word, so any change confined to one word always changes
+/// the result; it runs at several bytes a cycle, where SHA-256 would not.
+fn checksum(bytes: &[u8]) -> u64 {
+    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    let mut hash = OFFSET ^ (bytes.len() as u64).wrapping_mul(PRIME);
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        hash = (hash ^ u64::from_le_bytes(word)).wrapping_mul(PRIME);
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let mut word = [0u8; 8];
+        word[..rest.len()].copy_from_slice(rest);
+        hash = (hash ^ u64::from_le_bytes(word)).wrapping_mul(PRIME);
+    }
+    // The multiply leaves the low bits depending only on low input bits.
+    hash ^= hash >> 29;
+    hash = hash.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    hash ^ (hash >> 32)
+}
+
+fn u32_at(bytes: &[u8], at: usize) -> Option<u32> {
+    let mut word = [0u8; 4];
+    word.copy_from_slice(bytes.get(at..at + 4)?);
+    Some(u32::from_le_bytes(word))
+}
+
+fn u64_at(bytes: &[u8], at: usize) -> Option<u64> {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(bytes.get(at..at + 8)?);
+    Some(u64::from_le_bytes(word))
+}
+
+/// The cached value at `path` if it was written for `key`; `None` on any
+/// miss, whatever the file holds.
+pub fn read<T: DeserializeOwned>(path: &Path, key: &Key) -> Option<T> {
+    let mut file = fs::File::open(path).ok()?;
+    let file_len = file.metadata().ok()?.len();
+    let mut header = [0u8; HEADER_LEN];
+    file.read_exact(&mut header).ok()?;
+    if header.get(..8)? != MAGIC.as_slice()
+        || u32_at(&header, 8)? != FORMAT_VERSION
+        || header.get(12..44)? != key.0.as_slice()
+    {
+        return None;
+    }
+    let payload_len = u64_at(&header, 44)?;
+    let sum = u64_at(&header, 52)?;
+    // The length must agree with the file itself before anything is
+    // allocated, so a corrupt length costs nothing.
+    if file_len.checked_sub(HEADER_LEN as u64)? != payload_len {
+        return None;
+    }
+    let mut payload = Vec::with_capacity(usize::try_from(payload_len).ok()?);
+    file.take(payload_len).read_to_end(&mut payload).ok()?;
+    if payload.len() as u64 != payload_len || checksum(&payload) != sum {
+        return None;
+    }
+    bincode::DefaultOptions::new()
+        .with_fixint_encoding()
+        .with_limit(payload_len)
+        .deserialize(&payload)
+        .ok()
+}
+
+/// Stores `value` at `path` for `key`, replacing any older entry atomically.
+pub fn write<T: Serialize>(path: &Path, key: &Key, value: &T) -> Result<()> {
+    let payload = bincode::DefaultOptions::new()
+        .with_fixint_encoding()
+        .serialize(value)
+        .map_err(|e| state_error(path, format!("cannot encode the compiled policy: {e}")))?;
+    let mut bytes = Vec::with_capacity(HEADER_LEN + payload.len());
+    bytes.extend_from_slice(&MAGIC);
+    bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    bytes.extend_from_slice(&key.0);
+    bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(&checksum(&payload).to_le_bytes());
+    bytes.extend_from_slice(&payload);
+    write_atomic(path, &bytes, false)
+}
+
+pub(crate) fn state_error(path: &Path, message: String) -> Error {
+    Error::State {
+        path: path.display().to_string(),
+        message,
+    }
+}
+
+/// Creates `dir` and its missing parents, private to the user: the state
+/// directory says which rules guard which project.
+pub(crate) fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    let mut builder = fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    builder.create(dir)
+}
+
+/// Writes `bytes` to a fresh file next to `path` and renames it over `path`,
+/// so a reader sees the old file or the new one, never half of one. `sync`
+/// flushes the data to disk first (worth it for the ledger; a torn cache
+/// file is only a miss).
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8], sync: bool) -> Result<()> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    create_private_dir(dir).map_err(|e| {
+        state_error(
+            path,
+            format!("cannot create directory {}: {e}", dir.display()),
+        )
+    })?;
+    let name = path
+        .file_name()
+        .ok_or_else(|| state_error(path, "not a file path".to_string()))?;
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or(Duration::ZERO)
+        .as_nanos();
+    let temp = dir.join(format!(
+        ".{}.{}.{nanos}.tmp",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let result = write_new_file(&temp, bytes, sync)
+        .and_then(|()| fs::rename(&temp, path))
+        .map_err(|e| state_error(path, format!("cannot write: {e}")));
+    if result.is_err() {
+        let _ = fs::remove_file(&temp);
+    }
+    result
+}
+
+fn write_new_file(path: &Path, bytes: &[u8], sync: bool) -> std::io::Result<()> {
+    let mut options = fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut file = options.open(path)?;
+    file.write_all(bytes)?;
+    if sync {
+        file.sync_all()?;
+    }
+    Ok(())
+}
+
+/// Removes the oldest `policy-*.bin` files in `dir` beyond the newest `keep`,
+/// and temp files a crashed writer left behind. Best effort: errors are ignored.
+pub fn prune(dir: &Path, keep: usize) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let now = SystemTime::now();
+    let mut caches = Vec::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        let Ok(modified) = entry.metadata().and_then(|m| m.modified()) else {
+            continue;
+        };
+        if name.starts_with("policy-") && name.ends_with(".bin") {
+            caches.push((modified, entry.path()));
+        } else if name.starts_with(".policy-") && name.ends_with(".tmp") {
+            let age = now.duration_since(modified).unwrap_or(Duration::ZERO);
+            if age > Duration::from_secs(600) {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
+    }
+    caches.sort_by_key(|c| std::cmp::Reverse(c.0));
+    for (_, path) in caches.into_iter().skip(keep) {
+        let _ = fs::remove_file(path);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+    use std::path::PathBuf;
+    use std::time::Instant;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    struct Sample {
+        name: String,
+        items: Vec<String>,
+        numbers: Vec<u64>,
+        flag: Option<bool>,
+    }
+
+    fn sample() -> Sample {
+        Sample {
+            name: "policy".to_string(),
+            items: vec!["git:*".to_string(), "rm -rf".to_string()],
+            numbers: vec![1, 2, 3, 0xdead_beef],
+            flag: Some(true),
+        }
+    }
+
+    fn temp_dir(tag: &str) -> PathBuf {
+        let nanos = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap()
+            .as_nanos();
+        let dir = std::env::temp_dir().join(format!(
+            "warden-cache-test-{tag}-{}-{nanos}",
+            std::process::id()
+        ));
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn sample_key() -> Key {
+        key(&[KeyInput {
+            path: "/p/.warden.yaml",
+            bytes: Some(b"deny: [x]"),
+        }])
+    }
+
+    #[test]
+    fn round_trip() {
+        let dir = temp_dir("round");
+        let path = dir.join("state").join("policy-x.bin");
+        let k = sample_key();
+        write(&path, &k, &sample()).unwrap();
+        assert_eq!(read::<Sample>(&path, &k), Some(sample()));
+        // Overwriting replaces the entry.
+        let other = Sample {
+            name: "other".to_string(),
+            ..sample()
+        };
+        write(&path, &k, &other).unwrap();
+        assert_eq!(read::<Sample>(&path, &k), Some(other));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn missing_file_is_a_miss() {
+        let dir = temp_dir("missing");
+        assert_eq!(read::<Sample>(&dir.join("nope.bin"), &sample_key()), None);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn wrong_key_is_a_miss() {
+        let dir = temp_dir("key");
+        let path = dir.join("policy-x.bin");
+        write(&path, &sample_key(), &sample()).unwrap();
+        let other = key(&[KeyInput {
+            path: "/p/.warden.yaml",
+            bytes: Some(b"deny: [y]"),
+        }]);
+        assert_eq!(read::<Sample>(&path, &other), None);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn other_format_version_is_a_miss() {
+        let dir = temp_dir("version");
+        let path = dir.join("policy-x.bin");
+        let k = sample_key();
+        write(&path, &k, &sample()).unwrap();
+        let mut bytes = fs::read(&path).unwrap();
+        bytes[8..12].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
+        fs::write(&path, &bytes).unwrap();
+        assert_eq!(read::<Sample>(&path, &k), None);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn keys_separate_inputs() {
+        let k = |inputs: &[KeyInput<'_>]| key(inputs).to_string();
+        let missing = k(&[KeyInput {
+            path: "a",
+            bytes: None,
+        }]);
+        let empty = k(&[KeyInput {
+            path: "a",
+            bytes: Some(b""),
+        }]);
+        assert_ne!(missing, empty);
+        // Moving bytes between the path and the content must change the key.
+        let one = k(&[KeyInput {
+            path: "ab",
+            bytes: Some(b"c"),
+        }]);
+        let two = k(&[KeyInput {
+            path: "a",
+            bytes: Some(b"bc"),
+        }]);
+        assert_ne!(one, two);
+        // As must moving them between inputs.
+        let split = k(&[
+            KeyInput {
+                path: "a",
+                bytes: Some(b"b"),
+            },
+            KeyInput {
+                path: "c",
+                bytes: None,
+            },
+        ]);
+        let joined = k(&[KeyInput {
+            path: "a",
+            bytes: Some(b"b\0\0\0\0\0\0\0\x01c\0"),
+        }]);
+        assert_ne!(split, joined);
+        assert_ne!(k(&[]), missing);
+        assert_eq!(
+            empty,
+            k(&[KeyInput {
+                path: "a",
+                bytes: Some(b""),
+            }])
+        );
+        assert_eq!(empty.len(), 64);
+        assert!(empty.chars().all(|c| matches!(c, '0'..='9' | 'a'..='f')));
+    }
+
+    #[test]
+    fn file_names_are_stable_and_distinct() {
+        let a = file_name(&["/home/u/.config/warden/config.yaml", "/p/.warden.yaml"]);
+        assert_eq!(
+            a,
+            file_name(&["/home/u/.config/warden/config.yaml", "/p/.warden.yaml"])
+        );
+        assert_ne!(
+            a,
+            file_name(&["/home/u/.config/warden/config.yaml", "/q/.warden.yaml"])
+        );
+        assert_ne!(file_name(&["ab", "c"]), file_name(&["a", "bc"]));
+        assert!(a.starts_with("policy-") && a.ends_with(".bin"));
+        assert_eq!(a.len(), "policy-".len() + 16 + ".bin".len());
+    }
+
+    #[test]
+    fn every_truncation_is_a_miss() {
+        let dir = temp_dir("trunc");
+        let path = dir.join("policy-x.bin");
+        let k = sample_key();
+        write(&path, &k, &sample()).unwrap();
+        let bytes = fs::read(&path).unwrap();
+        assert!(bytes.len() > HEADER_LEN);
+        let cut = dir.join("cut.bin");
+        for len in 0..bytes.len() {
+            fs::write(&cut, &bytes[..len]).unwrap();
+            assert_eq!(read::<Sample>(&cut, &k), None, "truncated to {len} bytes");
+        }
+        // Trailing garbage is as bad as missing bytes.
+        let mut longer = bytes.clone();
+        longer.push(0);
+        fs::write(&cut, &longer).unwrap();
+        assert_eq!(read::<Sample>(&cut, &k), None);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn flipped_bytes_are_a_miss() {
+        let dir = temp_dir("flip");
+        let path = dir.join("policy-x.bin");
+        let k = sample_key();
+        write(&path, &k, &sample()).unwrap();
+        let bytes = fs::read(&path).unwrap();
+        let bad = dir.join("bad.bin");
+        for at in 0..bytes.len() {
+            for mask in [0x01u8, 0x80, 0xff] {
+                let mut flipped = bytes.clone();
+                flipped[at] ^= mask;
+                fs::write(&bad, &flipped).unwrap();
+                assert_eq!(read::<Sample>(&bad, &k), None, "byte {at} ^ {mask:#x}");
+            }
+        }
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn checksum_sees_single_word_changes() {
+        let base: Vec<u8> = (0..=255u8).cycle().take(1000).collect();
+        let sum = checksum(&base);
+        for at in 0..base.len() {
+            let mut changed = base.clone();
+            changed[at] = changed[at].wrapping_add(1);
+            assert_ne!(checksum(&changed), sum, "byte {at}");
+        }
+        assert_ne!(checksum(&base[..999]), sum);
+        assert_ne!(checksum(b""), checksum(b"\0"));
+    }
+
+    #[test]
+    fn giant_length_prefix_is_a_quick_miss() {
+        let dir = temp_dir("giant");
+        let path = dir.join("policy-x.bin");
+        let k = sample_key();
+        write(&path, &k, &sample()).unwrap();
+        let mut bytes = fs::read(&path).unwrap();
+        bytes[44..52].copy_from_slice(&u64::MAX.to_le_bytes());
+        fs::write(&path, &bytes).unwrap();
+        let start = Instant::now();
+        assert_eq!(read::<Sample>(&path, &k), None);
+        assert!(start.elapsed() < Duration::from_secs(1));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn giant_inner_length_is_a_quick_miss() {
+        // A well-formed header and checksum around a payload whose Vec length
+        // says 2^60 elements. (bincode's slice reader and serde's cautious
+        // preallocation already refuse this; the byte limit is a second guard
+        // that this test cannot tell apart from the first.)
+        let dir = temp_dir("inner");
+        let path = dir.join("policy-x.bin");
+        let k = sample_key();
+        let mut payload = Vec::new();
+        payload.extend_from_slice(&1u64.to_le_bytes());
+        payload.push(b'x');
+        payload.extend_from_slice(&(1u64 << 60).to_le_bytes());
+        let mut bytes = Vec::new();
+        bytes.extend_from_slice(&MAGIC);
+        bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        bytes.extend_from_slice(&k.0);
+        bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+        bytes.extend_from_slice(&checksum(&payload).to_le_bytes());
+        bytes.extend_from_slice(&payload);
+        fs::write(&path, &bytes).unwrap();
+        let start = Instant::now();
+        assert_eq!(read::<Sample>(&path, &k), None);
+        assert_eq!(read::<(String, String)>(&path, &k), None);
+        assert!(start.elapsed() < Duration::from_secs(1));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn unwritable_directory_is_an_error_naming_the_path() {
+        let dir = temp_dir("unwritable");
+        let blocker = dir.join("a-file");
+        fs::write(&blocker, b"not a directory").unwrap();
+        let path = blocker.join("sub").join("policy-x.bin");
+        let err = write(&path, &sample_key(), &sample()).unwrap_err();
+        assert!(matches!(err, Error::State { .. }), "{err:?}");
+        assert!(
+            err.to_string().contains(&path.display().to_string()),
+            "{err}"
+        );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn failed_rename_leaves_no_temp_file() {
+        // The target is an existing non-empty directory: the rename fails
+        // after the temp file was written, and the temp file must go.
+        let dir = temp_dir("rename");
+        let path = dir.join("policy-x.bin");
+        fs::create_dir(&path).unwrap();
+        fs::write(path.join("keep"), b"x").unwrap();
+        assert!(write(&path, &sample_key(), &sample()).is_err());
+        let names: Vec<_> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, vec!["policy-x.bin".to_string()]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn write_leaves_only_the_target() {
+        let dir = temp_dir("atomic");
+        let path = dir.join("policy-x.bin");
+        for _ in 0..3 {
+            write(&path, &sample_key(), &sample()).unwrap();
+        }
+        let names: Vec<_> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, vec!["policy-x.bin".to_string()]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn created_directories_are_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = temp_dir("mode");
+        let state = dir.join("state");
+        write(&state.join("policy-x.bin"), &sample_key(), &sample()).unwrap();
+        let mode = fs::metadata(&state).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o700);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn prune_keeps_the_newest() {
+        let dir = temp_dir("prune");
+        let base = SystemTime::now() - Duration::from_secs(3600);
+        for i in 0..5u64 {
+            let path = dir.join(format!("policy-{i}.bin"));
+            fs::write(&path, b"x").unwrap();
+            let file = fs::File::options().write(true).open(&path).unwrap();
+            file.set_modified(base + Duration::from_secs(i * 60))
+                .unwrap();
+        }
+        fs::write(dir.join("ledger.json"), b"{}").unwrap();
+        prune(&dir, 2);
+        let mut names: Vec<_> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, vec!["ledger.json", "policy-3.bin", "policy-4.bin"]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
