@@ -15,6 +15,13 @@ use serde_json::Value;
 const PAYLOAD_EXT: &str = ".json";
 const EXPECTED_EXT: &str = ".expected.json";
 const ARGS_EXT: &str = ".args";
+/// A directory standing in for the machine a case runs on: `home/` is
+/// HOME, `etc-warden/` the managed policy directory, `vars` extra
+/// environment variables (`NAME=value` lines), anything else a project.
+const WORLD_EXT: &str = ".env";
+/// Stands for the world directory's absolute path in payloads, `vars` and
+/// expected verdicts, so golden files do not depend on the checkout's path.
+const WORLD_TOKEN: &str = "@ENV@";
 
 /// One payload file and the files that travel with it.
 struct Case {
@@ -23,6 +30,7 @@ struct Case {
     payload: PathBuf,
     expected: PathBuf,
     args: PathBuf,
+    world: PathBuf,
 }
 
 fn main() {
@@ -68,6 +76,7 @@ fn discover(root: &Path) -> Result<Vec<Case>, String> {
                 payload: file.clone(),
                 expected: group.join(format!("{stem}{EXPECTED_EXT}")),
                 args: group.join(format!("{stem}{ARGS_EXT}")),
+                world: group.join(format!("{stem}{WORLD_EXT}")),
             });
         }
     }
@@ -111,7 +120,7 @@ fn stray_files(root: &Path) -> Result<(), Failed> {
         }
         for file in read_dir_sorted(&group)? {
             let name = file_name(&file);
-            let stem = [EXPECTED_EXT, ARGS_EXT]
+            let stem = [EXPECTED_EXT, ARGS_EXT, WORLD_EXT]
                 .iter()
                 .find_map(|ext| name.strip_suffix(ext));
             let ok = match stem {
@@ -138,7 +147,29 @@ fn run_case(case: &Case, bless: bool) -> Result<(), Failed> {
     let payload = fs::read(&case.payload)
         .map_err(|e| format!("cannot read {}: {e}", case.payload.display()))?;
     let args = read_args(&case.args)?;
-    let outcome = warden::cli::run(&args, &mut payload.as_slice(), &warden::cli::Env::default());
+    let (env, world) = world_env(case)?;
+    let payload = match &world {
+        Some(world) => String::from_utf8_lossy(&payload)
+            .replace(WORLD_TOKEN, world)
+            .into_bytes(),
+        None => payload,
+    };
+    let mut outcome = warden::cli::run(&args, &mut payload.as_slice(), &env);
+    if world.is_some() {
+        // The second run reads the compiled cache the first one wrote: both
+        // must say the same, or the cache changed a decision.
+        let again = warden::cli::run(&args, &mut payload.as_slice(), &env);
+        if again.stdout != outcome.stdout {
+            return Err(format!(
+                "the cached policy decided differently:\nfirst:  {}second: {}",
+                outcome.stdout, again.stdout
+            )
+            .into());
+        }
+    }
+    if let Some(world) = &world {
+        outcome.stdout = outcome.stdout.replace(world.as_str(), WORLD_TOKEN);
+    }
     if outcome.code != 0 {
         return Err(format!(
             "exit code {} (want 0)\nstdout: {}\nstderr: {}",
@@ -181,6 +212,71 @@ fn run_case(case: &Case, bless: bool) -> Result<(), Failed> {
         )
         .into())
     }
+}
+
+/// The environment a case runs in: none at all (built-in rules only), or
+/// its world directory's, with a fresh cache and ledger.
+fn world_env(case: &Case) -> Result<(warden::cli::Env, Option<String>), Failed> {
+    if !case.world.is_dir() {
+        return Ok((warden::cli::Env::default(), None));
+    }
+    let state = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("fixture-state")
+        .join(case.name.replace('/', "-"));
+    let _ = fs::remove_dir_all(&state);
+    // The world is copied, with its token replaced in every file, so its
+    // files can name absolute paths inside it.
+    let copy = state.join("world");
+    fs::create_dir_all(&copy).map_err(|e| format!("cannot create {}: {e}", copy.display()))?;
+    let copy = fs::canonicalize(&copy)
+        .map_err(|e| format!("cannot resolve {}: {e}", copy.display()))?;
+    let world = copy.display().to_string();
+    copy_world(&case.world, &copy, &world)?;
+    let mut vars: Vec<(String, String)> = vec![
+        ("WARDEN_PROJECT_CEILING".into(), state.display().to_string()),
+        ("HOME".into(), format!("{world}/home")),
+        ("WARDEN_MANAGED_DIR".into(), format!("{world}/etc-warden")),
+        ("XDG_CACHE_HOME".into(), state.join("cache").display().to_string()),
+        ("XDG_STATE_HOME".into(), state.join("state").display().to_string()),
+    ];
+    let listed = copy.join("vars");
+    if listed.is_file() {
+        let text = fs::read_to_string(&listed)
+            .map_err(|e| format!("cannot read {}: {e}", listed.display()))?;
+        for line in text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+            let (name, value) = line
+                .split_once('=')
+                .ok_or_else(|| format!("{}: `{line}` is not NAME=value", listed.display()))?;
+            vars.retain(|(n, _)| n != name);
+            vars.push((name.to_string(), value.replace(WORLD_TOKEN, &world)));
+        }
+    }
+    let env = warden::cli::Env::from_vars(
+        |name| vars.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone()),
+        false,
+    );
+    Ok((env, Some(world)))
+}
+
+fn copy_world(from: &Path, to: &Path, world: &str) -> Result<(), Failed> {
+    for entry in read_dir_sorted(from)? {
+        let target = to.join(file_name(&entry));
+        if entry.is_dir() {
+            fs::create_dir_all(&target)
+                .map_err(|e| format!("cannot create {}: {e}", target.display()))?;
+            copy_world(&entry, &target, world)?;
+        } else {
+            let bytes =
+                fs::read(&entry).map_err(|e| format!("cannot read {}: {e}", entry.display()))?;
+            let bytes = match String::from_utf8(bytes) {
+                Ok(text) => text.replace(WORLD_TOKEN, world).into_bytes(),
+                Err(e) => e.into_bytes(),
+            };
+            fs::write(&target, bytes)
+                .map_err(|e| format!("cannot write {}: {e}", target.display()))?;
+        }
+    }
+    Ok(())
 }
 
 /// The extra command-line arguments of a case; no file means none.

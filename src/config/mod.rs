@@ -8,6 +8,7 @@
 pub mod cache;
 pub mod hermes;
 pub mod ledger;
+pub mod load;
 pub mod model;
 pub mod pattern;
 pub mod plugin;

@@ -1,8 +1,14 @@
 //! The command line: argument parsing, hook mode (one payload in, one verdict line out), help and version.
+//!
+//! The policy subcommands (`why`, `lint`, `bless`) live in [`policy`].
+
+mod policy;
 
 use std::io::Read;
+use std::path::Path;
 
-use crate::engine::{self, Options};
+use crate::config::load::{self, Locations};
+use crate::engine::{self, NoHuman, Options};
 use crate::error::Error;
 use crate::payload;
 use crate::verdict::{Decision, Dialect, Verdict};
@@ -25,15 +31,66 @@ pub struct Env {
     pub sudo_password_set: bool,
     /// stdin is a terminal: a person typed `warden` with no payload.
     pub stdin_is_terminal: bool,
+    /// `HERMES_YOLO_MODE` is on (read here, never from a command's text).
+    pub yolo: bool,
+    /// No human will answer an ask (`HERMES_CRON_SESSION`, `WARDEN_UNATTENDED`).
+    pub unattended: Option<NoHuman>,
+    /// Where policy files, the cache and the ledger are. `Default` has none,
+    /// so tests see only the built-in rules unless they say otherwise.
+    pub locations: Locations,
 }
 
 impl Env {
     pub fn from_process() -> Env {
         use std::io::IsTerminal;
+        Env::from_vars(
+            |name| std::env::var(name).ok(),
+            std::io::stdin().is_terminal(),
+        )
+    }
+
+    /// Reads the environment through `var`, so tests can supply their own.
+    pub fn from_vars(var: impl Fn(&str) -> Option<String>, stdin_is_terminal: bool) -> Env {
+        let on = |name: &str| {
+            var(name).is_some_and(|v| {
+                matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes" | "on")
+            })
+        };
+        let unattended = if on("HERMES_CRON_SESSION") {
+            Some(NoHuman::Cron)
+        } else {
+            match var("WARDEN_UNATTENDED").map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+                Some("cron") => Some(NoHuman::Cron),
+                Some("single-query" | "single_query") => Some(NoHuman::SingleQuery),
+                Some("" | "0" | "false" | "no" | "off") | None => None,
+                Some(_) => Some(NoHuman::Unattended),
+            }
+        };
         Env {
-            sudo_password_set: std::env::var_os("SUDO_PASSWORD").is_some_and(|v| !v.is_empty()),
-            stdin_is_terminal: std::io::stdin().is_terminal(),
+            sudo_password_set: var("SUDO_PASSWORD").is_some_and(|v| !v.is_empty()),
+            stdin_is_terminal,
+            yolo: on("HERMES_YOLO_MODE"),
+            unattended,
+            locations: Locations::from_vars(&var),
         }
+    }
+
+    /// Engine options for a call in `cwd`, with the policy loaded for it;
+    /// what the loader has to say goes to `stderr`.
+    pub(crate) fn options(&self, cwd: Option<&str>, stderr: &mut String) -> (Options, load::Loaded) {
+        let loaded = load::load(&self.locations, cwd.map(Path::new));
+        for line in loaded.notes.iter().chain(&loaded.policy.problems) {
+            stderr.push_str(line);
+            stderr.push('\n');
+        }
+        let options = Options {
+            sudo_password_set: self.sudo_password_set,
+            yolo: self.yolo,
+            unattended: self.unattended,
+            home: self.locations.home.as_ref().map(|h| h.display().to_string()),
+            policy: std::sync::Arc::new(loaded.policy.clone()),
+        };
+        (options, loaded)
     }
 }
 
@@ -48,6 +105,7 @@ struct HookOptions {
 
 enum Mode {
     Hook(HookOptions),
+    Policy(policy::Command),
     Help,
     Version,
 }
@@ -57,10 +115,20 @@ warden: a pre-tool-call guard for AI coding agents
 
 USAGE:
     warden [hook] [--agent hermes|claude|codex|native] < payload.json
+    warden why [--tool NAME] (--cmd COMMAND | --path PATH) [--cwd DIR]
+    warden lint [--cwd DIR]
+    warden bless [--cwd DIR]
 
 Reads one hook payload (JSON) on stdin and writes one verdict line (JSON) on
 stdout. Without --agent the dialect follows the payload: Hermes payloads get
 Hermes' format, Claude Code's get Claude's, Codex's get Codex's.
+
+SUBCOMMANDS:
+    why     show every layer's view of one call: sources, matching rules
+            (with file and line), the winner and the verdict
+    lint    check every policy file and every rule's examples; exit 1 on problems
+    bless   accept the current policy files into the integrity ledger (from
+            a terminal only): protected rules that were removed stop being kept
 
 OPTIONS:
     --agent NAME   output dialect: hermes, claude, codex or native
@@ -97,6 +165,7 @@ pub fn run(args: &[String], stdin: &mut dyn Read, env: &Env) -> Outcome {
             code: 2,
         },
         Mode::Hook(options) => hook(stdin, options, env),
+        Mode::Policy(command) => policy::run(&command, env),
     }
 }
 
@@ -120,6 +189,11 @@ fn plain(stdout: String) -> Outcome {
 fn parse_args(args: &[String]) -> Result<Mode, Error> {
     let mut options = HookOptions::default();
     let mut iter = args.iter().map(String::as_str).peekable();
+    if let Some(&name) = iter.peek() {
+        if let Some(command) = policy::parse(name, &args[1..])? {
+            return Ok(Mode::Policy(command));
+        }
+    }
     if iter.peek() == Some(&"hook") {
         iter.next();
     }
@@ -173,12 +247,15 @@ fn parse_dialect(name: &str) -> Result<Dialect, Error> {
 
 fn hook(stdin: &mut dyn Read, hook_options: HookOptions, env: &Env) -> Outcome {
     let dialect = hook_options.dialect;
-    let options = Options {
-        sudo_password_set: env.sudo_password_set,
-        ..Options::default()
-    };
+    let mut stderr = String::new();
     match read_payload(stdin).and_then(|text| payload::parse(&text)) {
         Ok(call) => {
+            // Other events carry nothing to judge: no policy to load.
+            let options = if call.is_pre_tool() {
+                env.options(call.cwd.as_deref(), &mut stderr).0
+            } else {
+                Options::default()
+            };
             let mut verdict = engine::evaluate(&call, &options);
             if hook_options.ask_as_block && verdict.decision == Decision::Ask {
                 verdict.decision = Decision::Block;
@@ -197,7 +274,7 @@ fn hook(stdin: &mut dyn Read, hook_options: HookOptions, env: &Env) -> Outcome {
             };
             Outcome {
                 stdout: format!("{line}\n"),
-                stderr: String::new(),
+                stderr,
                 code: 0,
             }
         }
