@@ -228,22 +228,31 @@ fn world_env(case: &Case) -> Result<(warden::cli::Env, Option<String>), Failed> 
     // files can name absolute paths inside it.
     let copy = state.join("world");
     fs::create_dir_all(&copy).map_err(|e| format!("cannot create {}: {e}", copy.display()))?;
-    let copy = fs::canonicalize(&copy)
-        .map_err(|e| format!("cannot resolve {}: {e}", copy.display()))?;
+    let copy =
+        fs::canonicalize(&copy).map_err(|e| format!("cannot resolve {}: {e}", copy.display()))?;
     let world = copy.display().to_string();
     copy_world(&case.world, &copy, &world)?;
     let mut vars: Vec<(String, String)> = vec![
         ("WARDEN_PROJECT_CEILING".into(), state.display().to_string()),
         ("HOME".into(), format!("{world}/home")),
         ("WARDEN_MANAGED_DIR".into(), format!("{world}/etc-warden")),
-        ("XDG_CACHE_HOME".into(), state.join("cache").display().to_string()),
-        ("XDG_STATE_HOME".into(), state.join("state").display().to_string()),
+        (
+            "XDG_CACHE_HOME".into(),
+            state.join("cache").display().to_string(),
+        ),
+        (
+            "XDG_STATE_HOME".into(),
+            state.join("state").display().to_string(),
+        ),
     ];
     let listed = copy.join("vars");
     if listed.is_file() {
         let text = fs::read_to_string(&listed)
             .map_err(|e| format!("cannot read {}: {e}", listed.display()))?;
-        for line in text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+        for line in text
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        {
             let (name, value) = line
                 .split_once('=')
                 .ok_or_else(|| format!("{}: `{line}` is not NAME=value", listed.display()))?;

@@ -100,10 +100,7 @@ fn check(reg: &Registration, event: &str, shell_tool: &str) -> Vec<String> {
 /// Runs warden in-process as the snippet would start it, on `payload`.
 fn run(file: &str, args: &[String], payload: &Value) -> Value {
     let input = payload.to_string();
-    let env = Env {
-        sudo_password_set: false,
-        stdin_is_terminal: false,
-    };
+    let env = Env::default();
     let outcome = cli::run(args, &mut input.as_bytes(), &env);
     assert_eq!(outcome.code, 0, "{file}: exit code");
     assert_eq!(

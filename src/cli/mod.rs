@@ -53,13 +53,19 @@ impl Env {
     pub fn from_vars(var: impl Fn(&str) -> Option<String>, stdin_is_terminal: bool) -> Env {
         let on = |name: &str| {
             var(name).is_some_and(|v| {
-                matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes" | "on")
+                matches!(
+                    v.trim().to_ascii_lowercase().as_str(),
+                    "1" | "true" | "yes" | "on"
+                )
             })
         };
         let unattended = if on("HERMES_CRON_SESSION") {
             Some(NoHuman::Cron)
         } else {
-            match var("WARDEN_UNATTENDED").map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+            match var("WARDEN_UNATTENDED")
+                .map(|v| v.trim().to_ascii_lowercase())
+                .as_deref()
+            {
                 Some("cron") => Some(NoHuman::Cron),
                 Some("single-query" | "single_query") => Some(NoHuman::SingleQuery),
                 Some("" | "0" | "false" | "no" | "off") | None => None,
@@ -77,7 +83,11 @@ impl Env {
 
     /// Engine options for a call in `cwd`, with the policy loaded for it;
     /// what the loader has to say goes to `stderr`.
-    pub(crate) fn options(&self, cwd: Option<&str>, stderr: &mut String) -> (Options, load::Loaded) {
+    pub(crate) fn options(
+        &self,
+        cwd: Option<&str>,
+        stderr: &mut String,
+    ) -> (Options, load::Loaded) {
         let loaded = load::load(&self.locations, cwd.map(Path::new));
         for line in loaded.notes.iter().chain(&loaded.policy.problems) {
             stderr.push_str(line);
@@ -87,7 +97,11 @@ impl Env {
             sudo_password_set: self.sudo_password_set,
             yolo: self.yolo,
             unattended: self.unattended,
-            home: self.locations.home.as_ref().map(|h| h.display().to_string()),
+            home: self
+                .locations
+                .home
+                .as_ref()
+                .map(|h| h.display().to_string()),
             policy: std::sync::Arc::new(loaded.policy.clone()),
         };
         (options, loaded)

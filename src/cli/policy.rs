@@ -45,7 +45,11 @@ pub fn parse(name: &str, args: &[String]) -> Result<Option<Command>, Error> {
             ("why", "--cmd") => &mut cmd,
             ("why", "--path") => &mut path,
             (_, "--cwd") => &mut cwd,
-            _ => return Err(Error::Usage(format!("`warden {name}` does not take `{arg}`"))),
+            _ => {
+                return Err(Error::Usage(format!(
+                    "`warden {name}` does not take `{arg}`"
+                )))
+            }
         };
         let value = match inline {
             Some(value) => value,
@@ -82,7 +86,13 @@ pub fn run(command: &Command, env: &Env) -> Outcome {
             cmd,
             path,
             cwd,
-        } => why(env, tool.as_deref(), cmd.as_deref(), path.as_deref(), cwd.as_deref()),
+        } => why(
+            env,
+            tool.as_deref(),
+            cmd.as_deref(),
+            path.as_deref(),
+            cwd.as_deref(),
+        ),
         Command::Lint { cwd } => lint(env, cwd.as_deref()),
         Command::Bless { cwd } => bless(env, cwd.as_deref()),
     }
@@ -96,18 +106,31 @@ fn current_dir(cwd: Option<&str>) -> Option<String> {
     })
 }
 
-fn why(env: &Env, tool: Option<&str>, cmd: Option<&str>, path: Option<&str>, cwd: Option<&str>) -> Outcome {
+fn why(
+    env: &Env,
+    tool: Option<&str>,
+    cmd: Option<&str>,
+    path: Option<&str>,
+    cwd: Option<&str>,
+) -> Outcome {
     let cwd = current_dir(cwd);
-    let tool = tool
-        .map(str::to_string)
-        .unwrap_or_else(|| if cmd.is_some() { "terminal" } else { "write_file" }.to_string());
+    let tool = tool.map(str::to_string).unwrap_or_else(|| {
+        if cmd.is_some() {
+            "terminal"
+        } else {
+            "write_file"
+        }
+        .to_string()
+    });
     let kind = ToolKind::of(&tool);
     let input = match (kind, cmd) {
         (ToolKind::Shell, Some(cmd)) => ToolInput::Shell {
             command: cmd.to_string(),
         },
         (ToolKind::Shell, None) => {
-            return usage(format!("the `{tool}` tool runs a command: give it with --cmd"))
+            return usage(format!(
+                "the `{tool}` tool runs a command: give it with --cmd"
+            ))
         }
         _ => ToolInput::Other,
     };
@@ -132,11 +155,19 @@ fn why(env: &Env, tool: Option<&str>, cmd: Option<&str>, path: Option<&str>, cwd
         cwd.as_deref().unwrap_or("an unknown directory")
     );
     describe_sources(&mut out, &loaded.policy);
-    let _ = writeln!(out, "cache: {}", cache_line(&loaded.cache, loaded.cache_file.as_deref()));
+    let _ = writeln!(
+        out,
+        "cache: {}",
+        cache_line(&loaded.cache, loaded.cache_file.as_deref())
+    );
     let _ = writeln!(
         out,
         "environment: yolo {}, {}",
-        if options.yolo { "on (HERMES_YOLO_MODE)" } else { "off" },
+        if options.yolo {
+            "on (HERMES_YOLO_MODE)"
+        } else {
+            "off"
+        },
         match options.unattended {
             Some(why) => format!("no human present ({why:?})"),
             None => "a human may answer asks".into(),
@@ -176,7 +207,13 @@ fn describe_sources(out: &mut String, policy: &Policy) {
             Some(err) => format!("UNUSABLE: {err}"),
             None => source.counts.to_string(),
         };
-        let _ = writeln!(out, "  {:<11} {}  [{}]", source.tier.as_str(), source.path, state);
+        let _ = writeln!(
+            out,
+            "  {:<11} {}  [{}]",
+            source.tier.as_str(),
+            source.path,
+            state
+        );
     }
     if let Some(mode) = policy.settings.mode {
         let _ = writeln!(out, "mode: {}", format!("{mode:?}").to_lowercase());
@@ -188,7 +225,10 @@ fn cache_line(status: &CacheStatus, file: Option<&Path>) -> String {
     match status {
         CacheStatus::Hit => format!("hit ({file})"),
         CacheStatus::Rebuilt => format!("rebuilt ({file})"),
-        CacheStatus::Disabled => "off (no cache directory: HOME and XDG_CACHE_HOME are unset)".into(),
+        CacheStatus::Unneeded => "not needed (no policy files)".into(),
+        CacheStatus::Disabled => {
+            "off (no cache directory: HOME and XDG_CACHE_HOME are unset)".into()
+        }
         CacheStatus::Unwritable(why) => format!("not written ({why}); verdicts are unaffected"),
     }
 }
@@ -201,7 +241,11 @@ fn lint(env: &Env, cwd: Option<&str>) -> Outcome {
     for problem in &policy.problems {
         let _ = writeln!(out, "{problem}");
     }
-    let examples: usize = policy.rules.iter().map(|r| r.hits.len() + r.misses.len()).sum();
+    let examples: usize = policy
+        .rules
+        .iter()
+        .map(|r| r.hits.len() + r.misses.len())
+        .sum();
     let code = if policy.problems.is_empty() {
         let _ = writeln!(
             out,

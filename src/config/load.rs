@@ -23,6 +23,9 @@ use crate::payload::ToolKind;
 /// A policy file larger than this is refused rather than read.
 pub const MAX_SOURCE_BYTES: u64 = 64 * 1024 * 1024;
 
+/// Cache files kept (one per set of policy files: one per project, roughly).
+const MAX_CACHE_FILES: usize = 32;
+
 /// Where the policy files, the cache and the ledger live. Read from the
 /// environment by the caller, so tests can point everything elsewhere.
 #[derive(Debug, Clone, Default)]
@@ -65,7 +68,9 @@ impl Locations {
             hermes_home: path("HERMES_HOME").or_else(|| under_home(".hermes")),
             custom_patterns: path("HERMES_CUSTOM_PATTERNS_PATH"),
             warden_config: path("WARDEN_CONFIG"),
-            managed_dir: Some(path("WARDEN_MANAGED_DIR").unwrap_or_else(|| PathBuf::from("/etc/warden"))),
+            managed_dir: Some(
+                path("WARDEN_MANAGED_DIR").unwrap_or_else(|| PathBuf::from("/etc/warden")),
+            ),
             project_ceiling: path("WARDEN_PROJECT_CEILING"),
             home,
         }
@@ -95,6 +100,8 @@ pub enum CacheStatus {
     Rebuilt,
     /// Compiled; no cache directory is known.
     Disabled,
+    /// No policy file exists and the ledger is empty: nothing to compile.
+    Unneeded,
     /// Compiled, but the cache could not be written (verdicts are unaffected).
     Unwritable(String),
 }
@@ -124,6 +131,16 @@ pub fn load(locations: &Locations, cwd: Option<&Path>) -> Loaded {
     let inputs = gather(locations, cwd);
     let ledger_path = locations.ledger_path();
     let ledger_bytes = ledger_path.as_deref().and_then(|p| std::fs::read(p).ok());
+    // Nothing to compile and nothing recorded: the built-in layers alone,
+    // with no cache file written for every directory an agent visits.
+    if ledger_bytes.is_none() && inputs.contents.iter().all(Option::is_none) {
+        return Loaded {
+            policy: Policy::default(),
+            notes: Vec::new(),
+            cache: CacheStatus::Unneeded,
+            cache_file: None,
+        };
+    }
     let key_of = |ledger_bytes: Option<&[u8]>| {
         let mut keyed: Vec<KeyInput> = inputs
             .candidates
@@ -191,7 +208,12 @@ pub fn load(locations: &Locations, cwd: Option<&Path>) -> Loaded {
     let cache = match &cache_file {
         None => CacheStatus::Disabled,
         Some(file) => match cache::write(file, &key, &policy) {
-            Ok(()) => CacheStatus::Rebuilt,
+            Ok(()) => {
+                if let Some(dir) = file.parent() {
+                    cache::prune(dir, MAX_CACHE_FILES);
+                }
+                CacheStatus::Rebuilt
+            }
             Err(err) => CacheStatus::Unwritable(err.to_string()),
         },
     };
@@ -229,7 +251,7 @@ pub fn lint(locations: &Locations, cwd: Option<&Path>) -> Policy {
 fn gather(locations: &Locations, cwd: Option<&Path>) -> Inputs {
     let mut candidates = Vec::new();
     let mut looked_at = Vec::new();
-    let mut add = |path: PathBuf, tier, kind, base: Option<String>, list: &mut Vec<Candidate>| {
+    let add = |path: PathBuf, tier, kind, base: Option<String>, list: &mut Vec<Candidate>| {
         list.push(Candidate {
             path,
             tier,
@@ -239,7 +261,13 @@ fn gather(locations: &Locations, cwd: Option<&Path>) -> Inputs {
     };
     if let Some(dir) = &locations.managed_dir {
         for path in yaml_files(dir) {
-            add(path, Tier::Managed, SourceKind::Warden, None, &mut candidates);
+            add(
+                path,
+                Tier::Managed,
+                SourceKind::Warden,
+                None,
+                &mut candidates,
+            );
         }
     }
     if let Some(cwd) = cwd {
@@ -254,24 +282,60 @@ fn gather(locations: &Locations, cwd: Option<&Path>) -> Inputs {
             let base = Some(dir.display().to_string());
             let found = [warden.is_file(), permissions.is_file()];
             if found[0] || found[1] {
-                add(warden, Tier::Project, SourceKind::Warden, base.clone(), &mut candidates);
-                add(permissions, Tier::Project, SourceKind::Permissions, base, &mut candidates);
+                add(
+                    warden,
+                    Tier::Project,
+                    SourceKind::Warden,
+                    base.clone(),
+                    &mut candidates,
+                );
+                add(
+                    permissions,
+                    Tier::Project,
+                    SourceKind::Permissions,
+                    base,
+                    &mut candidates,
+                );
                 break;
             }
         }
     }
     if let Some(config) = &locations.config_home {
-        add(config.join("warden").join("config.yaml"), Tier::User, SourceKind::Warden, None, &mut candidates);
+        add(
+            config.join("warden").join("config.yaml"),
+            Tier::User,
+            SourceKind::Warden,
+            None,
+            &mut candidates,
+        );
     }
     for path in plugin_files(locations) {
         add(path, Tier::User, SourceKind::Plugin, None, &mut candidates);
     }
     if let Some(hermes) = &locations.hermes_home {
-        add(hermes.join("config.yaml"), Tier::User, SourceKind::HermesConfig, None, &mut candidates);
-        add(hermes.join("trust.json"), Tier::User, SourceKind::Trust, None, &mut candidates);
+        add(
+            hermes.join("config.yaml"),
+            Tier::User,
+            SourceKind::HermesConfig,
+            None,
+            &mut candidates,
+        );
+        add(
+            hermes.join("trust.json"),
+            Tier::User,
+            SourceKind::Trust,
+            None,
+            &mut candidates,
+        );
     }
     if let Some(path) = &locations.warden_config {
-        add(path.clone(), Tier::Environment, SourceKind::Warden, None, &mut candidates);
+        add(
+            path.clone(),
+            Tier::Environment,
+            SourceKind::Warden,
+            None,
+            &mut candidates,
+        );
     }
     for c in &candidates {
         let path = c.path.display().to_string();
@@ -364,7 +428,11 @@ fn compile(inputs: &Inputs) -> (Policy, Vec<RuleSpec>) {
                     Err(err) => (SourceDoc::default(), sha, Some(err.to_string())),
                 }
             }
-            Err(why) => (SourceDoc::default(), String::new(), Some(format!("{path} {why}"))),
+            Err(why) => (
+                SourceDoc::default(),
+                String::new(),
+                Some(format!("{path} {why}")),
+            ),
         };
         if let Some(error) = &error {
             broken = true;
@@ -405,7 +473,10 @@ fn parse(candidate: &Candidate, path: &str, bytes: &[u8]) -> Result<SourceDoc> {
     let text = std::str::from_utf8(bytes).map_err(|e| Error::Config {
         path: path.to_string(),
         line: None,
-        message: format!("not valid UTF-8 (invalid byte at offset {})", e.valid_up_to()),
+        message: format!(
+            "not valid UTF-8 (invalid byte at offset {})",
+            e.valid_up_to()
+        ),
     })?;
     match candidate.kind {
         SourceKind::Warden | SourceKind::Permissions => {
@@ -433,7 +504,15 @@ fn merge(sources: &[SourceInfo], settings: Vec<Settings>) -> Settings {
                 }
             )*};
         }
-        take!(mode, on_error, approvals_off, cron_mode, single_query_mode, unattended_mode, auto_approve_up_to);
+        take!(
+            mode,
+            on_error,
+            approvals_off,
+            cron_mode,
+            single_query_mode,
+            unattended_mode,
+            auto_approve_up_to
+        );
         for category in &s.exempt_categories {
             if !merged.exempt_categories.contains(category) {
                 merged.exempt_categories.push(category.clone());

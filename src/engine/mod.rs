@@ -247,6 +247,8 @@ impl<'a> Run<'a> {
         // Dangerous layer: built-ins and the plugin's patterns.
         let yolo = self.yolo();
         let mut flagged = false;
+        // Why an allow that no rule made is an allow, when something asked.
+        let mut allow_note: Option<String> = None;
         if let Some(analysis) = analysis {
             let exempt = &policy.settings.exempt_categories;
             let hit = if exempt.is_empty() && !self.explaining {
@@ -268,6 +270,15 @@ impl<'a> Run<'a> {
                             }
                         ),
                     );
+                }
+                if let Some(first) = all.first() {
+                    if exempt.iter().any(|c| c == first.rule.description) {
+                        allow_note = Some(format!(
+                            "Allowed: `{}` is {}, a category your command_allowlist approves.",
+                            clip(&first.text, 160),
+                            first.rule.description
+                        ));
+                    }
                 }
                 all.into_iter()
                     .find(|hit| !exempt.iter().any(|c| c == hit.rule.description))
@@ -296,6 +307,15 @@ impl<'a> Run<'a> {
                     Layer::Dangerous,
                     "skipped: yolo (HERMES_YOLO_MODE or approvals.mode: off)",
                 );
+                let what = match (&hit, plugin.first()) {
+                    (Some(hit), _) => format!("{} ({})", hit.rule.description, hit.rule.id),
+                    (None, Some(rule)) => format!("your pattern {}", rule.id),
+                    (None, None) => "a dangerous pattern".into(),
+                };
+                allow_note = Some(format!(
+                    "Allowed: `{}` matches {what}, but yolo is on (HERMES_YOLO_MODE or approvals.mode: off).",
+                    clip(outcome.subjects.text.as_deref().unwrap_or(""), 160)
+                ));
             } else if let Some(hit) = hit {
                 decide!(verdict(&hit, Layer::Dangerous));
             } else if let Some(rule) = plugin.first() {
@@ -359,9 +379,12 @@ impl<'a> Run<'a> {
                 });
             }
         }
-        decided.unwrap_or_else(|| match call.command() {
-            Some(_) => Verdict::allow("No warden rule matched this command."),
-            None => Verdict::allow(format!("No warden rule matched this `{}` call.", call.tool)),
+        decided.unwrap_or_else(|| match (allow_note, call.command()) {
+            (Some(note), _) => Verdict::allow(note),
+            (None, Some(_)) => Verdict::allow("No warden rule matched this command."),
+            (None, None) => {
+                Verdict::allow(format!("No warden rule matched this `{}` call.", call.tool))
+            }
         })
     }
 

@@ -183,7 +183,7 @@ pub fn describe(rule: &RuleSpec) -> String {
         Target::Prefix(p) => format!("{p}:*"),
         Target::Exact(t) => t.clone(),
         Target::CommandGlob(g) | Target::PathGlob(g) => g.clone(),
-        Target::Regex(r) => format!("/{r}/"),
+        Target::Regex(r) => format!("/{}/", r.strip_prefix("(?s)").unwrap_or(r)),
     };
     format!("{tool}({inner})")
 }
