@@ -88,7 +88,7 @@ impl Env {
         cwd: Option<&str>,
         stderr: &mut String,
     ) -> (Options, load::Loaded) {
-        let loaded = load::load(&self.locations, cwd.map(Path::new));
+        let mut loaded = load::load(&self.locations, cwd.map(Path::new));
         for line in loaded.notes.iter().chain(&loaded.policy.problems) {
             stderr.push_str(line);
             stderr.push('\n');
@@ -102,7 +102,8 @@ impl Env {
                 .home
                 .as_ref()
                 .map(|h| h.display().to_string()),
-            policy: std::sync::Arc::new(loaded.policy.clone()),
+            // Moved, not cloned: the policy can hold megabytes of rules.
+            policy: std::sync::Arc::new(std::mem::take(&mut loaded.policy)),
         };
         (options, loaded)
     }

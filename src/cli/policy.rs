@@ -154,7 +154,7 @@ fn why(
         kind.as_str(),
         cwd.as_deref().unwrap_or("an unknown directory")
     );
-    describe_sources(&mut out, &loaded.policy);
+    describe_sources(&mut out, &options.policy);
     let _ = writeln!(
         out,
         "cache: {}",
@@ -242,7 +242,7 @@ fn lint(env: &Env, cwd: Option<&str>) -> Outcome {
         let _ = writeln!(out, "{problem}");
     }
     let examples: usize = policy
-        .rules
+        .rules()
         .iter()
         .map(|r| r.hits.len() + r.misses.len())
         .sum();
@@ -250,7 +250,7 @@ fn lint(env: &Env, cwd: Option<&str>) -> Outcome {
         let _ = writeln!(
             out,
             "ok: {} rules from {} files, {examples} examples behave as declared",
-            policy.rules.len(),
+            policy.len(),
             policy.sources.len()
         );
         0

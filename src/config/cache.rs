@@ -25,7 +25,7 @@ use crate::error::{Error, Result};
 /// shape: bincode carries no field names, so an old file would otherwise
 /// decode into garbage or fail in confusing ways. warden's own version is in
 /// the key too, but a development build keeps its version across changes.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 const MAGIC: [u8; 8] = *b"WRDNPOL\x01";
 const HEADER_LEN: usize = 8 + 4 + 32 + 8 + 8;
@@ -39,6 +39,11 @@ pub struct Key([u8; 32]);
 impl Key {
     pub fn as_bytes(&self) -> &[u8; 32] {
         &self.0
+    }
+
+    /// A key recorded earlier (see `fingerprint`).
+    pub fn from_bytes(bytes: [u8; 32]) -> Key {
+        Key(bytes)
     }
 }
 
@@ -149,6 +154,17 @@ fn u64_at(bytes: &[u8], at: usize) -> Option<u64> {
 /// The cached value at `path` if it was written for `key`; `None` on any
 /// miss, whatever the file holds.
 pub fn read<T: DeserializeOwned>(path: &Path, key: &Key) -> Option<T> {
+    let payload = read_bytes(path, key)?;
+    bincode::DefaultOptions::new()
+        .with_fixint_encoding()
+        .with_limit(payload.len() as u64)
+        .deserialize(&payload)
+        .ok()
+}
+
+/// The checked payload at `path` if it was written for `key`, for values
+/// that encode themselves (see `Policy::to_bytes`).
+pub fn read_bytes(path: &Path, key: &Key) -> Option<Vec<u8>> {
     let mut file = fs::File::open(path).ok()?;
     let file_len = file.metadata().ok()?.len();
     let mut header = [0u8; HEADER_LEN];
@@ -171,11 +187,7 @@ pub fn read<T: DeserializeOwned>(path: &Path, key: &Key) -> Option<T> {
     if payload.len() as u64 != payload_len || checksum(&payload) != sum {
         return None;
     }
-    bincode::DefaultOptions::new()
-        .with_fixint_encoding()
-        .with_limit(payload_len)
-        .deserialize(&payload)
-        .ok()
+    Some(payload)
 }
 
 /// Stores `value` at `path` for `key`, replacing any older entry atomically.
@@ -184,13 +196,18 @@ pub fn write<T: Serialize>(path: &Path, key: &Key, value: &T) -> Result<()> {
         .with_fixint_encoding()
         .serialize(value)
         .map_err(|e| state_error(path, format!("cannot encode the compiled policy: {e}")))?;
+    write_bytes(path, key, &payload)
+}
+
+/// Stores an already encoded payload at `path` for `key`, atomically.
+pub fn write_bytes(path: &Path, key: &Key, payload: &[u8]) -> Result<()> {
     let mut bytes = Vec::with_capacity(HEADER_LEN + payload.len());
     bytes.extend_from_slice(&MAGIC);
     bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
     bytes.extend_from_slice(&key.0);
     bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-    bytes.extend_from_slice(&checksum(&payload).to_le_bytes());
-    bytes.extend_from_slice(&payload);
+    bytes.extend_from_slice(&checksum(payload).to_le_bytes());
+    bytes.extend_from_slice(payload);
     write_atomic(path, &bytes, false)
 }
 

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use sha2::{Digest, Sha256};
 
 use crate::config::cache::{self, KeyInput};
+use crate::config::fingerprint::{self, Fingerprint};
 use crate::config::ledger::{self, Ledger};
 use crate::config::model::{
     Counts, RuleSpec, Settings, SourceDoc, SourceInfo, SourceKind, Target, Tier, ToolSel,
@@ -128,12 +129,24 @@ struct Inputs {
 
 /// Loads the policy for a call whose working directory is `cwd`.
 pub fn load(locations: &Locations, cwd: Option<&Path>) -> Loaded {
-    let inputs = gather(locations, cwd);
+    let mut inputs = discover(locations, cwd);
     let ledger_path = locations.ledger_path();
-    let ledger_bytes = ledger_path.as_deref().and_then(|p| std::fs::read(p).ok());
+    let cache_file = locations.cache_dir.as_ref().map(|dir| {
+        let paths: Vec<&str> = inputs.looked_at.iter().map(String::as_str).collect();
+        dir.join(cache::file_name(&paths))
+    });
+    let looked_at = inputs.looked_at.clone();
+    let stamps = |ledger_path: Option<&Path>| -> Vec<Fingerprint> {
+        looked_at
+            .iter()
+            .map(|p| Fingerprint::of(Path::new(p)))
+            .chain(ledger_path.map(Fingerprint::of))
+            .collect()
+    };
+    let files = stamps(ledger_path.as_deref());
     // Nothing to compile and nothing recorded: the built-in layers alone,
     // with no cache file written for every directory an agent visits.
-    if ledger_bytes.is_none() && inputs.contents.iter().all(Option::is_none) {
+    if files.iter().all(|f| f.len.is_none()) {
         return Loaded {
             policy: Policy::default(),
             notes: Vec::new(),
@@ -141,6 +154,24 @@ pub fn load(locations: &Locations, cwd: Option<&Path>) -> Loaded {
             cache_file: None,
         };
     }
+    // Files unchanged since the cache was written: its key still holds, and
+    // no policy file needs reading.
+    if let Some(file) = &cache_file {
+        if let Some(key) = fingerprint::recorded_key(file, &files) {
+            let policy =
+                cache::read_bytes(file, &cache::Key::from_bytes(key)).and_then(Policy::from_bytes);
+            if let Some(policy) = policy {
+                return Loaded {
+                    policy,
+                    notes: Vec::new(),
+                    cache: CacheStatus::Hit,
+                    cache_file,
+                };
+            }
+        }
+    }
+    inputs.read();
+    let ledger_bytes = ledger_path.as_deref().and_then(|p| std::fs::read(p).ok());
     let key_of = |ledger_bytes: Option<&[u8]>| {
         let mut keyed: Vec<KeyInput> = inputs
             .candidates
@@ -161,13 +192,11 @@ pub fn load(locations: &Locations, cwd: Option<&Path>) -> Loaded {
         });
         cache::key(&keyed)
     };
-    let cache_file = locations.cache_dir.as_ref().map(|dir| {
-        let paths: Vec<&str> = inputs.looked_at.iter().map(String::as_str).collect();
-        dir.join(cache::file_name(&paths))
-    });
     let key = key_of(ledger_bytes.as_deref());
     if let Some(file) = &cache_file {
-        if let Some(policy) = cache::read::<Policy>(file, &key) {
+        if let Some(policy) = cache::read_bytes(file, &key).and_then(Policy::from_bytes) {
+            // Touched but not changed: trust the files' new fingerprints.
+            fingerprint::record(file, &files, *key.as_bytes());
             return Loaded {
                 policy,
                 notes: Vec::new(),
@@ -207,8 +236,16 @@ pub fn load(locations: &Locations, cwd: Option<&Path>) -> Loaded {
     let key = key_of(ledger_bytes.as_deref());
     let cache = match &cache_file {
         None => CacheStatus::Disabled,
-        Some(file) => match cache::write(file, &key, &policy) {
+        Some(file) => match policy
+            .to_bytes()
+            .ok_or_else(|| Error::State {
+                path: file.display().to_string(),
+                message: "cannot encode the compiled policy".into(),
+            })
+            .and_then(|bytes| cache::write_bytes(file, &key, &bytes))
+        {
             Ok(()) => {
+                fingerprint::record(file, &stamps(ledger_path.as_deref()), *key.as_bytes());
                 if let Some(dir) = file.parent() {
                     cache::prune(dir, MAX_CACHE_FILES);
                 }
@@ -232,7 +269,8 @@ pub fn bless(locations: &Locations, cwd: Option<&Path>) -> Result<Vec<String>> {
         path: "ledger".into(),
         message: "no state directory is known (HOME and XDG_STATE_HOME are unset)".into(),
     })?;
-    let inputs = gather(locations, cwd);
+    let mut inputs = discover(locations, cwd);
+    inputs.read();
     let (policy, rules) = compile(&inputs);
     // A corrupt ledger is exactly what blessing repairs.
     let mut book = ledger::load(&path).unwrap_or_default();
@@ -245,10 +283,25 @@ pub fn bless(locations: &Locations, cwd: Option<&Path>) -> Result<Vec<String>> {
 /// Compiles without cache or ledger, for `warden lint`: the policy with
 /// every problem found (broken files, rules whose examples misbehave).
 pub fn lint(locations: &Locations, cwd: Option<&Path>) -> Policy {
-    compile(&gather(locations, cwd)).0
+    let mut inputs = discover(locations, cwd);
+    inputs.read();
+    compile(&inputs).0
 }
 
-fn gather(locations: &Locations, cwd: Option<&Path>) -> Inputs {
+impl Inputs {
+    /// Reads every candidate file.
+    fn read(&mut self) {
+        self.contents = self
+            .candidates
+            .iter()
+            .map(|c| read_source(&c.path))
+            .collect();
+    }
+}
+
+/// Finds the files that may hold policy for a call in `cwd`, without
+/// reading them.
+fn discover(locations: &Locations, cwd: Option<&Path>) -> Inputs {
     let mut candidates = Vec::new();
     let mut looked_at = Vec::new();
     let add = |path: PathBuf, tier, kind, base: Option<String>, list: &mut Vec<Candidate>| {
@@ -343,11 +396,10 @@ fn gather(locations: &Locations, cwd: Option<&Path>) -> Inputs {
             looked_at.push(path);
         }
     }
-    let contents = candidates.iter().map(|c| read_source(&c.path)).collect();
     Inputs {
         candidates,
         looked_at,
-        contents,
+        contents: Vec::new(),
     }
 }
 
@@ -461,7 +513,7 @@ fn compile(inputs: &Inputs) -> (Policy, Vec<RuleSpec>) {
     let settings = merge(&sources, settings_in_order);
     let as_written = rules.clone();
     let mut policy = Policy::new(sources, settings, rules);
-    for rule in &policy.rules {
+    for rule in &as_written {
         problems.extend(check_examples(&policy, rule));
     }
     policy.problems = problems;
@@ -619,7 +671,7 @@ fn enforce(policy: &mut Policy, inputs: &Inputs, enforced: Vec<(String, RuleSpec
         return;
     }
     let mut sources = policy.sources.clone();
-    let mut rules = policy.rules.clone();
+    let mut rules = policy.rules();
     for (path, mut rule) in enforced {
         // It keeps the tier of the file it was recorded from: a managed
         // rule deleted from /etc/warden still beats a project's allow.

@@ -6,6 +6,7 @@
 //! * [`cache`]: the bincode cache keyed by SHA-256; [`ledger`]: the integrity ledger.
 
 pub mod cache;
+pub mod fingerprint;
 pub mod hermes;
 pub mod ledger;
 pub mod load;

@@ -5,6 +5,7 @@
 //! with a literal it needs is indexed by that literal's first three bytes,
 //! and only rules whose literal occurs in the call are compiled and run.
 
+use bincode::Options as _;
 use serde::{Deserialize, Serialize};
 
 use crate::config::model::{RuleSpec, Settings, SourceInfo, Target, Tier, ToolSel};
@@ -13,6 +14,10 @@ use crate::payload::ToolKind;
 use crate::verdict::Decision;
 
 /// Every user rule from every source, ready for the engine.
+///
+/// The rules are stored encoded, one after another, and decoded only when a
+/// call could match them: loading the cache then costs a few allocations
+/// however many rules there are.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Policy {
     pub sources: Vec<SourceInfo>,
@@ -23,8 +28,16 @@ pub struct Policy {
     pub problems: Vec<String>,
     /// A source could not be used, so `on_error` applies.
     pub broken: bool,
-    pub rules: Vec<RuleSpec>,
+    table: Table,
     index: Index,
+}
+
+/// Encoded rules: rule `n` is `blob[offsets[n]..offsets[n + 1]]`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+struct Table {
+    #[serde(skip)]
+    blob: Blob,
+    offsets: Vec<u32>,
 }
 
 /// Rule numbers by the first three bytes of the literal each one needs.
@@ -32,8 +45,10 @@ pub struct Policy {
 struct Index {
     /// `(key, rule)`, sorted by key.
     keyed: Vec<(u32, u32)>,
-    /// The literal of each rule, lowercased; empty when it has none.
-    literals: Vec<String>,
+    /// Every rule's literal, lowercased, back to back (empty for none):
+    /// rule `n`'s is `literals[literal_ends[n - 1]..literal_ends[n]]`.
+    literals: String,
+    literal_ends: Vec<u32>,
     /// Rules with no usable literal: always candidates.
     always: Vec<u32>,
 }
@@ -43,22 +58,29 @@ fn key(bytes: &[u8]) -> u32 {
 }
 
 impl Policy {
-    /// Builds the index over `rules`. Sources, settings and problems are the
-    /// loader's to fill.
+    /// Encodes `rules` and builds their index. Sources, settings and
+    /// problems are the loader's to fill.
     pub fn new(sources: Vec<SourceInfo>, settings: Settings, rules: Vec<RuleSpec>) -> Policy {
         let mut index = Index::default();
+        let mut table = Table::default();
+        table.offsets.push(0);
         for (n, rule) in rules.iter().enumerate() {
             let n = n as u32;
+            // Encoding a plain struct into memory cannot fail; if it ever
+            // did, an empty entry decodes to nothing and the rule is absent
+            // from matching, which `warden lint` would show as a count mismatch.
+            if let Ok(bytes) = bincode::DefaultOptions::new().serialize(rule) {
+                table.blob.0.extend_from_slice(&bytes);
+            }
+            table.offsets.push(table.blob.0.len() as u32);
             match pattern::required_literal(&rule.target) {
                 Some(literal) if literal.len() >= MIN_LITERAL => {
                     index.keyed.push((key(literal.as_bytes()), n));
-                    index.literals.push(literal);
+                    index.literals.push_str(&literal);
                 }
-                _ => {
-                    index.always.push(n);
-                    index.literals.push(String::new());
-                }
+                _ => index.always.push(n),
             }
+            index.literal_ends.push(index.literals.len() as u32);
         }
         index.keyed.sort_unstable();
         Policy {
@@ -66,13 +88,85 @@ impl Policy {
             settings,
             problems: Vec::new(),
             broken: false,
-            rules,
+            table,
             index,
         }
     }
 
+    /// The cache's form: the policy without its rules, then the rules'
+    /// bytes as they are, so reading it back moves one buffer instead of
+    /// copying a megabyte per 10,000 rules.
+    pub fn to_bytes(&self) -> Option<Vec<u8>> {
+        let meta = bincode::DefaultOptions::new()
+            .with_fixint_encoding()
+            .serialize(self)
+            .ok()?;
+        let mut out = Vec::with_capacity(8 + meta.len() + self.table.blob.0.len());
+        out.extend_from_slice(&(meta.len() as u64).to_le_bytes());
+        out.extend_from_slice(&meta);
+        out.extend_from_slice(&self.table.blob.0);
+        Some(out)
+    }
+
+    /// Reads what [`Policy::to_bytes`] wrote; `None` if it does not hold together.
+    pub fn from_bytes(mut bytes: Vec<u8>) -> Option<Policy> {
+        let mut len = [0u8; 8];
+        len.copy_from_slice(bytes.get(..8)?);
+        let meta_len = usize::try_from(u64::from_le_bytes(len)).ok()?;
+        let meta_end = meta_len.checked_add(8)?;
+        let mut policy: Policy = bincode::DefaultOptions::new()
+            .with_fixint_encoding()
+            .with_limit(meta_len as u64)
+            .deserialize(bytes.get(8..meta_end)?)
+            .ok()?;
+        bytes.drain(..meta_end);
+        let offsets = &policy.table.offsets;
+        let consistent = offsets
+            .last()
+            .is_some_and(|&end| end as usize == bytes.len())
+            && offsets.windows(2).all(|w| w[0] <= w[1])
+            && policy.index.literal_ends.len() + 1 == offsets.len();
+        if !consistent {
+            return None;
+        }
+        policy.table.blob = Blob(bytes);
+        Some(policy)
+    }
+
+    /// How many rules there are.
+    pub fn len(&self) -> usize {
+        self.table.offsets.len().saturating_sub(1)
+    }
+
     pub fn is_empty(&self) -> bool {
-        self.rules.is_empty()
+        self.len() == 0
+    }
+
+    /// Rule `n`, decoded.
+    pub fn rule(&self, n: u32) -> Option<RuleSpec> {
+        let n = n as usize;
+        let start = *self.table.offsets.get(n)? as usize;
+        let end = *self.table.offsets.get(n + 1)? as usize;
+        bincode::DefaultOptions::new()
+            .deserialize(self.table.blob.0.get(start..end)?)
+            .ok()
+    }
+
+    /// Every rule, decoded (for `lint`, `why` and the ledger, not per call).
+    pub fn rules(&self) -> Vec<RuleSpec> {
+        (0..self.len() as u32)
+            .filter_map(|n| self.rule(n))
+            .collect()
+    }
+
+    fn literal(&self, n: u32) -> &str {
+        let n = n as usize;
+        let end = self.index.literal_ends.get(n).copied().unwrap_or(0) as usize;
+        let start = match n {
+            0 => 0,
+            _ => self.index.literal_ends.get(n - 1).copied().unwrap_or(0) as usize,
+        };
+        self.index.literals.get(start..end).unwrap_or("")
     }
 
     /// The source a rule came from.
@@ -104,17 +198,13 @@ impl Policy {
         candidates.dedup();
         let mut found = Vec::new();
         for n in candidates {
-            let Some(rule) = self.rules.get(n as usize) else {
-                continue;
-            };
-            let literal = self
-                .index
-                .literals
-                .get(n as usize)
-                .map_or("", String::as_str);
+            let literal = self.literal(n);
             if !literal.is_empty() && !haystack.contains(literal) {
                 continue;
             }
+            let Some(rule) = self.rule(n) else {
+                continue;
+            };
             if let Some(m) = match_rule(rule, n, call) {
                 found.push(m);
             }
@@ -123,11 +213,17 @@ impl Policy {
     }
 }
 
+/// The encoded rules, kept out of serde: the cache stores them after the
+/// rest of the policy and hands the buffer over as it is.
+#[derive(Debug, Clone, Default)]
+struct Blob(Vec<u8>);
+
 /// One rule that matched a call: on which segments, and whether on the
 /// whole command text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RuleMatch {
     pub rule: u32,
+    pub spec: RuleSpec,
     /// Indices into [`Subjects::segments`].
     pub segments: Vec<usize>,
     pub whole: bool,
@@ -211,7 +307,7 @@ pub fn tool_matches(sel: &ToolSel, tool: &str, kind: ToolKind) -> bool {
     }
 }
 
-fn match_rule(rule: &RuleSpec, n: u32, call: &Subjects) -> Option<RuleMatch> {
+fn match_rule(rule: RuleSpec, n: u32, call: &Subjects) -> Option<RuleMatch> {
     if !tool_matches(&rule.tool, &call.tool, call.kind) {
         return None;
     }
@@ -251,6 +347,7 @@ fn match_rule(rule: &RuleSpec, n: u32, call: &Subjects) -> Option<RuleMatch> {
     };
     let mut found = RuleMatch {
         rule: n,
+        spec: rule.clone(),
         segments: Vec::new(),
         whole: false,
     };

@@ -200,7 +200,7 @@ impl<'a> Run<'a> {
         let subjects = user::subjects(call, analysis, self.options.home.as_deref());
         let outcome = user::decide(&policy, subjects);
         for m in &outcome.matches {
-            if let Some(rule) = policy.rules.get(m.rule as usize) {
+            if let Some(rule) = Some(&m.spec) {
                 let place = if m.whole {
                     "the whole call".to_string()
                 } else {
@@ -232,7 +232,7 @@ impl<'a> Run<'a> {
         }
         let mut allowed_by_user = false;
         if let Some(d) = &outcome.decision {
-            if let Some(rule) = policy.rules.get(d.rule as usize) {
+            if let Some(rule) = Some(&d.rule) {
                 self.note(
                     Layer::User,
                     format!("winner: {} ({})", rule.id, d.decision.as_str()),
@@ -283,11 +283,7 @@ impl<'a> Run<'a> {
                 all.into_iter()
                     .find(|hit| !exempt.iter().any(|c| c == hit.rule.description))
             };
-            let plugin: Vec<&RuleSpec> = outcome
-                .patterns
-                .iter()
-                .filter_map(|n| policy.rules.get(*n as usize))
-                .collect();
+            let plugin: Vec<&RuleSpec> = outcome.patterns.iter().collect();
             for rule in plugin.iter().copied() {
                 self.note(
                     Layer::Dangerous,

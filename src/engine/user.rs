@@ -16,7 +16,7 @@ use crate::verdict::Decision;
 pub struct UserDecision {
     pub decision: Decision,
     /// The deciding rule (for an allow: the one that allowed the first segment).
-    pub rule: u32,
+    pub rule: RuleSpec,
     /// The text the deciding rule matched.
     pub text: String,
 }
@@ -28,7 +28,7 @@ pub struct UserOutcome {
     /// Deny, ask and allow rules that matched.
     pub matches: Vec<RuleMatch>,
     /// The plugin's `patterns` that matched (they belong to the dangerous layer).
-    pub patterns: Vec<u32>,
+    pub patterns: Vec<RuleSpec>,
     pub decision: Option<UserDecision>,
 }
 
@@ -85,18 +85,15 @@ fn segment(cmd: &Command) -> Segment {
 
 /// Runs the user rules over `subjects`.
 pub fn decide(policy: &Policy, subjects: Subjects) -> UserOutcome {
-    let (patterns, matches): (Vec<RuleMatch>, Vec<RuleMatch>) =
-        policy.matches(&subjects).into_iter().partition(|m| {
-            policy
-                .rules
-                .get(m.rule as usize)
-                .is_some_and(|r| r.dangerous)
-        });
+    let (patterns, matches): (Vec<RuleMatch>, Vec<RuleMatch>) = policy
+        .matches(&subjects)
+        .into_iter()
+        .partition(|m| m.spec.dangerous);
     let decision = resolve(policy, &subjects, &matches);
     UserOutcome {
         subjects,
         matches,
-        patterns: patterns.into_iter().map(|m| m.rule).collect(),
+        patterns: patterns.into_iter().map(|m| m.spec).collect(),
         decision,
     }
 }
@@ -105,29 +102,24 @@ fn resolve(policy: &Policy, subjects: &Subjects, matches: &[RuleMatch]) -> Optio
     if matches.is_empty() {
         return None;
     }
+    let managed = |m: &RuleMatch| policy.tier_of(&m.spec) == Tier::Managed;
     // A call that is not a command line, or one with no commands in it
     // (only a comment), is one segment.
     let count = subjects.segments.len().max(1);
-    let mut winners: Vec<Option<(u32, usize)>> = vec![None; count];
+    let mut winners: Vec<Option<(&RuleMatch, usize)>> = vec![None; count];
     for (s, winner) in winners.iter_mut().enumerate() {
         let mut competing: Vec<&RuleMatch> = matches
             .iter()
             .filter(|m| m.whole || m.segments.contains(&s))
             .collect();
         // Managed rules cannot be loosened or overridden from below.
-        if competing
-            .iter()
-            .any(|m| rule(policy, m.rule).is_some_and(|r| policy.tier_of(r) == Tier::Managed))
-        {
-            competing.retain(|m| {
-                rule(policy, m.rule).is_some_and(|r| policy.tier_of(r) == Tier::Managed)
-            });
+        if competing.iter().any(|m| managed(m)) {
+            competing.retain(|m| managed(m));
         }
         *winner = competing
-            .iter()
-            .filter_map(|m| rule(policy, m.rule).map(|r| (m.rule, r)))
-            .max_by_key(|(n, r)| (r.priority, r.decision, std::cmp::Reverse(*n)))
-            .map(|(n, _)| (n, s));
+            .into_iter()
+            .max_by_key(|m| (m.spec.priority, m.spec.decision, std::cmp::Reverse(m.rule)))
+            .map(|m| (m, s));
     }
     let text_of = |s: usize| {
         subjects
@@ -142,21 +134,21 @@ fn resolve(policy: &Policy, subjects: &Subjects, matches: &[RuleMatch]) -> Optio
         let best = winners
             .iter()
             .flatten()
-            .filter(|(n, _)| rule(policy, *n).is_some_and(|r| r.decision == wanted))
-            .max_by_key(|(n, _)| rule(policy, *n).map(|r| r.priority));
-        if let Some(&(n, s)) = best {
+            .filter(|(m, _)| m.spec.decision == wanted)
+            .max_by_key(|(m, _)| m.spec.priority);
+        if let Some((m, s)) = best {
             return Some(UserDecision {
                 decision: wanted,
-                rule: n,
-                text: text_of(s),
+                rule: m.spec.clone(),
+                text: text_of(*s),
             });
         }
     }
     if winners.iter().all(Option::is_some) {
-        let (n, _) = winners.first().copied().flatten()?;
+        let (m, _) = winners.first().copied().flatten()?;
         return Some(UserDecision {
             decision: Decision::Allow,
-            rule: n,
+            rule: m.spec.clone(),
             text: subjects
                 .text
                 .clone()
@@ -165,10 +157,6 @@ fn resolve(policy: &Policy, subjects: &Subjects, matches: &[RuleMatch]) -> Optio
         });
     }
     None
-}
-
-fn rule(policy: &Policy, n: u32) -> Option<&RuleSpec> {
-    policy.rules.get(n as usize)
 }
 
 /// A rule in the syntax a user would write it in: `terminal(git:*)`.
