@@ -7,16 +7,19 @@ set -eu
 
 usage() {
     cat <<'EOF'
-Usage: ./install.sh [--to DIR]
+Usage: ./install.sh [--to DIR] [--no-config]
 
 Builds warden (cargo build --release --locked), copies the binary to DIR
 (default: ~/.local/bin), then runs two test payloads through the installed
-binary: `rm -rf /` must be blocked and `git status` allowed. Any failure
+binary: `rm -rf /` must be blocked and `git status` allowed. If you have no
+~/.config/warden/config.yaml yet, it writes the commented example from
+examples/config.yaml there and checks it with `warden lint`. Any failure
 stops the install with a message.
 
 Options:
-  --to DIR    install into DIR instead of ~/.local/bin
-  -h, --help  show this help
+  --to DIR     install into DIR instead of ~/.local/bin
+  --no-config  do not write a config file
+  -h, --help   show this help
 
 Agent configuration files are not touched; the script prints which snippet
 from hooks/ to add where.
@@ -29,8 +32,13 @@ die() {
 }
 
 to="${HOME:?HOME is not set}/.local/bin"
+write_config=yes
 while [ $# -gt 0 ]; do
     case $1 in
+        --no-config)
+            write_config=no
+            shift
+            ;;
         --to)
             [ $# -ge 2 ] || die "--to needs a directory"
             to=$2
@@ -116,6 +124,24 @@ case ":${PATH:-}:" in
     *) echo "warning: $to is not on your PATH: the hooks name the full path and work, but typing 'warden' in a shell will not" >&2 ;;
 esac
 
+config_dir="${XDG_CONFIG_HOME:-$HOME/.config}/warden"
+config="$config_dir/config.yaml"
+if [ "$write_config" = no ]; then
+    config_note="No config file was written (--no-config)."
+elif [ -e "$config" ]; then
+    config_note="Your config $config was left as it is."
+else
+    echo "==> Writing the default config $config"
+    mkdir -p "$config_dir"
+    cp "$here/examples/config.yaml" "$config.tmp.$$"
+    mv -f "$config.tmp.$$" "$config"
+    config_note="The default config is $config: read its comments, then edit it."
+fi
+if [ "$write_config" = yes ]; then
+    echo "==> Checking the config with warden lint"
+    "$target" lint || die "warden lint found problems in the config (above); fix them, or remove $config and run this again"
+fi
+
 path_note=""
 if [ "$target" != "$HOME/.local/bin/warden" ]; then
     path_note="  The snippets name ~/.local/bin/warden: change that to $target."
@@ -123,7 +149,7 @@ fi
 
 cat <<EOF
 
-warden is installed. It has no config file yet: the built-in rules apply.
+warden is installed. $config_note
 
 Next step: register the hook with your agent (this script does not edit agent configs).${path_note:+
 $path_note}

@@ -1,5 +1,5 @@
 //! What the user-facing docs promise: the hooks/ snippets parse, register warden on the shell tool and
-//! start it with flags it accepts, and README's shell-aware examples are decided as it says.
+//! start it with flags it accepts, README's shell-aware examples are decided as it says, and the example config lints clean.
 
 use std::path::Path;
 
@@ -258,4 +258,52 @@ fn readme_examples_hold() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// The commented example config in the README is `examples/config.yaml`
+/// (what `install.sh` installs), and it lints clean: every rule loads and
+/// every example behaves as declared.
+#[test]
+fn example_config_is_the_readme_one_and_lints_clean() {
+    let example = read("examples/config.yaml");
+    let readme = read("README.md");
+    let block = readme
+        .split("<!-- example-config:start -->")
+        .nth(1)
+        .and_then(|rest| rest.split("<!-- example-config:end -->").next())
+        .expect("README has the example-config markers");
+    let block = block
+        .trim_start()
+        .strip_prefix("```yaml\n")
+        .and_then(|b| b.trim_end().strip_suffix("```"))
+        .expect("the example config is a ```yaml block");
+    assert_eq!(
+        block, example,
+        "README's example config differs from examples/config.yaml"
+    );
+
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let project = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("example-config");
+    std::fs::create_dir_all(&project).unwrap();
+    let vars = [
+        ("WARDEN_CONFIG", root.join("examples/config.yaml")),
+        ("WARDEN_MANAGED_DIR", project.join("no-managed-dir")),
+        ("WARDEN_PROJECT_CEILING", project.clone()),
+    ];
+    let env = Env::from_vars(
+        |name| {
+            vars.iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| v.display().to_string())
+        },
+        false,
+    );
+    let args: Vec<String> = ["lint", "--cwd"]
+        .iter()
+        .map(|s| s.to_string())
+        .chain([project.display().to_string()])
+        .collect();
+    let out = cli::run(&args, &mut "".as_bytes(), &env);
+    assert_eq!(out.code, 0, "warden lint: {}{}", out.stdout, out.stderr);
+    assert!(out.stdout.contains("ok: "), "{}", out.stdout);
 }
