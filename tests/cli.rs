@@ -20,8 +20,27 @@ fn read_fixture(name: &str) -> Vec<u8> {
 /// Runs the binary with `args`, feeding `stdin` (None: stdin is /dev/null).
 fn warden(args: &[&str], stdin: Option<Vec<u8>>) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_warden"));
+    // A home of its own, so the tester's policy files cannot change a verdict.
+    let home = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-home");
     cmd.args(args)
         .env_remove("SUDO_PASSWORD")
+        .env("HOME", &home)
+        .env("WARDEN_MANAGED_DIR", home.join("no-managed-policy"))
+        .env("WARDEN_PROJECT_CEILING", &home)
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_CACHE_HOME")
+        .env_remove("XDG_STATE_HOME")
+        .env_remove("HERMES_HOME")
+        .env_remove("HERMES_CUSTOM_PATTERNS_PATH")
+        .env_remove("WARDEN_CONFIG")
+        .env_remove("HERMES_YOLO_MODE")
+        .env_remove("HERMES_CRON_SESSION")
+        .env_remove("WARDEN_UNATTENDED")
+        .current_dir(
+            std::fs::create_dir_all(&home)
+                .map(|_| &home)
+                .expect("cli home"),
+        )
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     cmd.stdin(if stdin.is_some() {
