@@ -253,3 +253,107 @@ fn nesting_within_limits_still_sees_the_command() {
         );
     }
 }
+
+/// Policy files are bytes anyone can write: every parser takes mangled
+/// copies of valid files and random bytes without panicking.
+#[test]
+fn mangled_policy_files_never_panic() {
+    use warden::config::model::SourceKind;
+    use warden::config::{hermes, plugin, warden_file};
+    let valid = [
+        include_str!("../examples/config.yaml"),
+        "patterns:\n  - pattern: 'a\\s+b'\n    description: x\n    examples: [a b]\nallow_patterns:\n  - glob: 'git {push,pull} *'\ndeny_patterns: []\n",
+        "approvals:\n  mode: off\n  deny: ['git push*']\n  cron_mode: approve\n  auto_approve_up_to: low\ncommand_allowlist: ['ls *', 'recursive delete']\n",
+        r#"[{"id":"a","tool":"terminal","pattern":"*--prod*","decision":"deny","priority":90},{"id":2,"decision":"allow"}]"#,
+    ];
+    let mut rng = Lcg(7);
+    let parse_all = |text: &str| {
+        let _ = warden_file::parse("x.yaml", text, SourceKind::Warden, Some("/p"));
+        let _ = warden_file::parse("x.yaml", text, SourceKind::Permissions, None);
+        let _ = plugin::parse("p.yaml", text);
+        let _ = hermes::parse_config("c.yaml", text);
+        let _ = hermes::parse_trust("t.json", text);
+    };
+    for text in valid {
+        let chars: Vec<char> = text.chars().collect();
+        for _ in 0..300 {
+            let mut mangled = chars.clone();
+            for _ in 0..1 + rng.next() % 4 {
+                if mangled.is_empty() {
+                    break;
+                }
+                let at = (rng.next() as usize) % mangled.len();
+                match rng.next() % 4 {
+                    0 => {
+                        mangled.remove(at);
+                    }
+                    1 => mangled.insert(
+                        at,
+                        [
+                            '\n', ' ', ':', '-', '[', '{', '\'', '"', '*', '(', ')', '\\',
+                        ][(rng.next() % 12) as usize],
+                    ),
+                    2 => mangled.truncate(at),
+                    _ => {
+                        let from = (rng.next() as usize) % mangled.len();
+                        let c = mangled[from];
+                        mangled.insert(at, c);
+                    }
+                }
+            }
+            parse_all(&mangled.iter().collect::<String>());
+        }
+    }
+    for _ in 0..300 {
+        let len = (rng.next() % 200) as usize;
+        let text: String = (0..len)
+            .map(|_| char::from_u32((rng.next() % 0x250) as u32).unwrap_or('?'))
+            .collect();
+        parse_all(&text);
+    }
+}
+
+/// A cache file is bytes too: `Policy::from_bytes` refuses what does not
+/// hold together instead of panicking or decoding half a policy.
+#[test]
+fn mangled_cache_payloads_are_refused_without_panicking() {
+    use warden::config::model::{RuleSpec, Settings, Target, ToolSel};
+    use warden::config::policy::Policy;
+    let rules: Vec<RuleSpec> = (0..20)
+        .map(|i| RuleSpec {
+            id: format!("t.rule-{i}"),
+            source: 0,
+            line: Some(i),
+            tool: ToolSel::Shell,
+            target: Target::Prefix(format!("tool{i}")),
+            case_insensitive: false,
+            whole_command: false,
+            scope: None,
+            base: None,
+            decision: Decision::Block,
+            dangerous: false,
+            priority: 50,
+            description: "d".into(),
+            protected: false,
+            hits: vec![],
+            misses: vec![],
+        })
+        .collect();
+    let bytes = Policy::new(vec![], Settings::default(), rules)
+        .to_bytes()
+        .expect("encodes");
+    assert_eq!(Policy::from_bytes(bytes.clone()).map(|p| p.len()), Some(20));
+    let mut rng = Lcg(11);
+    for cut in 0..bytes.len() {
+        let _ = Policy::from_bytes(bytes[..cut].to_vec());
+    }
+    for _ in 0..2000 {
+        let mut mangled = bytes.clone();
+        let at = (rng.next() as usize) % mangled.len();
+        mangled[at] ^= 1 << (rng.next() % 8);
+        if let Some(policy) = Policy::from_bytes(mangled) {
+            // A flip inside a rule's bytes may still decode; it must not panic.
+            let _ = policy.rules();
+        }
+    }
+}
