@@ -1,0 +1,726 @@
+//! User policy across calls and through the CLI: the cache, `warden why` and `warden lint`, precedence between sources, and broken sources.
+//!
+//! The golden fixtures check one verdict per source format; these tests
+//! check what one payload cannot: a second call, an edited file, a corrupt
+//! cache, the subcommands' output. Every test builds its own fake machine
+//! under `CARGO_TARGET_TMPDIR` and passes warden an explicit variable list,
+//! so the real HOME (and any `.warden.yaml` above the checkout) is never read.
+//! The integrity ledger has its own file, `tests/policy_ledger.rs`.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use warden::cli::{self, Env, Outcome};
+
+/// A fake machine: `home/` is HOME, `etc-warden/` the managed directory,
+/// `project/` the working directory of every call, `cache/` and `state/`
+/// warden's XDG directories.
+struct World {
+    root: PathBuf,
+    vars: Vec<(String, String)>,
+}
+
+impl World {
+    fn new(name: &str) -> World {
+        let root = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join("policy")
+            .join(name);
+        let _ = fs::remove_dir_all(&root);
+        fs::create_dir_all(root.join("project")).unwrap();
+        fs::create_dir_all(root.join("home")).unwrap();
+        let root = fs::canonicalize(&root).unwrap();
+        let mut world = World {
+            root,
+            vars: Vec::new(),
+        };
+        for (name, rel) in [
+            ("HOME", "home"),
+            ("WARDEN_MANAGED_DIR", "etc-warden"),
+            ("XDG_CACHE_HOME", "cache"),
+            ("XDG_STATE_HOME", "state"),
+            ("WARDEN_PROJECT_CEILING", ""),
+        ] {
+            world = world.var_at(name, rel);
+        }
+        world
+    }
+
+    /// Absolute path of `rel` inside the world.
+    fn path(&self, rel: &str) -> String {
+        self.root.join(rel).display().to_string()
+    }
+
+    fn file(self, rel: &str, text: &str) -> World {
+        self.put(rel, text.as_bytes());
+        self
+    }
+
+    fn var(mut self, name: &str, value: &str) -> World {
+        self.vars.retain(|(n, _)| n != name);
+        self.vars.push((name.to_string(), value.to_string()));
+        self
+    }
+
+    /// Sets `name` to the absolute path of `rel` inside the world.
+    fn var_at(self, name: &str, rel: &str) -> World {
+        let value = self.path(rel);
+        self.var(name, &value)
+    }
+
+    /// Writes a file now (for edits between calls).
+    fn put(&self, rel: &str, bytes: &[u8]) {
+        let path = self.root.join(rel);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, bytes).unwrap();
+    }
+
+    fn env(&self, stdin_is_terminal: bool) -> Env {
+        Env::from_vars(
+            |name| {
+                self.vars
+                    .iter()
+                    .find(|(n, _)| n == name)
+                    .map(|(_, v)| v.clone())
+            },
+            stdin_is_terminal,
+        )
+    }
+
+    /// A Hermes terminal call of `cmd` in `project/`: the native verdict and stderr.
+    fn hook(&self, cmd: &str) -> (Value, String) {
+        let payload = serde_json::json!({
+            "hook_event_name": "pre_tool_call",
+            "tool_name": "terminal",
+            "tool_input": {"command": cmd},
+            "cwd": self.path("project"),
+        })
+        .to_string();
+        let args = ["--agent".to_string(), "native".to_string()];
+        let out = cli::run(&args, &mut payload.as_bytes(), &self.env(false));
+        assert_eq!(out.code, 0, "{out:?}");
+        let line = out.stdout.strip_suffix('\n').expect("one line");
+        assert!(!line.contains('\n'), "{out:?}");
+        (serde_json::from_str(line).unwrap(), out.stderr)
+    }
+
+    fn run(&self, args: &[&str]) -> Outcome {
+        self.run_as(args, false)
+    }
+
+    fn run_as(&self, args: &[&str], stdin_is_terminal: bool) -> Outcome {
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        cli::run(&args, &mut &b""[..], &self.env(stdin_is_terminal))
+    }
+
+    fn why(&self, cmd: &str) -> Outcome {
+        let project = self.path("project");
+        self.run(&["why", "--tool", "terminal", "--cmd", cmd, "--cwd", &project])
+    }
+
+    fn cache_files(&self) -> Vec<PathBuf> {
+        let Ok(entries) = fs::read_dir(self.root.join("cache/warden")) else {
+            return Vec::new();
+        };
+        let mut files: Vec<PathBuf> = entries.map(|e| e.unwrap().path()).collect();
+        files.sort();
+        files
+    }
+}
+
+/// Asserts a verdict's action and rule id (`None`: no rule).
+#[track_caller]
+fn verdict_is(v: &Value, action: &str, rule: Option<&str>) {
+    assert_eq!(v["action"], action, "{v:#}");
+    assert_eq!(v["rule_id"].as_str(), rule, "{v:#}");
+}
+
+/// The `cache:` line of `warden why`.
+fn cache_line(out: &Outcome) -> &str {
+    out.stdout
+        .lines()
+        .find(|l| l.starts_with("cache: "))
+        .unwrap_or_else(|| panic!("no cache line in:\n{}", out.stdout))
+}
+
+const USER: &str = "home/.config/warden/config.yaml";
+const PROJECT: &str = "project/.warden.yaml";
+const NO_PUSH: &str = "rules:\n  deny:\n    - \"terminal(git push:*)\"\n";
+
+// ---------------------------------------------------------------- cache
+
+#[test]
+fn cache_is_written_then_hit_then_rebuilt_when_a_source_changes() {
+    let w = World::new("cache-hit").file(USER, NO_PUSH);
+    let first = w.why("git push origin main");
+    assert!(
+        cache_line(&first).starts_with("cache: rebuilt ("),
+        "{}",
+        first.stdout
+    );
+    let files = w.cache_files();
+    assert_eq!(files.len(), 1, "{files:?}");
+    let name = files[0].file_name().unwrap().to_str().unwrap();
+    assert!(
+        name.starts_with("policy-") && name.ends_with(".bin"),
+        "{name}"
+    );
+    assert!(cache_line(&first).contains(name), "{}", first.stdout);
+
+    let second = w.why("git push origin main");
+    assert!(
+        cache_line(&second).starts_with("cache: hit ("),
+        "{}",
+        second.stdout
+    );
+    let (v, err) = w.hook("git push origin main");
+    verdict_is(&v, "block", Some("config.deny-1"));
+    assert_eq!(err, "");
+
+    // Same rules, other bytes: the key is the bytes, not the meaning.
+    w.put(USER, format!("{NO_PUSH}# touched\n").as_bytes());
+    let out = w.why("git push origin main");
+    assert!(
+        cache_line(&out).starts_with("cache: rebuilt ("),
+        "{}",
+        out.stdout
+    );
+    assert!(cache_line(&w.why("ls")).starts_with("cache: hit ("));
+
+    // A real edit takes effect on the very next call.
+    w.put(USER, b"rules:\n  deny:\n    - \"terminal(curl:*)\"\n");
+    let (v, _) = w.hook("git push origin main");
+    verdict_is(&v, "allow", None);
+    let (v, _) = w.hook("curl https://example.com");
+    verdict_is(&v, "block", Some("config.deny-1"));
+    assert_eq!(w.cache_files().len(), 1, "one file per set of sources");
+}
+
+#[test]
+fn corrupt_cache_is_rebuilt_silently() {
+    let w = World::new("cache-corrupt").file(USER, NO_PUSH);
+    w.hook("ls");
+    let file = w.cache_files().pop().expect("a cache file");
+    let good = fs::read(&file).unwrap();
+    let mut other_version = good.clone();
+    other_version[8..12].copy_from_slice(&99u32.to_le_bytes());
+    // A flip bincode still decodes: only the checksum can tell.
+    let mut flipped = good.clone();
+    let at = good
+        .windows(8)
+        .position(|w| w == b"git push")
+        .expect("rule text cached");
+    flipped[at] ^= 0x20;
+    let corruptions: [(&str, Vec<u8>); 5] = [
+        ("garbage", b"not a cache file at all".repeat(40)),
+        ("half", good[..good.len() / 2].to_vec()),
+        ("empty", Vec::new()),
+        ("other format version", other_version),
+        ("flipped rule text", flipped),
+    ];
+    for (what, bytes) in corruptions {
+        fs::write(&file, &bytes).unwrap();
+        let (v, err) = w.hook("git push origin main");
+        verdict_is(&v, "block", Some("config.deny-1"));
+        assert_eq!(
+            err, "",
+            "{what}: the cache is warden's business, not the user's"
+        );
+        assert_eq!(fs::read(&file).unwrap(), good, "{what}: rewritten");
+        fs::write(&file, &bytes).unwrap();
+        let out = w.why("git push origin main");
+        assert!(
+            cache_line(&out).starts_with("cache: rebuilt ("),
+            "{what}: {}",
+            out.stdout
+        );
+        assert_eq!(out.stderr, "", "{what}");
+    }
+}
+
+#[test]
+fn unwritable_cache_directory_changes_no_verdict() {
+    let w = World::new("cache-unwritable")
+        .file(USER, NO_PUSH)
+        .file(
+            "not-a-dir",
+            "a regular file where the cache directory should be",
+        )
+        .var_at("XDG_CACHE_HOME", "not-a-dir");
+    for _ in 0..2 {
+        let (v, _) = w.hook("git push origin main");
+        verdict_is(&v, "block", Some("config.deny-1"));
+        let (v, _) = w.hook("ls");
+        verdict_is(&v, "allow", None);
+    }
+    let out = w.why("git push origin main");
+    assert!(
+        cache_line(&out).starts_with("cache: not written ("),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("verdict: block"), "{}", out.stdout);
+}
+
+#[test]
+fn deleting_a_source_drops_its_rules() {
+    let w = World::new("cache-delete").file(USER, NO_PUSH);
+    let (v, _) = w.hook("git push origin main");
+    verdict_is(&v, "block", Some("config.deny-1"));
+    fs::remove_file(w.path(USER)).unwrap();
+    let out = w.why("git push origin main");
+    assert!(
+        cache_line(&out).starts_with("cache: rebuilt ("),
+        "{}",
+        out.stdout
+    );
+    let (v, err) = w.hook("git push origin main");
+    verdict_is(&v, "allow", None);
+    assert_eq!(err, "");
+}
+
+// ---------------------------------------------------------------- lint
+
+#[test]
+fn lint_passes_a_good_config() {
+    let w = World::new("lint-ok").file(
+        USER,
+        "rules:\n  deny:\n    - tool: terminal\n      pattern: \"git push:*\"\n      examples:\n        hits: [\"git push origin main\"]\n        misses: [\"git pull\"]\n",
+    );
+    let out = w.run(&["lint", "--cwd", &w.path("project")]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stdout
+            .lines()
+            .any(|l| l.starts_with("ok: 1 rules from 1 files, 2 examples")),
+        "{}",
+        out.stdout
+    );
+}
+
+const BAD_EXAMPLES: &str = "\
+rules:
+  deny:
+    - id: no-push
+      tool: terminal
+      pattern: \"git push:*\"
+      examples:
+        hits: [\"git push origin main\", \"git pull origin\"]
+        misses: [\"git status\", \"git push --tags\"]
+";
+
+#[test]
+fn lint_fails_on_examples_that_misbehave_and_the_hook_still_loads_the_rule() {
+    let w = World::new("lint-examples").file(USER, BAD_EXAMPLES);
+    let out = w.run(&["lint", "--cwd", &w.path("project")]);
+    assert_eq!(out.code, 1, "{out:?}");
+    let file = w.path(USER);
+    let hit = out
+        .stdout
+        .lines()
+        .find(|l| l.contains("`git pull origin`"))
+        .unwrap_or_else(|| panic!("no line for the bad hit:\n{}", out.stdout));
+    assert!(hit.contains("no-push") && hit.contains(&file), "{hit}");
+    assert!(hit.contains("hit but does not match"), "{hit}");
+    let miss = out
+        .stdout
+        .lines()
+        .find(|l| l.contains("`git push --tags`"))
+        .unwrap_or_else(|| panic!("no line for the bad miss:\n{}", out.stdout));
+    assert!(
+        miss.contains("no-push") && miss.contains("miss but matches"),
+        "{miss}"
+    );
+    assert!(!out.stdout.contains("`git status`"), "{}", out.stdout);
+    assert!(!out.stdout.contains("ok:"), "{}", out.stdout);
+
+    let (v, err) = w.hook("git push origin main");
+    verdict_is(&v, "block", Some("no-push"));
+    assert!(
+        err.contains("no-push") && err.contains("`git pull origin`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn lint_fails_on_an_invalid_file_with_its_line() {
+    let w = World::new("lint-invalid").file(
+        PROJECT,
+        "mode: autonomous\nrules:\n  deny: []\n  alow:\n    - \"terminal(ls)\"\n",
+    );
+    let out = w.run(&["lint", "--cwd", &w.path("project")]);
+    assert_eq!(out.code, 1, "{out:?}");
+    let at = format!("{}:4", w.path(PROJECT));
+    assert!(out.stdout.contains(&at), "want {at} in:\n{}", out.stdout);
+}
+
+// ---------------------------------------------------------------- why
+
+#[test]
+fn why_lists_sources_competing_rules_winner_and_verdict() {
+    let w = World::new("why-compete").file(
+        USER,
+        "\
+rules:
+  deny:
+    - id: no-npm
+      tool: terminal
+      pattern: \"npm:*\"
+      priority: 40
+  allow:
+    - id: tests-ok
+      tool: terminal
+      pattern: npm test
+      priority: 60
+",
+    );
+    let out = w.why("npm test");
+    assert_eq!(out.code, 0, "{out:?}");
+    let text = &out.stdout;
+    println!("{text}");
+    let file = w.path(USER);
+    assert!(
+        text.lines()
+            .any(|l| l.trim_start().starts_with("user") && l.contains(&file)),
+        "source with its tier:\n{text}"
+    );
+    let deny = text.lines().find(|l| l.contains("no-npm")).expect(text);
+    assert!(
+        deny.contains(&format!("{file}:3")) && deny.contains("priority 40"),
+        "{deny}"
+    );
+    let allow = text
+        .lines()
+        .find(|l| l.contains("tests-ok terminal("))
+        .expect(text);
+    assert!(
+        allow.contains(&format!("{file}:8")) && allow.contains("priority 60"),
+        "{allow}"
+    );
+    assert!(text.contains("winner: tests-ok (allow)"), "{text}");
+    assert!(
+        text.contains("verdict: allow (layer user, rule tests-ok)"),
+        "{text}"
+    );
+
+    // The dangerous layer's view is listed even when a user allow won.
+    let w = World::new("why-dangerous")
+        .file(USER, "rules:\n  allow:\n    - \"terminal(git push:*)\"\n");
+    let text = w.why("git push --force origin main").stdout;
+    let dangerous = text
+        .lines()
+        .find(|l| l.contains("git.force-push"))
+        .expect(&text);
+    assert!(dangerous.trim_start().starts_with("dangerous"), "{text}");
+    assert!(text.contains("skipped: a user allow rule won"), "{text}");
+    assert!(
+        text.contains("verdict: allow (layer user, rule config.allow-1)"),
+        "{text}"
+    );
+}
+
+// ---------------------------------------------------------------- precedence
+
+/// One precedence case: files, variables, a command, the expected verdict.
+struct Row {
+    name: &'static str,
+    files: &'static [(&'static str, &'static str)],
+    vars: &'static [(&'static str, &'static str)],
+    cmd: &'static str,
+    action: &'static str,
+    rule: Option<&'static str>,
+    layer: &'static str,
+}
+
+const MANAGED: &str = "etc-warden/policy.yaml";
+const HERMES: &str = "home/.hermes/config.yaml";
+const YOLO: &[(&str, &str)] = &[("HERMES_YOLO_MODE", "1")];
+const CRON: &[(&str, &str)] = &[("HERMES_CRON_SESSION", "1")];
+
+#[rustfmt::skip]
+const ROWS: &[Row] = &[
+    Row { name: "priority-beats-decision",
+        files: &[(USER, "rules:\n  deny:\n    - {tool: terminal, pattern: 'npm:*', id: d}\n  allow:\n    - {tool: terminal, pattern: npm test, priority: 60, id: a}\n")],
+        vars: &[], cmd: "npm test", action: "allow", rule: Some("a"), layer: "user" },
+    Row { name: "tie-deny-beats-ask-and-allow",
+        files: &[(USER, "rules:\n  allow: ['terminal(npm test)']\n  ask: ['terminal(npm test)']\n  deny: ['terminal(npm:*)']\n")],
+        vars: &[], cmd: "npm test", action: "block", rule: Some("config.deny-1"), layer: "user" },
+    Row { name: "tie-ask-beats-allow",
+        files: &[(USER, "rules:\n  allow: ['terminal(npm test)']\n  ask: ['terminal(npm:*)']\n")],
+        vars: &[], cmd: "npm test", action: "ask", rule: Some("config.ask-1"), layer: "user" },
+    Row { name: "managed-beats-higher-priority-project-and-user",
+        files: &[
+            (MANAGED, "rules:\n  deny:\n    - {tool: terminal, pattern: 'git push:*', priority: 1, id: m}\n"),
+            (PROJECT, "rules:\n  allow:\n    - {tool: terminal, pattern: 'git push:*', priority: 100, id: p}\n"),
+            (USER, "rules:\n  allow:\n    - {tool: terminal, pattern: 'git push:*', priority: 900, id: u}\n"),
+        ],
+        vars: &[], cmd: "git push origin main", action: "block", rule: Some("m"), layer: "user" },
+    Row { name: "project-mode-beats-user-mode",
+        files: &[(PROJECT, "mode: plan\n"), (USER, "mode: autonomous\n")],
+        vars: &[], cmd: "cargo build", action: "block", rule: Some("mode.plan"), layer: "mode" },
+    Row { name: "managed-mode-beats-project-mode",
+        files: &[(MANAGED, "mode: plan\n"), (PROJECT, "mode: autonomous\n")],
+        vars: &[], cmd: "cargo build", action: "block", rule: Some("mode.plan"), layer: "mode" },
+    Row { name: "managed-mode-loosens-too",
+        files: &[(MANAGED, "mode: autonomous\n"), (PROJECT, "mode: plan\n")],
+        vars: &[], cmd: "cargo build", action: "allow", rule: None, layer: "default" },
+    Row { name: "compound-allow-needs-every-segment",
+        files: &[(USER, "rules:\n  allow: ['terminal(git:*)']\n")],
+        vars: &[], cmd: "git status && curl x | sh", action: "ask", rule: Some("net.pipe-to-shell"), layer: "dangerous" },
+    Row { name: "compound-allow-of-every-segment",
+        files: &[(USER, "rules:\n  allow: ['terminal(git:*)']\n")],
+        vars: &[], cmd: "git status && git push --force origin main", action: "allow", rule: Some("config.allow-1"), layer: "user" },
+    Row { name: "deny-on-one-segment-decides",
+        files: &[(USER, "rules:\n  allow: ['terminal(ls)']\n  deny: ['terminal(git push:*)']\n")],
+        vars: &[], cmd: "ls && git push", action: "block", rule: Some("config.deny-1"), layer: "user" },
+    Row { name: "hardline-beats-priority-1000-allow",
+        files: &[(USER, "rules:\n  allow:\n    - {tool: terminal, pattern: 'rm:*', priority: 1000}\n")],
+        vars: &[], cmd: "rm -rf /", action: "block", rule: Some("hardline.rm-root"), layer: "hardline" },
+    Row { name: "sudo-guard-beats-allow",
+        files: &[(USER, "rules:\n  allow:\n    - {tool: terminal, pattern: 'sudo:*', priority: 1000}\n")],
+        vars: &[], cmd: "sudo -S whoami", action: "block", rule: Some("sudo.stdin-password"), layer: "sudo-guard" },
+    Row { name: "sudo-password-lets-the-allow-decide",
+        files: &[(USER, "rules:\n  allow:\n    - {tool: terminal, pattern: 'sudo:*', priority: 1000}\n")],
+        vars: &[("SUDO_PASSWORD", "x")], cmd: "sudo -S whoami", action: "allow", rule: Some("config.allow-1"), layer: "user" },
+    Row { name: "yolo-keeps-deny", files: &[(USER, NO_PUSH)],
+        vars: YOLO, cmd: "git push origin main", action: "block", rule: Some("config.deny-1"), layer: "user" },
+    Row { name: "yolo-keeps-ask-rule", files: &[(USER, "rules:\n  ask: ['terminal(git push:*)']\n")],
+        vars: YOLO, cmd: "git push origin main", action: "ask", rule: Some("config.ask-1"), layer: "user" },
+    // Yolo lifts the dangerous layer's ask: nothing decided, so the default allows.
+    Row { name: "yolo-lifts-dangerous", files: &[],
+        vars: YOLO, cmd: "git push --force origin main", action: "allow", rule: None, layer: "default" },
+    Row { name: "approvals-mode-off-is-yolo", files: &[(HERMES, "approvals:\n  mode: off\n")],
+        vars: &[], cmd: "git push --force origin main", action: "allow", rule: None, layer: "default" },
+    Row { name: "approvals-mode-manual-is-not-yolo", files: &[(HERMES, "approvals:\n  mode: manual\n")],
+        vars: &[], cmd: "git push --force origin main", action: "ask", rule: Some("git.force-push"), layer: "dangerous" },
+    Row { name: "cron-blocks-dangerous-ask", files: &[(HERMES, "approvals:\n  mode: manual\n")],
+        vars: CRON, cmd: "git push --force origin main", action: "block", rule: Some("git.force-push"), layer: "dangerous" },
+    Row { name: "cron-mode-approve-allows-dangerous", files: &[(HERMES, "approvals:\n  cron_mode: approve\n")],
+        vars: CRON, cmd: "git push --force origin main", action: "allow", rule: Some("git.force-push"), layer: "dangerous" },
+    Row { name: "cron-mode-approve-keeps-user-ask-blocked",
+        files: &[(HERMES, "approvals:\n  cron_mode: approve\n"), (USER, "rules:\n  ask: ['terminal(git push:*)']\n")],
+        vars: CRON, cmd: "git push origin main", action: "block", rule: Some("config.ask-1"), layer: "user" },
+    Row { name: "allowlist-exact-text", files: &[(HERMES, "command_allowlist:\n  - git push --force origin main\n")],
+        vars: &[], cmd: "git push --force origin main", action: "allow", rule: Some("hermes.allowlist-1"), layer: "user" },
+    Row { name: "allowlist-not-with-more-appended", files: &[(HERMES, "command_allowlist:\n  - git push --force origin main\n")],
+        vars: &[], cmd: "git push --force origin main && x", action: "ask", rule: Some("git.force-push"), layer: "dangerous" },
+];
+
+#[test]
+fn precedence_table() {
+    let mut failures = Vec::new();
+    for row in ROWS {
+        let mut w = World::new(&format!("prec-{}", row.name));
+        for (rel, text) in row.files {
+            w = w.file(rel, text);
+        }
+        for (name, value) in row.vars {
+            w = w.var(name, value);
+        }
+        // Twice: compiled, then from the cache.
+        for pass in ["compiled", "cached"] {
+            let (v, err) = w.hook(row.cmd);
+            let got = (
+                v["action"].as_str().unwrap_or("?"),
+                v["rule_id"].as_str(),
+                v["layer"].as_str().unwrap_or("?"),
+            );
+            if got != (row.action, row.rule, row.layer) {
+                failures.push(format!(
+                    "{} ({pass}): `{}` gave {got:?}, want {:?}\n  {}\n  stderr: {err}",
+                    row.name,
+                    row.cmd,
+                    (row.action, row.rule, row.layer),
+                    v["message"]
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+// ---------------------------------------------------------------- all sources
+
+#[test]
+fn every_source_at_once() {
+    let rule = |section: &str, id: &str, spec: &str| {
+        format!("rules:\n  {section}:\n    - {{id: {id}, tool: terminal, pattern: '{spec}'}}\n")
+    };
+    let w = World::new("all-sources")
+        .file(MANAGED, &rule("deny", "managed-no-psql", "psql:*"))
+        .file(
+            PROJECT,
+            &format!(
+                "mode: supervised\n{}",
+                rule("allow", "project-make", "make:*")
+            ),
+        )
+        .file(
+            "project/.hermes/permissions.yaml",
+            &rule("ask", "perm-deploy", "./deploy.sh:*"),
+        )
+        .file(USER, &rule("deny", "user-no-curl", "curl:*"))
+        .file(
+            "home/.hermes/custom-dangerous-patterns/a.yaml",
+            "deny_patterns:\n  - pattern: '^helm\\s+uninstall'\n    description: helm uninstall\n",
+        )
+        .file(
+            "home/.hermes/custom-dangerous-patterns/b.yaml",
+            "patterns:\n  - pattern: '^helm\\s+rollback'\n    description: helm rollback\n",
+        )
+        .file(HERMES, "command_allowlist:\n  - echo hello\n")
+        .file(
+            "home/.hermes/trust.json",
+            r#"[{"id": "wget-ok", "tool": "terminal", "pattern": "wget *", "decision": "allow"}]"#,
+        )
+        .file("extra.yaml", &rule("deny", "env-no-nc", "nc:*"))
+        .var_at("WARDEN_CONFIG", "extra.yaml");
+
+    let text = w.why("echo hello").stdout;
+    println!("{text}");
+    let order = [
+        ("managed", MANAGED),
+        ("project", PROJECT),
+        ("project", "project/.hermes/permissions.yaml"),
+        ("user", USER),
+        ("user", "home/.hermes/custom-dangerous-patterns/a.yaml"),
+        ("user", "home/.hermes/custom-dangerous-patterns/b.yaml"),
+        ("user", HERMES),
+        ("user", "home/.hermes/trust.json"),
+        ("environment", "extra.yaml"),
+    ];
+    let mut last = 0;
+    for (tier, rel) in order {
+        let path = w.path(rel);
+        let (at, line) = text
+            .lines()
+            .enumerate()
+            .find(|(_, l)| l.contains(&format!(" {path}  [")))
+            .unwrap_or_else(|| panic!("{path} not listed:\n{text}"));
+        assert!(line.trim_start().starts_with(tier), "{tier}: {line}");
+        assert!(at > last, "{path} is out of order:\n{text}");
+        last = at;
+    }
+
+    for (cmd, action, rule) in [
+        ("psql -c 'select 1'", "block", Some("managed-no-psql")),
+        ("make all", "allow", Some("project-make")),
+        ("./deploy.sh prod", "ask", Some("perm-deploy")),
+        ("curl example.com", "block", Some("user-no-curl")),
+        ("helm uninstall web", "block", Some("plugin.deny-1")),
+        ("helm rollback web 3", "ask", Some("plugin.pattern-1")),
+        ("echo hello", "allow", Some("hermes.allowlist-1")),
+        ("wget example.com", "allow", Some("trust.wget-ok")),
+        ("nc -l 80", "block", Some("env-no-nc")),
+        // The project's mode decides what no rule names.
+        ("cargo build", "ask", Some("mode.supervised")),
+    ] {
+        let (v, err) = w.hook(cmd);
+        assert_eq!(
+            (v["action"].as_str().unwrap(), v["rule_id"].as_str()),
+            (action, rule),
+            "{cmd}: {v:#}\n{err}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------- broken sources
+
+#[test]
+fn invalid_project_file_blocks_by_default_and_names_the_file() {
+    let w = World::new("broken-default")
+        .file(PROJECT, "rules: [unclosed\n")
+        .file(USER, NO_PUSH);
+    for cmd in ["ls", "git push origin main"] {
+        let (v, err) = w.hook(cmd);
+        verdict_is(&v, "block", Some("config.invalid"));
+        assert_eq!(v["layer"], "config");
+        assert!(err.contains(&w.path(PROJECT)), "{err}");
+    }
+}
+
+#[test]
+fn on_error_allow_lets_the_valid_rules_decide() {
+    let w = World::new("broken-allow")
+        .file(PROJECT, "rules: [unclosed\n")
+        .file(USER, &format!("on_error: allow\n{NO_PUSH}"));
+    let (v, err) = w.hook("git push origin main");
+    verdict_is(&v, "block", Some("config.deny-1"));
+    assert!(err.contains(&w.path(PROJECT)), "{err}");
+    let (v, err) = w.hook("ls");
+    verdict_is(&v, "allow", None);
+    assert!(err.contains(&w.path(PROJECT)), "{err}");
+    let (v, _) = w.hook("git push --force origin main && ls");
+    verdict_is(&v, "block", Some("config.deny-1"));
+}
+
+#[test]
+fn on_error_ask_turns_allows_into_asks() {
+    let w = World::new("broken-ask")
+        .file(PROJECT, "rules: [unclosed\n")
+        .file(
+            USER,
+            &format!("on_error: ask\n{NO_PUSH}  allow: ['terminal(make:*)']\n"),
+        );
+    for cmd in ["ls", "make all"] {
+        let (v, err) = w.hook(cmd);
+        verdict_is(&v, "ask", Some("config.invalid"));
+        assert!(err.contains(&w.path(PROJECT)), "{err}");
+    }
+    let (v, _) = w.hook("git push origin main");
+    verdict_is(&v, "block", Some("config.deny-1"));
+}
+
+#[test]
+fn policy_file_that_is_not_utf8_blocks_and_is_named() {
+    let w = World::new("broken-utf8");
+    w.put(USER, b"rules:\n  deny: ['terminal(\xff\xfe)']\n");
+    let (v, err) = w.hook("ls");
+    verdict_is(&v, "block", Some("config.invalid"));
+    assert!(
+        err.contains(&w.path(USER)) && err.contains("UTF-8"),
+        "{err}"
+    );
+    let out = w.run(&["lint", "--cwd", &w.path("project")]);
+    assert_eq!(out.code, 1);
+    assert!(out.stdout.contains(&w.path(USER)), "{}", out.stdout);
+}
+
+#[test]
+fn policy_file_that_is_a_directory_blocks_and_is_named() {
+    for rel in [USER, "etc-warden/team.yaml", HERMES] {
+        let w = World::new(&format!("broken-dir-{}", rel.replace('/', "-")));
+        fs::create_dir_all(w.path(rel)).unwrap();
+        let (v, err) = w.hook("ls");
+        verdict_is(&v, "block", Some("config.invalid"));
+        assert!(err.contains(&w.path(rel)), "{rel}: {err}");
+    }
+}
+
+#[test]
+#[ignore = "BUG: a project `.warden.yaml` that is a directory is silently treated as absent. \
+            load::gather() walks up with `is_file()`, so the walk passes it (and would use a \
+            `.warden.yaml` further up instead); every other source that cannot be read (user \
+            config, /etc/warden/*.yaml, Hermes' config) is reported and blocks under on_error: block"]
+fn project_file_that_is_a_directory_is_reported() {
+    let w = World::new("broken-dir-project");
+    fs::create_dir_all(w.path(PROJECT)).unwrap();
+    let (v, err) = w.hook("ls");
+    verdict_is(&v, "block", Some("config.invalid"));
+    assert!(err.contains(&w.path(PROJECT)), "{err}");
+}
+
+#[test]
+fn unreadable_policy_file_blocks_and_is_named() {
+    use std::os::unix::fs::PermissionsExt;
+    let w = World::new("broken-unreadable").file(USER, NO_PUSH);
+    fs::set_permissions(w.path(USER), fs::Permissions::from_mode(0o000)).unwrap();
+    if fs::read(w.path(USER)).is_ok() {
+        eprintln!("skipped: running as a user who can read mode-000 files (root)");
+        return;
+    }
+    let (v, err) = w.hook("ls");
+    verdict_is(&v, "block", Some("config.invalid"));
+    assert!(err.contains(&w.path(USER)), "{err}");
+    fs::set_permissions(w.path(USER), fs::Permissions::from_mode(0o644)).unwrap();
+}
