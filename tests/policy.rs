@@ -698,10 +698,6 @@ fn policy_file_that_is_a_directory_blocks_and_is_named() {
 }
 
 #[test]
-#[ignore = "BUG: a project `.warden.yaml` that is a directory is silently treated as absent. \
-            load::gather() walks up with `is_file()`, so the walk passes it (and would use a \
-            `.warden.yaml` further up instead); every other source that cannot be read (user \
-            config, /etc/warden/*.yaml, Hermes' config) is reported and blocks under on_error: block"]
 fn project_file_that_is_a_directory_is_reported() {
     let w = World::new("broken-dir-project");
     fs::create_dir_all(w.path(PROJECT)).unwrap();

@@ -318,11 +318,6 @@ fn adding_a_protected_rule_needs_no_blessing() {
 }
 
 #[test]
-#[ignore = "BUG: a protected rule kept from a deleted /etc/warden file is demoted to the user tier. \
-            load::enforce looks the path up in inputs.candidates to keep its tier, but gather() lists \
-            only files that exist in the managed directory, so a deleted managed file falls back to \
-            Tier::User and a project allow of higher priority beats the kept rule (the comment in \
-            enforce promises the opposite)"]
 fn deleted_managed_file_keeps_its_rules_managed() {
     let w = World::new("managed-deleted")
         .file(

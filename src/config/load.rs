@@ -220,7 +220,7 @@ pub fn load(locations: &Locations, cwd: Option<&Path>) -> Loaded {
                     .into_iter()
                     .map(|rule| (recorded_path(&book, &rule), rule))
                     .collect();
-                enforce(&mut policy, &inputs, enforced);
+                enforce(&mut policy, &inputs, locations, enforced);
                 if reconciled.changed {
                     match ledger::save(path, &book) {
                         Ok(()) => ledger_bytes = std::fs::read(path).ok(),
@@ -333,8 +333,12 @@ fn discover(locations: &Locations, cwd: Option<&Path>) -> Inputs {
             looked_at.push(warden.display().to_string());
             looked_at.push(permissions.display().to_string());
             let base = Some(dir.display().to_string());
-            let found = [warden.is_file(), permissions.is_file()];
-            if found[0] || found[1] {
+            // Every project file from here up applies (nested projects
+            // add to their parents'), so a file planted nearer the working
+            // directory cannot hide the project's rules. Something that is
+            // there but is not a file is a candidate too: reading it fails
+            // and says so, rather than being skipped.
+            if warden.symlink_metadata().is_ok() {
                 add(
                     warden,
                     Tier::Project,
@@ -342,6 +346,8 @@ fn discover(locations: &Locations, cwd: Option<&Path>) -> Inputs {
                     base.clone(),
                     &mut candidates,
                 );
+            }
+            if permissions.symlink_metadata().is_ok() {
                 add(
                     permissions,
                     Tier::Project,
@@ -349,7 +355,6 @@ fn discover(locations: &Locations, cwd: Option<&Path>) -> Inputs {
                     base,
                     &mut candidates,
                 );
-                break;
             }
         }
     }
@@ -656,6 +661,42 @@ fn ledger_candidates(inputs: &Inputs, book: &Ledger, locations: &Locations) -> V
     out
 }
 
+/// The tier and format of a file that is no longer there, from where it was.
+fn place_of(path: &Path, locations: &Locations) -> (Tier, SourceKind) {
+    let parent = path.parent();
+    if locations
+        .managed_dir
+        .as_deref()
+        .is_some_and(|d| parent == Some(d))
+    {
+        return (Tier::Managed, SourceKind::Warden);
+    }
+    if locations.warden_config.as_deref() == Some(path) {
+        return (Tier::Environment, SourceKind::Warden);
+    }
+    match path.file_name().and_then(|n| n.to_str()) {
+        Some(".warden.yaml") => (Tier::Project, SourceKind::Warden),
+        Some("permissions.yaml") => (Tier::Project, SourceKind::Permissions),
+        Some("trust.json") => (Tier::User, SourceKind::Trust),
+        _ if locations
+            .hermes_home
+            .as_deref()
+            .is_some_and(|h| parent == Some(h))
+            && path.file_name().is_some_and(|n| n == "config.yaml") =>
+        {
+            (Tier::User, SourceKind::HermesConfig)
+        }
+        _ if locations
+            .config_home
+            .as_deref()
+            .is_some_and(|c| path.starts_with(c)) =>
+        {
+            (Tier::User, SourceKind::Warden)
+        }
+        _ => (Tier::User, SourceKind::Plugin),
+    }
+}
+
 /// The file a protected rule kept by the ledger was recorded from.
 fn recorded_path(book: &Ledger, rule: &RuleSpec) -> String {
     book.sources
@@ -666,7 +707,12 @@ fn recorded_path(book: &Ledger, rule: &RuleSpec) -> String {
 
 /// Adds the protected rules the ledger still enforces, each with a source
 /// entry that says where it came from.
-fn enforce(policy: &mut Policy, inputs: &Inputs, enforced: Vec<(String, RuleSpec)>) {
+fn enforce(
+    policy: &mut Policy,
+    inputs: &Inputs,
+    locations: &Locations,
+    enforced: Vec<(String, RuleSpec)>,
+) {
     if enforced.is_empty() {
         return;
     }
@@ -679,7 +725,10 @@ fn enforce(policy: &mut Policy, inputs: &Inputs, enforced: Vec<(String, RuleSpec
             .candidates
             .iter()
             .find(|c| c.path == Path::new(&path))
-            .map_or((Tier::User, SourceKind::Warden), |c| (c.tier, c.kind));
+            .map_or_else(
+                || place_of(Path::new(&path), locations),
+                |c| (c.tier, c.kind),
+            );
         let label = format!("{path} (kept by warden's ledger: protected, no longer in the file)");
         policy.problems.push(format!(
             "warden: protected rule {} of {path} was removed or changed; warden keeps enforcing it until `warden bless` is run from a terminal",

@@ -1,7 +1,8 @@
 //! The user-rule layer: a tool call seen as rule subjects, and which matching rule wins.
 //!
 //! Every matching rule competes: highest priority wins, ties go deny > ask >
-//! allow, and managed rules (from `/etc/warden/`) win over everything else.
+//! allow, managed rules (from `/etc/warden/`) win over everything else, and
+//! a protected deny or ask wins over every unprotected rule.
 //! A command line is judged per segment: a deny or ask on any segment
 //! decides for the whole line, an allow only when every segment is allowed.
 
@@ -116,9 +117,19 @@ fn resolve(policy: &Policy, subjects: &Subjects, matches: &[RuleMatch]) -> Optio
         if competing.iter().any(|m| managed(m)) {
             competing.retain(|m| managed(m));
         }
+        // A protected deny or ask outranks every unprotected rule: adding an
+        // allow of priority 1000 must not be a quiet way around it.
         *winner = competing
             .into_iter()
-            .max_by_key(|m| (m.spec.priority, m.spec.decision, std::cmp::Reverse(m.rule)))
+            .max_by_key(|m| {
+                let guarded = m.spec.protected && m.spec.decision != Decision::Allow;
+                (
+                    guarded,
+                    m.spec.priority,
+                    m.spec.decision,
+                    std::cmp::Reverse(m.rule),
+                )
+            })
             .map(|m| (m, s));
     }
     let text_of = |s: usize| {
