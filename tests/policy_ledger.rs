@@ -1,109 +1,15 @@
 //! The integrity ledger seen from the hook and the CLI: protected rules that are removed, changed or deleted stay enforced until `warden bless` from a terminal.
 //!
-//! Each test builds a fake machine under `CARGO_TARGET_TMPDIR` and passes
-//! warden an explicit variable list, so the real HOME is never read. The
-//! builder is a smaller copy of the one in `tests/policy.rs`: integration
-//! test files cannot share a module without a third file.
+//! Each test builds a fake machine (`tests/support`) under
+//! `CARGO_TARGET_TMPDIR` and passes warden an explicit variable list, so the
+//! real HOME is never read.
+
+mod support;
 
 use std::fs;
-use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use warden::cli::{self, Env, Outcome};
-
-struct World {
-    root: PathBuf,
-    vars: Vec<(String, String)>,
-}
-
-impl World {
-    fn new(name: &str) -> World {
-        let root = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join("policy-ledger")
-            .join(name);
-        let _ = fs::remove_dir_all(&root);
-        fs::create_dir_all(root.join("project")).unwrap();
-        fs::create_dir_all(root.join("home")).unwrap();
-        let root = fs::canonicalize(&root).unwrap();
-        let at = |rel: &str| root.join(rel).display().to_string();
-        let vars = [
-            ("HOME", at("home")),
-            ("WARDEN_MANAGED_DIR", at("etc-warden")),
-            ("XDG_CACHE_HOME", at("cache")),
-            ("XDG_STATE_HOME", at("state")),
-            ("WARDEN_PROJECT_CEILING", at("")),
-        ]
-        .into_iter()
-        .map(|(n, v)| (n.to_string(), v))
-        .collect();
-        World { root, vars }
-    }
-
-    fn path(&self, rel: &str) -> String {
-        self.root.join(rel).display().to_string()
-    }
-
-    fn file(self, rel: &str, text: &str) -> World {
-        self.put(rel, text);
-        self
-    }
-
-    fn put(&self, rel: &str, text: &str) {
-        let path = self.root.join(rel);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(path, text).unwrap();
-    }
-
-    fn rm(&self, rel: &str) {
-        fs::remove_file(self.root.join(rel)).unwrap();
-    }
-
-    fn env(&self, stdin_is_terminal: bool) -> Env {
-        Env::from_vars(
-            |name| {
-                self.vars
-                    .iter()
-                    .find(|(n, _)| n == name)
-                    .map(|(_, v)| v.clone())
-            },
-            stdin_is_terminal,
-        )
-    }
-
-    fn hook(&self, cmd: &str) -> (Value, String) {
-        let payload = serde_json::json!({
-            "hook_event_name": "pre_tool_call",
-            "tool_name": "terminal",
-            "tool_input": {"command": cmd},
-            "cwd": self.path("project"),
-        })
-        .to_string();
-        let args = ["--agent".to_string(), "native".to_string()];
-        let out = cli::run(&args, &mut payload.as_bytes(), &self.env(false));
-        assert_eq!(out.code, 0, "{out:?}");
-        let line = out.stdout.strip_suffix('\n').expect("one line");
-        (serde_json::from_str(line).unwrap(), out.stderr)
-    }
-
-    /// `warden bless` for the project, from a terminal or not.
-    fn bless(&self, stdin_is_terminal: bool) -> Outcome {
-        let args: Vec<String> = ["bless", "--cwd", &self.path("project")]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        cli::run(&args, &mut &b""[..], &self.env(stdin_is_terminal))
-    }
-
-    fn ledger(&self) -> Option<Vec<u8>> {
-        fs::read(self.root.join("state/warden/ledger.json")).ok()
-    }
-}
-
-#[track_caller]
-fn verdict_is(v: &Value, action: &str, rule: Option<&str>) {
-    assert_eq!(v["action"], action, "{v:#}");
-    assert_eq!(v["rule_id"].as_str(), rule, "{v:#}");
-}
+use support::{verdict_is, World};
 
 const PLUGIN: &str = "home/.hermes/custom-dangerous-patterns.yaml";
 const USER: &str = "home/.config/warden/config.yaml";

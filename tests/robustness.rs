@@ -321,22 +321,14 @@ fn mangled_cache_payloads_are_refused_without_panicking() {
     use warden::config::policy::Policy;
     let rules: Vec<RuleSpec> = (0..20)
         .map(|i| RuleSpec {
-            id: format!("t.rule-{i}"),
-            source: 0,
             line: Some(i),
-            tool: ToolSel::Shell,
-            target: Target::Prefix(format!("tool{i}")),
-            case_insensitive: false,
-            whole_command: false,
-            scope: None,
-            base: None,
-            decision: Decision::Block,
-            dangerous: false,
-            priority: 50,
             description: "d".into(),
-            protected: false,
-            hits: vec![],
-            misses: vec![],
+            ..RuleSpec::new(
+                format!("t.rule-{i}"),
+                ToolSel::Shell,
+                Target::Prefix(format!("tool{i}")),
+                Decision::Block,
+            )
         })
         .collect();
     let bytes = Policy::new(vec![], Settings::default(), rules)

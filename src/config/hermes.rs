@@ -154,22 +154,8 @@ pub fn parse_trust(path: &str, text: &str) -> Result<SourceDoc> {
 
 fn shell_rule(id: String, line: Option<u32>, target: Target, decision: Decision) -> RuleSpec {
     RuleSpec {
-        id,
-        source: 0,
         line,
-        tool: ToolSel::Shell,
-        target,
-        case_insensitive: false,
-        whole_command: false,
-        scope: None,
-        base: None,
-        decision,
-        dangerous: false,
-        priority: DEFAULT_PRIORITY,
-        description: String::new(),
-        protected: false,
-        hits: Vec::new(),
-        misses: Vec::new(),
+        ..RuleSpec::new(id, ToolSel::Shell, target, decision)
     }
 }
 

@@ -142,6 +142,36 @@ pub struct RuleSpec {
     pub misses: Vec<String>,
 }
 
+impl RuleSpec {
+    /// A rule with every optional field at its default: priority 50, no
+    /// scope, no examples, not protected, matched case-sensitively.
+    pub fn new(
+        id: impl Into<String>,
+        tool: ToolSel,
+        target: Target,
+        decision: Decision,
+    ) -> RuleSpec {
+        RuleSpec {
+            id: id.into(),
+            source: 0,
+            line: None,
+            tool,
+            target,
+            case_insensitive: false,
+            whole_command: false,
+            scope: None,
+            base: None,
+            decision,
+            dangerous: false,
+            priority: DEFAULT_PRIORITY,
+            description: String::new(),
+            protected: false,
+            hits: Vec::new(),
+            misses: Vec::new(),
+        }
+    }
+}
+
 /// The default priority of a rule that names none.
 pub const DEFAULT_PRIORITY: i32 = 50;
 

@@ -454,27 +454,9 @@ pub fn normalize_path(path: &str, cwd: Option<&str>, home: Option<&str>) -> Stri
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::model::DEFAULT_PRIORITY;
 
     pub(crate) fn rule(tool: ToolSel, target: Target, decision: Decision) -> RuleSpec {
-        RuleSpec {
-            id: "t.rule".into(),
-            source: 0,
-            line: None,
-            tool,
-            target,
-            case_insensitive: false,
-            whole_command: false,
-            scope: None,
-            base: None,
-            decision,
-            dangerous: false,
-            priority: DEFAULT_PRIORITY,
-            description: String::new(),
-            protected: false,
-            hits: vec![],
-            misses: vec![],
-        }
+        RuleSpec::new("t.rule", tool, target, decision)
     }
 
     fn shell(text: &str, segments: &[&str]) -> Subjects {

@@ -12,21 +12,9 @@ use serde::Deserialize;
 use super::model::{Target, ToolSel, DEFAULT_PRIORITY};
 use crate::verdict::Decision;
 
-/// Tool names that run a shell command line, lowercase. `terminal` is
-/// Hermes', `Bash` Claude Code's, `shell`/`local_shell`/`exec_command`
-/// Codex's, `run_shell_command` Gemini's.
-const SHELL_TOOLS: &[&str] = &[
-    "terminal",
-    "bash",
-    "shell",
-    "local_shell",
-    "exec_command",
-    "run_shell_command",
-];
-
 /// Whether `name` is one of the agents' shell tools (compared without case).
 pub fn is_shell_tool(name: &str) -> bool {
-    SHELL_TOOLS.iter().any(|t| t.eq_ignore_ascii_case(name))
+    crate::payload::ToolKind::of(name) == crate::payload::ToolKind::Shell
 }
 
 /// Reads one rule in the per-tool syntax. The error is a sentence for a
