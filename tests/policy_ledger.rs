@@ -87,7 +87,7 @@ fn changed_protected_rule_keeps_the_recorded_one() {
 
     w.put(
         USER,
-        &PROTECTED_USER.replace("terraform destroy", "terraform apply"),
+        PROTECTED_USER.replace("terraform destroy", "terraform apply"),
     );
     let (v, err) = w.hook("terraform destroy -auto-approve");
     verdict_is(&v, "block", Some("no-destroy"));
@@ -108,7 +108,7 @@ fn changed_counts_are_noted_once() {
     w.hook("ls");
     w.put(
         USER,
-        &format!(
+        format!(
             "{PROTECTED_USER}    - \"terminal(curl:*)\"\n  allow:\n    - \"terminal(make:*)\"\n"
         ),
     );
@@ -206,7 +206,7 @@ fn disabling_a_protected_plugin_entry_does_not_lift_it() {
         "block",
         Some("plugin.deny-1"),
     );
-    w.put(PLUGIN, &format!("{PROTECTED_PLUGIN}    enabled: false\n"));
+    w.put(PLUGIN, format!("{PROTECTED_PLUGIN}    enabled: false\n"));
     let (v, err) = w.hook("terraform destroy");
     verdict_is(&v, "block", Some("plugin.deny-1"));
     assert!(err.contains("until `warden bless`"), "{err}");
