@@ -197,8 +197,14 @@ impl<'a> Run<'a> {
         }
 
         // User rules.
-        let subjects = user::subjects(call, analysis, self.options.home.as_deref());
-        let outcome = user::decide(&policy, subjects);
+        // With no user rules there is nothing to match, and building the
+        // subjects copies the command several times (a megabyte, at worst).
+        let outcome = if policy.is_empty() {
+            user::UserOutcome::default()
+        } else {
+            let subjects = user::subjects(call, analysis, self.options.home.as_deref());
+            user::decide(&policy, subjects)
+        };
         for m in &outcome.matches {
             if let Some(rule) = Some(&m.spec) {
                 let place = if m.whole {
@@ -310,12 +316,12 @@ impl<'a> Run<'a> {
                 };
                 allow_note = Some(format!(
                     "Allowed: `{}` matches {what}, but yolo is on (HERMES_YOLO_MODE or approvals.mode: off).",
-                    clip(outcome.subjects.text.as_deref().unwrap_or(""), 160)
+                    clip(call.command().unwrap_or(""), 160)
                 ));
             } else if let Some(hit) = hit {
                 decide!(verdict(&hit, Layer::Dangerous));
             } else if let Some(rule) = plugin.first() {
-                let text = outcome.subjects.text.clone().unwrap_or_default();
+                let text = call.command().unwrap_or_default();
                 decide!(Verdict {
                     decision: Decision::Ask,
                     message: format!(
