@@ -326,7 +326,7 @@ impl<'a> Run<'a> {
                     decision: Decision::Ask,
                     message: format!(
                         "Needs approval: `{}` matches your pattern {} ({}): {} (from {}).",
-                        clip(&text, 160),
+                        clip(text, 160),
                         rule.id,
                         user::describe(rule),
                         if rule.description.is_empty() {
