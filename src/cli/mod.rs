@@ -81,6 +81,27 @@ impl Env {
         }
     }
 
+    /// Runs `decide` with the policy for `cwd`. If a rule read from the
+    /// cache fails its check meanwhile, the answer is thrown away with the
+    /// cache entry, and `decide` runs again on a freshly compiled policy.
+    pub(crate) fn with_policy<T>(
+        &self,
+        cwd: Option<&str>,
+        stderr: &mut String,
+        decide: impl Fn(&Options) -> T,
+    ) -> (T, load::Loaded) {
+        let (options, loaded) = self.options(cwd, stderr);
+        let answer = decide(&options);
+        if !options.policy.is_corrupt() {
+            return (answer, loaded);
+        }
+        // Silently, like any other damaged cache: the answer is the same.
+        load::discard(&loaded);
+        let mut again = String::new();
+        let (options, loaded) = self.options(cwd, &mut again);
+        (decide(&options), loaded)
+    }
+
     /// Engine options for a call in `cwd`, with the policy loaded for it;
     /// what the loader has to say goes to `stderr`.
     pub(crate) fn options(
@@ -266,12 +287,14 @@ fn hook(stdin: &mut dyn Read, hook_options: HookOptions, env: &Env) -> Outcome {
     match read_payload(stdin).and_then(|text| payload::parse(&text)) {
         Ok(call) => {
             // Other events carry nothing to judge: no policy to load.
-            let options = if call.is_pre_tool() {
-                env.options(call.cwd.as_deref(), &mut stderr).0
+            let mut verdict = if call.is_pre_tool() {
+                env.with_policy(call.cwd.as_deref(), &mut stderr, |options| {
+                    engine::evaluate(&call, options)
+                })
+                .0
             } else {
-                Options::default()
+                engine::evaluate(&call, &Options::default())
             };
-            let mut verdict = engine::evaluate(&call, &options);
             if hook_options.ask_as_block && verdict.decision == Decision::Ask {
                 verdict.decision = Decision::Block;
                 verdict.message = format!(

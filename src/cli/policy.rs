@@ -144,8 +144,10 @@ fn why(
         path: path.map(str::to_string),
     };
     let mut stderr = String::new();
-    let (options, loaded) = env.options(cwd.as_deref(), &mut stderr);
-    let explanation = engine::explain(&call, &options);
+    let ((explanation, options), loaded) =
+        env.with_policy(cwd.as_deref(), &mut stderr, |options| {
+            (engine::explain(&call, options), options.clone())
+        });
     let mut out = String::new();
     let what = cmd.or(path).map(|t| format!(" `{t}`")).unwrap_or_default();
     let _ = writeln!(

@@ -159,7 +159,7 @@ pub fn load(locations: &Locations, cwd: Option<&Path>) -> Loaded {
     if let Some(file) = &cache_file {
         if let Some(key) = fingerprint::recorded_key(file, &files) {
             let policy =
-                cache::read_bytes(file, &cache::Key::from_bytes(key)).and_then(Policy::from_bytes);
+                cache::read_split(file, &cache::Key::from_bytes(key)).and_then(Policy::from_entry);
             if let Some(policy) = policy {
                 return Loaded {
                     policy,
@@ -194,7 +194,7 @@ pub fn load(locations: &Locations, cwd: Option<&Path>) -> Loaded {
     };
     let key = key_of(ledger_bytes.as_deref());
     if let Some(file) = &cache_file {
-        if let Some(policy) = cache::read_bytes(file, &key).and_then(Policy::from_bytes) {
+        if let Some(policy) = cache::read_split(file, &key).and_then(Policy::from_entry) {
             // Touched but not changed: trust the files' new fingerprints.
             fingerprint::record(file, &files, *key.as_bytes());
             return Loaded {
@@ -237,12 +237,12 @@ pub fn load(locations: &Locations, cwd: Option<&Path>) -> Loaded {
     let cache = match &cache_file {
         None => CacheStatus::Disabled,
         Some(file) => match policy
-            .to_bytes()
+            .to_parts()
             .ok_or_else(|| Error::State {
                 path: file.display().to_string(),
                 message: "cannot encode the compiled policy".into(),
             })
-            .and_then(|bytes| cache::write_bytes(file, &key, &bytes))
+            .and_then(|(head, rules)| cache::write_split(file, &key, &head, rules))
         {
             Ok(()) => {
                 fingerprint::record(file, &stamps(ledger_path.as_deref()), *key.as_bytes());
@@ -259,6 +259,15 @@ pub fn load(locations: &Locations, cwd: Option<&Path>) -> Loaded {
         notes,
         cache,
         cache_file,
+    }
+}
+
+/// Throws away the cache entry `loaded` came from (a rule in it failed its
+/// check), so the next load compiles afresh.
+pub fn discard(loaded: &Loaded) {
+    if let Some(file) = &loaded.cache_file {
+        let _ = std::fs::remove_file(file);
+        let _ = std::fs::remove_file(file.with_extension("stamp"));
     }
 }
 

@@ -5,6 +5,9 @@
 //! with a literal it needs is indexed by that literal's first three bytes,
 //! and only rules whose literal occurs in the call are compiled and run.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
 use bincode::Options as _;
 use serde::{Deserialize, Serialize};
 
@@ -30,14 +33,37 @@ pub struct Policy {
     pub broken: bool,
     table: Table,
     index: Index,
+    /// A rule read from the cache failed its check: the caller must throw
+    /// the cache away and decide again (see [`Policy::is_corrupt`]).
+    #[serde(skip)]
+    corrupt: Arc<AtomicBool>,
 }
 
-/// Encoded rules: rule `n` is `blob[offsets[n]..offsets[n + 1]]`.
+/// Encoded rules: rule `n` is bytes `offsets[n]..offsets[n + 1]` of the
+/// rule bytes, whose checksum's low 32 bits are `sums[n]`.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 struct Table {
-    #[serde(skip)]
-    blob: Blob,
     offsets: Vec<u32>,
+    sums: Vec<u32>,
+    #[serde(skip)]
+    rules: Rules,
+}
+
+/// Where the rule bytes are: in memory (just compiled), or still in the
+/// cache file, read one rule at a time when a call could match it.
+#[derive(Debug, Clone)]
+enum Rules {
+    Memory(Vec<u8>),
+    File {
+        file: Arc<std::fs::File>,
+        offset: u64,
+    },
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules::Memory(Vec::new())
+    }
 }
 
 /// Rule numbers by the first three bytes of the literal each one needs.
@@ -63,16 +89,19 @@ impl Policy {
     pub fn new(sources: Vec<SourceInfo>, settings: Settings, rules: Vec<RuleSpec>) -> Policy {
         let mut index = Index::default();
         let mut table = Table::default();
+        let mut blob = Vec::new();
         table.offsets.push(0);
         for (n, rule) in rules.iter().enumerate() {
             let n = n as u32;
             // Encoding a plain struct into memory cannot fail; if it ever
-            // did, an empty entry decodes to nothing and the rule is absent
-            // from matching, which `warden lint` would show as a count mismatch.
-            if let Ok(bytes) = bincode::DefaultOptions::new().serialize(rule) {
-                table.blob.0.extend_from_slice(&bytes);
-            }
-            table.offsets.push(table.blob.0.len() as u32);
+            // did, an empty entry fails to decode and marks the policy
+            // corrupt, which rebuilds it.
+            let bytes = bincode::DefaultOptions::new()
+                .serialize(rule)
+                .unwrap_or_default();
+            table.sums.push(checksum32(&bytes));
+            blob.extend_from_slice(&bytes);
+            table.offsets.push(blob.len() as u32);
             match pattern::required_literal(&rule.target) {
                 Some(literal) if literal.len() >= MIN_LITERAL => {
                     index.keyed.push((key(literal.as_bytes()), n));
@@ -83,6 +112,7 @@ impl Policy {
             index.literal_ends.push(index.literals.len() as u32);
         }
         index.keyed.sort_unstable();
+        table.rules = Rules::Memory(blob);
         Policy {
             sources,
             settings,
@@ -90,21 +120,31 @@ impl Policy {
             broken: false,
             table,
             index,
+            corrupt: Arc::default(),
         }
     }
 
-    /// The cache's form: the policy without its rules, then the rules'
-    /// bytes as they are, so reading it back moves one buffer instead of
-    /// copying a megabyte per 10,000 rules.
-    pub fn to_bytes(&self) -> Option<Vec<u8>> {
-        let meta = bincode::DefaultOptions::new()
+    /// The cache's form, in two parts: the policy without its rules (read
+    /// whole and checksummed), and the rules' bytes (read one rule at a
+    /// time, each checked against its own sum).
+    pub fn to_parts(&self) -> Option<(Vec<u8>, &[u8])> {
+        let Rules::Memory(rules) = &self.table.rules else {
+            return None;
+        };
+        let head = bincode::DefaultOptions::new()
             .with_fixint_encoding()
             .serialize(self)
             .ok()?;
-        let mut out = Vec::with_capacity(8 + meta.len() + self.table.blob.0.len());
-        out.extend_from_slice(&(meta.len() as u64).to_le_bytes());
-        out.extend_from_slice(&meta);
-        out.extend_from_slice(&self.table.blob.0);
+        Some((head, rules))
+    }
+
+    /// Both parts in one buffer: the head's length, the head, the rules.
+    pub fn to_bytes(&self) -> Option<Vec<u8>> {
+        let (head, rules) = self.to_parts()?;
+        let mut out = Vec::with_capacity(8 + head.len() + rules.len());
+        out.extend_from_slice(&(head.len() as u64).to_le_bytes());
+        out.extend_from_slice(&head);
+        out.extend_from_slice(rules);
         Some(out)
     }
 
@@ -112,25 +152,58 @@ impl Policy {
     pub fn from_bytes(mut bytes: Vec<u8>) -> Option<Policy> {
         let mut len = [0u8; 8];
         len.copy_from_slice(bytes.get(..8)?);
-        let meta_len = usize::try_from(u64::from_le_bytes(len)).ok()?;
-        let meta_end = meta_len.checked_add(8)?;
-        let mut policy: Policy = bincode::DefaultOptions::new()
+        let head_end = usize::try_from(u64::from_le_bytes(len))
+            .ok()?
+            .checked_add(8)?;
+        let mut policy =
+            Policy::from_head(bytes.get(8..head_end)?, (bytes.len() - head_end) as u64)?;
+        bytes.drain(..head_end);
+        policy.table.rules = Rules::Memory(bytes);
+        Some(policy)
+    }
+
+    /// A policy whose rules stay in the cache file until they are needed.
+    pub fn from_entry(entry: crate::config::cache::Entry) -> Option<Policy> {
+        let mut policy = Policy::from_head(&entry.head, entry.tail_len)?;
+        #[cfg(unix)]
+        {
+            policy.table.rules = Rules::File {
+                file: Arc::new(entry.file),
+                offset: entry.tail_offset,
+            };
+        }
+        #[cfg(not(unix))]
+        {
+            use std::io::{Read, Seek, SeekFrom};
+            let mut file = entry.file;
+            file.seek(SeekFrom::Start(entry.tail_offset)).ok()?;
+            let mut rules = Vec::new();
+            file.take(entry.tail_len).read_to_end(&mut rules).ok()?;
+            policy.table.rules = Rules::Memory(rules);
+        }
+        Some(policy)
+    }
+
+    fn from_head(head: &[u8], rules_len: u64) -> Option<Policy> {
+        let policy: Policy = bincode::DefaultOptions::new()
             .with_fixint_encoding()
-            .with_limit(meta_len as u64)
-            .deserialize(bytes.get(8..meta_end)?)
+            .with_limit(head.len() as u64)
+            .deserialize(head)
             .ok()?;
-        bytes.drain(..meta_end);
         let offsets = &policy.table.offsets;
         let consistent = offsets
             .last()
-            .is_some_and(|&end| end as usize == bytes.len())
+            .is_some_and(|&end| u64::from(end) == rules_len)
             && offsets.windows(2).all(|w| w[0] <= w[1])
+            && policy.table.sums.len() + 1 == offsets.len()
             && policy.index.literal_ends.len() + 1 == offsets.len();
-        if !consistent {
-            return None;
-        }
-        policy.table.blob = Blob(bytes);
-        Some(policy)
+        consistent.then_some(policy)
+    }
+
+    /// Whether a rule read from the cache failed its check during this
+    /// call; the verdict must then be thrown away with the cache.
+    pub fn is_corrupt(&self) -> bool {
+        self.corrupt.load(Ordering::Relaxed)
     }
 
     /// How many rules there are.
@@ -142,14 +215,38 @@ impl Policy {
         self.len() == 0
     }
 
-    /// Rule `n`, decoded.
+    /// Rule `n`, decoded. A rule that cannot be read or fails its check
+    /// marks the policy corrupt.
     pub fn rule(&self, n: u32) -> Option<RuleSpec> {
-        let n = n as usize;
+        let rule = self.read_rule(n as usize);
+        if rule.is_none() && (n as usize) < self.len() {
+            self.corrupt.store(true, Ordering::Relaxed);
+        }
+        rule
+    }
+
+    fn read_rule(&self, n: usize) -> Option<RuleSpec> {
         let start = *self.table.offsets.get(n)? as usize;
         let end = *self.table.offsets.get(n + 1)? as usize;
-        bincode::DefaultOptions::new()
-            .deserialize(self.table.blob.0.get(start..end)?)
-            .ok()
+        let owned;
+        let bytes: &[u8] = match &self.table.rules {
+            Rules::Memory(rules) => rules.get(start..end)?,
+            #[cfg(unix)]
+            Rules::File { file, offset } => {
+                use std::os::unix::fs::FileExt;
+                let mut buf = vec![0u8; end.checked_sub(start)?];
+                file.read_exact_at(&mut buf, offset.checked_add(start as u64)?)
+                    .ok()?;
+                owned = buf;
+                &owned
+            }
+            #[cfg(not(unix))]
+            Rules::File { .. } => return None,
+        };
+        if checksum32(bytes) != *self.table.sums.get(n)? {
+            return None;
+        }
+        bincode::DefaultOptions::new().deserialize(bytes).ok()
     }
 
     /// Every rule, decoded (for `lint`, `why` and the ledger, not per call).
@@ -213,10 +310,9 @@ impl Policy {
     }
 }
 
-/// The encoded rules, kept out of serde: the cache stores them after the
-/// rest of the policy and hands the buffer over as it is.
-#[derive(Debug, Clone, Default)]
-struct Blob(Vec<u8>);
+fn checksum32(bytes: &[u8]) -> u32 {
+    crate::config::cache::checksum(bytes) as u32
+}
 
 /// One rule that matched a call: on which segments, and whether on the
 /// whole command text.
