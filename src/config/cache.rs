@@ -25,7 +25,9 @@ use crate::error::{Error, Result};
 /// shape: bincode carries no field names, so an old file would otherwise
 /// decode into garbage or fail in confusing ways. warden's own version is in
 /// the key too, but a development build keeps its version across changes.
-pub const FORMAT_VERSION: u32 = 4;
+/// Bump it too when the way rules are compiled changes (their literals, the
+/// index): a cache built the old way would still decode, and mislead.
+pub const FORMAT_VERSION: u32 = 5;
 
 const MAGIC: [u8; 8] = *b"WRDNPOL\x01";
 const HEADER_LEN: usize = 8 + 4 + 32 + 8 + 8 + 8;

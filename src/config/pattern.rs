@@ -198,7 +198,20 @@ pub fn required_literal(target: &Target) -> Option<String> {
         Target::Any => return None,
         Target::Exact(text) => text.trim().to_string(),
         Target::Prefix(text) => text.trim().to_string(),
-        Target::CommandGlob(glob) | Target::PathGlob(glob) => longest_glob_literal(glob),
+        Target::CommandGlob(glob) => longest_glob_literal(glob),
+        // A path glob is matched after `~`, `./` and `../` are resolved
+        // against the home or project directory, so those cannot be part
+        // of the literal the resolved path must contain.
+        Target::PathGlob(glob) => {
+            let mut literal = longest_glob_literal(glob);
+            while let Some(rest) = ["~/", "./", "../", "~"]
+                .iter()
+                .find_map(|p| literal.strip_prefix(p))
+            {
+                literal = rest.to_string();
+            }
+            literal
+        }
         Target::Regex(re) => regex_literal(re)?,
     };
     best_ascii_run(&literal.to_ascii_lowercase())
@@ -394,5 +407,17 @@ mod tests {
         assert_eq!(lit(Target::Regex("(?:foo)+bar".into())), Some("foo".into()));
         assert_eq!(lit(Target::Any), None);
         assert_eq!(lit(Target::PathGlob("src/**".into())), Some("src/".into()));
+        assert_eq!(
+            lit(Target::PathGlob("~/.ssh/**".into())),
+            Some(".ssh/".into())
+        );
+        assert_eq!(
+            lit(Target::PathGlob("./src/**".into())),
+            Some("src/".into())
+        );
+        assert_eq!(
+            lit(Target::PathGlob("../shared/*".into())),
+            Some("shared/".into())
+        );
     }
 }

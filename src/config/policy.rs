@@ -427,8 +427,9 @@ fn match_rule(rule: RuleSpec, n: u32, call: &Subjects) -> Option<RuleMatch> {
         Some(source) => {
             let source = match (&rule.target, call.kind) {
                 // Relative path globs are relative to the rule's project.
+                // Folded like the call's path, so `../shared/**` can match.
                 (Target::PathGlob(glob), _) => pattern::glob_to_regex(
-                    &resolve(glob, rule.base.as_deref(), call),
+                    &normalize_path(&resolve(glob, rule.base.as_deref(), call), None, None),
                     GlobKind::Path,
                     rule.case_insensitive,
                 ),
