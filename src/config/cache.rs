@@ -27,7 +27,7 @@ use crate::error::{Error, Result};
 /// the key too, but a development build keeps its version across changes.
 /// Bump it too when the way rules are compiled changes (their literals, the
 /// index): a cache built the old way would still decode, and mislead.
-pub const FORMAT_VERSION: u32 = 5;
+pub const FORMAT_VERSION: u32 = 6;
 
 const MAGIC: [u8; 8] = *b"WRDNPOL\x01";
 const HEADER_LEN: usize = 8 + 4 + 32 + 8 + 8 + 8;

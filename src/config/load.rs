@@ -125,6 +125,8 @@ struct Inputs {
     looked_at: Vec<String>,
     /// Bytes of each candidate, or why it could not be read (`None`: absent).
     contents: Vec<Option<std::result::Result<Vec<u8>, String>>>,
+    /// Files an environment variable names, which must exist.
+    named: Vec<PathBuf>,
 }
 
 /// Loads the policy for a call whose working directory is `cwd`.
@@ -146,7 +148,7 @@ pub fn load(locations: &Locations, cwd: Option<&Path>) -> Loaded {
     let files = stamps(ledger_path.as_deref());
     // Nothing to compile and nothing recorded: the built-in layers alone,
     // with no cache file written for every directory an agent visits.
-    if files.iter().all(|f| f.len.is_none()) {
+    if files.iter().all(|f| f.len.is_none()) && inputs.named.is_empty() {
         return Loaded {
             policy: Policy::default(),
             notes: Vec::new(),
@@ -410,10 +412,17 @@ fn discover(locations: &Locations, cwd: Option<&Path>) -> Inputs {
             looked_at.push(path);
         }
     }
+    let named = [&locations.warden_config, &locations.custom_patterns]
+        .into_iter()
+        .flatten()
+        .filter(|p| !p.is_dir())
+        .cloned()
+        .collect();
     Inputs {
         candidates,
         looked_at,
         contents: Vec::new(),
+        named,
     }
 }
 
@@ -483,7 +492,18 @@ fn compile(inputs: &Inputs) -> (Policy, Vec<RuleSpec>) {
     let mut broken = false;
     let mut settings_in_order: Vec<Settings> = Vec::new();
     for (candidate, content) in inputs.candidates.iter().zip(&inputs.contents) {
-        let Some(content) = content else { continue };
+        // A file named by an environment variable was asked for by name:
+        // its absence is a problem, not a default.
+        let named = locations_name(inputs, candidate);
+        let missing;
+        let content = match (content, named) {
+            (Some(content), _) => content,
+            (None, Some(variable)) => {
+                missing = Err(format!("does not exist, but {variable} names it"));
+                &missing
+            }
+            (None, None) => continue,
+        };
         let path = candidate.path.display().to_string();
         let index = sources.len() as u32;
         let (doc, sha, error) = match content {
@@ -551,6 +571,18 @@ fn parse(candidate: &Candidate, path: &str, bytes: &[u8]) -> Result<SourceDoc> {
         SourceKind::Plugin => plugin::parse(path, text),
         SourceKind::HermesConfig => hermes::parse_config(path, text),
         SourceKind::Trust => hermes::parse_trust(path, text),
+    }
+}
+
+/// The environment variable that named `candidate`, if one did.
+fn locations_name(inputs: &Inputs, candidate: &Candidate) -> Option<&'static str> {
+    if inputs.named.contains(&candidate.path) {
+        Some(match candidate.kind {
+            SourceKind::Plugin => "HERMES_CUSTOM_PATTERNS_PATH",
+            _ => "WARDEN_CONFIG",
+        })
+    } else {
+        None
     }
 }
 

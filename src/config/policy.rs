@@ -429,7 +429,7 @@ fn match_rule(rule: RuleSpec, n: u32, call: &Subjects) -> Option<RuleMatch> {
                 // Relative path globs are relative to the rule's project.
                 // Folded like the call's path, so `../shared/**` can match.
                 (Target::PathGlob(glob), _) => pattern::glob_to_regex(
-                    &normalize_path(&resolve(glob, rule.base.as_deref(), call), None, None),
+                    &normalize_path(&resolve_glob(glob, rule.base.as_deref(), call), None, None),
                     GlobKind::Path,
                     rule.case_insensitive,
                 ),
@@ -479,6 +479,20 @@ fn match_rule(rule: RuleSpec, n: u32, call: &Subjects) -> Option<RuleMatch> {
         found.whole = hit(text);
     }
     (found.whole || !found.segments.is_empty()).then_some(found)
+}
+
+/// Makes a path glob absolute. A glob with no `/` in it names files at any
+/// depth below the project, as in `.gitignore`: `write_file(*.env)` is
+/// every `.env` file of the project, not only those at its top.
+fn resolve_glob(glob: &str, base: Option<&str>, call: &Subjects) -> String {
+    let plain = glob.strip_prefix("./").unwrap_or(glob);
+    if plain.trim_end_matches('/').contains('/') || plain.starts_with('~') {
+        return resolve(glob, base, call);
+    }
+    match base.or(call.cwd.as_deref()) {
+        Some(dir) => format!("{}/**/{plain}", dir.trim_end_matches('/')),
+        None => format!("**/{plain}"),
+    }
 }
 
 /// Makes a rule's path (glob or scope) absolute: `~` is the home directory,
@@ -652,6 +666,28 @@ mod tests {
         assert_eq!(policy.matches(&call("/p/src/x")).len(), 1);
         assert!(policy.matches(&call("src/../../etc/passwd")).is_empty());
         assert!(policy.matches(&call("/q/src/x")).is_empty());
+    }
+
+    #[test]
+    fn slashless_path_globs_match_at_any_depth_of_the_project() {
+        let mut r = rule(
+            ToolSel::Name("write_file".into()),
+            Target::PathGlob("*.env".into()),
+            Decision::Block,
+        );
+        r.base = Some("/p".into());
+        let policy = Policy::new(vec![], Settings::default(), vec![r]);
+        let call = |path: &str| Subjects {
+            tool: "write_file".into(),
+            kind: ToolKind::Write,
+            path: Some(path.into()),
+            cwd: Some("/p".into()),
+            ..Subjects::default()
+        };
+        assert_eq!(policy.matches(&call("/p/.env")).len(), 1);
+        assert_eq!(policy.matches(&call("/p/a/b/prod.env")).len(), 1);
+        assert!(policy.matches(&call("/q/.env")).is_empty());
+        assert!(policy.matches(&call("/p/env.txt")).is_empty());
     }
 
     #[test]
