@@ -207,16 +207,16 @@ impl<'a> Run<'a> {
         };
         for m in &outcome.matches {
             if let Some(rule) = Some(&m.spec) {
-                let place = if m.whole {
-                    "the whole call".to_string()
-                } else {
-                    let parts: Vec<String> = m
-                        .segments
-                        .iter()
-                        .filter_map(|s| outcome.subjects.segments.get(*s))
-                        .map(|s| format!("`{}`", s.full))
-                        .collect();
-                    parts.join(", ")
+                let parts: Vec<String> = m
+                    .segments
+                    .iter()
+                    .filter_map(|s| outcome.subjects.segments.get(*s))
+                    .map(|s| format!("`{}`", s.full))
+                    .collect();
+                let place = match (parts.is_empty(), m.whole) {
+                    (true, _) => "the whole call".to_string(),
+                    (false, true) => format!("the whole call and {}", parts.join(", ")),
+                    (false, false) => parts.join(", "),
                 };
                 self.note(
                     Layer::User,
