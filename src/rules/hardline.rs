@@ -168,8 +168,8 @@ pub static RULES: &[Rule] = &[
         reason: "an agent must not rewrite the settings or hooks that guard it; edit them yourself",
         decision: Decision::Block,
         matcher: Matcher::Analysis(tampers_guard),
-        hits: &["sed -i 's/mode: manual/mode: off/' ~/.hermes/config.yaml", "echo '{}' > ~/.claude/settings.json", "rm ~/.config/warden/config.yaml", "cp /tmp/x .claude/settings.local.json"],
-        misses: &["cat ~/.hermes/config.yaml", "cp ~/.claude/settings.json /tmp/backup.json"],
+        hits: &["sed -i 's/mode: manual/mode: off/' ~/.hermes/config.yaml", "echo '{}' > ~/.claude/settings.json", "rm ~/.config/warden/config.yaml", "cp /tmp/x .claude/settings.local.json", "rm ~/.local/state/warden/ledger.json", "rm -rf ~/.cache/warden", "warden bless", "script -qc 'warden bless' /dev/null"],
+        misses: &["cat ~/.hermes/config.yaml", "cp ~/.claude/settings.json /tmp/backup.json", "warden why --cmd 'git status'", "warden lint", "cat ~/.local/state/warden/ledger.json"],
     },
     Rule {
         id: "hardline.insecure-remote-code",
@@ -504,6 +504,8 @@ static GUARD_FILE: Lazy<Regex> = Lazy::new(|| {
         | (?:^|/)\.claude/settings(?:\.local)?\.json$
         | (?:^|/)\.codex/(?:config\.toml|hooks\.json)$
         | (?:^|/)\.config/warden(?:/.*)?$
+        | (?:^|/)\.local/state/warden(?:/.*)?$
+        | (?:^|/)\.cache/warden(?:/.*)?$
         | ^/etc/warden(?:/.*)?$
         | (?:^|/)\.warden\.yaml$
         | (?:^|/)\.local/bin/warden$",
@@ -513,9 +515,11 @@ static GUARD_FILE: Lazy<Regex> = Lazy::new(|| {
 
 fn tampers_guard(analysis: &Analysis) -> Option<String> {
     analysis.commands.iter().find_map(|cmd| {
-        written_paths(cmd)
-            .iter()
-            .any(|p| GUARD_FILE.is_match(p))
+        // `warden bless` accepts edited policy files into the ledger: it is
+        // for a person at a terminal, never for an agent (which could fake
+        // a terminal with `script`).
+        let blesses = cmd.program == "warden" && cmd.args.first().is_some_and(|a| a == "bless");
+        (blesses || written_paths(cmd).iter().any(|p| GUARD_FILE.is_match(p)))
             .then(|| cmd.display())
     })
 }
