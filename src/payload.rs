@@ -99,6 +99,22 @@ impl ToolCall {
         is_pre_tool_event(&self.event)
     }
 
+    /// A Hermes terminal call of `command` in `cwd`, for callers that judge
+    /// a command line without a payload (`evaluate_command`, rule examples).
+    pub fn shell(command: &str, cwd: Option<String>) -> ToolCall {
+        ToolCall {
+            agent: Agent::Hermes,
+            event: "pre_tool_call".into(),
+            tool: "terminal".into(),
+            input: ToolInput::Shell {
+                command: command.to_string(),
+            },
+            cwd,
+            kind: ToolKind::Shell,
+            path: None,
+        }
+    }
+
     pub fn command(&self) -> Option<&str> {
         match &self.input {
             ToolInput::Shell { command } => Some(command),

@@ -588,14 +588,7 @@ mod tests {
         payload.extend_from_slice(&1u64.to_le_bytes());
         payload.push(b'x');
         payload.extend_from_slice(&(1u64 << 60).to_le_bytes());
-        let mut bytes = Vec::new();
-        bytes.extend_from_slice(&MAGIC);
-        bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-        bytes.extend_from_slice(&k.0);
-        bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-        bytes.extend_from_slice(&checksum(&payload).to_le_bytes());
-        bytes.extend_from_slice(&payload);
-        fs::write(&path, &bytes).unwrap();
+        write_split(&path, &k, &payload, &[]).unwrap();
         let start = Instant::now();
         assert_eq!(read::<Sample>(&path, &k), None);
         assert_eq!(read::<(String, String)>(&path, &k), None);

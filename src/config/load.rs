@@ -652,17 +652,7 @@ fn check_examples(policy: &Policy, rule: &RuleSpec) -> Vec<String> {
             }
         } else {
             let analysis = crate::shell::analyze(example);
-            let call = crate::payload::ToolCall {
-                agent: crate::payload::Agent::Hermes,
-                event: "pre_tool_call".into(),
-                tool: "terminal".into(),
-                input: crate::payload::ToolInput::Shell {
-                    command: example.clone(),
-                },
-                cwd: rule.base.clone(),
-                kind: ToolKind::Shell,
-                path: None,
-            };
+            let call = crate::payload::ToolCall::shell(example, rule.base.clone());
             crate::engine::user::subjects(&call, Some(&analysis), None)
         };
         let matched = !single.matches(&subjects).is_empty();

@@ -89,17 +89,7 @@ pub fn explain(call: &ToolCall, options: &Options) -> Explanation {
 
 /// Decides one shell command line with the built-in layers and `options`.
 pub fn evaluate_command(command: &str, options: &Options) -> Verdict {
-    let call = ToolCall {
-        agent: crate::payload::Agent::Hermes,
-        event: "pre_tool_call".into(),
-        tool: "terminal".into(),
-        input: crate::payload::ToolInput::Shell {
-            command: command.to_string(),
-        },
-        cwd: None,
-        kind: crate::payload::ToolKind::Shell,
-        path: None,
-    };
+    let call = ToolCall::shell(command, None);
     evaluate(&call, options)
 }
 
@@ -205,8 +195,10 @@ impl<'a> Run<'a> {
             let subjects = user::subjects(call, analysis, self.options.home.as_deref());
             user::decide(&policy, subjects)
         };
-        for m in &outcome.matches {
-            if let Some(rule) = Some(&m.spec) {
+        // Formatting every match is for `warden why` only, not every call.
+        if self.explaining {
+            for m in &outcome.matches {
+                let rule = &m.spec;
                 let parts: Vec<String> = m
                     .segments
                     .iter()
@@ -238,14 +230,12 @@ impl<'a> Run<'a> {
         }
         let mut allowed_by_user = false;
         if let Some(d) = &outcome.decision {
-            if let Some(rule) = Some(&d.rule) {
-                self.note(
-                    Layer::User,
-                    format!("winner: {} ({})", rule.id, d.decision.as_str()),
-                );
-                allowed_by_user = d.decision == Decision::Allow;
-                decide!(user_verdict(&policy, rule, d.decision, &d.text));
-            }
+            self.note(
+                Layer::User,
+                format!("winner: {} ({})", d.rule.id, d.decision.as_str()),
+            );
+            allowed_by_user = d.decision == Decision::Allow;
+            decide!(user_verdict(&policy, &d.rule, d.decision, &d.text));
         } else if !outcome.matches.is_empty() {
             self.note(Layer::User, "no winner: not every segment is allowed");
         }
