@@ -11,6 +11,7 @@ pub mod cli;
 pub mod config;
 pub mod engine;
 pub mod error;
+pub mod path;
 pub mod payload;
 pub mod rules;
 pub mod shell;

@@ -99,20 +99,51 @@ impl ToolCall {
         is_pre_tool_event(&self.event)
     }
 
-    /// A Hermes terminal call of `command` in `cwd`, for callers that judge
-    /// a command line without a payload (`evaluate_command`, rule examples).
-    pub fn shell(command: &str, cwd: Option<String>) -> ToolCall {
+    /// A call of `tool` about to run, sent by Hermes, with no input yet:
+    /// the one place a `ToolCall` is made, so the tool's kind is always
+    /// derived from its name the same way.
+    pub fn new(tool: impl Into<String>) -> ToolCall {
+        let tool = tool.into();
         ToolCall {
             agent: Agent::Hermes,
             event: "pre_tool_call".into(),
-            tool: "terminal".into(),
-            input: ToolInput::Shell {
-                command: command.to_string(),
-            },
-            cwd,
-            kind: ToolKind::Shell,
+            kind: ToolKind::of(&tool),
+            tool,
+            input: ToolInput::Other,
+            cwd: None,
             path: None,
         }
+    }
+
+    /// A Hermes terminal call of `command` in `cwd`, for callers that judge
+    /// a command line without a payload (`evaluate_command`, rule examples).
+    pub fn shell(command: &str, cwd: Option<String>) -> ToolCall {
+        ToolCall::new("terminal")
+            .with_command(command)
+            .with_cwd(cwd)
+    }
+
+    pub fn with_command(mut self, command: impl Into<String>) -> ToolCall {
+        self.input = ToolInput::Shell {
+            command: command.into(),
+        };
+        self
+    }
+
+    pub fn with_cwd(mut self, cwd: Option<String>) -> ToolCall {
+        self.cwd = cwd;
+        self
+    }
+
+    pub fn with_path(mut self, path: Option<String>) -> ToolCall {
+        self.path = path;
+        self
+    }
+
+    pub fn from(mut self, agent: Agent, event: impl Into<String>) -> ToolCall {
+        self.agent = agent;
+        self.event = event.into();
+        self
     }
 
     pub fn command(&self) -> Option<&str> {
@@ -178,8 +209,6 @@ pub fn parse(text: &str) -> Result<ToolCall> {
         .or(optional_str(&root, "cwd")?)
         .filter(|s| !s.is_empty())
         .map(str::to_string);
-    let kind = ToolKind::of(&tool);
-    let is_shell = is_pre_tool_event(event) && kind == ToolKind::Shell;
     let path = match input {
         Some(map) => optional_str(map, "path")?
             .or(optional_str(map, "file_path")?)
@@ -188,23 +217,15 @@ pub fn parse(text: &str) -> Result<ToolCall> {
             .map(str::to_string),
         None => None,
     };
-    let input = if is_shell {
+    let call = ToolCall::new(tool)
+        .from(agent, event)
+        .with_cwd(cwd)
+        .with_path(path);
+    if is_pre_tool_event(event) && call.kind == ToolKind::Shell {
         let map = input.ok_or_else(|| missing("tool_input"))?;
-        ToolInput::Shell {
-            command: shell_command(map)?,
-        }
-    } else {
-        ToolInput::Other
-    };
-    Ok(ToolCall {
-        agent,
-        event: event.to_string(),
-        tool,
-        input,
-        cwd,
-        kind,
-        path,
-    })
+        return Ok(call.with_command(shell_command(map)?));
+    }
+    Ok(call)
 }
 
 fn detect_agent(root: &Map<String, Value>, event: &str, tool: &str) -> Agent {

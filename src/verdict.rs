@@ -74,6 +74,11 @@ pub struct Verdict {
 }
 
 impl Verdict {
+    /// The text for the person reading the agent's transcript.
+    pub fn message(&self) -> String {
+        self.message.clone()
+    }
+
     pub fn allow(message: impl Into<String>) -> Verdict {
         Verdict {
             decision: Decision::Allow,

@@ -21,7 +21,7 @@ fn ids_are_unique_and_well_formed() {
         assert!(ok(group) && ok(name), "malformed id {}", rule.id);
         assert!(seen.insert(rule.id), "duplicate id {}", rule.id);
         assert!(
-            !rule.description.is_empty() && !rule.reason.is_empty(),
+            !rule.category.is_empty() && !rule.reason.is_empty(),
             "{} lacks words",
             rule.id
         );

@@ -8,7 +8,7 @@ use crate::config::load::{self, CacheStatus};
 use crate::config::policy::Policy;
 use crate::engine;
 use crate::error::Error;
-use crate::payload::{Agent, ToolCall, ToolInput, ToolKind};
+use crate::payload::{ToolCall, ToolKind};
 
 /// A policy subcommand and its arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -122,26 +122,18 @@ fn why(
         }
         .to_string()
     });
-    let kind = ToolKind::of(&tool);
-    let input = match (kind, cmd) {
-        (ToolKind::Shell, Some(cmd)) => ToolInput::Shell {
-            command: cmd.to_string(),
-        },
+    let call = ToolCall::new(tool.clone())
+        .with_cwd(cwd.clone())
+        .with_path(path.map(str::to_string));
+    let kind = call.kind;
+    let call = match (kind, cmd) {
+        (ToolKind::Shell, Some(cmd)) => call.with_command(cmd),
         (ToolKind::Shell, None) => {
             return usage(format!(
                 "the `{tool}` tool runs a command: give it with --cmd"
             ))
         }
-        _ => ToolInput::Other,
-    };
-    let call = ToolCall {
-        agent: Agent::Hermes,
-        event: "pre_tool_call".into(),
-        tool: tool.clone(),
-        input,
-        cwd: cwd.clone(),
-        kind,
-        path: path.map(str::to_string),
+        _ => call,
     };
     let mut stderr = String::new();
     let ((explanation, options), loaded) =

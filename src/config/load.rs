@@ -16,7 +16,7 @@ use crate::config::ledger::{self, Ledger};
 use crate::config::model::{
     Counts, RuleSpec, Settings, SourceDoc, SourceInfo, SourceKind, Target, Tier, ToolSel,
 };
-use crate::config::policy::{normalize_path, Policy, Subjects};
+use crate::config::policy::{Policy, Subjects};
 use crate::config::{hermes, plugin, warden_file};
 use crate::error::{Error, Result};
 use crate::payload::ToolKind;
@@ -646,18 +646,18 @@ fn check_examples(policy: &Policy, rule: &RuleSpec) -> Vec<String> {
             Subjects {
                 kind: ToolKind::of(&tool),
                 tool,
-                path: Some(normalize_path(example, rule.base.as_deref(), None)),
+                path: Some(crate::path::absolute(example, rule.base.as_deref(), None)),
                 cwd: rule.base.clone(),
                 ..Subjects::default()
             }
         } else {
             let analysis = crate::shell::analyze(example);
             let call = crate::payload::ToolCall::shell(example, rule.base.clone());
-            crate::engine::user::subjects(&call, Some(&analysis), None)
+            Subjects::of(&call, Some(&analysis), None)
         };
         let matched = !single.matches(&subjects).is_empty();
         if matched != expected {
-            let origin = crate::engine::user::origin(policy, rule);
+            let origin = policy.origin(rule);
             out.push(format!(
                 "warden: {origin}: rule {}: example `{example}` {}",
                 rule.id,

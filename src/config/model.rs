@@ -143,6 +143,23 @@ pub struct RuleSpec {
 }
 
 impl RuleSpec {
+    /// The rule in the syntax a user would write it in: `terminal(git:*)`.
+    pub fn describe(&self) -> String {
+        let tool = match &self.tool {
+            ToolSel::Any => "*".to_string(),
+            ToolSel::Shell => "terminal".to_string(),
+            ToolSel::Name(name) => name.clone(),
+        };
+        let inner = match &self.target {
+            Target::Any => return tool,
+            Target::Prefix(p) => format!("{p}:*"),
+            Target::Exact(t) => t.clone(),
+            Target::CommandGlob(g) | Target::PathGlob(g) => g.clone(),
+            Target::Regex(r) => format!("/{}/", r.strip_prefix("(?s)").unwrap_or(r)),
+        };
+        format!("{tool}({inner})")
+    }
+
     /// A rule with every optional field at its default: priority 50, no
     /// scope, no examples, not protected, matched case-sensitively.
     pub fn new(

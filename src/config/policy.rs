@@ -13,7 +13,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::model::{RuleSpec, Settings, SourceInfo, Target, Tier, ToolSel};
 use crate::config::pattern::{self, GlobKind, MIN_LITERAL};
-use crate::payload::ToolKind;
+use crate::payload::{ToolCall, ToolKind};
+use crate::shell::{Analysis, Command};
 use crate::verdict::Decision;
 
 /// Every user rule from every source, ready for the engine.
@@ -271,6 +272,17 @@ impl Policy {
         self.sources.get(rule.source as usize)
     }
 
+    /// Where a rule comes from: `path:line`.
+    pub fn origin(&self, rule: &RuleSpec) -> String {
+        let path = self
+            .source_of(rule)
+            .map_or_else(|| "?".to_string(), |s| s.path.clone());
+        match rule.line {
+            Some(line) => format!("{path}:{line}"),
+            None => path,
+        }
+    }
+
     /// The tier of a rule's source (rules of unknown origin count as user rules).
     pub fn tier_of(&self, rule: &RuleSpec) -> Tier {
         self.source_of(rule).map_or(Tier::User, |s| s.tier)
@@ -338,6 +350,36 @@ pub struct Segment {
     pub bare: Vec<String>,
 }
 
+// Hermes' test for "too compound for the allowlist": newlines, `&&`, `||`,
+// any of `; & | < >` and backticks, and `$(`.
+fn has_shell_operator(text: &str) -> bool {
+    text.contains(['\n', ';', '&', '|', '<', '>', '`']) || text.contains("$(")
+}
+
+impl Segment {
+    fn of(cmd: &Command) -> Segment {
+        let words = |program: &str| {
+            let mut line = program.to_string();
+            for arg in &cmd.args {
+                line.push(' ');
+                line.push_str(arg);
+            }
+            line
+        };
+        let mut bare = Vec::new();
+        if !cmd.path.is_empty() {
+            bare.push(words(&cmd.path));
+        }
+        if cmd.program != cmd.path {
+            bare.push(words(&cmd.program));
+        }
+        Segment {
+            full: cmd.display(),
+            bare,
+        }
+    }
+}
+
 /// A tool call, as the user rules see it.
 #[derive(Debug, Clone, Default)]
 pub struct Subjects {
@@ -356,6 +398,33 @@ pub struct Subjects {
 }
 
 impl Subjects {
+    /// The subjects of `call`, with its analysis for shell tools: paths made
+    /// absolute against the call's working directory and `home`.
+    pub fn of(call: &ToolCall, analysis: Option<&Analysis>, home: Option<&str>) -> Subjects {
+        let cwd = call
+            .cwd
+            .as_deref()
+            .map(|c| crate::path::absolute(c, None, home));
+        let mut subjects = Subjects {
+            tool: call.tool.clone(),
+            kind: call.kind,
+            path: call
+                .path
+                .as_deref()
+                .map(|p| crate::path::absolute(p, cwd.as_deref(), home)),
+            cwd,
+            home: home.map(str::to_string),
+            ..Subjects::default()
+        };
+        if let Some(analysis) = analysis {
+            let text = analysis.text.trim().to_string();
+            subjects.operator_free = !has_shell_operator(&text);
+            subjects.text = Some(text);
+            subjects.segments = analysis.commands.iter().map(Segment::of).collect();
+        }
+        subjects
+    }
+
     fn haystack(&self) -> String {
         let mut all = String::new();
         for text in self.text.iter().chain(self.path.iter()) {
@@ -429,7 +498,11 @@ fn match_rule(rule: RuleSpec, n: u32, call: &Subjects) -> Option<RuleMatch> {
                 // Relative path globs are relative to the rule's project.
                 // Folded like the call's path, so `../shared/**` can match.
                 (Target::PathGlob(glob), _) => pattern::glob_to_regex(
-                    &normalize_path(&resolve_glob(glob, rule.base.as_deref(), call), None, None),
+                    &crate::path::absolute(
+                        &resolve_glob(glob, rule.base.as_deref(), call),
+                        None,
+                        None,
+                    ),
                     GlobKind::Path,
                     rule.case_insensitive,
                 ),
@@ -523,43 +596,6 @@ fn under(place: &str, prefix: &str) -> bool {
             .strip_prefix(prefix)
             .is_some_and(|rest| rest.starts_with('/'))
         || prefix.is_empty()
-}
-
-/// Lexically absolute path: joins `cwd`, expands `~`, folds `.` and `..`.
-pub fn normalize_path(path: &str, cwd: Option<&str>, home: Option<&str>) -> String {
-    let joined = if let Some(rest) = path
-        .strip_prefix("~/")
-        .or_else(|| (path == "~").then_some(""))
-    {
-        match home {
-            Some(home) => format!("{home}/{rest}"),
-            None => path.to_string(),
-        }
-    } else if path.starts_with('/') {
-        path.to_string()
-    } else {
-        match cwd {
-            Some(cwd) => format!("{cwd}/{path}"),
-            None => path.to_string(),
-        }
-    };
-    let absolute = joined.starts_with('/');
-    let mut parts: Vec<&str> = Vec::new();
-    for part in joined.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                parts.pop();
-            }
-            _ => parts.push(part),
-        }
-    }
-    let body = parts.join("/");
-    if absolute {
-        format!("/{body}")
-    } else {
-        body
-    }
 }
 
 #[cfg(test)]
@@ -658,7 +694,7 @@ mod tests {
         let call = |path: &str| Subjects {
             tool: "Write".into(),
             kind: ToolKind::Write,
-            path: Some(normalize_path(path, Some("/p"), None)),
+            path: Some(crate::path::absolute(path, Some("/p"), None)),
             cwd: Some("/p".into()),
             ..Subjects::default()
         };
@@ -688,12 +724,5 @@ mod tests {
         assert_eq!(policy.matches(&call("/p/a/b/prod.env")).len(), 1);
         assert!(policy.matches(&call("/q/.env")).is_empty());
         assert!(policy.matches(&call("/p/env.txt")).is_empty());
-    }
-
-    #[test]
-    fn paths_are_normalized() {
-        assert_eq!(normalize_path("a/../b/./c", Some("/w"), None), "/w/b/c");
-        assert_eq!(normalize_path("~/x", None, Some("/home/u")), "/home/u/x");
-        assert_eq!(normalize_path("/../..", None, None), "/");
     }
 }

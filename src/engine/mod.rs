@@ -28,7 +28,7 @@ use std::sync::Arc;
 use once_cell::sync::Lazy;
 
 use crate::config::model::{Mode, OnError, RuleSpec, Unattended};
-use crate::config::policy::Policy;
+use crate::config::policy::{Policy, Subjects};
 use crate::payload::ToolCall;
 use crate::rules::{self, Hit, RuleSet};
 use crate::shell::{self, Analysis};
@@ -192,7 +192,7 @@ impl<'a> Run<'a> {
         let outcome = if policy.is_empty() {
             user::UserOutcome::default()
         } else {
-            let subjects = user::subjects(call, analysis, self.options.home.as_deref());
+            let subjects = Subjects::of(call, analysis, self.options.home.as_deref());
             user::decide(&policy, subjects)
         };
         // Formatting every match is for `warden why` only, not every call.
@@ -216,10 +216,10 @@ impl<'a> Run<'a> {
                         "{} {} {} (priority {}, {} tier, {}) matches {}",
                         rule.decision.as_str(),
                         rule.id,
-                        user::describe(rule),
+                        rule.describe(),
                         rule.priority,
                         policy.tier_of(rule).as_str(),
-                        user::origin(&policy, rule),
+                        policy.origin(rule),
                         place
                     ),
                 );
@@ -252,7 +252,7 @@ impl<'a> Run<'a> {
             } else {
                 let all = DANGEROUS.all_matches(analysis);
                 for hit in &all {
-                    let exempted = exempt.iter().any(|c| c == hit.rule.description);
+                    let exempted = exempt.iter().any(|c| c == hit.rule.category);
                     self.note(
                         Layer::Dangerous,
                         format!(
@@ -268,16 +268,16 @@ impl<'a> Run<'a> {
                     );
                 }
                 if let Some(first) = all.first() {
-                    if exempt.iter().any(|c| c == first.rule.description) {
+                    if exempt.iter().any(|c| c == first.rule.category) {
                         allow_note = Some(format!(
                             "Allowed: `{}` is {}, a category your command_allowlist approves.",
                             clip(&first.text, 160),
-                            first.rule.description
+                            first.rule.category
                         ));
                     }
                 }
                 all.into_iter()
-                    .find(|hit| !exempt.iter().any(|c| c == hit.rule.description))
+                    .find(|hit| !exempt.iter().any(|c| c == hit.rule.category))
             };
             let plugin: Vec<&RuleSpec> = outcome.patterns.iter().collect();
             for rule in plugin.iter().copied() {
@@ -286,8 +286,8 @@ impl<'a> Run<'a> {
                     format!(
                         "{} {} ({}) matches",
                         rule.id,
-                        user::describe(rule),
-                        user::origin(&policy, rule)
+                        rule.describe(),
+                        policy.origin(rule)
                     ),
                 );
             }
@@ -300,7 +300,7 @@ impl<'a> Run<'a> {
                     "skipped: yolo (HERMES_YOLO_MODE or approvals.mode: off)",
                 );
                 let what = match (&hit, plugin.first()) {
-                    (Some(hit), _) => format!("{} ({})", hit.rule.description, hit.rule.id),
+                    (Some(hit), _) => format!("{} ({})", hit.rule.category, hit.rule.id),
                     (None, Some(rule)) => format!("your pattern {}", rule.id),
                     (None, None) => "a dangerous pattern".into(),
                 };
@@ -318,13 +318,13 @@ impl<'a> Run<'a> {
                         "Needs approval: `{}` matches your pattern {} ({}): {} (from {}).",
                         clip(text, 160),
                         rule.id,
-                        user::describe(rule),
+                        rule.describe(),
                         if rule.description.is_empty() {
                             "no description"
                         } else {
                             &rule.description
                         },
-                        user::origin(&policy, rule)
+                        policy.origin(rule)
                     ),
                     rule_id: Some(rule.id.clone()),
                     layer: Layer::Dangerous,
@@ -488,8 +488,8 @@ fn user_verdict(policy: &Policy, rule: &RuleSpec, decision: Decision, text: &str
             lead(decision),
             clip(text, 160),
             rule.id,
-            user::describe(rule),
-            user::origin(policy, rule)
+            rule.describe(),
+            policy.origin(rule)
         ),
         rule_id: Some(rule.id.clone()),
         layer: Layer::User,
@@ -512,7 +512,7 @@ fn verdict(hit: &Hit<'static>, layer: Layer) -> Verdict {
             "{}: `{}` is {}: {} (warden rule {}).",
             lead(rule.decision),
             clip(&hit.text, 160),
-            rule.description,
+            rule.category,
             rule.reason,
             rule.id
         ),

@@ -6,10 +6,9 @@
 //! A command line is judged per segment: a deny or ask on any segment
 //! decides for the whole line, an allow only when every segment is allowed.
 
-use crate::config::model::{RuleSpec, Target, Tier, ToolSel};
-use crate::config::policy::{normalize_path, Policy, RuleMatch, Segment, Subjects};
-use crate::payload::{ToolCall, ToolKind};
-use crate::shell::{Analysis, Command};
+use crate::config::model::{RuleSpec, Tier};
+use crate::config::policy::{Policy, RuleMatch, Subjects};
+use crate::payload::ToolKind;
 use crate::verdict::Decision;
 
 /// The user layer's answer.
@@ -31,57 +30,6 @@ pub struct UserOutcome {
     /// The plugin's `patterns` that matched (they belong to the dangerous layer).
     pub patterns: Vec<RuleSpec>,
     pub decision: Option<UserDecision>,
-}
-
-/// Builds the subjects of `call` (with its analysis, for shell tools).
-pub fn subjects(call: &ToolCall, analysis: Option<&Analysis>, home: Option<&str>) -> Subjects {
-    let cwd = call.cwd.as_deref().map(|c| normalize_path(c, None, home));
-    let mut subjects = Subjects {
-        tool: call.tool.clone(),
-        kind: call.kind,
-        path: call
-            .path
-            .as_deref()
-            .map(|p| normalize_path(p, cwd.as_deref(), home)),
-        cwd,
-        home: home.map(str::to_string),
-        ..Subjects::default()
-    };
-    if let Some(analysis) = analysis {
-        let text = analysis.text.trim().to_string();
-        subjects.operator_free = !has_shell_operator(&text);
-        subjects.text = Some(text);
-        subjects.segments = analysis.commands.iter().map(segment).collect();
-    }
-    subjects
-}
-
-// Hermes' test for "too compound for the allowlist": newlines, `&&`, `||`,
-// any of `; & | < >` and backticks, and `$(`.
-fn has_shell_operator(text: &str) -> bool {
-    text.contains(['\n', ';', '&', '|', '<', '>', '`']) || text.contains("$(")
-}
-
-fn segment(cmd: &Command) -> Segment {
-    let mut bare = Vec::new();
-    let words = |program: &str| {
-        let mut line = program.to_string();
-        for arg in &cmd.args {
-            line.push(' ');
-            line.push_str(arg);
-        }
-        line
-    };
-    if !cmd.path.is_empty() {
-        bare.push(words(&cmd.path));
-    }
-    if cmd.program != cmd.path {
-        bare.push(words(&cmd.program));
-    }
-    Segment {
-        full: cmd.display(),
-        bare,
-    }
 }
 
 /// Runs the user rules over `subjects`.
@@ -168,34 +116,6 @@ fn resolve(policy: &Policy, subjects: &Subjects, matches: &[RuleMatch]) -> Optio
         });
     }
     None
-}
-
-/// A rule in the syntax a user would write it in: `terminal(git:*)`.
-pub fn describe(rule: &RuleSpec) -> String {
-    let tool = match &rule.tool {
-        ToolSel::Any => "*".to_string(),
-        ToolSel::Shell => "terminal".to_string(),
-        ToolSel::Name(name) => name.clone(),
-    };
-    let inner = match &rule.target {
-        Target::Any => return tool,
-        Target::Prefix(p) => format!("{p}:*"),
-        Target::Exact(t) => t.clone(),
-        Target::CommandGlob(g) | Target::PathGlob(g) => g.clone(),
-        Target::Regex(r) => format!("/{}/", r.strip_prefix("(?s)").unwrap_or(r)),
-    };
-    format!("{tool}({inner})")
-}
-
-/// Where a rule comes from: `path:line`.
-pub fn origin(policy: &Policy, rule: &RuleSpec) -> String {
-    let path = policy
-        .source_of(rule)
-        .map_or_else(|| "?".to_string(), |s| s.path.clone());
-    match rule.line {
-        Some(line) => format!("{path}:{line}"),
-        None => path,
-    }
 }
 
 /// Whether the tool only reads, for the modes and the risk classes.

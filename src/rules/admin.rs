@@ -11,7 +11,7 @@ use crate::verdict::Decision;
 pub static RULES: &[Rule] = &[
     Rule {
         id: "admin.firewall-flush",
-        description: "flush firewall rules or open the default policy (iptables/nft/pfctl)",
+        category: "flush firewall rules or open the default policy (iptables/nft/pfctl)",
         reason: "every port the rules kept closed is reachable from the network until they are restored",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["iptables", "ip6tables", "iptables-legacy", "ip6tables-legacy", "iptables-nft", "ip6tables-nft", "ebtables", "arptables", "nft", "pfctl"], check: firewall_flush },
@@ -20,7 +20,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "admin.firewall-disable",
-        description: "disable or reset the firewall (ufw/pf/netsh/Windows Defender Firewall)",
+        category: "disable or reset the firewall (ufw/pf/netsh/Windows Defender Firewall)",
         reason: "the machine is left with no packet filter, open to whatever the network sends",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["ufw", "pfctl", "firewall-cmd", "netsh", "set-netfirewallprofile", "powershell", "pwsh", "cmd"], check: firewall_disable },
@@ -29,7 +29,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "admin.user-delete",
-        description: "delete a user account (userdel/deluser)",
+        category: "delete a user account (userdel/deluser)",
         reason: "the account is removed, and with it often its home directory and files",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["userdel", "deluser", "dscl", "sysadminctl", "net"], check: user_delete },
@@ -38,7 +38,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "admin.password-change",
-        description: "change another user's or root's password (passwd/chpasswd)",
+        category: "change another user's or root's password (passwd/chpasswd)",
         reason: "someone else's login secret is replaced or removed, locking them out or opening the account",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["passwd", "chpasswd", "chgpasswd", "usermod", "sysadminctl", "dscl", "net"], check: password_change },
@@ -47,7 +47,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "admin.grant-admin",
-        description: "add a user to an administrator group (sudo/wheel/admin) or give it uid 0",
+        category: "add a user to an administrator group (sudo/wheel/admin) or give it uid 0",
         reason: "that account can then run anything as root",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["usermod", "useradd", "adduser", "addgroup", "gpasswd", "dseditgroup", "net"], check: grant_admin },
@@ -56,7 +56,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "admin.history-disable",
-        description: "disable or clear shell history (history -c, unset HISTFILE, HISTSIZE=0)",
+        category: "disable or clear shell history (history -c, unset HISTFILE, HISTSIZE=0)",
         reason: "the record of what was run in this session is erased or never written, hiding it from review",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &[], check: disables_history },
@@ -65,7 +65,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "admin.history-wipe",
-        description: "delete or blank a shell history file",
+        category: "delete or blank a shell history file",
         reason: "the record of commands run on this account is destroyed, hiding them from review",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &[], check: history_wipe },
@@ -74,7 +74,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "admin.crontab-replace",
-        description: "replace the crontab from a file or stdin (scheduled persistence)",
+        category: "replace the crontab from a file or stdin (scheduled persistence)",
         reason: "the user's scheduled jobs are replaced by text that then runs unattended, again and again",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["crontab"], check: crontab_replace },
@@ -83,7 +83,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "admin.unit-from-temp",
-        description: "enable or link a systemd unit from a temporary or project path (persistence)",
+        category: "enable or link a systemd unit from a temporary or project path (persistence)",
         reason: "a service defined in a throwaway file is installed to start on its own, at every boot",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["systemctl"], check: unit_from_temp },
@@ -92,7 +92,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "admin.launchctl-load",
-        description: "load or submit a launchd job (persistence)",
+        category: "load or submit a launchd job (persistence)",
         reason: "the job starts now and is kept running, or started again at every login or boot",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["launchctl"], check: launchctl_load },
@@ -101,7 +101,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "admin.kernel-module",
-        description: "load or unload a kernel module (insmod/rmmod/modprobe -r/kextload)",
+        category: "load or unload a kernel module (insmod/rmmod/modprobe -r/kextload)",
         reason: "kernel code runs with full control of the machine, and unloading a module can cut off disks or the network",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["insmod", "rmmod", "modprobe", "kextload", "kextunload", "kmutil"], check: kernel_module },
@@ -110,7 +110,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "admin.sysctl-write",
-        description: "change kernel parameters at run time (sysctl -w)",
+        category: "change kernel parameters at run time (sysctl -w)",
         reason: "kernel settings such as address randomisation, forwarding or ptrace limits change for the whole machine",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["sysctl"], check: sysctl_write },
@@ -119,7 +119,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "admin.security-disable",
-        description: "disable a security control (SELinux, AppArmor, Gatekeeper, SIP, auditd, Defender)",
+        category: "disable a security control (SELinux, AppArmor, Gatekeeper, SIP, auditd, Defender)",
         reason: "it switches off protection that contains compromised or untrusted code, or the audit trail that records it",
         decision: Decision::Ask,
         matcher: Matcher::Check {

@@ -11,7 +11,7 @@ use crate::verdict::Decision;
 pub static RULES: &[Rule] = &[
     Rule {
         id: "containers.docker-host",
-        description: "docker with remote daemon redirect (-H/--host)",
+        category: "docker with remote daemon redirect (-H/--host)",
         reason: "the command runs against another machine's docker daemon",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["docker", "docker-compose"], check: docker_host },
@@ -20,7 +20,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "containers.docker-context-flag",
-        description: "docker with daemon redirect (--context: alternate daemon)",
+        category: "docker with daemon redirect (--context: alternate daemon)",
         reason: "the command runs against the daemon of another docker context",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["docker", "docker-compose"], check: docker_context_flag },
@@ -29,7 +29,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "containers.docker-context-use",
-        description: "docker context use (switches default daemon for future commands)",
+        category: "docker context use (switches default daemon for future commands)",
         reason: "every later docker command would go to that context's daemon",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["docker"], check: docker_context_use },
@@ -38,7 +38,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "containers.podman-remote-url",
-        description: "podman with remote daemon redirect (--url/--connection/--identity)",
+        category: "podman with remote daemon redirect (--url/--connection/--identity)",
         reason: "the command runs against another machine's podman service",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["podman"], check: podman_remote_url },
@@ -47,7 +47,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "containers.podman-remote",
-        description: "podman remote mode (-r/--remote: remote daemon)",
+        category: "podman remote mode (-r/--remote: remote daemon)",
         reason: "the command runs against a remote podman service",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["podman", "podman-remote"], check: podman_remote },
@@ -56,7 +56,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "containers.daemon-env",
-        description: "docker/podman daemon redirect via environment (DOCKER_HOST/CONTAINER_HOST)",
+        category: "docker/podman daemon redirect via environment (DOCKER_HOST/CONTAINER_HOST)",
         reason: "the commands it governs go to another container daemon",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &[], check: daemon_env },
@@ -65,7 +65,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "containers.compose-lifecycle",
-        description: "docker compose restart/stop/kill/down (container lifecycle)",
+        category: "docker compose restart/stop/kill/down (container lifecycle)",
         reason: "it stops or removes the project's running containers (and with -v their volumes)",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["docker", "docker-compose", "podman", "podman-compose"], check: compose_lifecycle },
@@ -74,7 +74,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "containers.docker-lifecycle",
-        description: "docker restart/stop/kill (container lifecycle)",
+        category: "docker restart/stop/kill (container lifecycle)",
         reason: "it stops or restarts running containers",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["docker", "podman"], check: docker_lifecycle },
@@ -83,7 +83,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "containers.docker-prune",
-        description: "docker prune or volume removal (deletes containers, images or volumes)",
+        category: "docker prune or volume removal (deletes containers, images or volumes)",
         reason: "it deletes stopped containers, images or volumes, and volume data cannot be recovered",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["docker", "podman"], check: docker_prune },
@@ -92,7 +92,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "containers.kubectl-delete",
-        description: "kubectl delete (removes cluster resources)",
+        category: "kubectl delete (removes cluster resources)",
         reason: "it deletes live cluster resources, and a namespace takes everything in it along",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["kubectl", "oc"], check: kubectl_delete },
@@ -101,7 +101,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "containers.infra-destroy",
-        description: "infrastructure destroy (terraform/tofu/pulumi/cdk destroy)",
+        category: "infrastructure destroy (terraform/tofu/pulumi/cdk destroy)",
         reason: "it destroys every resource the configuration manages",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf"], check: infra_destroy },
@@ -110,7 +110,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "containers.helm-uninstall",
-        description: "helm uninstall (removes a release)",
+        category: "helm uninstall (removes a release)",
         reason: "it deletes the release and the cluster resources it created",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["helm"], check: helm_uninstall },
@@ -119,7 +119,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "containers.bucket-delete",
-        description: "cloud storage bucket or recursive delete (aws s3, gsutil, gcloud storage)",
+        category: "cloud storage bucket or recursive delete (aws s3, gsutil, gcloud storage)",
         reason: "it deletes a bucket or every object under a prefix, and object storage has no undo",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["aws", "gsutil", "gcloud"], check: bucket_delete },
@@ -128,7 +128,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "containers.privileged",
-        description: "privileged container or host namespace (docker run --privileged, --pid=host, --cap-add SYS_ADMIN)",
+        category: "privileged container or host namespace (docker run --privileged, --pid=host, --cap-add SYS_ADMIN)",
         reason: "a process in that container can take over the host: load kernel modules, mount its disks, signal its processes",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["docker", "podman"], check: privileged },
@@ -137,7 +137,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "containers.docker-socket-mount",
-        description: "mount the container daemon socket into a container (-v /var/run/docker.sock)",
+        category: "mount the container daemon socket into a container (-v /var/run/docker.sock)",
         reason: "whatever runs in the container can start privileged containers on the host, which is the same as root on it",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["docker", "podman"], check: socket_mount },
@@ -146,7 +146,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "containers.host-root-mount",
-        description: "mount the host's root, a system directory or a home into a container (-v /:/host)",
+        category: "mount the host's root, a system directory or a home into a container (-v /:/host)",
         reason: "the container can read or rewrite the host's files, its credentials and configuration included",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["docker", "podman"], check: host_root_mount },
@@ -155,7 +155,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "containers.mass-remove",
-        description: "remove every container or image (docker rm -f $(docker ps -aq))",
+        category: "remove every container or image (docker rm -f $(docker ps -aq))",
         reason: "all containers or images go at once, with whatever data lived only inside a container",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["docker", "podman"], check: mass_remove },
@@ -164,7 +164,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "containers.repo-delete",
-        description: "delete a hosted repository (gh repo delete)",
+        category: "delete a hosted repository (gh repo delete)",
         reason: "the repository is deleted on the forge for everyone, with its issues, pull requests and releases",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["gh", "glab"], check: repo_delete },

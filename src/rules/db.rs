@@ -47,7 +47,7 @@ const SQL_PROGRAMS: &[&str] = &[
 pub static RULES: &[Rule] = &[
     Rule {
         id: "db.sql-drop",
-        description: "SQL DROP",
+        category: "SQL DROP",
         reason: "it permanently removes a database object and all the data in it",
         decision: Decision::Ask,
         matcher: Matcher::Check {
@@ -71,7 +71,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "db.sql-delete-all",
-        description: "SQL DELETE without WHERE",
+        category: "SQL DELETE without WHERE",
         reason: "it deletes every row of the table",
         decision: Decision::Ask,
         matcher: Matcher::Check {
@@ -92,7 +92,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "db.sql-truncate",
-        description: "SQL TRUNCATE",
+        category: "SQL TRUNCATE",
         reason: "it empties the table at once, with no rows left to recover",
         decision: Decision::Ask,
         matcher: Matcher::Check {
@@ -112,7 +112,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "db.redis-flush",
-        description: "redis FLUSHALL/FLUSHDB (deletes every key)",
+        category: "redis FLUSHALL/FLUSHDB (deletes every key)",
         reason: "it deletes every key in the database or the whole server",
         decision: Decision::Ask,
         matcher: Matcher::Check {
@@ -132,7 +132,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "db.dropdb",
-        description: "drop a database (dropdb, mysqladmin drop)",
+        category: "drop a database (dropdb, mysqladmin drop)",
         reason: "it permanently removes a whole database",
         decision: Decision::Ask,
         matcher: Matcher::Check {
@@ -148,7 +148,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "db.mongo-drop",
-        description: "MongoDB drop or delete-all",
+        category: "MongoDB drop or delete-all",
         reason: "it removes a database or collection, or every document in one",
         decision: Decision::Ask,
         matcher: Matcher::Check {

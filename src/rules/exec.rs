@@ -35,7 +35,7 @@ pub(super) const INTERPRETERS: &[&str] = &[
 pub static RULES: &[Rule] = &[
     Rule {
         id: "exec.shell-heredoc",
-        description: "shell execution via heredoc",
+        category: "shell execution via heredoc",
         reason: "the shell runs text from its standard input as commands, out of sight of a quick review",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: SHELLS, check: shell_runs_stdin_text },
@@ -53,7 +53,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "exec.chmod-then-run",
-        description: "chmod +x followed by immediate execution",
+        category: "chmod +x followed by immediate execution",
         reason: "it runs a script whose contents the guard has not seen",
         decision: Decision::Ask,
         matcher: Matcher::Analysis(chmod_then_run),
@@ -66,7 +66,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "exec.dynamic-exec-flag",
-        description: "dynamic shell word may expand to arbitrary program execution flag",
+        category: "dynamic shell word may expand to arbitrary program execution flag",
         reason: "an option spelled with a glob or variable can turn into one that runs another program",
         decision: Decision::Ask,
         matcher: Matcher::Check {
@@ -78,7 +78,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "exec.rg-pre",
-        description: "arbitrary program execution via rg --pre",
+        category: "arbitrary program execution via rg --pre",
         reason: "ripgrep runs the --pre program on every file it searches",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["rg"], check: rg_pre },
@@ -87,7 +87,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "exec.sort-compress-program",
-        description: "arbitrary program execution via sort --compress-program",
+        category: "arbitrary program execution via sort --compress-program",
         reason: "sort runs the named program to compress its temporary files",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["sort"], check: sort_compress },
@@ -97,7 +97,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "exec.ag-pager",
-        description: "arbitrary program execution via ag --pager",
+        category: "arbitrary program execution via ag --pager",
         reason: "the silver searcher pipes its output through the --pager program",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["ag"], check: ag_pager },
@@ -106,7 +106,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "exec.man-pager",
-        description: "arbitrary program execution via man -P/-H",
+        category: "arbitrary program execution via man -P/-H",
         reason: "man runs the program given as its pager or HTML browser",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["man"], check: man_pager },
@@ -115,7 +115,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "exec.git-config-program",
-        description: "arbitrary program execution via git -c (pager, ssh command, editor, hooks, aliases)",
+        category: "arbitrary program execution via git -c (pager, ssh command, editor, hooks, aliases)",
         reason: "git runs the program named by that configuration key",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["git"], check: git_config_program },
@@ -135,7 +135,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "exec.dynamic-command",
-        description: "command word built at run time",
+        category: "command word built at run time",
         reason: "the program it runs comes from an expansion the guard cannot resolve",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &[], check: dynamic_command },
@@ -144,7 +144,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "exec.path-hijack",
-        description: "PATH hijack (temporary or relative directory searched first)",
+        category: "PATH hijack (temporary or relative directory searched first)",
         reason: "later commands would run programs from a directory anyone, or this checkout, can fill",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &[], check: path_hijack },
@@ -158,7 +158,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "exec.library-injection",
-        description: "library injection via the environment (LD_PRELOAD and friends)",
+        category: "library injection via the environment (LD_PRELOAD and friends)",
         reason: "the dynamic loader would load that library into every program started with it",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &[], check: library_injection },
@@ -176,7 +176,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "exec.startup-hook",
-        description: "shell startup hook via the environment (BASH_ENV/ENV/PROMPT_COMMAND)",
+        category: "shell startup hook via the environment (BASH_ENV/ENV/PROMPT_COMMAND)",
         reason: "a shell started with it runs that file or command before anything else",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &[], check: startup_hook },
@@ -185,7 +185,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "exec.hidden-characters",
-        description: "invisible or bidirectional Unicode control character (possible obfuscation)",
+        category: "invisible or bidirectional Unicode control character (possible obfuscation)",
         reason: "what runs differs from what a reviewer sees on screen",
         decision: Decision::Ask,
         matcher: Matcher::Analysis(hidden_characters),

@@ -18,7 +18,7 @@ pub static RULES: &[Rule] = &[
     // targets are chosen rather than the `rm` it starts.
     Rule {
         id: "fs.xargs-rm",
-        description: "xargs with rm",
+        category: "xargs with rm",
         reason: "the files to delete come from input warden cannot see",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["xargs", "parallel", "rm"], check: xargs_rm },
@@ -27,7 +27,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "fs.find-exec-rm",
-        description: "find -exec/-execdir rm",
+        category: "find -exec/-execdir rm",
         reason: "it deletes every file the search matches, which is easy to get wrong and cannot be undone",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["find"], check: find_exec_rm },
@@ -36,7 +36,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "fs.find-delete",
-        description: "find -delete",
+        category: "find -delete",
         reason: "it deletes every file the search matches, which is easy to get wrong and cannot be undone",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["find"], check: find_delete },
@@ -45,7 +45,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "fs.find-dynamic-flag",
-        description: "find dynamic shell word may expand to destructive flag",
+        category: "find dynamic shell word may expand to destructive flag",
         reason: "a word only known at run time can become -delete or -exec",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["find"], check: find_dynamic_flag },
@@ -54,7 +54,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "fs.delete-root-path",
-        description: "delete in root path",
+        category: "delete in root path",
         reason: "it removes a file the operating system or installed software relies on",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["rm", "unlink"], check: delete_root_path },
@@ -63,7 +63,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "fs.recursive-delete",
-        description: "recursive delete",
+        category: "recursive delete",
         reason: "it deletes whole directory trees outside the project (or the project's git history) for good",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["rm"], check: |c| recursive_delete(c, Recursion::Short) },
@@ -72,7 +72,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "fs.recursive-delete-long",
-        description: "recursive delete (long flag)",
+        category: "recursive delete (long flag)",
         reason: "it deletes whole directory trees outside the project (or the project's git history) for good",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["rm"], check: |c| recursive_delete(c, Recursion::Long) },
@@ -81,7 +81,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "fs.recursive-delete-after",
-        description: "recursive delete (flags after operands)",
+        category: "recursive delete (flags after operands)",
         reason: "it deletes whole directory trees outside the project (or the project's git history) for good",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["rm"], check: |c| recursive_delete(c, Recursion::After) },
@@ -90,7 +90,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "fs.delete-sensitive-file",
-        description: "delete sensitive credential/SSH/shell-rc file",
+        category: "delete sensitive credential/SSH/shell-rc file",
         reason: "keys, credentials and shell start-up files are hard or impossible to recreate",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["rm", "unlink", "shred", "srm"], check: |c| any_operand(c, is_sensitive) },
@@ -99,7 +99,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "fs.rsync-delete",
-        description: "rsync --delete outside the project",
+        category: "rsync --delete outside the project",
         reason: "files at the destination that are not in the source are deleted",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["rsync"], check: rsync_delete },
@@ -108,7 +108,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "fs.world-writable-long",
-        description: "recursive world/other-writable (long flag)",
+        category: "recursive world/other-writable (long flag)",
         reason: "any user or process on the machine could then change these files",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["chmod"], check: world_writable_long },
@@ -117,7 +117,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "fs.world-writable",
-        description: "world/other-writable permissions",
+        category: "world/other-writable permissions",
         reason: "any user or process on the machine could then change these files",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["chmod", "mkdir", "install"], check: world_writable },
@@ -126,7 +126,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "fs.chown-root-long",
-        description: "recursive chown to root (long flag)",
+        category: "recursive chown to root (long flag)",
         reason: "the files become root's, and the user can no longer change or delete them",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["chown"], check: |c| chown_to_root(c) == Some(true) },
@@ -135,7 +135,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "fs.chown-root",
-        description: "recursive chown to root",
+        category: "recursive chown to root",
         reason: "the files become root's, and the user can no longer change or delete them",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["chown"], check: |c| chown_to_root(c) == Some(false) },
@@ -144,7 +144,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "fs.format-filesystem",
-        description: "format filesystem",
+        category: "format filesystem",
         reason: "formatting erases whatever the target holds",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["mkfs*", "mke2fs", "mkswap", "mkdosfs", "newfs*"], check: format_filesystem },
@@ -153,7 +153,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "fs.disk-copy",
-        description: "disk copy",
+        category: "disk copy",
         reason: "it reads a whole raw disk, which can expose every file on it and fill the destination",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["dd"], check: disk_copy },
@@ -162,7 +162,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "fs.move-away",
-        description: "move a directory outside the project to temp or /dev/null",
+        category: "move a directory outside the project to temp or /dev/null",
         reason: "the files leave their place for somewhere that is cleaned or discards them",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["mv"], check: move_away },

@@ -19,7 +19,7 @@ use crate::verdict::Decision;
 pub static RULES: &[Rule] = &[
     Rule {
         id: "fs.redirect-system-config",
-        description: "overwrite system config",
+        category: "overwrite system config",
         reason: "it rewrites a file the operating system reads its configuration from",
         decision: Decision::Ask,
         matcher: Matcher::Analysis(|a| redirect_matching(a, is_system)),
@@ -28,7 +28,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "fs.redirect-sensitive-file",
-        description: "overwrite system file via redirection",
+        category: "overwrite system file via redirection",
         reason: "shell start-up files, SSH and credential files decide what runs at login and who gets in",
         decision: Decision::Ask,
         matcher: Matcher::Analysis(|a| redirect_matching(a, is_sensitive)),
@@ -37,7 +37,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "fs.redirect-project-env",
-        description: "overwrite project env/config via redirection",
+        category: "overwrite project env/config via redirection",
         reason: "env and credential files hold secrets and settings that are not in version control",
         decision: Decision::Ask,
         matcher: Matcher::Analysis(|a| redirect_matching(a, is_project_env)),
@@ -46,7 +46,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "fs.tee-system-file",
-        description: "overwrite system file via tee",
+        category: "overwrite system file via tee",
         reason: "it rewrites system configuration, a shell start-up file, or an SSH or credential file",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["tee"], check: |c| any_operand(c, is_system) || any_operand(c, is_sensitive) },
@@ -55,7 +55,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "fs.tee-project-env",
-        description: "overwrite project env/config via tee",
+        category: "overwrite project env/config via tee",
         reason: "env and credential files hold secrets and settings that are not in version control",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["tee"], check: |c| any_operand(c, is_project_env) },
@@ -64,7 +64,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "fs.copy-system-config",
-        description: "copy/move file into system config path",
+        category: "copy/move file into system config path",
         reason: "it replaces a file the operating system or installed software relies on",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: COPIERS, check: |c| copies_to(c, is_system) },
@@ -73,7 +73,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "fs.copy-sensitive-file",
-        description: "copy/move file into sensitive credential/SSH/shell-rc path",
+        category: "copy/move file into sensitive credential/SSH/shell-rc path",
         reason: "shell start-up files, SSH and credential files decide what runs at login and who gets in",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: COPIERS, check: |c| copies_to(c, is_sensitive) },
@@ -82,7 +82,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "fs.copy-project-env",
-        description: "overwrite project env/config file",
+        category: "overwrite project env/config file",
         reason: "env and credential files hold secrets and settings that are not in version control",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: COPIERS, check: |c| copies_to(c, is_project_env) },
@@ -91,7 +91,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "fs.edit-hermes-config",
-        description: "in-place edit of Hermes config/env",
+        category: "in-place edit of Hermes config/env",
         reason: "Hermes' own keys and settings would change under the running agent",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: EDITORS, check: |c| edits(c, &[Edit::Short], is_hermes_config) },
@@ -100,7 +100,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "fs.edit-hermes-config-long",
-        description: "in-place edit of Hermes config/env (long flag)",
+        category: "in-place edit of Hermes config/env (long flag)",
         reason: "Hermes' own keys and settings would change under the running agent",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: EDITORS, check: |c| edits(c, &[Edit::Long], is_hermes_config) },
@@ -109,7 +109,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "fs.edit-hermes-config-script",
-        description: "in-place edit of Hermes config/env (perl/ruby)",
+        category: "in-place edit of Hermes config/env (perl/ruby)",
         reason: "Hermes' own keys and settings would change under the running agent",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: EDITORS, check: |c| edits(c, &[Edit::Script], is_hermes_config) },
@@ -118,7 +118,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "fs.edit-sensitive-file",
-        description: "in-place edit of sensitive credential/SSH/shell-rc path",
+        category: "in-place edit of sensitive credential/SSH/shell-rc path",
         reason: "shell start-up files, SSH and credential files decide what runs at login and who gets in",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: EDITORS, check: |c| edits(c, &[Edit::Short], is_sensitive) },
@@ -127,7 +127,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "fs.edit-sensitive-file-long",
-        description: "in-place edit of sensitive credential/SSH/shell-rc path (long flag)",
+        category: "in-place edit of sensitive credential/SSH/shell-rc path (long flag)",
         reason: "shell start-up files, SSH and credential files decide what runs at login and who gets in",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: EDITORS, check: |c| edits(c, &[Edit::Long], is_sensitive) },
@@ -136,7 +136,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "fs.edit-sensitive-file-script",
-        description: "in-place edit of sensitive credential/SSH/shell-rc path (perl/ruby)",
+        category: "in-place edit of sensitive credential/SSH/shell-rc path (perl/ruby)",
         reason: "shell start-up files, SSH and credential files decide what runs at login and who gets in",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: EDITORS, check: |c| edits(c, &[Edit::Script], is_sensitive) },
@@ -145,7 +145,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "fs.edit-system-config",
-        description: "in-place edit of system config",
+        category: "in-place edit of system config",
         reason: "it rewrites a file the operating system reads its configuration from",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: EDITORS, check: |c| edits(c, &[Edit::Short, Edit::Script], is_system) },
@@ -154,7 +154,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "fs.edit-system-config-long",
-        description: "in-place edit of system config (long flag)",
+        category: "in-place edit of system config (long flag)",
         reason: "it rewrites a file the operating system reads its configuration from",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: EDITORS, check: |c| edits(c, &[Edit::Long], is_system) },
@@ -163,7 +163,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "fs.truncate",
-        description: "truncate a file (empties or shortens it)",
+        category: "truncate a file (empties or shortens it)",
         reason: "the data cut off the end of the file is gone",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["truncate"], check: truncate_shrinks },
@@ -172,7 +172,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "fs.redirect-truncate",
-        description: "truncate a file via a bare redirection",
+        category: "truncate a file via a bare redirection",
         reason: "a redirection with no command empties the file it names",
         decision: Decision::Ask,
         matcher: Matcher::Analysis(bare_truncation),
@@ -181,7 +181,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "fs.extract-over-system",
-        description: "extract archive over root, home or a system directory",
+        category: "extract archive over root, home or a system directory",
         reason: "files from the archive would overwrite system or start-up files wherever their names land",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["tar", "gtar", "bsdtar", "unzip"], check: extract_over_system },

@@ -15,7 +15,7 @@ use crate::verdict::Decision;
 pub static RULES: &[Rule] = &[
     Rule {
         id: "git.reset-hard",
-        description: "git reset --hard (destroys uncommitted changes)",
+        category: "git reset --hard (destroys uncommitted changes)",
         reason: "it throws away every uncommitted change in the working tree and index",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["git"], check: reset_hard },
@@ -24,7 +24,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "git.discard-worktree",
-        description: "git checkout/restore overwriting the working tree (discards uncommitted changes)",
+        category: "git checkout/restore overwriting the working tree (discards uncommitted changes)",
         reason: "files in the working tree are replaced from a commit, and their uncommitted changes are lost",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["git"], check: discard_worktree },
@@ -33,7 +33,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "git.force-push",
-        description: "git force push (rewrites remote history)",
+        category: "git force push (rewrites remote history)",
         reason: "it replaces history on the remote, and commits others pushed there can be lost",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["git"], check: force_push_long },
@@ -42,7 +42,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "git.force-push-short",
-        description: "git force push short flag (rewrites remote history)",
+        category: "git force push short flag (rewrites remote history)",
         reason: "it replaces history on the remote, and commits others pushed there can be lost",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["git"], check: force_push_short },
@@ -51,7 +51,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "git.push-delete",
-        description: "git push deleting remote branches or tags",
+        category: "git push deleting remote branches or tags",
         reason: "the branch or tag disappears from the remote for everyone who uses it",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["git"], check: push_delete },
@@ -60,7 +60,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "git.clean-force",
-        description: "git clean with force (deletes untracked files)",
+        category: "git clean with force (deletes untracked files)",
         reason: "untracked files are deleted for good; git has no copy of them",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["git"], check: clean_force },
@@ -69,7 +69,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "git.branch-force-delete",
-        description: "git branch force delete",
+        category: "git branch force delete",
         reason: "the branch is deleted even if its commits were never merged anywhere",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["git"], check: branch_force_delete_short },
@@ -78,7 +78,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "git.branch-force-delete-long",
-        description: "git branch force delete (long flags)",
+        category: "git branch force delete (long flags)",
         reason: "the branch is deleted even if its commits were never merged anywhere",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["git"], check: branch_force_delete_long },
@@ -87,7 +87,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "git.branch-force-delete-force-first",
-        description: "git branch force delete (long flags, force-first)",
+        category: "git branch force delete (long flags, force-first)",
         reason: "the branch is deleted even if its commits were never merged anywhere",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["git"], check: branch_force_delete_force_first },
@@ -96,7 +96,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "git.stash-drop",
-        description: "git stash clear/drop (destroys stashed changes)",
+        category: "git stash clear/drop (destroys stashed changes)",
         reason: "stashed changes are removed and only dangling-object forensics can bring them back",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["git"], check: stash_drop },
@@ -105,7 +105,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "git.reflog-expire",
-        description: "git reflog expire (destroys recovery points)",
+        category: "git reflog expire (destroys recovery points)",
         reason: "the reflog is how lost commits are found again; expiring it now removes that safety net",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["git"], check: reflog_expire },
@@ -114,7 +114,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "git.prune-now",
-        description: "git gc/prune of every unreachable object (destroys recovery points)",
+        category: "git gc/prune of every unreachable object (destroys recovery points)",
         reason: "unreachable commits, the last copy of reset or rebased-away work, are deleted without a grace period",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["git"], check: prune_now },
@@ -123,7 +123,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "git.history-rewrite",
-        description: "git filter-branch/filter-repo (rewrites history)",
+        category: "git filter-branch/filter-repo (rewrites history)",
         reason: "every matching commit is rewritten; collaborators' clones diverge and the old history is hard to recover",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["git", "git-filter-repo"], check: history_rewrite },
@@ -132,7 +132,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "git.update-ref-delete",
-        description: "git update-ref -d (deletes a ref)",
+        category: "git update-ref -d (deletes a ref)",
         reason: "plumbing deletes the branch or ref with no merge check and no confirmation",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["git"], check: update_ref_delete },

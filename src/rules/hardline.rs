@@ -11,7 +11,7 @@ use crate::verdict::Decision;
 pub static RULES: &[Rule] = &[
     Rule {
         id: "hardline.rm-root",
-        description: "recursive delete of root filesystem",
+        category: "recursive delete of root filesystem",
         reason: "it would erase every file on the machine",
         decision: Decision::Block,
         matcher: Matcher::Check { programs: &["rm", "rsync", "srm"], check: deletes_root },
@@ -20,7 +20,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "hardline.rm-system",
-        description: "recursive delete of system directory",
+        category: "recursive delete of system directory",
         reason: "it would erase part of the operating system",
         decision: Decision::Block,
         matcher: Matcher::Check { programs: &["rm", "rsync", "srm"], check: deletes_system },
@@ -29,7 +29,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "hardline.rm-home",
-        description: "recursive delete of home directory",
+        category: "recursive delete of home directory",
         reason: "it would erase a whole home directory",
         decision: Decision::Block,
         matcher: Matcher::Check { programs: &["rm", "rsync", "srm"], check: deletes_home },
@@ -38,7 +38,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "hardline.move-system",
-        description: "move the root filesystem, a system directory or a home directory",
+        category: "move the root filesystem, a system directory or a home directory",
         reason: "moving it away breaks the machine or the account as surely as deleting it",
         decision: Decision::Block,
         matcher: Matcher::Check { programs: &["mv"], check: moves_system },
@@ -47,7 +47,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "hardline.mkfs",
-        description: "format filesystem",
+        category: "format filesystem",
         reason: "formatting a disk or partition destroys everything on it",
         decision: Decision::Block,
         matcher: Matcher::Check { programs: &["mkfs*", "mke2fs", "mkswap", "mkdosfs", "mkntfs", "newfs*", "diskutil"], check: formats_device },
@@ -56,7 +56,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "hardline.dd-device",
-        description: "dd to raw block device",
+        category: "dd to raw block device",
         reason: "writing raw bytes over a disk destroys its partitions and files",
         decision: Decision::Block,
         matcher: Matcher::Check { programs: &["dd", "ddrescue", "dcfldd"], check: dd_to_device },
@@ -65,7 +65,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "hardline.redirect-device",
-        description: "redirect to raw block device",
+        category: "redirect to raw block device",
         reason: "writing over a disk destroys its partitions and files",
         decision: Decision::Block,
         matcher: Matcher::Analysis(writes_device),
@@ -74,7 +74,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "hardline.fork-bomb",
-        description: "fork bomb",
+        category: "fork bomb",
         reason: "a function that keeps spawning copies of itself exhausts the machine until it is restarted",
         decision: Decision::Block,
         matcher: Matcher::Analysis(fork_bomb),
@@ -83,7 +83,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "hardline.kill-all",
-        description: "kill all processes",
+        category: "kill all processes",
         reason: "signalling process -1 kills every process the user can reach, the session included",
         decision: Decision::Block,
         matcher: Matcher::Check { programs: &["kill"], check: kills_all },
@@ -92,7 +92,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "hardline.shutdown",
-        description: "system shutdown/reboot",
+        category: "system shutdown/reboot",
         reason: "it stops or restarts the whole machine",
         decision: Decision::Block,
         matcher: Matcher::Check { programs: &["shutdown", "reboot", "halt", "poweroff"], check: not_help },
@@ -101,7 +101,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "hardline.init-runlevel",
-        description: "init 0/6",
+        category: "init 0/6",
         reason: "switching to runlevel 0 or 6 halts or reboots the machine",
         decision: Decision::Block,
         matcher: Matcher::Command { programs: &["init"], args: r"^(?:0|6)\b" },
@@ -110,7 +110,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "hardline.systemctl-power",
-        description: "systemctl poweroff/reboot/halt/kexec",
+        category: "systemctl poweroff/reboot/halt/kexec",
         reason: "it stops or restarts the whole machine",
         decision: Decision::Block,
         matcher: Matcher::Check { programs: &["systemctl", "loginctl"], check: systemctl_power },
@@ -119,7 +119,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "hardline.telinit",
-        description: "telinit 0/6",
+        category: "telinit 0/6",
         reason: "switching to runlevel 0 or 6 halts or reboots the machine",
         decision: Decision::Block,
         matcher: Matcher::Command { programs: &["telinit"], args: r"^(?:0|6)\b" },
@@ -128,7 +128,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "hardline.wipe-device",
-        description: "wipe raw block device",
+        category: "wipe raw block device",
         reason: "it erases the partition table or the data of a whole disk",
         decision: Decision::Block,
         matcher: Matcher::Check { programs: &["wipefs", "sgdisk", "blkdiscard", "shred", "sfdisk", "hdparm", "nvme", "badblocks", "scrub"], check: wipes_device },
@@ -137,7 +137,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "hardline.chown-root",
-        description: "recursive ownership or permission change of root filesystem",
+        category: "recursive ownership or permission change of root filesystem",
         reason: "changing owners or modes of every system file breaks the machine",
         decision: Decision::Block,
         matcher: Matcher::Check { programs: &["chown", "chmod", "chgrp"], check: recursive_on_root },
@@ -146,7 +146,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "hardline.reverse-shell",
-        description: "reverse shell",
+        category: "reverse shell",
         reason: "it hands an interactive shell on this machine to a remote host",
         decision: Decision::Block,
         matcher: Matcher::Analysis(reverse_shell),
@@ -155,7 +155,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "hardline.sudoers-write",
-        description: "write to sudoers",
+        category: "write to sudoers",
         reason: "editing sudoers can grant passwordless root to anyone",
         decision: Decision::Block,
         matcher: Matcher::Analysis(writes_sudoers),
@@ -164,7 +164,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "hardline.guard-tamper",
-        description: "disable the agent's own guard",
+        category: "disable the agent's own guard",
         reason: "an agent must not rewrite the settings or hooks that guard it; edit them yourself",
         decision: Decision::Block,
         matcher: Matcher::Analysis(tampers_guard),
@@ -173,7 +173,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "hardline.insecure-remote-code",
-        description: "pipe insecure or look-alike remote content to shell",
+        category: "pipe insecure or look-alike remote content to shell",
         reason: "code fetched over plain HTTP from a bare IP, or from a host name with look-alike letters, is run unseen",
         decision: Decision::Block,
         matcher: Matcher::Analysis(insecure_remote_code),
@@ -208,7 +208,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "hardline.obfuscated-destructive",
-        description: "decoded payload runs a destructive command",
+        category: "decoded payload runs a destructive command",
         reason: "the destructive command was hidden behind an encoding and only appears when the shell decodes it",
         decision: Decision::Block,
         matcher: Matcher::Check { programs: &["rm", "dd", "mkfs*", "shred", "wipefs", "chown", "chmod", "kill", "pkill", "killall", "find", "truncate"], check: decoded_destructive },

@@ -28,6 +28,7 @@ use std::collections::HashMap;
 use once_cell::sync::OnceCell;
 use regex::Regex;
 
+pub(crate) use crate::shell::program_in;
 use crate::shell::{Analysis, Command};
 use crate::verdict::Decision;
 
@@ -35,9 +36,10 @@ use crate::verdict::Decision;
 pub struct Rule {
     /// Stable id, `group.kebab-name`; appears in every verdict it decides.
     pub id: &'static str,
-    /// Hermes' category name where one exists, so `command_allowlist`
-    /// entries written for Hermes keep naming the same thing.
-    pub description: &'static str,
+    /// What the command is, in a few words. It doubles as the key a Hermes
+    /// `command_allowlist` entry names to exempt the rule, so where Hermes
+    /// has a pattern key for the same thing, this is that key, verbatim.
+    pub category: &'static str,
     /// Why it is dangerous, in words for the person reading the verdict.
     pub reason: &'static str,
     pub decision: Decision,
@@ -68,39 +70,115 @@ pub enum Matcher {
     Analysis(fn(&Analysis) -> Option<String>),
 }
 
-/// The unbypassable floor: every rule blocks.
-pub fn hardline() -> &'static [Rule] {
-    hardline::RULES
+/// One file's table of rules. Ids are `group.name`, and a table's group is
+/// its file's name, except where [`Table::group`] says otherwise.
+pub struct Table {
+    /// The file the rules are in (`src/rules/<file>.rs`).
+    pub file: &'static str,
+    /// The group of the ids in it.
+    pub group: &'static str,
+    pub rules: &'static [Rule],
 }
+
+/// The unbypassable floor: every rule blocks.
+pub static HARDLINE: Table = Table {
+    file: "hardline",
+    group: "hardline",
+    rules: hardline::RULES,
+};
 
 /// `sudo -S` without a configured password: the agent would be guessing one.
-pub fn sudo_guard() -> &'static [Rule] {
-    system::SUDO_GUARD
+pub static SUDO_GUARD: Table = Table {
+    file: "system",
+    group: "sudo",
+    rules: system::SUDO_GUARD,
+};
+
+/// Built-in dangerous rules, which ask. Earlier tables win when two rules
+/// match the same command.
+pub static DANGEROUS: &[Table] = &[
+    Table {
+        file: "fs",
+        group: "fs",
+        rules: fs::RULES,
+    },
+    // Writes are deletions' neighbours for a user: one group, two files.
+    Table {
+        file: "fs_write",
+        group: "fs",
+        rules: fs_write::RULES,
+    },
+    Table {
+        file: "git",
+        group: "git",
+        rules: git::RULES,
+    },
+    Table {
+        file: "system",
+        group: "system",
+        rules: system::RULES,
+    },
+    Table {
+        file: "containers",
+        group: "containers",
+        rules: containers::RULES,
+    },
+    Table {
+        file: "db",
+        group: "db",
+        rules: db::RULES,
+    },
+    Table {
+        file: "net",
+        group: "net",
+        rules: net::RULES,
+    },
+    // Secrets leave the machine over the network: the net group.
+    Table {
+        file: "secrets",
+        group: "net",
+        rules: secrets::RULES,
+    },
+    Table {
+        file: "exec",
+        group: "exec",
+        rules: exec::RULES,
+    },
+    Table {
+        file: "windows",
+        group: "windows",
+        rules: windows::RULES,
+    },
+    Table {
+        file: "admin",
+        group: "admin",
+        rules: admin::RULES,
+    },
+];
+
+/// Every table, in evaluation order.
+pub fn tables() -> impl Iterator<Item = &'static Table> {
+    [&HARDLINE, &SUDO_GUARD].into_iter().chain(DANGEROUS)
 }
 
-/// Built-in dangerous rules: every rule asks. Earlier tables win when two
-/// rules match the same command.
+/// The unbypassable floor: every rule blocks.
+pub fn hardline() -> &'static [Rule] {
+    HARDLINE.rules
+}
+
+/// `sudo -S` without a configured password.
+pub fn sudo_guard() -> &'static [Rule] {
+    SUDO_GUARD.rules
+}
+
+/// Built-in dangerous rules, in table order.
 pub fn dangerous() -> impl Iterator<Item = &'static Rule> {
-    [
-        fs::RULES,
-        fs_write::RULES,
-        git::RULES,
-        system::RULES,
-        containers::RULES,
-        db::RULES,
-        net::RULES,
-        secrets::RULES,
-        exec::RULES,
-        windows::RULES,
-        admin::RULES,
-    ]
-    .into_iter()
-    .flatten()
+    DANGEROUS.iter().flat_map(|t| t.rules)
 }
 
 /// Every built-in rule, in evaluation order.
 pub fn all() -> impl Iterator<Item = &'static Rule> {
-    hardline().iter().chain(sudo_guard()).chain(dangerous())
+    tables().flat_map(|t| t.rules)
 }
 
 /// What matched: the rule and the text to quote in the verdict.
@@ -258,13 +336,4 @@ impl RuleSet {
             .get_or_init(|| Regex::new(pattern).ok())
             .as_ref()
     }
-}
-
-/// Whether `program` is in `programs` with the same rules as the matcher
-/// (`*` suffix is a prefix match). For checks that look at other commands.
-pub fn program_in(program: &str, programs: &[&str]) -> bool {
-    programs.iter().any(|p| match p.strip_suffix('*') {
-        Some(prefix) => program.starts_with(prefix),
-        None => program == *p,
-    })
 }

@@ -33,7 +33,7 @@ const SOURCERS: &[&str] = &["eval", "source", "."];
 pub static RULES: &[Rule] = &[
     Rule {
         id: "net.pipe-to-shell",
-        description: "pipe remote content to shell",
+        category: "pipe remote content to shell",
         reason: "whatever the server sends is run as code, unseen",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: INTERPRETERS, check: remote_piped_to_shell },
@@ -55,7 +55,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "net.process-substitution",
-        description: "execute remote script via process substitution",
+        category: "execute remote script via process substitution",
         reason: "whatever the server sends is run as code, unseen",
         decision: Decision::Ask,
         matcher: Matcher::Check {
@@ -77,7 +77,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "net.command-substitution",
-        description: "execute remote content via command substitution",
+        category: "execute remote content via command substitution",
         reason: "whatever the server sends is run as code, unseen",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &[], check: remote_command_substitution },
@@ -94,7 +94,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "net.download-then-run",
-        description: "download a script then execute it",
+        category: "download a script then execute it",
         reason: "the downloaded file is run as code without anyone reading it",
         decision: Decision::Ask,
         matcher: Matcher::Analysis(download_then_run),
@@ -112,7 +112,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "net.decoded-to-shell",
-        description: "pipe decoded content to shell (possible command obfuscation)",
+        category: "pipe decoded content to shell (possible command obfuscation)",
         reason: "the code that runs is hidden behind an encoding a reviewer cannot read",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &[], check: decoded_to_shell },
@@ -137,7 +137,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "net.xxd-to-shell",
-        description: "pipe xxd-decoded content to shell (possible command obfuscation)",
+        category: "pipe xxd-decoded content to shell (possible command obfuscation)",
         reason: "the code that runs is hidden behind a hex encoding a reviewer cannot read",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &[], check: xxd_to_shell },
@@ -146,7 +146,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "net.tr-to-shell",
-        description: "pipe tr-transformed output to shell (possible command obfuscation)",
+        category: "pipe tr-transformed output to shell (possible command obfuscation)",
         reason: "the code that runs is rewritten on the way, so what a reviewer reads is not what runs",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &[], check: tr_to_shell },
@@ -155,7 +155,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "net.openssl-to-shell",
-        description: "pipe openssl-decoded content to shell (possible command obfuscation)",
+        category: "pipe openssl-decoded content to shell (possible command obfuscation)",
         reason: "the code that runs is decrypted or reversed on the way, so a reviewer cannot read it",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &[], check: openssl_to_shell },
@@ -168,7 +168,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "net.decrypted-to-shell",
-        description: "pipe decrypted content to shell (possible command obfuscation)",
+        category: "pipe decrypted content to shell (possible command obfuscation)",
         reason: "the code that runs is encrypted until the moment it runs, so no one can read it first",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &[], check: decrypted_to_shell },
@@ -183,7 +183,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "net.cloud-metadata",
-        description: "cloud metadata endpoint access (instance credentials)",
+        category: "cloud metadata endpoint access (instance credentials)",
         reason: "the instance metadata service hands out the machine's cloud credentials",
         decision: Decision::Ask,
         matcher: Matcher::Command {

@@ -13,7 +13,7 @@ use crate::verdict::Decision;
 pub static RULES: &[Rule] = &[
     Rule {
         id: "net.upload-secret",
-        description: "upload a secret or credential file via curl/wget (possible exfiltration)",
+        category: "upload a secret or credential file via curl/wget (possible exfiltration)",
         reason: "it sends a credential file to a remote server",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["curl", "wget"], check: uploads_secret },
@@ -32,7 +32,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "net.pipe-secret-upload",
-        description: "pipe a credential file into a curl/wget upload (possible exfiltration)",
+        category: "pipe a credential file into a curl/wget upload (possible exfiltration)",
         reason: "it sends a credential file to a remote server",
         decision: Decision::Ask,
         matcher: Matcher::Check {
@@ -52,7 +52,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "net.remote-copy-secret",
-        description: "copy a secret or credential file to a remote host via scp/rsync/sftp (possible exfiltration)",
+        category: "copy a secret or credential file to a remote host via scp/rsync/sftp (possible exfiltration)",
         reason: "it sends a credential file to another machine",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["scp", "rsync", "sftp"], check: copies_secret_out },
@@ -77,7 +77,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "net.send-secret",
-        description: "send a secret or credential file through ssh or socat (possible exfiltration)",
+        category: "send a secret or credential file through ssh or socat (possible exfiltration)",
         reason: "it sends a credential file to another machine",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["ssh", "socat"], check: sends_secret_through },

@@ -14,7 +14,7 @@ pub static RULES: &[Rule] = &[
     // plain force kill, and the message should say so.
     Rule {
         id: "system.kill-pgrep",
-        description: "kill process via pgrep/pidof expansion (self-termination)",
+        category: "kill process via pgrep/pidof expansion (self-termination)",
         reason: "the process list is looked up at run time and may include the agent or its gateway",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["kill", "xargs"], check: kill_by_lookup },
@@ -23,7 +23,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "system.kill-pgrep-backtick",
-        description: "kill process via backtick pgrep/pidof expansion (self-termination)",
+        category: "kill process via backtick pgrep/pidof expansion (self-termination)",
         reason: "the process list is looked up at run time and may include the agent or its gateway",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["kill"], check: kill_by_backtick_lookup },
@@ -32,7 +32,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "system.kill-hermes",
-        description: "kill hermes/gateway process (self-termination)",
+        category: "kill hermes/gateway process (self-termination)",
         reason: "it would kill the agent itself or the gateway every running agent depends on",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["pkill", "killall", "kill"], check: kills_agent },
@@ -41,7 +41,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "system.hermes-gateway-stop",
-        description: "stop/restart hermes gateway (kills running agents)",
+        category: "stop/restart hermes gateway (kills running agents)",
         reason: "every agent running through the gateway, this one included, would be cut off",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["hermes", "systemctl", "service"], check: hermes_gateway_stop },
@@ -50,7 +50,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "system.hermes-update",
-        description: "hermes update (restarts gateway, kills running agents)",
+        category: "hermes update (restarts gateway, kills running agents)",
         reason: "updating restarts the gateway, which cuts off every running agent, this one included",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["hermes"], check: hermes_update },
@@ -59,7 +59,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "system.hermes-gateway-run",
-        description: "start gateway outside systemd (use 'systemctl --user restart hermes-gateway')",
+        category: "start gateway outside systemd (use 'systemctl --user restart hermes-gateway')",
         reason: "a second gateway outside the service manager fights the managed one and outlives the session",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["hermes"], check: hermes_gateway_run },
@@ -68,7 +68,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "system.hermes-launchd",
-        description: "stop/restart hermes launchd service (kills running agents)",
+        category: "stop/restart hermes launchd service (kills running agents)",
         reason: "every agent running through the gateway, this one included, would be cut off",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["launchctl"], check: hermes_launchd },
@@ -77,7 +77,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "system.service-stop",
-        description: "stop/restart system service",
+        category: "stop/restart system service",
         reason: "whatever depends on the service goes down until someone starts it again",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &[], check: service_stop },
@@ -86,7 +86,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "system.pkill-force",
-        description: "force kill processes",
+        category: "force kill processes",
         reason: "SIGKILL gives every matching process no chance to save its work or clean up",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["pkill"], check: pkill_force },
@@ -95,7 +95,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "system.killall-force",
-        description: "force kill processes (killall -KILL)",
+        category: "force kill processes (killall -KILL)",
         reason: "SIGKILL gives every process of that name no chance to save its work or clean up",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["killall"], check: killall_force },
@@ -104,7 +104,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "system.killall-signal-kill",
-        description: "force kill processes (killall -s KILL)",
+        category: "force kill processes (killall -s KILL)",
         reason: "SIGKILL gives every process of that name no chance to save its work or clean up",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["killall"], check: killall_signal_kill },
@@ -113,7 +113,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "system.killall-regex",
-        description: "kill processes by regex (killall -r)",
+        category: "kill processes by regex (killall -r)",
         reason: "a pattern can match far more processes than intended, the agent's own included",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["killall"], check: killall_regex },
@@ -122,7 +122,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "system.killall5",
-        description: "kill all processes",
+        category: "kill all processes",
         reason: "killall5 signals every process on the machine outside its own session",
         decision: Decision::Ask,
         matcher: Matcher::Command { programs: &["killall5"], args: "" },
@@ -131,7 +131,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "system.crontab-remove",
-        description: "crontab -r (removes every scheduled job)",
+        category: "crontab -r (removes every scheduled job)",
         reason: "the whole crontab is deleted at once, with no copy kept",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["crontab"], check: |c| parse_opts(&c.args, &Spec::gnu("u", &[])).flag('r') },
@@ -140,7 +140,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "system.sudo-privilege-flag",
-        description: "sudo with privilege flag (stdin/askpass/shell/list)",
+        category: "sudo with privilege flag (stdin/askpass/shell/list)",
         reason: "it opens a root shell, probes sudo rights, or feeds sudo a password the user never typed",
         decision: Decision::Ask,
         matcher: Matcher::Analysis(|a| with_sudo(a, sudo_privilege_flag)),
@@ -149,7 +149,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "system.sudo-combined-flag",
-        description: "sudo with combined-flag privilege escalation",
+        category: "sudo with combined-flag privilege escalation",
         reason: "a privilege flag hidden in a combined cluster opens a root shell, probes sudo rights or reads a password",
         decision: Decision::Ask,
         matcher: Matcher::Analysis(|a| with_sudo(a, sudo_combined_flag)),
@@ -158,7 +158,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "system.package-uninstall",
-        description: "package manager uninstall (npm, pnpm, yarn, pip, brew)",
+        category: "package manager uninstall (npm, pnpm, yarn, pip, brew)",
         reason: "removing packages can break the project or other software on the machine",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["npm", "pnpm", "yarn", "bun", "pip", "pip3", "pipx", "uv", "brew", "gem", "cargo", "apt", "apt-get", "dnf", "yum", "zypper", "pacman", "apk", "snap", "conda", "mamba", "python*"], check: package_uninstall },
@@ -167,7 +167,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "system.package-publish",
-        description: "publish a package to a public registry",
+        category: "publish a package to a public registry",
         reason: "a published version is public at once and often cannot be taken back",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["npm", "pnpm", "yarn", "bun", "cargo", "twine", "gem", "poetry", "uv", "flit", "hatch", "dotnet"], check: package_publish },
@@ -179,7 +179,7 @@ pub static RULES: &[Rule] = &[
 #[rustfmt::skip]
 pub static SUDO_GUARD: &[Rule] = &[Rule {
     id: "sudo.stdin-password",
-    description: "sudo reading a password from stdin",
+    category: "sudo reading a password from stdin",
     reason: "no SUDO_PASSWORD is configured, so the agent would be supplying or guessing one",
     decision: Decision::Block,
     matcher: Matcher::Analysis(|a| with_sudo(a, sudo_stdin)),

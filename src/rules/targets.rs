@@ -172,21 +172,13 @@ enum Norm<'a> {
     Escaped,
 }
 
-/// Lexical normalization: empty and `.` components dropped, `..` applied.
 fn normalize(path: &str) -> Norm<'_> {
-    let mut parts: Vec<&str> = Vec::new();
-    for part in path.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                if parts.pop().is_none() {
-                    return Norm::Escaped;
-                }
-            }
-            p => parts.push(p),
-        }
+    let folded = crate::path::fold(path);
+    if folded.escaped {
+        Norm::Escaped
+    } else {
+        Norm::Parts(folded.parts)
     }
-    Norm::Parts(parts)
 }
 
 static BLOCK_DEVICE: Lazy<Regex> = Lazy::new(|| {

@@ -19,7 +19,7 @@ const HOSTS: &[&str] = &["powershell", "pwsh", "powershell_ise", "cmd"];
 pub static RULES: &[Rule] = &[
     Rule {
         id: "windows.cmd-delete",
-        description: "Windows cmd destructive delete",
+        category: "Windows cmd destructive delete",
         reason: "it deletes files or directory trees without asking, and they skip the Recycle Bin",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: HOSTS, check: host_cmd_delete },
@@ -28,7 +28,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "windows.powershell-delete",
-        description: "Windows PowerShell destructive delete",
+        category: "Windows PowerShell destructive delete",
         reason: "it deletes files or directory trees without asking, and they skip the Recycle Bin",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: HOSTS, check: host_remove_item },
@@ -45,7 +45,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "windows.powershell-encoded",
-        description: "PowerShell encoded command execution",
+        category: "PowerShell encoded command execution",
         reason: "the script is base64-encoded, so nobody reviewing the command can read what it does",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: HOSTS, check: powershell_encoded },
@@ -60,7 +60,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "windows.remove-item",
-        description: "PowerShell destructive delete (Remove-Item)",
+        category: "PowerShell destructive delete (Remove-Item)",
         reason: "it deletes files or directory trees without asking, and they skip the Recycle Bin",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["remove-item"], check: direct_remove_item },
@@ -69,7 +69,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "windows.del-switch",
-        description: "Windows destructive delete (recursive/quiet switch)",
+        category: "Windows destructive delete (recursive/quiet switch)",
         reason: "it deletes whole trees, or deletes without confirmation, and skips the Recycle Bin",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["del", "erase", "rd", "rmdir"], check: direct_cmd_delete },
@@ -78,7 +78,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "windows.iwr-iex",
-        description: "pipe remote content to PowerShell (iwr | iex)",
+        category: "pipe remote content to PowerShell (iwr | iex)",
         reason: "whatever the server sends is run as code, unseen",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: IEX_PROGRAMS, check: iwr_piped_to_iex },
@@ -91,7 +91,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "windows.iex-remote",
-        description: "execute remote content via Invoke-Expression",
+        category: "execute remote content via Invoke-Expression",
         reason: "whatever the server sends is run as code, unseen",
         decision: Decision::Ask,
         matcher: Matcher::Analysis(iex_remote),
@@ -109,7 +109,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "windows.taskkill-force",
-        description: "force kill processes (taskkill /F)",
+        category: "force kill processes (taskkill /F)",
         reason: "processes are killed without a chance to save their work",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["taskkill", "powershell", "pwsh", "cmd"], check: taskkill_force },
@@ -118,7 +118,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "windows.stop-process-force",
-        description: "force kill processes (Stop-Process -Force)",
+        category: "force kill processes (Stop-Process -Force)",
         reason: "processes are killed without a chance to save their work",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["stop-process", "spps", "powershell", "pwsh", "cmd"], check: stop_process_force },
@@ -127,7 +127,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "windows.format-volume",
-        description: "format filesystem (Format-Volume)",
+        category: "format filesystem (Format-Volume)",
         reason: "formatting erases everything on the volume",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["format-volume", "powershell", "pwsh", "cmd"], check: format_volume },
@@ -136,7 +136,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "windows.clear-disk",
-        description: "wipe disk (Clear-Disk)",
+        category: "wipe disk (Clear-Disk)",
         reason: "it removes every partition and all data from the disk",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["clear-disk", "powershell", "pwsh", "cmd"], check: clear_disk },
@@ -145,7 +145,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "windows.diskpart",
-        description: "disk partitioning (diskpart)",
+        category: "disk partitioning (diskpart)",
         reason: "a diskpart script can delete partitions or clean whole disks",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["diskpart", "powershell", "pwsh", "cmd"], check: diskpart },
@@ -154,7 +154,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "windows.format-drive",
-        description: "format drive (format.com)",
+        category: "format drive (format.com)",
         reason: "formatting erases everything on the drive",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["format", "format.com", "powershell", "pwsh", "cmd"], check: format_drive },
@@ -163,7 +163,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "windows.cipher-wipe",
-        description: "wipe free space (cipher /w)",
+        category: "wipe free space (cipher /w)",
         reason: "it overwrites the drive's free space, destroying any chance of recovering deleted files",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["cipher", "powershell", "pwsh", "cmd"], check: cipher_wipe },
@@ -172,7 +172,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "windows.icacls-everyone",
-        description: "grant Everyone access (icacls)",
+        category: "grant Everyone access (icacls)",
         reason: "every user on the machine would get access to those files",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["icacls", "powershell", "pwsh", "cmd"], check: icacls_everyone },
@@ -181,7 +181,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "windows.icacls-reset",
-        description: "reset ACLs recursively (icacls /reset)",
+        category: "reset ACLs recursively (icacls /reset)",
         reason: "it replaces every explicit permission in the tree with inherited defaults",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["icacls", "powershell", "pwsh", "cmd"], check: icacls_reset },
@@ -190,7 +190,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "windows.vssadmin-delete",
-        description: "delete volume shadow copies (vssadmin)",
+        category: "delete volume shadow copies (vssadmin)",
         reason: "shadow copies are the system's restore points; ransomware deletes them first",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["vssadmin", "wmic", "powershell", "pwsh", "cmd"], check: shadow_delete },
@@ -199,7 +199,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "windows.wbadmin-delete",
-        description: "delete backups (wbadmin)",
+        category: "delete backups (wbadmin)",
         reason: "it deletes system backups or the backup catalog",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["wbadmin", "powershell", "pwsh", "cmd"], check: wbadmin_delete },
@@ -208,7 +208,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "windows.bcdedit-set",
-        description: "modify boot configuration (bcdedit /set)",
+        category: "modify boot configuration (bcdedit /set)",
         reason: "a wrong boot setting can leave the machine unable to start or disable its recovery",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["bcdedit", "powershell", "pwsh", "cmd"], check: bcdedit_set },
@@ -217,7 +217,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "windows.reg-delete",
-        description: "registry delete (reg delete)",
+        category: "registry delete (reg delete)",
         reason: "it removes registry keys or values, which programs and Windows itself depend on",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["reg", "powershell", "pwsh", "cmd"], check: reg_delete },
@@ -226,7 +226,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "windows.remove-itemproperty",
-        description: "registry value delete (Remove-ItemProperty -Force)",
+        category: "registry value delete (Remove-ItemProperty -Force)",
         reason: "it removes registry values, which programs and Windows itself depend on",
         decision: Decision::Ask,
         matcher: Matcher::Check {
@@ -241,7 +241,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "windows.stop-service-force",
-        description: "force stop service (Stop-Service -Force)",
+        category: "force stop service (Stop-Service -Force)",
         reason: "it stops the service and every service depending on it",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["stop-service", "spsv", "powershell", "pwsh", "cmd"], check: stop_service_force },
@@ -250,7 +250,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "windows.sc-service",
-        description: "stop/delete service (sc)",
+        category: "stop/delete service (sc)",
         reason: "stopping, deleting or disabling a service can take down what depends on it",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["sc", "powershell", "pwsh", "cmd"], check: sc_service },
@@ -259,7 +259,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "windows.ssh-key-access",
-        description: "access to SSH keys (Windows path)",
+        category: "access to SSH keys (Windows path)",
         reason: "a private SSH key opens every server that trusts it",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &[], check: windows_ssh_key },
@@ -272,7 +272,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "windows.hermes-secrets",
-        description: "access to Hermes secrets (Windows path)",
+        category: "access to Hermes secrets (Windows path)",
         reason: "that file holds the agent's API keys and tokens",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &[], check: windows_hermes_secret },

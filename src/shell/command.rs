@@ -74,6 +74,15 @@ pub fn program_name(word: &str) -> String {
         .unwrap_or(base)
 }
 
+/// Whether `program` is in `programs`, where an entry ending in `*` is a
+/// prefix (`mkfs*`); the same test the rule matchers' program lists use.
+pub fn program_in(program: &str, programs: &[&str]) -> bool {
+    programs.iter().any(|p| match p.strip_suffix('*') {
+        Some(prefix) => program.starts_with(prefix),
+        None => program == *p,
+    })
+}
+
 impl Command {
     /// A command with just a program word and arguments, as tests and tools
     /// build one without the shell analysis (`/bin/rm` gives program `rm`).
@@ -190,7 +199,7 @@ impl Command {
     pub fn fed_by(&self, programs: &[&str]) -> bool {
         self.upstream
             .iter()
-            .any(|u| crate::rules::program_in(&u.program, programs))
+            .any(|u| program_in(&u.program, programs))
     }
 
     /// Whether a wrapper of this name (`sudo`, `doas`) was peeled off.

@@ -17,7 +17,7 @@ mod parse;
 mod programs;
 mod wrappers;
 
-pub use command::{program_name, Command, Redirect, RedirectOp, Wrapper};
+pub use command::{program_in, program_name, Command, Redirect, RedirectOp, Wrapper};
 pub use eval::GROUP_REDIRECT;
 pub use programs::DECODED;
 

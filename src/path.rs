@@ -1,0 +1,92 @@
+//! Lexical paths: `.` and `..` folded and `~` expanded without asking the file system.
+//!
+//! The one normaliser for paths in commands, payloads and rules, so a rule
+//! and the call it judges always agree on what `a/../b` is.
+
+/// A path with its `.` and `..` components applied.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Folded<'a> {
+    pub absolute: bool,
+    /// The components left, without empty ones; a relative path keeps the
+    /// `..` that climb above its start.
+    pub parts: Vec<&'a str>,
+    /// A `..` climbed above the start: out of the directory a relative path
+    /// starts in, or above `/` (where it stays, as the kernel does).
+    pub escaped: bool,
+}
+
+/// Folds `path` lexically.
+pub fn fold(path: &str) -> Folded<'_> {
+    let absolute = path.starts_with('/');
+    let mut parts: Vec<&str> = Vec::new();
+    let mut escaped = false;
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => match parts.last() {
+                Some(&last) if last != ".." => {
+                    parts.pop();
+                }
+                _ => {
+                    escaped = true;
+                    if !absolute {
+                        parts.push("..");
+                    }
+                }
+            },
+            _ => parts.push(part),
+        }
+    }
+    Folded {
+        absolute,
+        parts,
+        escaped,
+    }
+}
+
+/// `path` made absolute and folded: `~` and `~/x` are under `home`, a
+/// relative path is joined to `cwd`. Without the directory it needs, the
+/// path stays relative (folded all the same).
+pub fn absolute(path: &str, cwd: Option<&str>, home: Option<&str>) -> String {
+    let joined = match path.strip_prefix("~/").or((path == "~").then_some("")) {
+        Some(rest) => match home {
+            Some(home) => format!("{home}/{rest}"),
+            None => path.to_string(),
+        },
+        None if path.starts_with('/') => path.to_string(),
+        None => match cwd {
+            Some(cwd) => format!("{cwd}/{path}"),
+            None => path.to_string(),
+        },
+    };
+    let folded = fold(&joined);
+    let body = folded.parts.join("/");
+    if folded.absolute {
+        format!("/{body}")
+    } else {
+        body
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folds_dots() {
+        assert_eq!(absolute("a/../b/./c", Some("/w"), None), "/w/b/c");
+        assert_eq!(absolute("~/x", None, Some("/home/u")), "/home/u/x");
+        assert_eq!(absolute("~", None, Some("/home/u")), "/home/u");
+        assert_eq!(absolute("/../..", None, None), "/");
+        assert_eq!(absolute("../x", None, None), "../x");
+        assert_eq!(absolute("a/../../x", None, None), "../x");
+    }
+
+    #[test]
+    fn reports_escapes() {
+        assert!(fold("/tmp/../..").escaped);
+        assert!(fold("../x").escaped);
+        assert!(!fold("a/../b").escaped);
+        assert_eq!(fold("//a/./b/").parts, vec!["a", "b"]);
+    }
+}
