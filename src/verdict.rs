@@ -1,4 +1,10 @@
-//! Verdicts (decision, deciding layer and rule, message) and the JSON dialects that carry them to each agent.
+//! Verdicts as data (decision, deciding layer and rule, subject, reason, later changes) and their one rendering per agent dialect.
+//!
+//! The engine never writes prose: it fills in a [`Verdict`], and the text a
+//! person reads ("Blocked: …", "Needs approval: …") is made here, once, when
+//! the verdict is rendered for an agent. A change made after the layers
+//! (yolo, no human present, `--on-ask block`) is recorded as a [`Change`],
+//! so the lead word always follows the final decision.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -20,11 +26,19 @@ impl Decision {
             Decision::Block => "block",
         }
     }
+
+    /// The word a message opens with.
+    fn lead(self) -> &'static str {
+        match self {
+            Decision::Block => "Blocked",
+            Decision::Ask => "Needs approval",
+            Decision::Allow => "Allowed",
+        }
+    }
 }
 
-/// The evaluation layer that produced a verdict, in evaluation order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
+/// The evaluation layer that produced a verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Layer {
     /// The payload itself could not be used (malformed, too large, over a limit).
     Input,
@@ -32,6 +46,8 @@ pub enum Layer {
     Hardline,
     /// `sudo -S` with no configured password: the agent would be guessing one.
     SudoGuard,
+    /// A policy source could not be used, and `on_error` decided.
+    Config,
     /// The user's deny, ask and allow rules (every source, and protected
     /// rules kept by the ledger).
     User,
@@ -41,8 +57,6 @@ pub enum Layer {
     Mode,
     /// `approvals.auto_approve_up_to`, for calls no rule decided.
     Threshold,
-    /// A policy source could not be used, and `on_error` decided.
-    Config,
     /// Nothing matched.
     Default,
 }
@@ -53,63 +67,255 @@ impl Layer {
             Layer::Input => "input",
             Layer::Hardline => "hardline",
             Layer::SudoGuard => "sudo-guard",
+            Layer::Config => "config",
             Layer::User => "user",
             Layer::Dangerous => "dangerous",
             Layer::Mode => "mode",
             Layer::Threshold => "threshold",
-            Layer::Config => "config",
             Layer::Default => "default",
         }
     }
 }
 
-/// The engine's answer for one tool call.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Verdict {
-    #[serde(rename = "action")]
-    pub decision: Decision,
-    pub message: String,
-    pub rule_id: Option<String>,
-    pub layer: Layer,
+/// Why the deciding layer decided, in the terms its message needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reason {
+    /// A built-in rule matched the subject.
+    BuiltIn {
+        category: &'static str,
+        why: &'static str,
+    },
+    /// The analysis stopped at a limit, described in the string.
+    Limit(String),
+    /// A policy file could not be used, and `on_error: block` decided.
+    PolicyUnreadable { problem: String },
+    /// A policy file could not be used, and `on_error: ask` turned an allow
+    /// into an ask.
+    PolicyPartlyRead { problem: String },
+    /// A user's deny, ask or allow rule, written as the user would write it.
+    UserRule {
+        kind: &'static str,
+        rule: String,
+        description: String,
+        origin: String,
+    },
+    /// One of the custom-patterns plugin's `patterns` (they ask).
+    Pattern {
+        rule: String,
+        description: String,
+        origin: String,
+    },
+    /// The first built-in match is a category the user's
+    /// `command_allowlist` approves.
+    Exempted { category: &'static str },
+    /// A dangerous match that yolo lifted; what matched.
+    YoloLifted { what: String },
+    /// The mode decided a call no rule named; the mode's own words.
+    Unnamed { why: String },
+    /// The call's risk is above `approvals.auto_approve_up_to`.
+    Risk {
+        risk: &'static str,
+        limit: &'static str,
+    },
+    /// No rule matched; `tool` is set for calls that are not command lines.
+    NoMatch { tool: Option<String> },
+    /// An event other than "a tool is about to run".
+    OtherEvent { event: String },
+    /// The payload could not be read.
+    Unreadable { error: String },
+    /// warden was started with arguments it does not understand.
+    BadStart { error: String },
+    /// warden itself failed.
+    Internal { detail: String },
 }
 
-impl Verdict {
-    /// The text for the person reading the agent's transcript.
-    pub fn message(&self) -> String {
-        self.message.clone()
-    }
+/// A change made to a verdict after the layers, in the order made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    /// Yolo approved an ask from the dangerous, mode or threshold layer.
+    Yolo,
+    /// No human could answer the ask; `approvals.<setting>` approved or denied it.
+    NoHuman {
+        setting: &'static str,
+        approve: bool,
+    },
+    /// `--on-ask block` turned the ask into a block.
+    OnAskBlock,
+}
 
-    pub fn allow(message: impl Into<String>) -> Verdict {
+impl Change {
+    fn text(&self) -> String {
+        match self {
+            Change::Yolo => "Approved: yolo is on.".into(),
+            Change::NoHuman { setting, approve } => format!(
+                "No one is present to answer, and approvals.{setting} is {}.",
+                if *approve { "approve" } else { "deny" }
+            ),
+            Change::OnAskBlock => {
+                "Blocked rather than asked: warden runs with --on-ask block.".into()
+            }
+        }
+    }
+}
+
+/// The engine's answer for one tool call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verdict {
+    pub decision: Decision,
+    pub layer: Layer,
+    pub rule_id: Option<String>,
+    /// What the message quotes: the command (or the command in it) a rule
+    /// matched, or the call.
+    pub subject: String,
+    pub reason: Reason,
+    pub changes: Vec<Change>,
+}
+
+/// How much of a subject a message quotes.
+const QUOTED_CHARS: usize = 160;
+
+impl Verdict {
+    /// A verdict with no changes yet.
+    pub fn new(
+        decision: Decision,
+        layer: Layer,
+        rule_id: Option<String>,
+        subject: impl Into<String>,
+        reason: Reason,
+    ) -> Verdict {
         Verdict {
-            decision: Decision::Allow,
-            message: message.into(),
-            rule_id: None,
-            layer: Layer::Default,
+            decision,
+            layer,
+            rule_id,
+            subject: subject.into(),
+            reason,
+            changes: Vec::new(),
         }
     }
 
     /// The fail-closed verdict for input warden could not judge.
-    pub fn input_block(rule_id: &str, message: impl Into<String>) -> Verdict {
-        Verdict {
-            decision: Decision::Block,
-            message: message.into(),
-            rule_id: Some(rule_id.to_string()),
-            layer: Layer::Input,
+    pub fn input_block(rule_id: &str, reason: Reason) -> Verdict {
+        Verdict::new(
+            Decision::Block,
+            Layer::Input,
+            Some(rule_id.to_string()),
+            "",
+            reason,
+        )
+    }
+
+    /// Changes the decision after the layers, noting why.
+    pub fn change(&mut self, decision: Decision, change: Change) {
+        self.decision = decision;
+        self.changes.push(change);
+    }
+
+    /// The text for the person reading the agent's transcript.
+    pub fn message(&self) -> String {
+        let quoted = || clip(&self.subject, QUOTED_CHARS);
+        let lead = self.decision.lead();
+        let id = self.rule_id.as_deref().unwrap_or("");
+        let mut out = match &self.reason {
+            Reason::BuiltIn { category, why } => {
+                format!("{lead}: `{}` is {category}: {why} (warden rule {id}).", quoted())
+            }
+            Reason::Limit(limit) => {
+                format!("{lead}: {limit}, so warden cannot tell what it would run.")
+            }
+            Reason::PolicyUnreadable { problem } => format!(
+                "{lead}: warden's policy could not be read ({problem}), and on_error is block; fix the file (see `warden why`) or set on_error."
+            ),
+            Reason::PolicyPartlyRead { problem } => format!(
+                "{lead}: warden's policy could not be fully read ({problem}), and on_error is ask."
+            ),
+            Reason::UserRule {
+                kind,
+                rule,
+                description,
+                origin,
+            } => {
+                let about = if description.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {description}")
+                };
+                format!(
+                    "{lead}: `{}` matches your {kind} rule {id} {rule}{about} (from {origin}).",
+                    quoted()
+                )
+            }
+            Reason::Pattern {
+                rule,
+                description,
+                origin,
+            } => format!(
+                "{lead}: `{}` matches your pattern {id} ({rule}): {} (from {origin}).",
+                quoted(),
+                if description.is_empty() {
+                    "no description"
+                } else {
+                    description
+                }
+            ),
+            Reason::Exempted { category } => format!(
+                "{lead}: `{}` is {category}, a category your command_allowlist approves.",
+                quoted()
+            ),
+            Reason::YoloLifted { what } => format!(
+                "{lead}: `{}` matches {what}, but yolo is on (HERMES_YOLO_MODE or approvals.mode: off).",
+                quoted()
+            ),
+            Reason::Unnamed { why } => {
+                format!("{lead}: `{}` is not named by any rule, and {why}.", quoted())
+            }
+            Reason::Risk { risk, limit } => format!(
+                "{lead}: `{}` is {risk} risk, above approvals.auto_approve_up_to ({limit}).",
+                quoted()
+            ),
+            Reason::NoMatch { tool: None } => "No warden rule matched this command.".into(),
+            Reason::NoMatch { tool: Some(tool) } => {
+                format!("No warden rule matched this `{tool}` call.")
+            }
+            Reason::OtherEvent { event } => {
+                format!("warden only judges calls before a tool runs; `{event}` events pass.")
+            }
+            Reason::Unreadable { error } => format!(
+                "{lead}: warden could not read the tool call ({error}), so it fails closed."
+            ),
+            Reason::BadStart { error } => format!("warden was started wrongly: {error}"),
+            Reason::Internal { detail } => format!(
+                "{lead}: warden hit an internal error ({detail}), so it fails closed."
+            ),
+        };
+        for change in &self.changes {
+            out.push_str(" (");
+            out.push_str(&change.text());
+            out.push(')');
         }
+        out
     }
 
     /// Renders the verdict as one line of JSON in `dialect` (no trailing newline).
     pub fn render(&self, dialect: Dialect) -> String {
+        // Claude Code and Codex check that a hook's output names the event
+        // it answers; for other events warden has no opinion, and an empty
+        // object says exactly that.
+        if matches!(self.reason, Reason::OtherEvent { .. })
+            && matches!(dialect, Dialect::Claude | Dialect::Codex)
+        {
+            return "{}".into();
+        }
+        let message = self.message();
         let value = match dialect {
             Dialect::Native => json!({
                 "action": self.decision.as_str(),
-                "message": self.message,
+                "message": message,
                 "rule_id": self.rule_id,
                 "layer": self.layer.as_str(),
             }),
-            Dialect::Hermes => self.hermes(),
-            Dialect::Claude => self.claude(false),
-            Dialect::Codex => self.claude(true),
+            Dialect::Hermes => self.hermes(message),
+            Dialect::Claude => self.claude(message, false),
+            Dialect::Codex => self.claude(message, true),
         };
         value.to_string()
     }
@@ -119,13 +325,14 @@ impl Verdict {
     /// given): Hermes and Codex read the top-level `decision`, Claude Code
     /// reads `hookSpecificOutput`, and every field is in Codex's strict schema.
     pub fn render_for_any_agent(&self) -> String {
+        let message = self.message();
         json!({
             "decision": "block",
-            "reason": self.message,
+            "reason": message,
             "hookSpecificOutput": {
                 "hookEventName": "PreToolUse",
                 "permissionDecision": "deny",
-                "permissionDecisionReason": self.message,
+                "permissionDecisionReason": message,
             }
         })
         .to_string()
@@ -133,12 +340,12 @@ impl Verdict {
 
     // Hermes ignores "allow" and "ask"; the only escalation it honours is
     // `approve`, keyed by a rule so the user can approve it for the session.
-    fn hermes(&self) -> Value {
+    fn hermes(&self, message: String) -> Value {
         match self.decision {
-            Decision::Block => json!({"action": "block", "message": self.message}),
+            Decision::Block => json!({"action": "block", "message": message}),
             Decision::Ask => json!({
                 "action": "approve",
-                "message": self.message,
+                "message": message,
                 "rule_key": self.rule_id.as_deref().unwrap_or("warden"),
             }),
             Decision::Allow => json!({"action": "allow"}),
@@ -147,19 +354,12 @@ impl Verdict {
 
     // Codex rejects `ask` and then runs the command anyway, so an ask must
     // reach Codex as a deny that tells the user how to let it through.
-    fn claude(&self, codex: bool) -> Value {
+    fn claude(&self, message: String, codex: bool) -> Value {
         let (decision, reason) = match self.decision {
-            Decision::Allow => ("allow", self.message.clone()),
-            Decision::Block => ("deny", self.message.clone()),
-            Decision::Ask if codex => (
-                "deny",
-                format!(
-                    "{} Codex cannot ask for confirmation, so warden denied it: \
-                     if you want it run, run it yourself in a terminal.",
-                    self.message
-                ),
-            ),
-            Decision::Ask => ("ask", self.message.clone()),
+            Decision::Allow => ("allow", message),
+            Decision::Block => ("deny", message),
+            Decision::Ask if codex => ("deny", format!("{message} {CODEX_ASK}")),
+            Decision::Ask => ("ask", message),
         };
         json!({
             "hookSpecificOutput": {
@@ -169,6 +369,23 @@ impl Verdict {
             }
         })
     }
+}
+
+const CODEX_ASK: &str = "Codex cannot ask for confirmation, so warden denied it: \
+                         if you want it run, run it yourself in a terminal.";
+
+/// One line of text: control characters become spaces, and past `max`
+/// characters the rest is cut off with an ellipsis.
+fn clip(text: &str, max: usize) -> String {
+    let mut out = String::with_capacity(text.len().min(max * 4));
+    for (n, c) in text.chars().enumerate() {
+        if n == max {
+            out.push('…');
+            break;
+        }
+        out.push(if c.is_control() { ' ' } else { c });
+    }
+    out
 }
 
 /// The output format an agent understands.
@@ -182,14 +399,15 @@ pub enum Dialect {
 }
 
 impl Dialect {
+    pub const ALL: [Dialect; 4] = [
+        Dialect::Native,
+        Dialect::Hermes,
+        Dialect::Claude,
+        Dialect::Codex,
+    ];
+
     pub fn parse(name: &str) -> Option<Dialect> {
-        match name {
-            "native" => Some(Dialect::Native),
-            "hermes" => Some(Dialect::Hermes),
-            "claude" => Some(Dialect::Claude),
-            "codex" => Some(Dialect::Codex),
-            _ => None,
-        }
+        Dialect::ALL.into_iter().find(|d| d.as_str() == name)
     }
 
     pub fn as_str(self) -> &'static str {
@@ -200,6 +418,26 @@ impl Dialect {
             Dialect::Codex => "codex",
         }
     }
+
+    /// How a decision reaches this agent, for `warden why`.
+    pub fn describe(self, decision: Decision) -> &'static str {
+        match (self, decision) {
+            (Dialect::Native, _) => "warden's own format: action, message, rule_id, layer",
+            (Dialect::Hermes, Decision::Ask) => {
+                "Hermes gets `approve` keyed by the rule id (Hermes 0.19 ignores it: use --on-ask block there)"
+            }
+            (Dialect::Hermes, Decision::Allow) => {
+                "Hermes reads `allow` as no opinion: its own approval checks still run"
+            }
+            (Dialect::Hermes, Decision::Block) => "Hermes gets `block` with the message",
+            (Dialect::Claude, Decision::Ask) => "Claude Code shows its permission prompt",
+            (Dialect::Claude, _) => "Claude Code gets a permission decision with the reason",
+            (Dialect::Codex, Decision::Ask) => {
+                "Codex cannot ask: it gets a deny that says how to run the command by hand"
+            }
+            (Dialect::Codex, _) => "Codex gets a permission decision with the reason",
+        }
+    }
 }
 
 #[cfg(test)]
@@ -207,12 +445,16 @@ mod tests {
     use super::*;
 
     fn ask() -> Verdict {
-        Verdict {
-            decision: Decision::Ask,
-            message: "Asks before `git push -f`.".into(),
-            rule_id: Some("git.force-push".into()),
-            layer: Layer::Dangerous,
-        }
+        Verdict::new(
+            Decision::Ask,
+            Layer::Dangerous,
+            Some("git.force-push".into()),
+            "git push -f",
+            Reason::BuiltIn {
+                category: "git force push short flag (rewrites remote history)",
+                why: "it replaces history on the remote",
+            },
+        )
     }
 
     #[test]
@@ -228,7 +470,7 @@ mod tests {
         let out = &v["hookSpecificOutput"];
         assert_eq!(out["permissionDecision"], "deny");
         let reason = out["permissionDecisionReason"].as_str().unwrap();
-        assert!(reason.starts_with("Asks before") && reason.contains("run it yourself"));
+        assert!(reason.starts_with("Needs approval:") && reason.contains("run it yourself"));
         assert_eq!(out.as_object().unwrap().len(), 3);
     }
 
@@ -238,5 +480,42 @@ mod tests {
         assert_eq!(v["action"], "ask");
         assert_eq!(v["layer"], "dangerous");
         assert_eq!(v["rule_id"], "git.force-push");
+    }
+
+    #[test]
+    fn the_lead_follows_the_final_decision() {
+        let mut v = ask();
+        assert!(v
+            .message()
+            .starts_with("Needs approval: `git push -f` is git force push"));
+        v.change(Decision::Block, Change::OnAskBlock);
+        let text = v.message();
+        assert!(text.starts_with("Blocked: `git push -f`"), "{text}");
+        assert!(text.ends_with(
+            "(warden rule git.force-push). (Blocked rather than asked: warden runs with --on-ask block.)"
+        ));
+    }
+
+    #[test]
+    fn long_subjects_are_clipped_to_one_line() {
+        assert_eq!(clip("a\nb", 10), "a b");
+        assert_eq!(clip(&"x".repeat(200), 160).chars().count(), 161);
+        assert_eq!(clip("ab", 2), "ab");
+    }
+
+    #[test]
+    fn other_events_are_no_opinion_for_claude_and_codex() {
+        let v = Verdict::new(
+            Decision::Allow,
+            Layer::Default,
+            None,
+            "",
+            Reason::OtherEvent {
+                event: "PostToolUse".into(),
+            },
+        );
+        assert_eq!(v.render(Dialect::Claude), "{}");
+        assert_eq!(v.render(Dialect::Codex), "{}");
+        assert!(v.render(Dialect::Hermes).contains("allow"));
     }
 }

@@ -92,9 +92,9 @@ fn deep_nesting_is_blocked_not_overflowed() {
     assert_eq!(verdict.decision, Decision::Block);
     assert_eq!(verdict.layer, Layer::Input);
     assert!(
-        verdict.message.contains("levels deep"),
+        verdict.message().contains("levels deep"),
         "{}",
-        verdict.message
+        verdict.message()
     );
 }
 
@@ -130,7 +130,11 @@ fn too_many_commands_is_blocked() {
     let text = "true; ".repeat(20_000);
     let verdict = evaluate_command(&text, &Options::default());
     assert_eq!(verdict.rule_id.as_deref(), Some("input.limit-exceeded"));
-    assert!(verdict.message.contains("commands"), "{}", verdict.message);
+    assert!(
+        verdict.message().contains("commands"),
+        "{}",
+        verdict.message()
+    );
 }
 
 #[test]
@@ -233,7 +237,7 @@ fn deep_chains_are_blocked_not_overflowed() {
             verdict.rule_id.as_deref(),
             Some("input.limit-exceeded"),
             "{name}: {}",
-            verdict.message
+            verdict.message()
         );
     }
 }

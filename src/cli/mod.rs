@@ -1,21 +1,23 @@
-//! The command line: argument parsing, hook mode (one payload in, one verdict line out), help and version.
+//! The command line: the table of subcommands, dispatch, help and version; what the process prints is returned, never printed.
 //!
-//! The policy subcommands (`why`, `lint`, `bless`) live in [`policy`].
+//! Hook mode (the default, and `warden hook`) is in [`hook`]; the policy
+//! subcommands (`why`, `lint`, `bless`) in [`policy`]. Every subcommand is
+//! one entry of [`COMMANDS`], parsed by [`args`] from its flag table.
 
+mod args;
+mod hook;
 mod policy;
 
 use std::io::Read;
 use std::path::Path;
 
-use crate::config::load::{self, Locations};
-use crate::engine::{self, NoHuman, Options};
-use crate::error::Error;
-use crate::payload;
-use crate::verdict::{Decision, Dialect, Verdict};
+use args::{Flag, Parsed};
 
-/// The most stdin warden reads in hook mode. Real payloads are a few KiB;
-/// anything past this is refused (blocked) rather than buffered.
-pub const MAX_PAYLOAD_BYTES: usize = 4 * 1024 * 1024;
+use crate::config::load::{self, Locations};
+use crate::engine::{NoHuman, Options};
+use crate::error::Error;
+
+pub use hook::MAX_PAYLOAD_BYTES;
 
 /// What the process should print and return; the library never prints.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,19 +27,19 @@ pub struct Outcome {
     pub code: i32,
 }
 
-/// The process environment the hook depends on, read by `main`.
+/// The process environment warden depends on, read by `main`.
 #[derive(Debug, Clone, Default)]
 pub struct Env {
-    pub sudo_password_set: bool,
+    sudo_password_set: bool,
     /// stdin is a terminal: a person typed `warden` with no payload.
-    pub stdin_is_terminal: bool,
+    stdin_is_terminal: bool,
     /// `HERMES_YOLO_MODE` is on (read here, never from a command's text).
-    pub yolo: bool,
+    yolo: bool,
     /// No human will answer an ask (`HERMES_CRON_SESSION`, `WARDEN_UNATTENDED`).
-    pub unattended: Option<NoHuman>,
+    unattended: Option<NoHuman>,
     /// Where policy files, the cache and the ledger are. `Default` has none,
     /// so tests see only the built-in rules unless they say otherwise.
-    pub locations: Locations,
+    locations: Locations,
 }
 
 impl Env {
@@ -81,34 +83,9 @@ impl Env {
         }
     }
 
-    /// Runs `decide` with the policy for `cwd`. If a rule read from the
-    /// cache fails its check meanwhile, the answer is thrown away with the
-    /// cache entry, and `decide` runs again on a freshly compiled policy.
-    pub(crate) fn with_policy<T>(
-        &self,
-        cwd: Option<&str>,
-        stderr: &mut String,
-        decide: impl Fn(&Options) -> T,
-    ) -> (T, load::Loaded) {
-        let (options, loaded) = self.options(cwd, stderr);
-        let answer = decide(&options);
-        if !options.policy.is_corrupt() {
-            return (answer, loaded);
-        }
-        // Silently, like any other damaged cache: the answer is the same.
-        load::discard(&loaded);
-        let mut again = String::new();
-        let (options, loaded) = self.options(cwd, &mut again);
-        (decide(&options), loaded)
-    }
-
     /// Engine options for a call in `cwd`, with the policy loaded for it;
     /// what the loader has to say goes to `stderr`.
-    pub(crate) fn options(
-        &self,
-        cwd: Option<&str>,
-        stderr: &mut String,
-    ) -> (Options, load::Loaded) {
+    fn options(&self, cwd: Option<&str>, stderr: &mut String) -> (Options, load::Loaded) {
         let mut loaded = load::load(&self.locations, cwd.map(Path::new));
         for line in loaded.notes.iter().chain(&loaded.policy.problems) {
             stderr.push_str(line);
@@ -125,91 +102,148 @@ impl Env {
                 .map(|h| h.display().to_string()),
             // Moved, not cloned: the policy can hold megabytes of rules.
             policy: std::sync::Arc::new(std::mem::take(&mut loaded.policy)),
+            ..Options::default()
         };
         (options, loaded)
     }
 }
 
-/// How the hook was asked to behave.
-#[derive(Debug, Clone, Copy, Default)]
-struct HookOptions {
-    dialect: Option<Dialect>,
-    /// Turn every ask into a block, for agents that cannot ask (Hermes
-    /// 0.19 ignores `approve`, so an ask would let the call through).
-    ask_as_block: bool,
+/// One subcommand: its name, its help, its flags and what runs it.
+struct Command {
+    name: &'static str,
+    /// One line, for the list of commands.
+    summary: &'static str,
+    /// What follows `warden NAME` in the usage line.
+    usage: &'static str,
+    /// Paragraphs for `warden NAME --help`.
+    about: &'static str,
+    flags: &'static [Flag],
+    /// A usage error it finds (a missing flag) comes back as `Err`.
+    run: fn(&Parsed, &Env, &mut dyn Read) -> Result<Outcome, Error>,
 }
 
-enum Mode {
-    Hook(HookOptions),
-    Policy(policy::Command),
-    Help,
-    Version,
-}
-
-const HELP: &str = "\
-warden: a pre-tool-call guard for AI coding agents
-
-USAGE:
-    warden [hook] [--agent hermes|claude|codex|native] < payload.json
-    warden why [--tool NAME] (--cmd COMMAND | --path PATH) [--cwd DIR]
-    warden lint [--cwd DIR]
-    warden bless [--cwd DIR]
-
-Reads one hook payload (JSON) on stdin and writes one verdict line (JSON) on
-stdout. Without --agent the dialect follows the payload: Hermes payloads get
-Hermes' format, Claude Code's get Claude's, Codex's get Codex's.
-
-SUBCOMMANDS:
-    why     show every layer's view of one call: sources, matching rules
-            (with file and line), the winner and the verdict
-    lint    check every policy file and every rule's examples; exit 1 on problems
-    bless   accept the current policy files into the integrity ledger (from
-            a terminal only): protected rules that were removed stop being kept
-
-OPTIONS:
-    --agent NAME   output dialect: hermes, claude, codex or native
-    --on-ask WHAT  `ask` (default) or `block`: block what would be asked, for
-                   agents that cannot ask (Hermes before `approve` support)
-    -h, --help     print this help
-    -V, --version  print the version
-";
+/// Every subcommand. The first is the hook, which also runs when no
+/// subcommand is named.
+static COMMANDS: &[Command] = &[
+    Command {
+        name: "hook",
+        summary: "judge one tool call: payload on stdin, verdict on stdout (the default)",
+        usage: "[OPTIONS] < payload.json",
+        about: "Reads one hook payload (JSON) on stdin and writes one verdict line (JSON) on\n\
+                stdout. Without --agent the dialect follows the payload: Hermes payloads get\n\
+                Hermes' format, Claude Code's get Claude's, Codex's get Codex's. Anything it\n\
+                cannot read is blocked, with the reason on stderr.",
+        flags: hook::FLAGS,
+        run: hook::run,
+    },
+    Command {
+        name: "why",
+        summary: "show every stage's view of one call: sources, matching rules, the verdict",
+        usage: "[--tool NAME] (--cmd COMMAND | --path PATH) [OPTIONS]",
+        about: "Decides one call as the hook would and shows how: the policy files with their\n\
+                tiers, the cache, every layer in order with what it saw (rules with file and\n\
+                line), post-processing, the verdict, and the line the agent would get.",
+        flags: policy::WHY_FLAGS,
+        run: policy::why,
+    },
+    Command {
+        name: "lint",
+        summary: "check every policy file and every rule's examples; exit 1 on problems",
+        usage: "[--cwd DIR]",
+        about: "Reads every policy file that applies in DIR (default: the current directory),\n\
+                reports what is wrong with file and line, and runs every rule's examples:\n\
+                hits must match and misses must not. Exits 1 if anything is wrong.",
+        flags: policy::CWD_FLAG,
+        run: policy::lint,
+    },
+    Command {
+        name: "bless",
+        summary: "accept the current policy files into the integrity ledger (from a terminal)",
+        usage: "[--cwd DIR]",
+        about: "Records the policy files that apply in DIR as trusted: protected rules that\n\
+                were removed or changed stop being enforced from the ledger. Only a person\n\
+                at a terminal can do this; an agent's tool call cannot.",
+        flags: policy::CWD_FLAG,
+        run: policy::bless,
+    },
+];
 
 /// Runs warden with `args` (without the program name) and `stdin`.
 pub fn run(args: &[String], stdin: &mut dyn Read, env: &Env) -> Outcome {
-    let mode = match parse_args(args) {
-        Ok(mode) => mode,
+    let (first, rest) = match args.split_first() {
+        Some((first, rest)) => (first.as_str(), rest),
+        None => ("", args),
+    };
+    let named = COMMANDS.iter().find(|c| c.name == first);
+    match (first, named) {
+        ("-V" | "--version", _) => plain(format!("warden {}\n", env!("CARGO_PKG_VERSION"))),
+        ("-h" | "--help", _) => plain(global_help()),
+        ("help", _) => match rest.first() {
+            None => plain(global_help()),
+            Some(name) => match COMMANDS.iter().find(|c| c.name == name.as_str()) {
+                Some(command) => plain(command_help(command)),
+                None => usage_error(None, &Error::Usage(format!("unknown command `{name}`"))),
+            },
+        },
+        (_, Some(command)) => dispatch(command, rest, stdin, env),
+        // Flags alone, or nothing: the hook.
+        ("", None) => dispatch(&COMMANDS[0], args, stdin, env),
+        (flag, None) if flag.starts_with('-') => dispatch(&COMMANDS[0], args, stdin, env),
+        // A word that names no command: a typo of a subcommand, or a hook
+        // registered wrongly. Both must fail: the call is blocked (stdout),
+        // and the exit code stops a script or CI step.
+        (word, None) => {
+            let err = Error::Usage(format!("unknown command `{word}`"));
+            Outcome {
+                stdout: hook::bad_start(&err),
+                ..usage_error(None, &err)
+            }
+        }
+    }
+}
+
+fn dispatch(command: &Command, args: &[String], stdin: &mut dyn Read, env: &Env) -> Outcome {
+    let is_hook = command.name == COMMANDS[0].name;
+    let parsed = match args::parse(command.flags, args) {
+        Ok(parsed) => parsed,
         // A hook registered with a mistyped flag must still protect: block
         // and say why on stderr, so the user sees every call refused.
-        Err(err) => {
+        Err(err) if is_hook => {
             return Outcome {
-                stdout: format!(
-                    "{}\n",
-                    Verdict::input_block(err.id(), format!("warden was started wrongly: {err}"))
-                        .render_for_any_agent()
-                ),
-                stderr: format!("warden: {err}\n{HELP}"),
+                stdout: hook::bad_start(&err),
+                stderr: format!("warden: {err}\n{}", global_help()),
                 code: 0,
             }
         }
+        Err(err) => return usage_error(Some(command), &err),
     };
-    match mode {
-        Mode::Help => plain(HELP.to_string()),
-        Mode::Version => plain(format!("warden {}\n", env!("CARGO_PKG_VERSION"))),
-        Mode::Hook(_) if env.stdin_is_terminal => Outcome {
-            stdout: String::new(),
-            stderr: format!("warden: expected a hook payload on stdin\n{HELP}"),
-            code: 2,
-        },
-        Mode::Hook(options) => hook(stdin, options, env),
-        Mode::Policy(command) => policy::run(&command, env),
+    if parsed.help {
+        return plain(if is_hook {
+            global_help()
+        } else {
+            command_help(command)
+        });
     }
+    if is_hook && env.stdin_is_terminal {
+        return Outcome {
+            stdout: String::new(),
+            stderr: format!(
+                "warden: expected a hook payload on stdin\n{}",
+                global_help()
+            ),
+            code: 2,
+        };
+    }
+    (command.run)(&parsed, env, stdin).unwrap_or_else(|err| usage_error(Some(command), &err))
 }
 
 /// The line to print when warden itself fails (a bug): a block every agent reads.
 pub fn panic_verdict(detail: &str) -> String {
-    let verdict = Verdict::input_block(
+    let verdict = crate::verdict::Verdict::input_block(
         "internal.error",
-        format!("Blocked: warden hit an internal error ({detail}), so it fails closed."),
+        crate::verdict::Reason::Internal {
+            detail: detail.to_string(),
+        },
     );
     format!("{}\n", verdict.render_for_any_agent())
 }
@@ -222,139 +256,61 @@ fn plain(stdout: String) -> Outcome {
     }
 }
 
-fn parse_args(args: &[String]) -> Result<Mode, Error> {
-    let mut options = HookOptions::default();
-    let mut iter = args.iter().map(String::as_str).peekable();
-    if let Some(&name) = iter.peek() {
-        if let Some(command) = policy::parse(name, &args[1..])? {
-            return Ok(Mode::Policy(command));
-        }
-    }
-    if iter.peek() == Some(&"hook") {
-        iter.next();
-    }
-    while let Some(arg) = iter.next() {
-        match arg {
-            "-h" | "--help" | "help" => return Ok(Mode::Help),
-            "-V" | "--version" => return Ok(Mode::Version),
-            "--agent" => {
-                let name = iter
-                    .next()
-                    .ok_or_else(|| Error::Usage("--agent needs a value".into()))?;
-                options.dialect = Some(parse_dialect(name)?);
-            }
-            "--on-ask" => {
-                let what = iter
-                    .next()
-                    .ok_or_else(|| Error::Usage("--on-ask needs a value".into()))?;
-                options.ask_as_block = parse_on_ask(what)?;
-            }
-            _ => {
-                if let Some(name) = arg.strip_prefix("--agent=") {
-                    options.dialect = Some(parse_dialect(name)?);
-                } else if let Some(what) = arg.strip_prefix("--on-ask=") {
-                    options.ask_as_block = parse_on_ask(what)?;
-                } else {
-                    return Err(Error::Usage(format!("unknown argument `{arg}`")));
-                }
-            }
-        }
-    }
-    Ok(Mode::Hook(options))
-}
-
-fn parse_on_ask(what: &str) -> Result<bool, Error> {
-    match what {
-        "ask" => Ok(false),
-        "block" => Ok(true),
-        _ => Err(Error::Usage(format!(
-            "unknown --on-ask value `{what}` (expected ask or block)"
-        ))),
+/// A subcommand used wrongly: the problem and how to get help, on stderr,
+/// exit 2, and no verdict.
+fn usage_error(command: Option<&Command>, err: &Error) -> Outcome {
+    let err = match err {
+        Error::Usage(problem) => problem.clone(),
+        other => other.to_string(),
+    };
+    let stderr = match command {
+        Some(c) => format!(
+            "warden {}: {err}\nUSAGE: warden {} {}\nRun `warden {} --help` for more.\n",
+            c.name, c.name, c.usage, c.name
+        ),
+        None => format!("warden: {err}\nRun `warden --help` for the commands.\n"),
+    };
+    Outcome {
+        stdout: String::new(),
+        stderr,
+        code: 2,
     }
 }
 
-fn parse_dialect(name: &str) -> Result<Dialect, Error> {
-    Dialect::parse(name).ok_or_else(|| {
-        Error::Usage(format!(
-            "unknown agent `{name}` (expected hermes, claude, codex or native)"
-        ))
-    })
+fn global_help() -> String {
+    let hook = &COMMANDS[0];
+    let mut out = format!(
+        "warden: a pre-tool-call guard for AI coding agents\n\n\
+         USAGE:\n    warden [hook] {}\n    warden <COMMAND> [OPTIONS]\n\n{}\n\nCOMMANDS:\n",
+        hook.usage, hook.about
+    );
+    for c in COMMANDS {
+        out.push_str(&format!("    {:<6}  {}\n", c.name, c.summary));
+    }
+    out.push_str("\nHOOK OPTIONS:\n");
+    out.push_str(&args::describe(
+        hook.flags,
+        &[
+            (
+                "-h, --help",
+                "print this help; `warden COMMAND --help` for one command",
+            ),
+            ("-V, --version", "print the version"),
+        ],
+    ));
+    out
 }
 
-fn hook(stdin: &mut dyn Read, hook_options: HookOptions, env: &Env) -> Outcome {
-    let dialect = hook_options.dialect;
-    let mut stderr = String::new();
-    match read_payload(stdin).and_then(|text| payload::parse(&text)) {
-        Ok(call) => {
-            // Other events carry nothing to judge: no policy to load.
-            let mut verdict = if call.is_pre_tool() {
-                env.with_policy(call.cwd.as_deref(), &mut stderr, |options| {
-                    engine::evaluate(&call, options)
-                })
-                .0
-            } else {
-                engine::evaluate(&call, &Options::default())
-            };
-            if hook_options.ask_as_block && verdict.decision == Decision::Ask {
-                verdict.decision = Decision::Block;
-                verdict.message = format!(
-                    "{} (Blocked rather than asked: warden runs with --on-ask block.)",
-                    verdict.message.replacen("Needs approval:", "Blocked:", 1)
-                );
-            }
-            let dialect = dialect.unwrap_or(call.agent.dialect());
-            // Claude Code and Codex check that a hook's output names the
-            // event it answers; for events other than PreToolUse warden has
-            // no opinion, and an empty object says exactly that.
-            let line = match dialect {
-                Dialect::Claude | Dialect::Codex if !call.is_pre_tool() => "{}".to_string(),
-                _ => verdict.render(dialect),
-            };
-            Outcome {
-                stdout: format!("{line}\n"),
-                stderr,
-                code: 0,
-            }
-        }
-        Err(err) => {
-            let verdict = Verdict::input_block(
-                err.id(),
-                format!(
-                    "Blocked: warden could not read the tool call ({err}), so it fails closed."
-                ),
-            );
-            // An unreadable payload names no agent: without --agent, write
-            // the block in a form every agent reads.
-            let line = match dialect {
-                Some(dialect) => verdict.render(dialect),
-                None => verdict.render_for_any_agent(),
-            };
-            Outcome {
-                stdout: format!("{line}\n"),
-                stderr: format!("warden: {err}\n"),
-                code: 0,
-            }
-        }
-    }
-}
-
-fn read_payload(stdin: &mut dyn Read) -> Result<String, Error> {
-    let mut bytes = Vec::new();
-    stdin
-        .take(MAX_PAYLOAD_BYTES as u64 + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|source| Error::Io {
-            what: "stdin".into(),
-            source,
-        })?;
-    if bytes.len() > MAX_PAYLOAD_BYTES {
-        return Err(Error::PayloadTooLarge {
-            limit: MAX_PAYLOAD_BYTES,
-        });
-    }
-    String::from_utf8(bytes).map_err(|e| Error::PayloadNotUtf8 {
-        offset: e.utf8_error().valid_up_to(),
-    })
+fn command_help(c: &Command) -> String {
+    format!(
+        "warden {}: {}\n\nUSAGE:\n    warden {} {}\n\n{}\n\nOPTIONS:\n{}",
+        c.name,
+        c.summary,
+        c.name,
+        c.usage,
+        c.about,
+        args::describe(c.flags, &[("-h, --help", "print this help")])
+    )
 }
 
 #[cfg(test)]
@@ -389,5 +345,42 @@ mod tests {
         let out = run_with(&["--on-ask", "maybe"], ASKED);
         assert!(out.stdout.contains(r#""decision":"block""#));
         assert!(out.stderr.contains("--on-ask"));
+    }
+
+    #[test]
+    fn subcommand_usage_errors_exit_2_without_a_verdict() {
+        for args in [
+            &["lint", "--bogus"][..],
+            &["why"],
+            &["why", "--cmd"],
+            &["bless", "extra"],
+            &["help", "nope"],
+        ] {
+            let out = run_with(args, "");
+            assert_eq!(out.code, 2, "{args:?}: {out:?}");
+            assert!(out.stdout.is_empty(), "{args:?}: {out:?}");
+            assert!(out.stderr.starts_with("warden"), "{args:?}: {out:?}");
+        }
+    }
+
+    #[test]
+    fn an_unknown_command_fails_and_still_blocks() {
+        let out = run_with(&["lnit"], "");
+        assert_eq!(out.code, 2);
+        assert!(out.stdout.contains(r#""decision":"block""#));
+        assert!(out.stderr.contains("unknown command `lnit`"));
+    }
+
+    #[test]
+    fn every_command_has_help() {
+        for c in COMMANDS {
+            for args in [vec![c.name, "--help"], vec!["help", c.name]] {
+                let out = run_with(&args, "");
+                assert_eq!(out.code, 0, "{args:?}");
+                assert!(out.stdout.contains("USAGE"), "{args:?}: {}", out.stdout);
+                assert!(out.stderr.is_empty());
+            }
+        }
+        assert!(global_help().contains("    lint  "));
     }
 }

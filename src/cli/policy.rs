@@ -1,151 +1,108 @@
-//! The policy subcommands: `why` (every layer's view of one call), `lint` (check the policy files), `bless` (accept them into the ledger).
+//! The policy subcommands: `why` (every stage's view of one call), `lint` (check the policy files), `bless` (accept them into the ledger).
 
 use std::fmt::Write;
+use std::io::Read;
 use std::path::Path;
 
-use super::{Env, Outcome};
+use super::args::{Flag, Parsed};
+use super::{hook, Env, Outcome};
 use crate::config::load::{self, CacheStatus};
 use crate::config::policy::Policy;
-use crate::engine;
+use crate::engine::{self, Explanation, OnAsk, Options};
 use crate::error::Error;
 use crate::payload::{ToolCall, ToolKind};
+use crate::verdict::Dialect;
 
-/// A policy subcommand and its arguments.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Command {
-    Why {
-        tool: Option<String>,
-        cmd: Option<String>,
-        path: Option<String>,
-        cwd: Option<String>,
+const CWD: Flag = Flag {
+    long: "--cwd",
+    value: Some("DIR"),
+    choices: &[],
+    help: "the working directory whose policy files apply (default: the current one)",
+};
+
+pub(super) static CWD_FLAG: &[Flag] = &[CWD];
+
+pub(super) static WHY_FLAGS: &[Flag] = &[
+    Flag {
+        long: "--tool",
+        value: Some("NAME"),
+        choices: &[],
+        help: "the tool called (default: terminal with --cmd, write_file with --path)",
     },
-    Lint {
-        cwd: Option<String>,
+    Flag {
+        long: "--cmd",
+        value: Some("COMMAND"),
+        choices: &[],
+        help: "the command line a shell tool runs",
     },
-    Bless {
-        cwd: Option<String>,
+    Flag {
+        long: "--path",
+        value: Some("PATH"),
+        choices: &[],
+        help: "the file a file tool works on",
     },
-}
+    CWD,
+    Flag {
+        long: "--agent",
+        value: Some("NAME"),
+        choices: &["hermes", "claude", "codex", "native"],
+        help: "whose output line to show (default: hermes)",
+    },
+    Flag {
+        long: "--on-ask",
+        value: Some("WHAT"),
+        choices: &["ask", "block"],
+        help: "as the hook's --on-ask: `block` turns an ask into a block",
+    },
+];
 
-/// Parses `args` (everything after `name`) when `name` is a policy
-/// subcommand; `Ok(None)` when it is not one.
-pub fn parse(name: &str, args: &[String]) -> Result<Option<Command>, Error> {
-    if !matches!(name, "why" | "lint" | "bless") {
-        return Ok(None);
-    }
-    let (mut tool, mut cmd, mut path, mut cwd) = (None, None, None, None);
-    let mut iter = args.iter();
-    while let Some(arg) = iter.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((flag, value)) if flag.starts_with("--") => (flag, Some(value.to_string())),
-            _ => (arg.as_str(), None),
-        };
-        let slot = match (name, flag) {
-            ("why", "--tool") => &mut tool,
-            ("why", "--cmd") => &mut cmd,
-            ("why", "--path") => &mut path,
-            (_, "--cwd") => &mut cwd,
-            _ => {
-                return Err(Error::Usage(format!(
-                    "`warden {name}` does not take `{arg}`"
-                )))
-            }
-        };
-        let value = match inline {
-            Some(value) => value,
-            None => iter
-                .next()
-                .cloned()
-                .ok_or_else(|| Error::Usage(format!("{flag} needs a value")))?,
-        };
-        *slot = Some(value);
-    }
-    Ok(Some(match name {
-        "why" => {
-            if cmd.is_none() && path.is_none() && tool.is_none() {
-                return Err(Error::Usage(
-                    "`warden why` needs --cmd COMMAND, --path PATH or --tool NAME".into(),
-                ));
-            }
-            Command::Why {
-                tool,
-                cmd,
-                path,
-                cwd,
-            }
-        }
-        "lint" => Command::Lint { cwd },
-        _ => Command::Bless { cwd },
-    }))
-}
-
-pub fn run(command: &Command, env: &Env) -> Outcome {
-    match command {
-        Command::Why {
-            tool,
-            cmd,
-            path,
-            cwd,
-        } => why(
-            env,
-            tool.as_deref(),
-            cmd.as_deref(),
-            path.as_deref(),
-            cwd.as_deref(),
-        ),
-        Command::Lint { cwd } => lint(env, cwd.as_deref()),
-        Command::Bless { cwd } => bless(env, cwd.as_deref()),
-    }
-}
-
-fn current_dir(cwd: Option<&str>) -> Option<String> {
-    cwd.map(str::to_string).or_else(|| {
+fn current_dir(parsed: &Parsed) -> Option<String> {
+    parsed.value("--cwd").map(str::to_string).or_else(|| {
         std::env::current_dir()
             .ok()
             .map(|d| d.display().to_string())
     })
 }
 
-fn why(
-    env: &Env,
-    tool: Option<&str>,
-    cmd: Option<&str>,
-    path: Option<&str>,
-    cwd: Option<&str>,
-) -> Outcome {
-    let cwd = current_dir(cwd);
-    let tool = tool.map(str::to_string).unwrap_or_else(|| {
-        if cmd.is_some() {
-            "terminal"
-        } else {
-            "write_file"
+pub(super) fn why(parsed: &Parsed, env: &Env, _: &mut dyn Read) -> Result<Outcome, Error> {
+    let cmd = parsed.value("--cmd");
+    let path = parsed.value("--path");
+    let tool = match (parsed.value("--tool"), cmd, path) {
+        (Some(tool), _, _) => tool,
+        (None, Some(_), _) => "terminal",
+        (None, None, Some(_)) => "write_file",
+        (None, None, None) => {
+            return Err(Error::Usage(
+                "give the call to explain: --cmd COMMAND, --path PATH or --tool NAME".into(),
+            ))
         }
-        .to_string()
-    });
-    let call = ToolCall::new(tool.clone())
+    };
+    let cwd = current_dir(parsed);
+    let call = ToolCall::new(tool)
         .with_cwd(cwd.clone())
         .with_path(path.map(str::to_string));
-    let kind = call.kind;
-    let call = match (kind, cmd) {
+    let call = match (call.kind, cmd) {
         (ToolKind::Shell, Some(cmd)) => call.with_command(cmd),
         (ToolKind::Shell, None) => {
-            return usage(format!(
+            return Err(Error::Usage(format!(
                 "the `{tool}` tool runs a command: give it with --cmd"
-            ))
+            )))
         }
         _ => call,
     };
+    let (dialect, on_ask) = hook::settings(parsed);
+    let dialect = dialect.unwrap_or(Dialect::Hermes);
     let mut stderr = String::new();
-    let ((explanation, options), loaded) =
-        env.with_policy(cwd.as_deref(), &mut stderr, |options| {
-            (engine::explain(&call, options), options.clone())
-        });
+    let (options, loaded) = env.options(cwd.as_deref(), &mut stderr);
+    let options = Options { on_ask, ..options };
+    let explanation = engine::explain(&call, &options);
+
     let mut out = String::new();
     let what = cmd.or(path).map(|t| format!(" `{t}`")).unwrap_or_default();
     let _ = writeln!(
         out,
         "call: {tool} ({} tool){what} in {}",
-        kind.as_str(),
+        call.kind.as_str(),
         cwd.as_deref().unwrap_or("an unknown directory")
     );
     describe_sources(&mut out, &options.policy);
@@ -156,7 +113,7 @@ fn why(
     );
     let _ = writeln!(
         out,
-        "environment: yolo {}, {}",
+        "environment: yolo {}, {}, --on-ask {}",
         if options.yolo {
             "on (HERMES_YOLO_MODE)"
         } else {
@@ -165,15 +122,13 @@ fn why(
         match options.unattended {
             Some(why) => format!("no human present ({why:?})"),
             None => "a human may answer asks".into(),
+        },
+        match on_ask {
+            OnAsk::Ask => "ask",
+            OnAsk::Block => "block",
         }
     );
-    let _ = writeln!(out, "layers, in order:");
-    for (layer, lines) in &explanation.layers {
-        for (i, line) in lines.iter().enumerate() {
-            let label = if i == 0 { layer.as_str() } else { "" };
-            let _ = writeln!(out, "  {label:<11} {line}");
-        }
-    }
+    describe_steps(&mut out, &explanation);
     let verdict = &explanation.verdict;
     let _ = writeln!(
         out,
@@ -181,12 +136,45 @@ fn why(
         verdict.decision.as_str(),
         verdict.layer.as_str(),
         verdict.rule_id.as_deref().unwrap_or("none"),
-        verdict.message
+        verdict.message()
     );
-    Outcome {
+    let _ = writeln!(
+        out,
+        "output ({}): {}\n  {}",
+        dialect.as_str(),
+        dialect.describe(verdict.decision),
+        verdict.render(dialect)
+    );
+    Ok(Outcome {
         stdout: out,
         stderr,
         code: 0,
+    })
+}
+
+/// Every stage in order with what it saw; the one whose verdict stood is marked.
+fn describe_steps(out: &mut String, explanation: &Explanation) {
+    let _ = writeln!(
+        out,
+        "stages, in order (the first layer with an opinion decides; post-processing may change it):"
+    );
+    for step in &explanation.steps {
+        for (i, line) in step.notes.iter().enumerate() {
+            let label = if i == 0 { step.name } else { "" };
+            let _ = writeln!(out, "  {label:<15} {line}");
+        }
+        if step.decided {
+            let _ = writeln!(
+                out,
+                "  {:<15} => {}",
+                "",
+                if step.name == "post-processing" {
+                    "changes the verdict"
+                } else {
+                    "decides"
+                }
+            );
+        }
     }
 }
 
@@ -227,8 +215,8 @@ fn cache_line(status: &CacheStatus, file: Option<&Path>) -> String {
     }
 }
 
-fn lint(env: &Env, cwd: Option<&str>) -> Outcome {
-    let cwd = current_dir(cwd);
+pub(super) fn lint(parsed: &Parsed, env: &Env, _: &mut dyn Read) -> Result<Outcome, Error> {
+    let cwd = current_dir(parsed);
     let policy = load::lint(&env.locations, cwd.as_deref().map(Path::new));
     let mut out = String::new();
     describe_sources(&mut out, &policy);
@@ -252,42 +240,36 @@ fn lint(env: &Env, cwd: Option<&str>) -> Outcome {
         let _ = writeln!(out, "{} problems", policy.problems.len());
         1
     };
-    Outcome {
+    Ok(Outcome {
         stdout: out,
         stderr: String::new(),
         code,
-    }
+    })
 }
 
-fn bless(env: &Env, cwd: Option<&str>) -> Outcome {
+pub(super) fn bless(parsed: &Parsed, env: &Env, _: &mut dyn Read) -> Result<Outcome, Error> {
     // The ledger exists so an agent cannot quietly drop a protected rule;
     // an agent's tool calls have no terminal, a person at a prompt does.
     if !env.stdin_is_terminal {
-        return Outcome {
+        return Ok(Outcome {
             stdout: String::new(),
             stderr: "warden: `warden bless` must be run by a person from a terminal (stdin is not one); nothing was changed\n".into(),
             code: 2,
-        };
+        });
     }
-    let cwd = current_dir(cwd);
-    match load::bless(&env.locations, cwd.as_deref().map(Path::new)) {
-        Ok(lines) => Outcome {
-            stdout: lines.iter().map(|l| format!("{l}\n")).collect(),
-            stderr: String::new(),
-            code: 0,
+    let cwd = current_dir(parsed);
+    Ok(
+        match load::bless(&env.locations, cwd.as_deref().map(Path::new)) {
+            Ok(lines) => Outcome {
+                stdout: lines.iter().map(|l| format!("{l}\n")).collect(),
+                stderr: String::new(),
+                code: 0,
+            },
+            Err(err) => Outcome {
+                stdout: String::new(),
+                stderr: format!("warden: {err}\n"),
+                code: 1,
+            },
         },
-        Err(err) => Outcome {
-            stdout: String::new(),
-            stderr: format!("warden: {err}\n"),
-            code: 1,
-        },
-    }
-}
-
-fn usage(message: String) -> Outcome {
-    Outcome {
-        stdout: String::new(),
-        stderr: format!("warden: {message}\n"),
-        code: 2,
-    }
+    )
 }

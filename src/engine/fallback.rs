@@ -10,30 +10,50 @@ pub fn mode_decision(
     mode: Mode,
     kind: ToolKind,
     analysis: Option<&Analysis>,
-) -> (Decision, String) {
+) -> (Decision, &'static str) {
     let read_only = match kind {
         ToolKind::Read => true,
         ToolKind::Shell => analysis.is_some_and(is_read_only_command),
         ToolKind::Write | ToolKind::Other => false,
     };
     match mode {
-        Mode::Autonomous => (Decision::Allow, "mode autonomous allows what no rule names".into()),
+        Mode::Autonomous => (Decision::Allow, "mode autonomous allows what no rule names"),
         Mode::Cautious => match kind {
-            ToolKind::Write => (Decision::Ask, "mode cautious asks before file writes".into()),
-            ToolKind::Other => (Decision::Ask, "mode cautious asks before tools it does not know".into()),
+            ToolKind::Write => (Decision::Ask, "mode cautious asks before file writes"),
+            ToolKind::Other => (Decision::Ask, "mode cautious asks before tools it does not know"),
             ToolKind::Read | ToolKind::Shell => {
-                (Decision::Allow, "mode cautious allows reads and unflagged commands".into())
+                (Decision::Allow, "mode cautious allows reads and unflagged commands")
             }
         },
         Mode::Supervised => (
             Decision::Ask,
-            "mode supervised asks for everything no allow rule allows".into(),
+            "mode supervised asks for everything no allow rule allows",
         ),
-        Mode::Plan if read_only => (Decision::Allow, "mode plan lets read-only calls run".into()),
+        Mode::Plan if read_only => (Decision::Allow, "mode plan lets read-only calls run"),
         Mode::Plan => (
             Decision::Block,
-            "mode plan only lets read-only tools and commands run; make the change once the plan is agreed".into(),
+            "mode plan only lets read-only tools and commands run; make the change once the plan is agreed",
         ),
+    }
+}
+
+/// A mode as the configuration spells it.
+pub fn mode_name(mode: Mode) -> &'static str {
+    match mode {
+        Mode::Autonomous => "autonomous",
+        Mode::Cautious => "cautious",
+        Mode::Supervised => "supervised",
+        Mode::Plan => "plan",
+    }
+}
+
+/// A risk class as the configuration spells it.
+pub fn risk_name(risk: Risk) -> &'static str {
+    match risk {
+        Risk::None => "none",
+        Risk::Low => "low",
+        Risk::Medium => "medium",
+        Risk::High => "high",
     }
 }
 

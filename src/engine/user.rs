@@ -8,7 +8,6 @@
 
 use crate::config::model::{RuleSpec, Tier};
 use crate::config::policy::{Policy, RuleMatch, Subjects};
-use crate::payload::ToolKind;
 use crate::verdict::Decision;
 
 /// The user layer's answer.
@@ -118,7 +117,34 @@ fn resolve(policy: &Policy, subjects: &Subjects, matches: &[RuleMatch]) -> Optio
     None
 }
 
-/// Whether the tool only reads, for the modes and the risk classes.
-pub fn is_read_only(kind: ToolKind) -> bool {
-    kind == ToolKind::Read
+/// One line per matching rule, for `warden why`: its decision, priority,
+/// tier and origin, and which commands of the line it matched.
+pub(super) fn describe_matches(policy: &Policy, outcome: &UserOutcome) -> Vec<String> {
+    outcome
+        .matches
+        .iter()
+        .map(|m| {
+            let rule = &m.spec;
+            let parts: Vec<String> = m
+                .segments
+                .iter()
+                .filter_map(|s| outcome.subjects.segments.get(*s))
+                .map(|s| format!("`{}`", s.full))
+                .collect();
+            let place = match (parts.is_empty(), m.whole) {
+                (true, _) => "the whole call".to_string(),
+                (false, true) => format!("the whole call and {}", parts.join(", ")),
+                (false, false) => parts.join(", "),
+            };
+            format!(
+                "{} {} {} (priority {}, {} tier, {}) matches {place}",
+                rule.decision.as_str(),
+                rule.id,
+                rule.describe(),
+                rule.priority,
+                policy.tier_of(rule).as_str(),
+                policy.origin(rule),
+            )
+        })
+        .collect()
 }

@@ -1,0 +1,116 @@
+//! Hook mode: one payload on stdin, one verdict line on stdout, and a block for anything that cannot be read.
+
+use std::io::Read;
+
+use super::args::{Flag, Parsed};
+use super::{Env, Outcome};
+use crate::engine::{self, OnAsk, Options};
+use crate::error::Error;
+use crate::payload;
+use crate::verdict::{Dialect, Reason, Verdict};
+
+/// The most stdin warden reads in hook mode. Real payloads are a few KiB;
+/// anything past this is refused (blocked) rather than buffered.
+pub const MAX_PAYLOAD_BYTES: usize = 4 * 1024 * 1024;
+
+pub(super) static FLAGS: &[Flag] = &[
+    Flag {
+        long: "--agent",
+        value: Some("NAME"),
+        choices: &["hermes", "claude", "codex", "native"],
+        help: "output dialect: hermes, claude, codex or native\n(default: the one the payload's shape names)",
+    },
+    Flag {
+        long: "--on-ask",
+        value: Some("WHAT"),
+        choices: &["ask", "block"],
+        help: "`ask` (default) or `block`: block what would be asked, for\nagents that cannot ask (Hermes before `approve` support)",
+    },
+];
+
+/// The dialect and the ask policy the flags ask for.
+pub(super) fn settings(parsed: &Parsed) -> (Option<Dialect>, OnAsk) {
+    let dialect = parsed.value("--agent").and_then(Dialect::parse);
+    let on_ask = match parsed.value("--on-ask") {
+        Some("block") => OnAsk::Block,
+        _ => OnAsk::Ask,
+    };
+    (dialect, on_ask)
+}
+
+pub(super) fn run(parsed: &Parsed, env: &Env, stdin: &mut dyn Read) -> Result<Outcome, Error> {
+    Ok(judge(parsed, env, stdin))
+}
+
+fn judge(parsed: &Parsed, env: &Env, stdin: &mut dyn Read) -> Outcome {
+    let (dialect, on_ask) = settings(parsed);
+    let call = match read_payload(stdin).and_then(|text| payload::parse(&text)) {
+        Ok(call) => call,
+        Err(err) => {
+            let verdict = Verdict::input_block(
+                err.id(),
+                Reason::Unreadable {
+                    error: err.to_string(),
+                },
+            );
+            // An unreadable payload names no agent: without --agent, write
+            // the block in a form every agent reads.
+            let line = match dialect {
+                Some(dialect) => verdict.render(dialect),
+                None => verdict.render_for_any_agent(),
+            };
+            return Outcome {
+                stdout: format!("{line}\n"),
+                stderr: format!("warden: {err}\n"),
+                code: 0,
+            };
+        }
+    };
+    let mut stderr = String::new();
+    // Other events carry nothing to judge: no policy to load.
+    let options = if call.is_pre_tool() {
+        env.options(call.cwd.as_deref(), &mut stderr).0
+    } else {
+        Options::default()
+    };
+    let options = Options { on_ask, ..options };
+    let verdict = engine::evaluate(&call, &options);
+    let line = verdict.render(dialect.unwrap_or(call.agent.dialect()));
+    Outcome {
+        stdout: format!("{line}\n"),
+        stderr,
+        code: 0,
+    }
+}
+
+/// The block for a hook started with arguments warden does not understand:
+/// a registered hook with a typo must still protect, so the call is
+/// refused, in a form every agent reads.
+pub(super) fn bad_start(err: &Error) -> String {
+    let verdict = Verdict::input_block(
+        err.id(),
+        Reason::BadStart {
+            error: err.to_string(),
+        },
+    );
+    format!("{}\n", verdict.render_for_any_agent())
+}
+
+fn read_payload(stdin: &mut dyn Read) -> Result<String, Error> {
+    let mut bytes = Vec::new();
+    stdin
+        .take(MAX_PAYLOAD_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|source| Error::Io {
+            what: "stdin".into(),
+            source,
+        })?;
+    if bytes.len() > MAX_PAYLOAD_BYTES {
+        return Err(Error::PayloadTooLarge {
+            limit: MAX_PAYLOAD_BYTES,
+        });
+    }
+    String::from_utf8(bytes).map_err(|e| Error::PayloadNotUtf8 {
+        offset: e.utf8_error().valid_up_to(),
+    })
+}

@@ -1,0 +1,408 @@
+//! The stages in their order ([`STAGES`]) and the layers' functions: each looks at the call's context and may decide.
+
+use once_cell::sync::Lazy;
+
+use super::{fallback, post, user, Context, Stage, Step};
+use crate::config::model::{Mode, OnError};
+use crate::config::policy::Subjects;
+use crate::rules::{self, Hit, RuleSet};
+use crate::shell::Analysis;
+use crate::verdict::{Decision, Layer, Reason, Verdict};
+
+static HARDLINE: Lazy<RuleSet> = Lazy::new(|| RuleSet::new(rules::hardline()));
+static SUDO_GUARD: Lazy<RuleSet> = Lazy::new(|| RuleSet::new(rules::sudo_guard()));
+static DANGEROUS: Lazy<RuleSet> = Lazy::new(|| RuleSet::new(rules::dangerous()));
+
+/// The order of the decision. The first layer with an opinion decides;
+/// post-processing then applies what the environment says about asks.
+pub static STAGES: &[Stage] = &[
+    Stage {
+        name: "hardline",
+        decides: "block",
+        catches: "the floor nothing can lift (`hardline.*`): `rm -rf` of `/`, system directories or home; `mkfs`, `dd`, wipes or redirects onto block devices; fork bombs; `kill -1`; shutdown and reboot in their spellings (`shutdown`, `init 0`, `telinit 6`, `systemctl poweroff`, ...); recursive ownership or permission changes of `/`; moving `/`, a system directory or a home away; reverse shells; writes to `/etc/sudoers`; disabling the agent's own guard; remote code from insecure or look-alike sources run by a shell; interpreter one-liners that do any of these; decoded payloads that run a destructive command",
+        after_layers: false,
+        run: hardline,
+    },
+    Stage {
+        name: "input",
+        decides: "block (`input.limit-exceeded`)",
+        catches: "a command past the analysis limits: 1 MiB of text, 64 levels of quote/group/substitution nesting, 12 levels of nested evaluation (`bash -c` inside `eval` inside a function inside `xargs` ...), 10,000 simple commands, 32 stacked wrappers, 64 brace expansions in a word, 1 MiB per expanded word and 16 MiB of expansion in all. The hardline still sees what was analysed up to the limit",
+        after_layers: false,
+        run: limits,
+    },
+    Stage {
+        name: "sudo-guard",
+        decides: "block",
+        catches: "`sudo -S` (password on stdin) when `SUDO_PASSWORD` is not set in warden's environment: the agent would be guessing a password",
+        after_layers: false,
+        run: sudo_guard,
+    },
+    Stage {
+        name: "config",
+        decides: "block (`config.invalid`)",
+        catches: "a policy file that cannot be read or is invalid, with `on_error: block` (the default). `on_error: ask` turns every allow into an ask instead (in post-processing), `on_error: allow` decides without the broken file",
+        after_layers: false,
+        run: config,
+    },
+    Stage {
+        name: "user",
+        decides: "block, ask or allow",
+        catches: "your deny, ask and allow rules from every source ([Configuration](#configuration)); all that match compete: highest priority wins (default 50), ties go deny > ask > allow, and managed rules beat everything else. A deny or ask on any command of a line decides for the line; an allow only when every command is allowed. A winning allow skips the layers below",
+        after_layers: false,
+        run: user_rules,
+    },
+    Stage {
+        name: "dangerous",
+        decides: "ask",
+        catches: "built-in rules for destructive but sometimes intended commands, e.g. `git reset --hard`, in the groups fs, git, system, containers, db, net, exec, windows, admin; plus the custom-patterns plugin's `patterns`. Categories named in Hermes' `command_allowlist` are skipped, and yolo lifts the rest",
+        after_layers: false,
+        run: dangerous,
+    },
+    Stage {
+        name: "mode",
+        decides: "allow, ask or block",
+        catches: "for calls no rule named: `autonomous` allows, `cautious` asks for file writes and unknown tools, `supervised` asks for everything, `plan` blocks all but read-only tools and commands",
+        after_layers: false,
+        run: mode,
+    },
+    Stage {
+        name: "threshold",
+        decides: "ask",
+        catches: "only with `approvals.auto_approve_up_to` set: a call whose risk (low: read-only tools and unflagged commands; medium: file writes and unknown tools; high: flagged commands) is above it asks",
+        after_layers: false,
+        run: threshold,
+    },
+    Stage {
+        name: "default",
+        decides: "allow",
+        catches: "nothing above decided",
+        after_layers: false,
+        run: default,
+    },
+    Stage {
+        name: "post-processing",
+        decides: "changes an ask",
+        catches: "whoever decided: **yolo** (`HERMES_YOLO_MODE=1` in warden's environment, or `approvals.mode: off`) turns an ask from the dangerous, mode or threshold layer into an allow, never a block or your own ask rule; **`on_error: ask`** turns an allow into an ask while a policy file is broken; with **no human present** (`HERMES_CRON_SESSION=1`, which Hermes sets for cron jobs, or `WARDEN_UNATTENDED`) an ask becomes what `approvals.cron_mode` / `single_query_mode` / `unattended_mode` says (`deny`, the default, blocks; `approve` allows, except your own ask rules, which block); and **`--on-ask block`** turns any remaining ask into a block",
+        after_layers: true,
+        run: post::finish,
+    },
+];
+
+fn hardline(cx: &mut Context<'_>) -> Step {
+    let Some(analysis) = cx.analysis else {
+        return Step::pass("not a command line");
+    };
+    match HARDLINE.first_match(analysis) {
+        Some(hit) => built_in(&hit, Layer::Hardline),
+        None => Step::pass("no match"),
+    }
+}
+
+fn limits(cx: &mut Context<'_>) -> Step {
+    match cx.analysis.and_then(|a| a.limit.as_ref()) {
+        Some(limit) => Step::decide(
+            Verdict::input_block("input.limit-exceeded", Reason::Limit(limit.clone())),
+            limit.clone(),
+        ),
+        None => Step::pass("within the limits"),
+    }
+}
+
+fn sudo_guard(cx: &mut Context<'_>) -> Step {
+    let Some(analysis) = cx.analysis else {
+        return Step::pass("not a command line");
+    };
+    if cx.options.sudo_password_set {
+        return Step::pass("off: SUDO_PASSWORD is set");
+    }
+    match SUDO_GUARD.first_match(analysis) {
+        Some(hit) => built_in(&hit, Layer::SudoGuard),
+        None => Step::pass("no match"),
+    }
+}
+
+fn config(cx: &mut Context<'_>) -> Step {
+    let policy = cx.policy;
+    if !policy.broken {
+        return Step::pass("every policy file is usable");
+    }
+    let on_error = policy.settings.on_error.unwrap_or(OnError::Block);
+    let mut notes = policy.problems.clone();
+    notes.push(format!("on_error: {on_error:?}").to_lowercase());
+    let verdict = (on_error == OnError::Block).then(|| {
+        Verdict::new(
+            Decision::Block,
+            Layer::Config,
+            Some("config.invalid".into()),
+            "",
+            Reason::PolicyUnreadable {
+                problem: first_problem(cx),
+            },
+        )
+    });
+    Step { verdict, notes }
+}
+
+/// The problem a policy verdict names (all of them go to stderr).
+pub(super) fn first_problem(cx: &Context<'_>) -> String {
+    cx.policy
+        .problems
+        .first()
+        .map_or("see stderr", String::as_str)
+        .to_string()
+}
+
+fn user_rules(cx: &mut Context<'_>) -> Step {
+    let policy = cx.policy;
+    // With no user rules there is nothing to match, and building the
+    // subjects copies the command several times (a megabyte, at worst).
+    if policy.is_empty() {
+        return Step::pass("no user rule matches");
+    }
+    let subjects = Subjects::of(cx.call, cx.analysis, cx.options.home.as_deref());
+    cx.user = user::decide(policy, subjects);
+    let mut notes = if cx.explaining {
+        user::describe_matches(policy, &cx.user)
+    } else {
+        Vec::new()
+    };
+    if cx.user.matches.is_empty() {
+        notes.push("no user rule matches".into());
+    }
+    let Some(won) = &cx.user.decision else {
+        if !cx.user.matches.is_empty() {
+            notes.push("no winner: not every segment is allowed".into());
+        }
+        return Step {
+            verdict: None,
+            notes,
+        };
+    };
+    notes.push(format!(
+        "winner: {} ({})",
+        won.rule.id,
+        won.decision.as_str()
+    ));
+    cx.user_allowed = won.decision == Decision::Allow;
+    let kind = match won.decision {
+        Decision::Block => "deny",
+        Decision::Ask => "ask",
+        Decision::Allow => "allow",
+    };
+    let verdict = Verdict::new(
+        won.decision,
+        Layer::User,
+        Some(won.rule.id.clone()),
+        won.text.clone(),
+        Reason::UserRule {
+            kind,
+            rule: won.rule.describe(),
+            description: won.rule.description.clone(),
+            origin: policy.origin(&won.rule),
+        },
+    );
+    Step {
+        verdict: Some(verdict),
+        notes,
+    }
+}
+
+fn dangerous(cx: &mut Context<'_>) -> Step {
+    let Some(analysis) = cx.analysis else {
+        return Step::pass("not a command line");
+    };
+    let mut notes = Vec::new();
+    let hit = built_in_danger(cx, analysis, &mut notes);
+    let policy = cx.policy;
+    let patterns = &cx.user.patterns;
+    for rule in patterns {
+        notes.push(format!(
+            "{} {} ({}) matches",
+            rule.id,
+            rule.describe(),
+            policy.origin(rule)
+        ));
+    }
+    cx.flagged = hit.is_some() || !patterns.is_empty();
+    let command = cx.call.command().unwrap_or_default();
+    let verdict = if !cx.flagged {
+        notes.push("no match".into());
+        None
+    } else if cx.user_allowed {
+        notes.push("skipped: a user allow rule won".into());
+        None
+    } else if cx.yolo() {
+        notes.push("skipped: yolo (HERMES_YOLO_MODE or approvals.mode: off)".into());
+        let what = match (&hit, patterns.first()) {
+            (Some(hit), _) => format!("{} ({})", hit.rule.category, hit.rule.id),
+            (None, Some(rule)) => format!("your pattern {}", rule.id),
+            (None, None) => "a dangerous pattern".into(),
+        };
+        let reason = Reason::YoloLifted { what };
+        cx.lifted = Some(Verdict::new(
+            Decision::Allow,
+            Layer::Default,
+            None,
+            command,
+            reason,
+        ));
+        None
+    } else if let Some(hit) = hit {
+        Some(built_in_verdict(&hit, Layer::Dangerous))
+    } else {
+        patterns.first().map(|rule| {
+            let reason = Reason::Pattern {
+                rule: rule.describe(),
+                description: rule.description.clone(),
+                origin: policy.origin(rule),
+            };
+            Verdict::new(
+                Decision::Ask,
+                Layer::Dangerous,
+                Some(rule.id.clone()),
+                command,
+                reason,
+            )
+        })
+    };
+    Step { verdict, notes }
+}
+
+/// The first built-in dangerous rule that matches, skipping categories the
+/// user's `command_allowlist` exempts; an exempted first match leaves the
+/// allow it earns in the context.
+fn built_in_danger(
+    cx: &mut Context<'_>,
+    analysis: &Analysis,
+    notes: &mut Vec<String>,
+) -> Option<Hit<'static>> {
+    let exempt = &cx.policy.settings.exempt_categories;
+    let exempted = |hit: &Hit<'_>| exempt.iter().any(|c| c == hit.rule.category);
+    // Every match is wanted only to explain, or to skip the exempted ones.
+    if exempt.is_empty() && !cx.explaining {
+        return DANGEROUS.first_match(analysis);
+    }
+    let all = DANGEROUS.all_matches(analysis);
+    for hit in &all {
+        let note = if exempted(hit) {
+            " (exempted by command_allowlist)"
+        } else {
+            ""
+        };
+        notes.push(format!("{} matches `{}`{note}", hit.rule.id, hit.text));
+    }
+    if let Some(first) = all.first().filter(|first| exempted(first)) {
+        let reason = Reason::Exempted {
+            category: first.rule.category,
+        };
+        let text = first.text.clone();
+        cx.lifted = Some(Verdict::new(
+            Decision::Allow,
+            Layer::Default,
+            None,
+            text,
+            reason,
+        ));
+    }
+    all.into_iter().find(|hit| !exempted(hit))
+}
+
+fn mode(cx: &mut Context<'_>) -> Step {
+    let mode = cx.policy.settings.mode.unwrap_or(Mode::Autonomous);
+    let (decision, why) = fallback::mode_decision(mode, cx.call.kind, cx.analysis);
+    let note = format!("{why} ({} tool)", cx.call.kind.as_str());
+    if decision == Decision::Allow {
+        return Step::pass(note);
+    }
+    let verdict = Verdict::new(
+        decision,
+        Layer::Mode,
+        Some(format!("mode.{}", fallback::mode_name(mode))),
+        call_text(cx),
+        Reason::Unnamed { why: why.into() },
+    );
+    Step::decide(verdict, note)
+}
+
+fn threshold(cx: &mut Context<'_>) -> Step {
+    let Some(limit) = cx.policy.settings.auto_approve_up_to else {
+        return Step::pass("off (approvals.auto_approve_up_to is not set)");
+    };
+    let risk = fallback::risk(cx.call.kind, cx.flagged);
+    let note = format!(
+        "risk {}, auto-approved up to {}",
+        fallback::risk_name(risk),
+        fallback::risk_name(limit)
+    );
+    if risk <= limit {
+        return Step::pass(note);
+    }
+    let verdict = Verdict::new(
+        Decision::Ask,
+        Layer::Threshold,
+        Some("threshold.auto-approve".into()),
+        call_text(cx),
+        Reason::Risk {
+            risk: fallback::risk_name(risk),
+            limit: fallback::risk_name(limit),
+        },
+    );
+    Step::decide(verdict, note)
+}
+
+fn default(cx: &mut Context<'_>) -> Step {
+    if cx.verdict.is_some() {
+        return Step::pass("not reached");
+    }
+    Step::decide(no_match(cx), "nothing above decided: allow")
+}
+
+/// The allow for a call no layer decided: why something that matched was
+/// lifted, or that nothing matched.
+pub(super) fn no_match(cx: &Context<'_>) -> Verdict {
+    if let Some(lifted) = &cx.lifted {
+        return lifted.clone();
+    }
+    let tool = match cx.call.command() {
+        Some(_) => None,
+        None => Some(cx.call.tool.clone()),
+    };
+    Verdict::new(
+        Decision::Allow,
+        Layer::Default,
+        None,
+        "",
+        Reason::NoMatch { tool },
+    )
+}
+
+/// The call as a message quotes it when no rule matched a part of it.
+fn call_text(cx: &Context<'_>) -> String {
+    let call = cx.call;
+    match (call.command(), &call.path) {
+        (Some(command), _) => command.to_string(),
+        (None, Some(path)) => format!("{} {path}", call.tool),
+        (None, None) => call.tool.clone(),
+    }
+}
+
+fn built_in(hit: &Hit<'static>, layer: Layer) -> Step {
+    Step::decide(
+        built_in_verdict(hit, layer),
+        format!("{} matches `{}`", hit.rule.id, hit.text),
+    )
+}
+
+fn built_in_verdict(hit: &Hit<'static>, layer: Layer) -> Verdict {
+    let rule = hit.rule;
+    Verdict::new(
+        rule.decision,
+        layer,
+        Some(rule.id.to_string()),
+        hit.text.clone(),
+        Reason::BuiltIn {
+            category: rule.category,
+            why: rule.reason,
+        },
+    )
+}
