@@ -4,7 +4,30 @@
 # Agents start warden once per tool call, so process start-up is most of
 # its cost; the noop example (examples/noop.rs) is the floor no Rust binary
 # can beat on this machine. Results: target/bench/*.json (hyperfine's format).
+#
+# Usage: bench/startup.sh [--baseline PATH] [--rounds N]
+#   --baseline PATH  also time another warden binary (say, one built from the
+#                    commit before a change) on every case, in the same run
+#   --rounds N       split each case's 300 runs into N rounds (default 5); the
+#                    cases and binaries take turns round by round, so a slow
+#                    spell of the machine falls on all of them alike
 set -euo pipefail
+
+baseline=""
+rounds=5
+while [ $# -gt 0 ]; do
+    case $1 in
+        --baseline) baseline=${2:?--baseline needs a path}; shift 2 ;;
+        --rounds) rounds=${2:?--rounds needs a number}; shift 2 ;;
+        -h | --help) sed -n '2,14p' "$0"; exit 0 ;;
+        *) printf 'bench/startup.sh: unknown argument %s\n' "$1" >&2; exit 2 ;;
+    esac
+done
+if [ -n "$baseline" ]; then
+    baseline=$(cd "$(dirname "$baseline")" && pwd)/$(basename "$baseline")
+    [ -x "$baseline" ] || { printf 'bench/startup.sh: %s is not an executable\n' "$baseline" >&2; exit 2; }
+fi
+case $rounds in '' | *[!0-9]* | 0) printf 'bench/startup.sh: --rounds needs a positive number\n' >&2; exit 2 ;; esac
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -57,13 +80,7 @@ if ! hyperfine=$(find_hyperfine); then
 fi
 echo "==> Using $hyperfine ($("$hyperfine" --version))"
 
-if command -v python3 >/dev/null 2>&1; then
-    json_tool=python3
-elif command -v jq >/dev/null 2>&1; then
-    json_tool=jq
-else
-    die "python3 or jq is needed to read hyperfine's JSON"
-fi
+command -v python3 >/dev/null 2>&1 || die "python3 is needed to write the payloads and read hyperfine's JSON"
 
 echo "==> Building release warden and the noop example"
 cargo build --release --locked --quiet --bin warden --example noop
@@ -83,7 +100,6 @@ for _ in $(seq 9); do compound="$compound; $segment"; done
 payload allowed "git status"
 payload hardline "rm -rf /"
 payload compound "$compound"
-command -v python3 >/dev/null 2>&1 || die "python3 is needed to write the large payloads"
 # The analysis limits' worst cases: a 1 MiB command line, and 10,000
 # unclosed `$(` (blocked at the nesting limit; it must stay cheap).
 python3 - "$out" <<'PY'
@@ -145,39 +161,55 @@ for name in allowed hardline compound megabyte nested; do
     fi
 done
 
+runs=$(( (300 + rounds - 1) / rounds ))
+# One round: every case once, each with the baseline right after warden.
 run() {
-    local home=$1 name=$2 input=$3
-    shift 3
-    echo "==> $name"
-    in_home "$home" "$hyperfine" -N --warmup 50 --min-runs 300 --input "$input" \
-        --export-json "$out/$name.result.json" --command-name "$name" "$*"
+    local round=$1 home=$2 name=$3 input=$4 binary=$5
+    local commands=(--command-name "$name" "$binary")
+    if [ -n "$baseline" ] && [ "$name" != noop ]; then
+        commands+=(--command-name "$name@baseline" "$baseline")
+    fi
+    in_home "$home" "$hyperfine" -N --warmup 10 --runs "$runs" --style none --input "$input" \
+        --export-json "$out/$name.round$round.json" "${commands[@]}" \
+        >/dev/null 2>"$out/$name.log" || { cat "$out/$name.log" >&2; die "hyperfine failed on $name"; }
 }
-run empty noop "$out/allowed.json" "$noop"
-run empty allowed "$out/allowed.json" "$warden"
-run empty hardline "$out/hardline.json" "$warden"
-run empty compound "$out/compound.json" "$warden"
-run empty megabyte "$out/megabyte.json" "$warden"
-run empty nested "$out/nested.json" "$warden"
-run p1k policy-1k "$out/allowed.json" "$warden"
-run p10k policy-10k "$out/allowed.json" "$warden"
+names=(noop allowed hardline compound megabyte nested policy-1k policy-10k)
+for round in $(seq "$rounds"); do
+    echo "==> Round $round of $rounds ($runs runs of each case${baseline:+, and of the baseline})"
+    run "$round" empty noop "$out/allowed.json" "$noop"
+    run "$round" empty allowed "$out/allowed.json" "$warden"
+    run "$round" empty hardline "$out/hardline.json" "$warden"
+    run "$round" empty compound "$out/compound.json" "$warden"
+    run "$round" empty megabyte "$out/megabyte.json" "$warden"
+    run "$round" empty nested "$out/nested.json" "$warden"
+    run "$round" p1k policy-1k "$out/allowed.json" "$warden"
+    run "$round" p10k policy-10k "$out/allowed.json" "$warden"
+done
 
 echo
-echo "==> Medians"
-names=(noop allowed hardline compound megabyte nested policy-1k policy-10k)
-if [ "$json_tool" = python3 ]; then
-    python3 - "$out" "${names[@]}" <<'PY'
-import json, sys
-out, names = sys.argv[1], sys.argv[2:]
-medians = {n: json.load(open(f"{out}/{n}.result.json"))["results"][0]["median"] for n in names}
-floor = medians["noop"]
-for n in names:
-    print(f"    {n:<10} {medians[n] * 1000:8.3f} ms   {medians[n] / floor:5.2f} x noop")
+echo "==> Medians over all rounds"
+python3 - "$out" "$rounds" "${names[@]}" <<'PY'
+import json, statistics, sys
+out, rounds, names = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+times = {}
+for name in names:
+    for r in range(1, rounds + 1):
+        for result in json.load(open(f"{out}/{name}.round{r}.json"))["results"]:
+            times.setdefault(result["command"], []).extend(result["times"])
+median = {command: statistics.median(t) for command, t in times.items()}
+json.dump({"median_seconds": median, "runs": {c: len(t) for c, t in times.items()}},
+          open(f"{out}/medians.json", "w"), indent=1)
+floor = median["noop"]
+has_baseline = any(c.endswith("@baseline") for c in median)
+header = f"    {'case':<11} {'median':>10} {'x noop':>7}"
+if has_baseline:
+    header += f" {'baseline':>10} {'x noop':>7} {'new/old':>8}"
+print(header)
+for name in names:
+    m = median[name]
+    line = f"    {name:<11} {m * 1000:7.3f} ms {m / floor:7.2f}"
+    base = median.get(f"{name}@baseline")
+    if base:
+        line += f" {base * 1000:7.3f} ms {base / floor:7.2f} {m / base:8.3f}"
+    print(line)
 PY
-else
-    floor=$(jq '.results[0].median' "$out/noop.result.json")
-    for n in "${names[@]}"; do
-        jq -r --arg n "$n" --argjson floor "$floor" \
-            '.results[0].median as $m | "    \($n)\t\($m * 1000 * 1000 | round / 1000) ms\t\($m / $floor * 100 | round / 100) x noop"' \
-            "$out/$n.result.json"
-    done
-fi

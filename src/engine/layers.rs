@@ -2,7 +2,7 @@
 
 use once_cell::sync::Lazy;
 
-use super::{fallback, post, user, Context, Stage, Step};
+use super::{fallback, post, user, Context, Note, Stage, Step};
 use crate::config::model::{Mode, OnError};
 use crate::config::policy::Subjects;
 use crate::rules::{self, Hit, RuleSet};
@@ -127,8 +127,8 @@ fn config(cx: &mut Context<'_>) -> Step {
         return Step::pass("every policy file is usable");
     }
     let on_error = policy.settings.on_error.unwrap_or(OnError::Block);
-    let mut notes = policy.problems.clone();
-    notes.push(format!("on_error: {on_error:?}").to_lowercase());
+    let mut notes: Vec<Note> = policy.problems.iter().cloned().map(Note::from).collect();
+    notes.push(format!("on_error: {on_error:?}").to_lowercase().into());
     let verdict = (on_error == OnError::Block).then(|| {
         Verdict::new(
             Decision::Block,
@@ -161,8 +161,9 @@ fn user_rules(cx: &mut Context<'_>) -> Step {
     }
     let subjects = Subjects::of(cx.call, cx.analysis, cx.options.home.as_deref());
     cx.user = user::decide(policy, subjects);
-    let mut notes = if cx.explaining {
-        user::describe_matches(policy, &cx.user)
+    let mut notes: Vec<Note> = if cx.explaining {
+        let lines = user::describe_matches(policy, &cx.user);
+        lines.into_iter().map(Note::from).collect()
     } else {
         Vec::new()
     };
@@ -178,11 +179,7 @@ fn user_rules(cx: &mut Context<'_>) -> Step {
             notes,
         };
     };
-    notes.push(format!(
-        "winner: {} ({})",
-        won.rule.id,
-        won.decision.as_str()
-    ));
+    notes.push(cx.note(|| format!("winner: {} ({})", won.rule.id, won.decision.as_str())));
     cx.user_allowed = won.decision == Decision::Allow;
     let kind = match won.decision {
         Decision::Block => "deny",
@@ -216,12 +213,10 @@ fn dangerous(cx: &mut Context<'_>) -> Step {
     let policy = cx.policy;
     let patterns = &cx.user.patterns;
     for rule in patterns {
-        notes.push(format!(
-            "{} {} ({}) matches",
-            rule.id,
-            rule.describe(),
-            policy.origin(rule)
-        ));
+        notes.push(cx.note(|| {
+            let (describe, origin) = (rule.describe(), policy.origin(rule));
+            format!("{} {describe} ({origin}) matches", rule.id)
+        }));
     }
     cx.flagged = hit.is_some() || !patterns.is_empty();
     let command = cx.call.command().unwrap_or_default();
@@ -274,7 +269,7 @@ fn dangerous(cx: &mut Context<'_>) -> Step {
 fn built_in_danger(
     cx: &mut Context<'_>,
     analysis: &Analysis,
-    notes: &mut Vec<String>,
+    notes: &mut Vec<Note>,
 ) -> Option<Hit<'static>> {
     let exempt = &cx.policy.settings.exempt_categories;
     let exempted = |hit: &Hit<'_>| exempt.iter().any(|c| c == hit.rule.category);
@@ -289,7 +284,7 @@ fn built_in_danger(
         } else {
             ""
         };
-        notes.push(format!("{} matches `{}`{note}", hit.rule.id, hit.text));
+        notes.push(format!("{} matches `{}`{note}", hit.rule.id, hit.text).into());
     }
     if let Some(first) = all.first().filter(|first| exempted(first)) {
         let reason = Reason::Exempted {
@@ -310,7 +305,7 @@ fn built_in_danger(
 fn mode(cx: &mut Context<'_>) -> Step {
     let mode = cx.policy.settings.mode.unwrap_or(Mode::Autonomous);
     let (decision, why) = fallback::mode_decision(mode, cx.call.kind, cx.analysis);
-    let note = format!("{why} ({} tool)", cx.call.kind.as_str());
+    let note = cx.note(|| format!("{why} ({} tool)", cx.call.kind.as_str()));
     if decision == Decision::Allow {
         return Step::pass(note);
     }
@@ -329,11 +324,10 @@ fn threshold(cx: &mut Context<'_>) -> Step {
         return Step::pass("off (approvals.auto_approve_up_to is not set)");
     };
     let risk = fallback::risk(cx.call.kind, cx.flagged);
-    let note = format!(
-        "risk {}, auto-approved up to {}",
-        fallback::risk_name(risk),
-        fallback::risk_name(limit)
-    );
+    let note = cx.note(|| {
+        let (risk, limit) = (fallback::risk_name(risk), fallback::risk_name(limit));
+        format!("risk {risk}, auto-approved up to {limit}")
+    });
     if risk <= limit {
         return Step::pass(note);
     }

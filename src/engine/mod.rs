@@ -11,6 +11,7 @@ mod layers;
 mod post;
 mod user;
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::config::policy::Policy;
@@ -78,18 +79,21 @@ pub struct Stage {
 #[derive(Debug, Default)]
 pub(crate) struct Step {
     verdict: Option<Verdict>,
-    notes: Vec<String>,
+    notes: Vec<Note>,
 }
 
+/// A line of what a stage saw: mostly fixed words, so most cost nothing.
+type Note = Cow<'static, str>;
+
 impl Step {
-    fn pass(note: impl Into<String>) -> Step {
+    fn pass(note: impl Into<Note>) -> Step {
         Step {
             verdict: None,
             notes: vec![note.into()],
         }
     }
 
-    fn decide(verdict: Verdict, note: impl Into<String>) -> Step {
+    fn decide(verdict: Verdict, note: impl Into<Note>) -> Step {
         Step {
             verdict: Some(verdict),
             notes: vec![note.into()],
@@ -123,6 +127,15 @@ impl Context<'_> {
     /// Yolo: `HERMES_YOLO_MODE`, or `approvals.mode: off`.
     fn yolo(&self) -> bool {
         self.options.yolo || self.policy.settings.approvals_off == Some(true)
+    }
+
+    /// A note that takes formatting: made only when explaining.
+    fn note(&self, text: impl FnOnce() -> String) -> Note {
+        if self.explaining {
+            Cow::Owned(text())
+        } else {
+            Cow::Borrowed("")
+        }
     }
 }
 
@@ -207,7 +220,7 @@ fn run(call: &ToolCall, options: &Options, explaining: bool) -> (Verdict, Vec<Ex
         if explaining {
             steps.push(ExplainedStep {
                 name: stage.name,
-                notes: step.notes,
+                notes: step.notes.into_iter().map(Cow::into_owned).collect(),
                 decided,
             });
         }

@@ -2,12 +2,12 @@
 
 use std::borrow::Cow;
 
-use super::{layers, Context, NoHuman, OnAsk, Step};
+use super::{layers, Context, NoHuman, Note, OnAsk, Step};
 use crate::config::model::{OnError, Unattended};
 use crate::verdict::{Change, Decision, Layer, Reason, Verdict};
 
 /// A change post-processing may make; it says what it did, or `None`.
-type Adjustment = fn(&Context<'_>, &mut Cow<'_, Verdict>) -> Option<String>;
+type Adjustment = fn(&Context<'_>, &mut Cow<'_, Verdict>) -> Option<Note>;
 
 /// The changes, in the order they apply: each sees what the one before did.
 const ADJUSTMENTS: [Adjustment; 4] = [yolo, on_error_ask, no_human, on_ask_block];
@@ -19,24 +19,26 @@ pub(super) fn finish(cx: &mut Context<'_>) -> Step {
         return Step::pass("no verdict to change");
     };
     let mut verdict = Cow::Borrowed(given);
-    let mut notes: Vec<String> = ADJUSTMENTS
+    let mut notes: Vec<Note> = ADJUSTMENTS
         .iter()
         .filter_map(|adjust| adjust(cx, &mut verdict))
         .collect();
     if notes.is_empty() {
-        notes.push(format!(
-            "nothing to change (yolo {}, {}, --on-ask {})",
-            if cx.yolo() { "on" } else { "off" },
-            if cx.options.unattended.is_some() {
-                "no human present"
-            } else {
-                "a human may answer"
-            },
-            match cx.options.on_ask {
-                OnAsk::Ask => "ask",
-                OnAsk::Block => "block",
-            }
-        ));
+        notes.push(cx.note(|| {
+            format!(
+                "nothing to change (yolo {}, {}, --on-ask {})",
+                if cx.yolo() { "on" } else { "off" },
+                if cx.options.unattended.is_some() {
+                    "no human present"
+                } else {
+                    "a human may answer"
+                },
+                match cx.options.on_ask {
+                    OnAsk::Ask => "ask",
+                    OnAsk::Block => "block",
+                }
+            )
+        }));
     }
     Step {
         verdict: match verdict {
@@ -49,7 +51,7 @@ pub(super) fn finish(cx: &mut Context<'_>) -> Step {
 
 /// Yolo approves an ask from a layer of built-in or fallback judgement,
 /// never a block or the user's own ask rule.
-fn yolo(cx: &Context<'_>, verdict: &mut Cow<'_, Verdict>) -> Option<String> {
+fn yolo(cx: &Context<'_>, verdict: &mut Cow<'_, Verdict>) -> Option<Note> {
     let lifted = matches!(
         verdict.layer,
         Layer::Dangerous | Layer::Mode | Layer::Threshold
@@ -63,7 +65,7 @@ fn yolo(cx: &Context<'_>, verdict: &mut Cow<'_, Verdict>) -> Option<String> {
 
 /// `on_error: ask`: while a policy file is broken, nothing is allowed
 /// without a person.
-fn on_error_ask(cx: &Context<'_>, verdict: &mut Cow<'_, Verdict>) -> Option<String> {
+fn on_error_ask(cx: &Context<'_>, verdict: &mut Cow<'_, Verdict>) -> Option<Note> {
     let settings = &cx.policy.settings;
     if verdict.decision != Decision::Allow
         || !cx.policy.broken
@@ -85,7 +87,7 @@ fn on_error_ask(cx: &Context<'_>, verdict: &mut Cow<'_, Verdict>) -> Option<Stri
 
 /// With no human to answer, an ask becomes what the matching Hermes
 /// setting says (deny by default).
-fn no_human(cx: &Context<'_>, verdict: &mut Cow<'_, Verdict>) -> Option<String> {
+fn no_human(cx: &Context<'_>, verdict: &mut Cow<'_, Verdict>) -> Option<Note> {
     let why = cx
         .options
         .unattended
@@ -109,14 +111,14 @@ fn no_human(cx: &Context<'_>, verdict: &mut Cow<'_, Verdict>) -> Option<String> 
         approve,
     };
     verdict.to_mut().change(to, change);
-    Some(format!(
-        "no human present: approvals.{name} {} this ask",
-        if approve { "approves" } else { "denies" }
-    ))
+    Some(cx.note(|| {
+        let verb = if approve { "approves" } else { "denies" };
+        format!("no human present: approvals.{name} {verb} this ask")
+    }))
 }
 
 /// `--on-ask block`, for agents that would let an ask through.
-fn on_ask_block(cx: &Context<'_>, verdict: &mut Cow<'_, Verdict>) -> Option<String> {
+fn on_ask_block(cx: &Context<'_>, verdict: &mut Cow<'_, Verdict>) -> Option<Note> {
     if verdict.decision != Decision::Ask || cx.options.on_ask != OnAsk::Block {
         return None;
     }
