@@ -6,7 +6,12 @@ use warden::engine::{evaluate_command, Options};
 use warden::rules;
 use warden::verdict::Decision;
 
-#[test]
+tests![
+    ids_are_unique_and_well_formed,
+    tables_decide_as_their_layer_says,
+    every_example_is_decided_by_its_rule,
+];
+
 fn ids_are_unique_and_well_formed() {
     let mut seen = HashSet::new();
     for rule in rules::all() {
@@ -34,7 +39,6 @@ fn ids_are_unique_and_well_formed() {
     }
 }
 
-#[test]
 fn tables_decide_as_their_layer_says() {
     for rule in rules::hardline().iter().chain(rules::sudo_guard()) {
         assert_eq!(rule.decision, Decision::Block, "{}", rule.id);
@@ -44,7 +48,6 @@ fn tables_decide_as_their_layer_says() {
     }
 }
 
-#[test]
 fn every_example_is_decided_by_its_rule() {
     let options = Options::default();
     let mut failures = Vec::new();
