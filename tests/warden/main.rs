@@ -29,6 +29,7 @@ macro_rules! tests {
     };
 }
 
+mod analyze;
 mod cli;
 mod corpus;
 mod fixtures;
@@ -42,6 +43,7 @@ mod support;
 fn main() {
     let args = Arguments::from_args();
     let trials: Vec<Trial> = [
+        analyze::tests(),
         cli::tests(),
         corpus::tests(),
         fixtures::tests(),
