@@ -1,12 +1,21 @@
 //! What the user-facing docs promise: the hooks/ snippets parse, register warden on the shell tool and
 //! start it with flags it accepts, README's shell-aware examples are decided as it says, and the example config lints clean.
 
-use std::path::Path;
-
 use regex::Regex;
 use serde_json::Value;
 use warden::cli::{self, Env};
 use warden::engine::{evaluate_command, Options};
+
+use crate::support::{self, read_repo_file, World};
+
+tests![
+    hermes_snippet,
+    claude_snippet,
+    codex_snippet,
+    a_mistyped_agent_flag_would_be_noticed,
+    readme_examples_hold,
+    example_config_is_the_readme_one_and_lints_clean,
+];
 
 /// One hook entry as a user would paste it, reduced to what the checks need.
 struct Registration {
@@ -17,15 +26,10 @@ struct Registration {
     timeout: i64,
 }
 
-fn read(file: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
 fn hermes() -> (Registration, serde_yaml::Value) {
     let file = "hermes-config.yaml";
     let doc: serde_yaml::Value =
-        serde_yaml::from_str(&read(&format!("hooks/{file}"))).expect("valid YAML");
+        serde_yaml::from_str(&read_repo_file(&format!("hooks/{file}"))).expect("valid YAML");
     let hooks = doc["hooks"].as_mapping().expect("a `hooks` mapping");
     assert_eq!(hooks.len(), 1, "{file}: only pre_tool_call is registered");
     let entries = doc["hooks"]["pre_tool_call"]
@@ -45,7 +49,8 @@ fn hermes() -> (Registration, serde_yaml::Value) {
 
 // Claude Code's settings.json and Codex's hooks.json share one shape.
 fn claude_shaped(file: &'static str) -> Registration {
-    let doc: Value = serde_json::from_str(&read(&format!("hooks/{file}"))).expect("valid JSON");
+    let doc: Value =
+        serde_json::from_str(&read_repo_file(&format!("hooks/{file}"))).expect("valid JSON");
     let hooks = doc["hooks"].as_object().expect("a `hooks` object");
     assert_eq!(hooks.len(), 1, "{file}: only PreToolUse is registered");
     let groups = doc["hooks"]["PreToolUse"]
@@ -130,7 +135,6 @@ fn claude_payload(command: &str, codex: bool) -> Value {
     payload
 }
 
-#[test]
 fn hermes_snippet() {
     let (reg, doc) = hermes();
     let args = check(&reg, "pre_tool_call", "terminal");
@@ -154,7 +158,6 @@ fn hermes_snippet() {
     assert_eq!(verdict["action"], "allow", "{}: {verdict}", reg.file);
 }
 
-#[test]
 fn claude_snippet() {
     let reg = claude_shaped("claude-settings.json");
     let args = check(&reg, "PreToolUse", "Bash");
@@ -173,7 +176,6 @@ fn claude_snippet() {
     );
 }
 
-#[test]
 fn codex_snippet() {
     let reg = claude_shaped("codex-hooks.json");
     let args = check(&reg, "PreToolUse", "Bash");
@@ -197,7 +199,6 @@ fn codex_snippet() {
     assert_eq!(out["permissionDecision"], "allow", "{verdict}");
 }
 
-#[test]
 fn a_mistyped_agent_flag_would_be_noticed() {
     // The checks above rely on warden refusing unknown flags; if it ever
     // accepted anything, a typo in a snippet would pass unnoticed.
@@ -213,7 +214,7 @@ fn a_mistyped_agent_flag_would_be_noticed() {
 /// split on ` | `; inside a command, `\|` is a pipe (Markdown's escape) and
 /// `` `⏎` `` between code spans is a newline.
 fn readme_examples() -> Vec<(String, String)> {
-    let readme = read("README.md");
+    let readme = read_repo_file("README.md");
     let start = readme
         .find("<!-- readme-examples:start -->")
         .expect("README has the examples start marker");
@@ -235,7 +236,6 @@ fn readme_examples() -> Vec<(String, String)> {
         .collect()
 }
 
-#[test]
 fn readme_examples_hold() {
     let examples = readme_examples();
     assert!(examples.len() >= 5, "README examples table: {examples:?}");
@@ -263,10 +263,9 @@ fn readme_examples_hold() {
 /// The commented example config in the README is `examples/config.yaml`
 /// (what `install.sh` installs), and it lints clean: every rule loads and
 /// every example behaves as declared.
-#[test]
 fn example_config_is_the_readme_one_and_lints_clean() {
-    let example = read("examples/config.yaml");
-    let readme = read("README.md");
+    let example = read_repo_file("examples/config.yaml");
+    let readme = read_repo_file("README.md");
     let block = readme
         .split("<!-- example-config:start -->")
         .nth(1)
@@ -282,28 +281,13 @@ fn example_config_is_the_readme_one_and_lints_clean() {
         "README's example config differs from examples/config.yaml"
     );
 
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let project = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("example-config");
-    std::fs::create_dir_all(&project).unwrap();
-    let vars = [
-        ("WARDEN_CONFIG", root.join("examples/config.yaml")),
-        ("WARDEN_MANAGED_DIR", project.join("no-managed-dir")),
-        ("WARDEN_PROJECT_CEILING", project.clone()),
-    ];
-    let env = Env::from_vars(
-        |name| {
-            vars.iter()
-                .find(|(n, _)| *n == name)
-                .map(|(_, v)| v.display().to_string())
-        },
-        false,
+    let w = World::new("hooks/example-config").var(
+        "WARDEN_CONFIG",
+        &support::repo_path("examples/config.yaml")
+            .display()
+            .to_string(),
     );
-    let args: Vec<String> = ["lint", "--cwd"]
-        .iter()
-        .map(|s| s.to_string())
-        .chain([project.display().to_string()])
-        .collect();
-    let out = cli::run(&args, &mut "".as_bytes(), &env);
+    let out = w.run(&["lint", "--cwd", &w.path("project")]);
     assert_eq!(out.code, 0, "warden lint: {}{}", out.stdout, out.stderr);
     assert!(out.stdout.contains("ok: "), "{}", out.stdout);
 }

@@ -3,15 +3,32 @@
 //! The golden fixtures check one verdict per source format; these tests
 //! check what one payload cannot: a second call, an edited file, a corrupt
 //! cache, the subcommands' output. Every test builds its own fake machine
-//! under `CARGO_TARGET_TMPDIR` and passes warden an explicit variable list,
-//! so the real HOME (and any `.warden.yaml` above the checkout) is never read.
-//! The integrity ledger has its own file, `tests/policy_ledger.rs`.
-
-mod support;
+//! (`support::World`), so the real HOME (and any `.warden.yaml` above the
+//! checkout) is never read. The integrity ledger has its own module, `ledger`.
 
 use std::fs;
 
-use support::{cache_line, verdict_is, World};
+use crate::support::{cache_line, verdict_is, World};
+
+tests![
+    cache_is_written_then_hit_then_rebuilt_when_a_source_changes,
+    corrupt_cache_is_rebuilt_silently,
+    unwritable_cache_directory_changes_no_verdict,
+    deleting_a_source_drops_its_rules,
+    lint_passes_a_good_config,
+    lint_fails_on_examples_that_misbehave_and_the_hook_still_loads_the_rule,
+    lint_fails_on_an_invalid_file_with_its_line,
+    why_lists_sources_competing_rules_winner_and_verdict,
+    precedence_table,
+    every_source_at_once,
+    invalid_project_file_blocks_by_default_and_names_the_file,
+    on_error_allow_lets_the_valid_rules_decide,
+    on_error_ask_turns_allows_into_asks,
+    policy_file_that_is_not_utf8_blocks_and_is_named,
+    policy_file_that_is_a_directory_blocks_and_is_named,
+    project_file_that_is_a_directory_is_reported,
+    unreadable_policy_file_blocks_and_is_named,
+];
 
 const USER: &str = "home/.config/warden/config.yaml";
 const PROJECT: &str = "project/.warden.yaml";
@@ -19,9 +36,8 @@ const NO_PUSH: &str = "rules:\n  deny:\n    - \"terminal(git push:*)\"\n";
 
 // ---------------------------------------------------------------- cache
 
-#[test]
 fn cache_is_written_then_hit_then_rebuilt_when_a_source_changes() {
-    let w = World::new("cache-hit").file(USER, NO_PUSH);
+    let w = World::new("policy/cache-hit").file(USER, NO_PUSH);
     let first = w.why("git push origin main");
     assert!(
         cache_line(&first).starts_with("cache: rebuilt ("),
@@ -66,9 +82,8 @@ fn cache_is_written_then_hit_then_rebuilt_when_a_source_changes() {
     assert_eq!(w.cache_files().len(), 1, "one file per set of sources");
 }
 
-#[test]
 fn corrupt_cache_is_rebuilt_silently() {
-    let w = World::new("cache-corrupt").file(USER, NO_PUSH);
+    let w = World::new("policy/cache-corrupt").file(USER, NO_PUSH);
     w.hook("ls");
     let file = w.cache_files().pop().expect("a cache file");
     let good = fs::read(&file).unwrap();
@@ -108,9 +123,8 @@ fn corrupt_cache_is_rebuilt_silently() {
     }
 }
 
-#[test]
 fn unwritable_cache_directory_changes_no_verdict() {
-    let w = World::new("cache-unwritable")
+    let w = World::new("policy/cache-unwritable")
         .file(USER, NO_PUSH)
         .file(
             "not-a-dir",
@@ -132,9 +146,8 @@ fn unwritable_cache_directory_changes_no_verdict() {
     assert!(out.stdout.contains("verdict: block"), "{}", out.stdout);
 }
 
-#[test]
 fn deleting_a_source_drops_its_rules() {
-    let w = World::new("cache-delete").file(USER, NO_PUSH);
+    let w = World::new("policy/cache-delete").file(USER, NO_PUSH);
     let (v, _) = w.hook("git push origin main");
     verdict_is(&v, "block", Some("config.deny-1"));
     fs::remove_file(w.path(USER)).unwrap();
@@ -151,9 +164,8 @@ fn deleting_a_source_drops_its_rules() {
 
 // ---------------------------------------------------------------- lint
 
-#[test]
 fn lint_passes_a_good_config() {
-    let w = World::new("lint-ok").file(
+    let w = World::new("policy/lint-ok").file(
         USER,
         "rules:\n  deny:\n    - tool: terminal\n      pattern: \"git push:*\"\n      examples:\n        hits: [\"git push origin main\"]\n        misses: [\"git pull\"]\n",
     );
@@ -179,9 +191,8 @@ rules:
         misses: [\"git status\", \"git push --tags\"]
 ";
 
-#[test]
 fn lint_fails_on_examples_that_misbehave_and_the_hook_still_loads_the_rule() {
-    let w = World::new("lint-examples").file(USER, BAD_EXAMPLES);
+    let w = World::new("policy/lint-examples").file(USER, BAD_EXAMPLES);
     let out = w.run(&["lint", "--cwd", &w.path("project")]);
     assert_eq!(out.code, 1, "{out:?}");
     let file = w.path(USER);
@@ -212,9 +223,8 @@ fn lint_fails_on_examples_that_misbehave_and_the_hook_still_loads_the_rule() {
     );
 }
 
-#[test]
 fn lint_fails_on_an_invalid_file_with_its_line() {
-    let w = World::new("lint-invalid").file(
+    let w = World::new("policy/lint-invalid").file(
         PROJECT,
         "mode: autonomous\nrules:\n  deny: []\n  alow:\n    - \"terminal(ls)\"\n",
     );
@@ -226,9 +236,8 @@ fn lint_fails_on_an_invalid_file_with_its_line() {
 
 // ---------------------------------------------------------------- why
 
-#[test]
 fn why_lists_sources_competing_rules_winner_and_verdict() {
-    let w = World::new("why-compete").file(
+    let w = World::new("policy/why-compete").file(
         USER,
         "\
 rules:
@@ -247,7 +256,6 @@ rules:
     let out = w.why("npm test");
     assert_eq!(out.code, 0, "{out:?}");
     let text = &out.stdout;
-    println!("{text}");
     let file = w.path(USER);
     assert!(
         text.lines()
@@ -274,7 +282,7 @@ rules:
     );
 
     // The dangerous layer's view is listed even when a user allow won.
-    let w = World::new("why-dangerous")
+    let w = World::new("policy/why-dangerous")
         .file(USER, "rules:\n  allow:\n    - \"terminal(git push:*)\"\n");
     let text = w.why("git push --force origin main").stdout;
     let dangerous = text
@@ -376,11 +384,10 @@ const ROWS: &[Row] = &[
         vars: &[], cmd: "git push --force origin main && x", action: "ask", rule: Some("git.force-push"), layer: "dangerous" },
 ];
 
-#[test]
 fn precedence_table() {
     let mut failures = Vec::new();
     for row in ROWS {
-        let mut w = World::new(&format!("prec-{}", row.name));
+        let mut w = World::new(&format!("policy/prec-{}", row.name));
         for (rel, text) in row.files {
             w = w.file(rel, text);
         }
@@ -411,12 +418,11 @@ fn precedence_table() {
 
 // ---------------------------------------------------------------- all sources
 
-#[test]
 fn every_source_at_once() {
     let rule = |section: &str, id: &str, spec: &str| {
         format!("rules:\n  {section}:\n    - {{id: {id}, tool: terminal, pattern: '{spec}'}}\n")
     };
-    let w = World::new("all-sources")
+    let w = World::new("policy/all-sources")
         .file(MANAGED, &rule("deny", "managed-no-psql", "psql:*"))
         .file(
             PROJECT,
@@ -447,7 +453,6 @@ fn every_source_at_once() {
         .var_at("WARDEN_CONFIG", "extra.yaml");
 
     let text = w.why("echo hello").stdout;
-    println!("{text}");
     let order = [
         ("managed", MANAGED),
         ("project", PROJECT),
@@ -496,9 +501,8 @@ fn every_source_at_once() {
 
 // ---------------------------------------------------------------- broken sources
 
-#[test]
 fn invalid_project_file_blocks_by_default_and_names_the_file() {
-    let w = World::new("broken-default")
+    let w = World::new("policy/broken-default")
         .file(PROJECT, "rules: [unclosed\n")
         .file(USER, NO_PUSH);
     for cmd in ["ls", "git push origin main"] {
@@ -509,9 +513,8 @@ fn invalid_project_file_blocks_by_default_and_names_the_file() {
     }
 }
 
-#[test]
 fn on_error_allow_lets_the_valid_rules_decide() {
-    let w = World::new("broken-allow")
+    let w = World::new("policy/broken-allow")
         .file(PROJECT, "rules: [unclosed\n")
         .file(USER, &format!("on_error: allow\n{NO_PUSH}"));
     let (v, err) = w.hook("git push origin main");
@@ -524,9 +527,8 @@ fn on_error_allow_lets_the_valid_rules_decide() {
     verdict_is(&v, "block", Some("config.deny-1"));
 }
 
-#[test]
 fn on_error_ask_turns_allows_into_asks() {
-    let w = World::new("broken-ask")
+    let w = World::new("policy/broken-ask")
         .file(PROJECT, "rules: [unclosed\n")
         .file(
             USER,
@@ -541,9 +543,8 @@ fn on_error_ask_turns_allows_into_asks() {
     verdict_is(&v, "block", Some("config.deny-1"));
 }
 
-#[test]
 fn policy_file_that_is_not_utf8_blocks_and_is_named() {
-    let w = World::new("broken-utf8");
+    let w = World::new("policy/broken-utf8");
     w.put(USER, b"rules:\n  deny: ['terminal(\xff\xfe)']\n");
     let (v, err) = w.hook("ls");
     verdict_is(&v, "block", Some("config.invalid"));
@@ -556,10 +557,9 @@ fn policy_file_that_is_not_utf8_blocks_and_is_named() {
     assert!(out.stdout.contains(&w.path(USER)), "{}", out.stdout);
 }
 
-#[test]
 fn policy_file_that_is_a_directory_blocks_and_is_named() {
     for rel in [USER, "etc-warden/team.yaml", HERMES] {
-        let w = World::new(&format!("broken-dir-{}", rel.replace('/', "-")));
+        let w = World::new(&format!("policy/broken-dir-{}", rel.replace('/', "-")));
         fs::create_dir_all(w.path(rel)).unwrap();
         let (v, err) = w.hook("ls");
         verdict_is(&v, "block", Some("config.invalid"));
@@ -567,19 +567,17 @@ fn policy_file_that_is_a_directory_blocks_and_is_named() {
     }
 }
 
-#[test]
 fn project_file_that_is_a_directory_is_reported() {
-    let w = World::new("broken-dir-project");
+    let w = World::new("policy/broken-dir-project");
     fs::create_dir_all(w.path(PROJECT)).unwrap();
     let (v, err) = w.hook("ls");
     verdict_is(&v, "block", Some("config.invalid"));
     assert!(err.contains(&w.path(PROJECT)), "{err}");
 }
 
-#[test]
 fn unreadable_policy_file_blocks_and_is_named() {
     use std::os::unix::fs::PermissionsExt;
-    let w = World::new("broken-unreadable").file(USER, NO_PUSH);
+    let w = World::new("policy/broken-unreadable").file(USER, NO_PUSH);
     fs::set_permissions(w.path(USER), fs::Permissions::from_mode(0o000)).unwrap();
     if fs::read(w.path(USER)).is_ok() {
         eprintln!("skipped: running as a user who can read mode-000 files (root)");

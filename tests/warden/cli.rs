@@ -1,15 +1,29 @@
 //! The real `warden` binary as an agent runs it: stdin payload in, one JSON line out, diagnostics on stderr, exit 0 with a verdict.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::PathBuf;
+use std::process::{Output, Stdio};
+use std::sync::OnceLock;
 
 use serde_json::Value;
 
+use crate::support::{self, World};
+
+tests![
+    good_payloads_print_one_line_and_nothing_on_stderr,
+    hook_verdicts_reach_stdout_in_the_agents_dialect,
+    malformed_payloads_block_and_explain_on_stderr,
+    oversized_payload_is_blocked_naming_the_limit,
+    payload_at_the_limit_is_read,
+    unknown_agent_still_blocks_and_explains,
+    unknown_argument_still_blocks,
+    help_and_version_exit_zero,
+    no_args_and_closed_stdin_blocks_as_empty,
+    golden_args_files_use_only_known_flags,
+];
+
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
-        .join(name)
+    support::repo_path("fixtures").join(name)
 }
 
 fn read_fixture(name: &str) -> Vec<u8> {
@@ -19,30 +33,11 @@ fn read_fixture(name: &str) -> Vec<u8> {
 
 /// Runs the binary with `args`, feeding `stdin` (None: stdin is /dev/null).
 fn warden(args: &[&str], stdin: Option<Vec<u8>>) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_warden"));
-    // A home of its own, so the tester's policy files cannot change a verdict.
-    let home = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-home");
-    cmd.args(args)
-        .env_remove("SUDO_PASSWORD")
-        .env("HOME", &home)
-        .env("WARDEN_MANAGED_DIR", home.join("no-managed-policy"))
-        .env("WARDEN_PROJECT_CEILING", &home)
-        .env_remove("XDG_CONFIG_HOME")
-        .env_remove("XDG_CACHE_HOME")
-        .env_remove("XDG_STATE_HOME")
-        .env_remove("HERMES_HOME")
-        .env_remove("HERMES_CUSTOM_PATTERNS_PATH")
-        .env_remove("WARDEN_CONFIG")
-        .env_remove("HERMES_YOLO_MODE")
-        .env_remove("HERMES_CRON_SESSION")
-        .env_remove("WARDEN_UNATTENDED")
-        .current_dir(
-            std::fs::create_dir_all(&home)
-                .map(|_| &home)
-                .expect("cli home"),
-        )
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+    // A machine of its own, shared by these tests (none writes to it), so
+    // the tester's environment and policy files cannot change a verdict.
+    static WORLD: OnceLock<World> = OnceLock::new();
+    let mut cmd = WORLD.get_or_init(|| World::new("cli")).command();
+    cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::piped());
     cmd.stdin(if stdin.is_some() {
         Stdio::piped()
     } else {
@@ -104,7 +99,6 @@ fn reason(value: &Value) -> String {
     value["reason"].as_str().unwrap_or_default().to_string()
 }
 
-#[test]
 fn good_payloads_print_one_line_and_nothing_on_stderr() {
     let cases = [
         "hardline/rm-rf-root.json",
@@ -128,7 +122,6 @@ fn good_payloads_print_one_line_and_nothing_on_stderr() {
     }
 }
 
-#[test]
 fn hook_verdicts_reach_stdout_in_the_agents_dialect() {
     let hermes = verdict(&warden(&[], Some(read_fixture("hardline/rm-rf-root.json"))));
     assert_eq!(hermes["action"], "block");
@@ -147,7 +140,6 @@ fn hook_verdicts_reach_stdout_in_the_agents_dialect() {
     assert_eq!(native["layer"], "default");
 }
 
-#[test]
 fn malformed_payloads_block_and_explain_on_stderr() {
     let cases = [
         "malformed/not-json.json",
@@ -171,7 +163,6 @@ fn malformed_payloads_block_and_explain_on_stderr() {
     }
 }
 
-#[test]
 fn oversized_payload_is_blocked_naming_the_limit() {
     let limit = warden::cli::MAX_PAYLOAD_BYTES;
     let command = "a".repeat(limit);
@@ -198,7 +189,6 @@ fn oversized_payload_is_blocked_naming_the_limit() {
     assert_eq!(native["rule_id"], "input.too-large");
 }
 
-#[test]
 fn payload_at_the_limit_is_read() {
     // Padding after the object is legal JSON whitespace, so this payload is
     // exactly MAX_PAYLOAD_BYTES long and must be judged, not refused.
@@ -208,7 +198,6 @@ fn payload_at_the_limit_is_read() {
     assert_eq!(value["action"], "allow", "{value}");
 }
 
-#[test]
 fn unknown_agent_still_blocks_and_explains() {
     let output = warden(
         &["--agent", "bogus"],
@@ -223,7 +212,6 @@ fn unknown_agent_still_blocks_and_explains() {
     );
 }
 
-#[test]
 fn unknown_argument_still_blocks() {
     let output = warden(
         &["--agnet", "claude"],
@@ -233,7 +221,6 @@ fn unknown_argument_still_blocks() {
     assert!(text(&output.stderr).contains("--agnet"));
 }
 
-#[test]
 fn help_and_version_exit_zero() {
     for flag in ["--help", "-h"] {
         let output = warden(&[flag], None);
@@ -251,7 +238,6 @@ fn help_and_version_exit_zero() {
     }
 }
 
-#[test]
 fn no_args_and_closed_stdin_blocks_as_empty() {
     let output = warden(&[], None);
     let value = verdict(&output);
@@ -269,7 +255,6 @@ fn no_args_and_closed_stdin_blocks_as_empty() {
 
 /// Every `.args` file of the golden fixtures uses only flags warden knows,
 /// so a typo cannot turn a dialect case into a usage-error case.
-#[test]
 fn golden_args_files_use_only_known_flags() {
     let root = fixture("");
     let mut checked = 0;

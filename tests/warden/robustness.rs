@@ -3,6 +3,19 @@
 use warden::engine::{evaluate_command, Options};
 use warden::verdict::{Decision, Layer};
 
+tests![
+    random_shell_fragments_never_panic,
+    deep_nesting_is_blocked_not_overflowed,
+    nested_quotes_and_backticks_are_bounded,
+    eval_fan_out_is_bounded,
+    megabyte_command_is_analysed,
+    too_many_commands_is_blocked,
+    over_the_length_limit_is_blocked,
+    adversarial_shapes_finish,
+    deep_chains_are_blocked_not_overflowed,
+    nesting_within_limits_still_sees_the_command,
+];
+
 /// A small deterministic generator, so failures reproduce.
 struct Lcg(u64);
 
@@ -73,7 +86,6 @@ const PIECES: &[&str] = &[
     ">(",
 ];
 
-#[test]
 fn random_shell_fragments_never_panic() {
     let mut rng = Lcg(0x5eed);
     for _ in 0..20_000 {
@@ -85,7 +97,6 @@ fn random_shell_fragments_never_panic() {
     }
 }
 
-#[test]
 fn deep_nesting_is_blocked_not_overflowed() {
     let text = "$(".repeat(10_000);
     let verdict = evaluate_command(&text, &Options::default());
@@ -98,7 +109,6 @@ fn deep_nesting_is_blocked_not_overflowed() {
     );
 }
 
-#[test]
 fn nested_quotes_and_backticks_are_bounded() {
     for text in [
         "\"$(".repeat(5_000),
@@ -111,13 +121,11 @@ fn nested_quotes_and_backticks_are_bounded() {
     }
 }
 
-#[test]
 fn eval_fan_out_is_bounded() {
     let verdict = evaluate_command("x='eval $x $x $x $x'; eval $x", &Options::default());
     assert_eq!(verdict.decision, Decision::Block);
 }
 
-#[test]
 fn megabyte_command_is_analysed() {
     let mut text = format!("echo {}; ", "a".repeat(1_000_000));
     text.push_str("rm -rf /");
@@ -125,7 +133,6 @@ fn megabyte_command_is_analysed() {
     assert_eq!(verdict.rule_id.as_deref(), Some("hardline.rm-root"));
 }
 
-#[test]
 fn too_many_commands_is_blocked() {
     let text = "true; ".repeat(20_000);
     let verdict = evaluate_command(&text, &Options::default());
@@ -137,7 +144,6 @@ fn too_many_commands_is_blocked() {
     );
 }
 
-#[test]
 fn over_the_length_limit_is_blocked() {
     let text = "a".repeat(warden::shell::limits::MAX_COMMAND_BYTES + 1);
     let verdict = evaluate_command(&text, &Options::default());
@@ -148,7 +154,6 @@ fn over_the_length_limit_is_blocked() {
 /// Shapes that once made the analysis quadratic or worse. The bound is a
 /// tripwire for a blow-up (minutes, not milliseconds), not a timing target:
 /// the real figures are in `bench/`.
-#[test]
 fn adversarial_shapes_finish() {
     let shapes = [
         ("long pipeline", vec!["echo a"; 9000].join(" | ")),
@@ -212,7 +217,6 @@ fn adversarial_shapes_finish() {
 
 /// Chains that recurse in the analysis: each must end in a limit block, not
 /// a stack overflow (which would print no verdict at all).
-#[test]
 fn deep_chains_are_blocked_not_overflowed() {
     let chains = [
         (
@@ -242,7 +246,6 @@ fn deep_chains_are_blocked_not_overflowed() {
     }
 }
 
-#[test]
 fn nesting_within_limits_still_sees_the_command() {
     for text in [
         "f(){ g; }; g(){ rm -rf /; }; f",
@@ -255,101 +258,5 @@ fn nesting_within_limits_still_sees_the_command() {
             Some("hardline.rm-root"),
             "{text}"
         );
-    }
-}
-
-/// Policy files are bytes anyone can write: every parser takes mangled
-/// copies of valid files and random bytes without panicking.
-#[test]
-fn mangled_policy_files_never_panic() {
-    use warden::config::model::SourceKind;
-    use warden::config::{hermes, plugin, warden_file};
-    let valid = [
-        include_str!("../examples/config.yaml"),
-        "patterns:\n  - pattern: 'a\\s+b'\n    description: x\n    examples: [a b]\nallow_patterns:\n  - glob: 'git {push,pull} *'\ndeny_patterns: []\n",
-        "approvals:\n  mode: off\n  deny: ['git push*']\n  cron_mode: approve\n  auto_approve_up_to: low\ncommand_allowlist: ['ls *', 'recursive delete']\n",
-        r#"[{"id":"a","tool":"terminal","pattern":"*--prod*","decision":"deny","priority":90},{"id":2,"decision":"allow"}]"#,
-    ];
-    let mut rng = Lcg(7);
-    let parse_all = |text: &str| {
-        let _ = warden_file::parse("x.yaml", text, SourceKind::Warden, Some("/p"));
-        let _ = warden_file::parse("x.yaml", text, SourceKind::Permissions, None);
-        let _ = plugin::parse("p.yaml", text);
-        let _ = hermes::parse_config("c.yaml", text);
-        let _ = hermes::parse_trust("t.json", text);
-    };
-    for text in valid {
-        let chars: Vec<char> = text.chars().collect();
-        for _ in 0..300 {
-            let mut mangled = chars.clone();
-            for _ in 0..1 + rng.next() % 4 {
-                if mangled.is_empty() {
-                    break;
-                }
-                let at = (rng.next() as usize) % mangled.len();
-                match rng.next() % 4 {
-                    0 => {
-                        mangled.remove(at);
-                    }
-                    1 => mangled.insert(
-                        at,
-                        [
-                            '\n', ' ', ':', '-', '[', '{', '\'', '"', '*', '(', ')', '\\',
-                        ][(rng.next() % 12) as usize],
-                    ),
-                    2 => mangled.truncate(at),
-                    _ => {
-                        let from = (rng.next() as usize) % mangled.len();
-                        let c = mangled[from];
-                        mangled.insert(at, c);
-                    }
-                }
-            }
-            parse_all(&mangled.iter().collect::<String>());
-        }
-    }
-    for _ in 0..300 {
-        let len = (rng.next() % 200) as usize;
-        let text: String = (0..len)
-            .map(|_| char::from_u32((rng.next() % 0x250) as u32).unwrap_or('?'))
-            .collect();
-        parse_all(&text);
-    }
-}
-
-/// A cache file is bytes too: `Policy::from_bytes` refuses what does not
-/// hold together instead of panicking or decoding half a policy.
-#[test]
-fn mangled_cache_payloads_are_refused_without_panicking() {
-    use warden::config::model::{RuleSpec, Settings, Target, ToolSel};
-    use warden::config::policy::Policy;
-    let rules: Vec<RuleSpec> = (0..20)
-        .map(|i| RuleSpec {
-            line: Some(i),
-            description: "d".into(),
-            ..RuleSpec::new(
-                format!("t.rule-{i}"),
-                ToolSel::Shell,
-                Target::Prefix(format!("tool{i}")),
-                Decision::Block,
-            )
-        })
-        .collect();
-    let bytes = Policy::new(vec![], Settings::default(), rules)
-        .to_bytes()
-        .expect("encodes");
-    assert_eq!(Policy::from_bytes(bytes.clone()).map(|p| p.len()), Some(20));
-    let mut rng = Lcg(11);
-    for cut in 0..bytes.len() {
-        let _ = Policy::from_bytes(bytes[..cut].to_vec());
-    }
-    for _ in 0..2000 {
-        let mut mangled = bytes.clone();
-        let at = (rng.next() as usize) % mangled.len();
-        mangled[at] ^= 1 << (rng.next() % 8);
-        if let Some(policy) = Policy::from_bytes(mangled) {
-            // A flip inside a rule's bytes may still decode; it must not panic.
-            let _ = policy.rules();
-        }
     }
 }

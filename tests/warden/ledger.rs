@@ -1,15 +1,24 @@
 //! The integrity ledger seen from the hook and the CLI: protected rules that are removed, changed or deleted stay enforced until `warden bless` from a terminal.
 //!
-//! Each test builds a fake machine (`tests/support`) under
-//! `CARGO_TARGET_TMPDIR` and passes warden an explicit variable list, so the
-//! real HOME is never read.
-
-mod support;
-
-use std::fs;
+//! Each test builds a fake machine (`support::World`), so the real HOME is
+//! never read.
 
 use serde_json::Value;
-use support::{verdict_is, World};
+
+use crate::support::{verdict_is, World};
+
+tests![
+    removed_protected_rule_stays_enforced_until_blessed_from_a_terminal,
+    changed_protected_rule_keeps_the_recorded_one,
+    changed_counts_are_noted_once,
+    deleted_file_with_a_protected_rule_stays_enforced_until_blessed,
+    plugin_directory_shadowed_by_a_single_file_still_enforces,
+    protected_rule_of_a_broken_file_holds_under_on_error_allow,
+    disabling_a_protected_plugin_entry_does_not_lift_it,
+    adding_a_protected_rule_needs_no_blessing,
+    deleted_managed_file_keeps_its_rules_managed,
+    corrupt_ledger_is_reported_on_every_call_and_repaired_by_bless,
+];
 
 const PLUGIN: &str = "home/.hermes/custom-dangerous-patterns.yaml";
 const USER: &str = "home/.config/warden/config.yaml";
@@ -30,9 +39,8 @@ rules:
 /// What `terraform destroy` gets with no user rule: the built-in ask.
 const BUILT_IN: &str = "containers.infra-destroy";
 
-#[test]
 fn removed_protected_rule_stays_enforced_until_blessed_from_a_terminal() {
-    let w = World::new("removed").file(PLUGIN, PROTECTED_PLUGIN);
+    let w = World::new("ledger/removed").file(PLUGIN, PROTECTED_PLUGIN);
     let (v, err) = w.hook("terraform destroy");
     verdict_is(&v, "block", Some("plugin.deny-1"));
     assert_eq!(err, "", "a first sighting is recorded silently");
@@ -79,9 +87,8 @@ fn removed_protected_rule_stays_enforced_until_blessed_from_a_terminal() {
     assert!(out.stdout.contains("nothing to bless"), "{}", out.stdout);
 }
 
-#[test]
 fn changed_protected_rule_keeps_the_recorded_one() {
-    let w = World::new("changed").file(USER, PROTECTED_USER);
+    let w = World::new("ledger/changed").file(USER, PROTECTED_USER);
     let (v, _) = w.hook("terraform destroy -auto-approve");
     verdict_is(&v, "block", Some("no-destroy"));
 
@@ -102,9 +109,8 @@ fn changed_protected_rule_keeps_the_recorded_one() {
     verdict_is(&v, "block", Some("no-destroy"));
 }
 
-#[test]
 fn changed_counts_are_noted_once() {
-    let w = World::new("counts").file(USER, PROTECTED_USER);
+    let w = World::new("ledger/counts").file(USER, PROTECTED_USER);
     w.hook("ls");
     w.put(
         USER,
@@ -128,13 +134,12 @@ fn changed_counts_are_noted_once() {
     assert_eq!(err, "");
 }
 
-#[test]
 fn deleted_file_with_a_protected_rule_stays_enforced_until_blessed() {
     for (rel, text, rule) in [
         (PLUGIN, PROTECTED_PLUGIN, "plugin.deny-1"),
         (USER, PROTECTED_USER, "no-destroy"),
     ] {
-        let w = World::new(&format!("deleted-{}", rel.replace('/', "-")))
+        let w = World::new(&format!("ledger/deleted-{}", rel.replace('/', "-")))
             .file(rel, text)
             .file("home/.hermes/config.yaml", "command_allowlist: [ls]\n");
         verdict_is(&w.hook("terraform destroy").0, "block", Some(rule));
@@ -156,9 +161,8 @@ fn deleted_file_with_a_protected_rule_stays_enforced_until_blessed() {
     }
 }
 
-#[test]
 fn plugin_directory_shadowed_by_a_single_file_still_enforces() {
-    let w = World::new("shadowed").file(
+    let w = World::new("ledger/shadowed").file(
         "home/.hermes/custom-dangerous-patterns/team.yaml",
         PROTECTED_PLUGIN,
     );
@@ -174,9 +178,8 @@ fn plugin_directory_shadowed_by_a_single_file_still_enforces() {
     assert!(err.contains("team.yaml"), "{err}");
 }
 
-#[test]
 fn protected_rule_of_a_broken_file_holds_under_on_error_allow() {
-    let w = World::new("broken")
+    let w = World::new("ledger/broken")
         .file(
             "project/.warden.yaml",
             &PROTECTED_USER.replace("no-destroy", "p"),
@@ -198,9 +201,8 @@ fn protected_rule_of_a_broken_file_holds_under_on_error_allow() {
     verdict_is(&w.hook("terraform destroy").0, "block", Some("p"));
 }
 
-#[test]
 fn disabling_a_protected_plugin_entry_does_not_lift_it() {
-    let w = World::new("disabled").file(PLUGIN, PROTECTED_PLUGIN);
+    let w = World::new("ledger/disabled").file(PLUGIN, PROTECTED_PLUGIN);
     verdict_is(
         &w.hook("terraform destroy").0,
         "block",
@@ -212,9 +214,8 @@ fn disabling_a_protected_plugin_entry_does_not_lift_it() {
     assert!(err.contains("until `warden bless`"), "{err}");
 }
 
-#[test]
 fn adding_a_protected_rule_needs_no_blessing() {
-    let w = World::new("added").file(USER, "rules:\n  deny: ['terminal(curl:*)']\n");
+    let w = World::new("ledger/added").file(USER, "rules:\n  deny: ['terminal(curl:*)']\n");
     w.hook("ls");
     w.put(USER, PROTECTED_USER);
     let (v, err) = w.hook("terraform destroy");
@@ -223,9 +224,8 @@ fn adding_a_protected_rule_needs_no_blessing() {
     verdict_is(&w.hook("curl x").0, "allow", None);
 }
 
-#[test]
 fn deleted_managed_file_keeps_its_rules_managed() {
-    let w = World::new("managed-deleted")
+    let w = World::new("ledger/managed-deleted")
         .file(
             "etc-warden/policy.yaml",
             "rules:\n  deny:\n    - {id: m, tool: terminal, pattern: 'git push:*', priority: 1, protected: true}\n",
@@ -241,11 +241,10 @@ fn deleted_managed_file_keeps_its_rules_managed() {
     verdict_is(&v, "block", Some("m"));
 }
 
-#[test]
 fn corrupt_ledger_is_reported_on_every_call_and_repaired_by_bless() {
-    let w = World::new("corrupt").file(USER, PROTECTED_USER);
+    let w = World::new("ledger/corrupt").file(USER, PROTECTED_USER);
     w.hook("ls");
-    fs::write(w.root.join("state/warden/ledger.json"), "{ not json").unwrap();
+    w.put("state/warden/ledger.json", "{ not json");
     for _ in 0..2 {
         let (v, err) = w.hook("terraform destroy");
         verdict_is(&v, "block", Some("no-destroy"));

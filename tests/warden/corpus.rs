@@ -1,17 +1,48 @@
-//! Labelled corpora of evasion attempts and false-positive traps (`tests/corpus/*.jsonl`), each line run through the whole engine.
+//! Labelled corpora of evasion attempts and false-positive traps (`tests/corpus/*.jsonl`, one trial per file), each line run through the whole engine; and generated sweeps of the same tricks combined.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
+use libtest_mimic::{Failed, Trial};
 use serde_json::Value;
 use warden::engine::{evaluate_command, Options};
 
-/// Runs every line of a corpus; `ask` cases may also be blocked, since a
-/// block is never weaker than asking.
-fn run(name: &str) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/corpus")
-        .join(name);
-    let text = std::fs::read_to_string(&path).expect("corpus file is readable");
+use crate::support;
+
+tests![stacked_evasions_block, dangerous_text_as_data_is_allowed; files];
+
+/// One trial per corpus file, found on disk, so adding a file needs no code.
+fn files() -> Vec<Trial> {
+    let dir = support::repo_path("tests/corpus");
+    let mut paths: Vec<PathBuf> = match std::fs::read_dir(&dir) {
+        Ok(entries) => entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+            .collect(),
+        Err(e) => {
+            let message = format!("cannot list {}: {e}", dir.display());
+            return vec![Trial::test("corpus::discover", move || Err(message.into()))];
+        }
+    };
+    paths.sort();
+    if paths.is_empty() {
+        let message = format!("no *.jsonl corpus files in {}", dir.display());
+        return vec![Trial::test("corpus::discover", move || Err(message.into()))];
+    }
+    paths
+        .into_iter()
+        .map(|path| {
+            let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+            Trial::test(format!("corpus::{stem}"), move || run(&path))
+        })
+        .collect()
+}
+
+/// Runs every line of a corpus file; `ask` cases may also be blocked, since
+/// a block is never weaker than asking.
+fn run(path: &Path) -> Result<(), Failed> {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let mut failures = Vec::new();
     let mut total = 0;
     for (n, line) in text
@@ -19,73 +50,41 @@ fn run(name: &str) {
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
     {
-        let case: Value =
-            serde_json::from_str(line).unwrap_or_else(|e| panic!("{name}:{}: {e}", n + 1));
-        let command = case["command"].as_str().expect("command is a string");
-        let expect = case["expect"].as_str().expect("expect is a string");
+        let at = format!("{name}:{}", n + 1);
+        let case: Value = serde_json::from_str(line).map_err(|e| format!("{at}: {e}"))?;
+        let field = |key: &str| {
+            case[key]
+                .as_str()
+                .ok_or_else(|| format!("{at}: `{key}` is not a string"))
+        };
+        let command = field("command")?;
+        let expect = field("expect")?;
         let verdict = evaluate_command(command, &Options::default());
         let got = verdict.decision.as_str();
         total += 1;
         if got != expect && !(expect == "ask" && got == "block") {
             failures.push(format!(
-                "{name}:{}: expected {expect}, got {got} ({:?}) for {command:?} — {}",
-                n + 1,
+                "{at}: expected {expect}, got {got} ({:?}) for {command:?} — {}",
                 verdict.rule_id,
                 case["why"].as_str().unwrap_or("")
             ));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {total} cases failed:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
-}
-
-/// The labelled sample the project was given.
-#[test]
-fn evasion_sample() {
-    run("evasion-sample.jsonl");
-}
-
-/// warden's own: quoting, expansion and nested execution.
-#[test]
-fn evasion_expansion_nesting() {
-    run("evasion-expansion-nesting.jsonl");
-}
-
-/// warden's own: interpreters, heredocs, decoders, remote code, data that must stay allowed.
-#[test]
-fn evasion_code_and_data() {
-    run("evasion-code-and-data.jsonl");
-}
-
-#[test]
-fn every_corpus_file_has_a_test() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
-    let known = [
-        "evasion-sample.jsonl",
-        "evasion-expansion-nesting.jsonl",
-        "evasion-code-and-data.jsonl",
-    ];
-    for entry in std::fs::read_dir(dir).expect("corpus dir is readable") {
-        let name = entry
-            .expect("entry")
-            .file_name()
-            .to_string_lossy()
-            .to_string();
-        assert!(
-            known.contains(&name.as_str()),
-            "{name} has no test in tests/corpus.rs"
-        );
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} of {total} cases failed:\n{}",
+            failures.len(),
+            failures.join("\n")
+        )
+        .into())
     }
 }
 
 /// Every combination of wrapper, spelling of `rm`, flags, target and
 /// execution context must still be the hardline block: the corpora test
 /// each trick once, this tests them stacked.
-#[test]
 fn stacked_evasions_block() {
     let wrappers = ["", "sudo ", "env ", "timeout 5 "];
     let spellings = [
@@ -144,7 +143,6 @@ fn stacked_evasions_block() {
 
 /// The same dangerous text in data positions (arguments, messages, search
 /// patterns, heredocs to files, comments, prints) is always allowed.
-#[test]
 fn dangerous_text_as_data_is_allowed() {
     let payloads = [
         "rm -rf /",

@@ -1,0 +1,60 @@
+//! The one integration-test binary: each module lists its tests, and libtest-mimic runs them all.
+//!
+//! Tests are named `module::name` (fixtures `fixtures::<group>/<case>`), so
+//! `cargo test --test warden -- policy::` or `-- fixtures::hardline/` runs a
+//! subset. A test is a plain function that panics on failure; a module's
+//! `tests!` line lists it, and a function left off that list is dead code,
+//! which clippy rejects, so no test can be written and silently never run.
+
+use libtest_mimic::{Arguments, Trial};
+
+/// Lists a module's test functions as `pub fn tests() -> Vec<Trial>`, each
+/// named `module::function`; after a `;`, functions that return more trials
+/// (one per data file) are added to the list.
+macro_rules! tests {
+    ($($name:ident),* $(,)? $(; $($more:ident),+ $(,)?)?) => {
+        pub fn tests() -> Vec<libtest_mimic::Trial> {
+            let module = crate::support::module_name(module_path!());
+            let plain = [$(
+                libtest_mimic::Trial::test(
+                    format!("{module}::{}", stringify!($name)),
+                    || {
+                        $name();
+                        Ok(())
+                    },
+                )
+            ),*];
+            plain.into_iter()$($(.chain($more()))+)?.collect()
+        }
+    };
+}
+
+mod analyze;
+mod cli;
+mod corpus;
+mod fixtures;
+mod hooks;
+mod ledger;
+mod policy;
+mod robustness;
+mod rules;
+mod support;
+
+fn main() {
+    let args = Arguments::from_args();
+    let trials: Vec<Trial> = [
+        analyze::tests(),
+        cli::tests(),
+        corpus::tests(),
+        fixtures::tests(),
+        hooks::tests(),
+        ledger::tests(),
+        policy::tests(),
+        robustness::tests(),
+        rules::tests(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    libtest_mimic::run(&args, trials).exit();
+}
