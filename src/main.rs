@@ -1,3 +1,5 @@
+//! The warden executable: reads the environment and stdin, runs the library, prints what it returns.
+
 use std::io::Write;
 
 fn main() {

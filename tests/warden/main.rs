@@ -34,6 +34,7 @@ mod cli;
 mod corpus;
 mod fixtures;
 mod hooks;
+mod layout;
 mod ledger;
 mod policy;
 mod robustness;
@@ -48,6 +49,7 @@ fn main() {
         corpus::tests(),
         fixtures::tests(),
         hooks::tests(),
+        layout::tests(),
         ledger::tests(),
         policy::tests(),
         robustness::tests(),
