@@ -124,8 +124,15 @@ impl<'a> Eval<'a> {
         self.forking = pipeline.stages.len() > 1 || pipeline.background;
         let mut upstream: Vec<Command> = Vec::new();
         let mut input = stdin;
+        // Every stage of a real pipeline, and a command put in the
+        // background, runs in a child process of its own.
+        let forked = self.forking;
         for node in &pipeline.stages {
-            let (cmd, output) = self.node(node, input.take(), &upstream);
+            let (cmd, output) = if forked {
+                self.child(|eval| eval.node(node, input.take(), &upstream))
+            } else {
+                self.node(node, input.take(), &upstream)
+            };
             input = output;
             if let Some(mut cmd) = cmd {
                 // Each stage keeps copies of the stages before it; copies
@@ -151,9 +158,18 @@ impl<'a> Eval<'a> {
     ) -> (Option<Command>, Option<String>) {
         match node {
             Node::Simple(simple) => self.simple(simple, stdin, upstream),
-            Node::Group(script, redirs) => {
+            Node::Group {
+                body,
+                redirs,
+                subshell,
+            } => {
                 let (redirects, here) = self.redirects(redirs);
-                let output = self.script(script, here.or(stdin));
+                let input = here.or(stdin);
+                let output = if *subshell {
+                    self.child(|eval| eval.script(body, input))
+                } else {
+                    self.script(body, input)
+                };
                 if !redirects.is_empty() {
                     self.record_writes(&redirects, output.as_deref());
                     let mut via = self.via.clone();
@@ -314,6 +330,15 @@ impl<'a> Eval<'a> {
 
     /// Runs the `>( )` substitutions of a command with what it writes into
     /// them: `tee` copies its input there, `> >(sh)` sends its output.
+    /// Runs `f` as a child process would: a `cd` in it does not move the
+    /// commands after it (`(cd /tmp); rm -rf *` deletes where it started).
+    pub(super) fn child<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
+        let cwd = self.cwd.clone();
+        let out = f(self);
+        self.cwd = cwd;
+        out
+    }
+
     fn flush_writers(&mut self, cmd: Option<&Command>, output: Option<&str>) {
         for (script, src) in std::mem::take(&mut self.writers) {
             let input = cmd.and_then(|c| {
@@ -326,7 +351,7 @@ impl<'a> Eval<'a> {
                 }
             });
             self.via.push(">( )");
-            self.script(&script, input);
+            self.child(|eval| eval.script(&script, input));
             self.via.pop();
         }
     }

@@ -206,7 +206,7 @@ impl Eval<'_> {
                 },
                 Part::CommandSub { script, src } => {
                     self.via.push("$( )");
-                    let output = self.script(script, None);
+                    let output = self.child(|eval| eval.script(script, None));
                     self.via.pop();
                     match output {
                         Some(text) => out.push_str(text.trim_end_matches('\n'), EXPANDED | q),
@@ -224,7 +224,7 @@ impl Eval<'_> {
                 }
                 Part::ProcessSub { script, src } => {
                     self.via.push("<( )");
-                    let output = self.script(script, None);
+                    let output = self.child(|eval| eval.script(script, None));
                     self.via.pop();
                     if let Some(text) = output {
                         self.proc_outputs.insert(src.clone(), text);

@@ -27,7 +27,12 @@ pub struct Pipeline {
 pub enum Node {
     Simple(Simple),
     /// `( ... )` or `{ ...; }`, with redirections applied to the whole group.
-    Group(Script, Vec<Redir>),
+    Group {
+        body: Script,
+        redirs: Vec<Redir>,
+        /// `( ... )`: a child process, so a `cd` inside it stays inside.
+        subshell: bool,
+    },
     Function {
         name: String,
         body: Script,
@@ -319,7 +324,11 @@ impl Parser {
                     let body = self.script(Stop::Paren);
                     self.leave();
                     let redirs = self.trailing_redirs();
-                    return Some(Node::Group(body, redirs));
+                    return Some(Node::Group {
+                        body,
+                        redirs,
+                        subshell: true,
+                    });
                 }
                 '{' if self.word_is("{") => {
                     self.pos += 1;
@@ -329,7 +338,11 @@ impl Parser {
                     let body = self.script(Stop::Brace);
                     self.leave();
                     let redirs = self.trailing_redirs();
-                    return Some(Node::Group(body, redirs));
+                    return Some(Node::Group {
+                        body,
+                        redirs,
+                        subshell: false,
+                    });
                 }
                 _ => {}
             }
@@ -414,7 +427,7 @@ impl Parser {
         }
         let node = self.command()?;
         let body = match node {
-            Node::Group(script, _) => script,
+            Node::Group { body, .. } => body,
             other => Script {
                 pipelines: vec![Pipeline {
                     stages: vec![other],
@@ -527,7 +540,11 @@ impl Parser {
             }
         }
         self.leave();
-        Some(Node::Group(bodies, Vec::new()))
+        Some(Node::Group {
+            body: bodies,
+            redirs: Vec::new(),
+            subshell: false,
+        })
     }
 
     fn arith_command(&mut self) {
