@@ -34,13 +34,6 @@ pub enum Error {
         line: Option<usize>,
         message: String,
     },
-    /// A user rule that cannot be compiled or whose examples misbehave.
-    #[error("rule {id} ({path}): {message}")]
-    Rule {
-        id: String,
-        path: String,
-        message: String,
-    },
     /// The compiled-policy cache or the integrity ledger could not be used.
     #[error("{path}: {message}")]
     State { path: String, message: String },
@@ -59,7 +52,6 @@ impl Error {
             Error::Io { .. } => "input.unreadable",
             Error::Usage(_) => "cli.usage",
             Error::Config { .. } => "config.invalid",
-            Error::Rule { .. } => "config.bad-rule",
             Error::State { .. } => "config.state",
         }
     }
