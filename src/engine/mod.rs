@@ -228,3 +228,74 @@ fn run(call: &ToolCall, options: &Options, explaining: bool) -> (Verdict, Vec<Ex
     let verdict = cx.verdict.take().unwrap_or_else(|| layers::no_match(&cx));
     (verdict, steps)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn explained(command: &str, options: &Options) -> Explanation {
+        explain(&ToolCall::shell(command, None), options)
+    }
+
+    #[test]
+    fn explaining_walks_every_stage_in_order_and_marks_the_decider() {
+        let explanation = explained("git push -f", &Options::default());
+        let names: Vec<&str> = explanation.steps.iter().map(|s| s.name).collect();
+        let order: Vec<&str> = STAGES.iter().map(|s| s.name).collect();
+        assert_eq!(names, order);
+        let deciders: Vec<&str> = explanation
+            .steps
+            .iter()
+            .filter(|s| s.decided)
+            .map(|s| s.name)
+            .collect();
+        assert_eq!(deciders, ["dangerous"]);
+        assert!(explanation.steps.iter().all(|s| !s.notes.is_empty()));
+        assert_eq!(
+            explanation.verdict,
+            evaluate_command("git push -f", &Options::default())
+        );
+    }
+
+    #[test]
+    fn post_processing_is_a_stage_that_changes_the_verdict() {
+        let options = Options {
+            on_ask: OnAsk::Block,
+            ..Options::default()
+        };
+        let explanation = explained("git push -f", &options);
+        let post = explanation.steps.last().expect("a post-processing step");
+        assert!(post.decided, "{post:?}");
+        assert_eq!(explanation.verdict.decision, Decision::Block);
+        // The deciding layer keeps its name; the change is recorded.
+        assert_eq!(explanation.verdict.layer, Layer::Dangerous);
+        assert!(explanation
+            .verdict
+            .message()
+            .starts_with("Blocked: `git push -f`"));
+    }
+
+    #[test]
+    fn once_a_layer_decides_the_rest_only_report() {
+        // rm -rf / is hardline; the dangerous layer would also match it.
+        let verdict = evaluate_command("rm -rf /", &Options::default());
+        assert_eq!(verdict.layer, Layer::Hardline);
+        let explanation = explained("rm -rf /", &Options::default());
+        assert_eq!(explanation.verdict, verdict);
+        let dangerous = explanation
+            .steps
+            .iter()
+            .find(|s| s.name == "dangerous")
+            .expect("dangerous step");
+        assert!(!dangerous.decided);
+    }
+
+    #[test]
+    fn other_events_run_no_stage() {
+        let call =
+            ToolCall::shell("rm -rf /", None).from(crate::payload::Agent::Hermes, "post_tool_call");
+        let explanation = explain(&call, &Options::default());
+        assert!(explanation.steps.is_empty());
+        assert_eq!(explanation.verdict.decision, Decision::Allow);
+    }
+}

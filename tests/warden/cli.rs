@@ -20,6 +20,10 @@ tests![
     help_and_version_exit_zero,
     no_args_and_closed_stdin_blocks_as_empty,
     golden_args_files_use_only_known_flags,
+    subcommands_used_wrongly_exit_2_with_no_verdict,
+    a_mistyped_subcommand_fails_and_blocks,
+    every_subcommand_has_help,
+    why_shows_post_processing_and_the_agents_line,
 ];
 
 fn fixture(name: &str) -> PathBuf {
@@ -305,4 +309,110 @@ fn check_args(content: &str) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// A script or CI step that runs a subcommand wrongly must fail, and a
+/// person must see what was wrong, not a hook verdict.
+fn subcommands_used_wrongly_exit_2_with_no_verdict() {
+    for args in [
+        &["lint", "--bogus"][..],
+        &["lint", "--cwd"],
+        &["why"],
+        &["why", "--cmd", "ls", "--agent", "nobody"],
+        &["why", "--tool", "terminal"],
+        &["bless", "extra"],
+        &["help", "nothing"],
+    ] {
+        let output = warden(args, None);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {output:?}");
+        assert!(output.stdout.is_empty(), "{args:?}: {output:?}");
+        let stderr = text(&output.stderr);
+        assert!(stderr.starts_with("warden"), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("--help"),
+            "{args:?} should say where help is: {stderr}"
+        );
+    }
+}
+
+/// `warden lnit`: a typo of a subcommand, or a hook registered wrongly.
+/// Either way it must not pass: exit 2, and a block for an agent.
+fn a_mistyped_subcommand_fails_and_blocks() {
+    let output = warden(&["lnit"], Some(read_fixture("allow/git-status.json")));
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let stdout = text(&output.stdout);
+    let value: Value = serde_json::from_str(stdout.trim_end()).expect("a JSON block");
+    assert_any_agent_block(&value);
+    assert!(text(&output.stderr).contains("unknown command `lnit`"));
+}
+
+fn every_subcommand_has_help() {
+    for command in ["hook", "why", "lint", "bless"] {
+        for args in [
+            vec![command, "--help"],
+            vec![command, "-h"],
+            vec!["help", command],
+        ] {
+            let output = warden(&args, None);
+            assert_eq!(output.status.code(), Some(0), "{args:?}");
+            let stdout = text(&output.stdout);
+            assert!(stdout.contains("USAGE"), "{args:?}: {stdout}");
+            assert!(output.stderr.is_empty(), "{args:?}");
+        }
+    }
+    let listing = text(&warden(&["--help"], None).stdout);
+    for command in ["hook", "why", "lint", "bless"] {
+        assert!(
+            listing.contains(&format!("\n    {command} ")),
+            "{command} in:\n{listing}"
+        );
+    }
+}
+
+/// `warden why` walks every stage, including post-processing, and shows
+/// what the hook with the same flags would print.
+fn why_shows_post_processing_and_the_agents_line() {
+    let output = warden(
+        &[
+            "why",
+            "--cmd",
+            "git push -f",
+            "--on-ask",
+            "block",
+            "--agent",
+            "codex",
+        ],
+        None,
+    );
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let text = text(&output.stdout);
+    let labels: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|w| warden::engine::STAGES.iter().any(|s| s.name == *w))
+        .collect();
+    let names: Vec<&str> = warden::engine::STAGES.iter().map(|s| s.name).collect();
+    assert_eq!(labels, names, "every stage once, in order:\n{text}");
+    assert!(
+        text.contains("--on-ask block turns this ask into a block"),
+        "{text}"
+    );
+    assert!(text.contains("verdict: block (layer dangerous"), "{text}");
+    let hook = verdict(&warden(
+        &["--on-ask", "block", "--agent", "codex"],
+        Some(
+            serde_json::json!({
+                "hook_event_name": "PreToolUse",
+                "tool_name": "Bash",
+                "tool_input": {"command": "git push -f"},
+            })
+            .to_string()
+            .into_bytes(),
+        ),
+    ));
+    assert!(
+        text.contains(&hook.to_string()),
+        "why's last line is what the hook prints ({hook}):\n{text}"
+    );
 }
