@@ -5,19 +5,15 @@
 //! strictly, since a deny list that silently fails to load stops denying.
 
 use std::collections::HashSet;
-use std::fmt;
-use std::marker::PhantomData;
 
-use serde::de::{self, DeserializeOwned, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 use serde_json::Value as Json;
 
 use super::model::{
     Mode, Risk, RuleSpec, SourceDoc, SourceKind, Target, ToolSel, Unattended, DEFAULT_PRIORITY,
 };
-use super::plugin::lines;
-use super::spec::{self, RulesField};
-use super::warden_file::{build_rules, config_error, yaml_error, RuleCtx};
+use super::spec::{self, build_rules, claim_id, RuleCtx, RulesField};
+use super::yaml::{config_error, lines, warning, yaml_error, Loose, MapOnly, Text};
 use crate::error::Result;
 use crate::verdict::Decision;
 
@@ -34,17 +30,14 @@ pub fn parse_config(path: &str, text: &str) -> Result<SourceDoc> {
     };
     let prefix = SourceKind::HermesConfig.id_prefix();
     let mut ids = HashSet::new();
-    let warn = |line: Option<u32>, message: String| match line {
-        Some(line) => format!("{path}:{line}: {message}"),
-        None => format!("{path}: {message}"),
-    };
+    let warn = |line: Option<u32>, message: String| warning(path, line, message);
 
     if let Some(MapOnly(approvals)) = doc.approvals {
         let s = &mut out.settings;
-        s.approvals_off = approvals.mode.map(|m| m.is_off());
-        s.cron_mode = approvals.cron_mode.map(|m| m.unattended());
-        s.single_query_mode = approvals.single_query_mode.map(|m| m.unattended());
-        s.unattended_mode = approvals.unattended_mode.map(|m| m.unattended());
+        s.approvals_off = approvals.mode.as_ref().map(is_off);
+        s.cron_mode = approvals.cron_mode.as_ref().map(unattended);
+        s.single_query_mode = approvals.single_query_mode.as_ref().map(unattended);
+        s.unattended_mode = approvals.unattended_mode.as_ref().map(unattended);
         s.auto_approve_up_to = approvals.auto_approve_up_to;
         s.mode = approvals.tool_mode;
 
@@ -165,16 +158,7 @@ fn push_unique(
     rules: &mut Vec<RuleSpec>,
     rule: RuleSpec,
 ) -> Result<()> {
-    if !ids.insert(rule.id.clone()) {
-        return Err(config_error(
-            path,
-            rule.line,
-            format!(
-                "rule id `{}` is used twice in this file; ids must be unique",
-                rule.id
-            ),
-        ));
-    }
+    claim_id(path, ids, &rule.id, rule.line)?;
     rules.push(rule);
     Ok(())
 }
@@ -304,109 +288,29 @@ struct Approvals {
     tool_mode: Option<Mode>,
 }
 
-/// A struct read only from a mapping: serde would otherwise also accept a
-/// list and fill the fields by position.
-struct MapOnly<T>(T);
-
-impl<'de, T: DeserializeOwned> Deserialize<'de> for MapOnly<T> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        struct V<T>(PhantomData<T>);
-        impl<'de, T: DeserializeOwned> Visitor<'de> for V<T> {
-            type Value = MapOnly<T>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a mapping")
-            }
-            fn visit_map<A: MapAccess<'de>>(
-                self,
-                map: A,
-            ) -> std::result::Result<MapOnly<T>, A::Error> {
-                T::deserialize(de::value::MapAccessDeserializer::new(map)).map(MapOnly)
-            }
-        }
-        d.deserialize_map(V(PhantomData))
+/// `approvals.mode`: `off` is yolo from config. PyYAML turns unquoted `off`
+/// and `no` into false, which serde_yaml leaves as strings.
+fn is_off(mode: &Loose) -> bool {
+    match mode {
+        Loose::Bool(b) => !b,
+        Loose::Str(s) => ["off", "no"]
+            .iter()
+            .any(|w| s.trim().eq_ignore_ascii_case(w)),
     }
 }
 
-/// A string and nothing else (serde_yaml would turn `5` into "5"; Hermes
-/// would choke on a number where it expects a command).
-struct Text(String);
-
-impl<'de> Deserialize<'de> for Text {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        struct V;
-        impl Visitor<'_> for V {
-            type Value = Text;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a string")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<Text, E> {
-                Ok(Text(v.to_string()))
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
-
-/// A scalar Hermes compares as text: PyYAML reads unquoted `off` as
-/// `false`, so booleans count as well.
-enum Loose {
-    Bool(bool),
-    Str(String),
-}
-
-impl Loose {
-    /// `approvals.mode`: `off` is yolo from config. PyYAML turns unquoted
-    /// `off` and `no` into false, which serde_yaml leaves as strings.
-    fn is_off(&self) -> bool {
-        match self {
-            Loose::Bool(b) => !b,
-            Loose::Str(s) => ["off", "no"]
-                .iter()
-                .any(|w| s.trim().eq_ignore_ascii_case(w)),
-        }
-    }
-
-    /// `cron_mode` and its newer siblings: approve, or deny by default.
-    fn unattended(&self) -> Unattended {
-        let approve = match self {
-            Loose::Bool(b) => *b,
-            Loose::Str(s) => ["approve", "off", "allow", "yes", "true"]
-                .iter()
-                .any(|w| s.trim().eq_ignore_ascii_case(w)),
-        };
-        if approve {
-            Unattended::Approve
-        } else {
-            Unattended::Deny
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for Loose {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        struct V;
-        impl Visitor<'_> for V {
-            type Value = Loose;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a word or a boolean")
-            }
-            fn visit_bool<E: de::Error>(self, v: bool) -> std::result::Result<Loose, E> {
-                Ok(Loose::Bool(v))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<Loose, E> {
-                Ok(Loose::Str(v.to_string()))
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> std::result::Result<Loose, E> {
-                Ok(Loose::Str(v.to_string()))
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> std::result::Result<Loose, E> {
-                Ok(Loose::Str(v.to_string()))
-            }
-            fn visit_f64<E: de::Error>(self, v: f64) -> std::result::Result<Loose, E> {
-                Ok(Loose::Str(v.to_string()))
-            }
-        }
-        d.deserialize_any(V)
+/// `cron_mode` and its newer siblings: approve, or deny by default.
+fn unattended(mode: &Loose) -> Unattended {
+    let approve = match mode {
+        Loose::Bool(b) => *b,
+        Loose::Str(s) => ["approve", "off", "allow", "yes", "true"]
+            .iter()
+            .any(|w| s.trim().eq_ignore_ascii_case(w)),
+    };
+    if approve {
+        Unattended::Approve
+    } else {
+        Unattended::Deny
     }
 }
 

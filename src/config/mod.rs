@@ -2,7 +2,9 @@
 //!
 //! * [`model`]: the types every source is read into and the cache stores;
 //! * [`spec`]: the per-tool rule syntax (`terminal(git:*)`, `write_file(src/**)`);
-//! * [`warden_file`], [`plugin`], [`hermes`]: one parser per source format;
+//! * [`warden_file`], [`plugin`], [`hermes`]: one parser per source format,
+//!   each depending on [`yaml`] (lines, `file:line` errors, shared serde
+//!   readers) and [`spec`] (rule entries), never on another parser;
 //! * [`cache`]: the bincode cache keyed by SHA-256; [`ledger`]: the integrity ledger.
 
 pub mod cache;
@@ -16,3 +18,4 @@ pub mod plugin;
 pub mod policy;
 pub mod spec;
 pub mod warden_file;
+mod yaml;
