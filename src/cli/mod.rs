@@ -90,16 +90,12 @@ impl Env {
         stderr: &mut String,
         decide: impl Fn(&Options) -> T,
     ) -> (T, load::Loaded) {
-        let (options, loaded) = self.options(cwd, stderr);
+        let (options, mut loaded) = self.options(cwd, stderr);
         let answer = decide(&options);
-        if !options.policy.is_corrupt() {
-            return (answer, loaded);
-        }
-        // Silently, like any other damaged cache: the answer is the same.
-        load::discard(&loaded);
-        let mut again = String::new();
-        let (options, loaded) = self.options(cwd, &mut again);
-        (decide(&options), loaded)
+        // A cached rule that failed its check was recovered inside config
+        // (a fresh compile answered); say that the cache was rebuilt.
+        loaded.refresh_cache_status();
+        (answer, loaded)
     }
 
     /// Engine options for a call in `cwd`, with the policy loaded for it;

@@ -28,12 +28,42 @@ pub fn parse_config(path: &str, text: &str) -> Result<SourceDoc> {
     let Some(MapOnly(doc)) = doc else {
         return Ok(out);
     };
-    let prefix = SourceKind::HermesConfig.id_prefix();
-    let mut ids = HashSet::new();
-    let warn = |line: Option<u32>, message: String| warning(path, line, message);
-
+    let mut file = ConfigFile {
+        path,
+        text,
+        ids: HashSet::new(),
+        out: &mut out,
+    };
     if let Some(MapOnly(approvals)) = doc.approvals {
-        let s = &mut out.settings;
+        file.approvals(approvals)?;
+    }
+    file.allowlist(doc.command_allowlist.unwrap_or_default())?;
+    Ok(out)
+}
+
+/// A `config.yaml` being read: where it is, and what it has said so far.
+struct ConfigFile<'a> {
+    path: &'a str,
+    text: &'a str,
+    /// Every rule id used in the file so far.
+    ids: HashSet<String>,
+    out: &'a mut SourceDoc,
+}
+
+impl ConfigFile<'_> {
+    fn warn(&mut self, line: Option<u32>, message: String) {
+        self.out.warnings.push(warning(self.path, line, message));
+    }
+
+    fn push(&mut self, rule: RuleSpec) -> Result<()> {
+        claim_id(self.path, &mut self.ids, &rule.id, rule.line)?;
+        self.out.rules.push(rule);
+        Ok(())
+    }
+
+    /// The `approvals` settings, its `deny` globs and its per-tool `rules`.
+    fn approvals(&mut self, approvals: Approvals) -> Result<()> {
+        let s = &mut self.out.settings;
         s.approvals_off = approvals.mode.as_ref().map(is_off);
         s.cron_mode = approvals.cron_mode.as_ref().map(unattended);
         s.single_query_mode = approvals.single_query_mode.as_ref().map(unattended);
@@ -42,73 +72,70 @@ pub fn parse_config(path: &str, text: &str) -> Result<SourceDoc> {
         s.mode = approvals.tool_mode;
 
         let globs = approvals.deny.unwrap_or_default();
-        let entry_lines = lines::seq_lines(text, &["approvals", "deny"], globs.len());
+        let entry_lines = lines::seq_lines(self.text, &["approvals", "deny"], globs.len());
         for (i, (Text(glob), line)) in globs.into_iter().zip(entry_lines).enumerate() {
-            let id = format!("{prefix}.deny-{}", i + 1);
+            let id = format!("{}.deny-{}", SourceKind::HermesConfig.id_prefix(), i + 1);
             if glob.trim().is_empty() {
-                out.warnings.push(warn(
+                self.warn(
                     line,
                     format!("{id}: empty entry in `approvals.deny` ignored"),
-                ));
+                );
                 continue;
             }
             let rule = shell_rule(id, line, Target::CommandGlob(glob), Decision::Block);
-            push_unique(
-                path,
-                &mut ids,
-                &mut out.rules,
-                RuleSpec {
-                    case_insensitive: true,
-                    ..rule
-                },
-            )?;
+            self.push(RuleSpec {
+                case_insensitive: true,
+                ..rule
+            })?;
         }
 
         if let Some(rules) = approvals.rules {
             let ctx = RuleCtx {
-                path,
-                text,
+                path: self.path,
+                text: self.text,
                 keys: &["approvals", "rules"],
                 // `hermes.deny-N` already names the `approvals.deny` globs.
                 id_prefix: "hermes.rules",
                 base: None,
             };
-            build_rules(&ctx, rules, &mut ids, &mut out.rules)?;
+            build_rules(&ctx, rules, &mut self.ids, &mut self.out.rules)?;
         }
+        Ok(())
     }
 
-    let allowlist = doc.command_allowlist.unwrap_or_default();
-    let entry_lines = lines::seq_lines(text, &["command_allowlist"], allowlist.len());
-    for (i, (Text(entry), line)) in allowlist.into_iter().zip(entry_lines).enumerate() {
-        let id = format!("{prefix}.allowlist-{}", i + 1);
-        let entry = entry.trim();
-        if entry.is_empty() {
-            out.warnings.push(warn(
-                line,
-                format!("{id}: empty entry in `command_allowlist` ignored"),
-            ));
-            continue;
-        }
-        // Hermes lets an entry name a built-in pattern key; the engine uses
-        // the entries that equal a category and ignores the rest.
-        out.settings.exempt_categories.push(entry.to_string());
-        let target = if entry.contains(['*', '?', '[']) {
-            Target::CommandGlob(entry.to_string())
-        } else {
-            Target::Exact(entry.to_string())
-        };
-        let rule = shell_rule(id, line, target, Decision::Allow);
-        push_unique(
-            path,
-            &mut ids,
-            &mut out.rules,
-            RuleSpec {
+    /// `command_allowlist`: whole-command allow rules, and exemptions.
+    fn allowlist(&mut self, allowlist: Vec<Text>) -> Result<()> {
+        let entry_lines = lines::seq_lines(self.text, &["command_allowlist"], allowlist.len());
+        for (i, (Text(entry), line)) in allowlist.into_iter().zip(entry_lines).enumerate() {
+            let id = format!(
+                "{}.allowlist-{}",
+                SourceKind::HermesConfig.id_prefix(),
+                i + 1
+            );
+            let entry = entry.trim();
+            if entry.is_empty() {
+                self.warn(
+                    line,
+                    format!("{id}: empty entry in `command_allowlist` ignored"),
+                );
+                continue;
+            }
+            // Hermes lets an entry name a built-in pattern key; the engine
+            // uses the entries that equal a category and ignores the rest.
+            self.out.settings.exempt_categories.push(entry.to_string());
+            let target = if entry.contains(['*', '?', '[']) {
+                Target::CommandGlob(entry.to_string())
+            } else {
+                Target::Exact(entry.to_string())
+            };
+            let rule = shell_rule(id, line, target, Decision::Allow);
+            self.push(RuleSpec {
                 whole_command: true,
                 ..rule
-            },
-        )?;
+            })?;
+        }
+        Ok(())
     }
-    Ok(out)
 }
 
 /// Reads Hermes' proposed `trust.json`: a JSON array of trust rules.
@@ -140,7 +167,8 @@ pub fn parse_trust(path: &str, text: &str) -> Result<SourceDoc> {
     for (i, (entry, line)) in entries.iter().zip(entry_lines).enumerate() {
         let rule = trust_rule(entry, line)
             .map_err(|m| config_error(path, line, format!("trust rule {}: {m}", i + 1)))?;
-        push_unique(path, &mut ids, &mut out.rules, rule)?;
+        claim_id(path, &mut ids, &rule.id, rule.line)?;
+        out.rules.push(rule);
     }
     Ok(out)
 }
@@ -150,17 +178,6 @@ fn shell_rule(id: String, line: Option<u32>, target: Target, decision: Decision)
         line,
         ..RuleSpec::new(id, ToolSel::Shell, target, decision)
     }
-}
-
-fn push_unique(
-    path: &str,
-    ids: &mut HashSet<String>,
-    rules: &mut Vec<RuleSpec>,
-    rule: RuleSpec,
-) -> Result<()> {
-    claim_id(path, ids, &rule.id, rule.line)?;
-    rules.push(rule);
-    Ok(())
 }
 
 fn trust_rule(entry: &Json, line: Option<u32>) -> std::result::Result<RuleSpec, String> {

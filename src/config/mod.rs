@@ -16,6 +16,7 @@ pub mod model;
 pub mod pattern;
 pub mod plugin;
 pub mod policy;
+pub mod sources;
 pub mod spec;
 pub mod warden_file;
 mod yaml;
