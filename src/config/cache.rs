@@ -24,7 +24,7 @@ use crate::error::{Error, Result};
 /// the key too, but a development build keeps its version across changes.
 /// Bump it too when the way rules are compiled changes (their literals, the
 /// index): a cache built the old way would still decode, and mislead.
-pub const FORMAT_VERSION: u32 = 6;
+pub(crate) const FORMAT_VERSION: u32 = 6;
 
 const MAGIC: [u8; 8] = *b"WRDNPOL\x01";
 const HEADER_LEN: usize = 8 + 4 + 32 + 8 + 8 + 8;
@@ -33,15 +33,15 @@ const NAME_DOMAIN: &[u8] = b"warden policy cache name\0";
 
 /// What a cache file must have been written for: SHA-256 of the inputs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Key([u8; 32]);
+pub(crate) struct Key([u8; 32]);
 
 impl Key {
-    pub fn as_bytes(&self) -> &[u8; 32] {
+    pub(crate) fn as_bytes(&self) -> &[u8; 32] {
         &self.0
     }
 
     /// A key recorded earlier (see `fingerprint`).
-    pub fn from_bytes(bytes: [u8; 32]) -> Key {
+    pub(crate) fn from_bytes(bytes: [u8; 32]) -> Key {
         Key(bytes)
     }
 }
@@ -57,10 +57,10 @@ impl fmt::Display for Key {
 
 /// One policy source as it was read for this call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct KeyInput<'a> {
-    pub path: &'a str,
+pub(crate) struct KeyInput<'a> {
+    pub(crate) path: &'a str,
     /// `None`: the file does not exist or could not be read.
-    pub bytes: Option<&'a [u8]>,
+    pub(crate) bytes: Option<&'a [u8]>,
 }
 
 fn put_len(hasher: &mut Sha256, len: usize) {
@@ -73,7 +73,7 @@ fn put_field(hasher: &mut Sha256, bytes: &[u8]) {
 }
 
 /// The key of a cache entry for these inputs, in this order.
-pub fn key(inputs: &[KeyInput<'_>]) -> Key {
+pub(crate) fn key(inputs: &[KeyInput<'_>]) -> Key {
     let mut hasher = Sha256::new();
     hasher.update(KEY_DOMAIN);
     hasher.update(FORMAT_VERSION.to_le_bytes());
@@ -97,7 +97,7 @@ pub fn key(inputs: &[KeyInput<'_>]) -> Key {
 /// The cache file name for a set of source paths: each set gets its own file,
 /// so two projects do not evict each other and a changed source overwrites
 /// its set's old entry instead of piling up new ones.
-pub fn file_name(paths: &[&str]) -> String {
+pub(crate) fn file_name(paths: &[&str]) -> String {
     let mut hasher = Sha256::new();
     hasher.update(NAME_DOMAIN);
     put_len(&mut hasher, paths.len());
@@ -164,12 +164,12 @@ fn u64_at(bytes: &[u8], at: usize) -> Option<u64> {
 /// piece by piece (and check piece by piece: see `Policy`). Reading 10,000
 /// rules to use three of them would cost more than the rest of the call.
 #[derive(Debug)]
-pub struct Entry {
-    pub file: fs::File,
-    pub head: Vec<u8>,
+pub(crate) struct Entry {
+    pub(crate) file: fs::File,
+    pub(crate) head: Vec<u8>,
     /// Where the tail starts in `file`.
-    pub tail_offset: u64,
-    pub tail_len: u64,
+    pub(crate) tail_offset: u64,
+    pub(crate) tail_len: u64,
 }
 
 /// The entry at `path` if it was written for `key` and its head is intact;
@@ -295,7 +295,7 @@ fn write_new_file(path: &Path, bytes: &[u8], sync: bool) -> std::io::Result<()> 
 
 /// Removes the oldest `policy-*.bin` files in `dir` beyond the newest `keep`,
 /// and temp files a crashed writer left behind. Best effort: errors are ignored.
-pub fn prune(dir: &Path, keep: usize) {
+pub(crate) fn prune(dir: &Path, keep: usize) {
     let Ok(entries) = fs::read_dir(dir) else {
         return;
     };

@@ -18,7 +18,7 @@ use crate::error::Result;
 use crate::verdict::Decision;
 
 /// Reads the approval keys of Hermes' `config.yaml`.
-pub fn parse_config(path: &str, text: &str) -> Result<SourceDoc> {
+pub(crate) fn parse_config(path: &str, text: &str) -> Result<SourceDoc> {
     let mut out = SourceDoc::default();
     if lines::is_blank(text) {
         return Ok(out);
@@ -139,7 +139,7 @@ impl ConfigFile<'_> {
 }
 
 /// Reads Hermes' proposed `trust.json`: a JSON array of trust rules.
-pub fn parse_trust(path: &str, text: &str) -> Result<SourceDoc> {
+pub(crate) fn parse_trust(path: &str, text: &str) -> Result<SourceDoc> {
     let mut out = SourceDoc::default();
     if text.trim().is_empty() {
         return Ok(out);

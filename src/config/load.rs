@@ -86,7 +86,7 @@ pub fn load(locations: &Locations, cwd: Option<&Path>) -> Loaded {
     }
     let Some(file) = cache_file else {
         inputs.read();
-        let ledger_bytes = ledger_path.as_deref().and_then(|p| std::fs::read(p).ok());
+        let ledger_bytes = read_ledger(ledger_path.as_deref());
         return compile_and_store(&inputs, locations, None, ledger_bytes);
     };
     // Files unchanged since the cache was written: its key still holds, and
@@ -98,7 +98,7 @@ pub fn load(locations: &Locations, cwd: Option<&Path>) -> Loaded {
         }
     }
     inputs.read();
-    let ledger_bytes = ledger_path.as_deref().and_then(|p| std::fs::read(p).ok());
+    let ledger_bytes = read_ledger(ledger_path.as_deref());
     let key = cache_key(&inputs, ledger_path.as_deref(), ledger_bytes.as_deref());
     if let Some(policy) = cache::read(&file, &key).and_then(Policy::from_entry) {
         // Touched but not changed: trust the files' new fingerprints.
@@ -106,6 +106,11 @@ pub fn load(locations: &Locations, cwd: Option<&Path>) -> Loaded {
         return cached(policy, inputs, locations, file);
     }
     compile_and_store(&inputs, locations, Some(file), ledger_bytes)
+}
+
+/// The ledger's bytes, for the cache key; `None` if there is none.
+fn read_ledger(path: Option<&Path>) -> Option<Vec<u8>> {
+    path.and_then(|p| std::fs::read(p).ok())
 }
 
 /// What each file looked at, and the ledger, look like now.
@@ -171,13 +176,12 @@ fn compile_and_store(
 ) -> Loaded {
     let ledger_path = locations.ledger_path();
     let (mut policy, sources_rules) = compile(inputs);
-    let mut notes = Vec::new();
-    if let Some(path) = &ledger_path {
-        let saved;
-        (notes, saved) = apply_ledger(&mut policy, inputs, locations, path, &sources_rules);
-        if saved {
-            ledger_bytes = std::fs::read(path).ok();
-        }
+    let (notes, saved) = match &ledger_path {
+        Some(path) => apply_ledger(&mut policy, inputs, locations, path, &sources_rules),
+        None => (Vec::new(), false),
+    };
+    if saved {
+        ledger_bytes = read_ledger(ledger_path.as_deref());
     }
     let key = cache_key(inputs, ledger_path.as_deref(), ledger_bytes.as_deref());
     let cache = match &cache_file {
@@ -283,7 +287,7 @@ impl Recompile for Recovery {
             // Silently, like any other damaged cache: the answer is the same.
             discard(&self.cache_file);
             let inputs = self.inputs.reread();
-            let ledger_bytes = (self.locations.ledger_path()).and_then(|p| std::fs::read(p).ok());
+            let ledger_bytes = read_ledger(self.locations.ledger_path().as_deref());
             compile_and_store(
                 &inputs,
                 &self.locations,
@@ -313,7 +317,7 @@ impl fmt::Debug for Recovery {
 /// nothing reads it again.
 fn discard(cache_file: &Path) {
     let _ = std::fs::remove_file(cache_file);
-    let _ = std::fs::remove_file(cache_file.with_extension("stamp"));
+    let _ = std::fs::remove_file(fingerprint::stamp_path(cache_file));
 }
 
 /// Records the current sources as trusted: protected rules that were

@@ -17,7 +17,7 @@ use crate::error::Result;
 use crate::verdict::Decision;
 
 /// Reads one plugin file. Disabled entries are left out, with a warning.
-pub fn parse(path: &str, text: &str) -> Result<SourceDoc> {
+pub(crate) fn parse(path: &str, text: &str) -> Result<SourceDoc> {
     if lines::is_blank(text) {
         return Ok(SourceDoc::default());
     }

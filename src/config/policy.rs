@@ -99,7 +99,11 @@ fn key(bytes: &[u8]) -> u32 {
 impl Policy {
     /// Encodes `rules` and builds their index. Sources, settings and
     /// problems are the loader's to fill.
-    pub fn new(sources: Vec<SourceInfo>, settings: Settings, rules: Vec<RuleSpec>) -> Policy {
+    pub(crate) fn new(
+        sources: Vec<SourceInfo>,
+        settings: Settings,
+        rules: Vec<RuleSpec>,
+    ) -> Policy {
         let mut index = Index::default();
         let mut table = Table::default();
         let mut blob = Vec::new();
@@ -149,7 +153,7 @@ impl Policy {
     /// The cache's form, in two parts: the policy without its rules (read
     /// whole and checksummed), and the rules' bytes (read one rule at a
     /// time, each checked against its own sum).
-    pub fn to_parts(&self) -> Option<(Vec<u8>, &[u8])> {
+    pub(crate) fn to_parts(&self) -> Option<(Vec<u8>, &[u8])> {
         let Rules::Memory(rules) = &self.table.rules else {
             return None;
         };
@@ -161,7 +165,7 @@ impl Policy {
     }
 
     /// A policy whose rules stay in the cache file until they are needed.
-    pub fn from_entry(entry: crate::config::cache::Entry) -> Option<Policy> {
+    pub(crate) fn from_entry(entry: crate::config::cache::Entry) -> Option<Policy> {
         let mut policy = Policy::from_head(&entry.head, entry.tail_len)?;
         #[cfg(unix)]
         {

@@ -64,7 +64,7 @@ impl Locations {
     }
 
     /// The integrity ledger's file.
-    pub fn ledger_path(&self) -> Option<PathBuf> {
+    pub(crate) fn ledger_path(&self) -> Option<PathBuf> {
         self.state_dir.as_ref().map(|d| d.join("ledger.json"))
     }
 }

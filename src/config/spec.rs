@@ -15,13 +15,13 @@ use super::yaml::{config_error, lines, ListSeed};
 use crate::verdict::Decision;
 
 /// Whether `name` is one of the agents' shell tools (compared without case).
-pub fn is_shell_tool(name: &str) -> bool {
+pub(crate) fn is_shell_tool(name: &str) -> bool {
     crate::payload::ToolKind::of(name) == crate::payload::ToolKind::Shell
 }
 
 /// Reads one rule in the per-tool syntax. The error is a sentence for a
 /// person; callers add the file and line.
-pub fn parse_spec(text: &str) -> Result<(ToolSel, Target), String> {
+pub(crate) fn parse_spec(text: &str) -> Result<(ToolSel, Target), String> {
     let text = text.trim();
     if text.is_empty() {
         return Err("empty rule: name a tool, e.g. `terminal(git:*)` or `read_file`".into());
@@ -68,7 +68,7 @@ pub fn parse_spec(text: &str) -> Result<(ToolSel, Target), String> {
 
 /// The tool selector for a bare tool name or tool glob: `*` is every tool,
 /// any shell tool name is the shell, anything else is kept as written.
-pub fn tool_sel(name: &str) -> Result<ToolSel, String> {
+pub(crate) fn tool_sel(name: &str) -> Result<ToolSel, String> {
     let name = name.trim();
     if name.is_empty() {
         return Err("empty tool name".into());
@@ -97,7 +97,7 @@ pub fn tool_sel(name: &str) -> Result<ToolSel, String> {
 
 /// What a specifier means for `tool`: a prefix, an exact command or a
 /// command glob for the shell, a path glob for every other tool.
-pub fn target_for(tool: &ToolSel, spec: &str) -> Result<Target, String> {
+pub(crate) fn target_for(tool: &ToolSel, spec: &str) -> Result<Target, String> {
     let spec = spec.trim();
     if spec.is_empty() {
         return Err(

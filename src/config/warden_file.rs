@@ -16,7 +16,12 @@ use crate::error::{Error, Result};
 /// Reads a warden policy file (`kind` is [`SourceKind::Warden`] or
 /// [`SourceKind::Permissions`]); `base` is the directory relative globs and
 /// scopes are resolved against, copied into every rule.
-pub fn parse(path: &str, text: &str, kind: SourceKind, base: Option<&str>) -> Result<SourceDoc> {
+pub(crate) fn parse(
+    path: &str,
+    text: &str,
+    kind: SourceKind,
+    base: Option<&str>,
+) -> Result<SourceDoc> {
     if lines::is_blank(text) {
         return Ok(SourceDoc::default());
     }
