@@ -93,9 +93,12 @@ pub(super) fn why(parsed: &Parsed, env: &Env, _: &mut dyn Read) -> Result<Outcom
     let (dialect, on_ask) = hook::settings(parsed);
     let dialect = dialect.unwrap_or(Dialect::Hermes);
     let mut stderr = String::new();
-    let (options, loaded) = env.options(cwd.as_deref(), &mut stderr);
+    let (options, mut loaded) = env.options(cwd.as_deref(), &mut stderr);
     let options = Options { on_ask, ..options };
     let explanation = engine::explain(&call, &options);
+    // A cached rule that failed its check was recovered inside config
+    // while the call was decided: the cache line says it was rebuilt.
+    loaded.refresh_cache_status();
 
     let mut out = String::new();
     let what = cmd.or(path).map(|t| format!(" `{t}`")).unwrap_or_default();

@@ -13,9 +13,6 @@ use std::io::{Read, Write};
 use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use bincode::Options;
-use serde::de::DeserializeOwned;
-use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
@@ -27,7 +24,7 @@ use crate::error::{Error, Result};
 /// the key too, but a development build keeps its version across changes.
 /// Bump it too when the way rules are compiled changes (their literals, the
 /// index): a cache built the old way would still decode, and mislead.
-pub const FORMAT_VERSION: u32 = 6;
+pub(crate) const FORMAT_VERSION: u32 = 6;
 
 const MAGIC: [u8; 8] = *b"WRDNPOL\x01";
 const HEADER_LEN: usize = 8 + 4 + 32 + 8 + 8 + 8;
@@ -36,15 +33,15 @@ const NAME_DOMAIN: &[u8] = b"warden policy cache name\0";
 
 /// What a cache file must have been written for: SHA-256 of the inputs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Key([u8; 32]);
+pub(crate) struct Key([u8; 32]);
 
 impl Key {
-    pub fn as_bytes(&self) -> &[u8; 32] {
+    pub(crate) fn as_bytes(&self) -> &[u8; 32] {
         &self.0
     }
 
     /// A key recorded earlier (see `fingerprint`).
-    pub fn from_bytes(bytes: [u8; 32]) -> Key {
+    pub(crate) fn from_bytes(bytes: [u8; 32]) -> Key {
         Key(bytes)
     }
 }
@@ -60,10 +57,10 @@ impl fmt::Display for Key {
 
 /// One policy source as it was read for this call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct KeyInput<'a> {
-    pub path: &'a str,
+pub(crate) struct KeyInput<'a> {
+    pub(crate) path: &'a str,
     /// `None`: the file does not exist or could not be read.
-    pub bytes: Option<&'a [u8]>,
+    pub(crate) bytes: Option<&'a [u8]>,
 }
 
 fn put_len(hasher: &mut Sha256, len: usize) {
@@ -76,7 +73,7 @@ fn put_field(hasher: &mut Sha256, bytes: &[u8]) {
 }
 
 /// The key of a cache entry for these inputs, in this order.
-pub fn key(inputs: &[KeyInput<'_>]) -> Key {
+pub(crate) fn key(inputs: &[KeyInput<'_>]) -> Key {
     let mut hasher = Sha256::new();
     hasher.update(KEY_DOMAIN);
     hasher.update(FORMAT_VERSION.to_le_bytes());
@@ -100,7 +97,7 @@ pub fn key(inputs: &[KeyInput<'_>]) -> Key {
 /// The cache file name for a set of source paths: each set gets its own file,
 /// so two projects do not evict each other and a changed source overwrites
 /// its set's old entry instead of piling up new ones.
-pub fn file_name(paths: &[&str]) -> String {
+pub(crate) fn file_name(paths: &[&str]) -> String {
     let mut hasher = Sha256::new();
     hasher.update(NAME_DOMAIN);
     put_len(&mut hasher, paths.len());
@@ -162,35 +159,22 @@ fn u64_at(bytes: &[u8], at: usize) -> Option<u64> {
     Some(u64::from_le_bytes(word))
 }
 
-/// The cached value at `path` if it was written for `key`; `None` on any
-/// miss, whatever the file holds.
-pub fn read<T: DeserializeOwned>(path: &Path, key: &Key) -> Option<T> {
-    let entry = read_split(path, key)?;
-    if entry.tail_len != 0 {
-        return None;
-    }
-    bincode::DefaultOptions::new()
-        .with_fixint_encoding()
-        .with_limit(entry.head.len() as u64)
-        .deserialize(&entry.head)
-        .ok()
-}
-
 /// An entry read in two parts: the head, read whole and checked against the
 /// header's checksum, and the tail, left in the file for its owner to read
 /// piece by piece (and check piece by piece: see `Policy`). Reading 10,000
 /// rules to use three of them would cost more than the rest of the call.
 #[derive(Debug)]
-pub struct Entry {
-    pub file: fs::File,
-    pub head: Vec<u8>,
+pub(crate) struct Entry {
+    pub(crate) file: fs::File,
+    pub(crate) head: Vec<u8>,
     /// Where the tail starts in `file`.
-    pub tail_offset: u64,
-    pub tail_len: u64,
+    pub(crate) tail_offset: u64,
+    pub(crate) tail_len: u64,
 }
 
-/// The entry at `path` if it was written for `key` and its head is intact.
-pub fn read_split(path: &Path, key: &Key) -> Option<Entry> {
+/// The entry at `path` if it was written for `key` and its head is intact;
+/// `None` on any miss, whatever the file holds.
+pub(crate) fn read(path: &Path, key: &Key) -> Option<Entry> {
     let mut file = fs::File::open(path).ok()?;
     let file_len = file.metadata().ok()?.len();
     let mut header = [0u8; HEADER_LEN];
@@ -222,18 +206,9 @@ pub fn read_split(path: &Path, key: &Key) -> Option<Entry> {
     })
 }
 
-/// Stores `value` at `path` for `key`, replacing any older entry atomically.
-pub fn write<T: Serialize>(path: &Path, key: &Key, value: &T) -> Result<()> {
-    let payload = bincode::DefaultOptions::new()
-        .with_fixint_encoding()
-        .serialize(value)
-        .map_err(|e| state_error(path, format!("cannot encode the compiled policy: {e}")))?;
-    write_split(path, key, &payload, &[])
-}
-
 /// Stores a checked `head` and an unchecked `tail` (see [`Entry`]) at
-/// `path` for `key`, atomically.
-pub fn write_split(path: &Path, key: &Key, head: &[u8], tail: &[u8]) -> Result<()> {
+/// `path` for `key`, replacing any older entry atomically.
+pub(crate) fn write(path: &Path, key: &Key, head: &[u8], tail: &[u8]) -> Result<()> {
     let mut bytes = Vec::with_capacity(HEADER_LEN + head.len() + tail.len());
     bytes.extend_from_slice(&MAGIC);
     bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
@@ -320,7 +295,7 @@ fn write_new_file(path: &Path, bytes: &[u8], sync: bool) -> std::io::Result<()> 
 
 /// Removes the oldest `policy-*.bin` files in `dir` beyond the newest `keep`,
 /// and temp files a crashed writer left behind. Best effort: errors are ignored.
-pub fn prune(dir: &Path, keep: usize) {
+pub(crate) fn prune(dir: &Path, keep: usize) {
     let Ok(entries) = fs::read_dir(dir) else {
         return;
     };
@@ -350,25 +325,54 @@ pub fn prune(dir: &Path, keep: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde::Deserialize;
+    use crate::config::model::{RuleSpec, Settings, Target, ToolSel};
+    use crate::config::policy::Policy;
+    use crate::verdict::Decision;
+    use std::io::{Seek, SeekFrom};
     use std::path::PathBuf;
     use std::time::Instant;
 
-    #[derive(Debug, PartialEq, Serialize, Deserialize)]
-    struct Sample {
-        name: String,
-        items: Vec<String>,
-        numbers: Vec<u64>,
-        flag: Option<bool>,
+    /// A policy's head and rule bytes, as the loader stores them.
+    type Parts = (Vec<u8>, Vec<u8>);
+
+    fn parts(rules: Vec<RuleSpec>) -> Parts {
+        let policy = Policy::new(Vec::new(), Settings::default(), rules);
+        let (head, tail) = policy.to_parts().expect("a compiled policy encodes");
+        (head, tail.to_vec())
     }
 
-    fn sample() -> Sample {
-        Sample {
-            name: "policy".to_string(),
-            items: vec!["git:*".to_string(), "rm -rf".to_string()],
-            numbers: vec![1, 2, 3, 0xdead_beef],
-            flag: Some(true),
-        }
+    fn sample() -> Parts {
+        parts(vec![
+            RuleSpec::new(
+                "t.push",
+                ToolSel::Shell,
+                Target::Prefix("git push".into()),
+                Decision::Block,
+            ),
+            RuleSpec::new(
+                "t.ssh",
+                ToolSel::Name("read_file".into()),
+                Target::PathGlob("~/.ssh/**".into()),
+                Decision::Ask,
+            ),
+        ])
+    }
+
+    fn store(path: &Path, key: &Key, (head, tail): &Parts) -> Result<()> {
+        write(path, key, head, tail)
+    }
+
+    /// What a reader gets back: the checked head, and the tail read from
+    /// where the entry says it is.
+    fn read_back(path: &Path, key: &Key) -> Option<Parts> {
+        let mut entry = read(path, key)?;
+        entry.file.seek(SeekFrom::Start(entry.tail_offset)).ok()?;
+        let mut tail = Vec::new();
+        (&mut entry.file)
+            .take(entry.tail_len)
+            .read_to_end(&mut tail)
+            .ok()?;
+        Some((entry.head, tail))
     }
 
     fn temp_dir(tag: &str) -> PathBuf {
@@ -396,22 +400,24 @@ mod tests {
         let dir = temp_dir("round");
         let path = dir.join("state").join("policy-x.bin");
         let k = sample_key();
-        write(&path, &k, &sample()).unwrap();
-        assert_eq!(read::<Sample>(&path, &k), Some(sample()));
+        store(&path, &k, &sample()).unwrap();
+        assert_eq!(read_back(&path, &k), Some(sample()));
         // Overwriting replaces the entry.
-        let other = Sample {
-            name: "other".to_string(),
-            ..sample()
-        };
-        write(&path, &k, &other).unwrap();
-        assert_eq!(read::<Sample>(&path, &k), Some(other));
+        let other = parts(vec![RuleSpec::new(
+            "t.other",
+            ToolSel::Any,
+            Target::Any,
+            Decision::Allow,
+        )]);
+        store(&path, &k, &other).unwrap();
+        assert_eq!(read_back(&path, &k), Some(other));
         fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn missing_file_is_a_miss() {
         let dir = temp_dir("missing");
-        assert_eq!(read::<Sample>(&dir.join("nope.bin"), &sample_key()), None);
+        assert!(read(&dir.join("nope.bin"), &sample_key()).is_none());
         fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -419,12 +425,12 @@ mod tests {
     fn wrong_key_is_a_miss() {
         let dir = temp_dir("key");
         let path = dir.join("policy-x.bin");
-        write(&path, &sample_key(), &sample()).unwrap();
+        store(&path, &sample_key(), &sample()).unwrap();
         let other = key(&[KeyInput {
             path: "/p/.warden.yaml",
             bytes: Some(b"deny: [y]"),
         }]);
-        assert_eq!(read::<Sample>(&path, &other), None);
+        assert!(read(&path, &other).is_none());
         fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -433,11 +439,11 @@ mod tests {
         let dir = temp_dir("version");
         let path = dir.join("policy-x.bin");
         let k = sample_key();
-        write(&path, &k, &sample()).unwrap();
+        store(&path, &k, &sample()).unwrap();
         let mut bytes = fs::read(&path).unwrap();
         bytes[8..12].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
         fs::write(&path, &bytes).unwrap();
-        assert_eq!(read::<Sample>(&path, &k), None);
+        assert!(read(&path, &k).is_none());
         fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -512,38 +518,46 @@ mod tests {
         let dir = temp_dir("trunc");
         let path = dir.join("policy-x.bin");
         let k = sample_key();
-        write(&path, &k, &sample()).unwrap();
+        store(&path, &k, &sample()).unwrap();
         let bytes = fs::read(&path).unwrap();
         assert!(bytes.len() > HEADER_LEN);
         let cut = dir.join("cut.bin");
         for len in 0..bytes.len() {
             fs::write(&cut, &bytes[..len]).unwrap();
-            assert_eq!(read::<Sample>(&cut, &k), None, "truncated to {len} bytes");
+            assert!(read(&cut, &k).is_none(), "truncated to {len} bytes");
         }
         // Trailing garbage is as bad as missing bytes.
         let mut longer = bytes.clone();
         longer.push(0);
         fs::write(&cut, &longer).unwrap();
-        assert_eq!(read::<Sample>(&cut, &k), None);
+        assert!(read(&cut, &k).is_none());
         fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
-    fn flipped_bytes_are_a_miss() {
+    fn flipped_header_or_head_bytes_are_a_miss() {
         let dir = temp_dir("flip");
         let path = dir.join("policy-x.bin");
         let k = sample_key();
-        write(&path, &k, &sample()).unwrap();
+        let (head, tail) = sample();
+        store(&path, &k, &(head.clone(), tail.clone())).unwrap();
         let bytes = fs::read(&path).unwrap();
+        assert_eq!(bytes.len(), HEADER_LEN + head.len() + tail.len());
         let bad = dir.join("bad.bin");
-        for at in 0..bytes.len() {
+        for at in 0..HEADER_LEN + head.len() {
             for mask in [0x01u8, 0x80, 0xff] {
                 let mut flipped = bytes.clone();
                 flipped[at] ^= mask;
                 fs::write(&bad, &flipped).unwrap();
-                assert_eq!(read::<Sample>(&bad, &k), None, "byte {at} ^ {mask:#x}");
+                assert!(read(&bad, &k).is_none(), "byte {at} ^ {mask:#x}");
             }
         }
+        // The rule bytes are left to the policy, which checks each rule as
+        // it reads it (see `config::tests`): the entry itself still reads.
+        let mut flipped = bytes.clone();
+        flipped[HEADER_LEN + head.len()] ^= 0x01;
+        fs::write(&bad, &flipped).unwrap();
+        assert!(read(&bad, &k).is_some());
         fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -565,33 +579,34 @@ mod tests {
         let dir = temp_dir("giant");
         let path = dir.join("policy-x.bin");
         let k = sample_key();
-        write(&path, &k, &sample()).unwrap();
+        store(&path, &k, &sample()).unwrap();
         let mut bytes = fs::read(&path).unwrap();
         bytes[44..52].copy_from_slice(&u64::MAX.to_le_bytes());
         fs::write(&path, &bytes).unwrap();
         let start = Instant::now();
-        assert_eq!(read::<Sample>(&path, &k), None);
+        assert!(read(&path, &k).is_none());
         assert!(start.elapsed() < Duration::from_secs(1));
         fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn giant_inner_length_is_a_quick_miss() {
-        // A well-formed header and checksum around a payload whose Vec length
-        // says 2^60 elements. (bincode's slice reader and serde's cautious
-        // preallocation already refuse this; the byte limit is a second guard
-        // that this test cannot tell apart from the first.)
+        // A well-formed header and checksum around a head whose first Vec
+        // (the sources) says 2^60 elements, then whose first string says
+        // 2^60 bytes. (bincode's slice reader and serde's cautious
+        // preallocation already refuse this; the byte limit is a second
+        // guard that this test cannot tell apart from the first.)
         let dir = temp_dir("inner");
         let path = dir.join("policy-x.bin");
         let k = sample_key();
-        let mut payload = Vec::new();
-        payload.extend_from_slice(&1u64.to_le_bytes());
-        payload.push(b'x');
-        payload.extend_from_slice(&(1u64 << 60).to_le_bytes());
-        write_split(&path, &k, &payload, &[]).unwrap();
         let start = Instant::now();
-        assert_eq!(read::<Sample>(&path, &k), None);
-        assert_eq!(read::<(String, String)>(&path, &k), None);
+        for prefix in [vec![1u64 << 60], vec![1, 1 << 60]] {
+            let mut head: Vec<u8> = prefix.iter().flat_map(|n| n.to_le_bytes()).collect();
+            head.extend_from_slice(b"xxxxxxxx");
+            write(&path, &k, &head, &[]).unwrap();
+            let entry = read(&path, &k).expect("the head itself is intact");
+            assert!(Policy::from_entry(entry).is_none());
+        }
         assert!(start.elapsed() < Duration::from_secs(1));
         fs::remove_dir_all(&dir).unwrap();
     }
@@ -602,7 +617,7 @@ mod tests {
         let blocker = dir.join("a-file");
         fs::write(&blocker, b"not a directory").unwrap();
         let path = blocker.join("sub").join("policy-x.bin");
-        let err = write(&path, &sample_key(), &sample()).unwrap_err();
+        let err = store(&path, &sample_key(), &sample()).unwrap_err();
         assert!(matches!(err, Error::State { .. }), "{err:?}");
         assert!(
             err.to_string().contains(&path.display().to_string()),
@@ -619,7 +634,7 @@ mod tests {
         let path = dir.join("policy-x.bin");
         fs::create_dir(&path).unwrap();
         fs::write(path.join("keep"), b"x").unwrap();
-        assert!(write(&path, &sample_key(), &sample()).is_err());
+        assert!(store(&path, &sample_key(), &sample()).is_err());
         let names: Vec<_> = fs::read_dir(&dir)
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -633,7 +648,7 @@ mod tests {
         let dir = temp_dir("atomic");
         let path = dir.join("policy-x.bin");
         for _ in 0..3 {
-            write(&path, &sample_key(), &sample()).unwrap();
+            store(&path, &sample_key(), &sample()).unwrap();
         }
         let names: Vec<_> = fs::read_dir(&dir)
             .unwrap()
@@ -649,7 +664,7 @@ mod tests {
         use std::os::unix::fs::PermissionsExt;
         let dir = temp_dir("mode");
         let state = dir.join("state");
-        write(&state.join("policy-x.bin"), &sample_key(), &sample()).unwrap();
+        store(&state.join("policy-x.bin"), &sample_key(), &sample()).unwrap();
         let mode = fs::metadata(&state).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o700);
         fs::remove_dir_all(&dir).unwrap();

@@ -13,12 +13,12 @@ use serde::{Deserialize, Serialize};
 
 /// What `stat` says about one file; `None` fields for a missing file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Fingerprint {
-    pub path: String,
-    pub len: Option<u64>,
-    pub mtime_ns: Option<i128>,
-    pub ctime_ns: Option<i128>,
-    pub inode: Option<u64>,
+pub(crate) struct Fingerprint {
+    pub(crate) path: String,
+    pub(crate) len: Option<u64>,
+    pub(crate) mtime_ns: Option<i128>,
+    pub(crate) ctime_ns: Option<i128>,
+    pub(crate) inode: Option<u64>,
 }
 
 /// Files changed less than this long before a fingerprint is taken might
@@ -27,7 +27,7 @@ pub struct Fingerprint {
 const SETTLE_NS: i128 = 2_000_000_000;
 
 impl Fingerprint {
-    pub fn of(path: &Path) -> Fingerprint {
+    pub(crate) fn of(path: &Path) -> Fingerprint {
         let meta = std::fs::metadata(path).ok();
         let (mtime_ns, ctime_ns, inode) = match &meta {
             Some(meta) => times(meta),
@@ -75,14 +75,14 @@ fn times(meta: &std::fs::Metadata) -> (Option<i128>, Option<i128>, Option<u64>) 
 
 /// The fingerprints of a cache entry's files, and the key they gave.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Stamp {
-    pub files: Vec<Fingerprint>,
-    pub key: [u8; 32],
+pub(crate) struct Stamp {
+    pub(crate) files: Vec<Fingerprint>,
+    pub(crate) key: [u8; 32],
 }
 
 /// The key recorded beside `cache_file`, if every file still has the
 /// fingerprint it had then.
-pub fn recorded_key(cache_file: &Path, files: &[Fingerprint]) -> Option<[u8; 32]> {
+pub(crate) fn recorded_key(cache_file: &Path, files: &[Fingerprint]) -> Option<[u8; 32]> {
     let bytes = std::fs::read(stamp_path(cache_file)).ok()?;
     let stamp: Stamp = bincode::DefaultOptions::new()
         .with_limit(bytes.len() as u64)
@@ -93,7 +93,7 @@ pub fn recorded_key(cache_file: &Path, files: &[Fingerprint]) -> Option<[u8; 32]
 
 /// Records `files` and `key` beside `cache_file`, unless a file changed
 /// too recently to be trusted. Failures only cost the next call a re-hash.
-pub fn record(cache_file: &Path, files: &[Fingerprint], key: [u8; 32]) {
+pub(crate) fn record(cache_file: &Path, files: &[Fingerprint], key: [u8; 32]) {
     let now_ns = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as i128);
@@ -111,7 +111,8 @@ pub fn record(cache_file: &Path, files: &[Fingerprint], key: [u8; 32]) {
     }
 }
 
-fn stamp_path(cache_file: &Path) -> std::path::PathBuf {
+/// Where the fingerprints of `cache_file`'s sources are recorded.
+pub(crate) fn stamp_path(cache_file: &Path) -> std::path::PathBuf {
     cache_file.with_extension("stamp")
 }
 

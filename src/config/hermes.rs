@@ -5,24 +5,20 @@
 //! strictly, since a deny list that silently fails to load stops denying.
 
 use std::collections::HashSet;
-use std::fmt;
-use std::marker::PhantomData;
 
-use serde::de::{self, DeserializeOwned, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 use serde_json::Value as Json;
 
 use super::model::{
     Mode, Risk, RuleSpec, SourceDoc, SourceKind, Target, ToolSel, Unattended, DEFAULT_PRIORITY,
 };
-use super::plugin::lines;
-use super::spec::{self, RulesField};
-use super::warden_file::{build_rules, config_error, yaml_error, RuleCtx};
+use super::spec::{self, build_rules, claim_id, RuleCtx, RulesField};
+use super::yaml::{config_error, lines, warning, yaml_error, Loose, MapOnly, Text};
 use crate::error::Result;
 use crate::verdict::Decision;
 
 /// Reads the approval keys of Hermes' `config.yaml`.
-pub fn parse_config(path: &str, text: &str) -> Result<SourceDoc> {
+pub(crate) fn parse_config(path: &str, text: &str) -> Result<SourceDoc> {
     let mut out = SourceDoc::default();
     if lines::is_blank(text) {
         return Ok(out);
@@ -32,94 +28,118 @@ pub fn parse_config(path: &str, text: &str) -> Result<SourceDoc> {
     let Some(MapOnly(doc)) = doc else {
         return Ok(out);
     };
-    let prefix = SourceKind::HermesConfig.id_prefix();
-    let mut ids = HashSet::new();
-    let warn = |line: Option<u32>, message: String| match line {
-        Some(line) => format!("{path}:{line}: {message}"),
-        None => format!("{path}: {message}"),
+    let mut file = ConfigFile {
+        path,
+        text,
+        ids: HashSet::new(),
+        out: &mut out,
     };
-
     if let Some(MapOnly(approvals)) = doc.approvals {
-        let s = &mut out.settings;
-        s.approvals_off = approvals.mode.map(|m| m.is_off());
-        s.cron_mode = approvals.cron_mode.map(|m| m.unattended());
-        s.single_query_mode = approvals.single_query_mode.map(|m| m.unattended());
-        s.unattended_mode = approvals.unattended_mode.map(|m| m.unattended());
+        file.approvals(approvals)?;
+    }
+    file.allowlist(doc.command_allowlist.unwrap_or_default())?;
+    Ok(out)
+}
+
+/// A `config.yaml` being read: where it is, and what it has said so far.
+struct ConfigFile<'a> {
+    path: &'a str,
+    text: &'a str,
+    /// Every rule id used in the file so far.
+    ids: HashSet<String>,
+    out: &'a mut SourceDoc,
+}
+
+impl ConfigFile<'_> {
+    fn warn(&mut self, line: Option<u32>, message: String) {
+        self.out.warnings.push(warning(self.path, line, message));
+    }
+
+    fn push(&mut self, rule: RuleSpec) -> Result<()> {
+        claim_id(self.path, &mut self.ids, &rule.id, rule.line)?;
+        self.out.rules.push(rule);
+        Ok(())
+    }
+
+    /// The `approvals` settings, its `deny` globs and its per-tool `rules`.
+    fn approvals(&mut self, approvals: Approvals) -> Result<()> {
+        let s = &mut self.out.settings;
+        s.approvals_off = approvals.mode.as_ref().map(is_off);
+        s.cron_mode = approvals.cron_mode.as_ref().map(unattended);
+        s.single_query_mode = approvals.single_query_mode.as_ref().map(unattended);
+        s.unattended_mode = approvals.unattended_mode.as_ref().map(unattended);
         s.auto_approve_up_to = approvals.auto_approve_up_to;
         s.mode = approvals.tool_mode;
 
         let globs = approvals.deny.unwrap_or_default();
-        let entry_lines = lines::seq_lines(text, &["approvals", "deny"], globs.len());
+        let entry_lines = lines::seq_lines(self.text, &["approvals", "deny"], globs.len());
         for (i, (Text(glob), line)) in globs.into_iter().zip(entry_lines).enumerate() {
-            let id = format!("{prefix}.deny-{}", i + 1);
+            let id = format!("{}.deny-{}", SourceKind::HermesConfig.id_prefix(), i + 1);
             if glob.trim().is_empty() {
-                out.warnings.push(warn(
+                self.warn(
                     line,
                     format!("{id}: empty entry in `approvals.deny` ignored"),
-                ));
+                );
                 continue;
             }
             let rule = shell_rule(id, line, Target::CommandGlob(glob), Decision::Block);
-            push_unique(
-                path,
-                &mut ids,
-                &mut out.rules,
-                RuleSpec {
-                    case_insensitive: true,
-                    ..rule
-                },
-            )?;
+            self.push(RuleSpec {
+                case_insensitive: true,
+                ..rule
+            })?;
         }
 
         if let Some(rules) = approvals.rules {
             let ctx = RuleCtx {
-                path,
-                text,
+                path: self.path,
+                text: self.text,
                 keys: &["approvals", "rules"],
                 // `hermes.deny-N` already names the `approvals.deny` globs.
                 id_prefix: "hermes.rules",
                 base: None,
             };
-            build_rules(&ctx, rules, &mut ids, &mut out.rules)?;
+            build_rules(&ctx, rules, &mut self.ids, &mut self.out.rules)?;
         }
+        Ok(())
     }
 
-    let allowlist = doc.command_allowlist.unwrap_or_default();
-    let entry_lines = lines::seq_lines(text, &["command_allowlist"], allowlist.len());
-    for (i, (Text(entry), line)) in allowlist.into_iter().zip(entry_lines).enumerate() {
-        let id = format!("{prefix}.allowlist-{}", i + 1);
-        let entry = entry.trim();
-        if entry.is_empty() {
-            out.warnings.push(warn(
-                line,
-                format!("{id}: empty entry in `command_allowlist` ignored"),
-            ));
-            continue;
-        }
-        // Hermes lets an entry name a built-in pattern key; the engine uses
-        // the entries that equal a category and ignores the rest.
-        out.settings.exempt_categories.push(entry.to_string());
-        let target = if entry.contains(['*', '?', '[']) {
-            Target::CommandGlob(entry.to_string())
-        } else {
-            Target::Exact(entry.to_string())
-        };
-        let rule = shell_rule(id, line, target, Decision::Allow);
-        push_unique(
-            path,
-            &mut ids,
-            &mut out.rules,
-            RuleSpec {
+    /// `command_allowlist`: whole-command allow rules, and exemptions.
+    fn allowlist(&mut self, allowlist: Vec<Text>) -> Result<()> {
+        let entry_lines = lines::seq_lines(self.text, &["command_allowlist"], allowlist.len());
+        for (i, (Text(entry), line)) in allowlist.into_iter().zip(entry_lines).enumerate() {
+            let id = format!(
+                "{}.allowlist-{}",
+                SourceKind::HermesConfig.id_prefix(),
+                i + 1
+            );
+            let entry = entry.trim();
+            if entry.is_empty() {
+                self.warn(
+                    line,
+                    format!("{id}: empty entry in `command_allowlist` ignored"),
+                );
+                continue;
+            }
+            // Hermes lets an entry name a built-in pattern key; the engine
+            // uses the entries that equal a category and ignores the rest.
+            self.out.settings.exempt_categories.push(entry.to_string());
+            let target = if entry.contains(['*', '?', '[']) {
+                Target::CommandGlob(entry.to_string())
+            } else {
+                Target::Exact(entry.to_string())
+            };
+            let rule = shell_rule(id, line, target, Decision::Allow);
+            self.push(RuleSpec {
                 whole_command: true,
                 ..rule
-            },
-        )?;
+            })?;
+        }
+        Ok(())
     }
-    Ok(out)
 }
 
 /// Reads Hermes' proposed `trust.json`: a JSON array of trust rules.
-pub fn parse_trust(path: &str, text: &str) -> Result<SourceDoc> {
+pub(crate) fn parse_trust(path: &str, text: &str) -> Result<SourceDoc> {
     let mut out = SourceDoc::default();
     if text.trim().is_empty() {
         return Ok(out);
@@ -147,7 +167,8 @@ pub fn parse_trust(path: &str, text: &str) -> Result<SourceDoc> {
     for (i, (entry, line)) in entries.iter().zip(entry_lines).enumerate() {
         let rule = trust_rule(entry, line)
             .map_err(|m| config_error(path, line, format!("trust rule {}: {m}", i + 1)))?;
-        push_unique(path, &mut ids, &mut out.rules, rule)?;
+        claim_id(path, &mut ids, &rule.id, rule.line)?;
+        out.rules.push(rule);
     }
     Ok(out)
 }
@@ -157,26 +178,6 @@ fn shell_rule(id: String, line: Option<u32>, target: Target, decision: Decision)
         line,
         ..RuleSpec::new(id, ToolSel::Shell, target, decision)
     }
-}
-
-fn push_unique(
-    path: &str,
-    ids: &mut HashSet<String>,
-    rules: &mut Vec<RuleSpec>,
-    rule: RuleSpec,
-) -> Result<()> {
-    if !ids.insert(rule.id.clone()) {
-        return Err(config_error(
-            path,
-            rule.line,
-            format!(
-                "rule id `{}` is used twice in this file; ids must be unique",
-                rule.id
-            ),
-        ));
-    }
-    rules.push(rule);
-    Ok(())
 }
 
 fn trust_rule(entry: &Json, line: Option<u32>) -> std::result::Result<RuleSpec, String> {
@@ -304,109 +305,29 @@ struct Approvals {
     tool_mode: Option<Mode>,
 }
 
-/// A struct read only from a mapping: serde would otherwise also accept a
-/// list and fill the fields by position.
-struct MapOnly<T>(T);
-
-impl<'de, T: DeserializeOwned> Deserialize<'de> for MapOnly<T> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        struct V<T>(PhantomData<T>);
-        impl<'de, T: DeserializeOwned> Visitor<'de> for V<T> {
-            type Value = MapOnly<T>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a mapping")
-            }
-            fn visit_map<A: MapAccess<'de>>(
-                self,
-                map: A,
-            ) -> std::result::Result<MapOnly<T>, A::Error> {
-                T::deserialize(de::value::MapAccessDeserializer::new(map)).map(MapOnly)
-            }
-        }
-        d.deserialize_map(V(PhantomData))
+/// `approvals.mode`: `off` is yolo from config. PyYAML turns unquoted `off`
+/// and `no` into false, which serde_yaml leaves as strings.
+fn is_off(mode: &Loose) -> bool {
+    match mode {
+        Loose::Bool(b) => !b,
+        Loose::Str(s) => ["off", "no"]
+            .iter()
+            .any(|w| s.trim().eq_ignore_ascii_case(w)),
     }
 }
 
-/// A string and nothing else (serde_yaml would turn `5` into "5"; Hermes
-/// would choke on a number where it expects a command).
-struct Text(String);
-
-impl<'de> Deserialize<'de> for Text {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        struct V;
-        impl Visitor<'_> for V {
-            type Value = Text;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a string")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<Text, E> {
-                Ok(Text(v.to_string()))
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
-
-/// A scalar Hermes compares as text: PyYAML reads unquoted `off` as
-/// `false`, so booleans count as well.
-enum Loose {
-    Bool(bool),
-    Str(String),
-}
-
-impl Loose {
-    /// `approvals.mode`: `off` is yolo from config. PyYAML turns unquoted
-    /// `off` and `no` into false, which serde_yaml leaves as strings.
-    fn is_off(&self) -> bool {
-        match self {
-            Loose::Bool(b) => !b,
-            Loose::Str(s) => ["off", "no"]
-                .iter()
-                .any(|w| s.trim().eq_ignore_ascii_case(w)),
-        }
-    }
-
-    /// `cron_mode` and its newer siblings: approve, or deny by default.
-    fn unattended(&self) -> Unattended {
-        let approve = match self {
-            Loose::Bool(b) => *b,
-            Loose::Str(s) => ["approve", "off", "allow", "yes", "true"]
-                .iter()
-                .any(|w| s.trim().eq_ignore_ascii_case(w)),
-        };
-        if approve {
-            Unattended::Approve
-        } else {
-            Unattended::Deny
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for Loose {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        struct V;
-        impl Visitor<'_> for V {
-            type Value = Loose;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a word or a boolean")
-            }
-            fn visit_bool<E: de::Error>(self, v: bool) -> std::result::Result<Loose, E> {
-                Ok(Loose::Bool(v))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<Loose, E> {
-                Ok(Loose::Str(v.to_string()))
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> std::result::Result<Loose, E> {
-                Ok(Loose::Str(v.to_string()))
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> std::result::Result<Loose, E> {
-                Ok(Loose::Str(v.to_string()))
-            }
-            fn visit_f64<E: de::Error>(self, v: f64) -> std::result::Result<Loose, E> {
-                Ok(Loose::Str(v.to_string()))
-            }
-        }
-        d.deserialize_any(V)
+/// `cron_mode` and its newer siblings: approve, or deny by default.
+fn unattended(mode: &Loose) -> Unattended {
+    let approve = match mode {
+        Loose::Bool(b) => *b,
+        Loose::Str(s) => ["approve", "off", "allow", "yes", "true"]
+            .iter()
+            .any(|w| s.trim().eq_ignore_ascii_case(w)),
+    };
+    if approve {
+        Unattended::Approve
+    } else {
+        Unattended::Deny
     }
 }
 

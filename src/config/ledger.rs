@@ -17,26 +17,26 @@ use crate::error::Result;
 
 /// The ledger layout this warden writes; a ledger from a newer warden is
 /// refused rather than half understood.
-pub const LEDGER_VERSION: u32 = 1;
+pub(crate) const LEDGER_VERSION: u32 = 1;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Ledger {
+pub(crate) struct Ledger {
     #[serde(default)]
-    pub version: u32,
+    pub(crate) version: u32,
     #[serde(default)]
-    pub sources: BTreeMap<String, Entry>,
+    pub(crate) sources: BTreeMap<String, Entry>,
 }
 
 /// What one policy file looked like when it was last seen or blessed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Entry {
-    pub sha256: String,
-    pub counts: Counts,
-    pub protected: Vec<RuleSpec>,
+pub(crate) struct Entry {
+    pub(crate) sha256: String,
+    pub(crate) counts: Counts,
+    pub(crate) protected: Vec<RuleSpec>,
 }
 
 /// The ledger at `path`; an empty one if there is none yet.
-pub fn load(path: &Path) -> Result<Ledger> {
+pub(crate) fn load(path: &Path) -> Result<Ledger> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Ledger::default()),
@@ -57,7 +57,7 @@ pub fn load(path: &Path) -> Result<Ledger> {
 }
 
 /// Writes the ledger atomically, creating its directory (private) if needed.
-pub fn save(path: &Path, ledger: &Ledger) -> Result<()> {
+pub(crate) fn save(path: &Path, ledger: &Ledger) -> Result<()> {
     let mut text = serde_json::to_string_pretty(ledger)
         .map_err(|e| state_error(path, format!("cannot encode the ledger: {e}")))?;
     text.push('\n');
@@ -66,21 +66,21 @@ pub fn save(path: &Path, ledger: &Ledger) -> Result<()> {
 
 /// What [`reconcile`] found.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Reconciled {
+pub(crate) struct Reconciled {
     /// Lines for the user, in a stable order.
-    pub notes: Vec<String>,
+    pub(crate) notes: Vec<String>,
     /// Recorded protected rules that the current files no longer hold as
     /// recorded; their `source` is stale and must be re-pointed by the caller.
-    pub enforced: Vec<RuleSpec>,
+    pub(crate) enforced: Vec<RuleSpec>,
     /// The ledger was modified and should be saved.
-    pub changed: bool,
+    pub(crate) changed: bool,
 }
 
 /// Two rules are the same rule when everything but where they were found
 /// (source index, line) is equal. Spelled out field by field so that it costs
 /// no clones on every call, and so that a new field fails to compile here
 /// until someone decides whether it matters.
-pub fn same_rule(a: &RuleSpec, b: &RuleSpec) -> bool {
+pub(crate) fn same_rule(a: &RuleSpec, b: &RuleSpec) -> bool {
     let RuleSpec {
         id,
         source: _,
@@ -161,7 +161,7 @@ fn recorded(rule: &RuleSpec) -> RuleSpec {
 /// Compares the current sources with the ledger: records new files, notes
 /// changed ones, adds new protected rules, and returns every recorded
 /// protected rule that is no longer in force as recorded.
-pub fn reconcile(
+pub(crate) fn reconcile(
     ledger: &mut Ledger,
     candidates: &[String],
     sources: &[SourceInfo],
@@ -257,7 +257,7 @@ fn rules_phrase(n: usize) -> String {
 /// Accepts the current state of every candidate file: its entry becomes what
 /// the file holds now, and entries of files that are gone are forgotten.
 /// Files that failed to load keep their entry. Returns one line per change.
-pub fn bless(
+pub(crate) fn bless(
     ledger: &mut Ledger,
     candidates: &[String],
     sources: &[SourceInfo],

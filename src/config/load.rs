@@ -1,12 +1,11 @@
-//! Finding every policy source for a call, and turning them into one [`Policy`] through the cache and the ledger.
+//! Turning a call's policy sources into one [`Policy`] through the cache and the ledger, and compiling afresh when a cached rule fails its check.
 //!
-//! Sources, strongest first: managed (`/etc/warden/*.yaml`), project
-//! (`.warden.yaml` and `.hermes/permissions.yaml`, walking up from the
-//! working directory), user (`~/.config/warden/config.yaml`, the
-//! custom-patterns plugin's YAML, `~/.hermes/config.yaml`,
-//! `~/.hermes/trust.json`), environment (`WARDEN_CONFIG`).
+//! Which files those are, and reading them, is [`sources`](super::sources)'s
+//! business.
 
+use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 
 use sha2::{Digest, Sha256};
 
@@ -16,81 +15,15 @@ use crate::config::ledger::{self, Ledger};
 use crate::config::model::{
     Counts, RuleSpec, Settings, SourceDoc, SourceInfo, SourceKind, Target, Tier, ToolSel,
 };
-use crate::config::policy::{Policy, Subjects};
+use crate::config::policy::{Policy, Recompile, Subjects};
+pub use crate::config::sources::Locations;
+use crate::config::sources::{discover, Candidate, Inputs};
 use crate::config::{hermes, plugin, warden_file};
 use crate::error::{Error, Result};
 use crate::payload::ToolKind;
 
-/// A policy file larger than this is refused rather than read.
-pub const MAX_SOURCE_BYTES: u64 = 64 * 1024 * 1024;
-
 /// Cache files kept (one per set of policy files: one per project, roughly).
 const MAX_CACHE_FILES: usize = 32;
-
-/// Where the policy files, the cache and the ledger live. Read from the
-/// environment by the caller, so tests can point everything elsewhere.
-#[derive(Debug, Clone, Default)]
-pub struct Locations {
-    pub home: Option<PathBuf>,
-    /// `$XDG_CONFIG_HOME`, else `~/.config`.
-    pub config_home: Option<PathBuf>,
-    /// `$XDG_CACHE_HOME/warden`, else `~/.cache/warden`.
-    pub cache_dir: Option<PathBuf>,
-    /// `$XDG_STATE_HOME/warden`, else `~/.local/state/warden`.
-    pub state_dir: Option<PathBuf>,
-    /// `$HERMES_HOME`, else `~/.hermes`.
-    pub hermes_home: Option<PathBuf>,
-    /// `HERMES_CUSTOM_PATTERNS_PATH`: a file, or a directory of `*.yaml`.
-    pub custom_patterns: Option<PathBuf>,
-    /// `WARDEN_CONFIG`.
-    pub warden_config: Option<PathBuf>,
-    /// `/etc/warden` (`WARDEN_MANAGED_DIR` moves it, for tests and packagers).
-    pub managed_dir: Option<PathBuf>,
-    /// `WARDEN_PROJECT_CEILING`: the search for a project file stops below
-    /// this directory (as `GIT_CEILING_DIRECTORIES` does for git), so tests
-    /// cannot pick up a file above their checkout.
-    pub project_ceiling: Option<PathBuf>,
-}
-
-impl Locations {
-    /// Reads the locations from environment variables, given a lookup.
-    pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Locations {
-        let path = |name: &str| var(name).filter(|v| !v.is_empty()).map(PathBuf::from);
-        let home = path("HOME");
-        let under_home = |rel: &str| home.as_ref().map(|h| h.join(rel));
-        Locations {
-            config_home: path("XDG_CONFIG_HOME").or_else(|| under_home(".config")),
-            cache_dir: path("XDG_CACHE_HOME")
-                .or_else(|| under_home(".cache"))
-                .map(|d| d.join("warden")),
-            state_dir: path("XDG_STATE_HOME")
-                .or_else(|| under_home(".local/state"))
-                .map(|d| d.join("warden")),
-            hermes_home: path("HERMES_HOME").or_else(|| under_home(".hermes")),
-            custom_patterns: path("HERMES_CUSTOM_PATTERNS_PATH"),
-            warden_config: path("WARDEN_CONFIG"),
-            managed_dir: Some(
-                path("WARDEN_MANAGED_DIR").unwrap_or_else(|| PathBuf::from("/etc/warden")),
-            ),
-            project_ceiling: path("WARDEN_PROJECT_CEILING"),
-            home,
-        }
-    }
-
-    pub fn ledger_path(&self) -> Option<PathBuf> {
-        self.state_dir.as_ref().map(|d| d.join("ledger.json"))
-    }
-}
-
-/// A file that may hold policy.
-#[derive(Debug, Clone)]
-struct Candidate {
-    path: PathBuf,
-    tier: Tier,
-    kind: SourceKind,
-    /// The directory relative rules are relative to (a project's root).
-    base: Option<String>,
-}
 
 /// What happened with the cache on this load.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -115,18 +48,20 @@ pub struct Loaded {
     pub notes: Vec<String>,
     pub cache: CacheStatus,
     pub cache_file: Option<PathBuf>,
+    /// Shared with a policy read from the cache, to learn whether it had to
+    /// be compiled afresh.
+    recovery: Option<Arc<Recovery>>,
 }
 
-/// The sources that apply to a call in `cwd`, read and hashed.
-struct Inputs {
-    candidates: Vec<Candidate>,
-    /// Every path looked at, for the ledger: a file that was there and is
-    /// gone is still a candidate.
-    looked_at: Vec<String>,
-    /// Bytes of each candidate, or why it could not be read (`None`: absent).
-    contents: Vec<Option<std::result::Result<Vec<u8>, String>>>,
-    /// Files an environment variable names, which must exist.
-    named: Vec<PathBuf>,
+impl Loaded {
+    /// Brings `cache` up to date once the policy has been used: a rule read
+    /// from the cache that failed its check had the policy compiled afresh
+    /// and the cache rewritten.
+    pub fn refresh_cache_status(&mut self) {
+        if let Some(fresh) = self.recovery.as_ref().and_then(|r| r.fresh.get()) {
+            self.cache = fresh.cache.clone();
+        }
+    }
 }
 
 /// Loads the policy for a call whose working directory is `cwd`.
@@ -137,15 +72,7 @@ pub fn load(locations: &Locations, cwd: Option<&Path>) -> Loaded {
         let paths: Vec<&str> = inputs.looked_at.iter().map(String::as_str).collect();
         dir.join(cache::file_name(&paths))
     });
-    let looked_at = inputs.looked_at.clone();
-    let stamps = |ledger_path: Option<&Path>| -> Vec<Fingerprint> {
-        looked_at
-            .iter()
-            .map(|p| Fingerprint::of(Path::new(p)))
-            .chain(ledger_path.map(Fingerprint::of))
-            .collect()
-    };
-    let files = stamps(ledger_path.as_deref());
+    let files = fingerprints(&inputs.looked_at, ledger_path.as_deref());
     // Nothing to compile and nothing recorded: the built-in layers alone,
     // with no cache file written for every directory an agent visits.
     if files.iter().all(|f| f.len.is_none()) && inputs.named.is_empty() {
@@ -154,123 +81,243 @@ pub fn load(locations: &Locations, cwd: Option<&Path>) -> Loaded {
             notes: Vec::new(),
             cache: CacheStatus::Unneeded,
             cache_file: None,
+            recovery: None,
         };
     }
+    let Some(file) = cache_file else {
+        inputs.read();
+        let ledger_bytes = read_ledger(ledger_path.as_deref());
+        return compile_and_store(&inputs, locations, None, ledger_bytes);
+    };
     // Files unchanged since the cache was written: its key still holds, and
     // no policy file needs reading.
-    if let Some(file) = &cache_file {
-        if let Some(key) = fingerprint::recorded_key(file, &files) {
-            let policy =
-                cache::read_split(file, &cache::Key::from_bytes(key)).and_then(Policy::from_entry);
-            if let Some(policy) = policy {
-                return Loaded {
-                    policy,
-                    notes: Vec::new(),
-                    cache: CacheStatus::Hit,
-                    cache_file,
-                };
-            }
+    if let Some(key) = fingerprint::recorded_key(&file, &files) {
+        let policy = cache::read(&file, &cache::Key::from_bytes(key)).and_then(Policy::from_entry);
+        if let Some(policy) = policy {
+            return cached(policy, inputs, locations, file);
         }
     }
     inputs.read();
-    let ledger_bytes = ledger_path.as_deref().and_then(|p| std::fs::read(p).ok());
-    let key_of = |ledger_bytes: Option<&[u8]>| {
-        let mut keyed: Vec<KeyInput> = inputs
-            .candidates
-            .iter()
-            .zip(&inputs.contents)
-            .map(|(c, bytes)| KeyInput {
-                path: c.path.to_str().unwrap_or(""),
-                bytes: match bytes {
-                    Some(Ok(b)) => Some(b.as_slice()),
-                    _ => None,
-                },
-            })
-            .collect();
-        let ledger_name = ledger_path.as_deref().and_then(Path::to_str).unwrap_or("");
-        keyed.push(KeyInput {
-            path: ledger_name,
-            bytes: ledger_bytes,
-        });
-        cache::key(&keyed)
+    let ledger_bytes = read_ledger(ledger_path.as_deref());
+    let key = cache_key(&inputs, ledger_path.as_deref(), ledger_bytes.as_deref());
+    if let Some(policy) = cache::read(&file, &key).and_then(Policy::from_entry) {
+        // Touched but not changed: trust the files' new fingerprints.
+        fingerprint::record(&file, &files, *key.as_bytes());
+        return cached(policy, inputs, locations, file);
+    }
+    compile_and_store(&inputs, locations, Some(file), ledger_bytes)
+}
+
+/// The ledger's bytes, for the cache key; `None` if there is none.
+fn read_ledger(path: Option<&Path>) -> Option<Vec<u8>> {
+    path.and_then(|p| std::fs::read(p).ok())
+}
+
+/// What each file looked at, and the ledger, look like now.
+fn fingerprints(looked_at: &[String], ledger_path: Option<&Path>) -> Vec<Fingerprint> {
+    looked_at
+        .iter()
+        .map(|p| Fingerprint::of(Path::new(p)))
+        .chain(ledger_path.map(Fingerprint::of))
+        .collect()
+}
+
+/// The cache key of the read `inputs` and the ledger's bytes.
+fn cache_key(
+    inputs: &Inputs,
+    ledger_path: Option<&Path>,
+    ledger_bytes: Option<&[u8]>,
+) -> cache::Key {
+    let mut keyed: Vec<KeyInput> = inputs
+        .candidates
+        .iter()
+        .zip(&inputs.contents)
+        .map(|(c, bytes)| KeyInput {
+            path: c.path.to_str().unwrap_or(""),
+            bytes: match bytes {
+                Some(Ok(b)) => Some(b.as_slice()),
+                _ => None,
+            },
+        })
+        .collect();
+    keyed.push(KeyInput {
+        path: ledger_path.and_then(Path::to_str).unwrap_or(""),
+        bytes: ledger_bytes,
+    });
+    cache::key(&keyed)
+}
+
+/// A policy read from the cache, holding the way back to its sources
+/// should one of its rules fail its check.
+fn cached(policy: Policy, inputs: Inputs, locations: &Locations, file: PathBuf) -> Loaded {
+    let recovery = Arc::new(Recovery {
+        inputs,
+        locations: locations.clone(),
+        cache_file: file.clone(),
+        fresh: OnceLock::new(),
+    });
+    Loaded {
+        policy: policy.with_recovery(recovery.clone()),
+        notes: Vec::new(),
+        cache: CacheStatus::Hit,
+        cache_file: Some(file),
+        recovery: Some(recovery),
+    }
+}
+
+/// What a cache miss does: compiles the read `inputs`, brings the ledger
+/// up to date, and stores the policy in `cache_file` under a key that
+/// covers the ledger as it now is (`ledger_bytes`: as it was read before).
+fn compile_and_store(
+    inputs: &Inputs,
+    locations: &Locations,
+    cache_file: Option<PathBuf>,
+    mut ledger_bytes: Option<Vec<u8>>,
+) -> Loaded {
+    let ledger_path = locations.ledger_path();
+    let (mut policy, sources_rules) = compile(inputs);
+    let (notes, saved) = match &ledger_path {
+        Some(path) => apply_ledger(&mut policy, inputs, locations, path, &sources_rules),
+        None => (Vec::new(), false),
     };
-    let key = key_of(ledger_bytes.as_deref());
-    if let Some(file) = &cache_file {
-        if let Some(policy) = cache::read_split(file, &key).and_then(Policy::from_entry) {
-            // Touched but not changed: trust the files' new fingerprints.
-            fingerprint::record(file, &files, *key.as_bytes());
-            return Loaded {
-                policy,
-                notes: Vec::new(),
-                cache: CacheStatus::Hit,
-                cache_file,
-            };
-        }
+    if saved {
+        ledger_bytes = read_ledger(ledger_path.as_deref());
     }
-    let (mut policy, sources_rules) = compile(&inputs);
-    let mut notes = Vec::new();
-    let mut ledger_bytes = ledger_bytes;
-    if let Some(path) = &ledger_path {
-        match ledger::load(path) {
-            Ok(mut book) => {
-                let looked_at = ledger_candidates(&inputs, &book, locations);
-                let reconciled =
-                    ledger::reconcile(&mut book, &looked_at, &policy.sources, &sources_rules);
-                notes.extend(reconciled.notes);
-                let enforced = reconciled
-                    .enforced
-                    .into_iter()
-                    .map(|rule| (recorded_path(&book, &rule), rule))
-                    .collect();
-                enforce(&mut policy, &inputs, locations, enforced);
-                if reconciled.changed {
-                    match ledger::save(path, &book) {
-                        Ok(()) => ledger_bytes = std::fs::read(path).ok(),
-                        Err(err) => notes.push(format!("warden: could not record the ledger: {err}")),
-                    }
-                }
-            }
-            Err(err) => policy.problems.push(format!(
-                "warden: {err}; protected rules cannot be checked until `warden bless` is run from a terminal"
-            )),
-        }
-    }
-    let key = key_of(ledger_bytes.as_deref());
+    let key = cache_key(inputs, ledger_path.as_deref(), ledger_bytes.as_deref());
     let cache = match &cache_file {
         None => CacheStatus::Disabled,
-        Some(file) => match policy
-            .to_parts()
-            .ok_or_else(|| Error::State {
-                path: file.display().to_string(),
-                message: "cannot encode the compiled policy".into(),
-            })
-            .and_then(|(head, rules)| cache::write_split(file, &key, &head, rules))
-        {
-            Ok(()) => {
-                fingerprint::record(file, &stamps(ledger_path.as_deref()), *key.as_bytes());
-                if let Some(dir) = file.parent() {
-                    cache::prune(dir, MAX_CACHE_FILES);
-                }
-                CacheStatus::Rebuilt
-            }
-            Err(err) => CacheStatus::Unwritable(err.to_string()),
-        },
+        Some(file) => store(
+            &policy,
+            file,
+            &key,
+            &inputs.looked_at,
+            ledger_path.as_deref(),
+        ),
     };
     Loaded {
         policy,
         notes,
         cache,
         cache_file,
+        recovery: None,
     }
 }
 
-/// Throws away the cache entry `loaded` came from (a rule in it failed its
-/// check), so the next load compiles afresh.
-pub fn discard(loaded: &Loaded) {
-    if let Some(file) = &loaded.cache_file {
-        let _ = std::fs::remove_file(file);
-        let _ = std::fs::remove_file(file.with_extension("stamp"));
+/// Reconciles the ledger at `path` with what was compiled: protected rules
+/// the ledger keeps enforcing join the policy, and the ledger is saved if
+/// it changed. Returns the notes for the user and whether it was saved.
+fn apply_ledger(
+    policy: &mut Policy,
+    inputs: &Inputs,
+    locations: &Locations,
+    path: &Path,
+    sources_rules: &[RuleSpec],
+) -> (Vec<String>, bool) {
+    let mut book = match ledger::load(path) {
+        Ok(book) => book,
+        Err(err) => {
+            policy.problems.push(format!(
+                "warden: {err}; protected rules cannot be checked until `warden bless` is run from a terminal"
+            ));
+            return (Vec::new(), false);
+        }
+    };
+    let looked_at = ledger_candidates(inputs, &book, locations);
+    let reconciled = ledger::reconcile(&mut book, &looked_at, &policy.sources, sources_rules);
+    let mut notes = reconciled.notes;
+    let enforced = reconciled
+        .enforced
+        .into_iter()
+        .map(|rule| (recorded_path(&book, &rule), rule))
+        .collect();
+    enforce(policy, inputs, locations, enforced);
+    if !reconciled.changed {
+        return (notes, false);
     }
+    match ledger::save(path, &book) {
+        Ok(()) => (notes, true),
+        Err(err) => {
+            notes.push(format!("warden: could not record the ledger: {err}"));
+            (notes, false)
+        }
+    }
+}
+
+/// Writes `policy` to the cache `file` under `key`, and records beside it
+/// the fingerprints that let the next call trust it without re-hashing.
+fn store(
+    policy: &Policy,
+    file: &Path,
+    key: &cache::Key,
+    looked_at: &[String],
+    ledger_path: Option<&Path>,
+) -> CacheStatus {
+    let written = policy
+        .to_parts()
+        .ok_or_else(|| Error::State {
+            path: file.display().to_string(),
+            message: "cannot encode the compiled policy".into(),
+        })
+        .and_then(|(head, rules)| cache::write(file, key, &head, rules));
+    match written {
+        Ok(()) => {
+            fingerprint::record(file, &fingerprints(looked_at, ledger_path), *key.as_bytes());
+            if let Some(dir) = file.parent() {
+                cache::prune(dir, MAX_CACHE_FILES);
+            }
+            CacheStatus::Rebuilt
+        }
+        Err(err) => CacheStatus::Unwritable(err.to_string()),
+    }
+}
+
+/// The way back from a policy read from the cache to its sources: on the
+/// first rule that fails its check, the entry is thrown away and the same
+/// sources are read and compiled again, as on a cache miss.
+struct Recovery {
+    inputs: Inputs,
+    locations: Locations,
+    cache_file: PathBuf,
+    fresh: OnceLock<Loaded>,
+}
+
+impl Recompile for Recovery {
+    fn fresh(&self) -> &Policy {
+        let loaded = self.fresh.get_or_init(|| {
+            // Silently, like any other damaged cache: the answer is the same.
+            discard(&self.cache_file);
+            let inputs = self.inputs.reread();
+            let ledger_bytes = read_ledger(self.locations.ledger_path().as_deref());
+            compile_and_store(
+                &inputs,
+                &self.locations,
+                Some(self.cache_file.clone()),
+                ledger_bytes,
+            )
+        });
+        &loaded.policy
+    }
+
+    fn recompiled(&self) -> Option<&Policy> {
+        self.fresh.get().map(|loaded| &loaded.policy)
+    }
+}
+
+// By hand: the inputs can hold every policy file's bytes.
+impl fmt::Debug for Recovery {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Recovery")
+            .field("cache_file", &self.cache_file)
+            .field("recompiled", &self.fresh.get().is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Throws away a cache entry and the fingerprints recorded beside it, so
+/// nothing reads it again.
+fn discard(cache_file: &Path) {
+    let _ = std::fs::remove_file(cache_file);
+    let _ = std::fs::remove_file(fingerprint::stamp_path(cache_file));
 }
 
 /// Records the current sources as trusted: protected rules that were
@@ -299,189 +346,6 @@ pub fn lint(locations: &Locations, cwd: Option<&Path>) -> Policy {
     compile(&inputs).0
 }
 
-impl Inputs {
-    /// Reads every candidate file.
-    fn read(&mut self) {
-        self.contents = self
-            .candidates
-            .iter()
-            .map(|c| read_source(&c.path))
-            .collect();
-    }
-}
-
-/// Finds the files that may hold policy for a call in `cwd`, without
-/// reading them.
-fn discover(locations: &Locations, cwd: Option<&Path>) -> Inputs {
-    let mut candidates = Vec::new();
-    let mut looked_at = Vec::new();
-    let add = |path: PathBuf, tier, kind, base: Option<String>, list: &mut Vec<Candidate>| {
-        list.push(Candidate {
-            path,
-            tier,
-            kind,
-            base,
-        });
-    };
-    if let Some(dir) = &locations.managed_dir {
-        for path in yaml_files(dir) {
-            add(
-                path,
-                Tier::Managed,
-                SourceKind::Warden,
-                None,
-                &mut candidates,
-            );
-        }
-    }
-    if let Some(cwd) = cwd {
-        for dir in cwd.ancestors() {
-            if locations.project_ceiling.as_deref() == Some(dir) {
-                break;
-            }
-            let warden = dir.join(".warden.yaml");
-            let permissions = dir.join(".hermes").join("permissions.yaml");
-            looked_at.push(warden.display().to_string());
-            looked_at.push(permissions.display().to_string());
-            let base = Some(dir.display().to_string());
-            // Every project file from here up applies (nested projects
-            // add to their parents'), so a file planted nearer the working
-            // directory cannot hide the project's rules. Something that is
-            // there but is not a file is a candidate too: reading it fails
-            // and says so, rather than being skipped.
-            if warden.symlink_metadata().is_ok() {
-                add(
-                    warden,
-                    Tier::Project,
-                    SourceKind::Warden,
-                    base.clone(),
-                    &mut candidates,
-                );
-            }
-            if permissions.symlink_metadata().is_ok() {
-                add(
-                    permissions,
-                    Tier::Project,
-                    SourceKind::Permissions,
-                    base,
-                    &mut candidates,
-                );
-            }
-        }
-    }
-    if let Some(config) = &locations.config_home {
-        add(
-            config.join("warden").join("config.yaml"),
-            Tier::User,
-            SourceKind::Warden,
-            None,
-            &mut candidates,
-        );
-    }
-    for path in plugin_files(locations) {
-        add(path, Tier::User, SourceKind::Plugin, None, &mut candidates);
-    }
-    if let Some(hermes) = &locations.hermes_home {
-        add(
-            hermes.join("config.yaml"),
-            Tier::User,
-            SourceKind::HermesConfig,
-            None,
-            &mut candidates,
-        );
-        add(
-            hermes.join("trust.json"),
-            Tier::User,
-            SourceKind::Trust,
-            None,
-            &mut candidates,
-        );
-    }
-    if let Some(path) = &locations.warden_config {
-        add(
-            path.clone(),
-            Tier::Environment,
-            SourceKind::Warden,
-            None,
-            &mut candidates,
-        );
-    }
-    for c in &candidates {
-        let path = c.path.display().to_string();
-        if !looked_at.contains(&path) {
-            looked_at.push(path);
-        }
-    }
-    let named = [&locations.warden_config, &locations.custom_patterns]
-        .into_iter()
-        .flatten()
-        .filter(|p| !p.is_dir())
-        .cloned()
-        .collect();
-    Inputs {
-        candidates,
-        looked_at,
-        contents: Vec::new(),
-        named,
-    }
-}
-
-/// The plugin's files: `HERMES_CUSTOM_PATTERNS_PATH` (a file or a
-/// directory), else `custom-dangerous-patterns.yaml`, else every `*.yaml` in
-/// `custom-dangerous-patterns/`, in name order.
-fn plugin_files(locations: &Locations) -> Vec<PathBuf> {
-    if let Some(path) = &locations.custom_patterns {
-        return if path.is_dir() {
-            yaml_files(path)
-        } else {
-            vec![path.clone()]
-        };
-    }
-    let Some(hermes) = &locations.hermes_home else {
-        return Vec::new();
-    };
-    let single = hermes.join("custom-dangerous-patterns.yaml");
-    if single.exists() {
-        return vec![single];
-    }
-    let listed = yaml_files(&hermes.join("custom-dangerous-patterns"));
-    if listed.is_empty() {
-        vec![single]
-    } else {
-        listed
-    }
-}
-
-fn yaml_files(dir: &Path) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut files: Vec<PathBuf> = entries
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "yaml" || e == "yml"))
-        .collect();
-    files.sort();
-    files
-}
-
-fn read_source(path: &Path) -> Option<std::result::Result<Vec<u8>, String>> {
-    use std::io::Read;
-    let file = match std::fs::File::open(path) {
-        Ok(file) => file,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return None,
-        Err(err) => return Some(Err(format!("cannot be read: {err}"))),
-    };
-    let mut bytes = Vec::new();
-    match file.take(MAX_SOURCE_BYTES + 1).read_to_end(&mut bytes) {
-        Ok(_) if bytes.len() as u64 > MAX_SOURCE_BYTES => Some(Err(format!(
-            "is larger than the {MAX_SOURCE_BYTES}-byte limit for a policy file"
-        ))),
-        Ok(_) => Some(Ok(bytes)),
-        Err(err) => Some(Err(format!("cannot be read: {err}"))),
-    }
-}
-
 /// Parses every source, checks rule examples, merges settings. Returns the
 /// policy and the rules as written (for the ledger, before any rule the
 /// ledger itself adds).
@@ -494,7 +358,7 @@ fn compile(inputs: &Inputs) -> (Policy, Vec<RuleSpec>) {
     for (candidate, content) in inputs.candidates.iter().zip(&inputs.contents) {
         // A file named by an environment variable was asked for by name:
         // its absence is a problem, not a default.
-        let named = locations_name(inputs, candidate);
+        let named = inputs.named_by(candidate);
         let missing;
         let content = match (content, named) {
             (Some(content), _) => content,
@@ -571,18 +435,6 @@ fn parse(candidate: &Candidate, path: &str, bytes: &[u8]) -> Result<SourceDoc> {
         SourceKind::Plugin => plugin::parse(path, text),
         SourceKind::HermesConfig => hermes::parse_config(path, text),
         SourceKind::Trust => hermes::parse_trust(path, text),
-    }
-}
-
-/// The environment variable that named `candidate`, if one did.
-fn locations_name(inputs: &Inputs, candidate: &Candidate) -> Option<&'static str> {
-    if inputs.named.contains(&candidate.path) {
-        Some(match candidate.kind {
-            SourceKind::Plugin => "HERMES_CUSTOM_PATTERNS_PATH",
-            _ => "WARDEN_CONFIG",
-        })
-    } else {
-        None
     }
 }
 

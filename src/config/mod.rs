@@ -1,18 +1,30 @@
 //! User policy: where it comes from, what it says, how it is compiled, cached and guarded.
 //!
+//! * [`sources`]: which files hold policy for a call, and reading them;
 //! * [`model`]: the types every source is read into and the cache stores;
-//! * [`spec`]: the per-tool rule syntax (`terminal(git:*)`, `write_file(src/**)`);
-//! * [`warden_file`], [`plugin`], [`hermes`]: one parser per source format;
-//! * [`cache`]: the bincode cache keyed by SHA-256; [`ledger`]: the integrity ledger.
+//! * [`spec`]: the per-tool rule syntax (`terminal(git:*)`, `write_file(src/**)`)
+//!   and the `rules:` sections of the YAML formats;
+//! * [`warden_file`], [`plugin`], [`hermes`]: one parser per source format,
+//!   each depending on [`yaml`] (lines, `file:line` errors, shared serde
+//!   readers) and [`spec`] (rule entries), never on another parser;
+//! * [`policy`]: the compiled policy and matching a call against it, with
+//!   [`pattern`] for globs, regexes and the literals rules are indexed by;
+//! * [`load`]: from sources to one policy through the [`cache`] (bincode,
+//!   keyed by SHA-256, trusted by [`fingerprint`]s) and the [`ledger`].
 
-pub mod cache;
-pub mod fingerprint;
-pub mod hermes;
-pub mod ledger;
+mod cache;
+mod fingerprint;
+mod hermes;
+mod ledger;
 pub mod load;
 pub mod model;
-pub mod pattern;
-pub mod plugin;
+mod pattern;
+mod plugin;
 pub mod policy;
-pub mod spec;
-pub mod warden_file;
+mod sources;
+mod spec;
+mod warden_file;
+mod yaml;
+
+#[cfg(test)]
+mod tests;

@@ -54,7 +54,7 @@ pub enum SourceKind {
 
 impl SourceKind {
     /// The prefix of generated rule ids from this kind of source.
-    pub fn id_prefix(self) -> &'static str {
+    pub(crate) fn id_prefix(self) -> &'static str {
         match self {
             SourceKind::Warden => "config",
             SourceKind::Permissions => "permissions",
@@ -162,7 +162,7 @@ impl RuleSpec {
 
     /// A rule with every optional field at its default: priority 50, no
     /// scope, no examples, not protected, matched case-sensitively.
-    pub fn new(
+    pub(crate) fn new(
         id: impl Into<String>,
         tool: ToolSel,
         target: Target,
@@ -190,7 +190,7 @@ impl RuleSpec {
 }
 
 /// The default priority of a rule that names none.
-pub const DEFAULT_PRIORITY: i32 = 50;
+pub(crate) const DEFAULT_PRIORITY: i32 = 50;
 
 /// How tools that no rule names are treated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -260,13 +260,13 @@ pub struct Settings {
 }
 
 /// What one source file says.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SourceDoc {
-    pub rules: Vec<RuleSpec>,
-    pub settings: Settings,
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct SourceDoc {
+    pub(crate) rules: Vec<RuleSpec>,
+    pub(crate) settings: Settings,
     /// Things worth telling the user that do not stop the file from loading
     /// (an unknown key in a file warden reads leniently, a disabled entry...).
-    pub warnings: Vec<String>,
+    pub(crate) warnings: Vec<String>,
 }
 
 /// How many rules of each kind a source holds (the ledger compares these).
@@ -281,7 +281,7 @@ pub struct Counts {
 }
 
 impl Counts {
-    pub fn of(rules: &[RuleSpec]) -> Counts {
+    pub(crate) fn of(rules: &[RuleSpec]) -> Counts {
         let mut counts = Counts::default();
         for rule in rules {
             if rule.dangerous {
@@ -298,10 +298,6 @@ impl Counts {
             }
         }
         counts
-    }
-
-    pub fn total(&self) -> u32 {
-        self.allow + self.ask + self.deny + self.dangerous
     }
 }
 

@@ -6,7 +6,7 @@ use crate::config::model::Target;
 
 /// Which glob dialect a pattern is written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GlobKind {
+pub(crate) enum GlobKind {
     /// fnmatch over a command line: `*` matches any run of characters,
     /// slashes and spaces included (Hermes' `approvals.deny`, trust rules).
     Command,
@@ -18,7 +18,7 @@ pub enum GlobKind {
 ///
 /// Both dialects know `?`, `[...]` (with `[!...]` negation) and `{a,b}`
 /// alternatives; an unbalanced `[` or `{` is taken literally, as shells do.
-pub fn glob_to_regex(glob: &str, kind: GlobKind, case_insensitive: bool) -> String {
+pub(crate) fn glob_to_regex(glob: &str, kind: GlobKind, case_insensitive: bool) -> String {
     let chars: Vec<char> = glob.chars().collect();
     let mut out = String::with_capacity(glob.len() * 2 + 8);
     out.push_str(if case_insensitive { "(?is)^" } else { "(?s)^" });
@@ -134,7 +134,7 @@ fn brace_close(chars: &[char], start: usize) -> Option<usize> {
 
 /// The regular expression a target compiles to, or `None` for targets
 /// matched without one (any, prefix, exact).
-pub fn regex_source(target: &Target, case_insensitive: bool) -> Option<String> {
+pub(crate) fn regex_source(target: &Target, case_insensitive: bool) -> Option<String> {
     match target {
         Target::Any | Target::Prefix(_) | Target::Exact(_) => None,
         Target::CommandGlob(glob) => Some(glob_to_regex(glob, GlobKind::Command, case_insensitive)),
@@ -146,7 +146,7 @@ pub fn regex_source(target: &Target, case_insensitive: bool) -> Option<String> {
 
 /// Compiles a target's regex, with a size limit so one user pattern cannot
 /// make every call slow.
-pub fn compile(source: &str) -> Result<Regex, String> {
+pub(crate) fn compile(source: &str) -> Result<Regex, String> {
     regex::RegexBuilder::new(source)
         .size_limit(1 << 20)
         .dfa_size_limit(1 << 20)
@@ -156,7 +156,7 @@ pub fn compile(source: &str) -> Result<Regex, String> {
 
 /// Whether `subject` (one command line, or one path) matches a target whose
 /// regex, if it has one, is `regex`.
-pub fn matches(
+pub(crate) fn matches(
     target: &Target,
     case_insensitive: bool,
     regex: Option<&Regex>,
@@ -193,7 +193,7 @@ pub fn matches(
 /// The shortest text that is lowercased and present in every subject the
 /// target matches, for the prefilter; `None` when there is no such literal of
 /// at least [`MIN_LITERAL`] ASCII characters.
-pub fn required_literal(target: &Target) -> Option<String> {
+pub(crate) fn required_literal(target: &Target) -> Option<String> {
     let literal = match target {
         Target::Any => return None,
         Target::Exact(text) => text.trim().to_string(),
@@ -218,7 +218,7 @@ pub fn required_literal(target: &Target) -> Option<String> {
 }
 
 /// Literals shorter than this are not worth indexing.
-pub const MIN_LITERAL: usize = 3;
+pub(crate) const MIN_LITERAL: usize = 3;
 
 fn best_ascii_run(text: &str) -> Option<String> {
     text.split(|c: char| !c.is_ascii())

@@ -1,4 +1,4 @@
-//! The Hermes custom-patterns plugin's YAML (`patterns`, `allow_patterns`, `deny_patterns`), read as leniently as the plugin reads it; also the YAML line finder every YAML reader uses.
+//! The Hermes custom-patterns plugin's YAML (`patterns`, `allow_patterns`, `deny_patterns`), read as leniently as the plugin reads it.
 //!
 //! Users already have these files and the plugin accepts keys it does not
 //! know, so warden warns about them instead of refusing the file; only what
@@ -7,17 +7,17 @@
 
 use std::fmt;
 
-use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 
 use super::model::{RuleSpec, SourceDoc, Target, ToolSel, DEFAULT_PRIORITY};
-use super::warden_file::yaml_error;
+use super::yaml::lines::{self, Step};
+use super::yaml::{key_text, warning, yaml_error, Flag, ListSeed, OneOrMany};
 use crate::error::Result;
 use crate::verdict::Decision;
-use lines::Step;
 
 /// Reads one plugin file. Disabled entries are left out, with a warning.
-pub fn parse(path: &str, text: &str) -> Result<SourceDoc> {
+pub(crate) fn parse(path: &str, text: &str) -> Result<SourceDoc> {
     if lines::is_blank(text) {
         return Ok(SourceDoc::default());
     }
@@ -26,10 +26,7 @@ pub fn parse(path: &str, text: &str) -> Result<SourceDoc> {
         return Ok(SourceDoc::default());
     };
     let mut out = SourceDoc::default();
-    let warn = |line: Option<u32>, message: String| match line {
-        Some(line) => format!("{path}:{line}: {message}"),
-        None => format!("{path}: {message}"),
-    };
+    let warn = |line: Option<u32>, message: String| warning(path, line, message);
     for key in &doc.unknown {
         let line = lines::key_line(text, &[Step::Key(key)]);
         out.warnings.push(warn(
@@ -140,53 +137,16 @@ impl<'de> Visitor<'de> for DocVisitor {
                     continue;
                 }
             };
-            let entries = map.next_value_seed(SectionSeed(section))?;
+            let entries = map.next_value_seed(ListSeed {
+                expecting: format!("a list of patterns under `{}`", section.key()),
+                element: |i| EntrySeed(section, i),
+            })?;
             match doc.sections.iter_mut().find(|(s, _, _)| *s == section) {
                 Some(slot) => *slot = (section, entries, true),
                 None => doc.sections.push((section, entries, false)),
             }
         }
         Ok(doc)
-    }
-}
-
-/// A mapping key as text; PyYAML allows any scalar (`1:`, `true:`) as a key.
-fn key_text(key: serde_yaml::Value) -> String {
-    match key {
-        serde_yaml::Value::String(s) => s,
-        other => serde_yaml::to_string(&other)
-            .map(|s| s.trim().to_string())
-            .unwrap_or_default(),
-    }
-}
-
-struct SectionSeed(Section);
-
-impl<'de> DeserializeSeed<'de> for SectionSeed {
-    type Value = Vec<Entry>;
-
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Vec<Entry>, D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for SectionSeed {
-    type Value = Vec<Entry>;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "a list of patterns under `{}`", self.0.key())
-    }
-
-    fn visit_unit<E: de::Error>(self) -> std::result::Result<Vec<Entry>, E> {
-        Ok(Vec::new())
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Vec<Entry>, A::Error> {
-        let mut entries = Vec::new();
-        while let Some(entry) = seq.next_element_seed(EntrySeed(self.0, entries.len()))? {
-            entries.push(entry);
-        }
-        Ok(entries)
     }
 }
 
@@ -282,7 +242,7 @@ impl<'de> Visitor<'de> for EntrySeed {
                 "glob" => glob = map.next_value()?,
                 "description" => description = map.next_value()?,
                 "group" => group = map.next_value()?,
-                "examples" => examples = map.next_value::<Examples>()?.0,
+                "examples" => examples = map.next_value::<OneOrMany>()?.0,
                 "enabled" => enabled = map.next_value::<Option<Flag>>()?.is_none_or(|f| f.0),
                 "protected" => protected = map.next_value::<Option<Flag>>()?.is_some_and(|f| f.0),
                 _ => {
@@ -345,216 +305,6 @@ fn regex_target(pattern: &str) -> std::result::Result<Target, String> {
     crate::config::pattern::compile(&format!("(?i){full}"))
         .map_err(|e| format!("invalid regex `{pattern}`: {e}"))?;
     Ok(Target::Regex(full))
-}
-
-/// `examples`: a list of commands, or a single one.
-struct Examples(Vec<String>);
-
-impl<'de> Deserialize<'de> for Examples {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Form {
-            One(String),
-            Many(Vec<String>),
-        }
-        Ok(match Option::<Form>::deserialize(d)? {
-            None => Examples(Vec::new()),
-            Some(Form::One(s)) => Examples(vec![s]),
-            Some(Form::Many(v)) => Examples(v),
-        })
-    }
-}
-
-/// A boolean as PyYAML reads it: YAML 1.1's `yes`/`no`/`on`/`off` too.
-struct Flag(bool);
-
-impl<'de> Deserialize<'de> for Flag {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        struct V;
-        impl Visitor<'_> for V {
-            type Value = Flag;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("true or false")
-            }
-            fn visit_bool<E: de::Error>(self, v: bool) -> std::result::Result<Flag, E> {
-                Ok(Flag(v))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<Flag, E> {
-                match v {
-                    "yes" | "Yes" | "YES" | "on" | "On" | "ON" => Ok(Flag(true)),
-                    "no" | "No" | "NO" | "off" | "Off" | "OFF" => Ok(Flag(false)),
-                    _ => Err(E::invalid_value(de::Unexpected::Str(v), &self)),
-                }
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
-
-/// Finds the lines of keys and list items in block-style YAML by
-/// indentation, since serde_yaml gives no positions for values. Every
-/// answer is a best effort: callers check it against the parsed structure
-/// (a count that disagrees gives no lines rather than wrong ones).
-pub(crate) mod lines {
-    #[derive(Clone, Copy)]
-    struct Line<'a> {
-        no: u32,
-        indent: usize,
-        body: &'a str,
-    }
-
-    /// One step into the document: a mapping key or the n-th list item.
-    #[derive(Clone, Copy)]
-    pub(crate) enum Step<'a> {
-        Key(&'a str),
-        Item(usize),
-    }
-
-    /// Whether the text holds nothing but blank lines, comments and
-    /// document markers.
-    pub(crate) fn is_blank(text: &str) -> bool {
-        content(text).is_empty()
-    }
-
-    /// The line of what `steps` lead to.
-    pub(crate) fn key_line(text: &str, steps: &[Step<'_>]) -> Option<u32> {
-        walk(text, steps).map(|(no, _)| no)
-    }
-
-    /// The line of each of the `count` items of the list under `keys`, or
-    /// all `None` when they cannot be told apart reliably.
-    pub(crate) fn seq_lines(text: &str, keys: &[&str], count: usize) -> Vec<Option<u32>> {
-        let steps: Vec<Step<'_>> = keys.iter().map(|k| Step::Key(k)).collect();
-        items(text, &steps, count).unwrap_or_else(|| vec![None; count])
-    }
-
-    fn items(text: &str, steps: &[Step<'_>], count: usize) -> Option<Vec<Option<u32>>> {
-        let (key_no, value) = walk(text, steps)?;
-        let first = value.first()?;
-        if first.no == key_no && first.body.starts_with('[') {
-            // A flow list written on the key's own line: every entry is there.
-            return flow_closes(first.body).then(|| vec![Some(first.no); count]);
-        }
-        let found: Vec<Option<u32>> = value
-            .iter()
-            .filter(|l| l.indent == first.indent && dash_rest(l.body).is_some())
-            .map(|l| Some(l.no))
-            .collect();
-        (found.len() == count).then_some(found)
-    }
-
-    fn walk<'a>(text: &'a str, steps: &[Step<'_>]) -> Option<(u32, Vec<Line<'a>>)> {
-        let mut cur = content(text);
-        let mut no = 0;
-        for step in steps {
-            let (n, next) = descend(&cur, *step)?;
-            no = n;
-            cur = next;
-        }
-        Some((no, cur))
-    }
-
-    fn content(text: &str) -> Vec<Line<'_>> {
-        text.lines()
-            .enumerate()
-            .filter_map(|(i, raw)| {
-                let body = raw.trim_start_matches(' ');
-                let indent = raw.len() - body.len();
-                let body = body.trim_end();
-                let marker = body == "---" || body.starts_with("--- ") || body == "...";
-                if body.is_empty() || body.starts_with('#') || body.starts_with('%') || marker {
-                    return None;
-                }
-                Some(Line {
-                    no: u32::try_from(i + 1).ok()?,
-                    indent,
-                    body,
-                })
-            })
-            .collect()
-    }
-
-    /// The lines that make up the value of one key or list item of `lines`
-    /// (whose first line sets the level). An inline value becomes a line of
-    /// its own, indented where it starts.
-    fn descend<'a>(lines: &[Line<'a>], step: Step<'_>) -> Option<(u32, Vec<Line<'a>>)> {
-        let level = lines.first()?.indent;
-        let mut item = 0;
-        for (j, line) in lines.iter().enumerate() {
-            if line.indent != level {
-                continue;
-            }
-            let (offset, inline) = match step {
-                Step::Key(key) => match key_rest(line.body, key) {
-                    Some(found) => found,
-                    None => continue,
-                },
-                Step::Item(n) => match dash_rest(line.body) {
-                    Some(found) if item == n => found,
-                    Some(_) => {
-                        item += 1;
-                        continue;
-                    }
-                    None => continue,
-                },
-            };
-            let mut value = Vec::new();
-            if !inline.is_empty() {
-                value.push(Line {
-                    no: line.no,
-                    indent: line.indent + offset,
-                    body: inline,
-                });
-            }
-            // A block list may sit at its key's own indentation.
-            let same_level_list = inline.is_empty() && matches!(step, Step::Key(_));
-            for next in lines.get(j + 1..).unwrap_or_default() {
-                let deeper = next.indent > line.indent;
-                let list =
-                    same_level_list && next.indent == line.indent && dash_rest(next.body).is_some();
-                if !(deeper || list) {
-                    break;
-                }
-                value.push(*next);
-            }
-            return Some((line.no, value));
-        }
-        None
-    }
-
-    /// For `key: value`, the offset of the value in `body` and the value
-    /// (empty when it is on the following lines).
-    fn key_rest<'a>(body: &'a str, key: &str) -> Option<(usize, &'a str)> {
-        let after = [format!("\"{key}\""), format!("'{key}'"), key.to_string()]
-            .iter()
-            .find_map(|k| body.strip_prefix(k.as_str()))?;
-        let value = after.trim_start_matches(' ').strip_prefix(':')?;
-        if !(value.is_empty() || value.starts_with([' ', '\t'])) {
-            return None;
-        }
-        let value = value.trim_start();
-        let offset = body.len() - value.len();
-        Some((offset, if value.starts_with('#') { "" } else { value }))
-    }
-
-    /// For a list item `- value`, the offset of the value and the value.
-    fn dash_rest(body: &str) -> Option<(usize, &str)> {
-        let rest = body.strip_prefix('-')?;
-        if !(rest.is_empty() || rest.starts_with([' ', '\t'])) {
-            return None;
-        }
-        let value = rest.trim_start();
-        let offset = body.len() - value.len();
-        Some((offset, if value.starts_with('#') { "" } else { value }))
-    }
-
-    fn flow_closes(body: &str) -> bool {
-        body.rfind(']').is_some_and(|pos| {
-            let after = body.get(pos + 1..).unwrap_or_default().trim();
-            after.is_empty() || after.starts_with('#')
-        })
-    }
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! with a literal it needs is indexed by that literal's first three bytes,
 //! and only rules whose literal occurs in the call are compiled and run.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::fmt;
 use std::sync::Arc;
 
 use bincode::Options as _;
@@ -34,10 +34,22 @@ pub struct Policy {
     pub broken: bool,
     table: Table,
     index: Index,
-    /// A rule read from the cache failed its check: the caller must throw
-    /// the cache away and decide again (see [`Policy::is_corrupt`]).
+    /// For a policy read from the cache: where a fresh one comes from when
+    /// a rule's bytes fail their check.
     #[serde(skip)]
-    corrupt: Arc<AtomicBool>,
+    recovery: Option<Arc<dyn Recompile>>,
+}
+
+/// A way back to a cached policy's sources. When one of its rules fails
+/// its check, the policy has the cache entry thrown away, gets itself
+/// compiled afresh from the same sources and answers from that, so no
+/// caller ever sees a corrupt policy.
+pub(crate) trait Recompile: Send + Sync + fmt::Debug {
+    /// The freshly compiled policy: compiled on the first call, the same
+    /// one on every later call.
+    fn fresh(&self) -> &Policy;
+    /// The fresh policy, if [`Recompile::fresh`] has been called.
+    fn recompiled(&self) -> Option<&Policy>;
 }
 
 /// Encoded rules: rule `n` is bytes `offsets[n]..offsets[n + 1]` of the
@@ -87,16 +99,20 @@ fn key(bytes: &[u8]) -> u32 {
 impl Policy {
     /// Encodes `rules` and builds their index. Sources, settings and
     /// problems are the loader's to fill.
-    pub fn new(sources: Vec<SourceInfo>, settings: Settings, rules: Vec<RuleSpec>) -> Policy {
+    pub(crate) fn new(
+        sources: Vec<SourceInfo>,
+        settings: Settings,
+        rules: Vec<RuleSpec>,
+    ) -> Policy {
         let mut index = Index::default();
         let mut table = Table::default();
         let mut blob = Vec::new();
         table.offsets.push(0);
         for (n, rule) in rules.iter().enumerate() {
             let n = n as u32;
-            // Encoding a plain struct into memory cannot fail; if it ever
-            // did, an empty entry fails to decode and marks the policy
-            // corrupt, which rebuilds it.
+            // Encoding a struct whose every length is known into memory
+            // cannot fail; if it ever did, the empty entry would fail to
+            // decode and the rule would be skipped, not misread.
             let bytes = bincode::DefaultOptions::new()
                 .serialize(rule)
                 .unwrap_or_default();
@@ -121,14 +137,23 @@ impl Policy {
             broken: false,
             table,
             index,
-            corrupt: Arc::default(),
+            recovery: None,
+        }
+    }
+
+    /// This policy, read from the cache, with where a fresh compile comes
+    /// from should one of its rules fail its check.
+    pub(crate) fn with_recovery(self, recovery: Arc<dyn Recompile>) -> Policy {
+        Policy {
+            recovery: Some(recovery),
+            ..self
         }
     }
 
     /// The cache's form, in two parts: the policy without its rules (read
     /// whole and checksummed), and the rules' bytes (read one rule at a
     /// time, each checked against its own sum).
-    pub fn to_parts(&self) -> Option<(Vec<u8>, &[u8])> {
+    pub(crate) fn to_parts(&self) -> Option<(Vec<u8>, &[u8])> {
         let Rules::Memory(rules) = &self.table.rules else {
             return None;
         };
@@ -139,32 +164,8 @@ impl Policy {
         Some((head, rules))
     }
 
-    /// Both parts in one buffer: the head's length, the head, the rules.
-    pub fn to_bytes(&self) -> Option<Vec<u8>> {
-        let (head, rules) = self.to_parts()?;
-        let mut out = Vec::with_capacity(8 + head.len() + rules.len());
-        out.extend_from_slice(&(head.len() as u64).to_le_bytes());
-        out.extend_from_slice(&head);
-        out.extend_from_slice(rules);
-        Some(out)
-    }
-
-    /// Reads what [`Policy::to_bytes`] wrote; `None` if it does not hold together.
-    pub fn from_bytes(mut bytes: Vec<u8>) -> Option<Policy> {
-        let mut len = [0u8; 8];
-        len.copy_from_slice(bytes.get(..8)?);
-        let head_end = usize::try_from(u64::from_le_bytes(len))
-            .ok()?
-            .checked_add(8)?;
-        let mut policy =
-            Policy::from_head(bytes.get(8..head_end)?, (bytes.len() - head_end) as u64)?;
-        bytes.drain(..head_end);
-        policy.table.rules = Rules::Memory(bytes);
-        Some(policy)
-    }
-
     /// A policy whose rules stay in the cache file until they are needed.
-    pub fn from_entry(entry: crate::config::cache::Entry) -> Option<Policy> {
+    pub(crate) fn from_entry(entry: crate::config::cache::Entry) -> Option<Policy> {
         let mut policy = Policy::from_head(&entry.head, entry.tail_len)?;
         #[cfg(unix)]
         {
@@ -201,12 +202,6 @@ impl Policy {
         consistent.then_some(policy)
     }
 
-    /// Whether a rule read from the cache failed its check during this
-    /// call; the verdict must then be thrown away with the cache.
-    pub fn is_corrupt(&self) -> bool {
-        self.corrupt.load(Ordering::Relaxed)
-    }
-
     /// How many rules there are.
     pub fn len(&self) -> usize {
         self.table.offsets.len().saturating_sub(1)
@@ -216,16 +211,20 @@ impl Policy {
         self.len() == 0
     }
 
-    /// Rule `n`, decoded. A rule that cannot be read or fails its check
-    /// marks the policy corrupt.
-    pub fn rule(&self, n: u32) -> Option<RuleSpec> {
-        let rule = self.read_rule(n as usize);
-        if rule.is_none() && (n as usize) < self.len() {
-            self.corrupt.store(true, Ordering::Relaxed);
-        }
-        rule
+    /// The fresh compile, once a rule of this policy failed its check.
+    fn recompiled(&self) -> Option<&Policy> {
+        self.recovery.as_deref().and_then(|r| r.recompiled())
     }
 
+    /// Has this policy compiled afresh (a rule failed its check), if it
+    /// knows its sources; `None` for a policy compiled in memory, whose
+    /// rules cannot rot.
+    fn recompile(&self) -> Option<&Policy> {
+        self.recovery.as_deref().map(|r| r.fresh())
+    }
+
+    /// Rule `n`, decoded; `None` if its bytes cannot be read or fail
+    /// their check.
     fn read_rule(&self, n: usize) -> Option<RuleSpec> {
         let start = *self.table.offsets.get(n)? as usize;
         let end = *self.table.offsets.get(n + 1)? as usize;
@@ -252,9 +251,21 @@ impl Policy {
 
     /// Every rule, decoded (for `lint`, `why` and the ledger, not per call).
     pub fn rules(&self) -> Vec<RuleSpec> {
-        (0..self.len() as u32)
-            .filter_map(|n| self.rule(n))
-            .collect()
+        if let Some(fresh) = self.recompiled() {
+            return fresh.rules();
+        }
+        let mut rules = Vec::with_capacity(self.len());
+        for n in 0..self.len() {
+            match self.read_rule(n) {
+                Some(rule) => rules.push(rule),
+                None => {
+                    if let Some(fresh) = self.recompile() {
+                        return fresh.rules();
+                    }
+                }
+            }
+        }
+        rules
     }
 
     fn literal(&self, n: u32) -> &str {
@@ -267,9 +278,11 @@ impl Policy {
         self.index.literals.get(start..end).unwrap_or("")
     }
 
-    /// The source a rule came from.
-    pub fn source_of(&self, rule: &RuleSpec) -> Option<&SourceInfo> {
-        self.sources.get(rule.source as usize)
+    /// The source a rule came from. Rules from a fresh compile name its
+    /// sources, which are these unless a file changed in between.
+    fn source_of(&self, rule: &RuleSpec) -> Option<&SourceInfo> {
+        let sources = self.recompiled().map_or(&self.sources, |f| &f.sources);
+        sources.get(rule.source as usize)
     }
 
     /// Where a rule comes from: `path:line`.
@@ -290,6 +303,9 @@ impl Policy {
 
     /// Every rule that matches `call`, with the parts of it each one matched.
     pub fn matches(&self, call: &Subjects) -> Vec<RuleMatch> {
+        if let Some(fresh) = self.recompiled() {
+            return fresh.matches(call);
+        }
         let haystack = call.haystack();
         let mut candidates: Vec<u32> = self.index.always.clone();
         let bytes = haystack.as_bytes();
@@ -311,8 +327,11 @@ impl Policy {
             if !literal.is_empty() && !haystack.contains(literal) {
                 continue;
             }
-            let Some(rule) = self.rule(n) else {
-                continue;
+            let Some(rule) = self.read_rule(n as usize) else {
+                match self.recompile() {
+                    Some(fresh) => return fresh.matches(call),
+                    None => continue,
+                }
             };
             if let Some(m) = match_rule(rule, n, call) {
                 found.push(m);

@@ -1,25 +1,27 @@
-//! How one user rule is written: the per-tool syntax (`terminal(git:*)`, `write_file(src/**)`, `read_file`, `*`) and the rule mapping and `rules:` sections of the YAML formats.
+//! How one user rule is written: the per-tool syntax (`terminal(git:*)`, `write_file(src/**)`, `read_file`, `*`), the rule mapping and `rules:` sections of the YAML formats, and numbering their rules.
 //!
 //! The mapping reader is shared by warden's files, `.hermes/permissions.yaml`
 //! and Hermes' `approvals.rules`; it checks each entry while serde_yaml still
 //! knows where it is, so a bad entry is reported with its own line.
 
+use std::collections::HashSet;
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 
-use super::model::{Target, ToolSel, DEFAULT_PRIORITY};
+use super::model::{RuleSpec, Target, ToolSel, DEFAULT_PRIORITY};
+use super::yaml::{config_error, lines, ListSeed};
 use crate::verdict::Decision;
 
 /// Whether `name` is one of the agents' shell tools (compared without case).
-pub fn is_shell_tool(name: &str) -> bool {
+pub(crate) fn is_shell_tool(name: &str) -> bool {
     crate::payload::ToolKind::of(name) == crate::payload::ToolKind::Shell
 }
 
 /// Reads one rule in the per-tool syntax. The error is a sentence for a
 /// person; callers add the file and line.
-pub fn parse_spec(text: &str) -> Result<(ToolSel, Target), String> {
+pub(crate) fn parse_spec(text: &str) -> Result<(ToolSel, Target), String> {
     let text = text.trim();
     if text.is_empty() {
         return Err("empty rule: name a tool, e.g. `terminal(git:*)` or `read_file`".into());
@@ -66,7 +68,7 @@ pub fn parse_spec(text: &str) -> Result<(ToolSel, Target), String> {
 
 /// The tool selector for a bare tool name or tool glob: `*` is every tool,
 /// any shell tool name is the shell, anything else is kept as written.
-pub fn tool_sel(name: &str) -> Result<ToolSel, String> {
+pub(crate) fn tool_sel(name: &str) -> Result<ToolSel, String> {
     let name = name.trim();
     if name.is_empty() {
         return Err("empty tool name".into());
@@ -95,7 +97,7 @@ pub fn tool_sel(name: &str) -> Result<ToolSel, String> {
 
 /// What a specifier means for `tool`: a prefix, an exact command or a
 /// command glob for the shell, a path glob for every other tool.
-pub fn target_for(tool: &ToolSel, spec: &str) -> Result<Target, String> {
+pub(crate) fn target_for(tool: &ToolSel, spec: &str) -> Result<Target, String> {
     let spec = spec.trim();
     if spec.is_empty() {
         return Err(
@@ -224,7 +226,7 @@ impl<'de> Visitor<'de> for RulesVisitor {
                     section.name()
                 )));
             }
-            let entries = map.next_value_seed(SectionSeed(Some(section)))?;
+            let entries = map.next_value_seed(section_seed(Some(section)))?;
             groups.push(Group {
                 section: Some(section),
                 entries,
@@ -234,7 +236,7 @@ impl<'de> Visitor<'de> for RulesVisitor {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> std::result::Result<RulesField, A::Error> {
-        let entries = SectionVisitor(None).visit_seq(seq)?;
+        let entries = section_seed(None).visit_seq(seq)?;
         Ok(RulesField(vec![Group {
             section: None,
             entries,
@@ -242,38 +244,11 @@ impl<'de> Visitor<'de> for RulesVisitor {
     }
 }
 
-struct SectionSeed(Option<Section>);
-
-impl<'de> DeserializeSeed<'de> for SectionSeed {
-    type Value = Vec<RawEntry>;
-
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Self::Value, D::Error> {
-        d.deserialize_any(SectionVisitor(self.0))
-    }
-}
-
-struct SectionVisitor(Option<Section>);
-
-impl<'de> Visitor<'de> for SectionVisitor {
-    type Value = Vec<RawEntry>;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a list of rules")
-    }
-
-    fn visit_unit<E: de::Error>(self) -> std::result::Result<Self::Value, E> {
-        Ok(Vec::new())
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(
-        self,
-        mut seq: A,
-    ) -> std::result::Result<Self::Value, A::Error> {
-        let mut entries = Vec::new();
-        while let Some(entry) = seq.next_element_seed(EntrySeed(self.0))? {
-            entries.push(entry);
-        }
-        Ok(entries)
+/// The entries of one section (or of a plain list, with no section).
+fn section_seed(section: Option<Section>) -> ListSeed<impl FnMut(usize) -> EntrySeed> {
+    ListSeed {
+        expecting: "a list of rules".to_string(),
+        element: move |_| EntrySeed(section),
     }
 }
 
@@ -477,6 +452,84 @@ fn decision_word(word: DecisionWord) -> &'static str {
         DecisionWord::Deny => "deny",
         DecisionWord::Block => "block",
     }
+}
+
+/// Where the rules of one file are being read, for lines and ids.
+pub(crate) struct RuleCtx<'a> {
+    pub(crate) path: &'a str,
+    pub(crate) text: &'a str,
+    /// The keys leading to the `rules` value (`["approvals", "rules"]`).
+    pub(crate) keys: &'a [&'a str],
+    /// Generated ids are `<id_prefix>.<section>-<n>`.
+    pub(crate) id_prefix: &'a str,
+    pub(crate) base: Option<&'a str>,
+}
+
+/// Turns a `rules:` value into rules, numbering entries without an `id`
+/// per section from 1 in file order. `ids` holds every id already used in
+/// the file: an id used twice is an error, as the ledger and `warden why`
+/// name rules by id.
+pub(crate) fn build_rules(
+    ctx: &RuleCtx<'_>,
+    field: RulesField,
+    ids: &mut HashSet<String>,
+    out: &mut Vec<RuleSpec>,
+) -> crate::error::Result<()> {
+    let mut counters = [0usize; 3];
+    for group in field.0 {
+        let mut keys = ctx.keys.to_vec();
+        if let Some(section) = group.section {
+            keys.push(section.name());
+        }
+        let entry_lines = lines::seq_lines(ctx.text, &keys, group.entries.len());
+        for (entry, line) in group.entries.into_iter().zip(entry_lines) {
+            let section = group.section.unwrap_or(Section::of(entry.decision));
+            let counter = &mut counters[section as usize];
+            *counter += 1;
+            let id = match entry.id {
+                Some(id) => id,
+                None => format!("{}.{}-{}", ctx.id_prefix, section.name(), counter),
+            };
+            claim_id(ctx.path, ids, &id, line)?;
+            out.push(RuleSpec {
+                id,
+                source: 0,
+                line,
+                tool: entry.tool,
+                target: entry.target,
+                case_insensitive: entry.case_insensitive,
+                whole_command: false,
+                scope: entry.scope,
+                base: ctx.base.map(str::to_string),
+                decision: entry.decision,
+                dangerous: false,
+                priority: entry.priority,
+                description: entry.description,
+                protected: entry.protected,
+                hits: entry.hits,
+                misses: entry.misses,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Records `id` as used in the file at `path`; an id used twice is an
+/// error at the second one's line.
+pub(crate) fn claim_id(
+    path: &str,
+    ids: &mut HashSet<String>,
+    id: &str,
+    line: Option<u32>,
+) -> crate::error::Result<()> {
+    if ids.insert(id.to_string()) {
+        return Ok(());
+    }
+    Err(config_error(
+        path,
+        line,
+        format!("rule id `{id}` is used twice in this file; ids must be unique"),
+    ))
 }
 
 #[cfg(test)]

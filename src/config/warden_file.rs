@@ -1,22 +1,27 @@
 //! warden's own YAML policy (`config.yaml`, `.warden.yaml`, `/etc/warden/*.yaml`) and `.hermes/permissions.yaml`, read strictly.
 //!
 //! Unknown keys are errors with file and line: a misspelt `deny:` must not
-//! silently stop denying. Also home to what the strict YAML formats share:
-//! the conversion of serde_yaml errors and numbering rules into ids.
+//! silently stop denying.
 
 use std::collections::HashSet;
 
 use serde::Deserialize;
 
-use super::model::{Mode, OnError, Risk, RuleSpec, Settings, SourceDoc, SourceKind, Unattended};
-use super::plugin::lines;
-use super::spec::{RulesField, Section};
+use super::model::{Mode, OnError, Risk, Settings, SourceDoc, SourceKind, Unattended};
+use super::spec::{build_rules, RuleCtx, RulesField};
+use super::yaml::lines::{self, Step};
+use super::yaml::{config_error, yaml_error};
 use crate::error::{Error, Result};
 
 /// Reads a warden policy file (`kind` is [`SourceKind::Warden`] or
 /// [`SourceKind::Permissions`]); `base` is the directory relative globs and
 /// scopes are resolved against, copied into every rule.
-pub fn parse(path: &str, text: &str, kind: SourceKind, base: Option<&str>) -> Result<SourceDoc> {
+pub(crate) fn parse(
+    path: &str,
+    text: &str,
+    kind: SourceKind,
+    base: Option<&str>,
+) -> Result<SourceDoc> {
     if lines::is_blank(text) {
         return Ok(SourceDoc::default());
     }
@@ -68,50 +73,6 @@ pub fn parse(path: &str, text: &str, kind: SourceKind, base: Option<&str>) -> Re
         settings,
         warnings: Vec::new(),
     })
-}
-
-/// A [`Error::Config`] for `path`.
-pub(crate) fn config_error(path: &str, line: Option<u32>, message: impl Into<String>) -> Error {
-    Error::Config {
-        path: path.to_string(),
-        line: line.map(|l| l as usize),
-        message: message.into(),
-    }
-}
-
-/// Turns a serde_yaml error into [`Error::Config`], moving its position
-/// into `line` so the message does not repeat it.
-pub(crate) fn yaml_error(path: &str, err: &serde_yaml::Error) -> Error {
-    let mut message = err.to_string();
-    let location = err.location();
-    if let Some(loc) = &location {
-        for suffix in [
-            format!(" at line {} column {}", loc.line(), loc.column()),
-            format!(" at position {}", loc.index()),
-        ] {
-            if let Some(pos) = message.find(&suffix) {
-                message.replace_range(pos..pos + suffix.len(), "");
-                break;
-            }
-        }
-    }
-    // serde names a Rust type (`expected struct WardenDoc`); say what the
-    // file should hold instead. Without a key path in front, the error is
-    // about the document itself.
-    if let Some(pos) = message.find("expected struct ") {
-        let top = message.starts_with("invalid type");
-        let what = if top {
-            "expected a mapping at the top level"
-        } else {
-            "expected a mapping"
-        };
-        message.replace_range(pos.., what);
-    }
-    Error::Config {
-        path: path.to_string(),
-        line: location.map(|l| l.line()),
-        message,
-    }
 }
 
 /// What a warden or permissions file says, before it becomes a [`SourceDoc`].
@@ -198,10 +159,7 @@ impl PermissionsDoc {
         // silently preferring one would hide the other from its author.
         let top_has_mode = body.mode.is_some();
         let clash = |key: &str| {
-            let line = lines::key_line(
-                text,
-                &[lines::Step::Key("approvals"), lines::Step::Key(key)],
-            );
+            let line = lines::key_line(text, &[Step::Key("approvals"), Step::Key(key)]);
             let top = if key == "tool_mode" && top_has_mode {
                 "`mode`/`tool_mode`".to_string()
             } else {
@@ -246,76 +204,10 @@ fn one_of<T>(
     merge(va, vb, || {
         config_error(
             path,
-            lines::key_line(text, &[lines::Step::Key(b)]),
+            lines::key_line(text, &[Step::Key(b)]),
             format!("both `{a}` and `{b}` are set; they mean the same, keep one"),
         )
     })
-}
-
-/// Where the rules of one file are being read, for lines and ids.
-pub(crate) struct RuleCtx<'a> {
-    pub path: &'a str,
-    pub text: &'a str,
-    /// The keys leading to the `rules` value (`["approvals", "rules"]`).
-    pub keys: &'a [&'a str],
-    /// Generated ids are `<id_prefix>.<section>-<n>`.
-    pub id_prefix: &'a str,
-    pub base: Option<&'a str>,
-}
-
-/// Turns a `rules:` value into rules, numbering entries without an `id`
-/// per section from 1 in file order. `ids` holds every id already used in
-/// the file: an id used twice is an error, as the ledger and `warden why`
-/// name rules by id.
-pub(crate) fn build_rules(
-    ctx: &RuleCtx<'_>,
-    field: RulesField,
-    ids: &mut HashSet<String>,
-    out: &mut Vec<RuleSpec>,
-) -> Result<()> {
-    let mut counters = [0usize; 3];
-    for group in field.0 {
-        let mut keys = ctx.keys.to_vec();
-        if let Some(section) = group.section {
-            keys.push(section.name());
-        }
-        let entry_lines = lines::seq_lines(ctx.text, &keys, group.entries.len());
-        for (entry, line) in group.entries.into_iter().zip(entry_lines) {
-            let section = group.section.unwrap_or(Section::of(entry.decision));
-            let counter = &mut counters[section as usize];
-            *counter += 1;
-            let id = match entry.id {
-                Some(id) => id,
-                None => format!("{}.{}-{}", ctx.id_prefix, section.name(), counter),
-            };
-            if !ids.insert(id.clone()) {
-                return Err(config_error(
-                    ctx.path,
-                    line,
-                    format!("rule id `{id}` is used twice in this file; ids must be unique"),
-                ));
-            }
-            out.push(RuleSpec {
-                id,
-                source: 0,
-                line,
-                tool: entry.tool,
-                target: entry.target,
-                case_insensitive: entry.case_insensitive,
-                whole_command: false,
-                scope: entry.scope,
-                base: ctx.base.map(str::to_string),
-                decision: entry.decision,
-                dangerous: false,
-                priority: entry.priority,
-                description: entry.description,
-                protected: entry.protected,
-                hits: entry.hits,
-                misses: entry.misses,
-            });
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -744,77 +636,5 @@ approvals:
             .unwrap()
             .rules;
         assert_eq!(rules[1].line, Some(4));
-    }
-
-    /// The line finder, on its own.
-    mod lines_finder {
-        use crate::config::plugin::lines::*;
-
-        const DOC: &str = "\
-# policy
-rules:
-  deny:
-    - terminal(rm:*)   # one
-    - tool: read_file
-      description: |
-        - not an item
-    -
-      tool: x
-  allow: [a, b]
-other:
-- p
-- q
-";
-
-        #[test]
-        fn items_of_block_lists() {
-            assert_eq!(
-                seq_lines(DOC, &["rules", "deny"], 3),
-                vec![Some(4), Some(5), Some(8)]
-            );
-            assert_eq!(seq_lines(DOC, &["other"], 2), vec![Some(12), Some(13)]);
-        }
-
-        #[test]
-        fn flow_list_on_one_line() {
-            assert_eq!(
-                seq_lines(DOC, &["rules", "allow"], 2),
-                vec![Some(10), Some(10)]
-            );
-            assert_eq!(seq_lines("a: [x,\n  y]\n", &["a"], 2), vec![None, None]);
-        }
-
-        #[test]
-        fn disagreeing_count_gives_no_lines() {
-            assert_eq!(seq_lines(DOC, &["rules", "deny"], 2), vec![None, None]);
-            assert_eq!(seq_lines(DOC, &["rules", "ask"], 1), vec![None]);
-        }
-
-        #[test]
-        fn keys_inside_items() {
-            let steps = [
-                Step::Key("rules"),
-                Step::Key("deny"),
-                Step::Item(1),
-                Step::Key("description"),
-            ];
-            assert_eq!(key_line(DOC, &steps), Some(6));
-            let steps = [
-                Step::Key("rules"),
-                Step::Key("deny"),
-                Step::Item(2),
-                Step::Key("tool"),
-            ];
-            assert_eq!(key_line(DOC, &steps), Some(9));
-            assert_eq!(key_line(DOC, &[Step::Key("\"other\"")]), None);
-            assert_eq!(key_line("\"other\": 1\n", &[Step::Key("other")]), Some(1));
-        }
-
-        #[test]
-        fn blank_documents() {
-            assert!(is_blank(""));
-            assert!(is_blank("# only\n\n---\n  # indented\n"));
-            assert!(!is_blank("a: 1"));
-        }
     }
 }

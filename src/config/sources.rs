@@ -1,0 +1,281 @@
+//! Where a call's policy comes from: the places warden looks for policy files, and reading them.
+//!
+//! Sources, strongest first: managed (`/etc/warden/*.yaml`), project
+//! (`.warden.yaml` and `.hermes/permissions.yaml`, walking up from the
+//! working directory), user (`~/.config/warden/config.yaml`, the
+//! custom-patterns plugin's YAML, `~/.hermes/config.yaml`,
+//! `~/.hermes/trust.json`), environment (`WARDEN_CONFIG`).
+
+use std::path::{Path, PathBuf};
+
+use crate::config::model::{SourceKind, Tier};
+
+/// A policy file larger than this is refused rather than read.
+pub(crate) const MAX_SOURCE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Where the policy files, the cache and the ledger live. Read from the
+/// environment by the caller, so tests can point everything elsewhere.
+#[derive(Debug, Clone, Default)]
+pub struct Locations {
+    pub home: Option<PathBuf>,
+    /// `$XDG_CONFIG_HOME`, else `~/.config`.
+    pub config_home: Option<PathBuf>,
+    /// `$XDG_CACHE_HOME/warden`, else `~/.cache/warden`.
+    pub cache_dir: Option<PathBuf>,
+    /// `$XDG_STATE_HOME/warden`, else `~/.local/state/warden`.
+    pub state_dir: Option<PathBuf>,
+    /// `$HERMES_HOME`, else `~/.hermes`.
+    pub hermes_home: Option<PathBuf>,
+    /// `HERMES_CUSTOM_PATTERNS_PATH`: a file, or a directory of `*.yaml`.
+    pub custom_patterns: Option<PathBuf>,
+    /// `WARDEN_CONFIG`.
+    pub warden_config: Option<PathBuf>,
+    /// `/etc/warden` (`WARDEN_MANAGED_DIR` moves it, for tests and packagers).
+    pub managed_dir: Option<PathBuf>,
+    /// `WARDEN_PROJECT_CEILING`: the search for a project file stops below
+    /// this directory (as `GIT_CEILING_DIRECTORIES` does for git), so tests
+    /// cannot pick up a file above their checkout.
+    pub project_ceiling: Option<PathBuf>,
+}
+
+impl Locations {
+    /// Reads the locations from environment variables, given a lookup.
+    pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Locations {
+        let path = |name: &str| var(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+        let home = path("HOME");
+        let under_home = |rel: &str| home.as_ref().map(|h| h.join(rel));
+        Locations {
+            config_home: path("XDG_CONFIG_HOME").or_else(|| under_home(".config")),
+            cache_dir: path("XDG_CACHE_HOME")
+                .or_else(|| under_home(".cache"))
+                .map(|d| d.join("warden")),
+            state_dir: path("XDG_STATE_HOME")
+                .or_else(|| under_home(".local/state"))
+                .map(|d| d.join("warden")),
+            hermes_home: path("HERMES_HOME").or_else(|| under_home(".hermes")),
+            custom_patterns: path("HERMES_CUSTOM_PATTERNS_PATH"),
+            warden_config: path("WARDEN_CONFIG"),
+            managed_dir: Some(
+                path("WARDEN_MANAGED_DIR").unwrap_or_else(|| PathBuf::from("/etc/warden")),
+            ),
+            project_ceiling: path("WARDEN_PROJECT_CEILING"),
+            home,
+        }
+    }
+
+    /// The integrity ledger's file.
+    pub(crate) fn ledger_path(&self) -> Option<PathBuf> {
+        self.state_dir.as_ref().map(|d| d.join("ledger.json"))
+    }
+}
+
+/// A file that may hold policy.
+#[derive(Debug, Clone)]
+pub(crate) struct Candidate {
+    pub(crate) path: PathBuf,
+    pub(crate) tier: Tier,
+    pub(crate) kind: SourceKind,
+    /// The directory relative rules are relative to (a project's root).
+    pub(crate) base: Option<String>,
+}
+
+impl Candidate {
+    fn new(path: PathBuf, tier: Tier, kind: SourceKind, base: Option<String>) -> Candidate {
+        Candidate {
+            path,
+            tier,
+            kind,
+            base,
+        }
+    }
+}
+
+/// The sources that apply to a call in `cwd`, read and hashed.
+pub(crate) struct Inputs {
+    pub(crate) candidates: Vec<Candidate>,
+    /// Every path looked at, for the ledger: a file that was there and is
+    /// gone is still a candidate.
+    pub(crate) looked_at: Vec<String>,
+    /// Bytes of each candidate, or why it could not be read (`None`: absent).
+    pub(crate) contents: Vec<Option<Result<Vec<u8>, String>>>,
+    /// Files an environment variable names, which must exist.
+    pub(crate) named: Vec<PathBuf>,
+}
+
+impl Inputs {
+    /// Reads every candidate file.
+    pub(crate) fn read(&mut self) {
+        self.contents = self
+            .candidates
+            .iter()
+            .map(|c| read_source(&c.path))
+            .collect();
+    }
+
+    /// The same candidates, read again.
+    pub(crate) fn reread(&self) -> Inputs {
+        let mut inputs = Inputs {
+            candidates: self.candidates.clone(),
+            looked_at: self.looked_at.clone(),
+            contents: Vec::new(),
+            named: self.named.clone(),
+        };
+        inputs.read();
+        inputs
+    }
+
+    /// The environment variable that named `candidate`, if one did.
+    pub(crate) fn named_by(&self, candidate: &Candidate) -> Option<&'static str> {
+        if self.named.contains(&candidate.path) {
+            Some(match candidate.kind {
+                SourceKind::Plugin => "HERMES_CUSTOM_PATTERNS_PATH",
+                _ => "WARDEN_CONFIG",
+            })
+        } else {
+            None
+        }
+    }
+}
+
+/// Finds the files that may hold policy for a call in `cwd`, without
+/// reading them, strongest tier first.
+pub(crate) fn discover(locations: &Locations, cwd: Option<&Path>) -> Inputs {
+    let mut candidates = Vec::new();
+    let mut looked_at = Vec::new();
+    if let Some(dir) = &locations.managed_dir {
+        for path in yaml_files(dir) {
+            candidates.push(Candidate::new(
+                path,
+                Tier::Managed,
+                SourceKind::Warden,
+                None,
+            ));
+        }
+    }
+    if let Some(cwd) = cwd {
+        project_files(locations, cwd, &mut candidates, &mut looked_at);
+    }
+    let user = |path, kind| Candidate::new(path, Tier::User, kind, None);
+    if let Some(config) = &locations.config_home {
+        let path = config.join("warden").join("config.yaml");
+        candidates.push(user(path, SourceKind::Warden));
+    }
+    for path in plugin_files(locations) {
+        candidates.push(user(path, SourceKind::Plugin));
+    }
+    if let Some(hermes) = &locations.hermes_home {
+        candidates.push(user(hermes.join("config.yaml"), SourceKind::HermesConfig));
+        candidates.push(user(hermes.join("trust.json"), SourceKind::Trust));
+    }
+    if let Some(path) = &locations.warden_config {
+        let env = Candidate::new(path.clone(), Tier::Environment, SourceKind::Warden, None);
+        candidates.push(env);
+    }
+    for c in &candidates {
+        let path = c.path.display().to_string();
+        if !looked_at.contains(&path) {
+            looked_at.push(path);
+        }
+    }
+    let named = [&locations.warden_config, &locations.custom_patterns]
+        .into_iter()
+        .flatten()
+        .filter(|p| !p.is_dir())
+        .cloned()
+        .collect();
+    Inputs {
+        candidates,
+        looked_at,
+        contents: Vec::new(),
+        named,
+    }
+}
+
+/// The project files from `cwd` up to `/` (or the ceiling): every one
+/// applies (nested projects add to their parents'), so a file planted
+/// nearer the working directory cannot hide the project's rules. Both
+/// names of every directory are looked at, for the ledger.
+fn project_files(
+    locations: &Locations,
+    cwd: &Path,
+    candidates: &mut Vec<Candidate>,
+    looked_at: &mut Vec<String>,
+) {
+    for dir in cwd.ancestors() {
+        if locations.project_ceiling.as_deref() == Some(dir) {
+            break;
+        }
+        let warden = dir.join(".warden.yaml");
+        let permissions = dir.join(".hermes").join("permissions.yaml");
+        looked_at.push(warden.display().to_string());
+        looked_at.push(permissions.display().to_string());
+        let base = Some(dir.display().to_string());
+        // Something that is there but is not a file is a candidate too:
+        // reading it fails and says so, rather than being skipped.
+        if warden.symlink_metadata().is_ok() {
+            let kind = SourceKind::Warden;
+            candidates.push(Candidate::new(warden, Tier::Project, kind, base.clone()));
+        }
+        if permissions.symlink_metadata().is_ok() {
+            let kind = SourceKind::Permissions;
+            candidates.push(Candidate::new(permissions, Tier::Project, kind, base));
+        }
+    }
+}
+
+/// The plugin's files: `HERMES_CUSTOM_PATTERNS_PATH` (a file or a
+/// directory), else `custom-dangerous-patterns.yaml`, else every `*.yaml` in
+/// `custom-dangerous-patterns/`, in name order.
+fn plugin_files(locations: &Locations) -> Vec<PathBuf> {
+    if let Some(path) = &locations.custom_patterns {
+        return if path.is_dir() {
+            yaml_files(path)
+        } else {
+            vec![path.clone()]
+        };
+    }
+    let Some(hermes) = &locations.hermes_home else {
+        return Vec::new();
+    };
+    let single = hermes.join("custom-dangerous-patterns.yaml");
+    if single.exists() {
+        return vec![single];
+    }
+    let listed = yaml_files(&hermes.join("custom-dangerous-patterns"));
+    if listed.is_empty() {
+        vec![single]
+    } else {
+        listed
+    }
+}
+
+fn yaml_files(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml" || e == "yml"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// A source's bytes; `None` if it does not exist.
+fn read_source(path: &Path) -> Option<Result<Vec<u8>, String>> {
+    use std::io::Read;
+    let file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return None,
+        Err(err) => return Some(Err(format!("cannot be read: {err}"))),
+    };
+    let mut bytes = Vec::new();
+    match file.take(MAX_SOURCE_BYTES + 1).read_to_end(&mut bytes) {
+        Ok(_) if bytes.len() as u64 > MAX_SOURCE_BYTES => Some(Err(format!(
+            "is larger than the {MAX_SOURCE_BYTES}-byte limit for a policy file"
+        ))),
+        Ok(_) => Some(Ok(bytes)),
+        Err(err) => Some(Err(format!("cannot be read: {err}"))),
+    }
+}

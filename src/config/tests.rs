@@ -1,0 +1,436 @@
+//! Tests across config's modules: the tripwire on the cached policy's layout, mangled policy files and cache entries, and recovering from a cached rule that rots.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use crate::config::cache::{self, FORMAT_VERSION};
+use crate::config::load::{self, CacheStatus, Locations};
+use crate::config::model::{
+    Counts, Mode, OnError, Risk, RuleSpec, Settings, SourceInfo, SourceKind, Target, Tier, ToolSel,
+    Unattended,
+};
+use crate::config::policy::{Policy, Subjects};
+use crate::config::{hermes, plugin, warden_file};
+use crate::payload::ToolCall;
+use crate::verdict::Decision;
+
+/// A small deterministic generator, so a failure can be replayed.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("warden-config-{tag}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+// ------------------------------------------------------------- the layout
+
+/// `FORMAT_VERSION` and the SHA-256 of the representative policies' cached
+/// bytes when it was last bumped.
+const RECORDED_LAYOUT: (u32, &str) = (
+    6,
+    "5a26800c8f1d780800030268386c9226defe35c73a59ed9f5b8494b34169f389",
+);
+
+fn representative_sources() -> Vec<SourceInfo> {
+    let places = [
+        (Tier::Managed, SourceKind::Warden, "/etc/warden/policy.yaml"),
+        (
+            Tier::Project,
+            SourceKind::Permissions,
+            "/p/.hermes/permissions.yaml",
+        ),
+        (
+            Tier::User,
+            SourceKind::Plugin,
+            "/h/.hermes/custom-dangerous-patterns.yaml",
+        ),
+        (
+            Tier::User,
+            SourceKind::HermesConfig,
+            "/h/.hermes/config.yaml",
+        ),
+        (
+            Tier::Environment,
+            SourceKind::Trust,
+            "/h/.hermes/trust.json",
+        ),
+    ];
+    places
+        .iter()
+        .zip(1u32..)
+        .map(|(&(tier, kind, path), n)| SourceInfo {
+            path: path.to_string(),
+            tier,
+            kind,
+            sha256: format!("{n:064x}"),
+            counts: Counts {
+                allow: n,
+                ask: n + 1,
+                deny: n + 2,
+                dangerous: n + 3,
+                protected: n + 4,
+            },
+            error: Some(format!("{path} is broken in way {n}")),
+        })
+        .collect()
+}
+
+fn representative_rules() -> Vec<RuleSpec> {
+    let targets = [
+        Target::Any,
+        Target::Prefix("git push".into()),
+        Target::Exact("npm test".into()),
+        Target::CommandGlob("terraform * destroy".into()),
+        Target::Regex(r"(?s)kubectl\s+delete".into()),
+        Target::PathGlob("src/**/*.rs".into()),
+    ];
+    let tools = [
+        ToolSel::Any,
+        ToolSel::Shell,
+        ToolSel::Name("mcp__github__*".into()),
+    ];
+    let decisions = [Decision::Allow, Decision::Ask, Decision::Block];
+    targets
+        .into_iter()
+        .enumerate()
+        .map(|(n, target)| RuleSpec {
+            id: format!("layout.rule-{n}"),
+            source: n as u32 % 5,
+            line: Some(10 + n as u32),
+            tool: tools[n % tools.len()].clone(),
+            target,
+            case_insensitive: true,
+            whole_command: true,
+            scope: Some(format!("/srv/app-{n}")),
+            base: Some("/p".into()),
+            decision: decisions[n % decisions.len()],
+            dangerous: true,
+            priority: 90 - n as i32,
+            description: format!("rule {n} of the layout tripwire"),
+            protected: true,
+            hits: vec![format!("hit {n}")],
+            misses: vec![format!("miss {n}"), "another miss".into()],
+        })
+        .collect()
+}
+
+/// Four policies, so that every variant of every setting is stored once.
+fn representative_policies() -> Vec<Policy> {
+    let modes = [
+        Mode::Autonomous,
+        Mode::Cautious,
+        Mode::Supervised,
+        Mode::Plan,
+    ];
+    let on_error = [OnError::Block, OnError::Ask, OnError::Allow];
+    let risks = [Risk::None, Risk::Low, Risk::Medium, Risk::High];
+    let unattended = [Unattended::Approve, Unattended::Deny];
+    (0..4)
+        .map(|i| {
+            let settings = Settings {
+                mode: Some(modes[i]),
+                on_error: Some(on_error[i % 3]),
+                approvals_off: Some(i % 2 == 0),
+                cron_mode: Some(unattended[i % 2]),
+                single_query_mode: Some(unattended[(i + 1) % 2]),
+                unattended_mode: Some(unattended[i % 2]),
+                auto_approve_up_to: Some(risks[i]),
+                exempt_categories: vec!["recursive delete".into(), format!("category {i}")],
+            };
+            let mut policy =
+                Policy::new(representative_sources(), settings, representative_rules());
+            policy.problems = vec![format!("warden: problem {i}")];
+            policy.broken = true;
+            policy
+        })
+        .collect()
+}
+
+/// Bincode carries no field names: a cache written before a type reachable
+/// from the policy changed would decode into garbage. The cache key holds
+/// `FORMAT_VERSION`, and this test makes sure it moves with the layout.
+#[test]
+fn the_cached_layout_changes_only_with_the_format_version() {
+    let mut hasher = Sha256::new();
+    for policy in representative_policies() {
+        // Exactly the two parts the loader hands to `cache::write`.
+        let (head, rules) = policy.to_parts().expect("a compiled policy encodes");
+        for part in [head.as_slice(), rules] {
+            hasher.update((part.len() as u64).to_le_bytes());
+            hasher.update(part);
+        }
+    }
+    let digest: String = hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let (version, recorded) = RECORDED_LAYOUT;
+    let record = format!("RECORDED_LAYOUT = ({FORMAT_VERSION}, \"{digest}\")");
+    assert!(
+        digest != recorded || FORMAT_VERSION == version,
+        "FORMAT_VERSION moved to {FORMAT_VERSION} with the same layout: record {record} in {}",
+        file!()
+    );
+    assert!(
+        digest == recorded || FORMAT_VERSION != version,
+        "The encoded layout of the cached policy changed: bump FORMAT_VERSION in \
+         src/config/cache.rs (now {version}) and record the new digest in {}: \
+         RECORDED_LAYOUT = ({}, \"{digest}\")",
+        file!(),
+        version + 1
+    );
+    assert_eq!(
+        (FORMAT_VERSION, digest.as_str()),
+        RECORDED_LAYOUT,
+        "The layout of the cached policy changed and FORMAT_VERSION was bumped: record \
+         {record} in {}",
+        file!()
+    );
+}
+
+// ------------------------------------------------------- mangled input
+
+/// Policy files are bytes anyone can write: every parser takes mangled
+/// copies of valid files and random text without panicking.
+#[test]
+fn mangled_policy_files_never_panic() {
+    let valid = [
+        include_str!("../../examples/config.yaml"),
+        "patterns:\n  - pattern: 'a\\s+b'\n    description: x\n    examples: [a b]\nallow_patterns:\n  - glob: 'git {push,pull} *'\ndeny_patterns: []\n",
+        "approvals:\n  mode: off\n  deny: ['git push*']\n  cron_mode: approve\n  auto_approve_up_to: low\ncommand_allowlist: ['ls *', 'recursive delete']\n",
+        r#"[{"id":"a","tool":"terminal","pattern":"*--prod*","decision":"deny","priority":90},{"id":2,"decision":"allow"}]"#,
+    ];
+    let mut rng = Lcg(7);
+    let parse_all = |text: &str| {
+        let _ = warden_file::parse("x.yaml", text, SourceKind::Warden, Some("/p"));
+        let _ = warden_file::parse("x.yaml", text, SourceKind::Permissions, None);
+        let _ = plugin::parse("p.yaml", text);
+        let _ = hermes::parse_config("c.yaml", text);
+        let _ = hermes::parse_trust("t.json", text);
+    };
+    const INSERTED: [char; 12] = [
+        '\n', ' ', ':', '-', '[', '{', '\'', '"', '*', '(', ')', '\\',
+    ];
+    for text in valid {
+        let chars: Vec<char> = text.chars().collect();
+        for _ in 0..300 {
+            let mut mangled = chars.clone();
+            for _ in 0..1 + rng.below(4) {
+                if mangled.is_empty() {
+                    break;
+                }
+                let at = rng.below(mangled.len());
+                match rng.below(4) {
+                    0 => {
+                        mangled.remove(at);
+                    }
+                    1 => mangled.insert(at, INSERTED[rng.below(INSERTED.len())]),
+                    2 => mangled.truncate(at),
+                    _ => {
+                        let c = mangled[rng.below(mangled.len())];
+                        mangled.insert(at, c);
+                    }
+                }
+            }
+            parse_all(&mangled.iter().collect::<String>());
+        }
+    }
+    for _ in 0..300 {
+        let len = rng.below(200);
+        let text: String = (0..len)
+            .map(|_| char::from_u32(rng.below(0x250) as u32).unwrap_or('?'))
+            .collect();
+        parse_all(&text);
+    }
+}
+
+fn twenty_rules() -> Vec<RuleSpec> {
+    (0..20)
+        .map(|i| RuleSpec {
+            line: Some(i),
+            description: "d".into(),
+            ..RuleSpec::new(
+                format!("t.rule-{i}"),
+                ToolSel::Shell,
+                Target::Prefix(format!("tool{i}")),
+                Decision::Block,
+            )
+        })
+        .collect()
+}
+
+/// The policy in the cache file at `path`, read as a call reads it.
+fn read_cached(path: &Path, key: &cache::Key) -> Option<Policy> {
+    cache::read(path, key).and_then(Policy::from_entry)
+}
+
+/// A cache file is bytes too: what the cache writes, cut short or with
+/// bits flipped, is refused or read without panicking, and a rule whose
+/// bytes were flipped is refused rather than misread.
+#[test]
+fn mangled_cache_entries_are_refused_without_panicking() {
+    let dir = temp_dir("mangled-cache");
+    let path = dir.join("policy-x.bin");
+    let key = cache::key(&[cache::KeyInput {
+        path: "/p/.warden.yaml",
+        bytes: Some(b"rules: {}"),
+    }]);
+    let policy = Policy::new(Vec::new(), Settings::default(), twenty_rules());
+    let (head, rules) = policy.to_parts().expect("a compiled policy encodes");
+    cache::write(&path, &key, &head, rules).unwrap();
+    let good = fs::read(&path).unwrap();
+    assert_eq!(
+        read_cached(&path, &key).map(|p| p.rules()),
+        Some(twenty_rules())
+    );
+    let rules_start = good.len() - rules.len();
+
+    let mangled = dir.join("mangled.bin");
+    for cut in 0..good.len() {
+        fs::write(&mangled, &good[..cut]).unwrap();
+        assert!(read_cached(&mangled, &key).is_none(), "cut to {cut} bytes");
+    }
+    let mut rng = Lcg(11);
+    for _ in 0..2000 {
+        let mut bytes = good.clone();
+        let at = rng.below(bytes.len());
+        bytes[at] ^= 1 << rng.below(8);
+        fs::write(&mangled, &bytes).unwrap();
+        if let Some(policy) = read_cached(&mangled, &key) {
+            // Only the rule bytes are left unchecked until a rule is read.
+            assert!(policy.rules().len() >= 19);
+        }
+    }
+    // Every bit of every rule: that rule alone is refused.
+    for at in rules_start..good.len() {
+        for bit in 0..8 {
+            let mut bytes = good.clone();
+            bytes[at] ^= 1 << bit;
+            fs::write(&mangled, &bytes).unwrap();
+            let policy = read_cached(&mangled, &key).expect("the head is intact");
+            let read = policy.rules();
+            assert_eq!(read.len(), 19, "byte {at} bit {bit}");
+            assert!(read.iter().all(|r| twenty_rules().contains(r)));
+        }
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+// ------------------------------------------------------------ recovery
+
+const NO_PUSH: &str =
+    "rules:\n  deny:\n    - \"terminal(git push:*)\"\n  ask:\n    - \"terminal(kubectl:*)\"\n";
+
+/// A machine of its own: a user config, a cache and a state directory.
+fn world(tag: &str) -> (PathBuf, Locations) {
+    let root = temp_dir(tag);
+    let config = root.join("config");
+    fs::create_dir_all(config.join("warden")).unwrap();
+    fs::write(config.join("warden").join("config.yaml"), NO_PUSH).unwrap();
+    let locations = Locations {
+        config_home: Some(config),
+        cache_dir: Some(root.join("cache")),
+        state_dir: Some(root.join("state")),
+        ..Locations::default()
+    };
+    (root, locations)
+}
+
+fn shell(command: &str) -> Subjects {
+    let analysis = crate::shell::analyze(command);
+    Subjects::of(&ToolCall::shell(command, None), Some(&analysis), None)
+}
+
+/// Flips a letter of `text` inside a rule's bytes in the cache file: a
+/// change bincode still decodes, which only the rule's checksum can tell.
+/// The last occurrence, since the head (read before any rule, and
+/// checksummed whole) holds the rules' literals too.
+fn rot(file: &Path, text: &[u8]) {
+    let mut bytes = fs::read(file).unwrap();
+    let at = bytes
+        .windows(text.len())
+        .rposition(|w| w == text)
+        .expect("the rule is cached");
+    bytes[at] ^= 0x20;
+    fs::write(file, bytes).unwrap();
+}
+
+#[test]
+fn a_rotten_cached_rule_is_recompiled_for_matching() {
+    let (root, locations) = world("recover-matches");
+    let first = load::load(&locations, None);
+    assert_eq!(first.cache, CacheStatus::Rebuilt);
+    let file = first.cache_file.clone().expect("a cache file");
+    let good = fs::read(&file).unwrap();
+
+    rot(&file, b"git push");
+    let mut loaded = load::load(&locations, None);
+    assert_eq!(loaded.cache, CacheStatus::Hit);
+    // A call that does not touch the rotten rule reads no other rule.
+    let found = loaded.policy.matches(&shell("kubectl get pods"));
+    assert_eq!(found.len(), 1);
+    loaded.refresh_cache_status();
+    assert_eq!(loaded.cache, CacheStatus::Hit);
+    assert_ne!(fs::read(&file).unwrap(), good, "nothing noticed yet");
+
+    let found = loaded.policy.matches(&shell("git push origin main"));
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].spec.id, "config.deny-1");
+    assert_eq!(
+        loaded.policy.origin(&found[0].spec).rsplit('/').next(),
+        Some("config.yaml:3")
+    );
+    loaded.refresh_cache_status();
+    assert_eq!(loaded.cache, CacheStatus::Rebuilt);
+    assert_eq!(fs::read(&file).unwrap(), good, "the cache is rewritten");
+    // The head's settings and problems are still the ones answered with.
+    assert!(loaded.policy.problems.is_empty());
+    assert_eq!(load::load(&locations, None).cache, CacheStatus::Hit);
+    fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn a_rotten_cached_rule_is_recompiled_for_listing() {
+    let (root, locations) = world("recover-rules");
+    let file = load::load(&locations, None)
+        .cache_file
+        .expect("a cache file");
+    let good = fs::read(&file).unwrap();
+    rot(&file, b"kubectl");
+    let loaded = load::load(&locations, None);
+    let ids: Vec<String> = loaded.policy.rules().into_iter().map(|r| r.id).collect();
+    assert_eq!(ids, vec!["config.deny-1", "config.ask-1"]);
+    assert_eq!(fs::read(&file).unwrap(), good);
+    fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn without_a_cache_directory_every_load_compiles() {
+    // Nothing to recover from, and nothing that can rot.
+    let (root, mut locations) = world("recover-memory");
+    locations.cache_dir = None;
+    let loaded = load::load(&locations, None);
+    assert_eq!(loaded.cache, CacheStatus::Disabled);
+    assert_eq!(loaded.policy.rules().len(), 2);
+    assert_eq!(loaded.policy.matches(&shell("git push")).len(), 1);
+    fs::remove_dir_all(&root).unwrap();
+}
