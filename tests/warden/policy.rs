@@ -89,19 +89,31 @@ fn corrupt_cache_is_rebuilt_silently() {
     let good = fs::read(&file).unwrap();
     let mut other_version = good.clone();
     other_version[8..12].copy_from_slice(&99u32.to_le_bytes());
-    // A flip bincode still decodes: only the checksum can tell.
-    let mut flipped = good.clone();
-    let at = good
+    // A flip bincode still decodes: only the checksum can tell. The rules'
+    // bytes come after the head, whose literal index also holds the text,
+    // so the last occurrence is the rule's own.
+    let rule_text = |bytes: &[u8]| {
+        bytes
+            .windows(8)
+            .rposition(|w| w == b"git push")
+            .expect("rule text cached")
+    };
+    let mut in_rule = good.clone();
+    in_rule[rule_text(&good)] ^= 0x20;
+    let mut in_index = good.clone();
+    let first = good
         .windows(8)
         .position(|w| w == b"git push")
-        .expect("rule text cached");
-    flipped[at] ^= 0x20;
-    let corruptions: [(&str, Vec<u8>); 5] = [
+        .expect("literal indexed");
+    assert!(first < rule_text(&good), "the index comes before the rules");
+    in_index[first] ^= 0x20;
+    let corruptions: [(&str, Vec<u8>); 6] = [
         ("garbage", b"not a cache file at all".repeat(40)),
         ("half", good[..good.len() / 2].to_vec()),
         ("empty", Vec::new()),
         ("other format version", other_version),
-        ("flipped rule text", flipped),
+        ("flipped rule text", in_rule),
+        ("flipped literal in the index", in_index),
     ];
     for (what, bytes) in corruptions {
         fs::write(&file, &bytes).unwrap();
