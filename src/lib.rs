@@ -1,17 +1,25 @@
 //! warden decides whether an AI agent's tool call may run.
 //!
-//! A hook payload goes through [`payload::parse`] into a [`payload::ToolCall`];
-//! [`engine::evaluate`] runs the layers (hardline floor, sudo guard, built-in
-//! dangerous rules, default) over the [`shell`] analysis of the command and
-//! returns a [`verdict::Verdict`], which [`verdict::Verdict::render`] writes in
-//! the agent's dialect. [`cli::run`] ties these to stdin and stdout; nothing
-//! in the library prints or exits.
+//! A hook payload goes through [`payload::parse`] into a [`payload::ToolCall`].
+//! [`engine::evaluate`] walks [`engine::STAGES`] in order (the hardline
+//! floor, input limits, the sudo guard, a broken policy, the user's rules,
+//! the built-in dangerous rules, the mode, the risk threshold, the default,
+//! then post-processing) over the [`shell`] analysis of the command and the
+//! user's compiled policy, and returns a [`verdict::Verdict`]: data, which
+//! [`verdict::Verdict::render`] writes once in the agent's dialect.
+//! [`cli::run`] ties these to arguments, the environment, stdin and stdout;
+//! nothing in the library prints or exits.
+//!
+//! Dependencies point one way: `cli` → `engine` → `config` → `rules` →
+//! `shell`, with `payload`, `verdict`, `error` and `path` as leaves any of
+//! them may use. The policy machinery (`config`) is internal; the rest is
+//! public so tests and tools can drive each step.
 
 pub mod cli;
-pub mod config;
+pub(crate) mod config;
 pub mod engine;
 pub mod error;
-pub mod path;
+pub(crate) mod path;
 pub mod payload;
 pub mod rules;
 pub mod shell;

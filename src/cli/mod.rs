@@ -1,8 +1,8 @@
 //! The command line: the table of subcommands, dispatch, help and version; what the process prints is returned, never printed.
 //!
-//! Hook mode (the default, and `warden hook`) is in [`hook`]; the policy
-//! subcommands (`why`, `lint`, `bless`) in [`policy`]. Every subcommand is
-//! one entry of [`COMMANDS`], parsed by [`args`] from its flag table.
+//! Hook mode (the default, and `warden hook`) is in `hook.rs`; the policy
+//! subcommands (`why`, `lint`, `bless`) in `policy.rs`. Every subcommand is
+//! one entry of `COMMANDS`, parsed by `args.rs` from its flag table.
 
 mod args;
 mod hook;

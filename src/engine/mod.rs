@@ -1,7 +1,7 @@
 //! The decision: a tool call and the facts around it in, a [`Verdict`] out, by running the stages of [`STAGES`] in order; no I/O.
 //!
 //! [`STAGES`] is the one statement of the order: the layers, each a function
-//! of the same shape (the call's [`Context`] in, a [`Step`] out: perhaps a
+//! of the same shape (the call's `Context` in, a `Step` out: perhaps a
 //! verdict, and what it saw), then post-processing, which may change the
 //! verdict the first layer with an opinion gave. The README's layer table
 //! and `warden why` are both read from it.

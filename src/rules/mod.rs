@@ -18,7 +18,7 @@ mod opts;
 mod paths;
 mod secrets;
 mod system;
-pub mod targets;
+pub(crate) mod targets;
 mod url;
 mod windows;
 mod windows_script;
@@ -182,7 +182,7 @@ pub fn all() -> impl Iterator<Item = &'static Rule> {
 }
 
 /// What matched: the rule and the text to quote in the verdict.
-pub struct Hit<'r> {
+pub(crate) struct Hit<'r> {
     pub rule: &'r Rule,
     pub text: String,
 }
@@ -191,7 +191,7 @@ pub struct Hit<'r> {
 /// only meets the rules that could match it, and with each regex compiled
 /// the first time it is needed (compiling them all up front would cost more
 /// than starting the process).
-pub struct RuleSet {
+pub(crate) struct RuleSet {
     rules: Vec<&'static Rule>,
     by_program: HashMap<&'static str, Vec<usize>>,
     prefixed: Vec<(&'static str, usize)>,

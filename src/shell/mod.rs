@@ -18,8 +18,8 @@ mod programs;
 mod wrappers;
 
 pub use command::{program_in, program_name, Command, Redirect, RedirectOp, Wrapper};
-pub use eval::GROUP_REDIRECT;
-pub use programs::DECODED;
+pub(crate) use eval::GROUP_REDIRECT;
+pub(crate) use programs::DECODED;
 
 /// Limits past which the analysis stops and the verdict is block.
 pub mod limits {
