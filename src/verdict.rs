@@ -210,12 +210,24 @@ impl Verdict {
         self.changes.push(change);
     }
 
-    /// The text for the person reading the agent's transcript.
+    /// The text for the person reading the agent's transcript: what the
+    /// deciding layer found, then each later change in parentheses.
     pub fn message(&self) -> String {
+        let mut out = self.finding();
+        for change in &self.changes {
+            out.push_str(" (");
+            out.push_str(&change.text());
+            out.push(')');
+        }
+        out
+    }
+
+    /// What the deciding layer found, opening with the final decision.
+    fn finding(&self) -> String {
         let quoted = || clip(&self.subject, QUOTED_CHARS);
         let lead = self.decision.lead();
         let id = self.rule_id.as_deref().unwrap_or("");
-        let mut out = match &self.reason {
+        match &self.reason {
             Reason::BuiltIn { category, why } => {
                 format!("{lead}: `{}` is {category}: {why} (warden rule {id}).", quoted())
             }
@@ -286,13 +298,7 @@ impl Verdict {
             Reason::Internal { detail } => format!(
                 "{lead}: warden hit an internal error ({detail}), so it fails closed."
             ),
-        };
-        for change in &self.changes {
-            out.push_str(" (");
-            out.push_str(&change.text());
-            out.push(')');
         }
-        out
     }
 
     /// Renders the verdict as one line of JSON in `dialect` (no trailing newline).

@@ -101,36 +101,8 @@ pub(super) fn why(parsed: &Parsed, env: &Env, _: &mut dyn Read) -> Result<Outcom
     loaded.refresh_cache_status();
 
     let mut out = String::new();
-    let what = cmd.or(path).map(|t| format!(" `{t}`")).unwrap_or_default();
-    let _ = writeln!(
-        out,
-        "call: {tool} ({} tool){what} in {}",
-        call.kind.as_str(),
-        cwd.as_deref().unwrap_or("an unknown directory")
-    );
-    describe_sources(&mut out, &options.policy);
-    let _ = writeln!(
-        out,
-        "cache: {}",
-        cache_line(&loaded.cache, loaded.cache_file.as_deref())
-    );
-    let _ = writeln!(
-        out,
-        "environment: yolo {}, {}, --on-ask {}",
-        if options.yolo {
-            "on (HERMES_YOLO_MODE)"
-        } else {
-            "off"
-        },
-        match options.unattended {
-            Some(why) => format!("no human present ({why:?})"),
-            None => "a human may answer asks".into(),
-        },
-        match on_ask {
-            OnAsk::Ask => "ask",
-            OnAsk::Block => "block",
-        }
-    );
+    let what = cmd.or(path).unwrap_or_default();
+    describe_call(&mut out, &call, what, &options, &loaded);
     describe_steps(&mut out, &explanation);
     let verdict = &explanation.verdict;
     let _ = writeln!(
@@ -153,6 +125,51 @@ pub(super) fn why(parsed: &Parsed, env: &Env, _: &mut dyn Read) -> Result<Outcom
         stderr,
         code: 0,
     })
+}
+
+/// The call, the policy's sources, the cache and the environment.
+fn describe_call(
+    out: &mut String,
+    call: &ToolCall,
+    what: &str,
+    options: &Options,
+    loaded: &load::Loaded,
+) {
+    let what = if what.is_empty() {
+        String::new()
+    } else {
+        format!(" `{what}`")
+    };
+    let _ = writeln!(
+        out,
+        "call: {} ({} tool){what} in {}",
+        call.tool,
+        call.kind.as_str(),
+        call.cwd.as_deref().unwrap_or("an unknown directory")
+    );
+    describe_sources(out, &options.policy);
+    let _ = writeln!(
+        out,
+        "cache: {}",
+        cache_line(&loaded.cache, loaded.cache_file.as_deref())
+    );
+    let _ = writeln!(
+        out,
+        "environment: yolo {}, {}, --on-ask {}",
+        if options.yolo {
+            "on (HERMES_YOLO_MODE)"
+        } else {
+            "off"
+        },
+        match options.unattended {
+            Some(why) => format!("no human present ({why:?})"),
+            None => "a human may answer asks".into(),
+        },
+        match options.on_ask {
+            OnAsk::Ask => "ask",
+            OnAsk::Block => "block",
+        }
+    );
 }
 
 /// Every stage in order with what it saw; the one whose verdict stood is marked.
