@@ -49,7 +49,14 @@ pub(super) struct Eval<'a> {
     /// Output of process substitutions whose output is known, by source text.
     pub(super) proc_outputs: HashMap<String, String>,
     pub(super) positional: Vec<String>,
+    /// Where the commands run: an earlier `cd` on the line moved there
+    /// (`None`: the call's own directory).
     pub(super) cwd: Option<String>,
+    /// Other directories the line may be in, had a `cd` failed or been
+    /// skipped (see `cwd.rs`).
+    pub(super) other_cwds: Vec<Option<String>>,
+    /// Where the line was before each `cd` of the current `&&` chain.
+    pub(super) left_cwds: Vec<(Option<String>, Vec<Option<String>>)>,
     depth: usize,
     budget: usize,
     steps: usize,
@@ -78,6 +85,8 @@ impl<'a> Eval<'a> {
             writers: Vec::new(),
             positional: Vec::new(),
             cwd: None,
+            other_cwds: Vec::new(),
+            left_cwds: Vec::new(),
             depth: 0,
             budget: MAX_REANALYSIS_BYTES,
             steps: 0,
@@ -109,13 +118,18 @@ impl<'a> Eval<'a> {
     pub(super) fn script(&mut self, script: &Script, stdin: Option<String>) -> Option<String> {
         let mut stdin = stdin;
         let mut output = None;
-        for pipeline in &script.pipelines {
+        // A chain of `&&` is the script's own: one inside a group ends with it.
+        let outer_chain = std::mem::take(&mut self.left_cwds);
+        for (n, pipeline) in script.pipelines.iter().enumerate() {
             if self.stopped() {
-                return None;
+                break;
             }
             // Only the first pipeline reads the inherited stdin.
             output = self.pipeline(pipeline, stdin.take());
+            self.chain_step(pipeline.then, script.pipelines.get(n + 1));
         }
+        self.end_chain();
+        self.left_cwds = outer_chain;
         output
     }
 
@@ -330,15 +344,6 @@ impl<'a> Eval<'a> {
 
     /// Runs the `>( )` substitutions of a command with what it writes into
     /// them: `tee` copies its input there, `> >(sh)` sends its output.
-    /// Runs `f` as a child process would: a `cd` in it does not move the
-    /// commands after it (`(cd /tmp); rm -rf *` deletes where it started).
-    pub(super) fn child<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
-        let cwd = self.cwd.clone();
-        let out = f(self);
-        self.cwd = cwd;
-        out
-    }
-
     fn flush_writers(&mut self, cmd: Option<&Command>, output: Option<&str>) {
         for (script, src) in std::mem::take(&mut self.writers) {
             let input = cmd.and_then(|c| {
@@ -377,13 +382,28 @@ impl<'a> Eval<'a> {
 
     /// Records a command (and stops collecting past the limit).
     pub(super) fn emit(&mut self, cmd: Command) {
-        if self.out.commands.len() >= MAX_COMMANDS {
-            self.set_limit(format!(
-                "the command runs more than {MAX_COMMANDS} commands"
-            ));
-            return;
+        // A command run here may also run wherever else the line may be.
+        let elsewhere: Vec<Command> = if cmd.cwd == self.cwd {
+            self.other_cwds
+                .iter()
+                .filter(|other| **other != cmd.cwd)
+                .map(|other| Command {
+                    cwd: other.clone(),
+                    ..cmd.clone()
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        for cmd in std::iter::once(cmd).chain(elsewhere) {
+            if self.out.commands.len() >= MAX_COMMANDS {
+                self.set_limit(format!(
+                    "the command runs more than {MAX_COMMANDS} commands"
+                ));
+                return;
+            }
+            self.out.commands.push(cmd);
         }
-        self.out.commands.push(cmd);
     }
 
     /// Enters one level of nested evaluation (a function body, a command
@@ -428,9 +448,7 @@ impl<'a> Eval<'a> {
             self.set_limit(limit);
         }
         self.via.push(via);
-        let saved_cwd = self.cwd.clone();
-        self.script(&parsed.script, stdin);
-        self.cwd = saved_cwd;
+        self.child(|eval| eval.script(&parsed.script, stdin));
         self.via.pop();
         self.ascend();
     }

@@ -8,6 +8,7 @@
 //! `eval`, `$( )`, pipelines into shells and decodable payloads).
 
 mod command;
+mod cwd;
 mod decode;
 mod eval;
 mod expand;

@@ -188,12 +188,7 @@ impl Eval<'_> {
                     .first()
                     .map(|d| d.to_string())
                     .unwrap_or_else(|| "~".into());
-                self.cwd = Some(
-                    match (&self.cwd, dir.starts_with('/') || dir.starts_with('~')) {
-                        (Some(prev), false) => format!("{}/{}", prev.trim_end_matches('/'), dir),
-                        _ => dir,
-                    },
-                );
+                self.change_dir(&dir);
             }
             "export" | "declare" | "typeset" | "local" | "readonly" => {
                 for arg in &cmd.args {

@@ -21,6 +21,20 @@ pub struct Pipeline {
     pub stages: Vec<Node>,
     /// Ended by `&`: runs in the background.
     pub background: bool,
+    /// What decides whether the next pipeline runs.
+    pub then: Then,
+}
+
+/// How a pipeline is joined to the next one.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Then {
+    /// `&&`: the next runs only if this one succeeded.
+    And,
+    /// `||`: the next runs only if this one failed.
+    Or,
+    /// `;`, `&`, a newline or the end: the next runs regardless.
+    #[default]
+    Next,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -226,7 +240,7 @@ impl Parser {
                 '#' => self.skip_comment(),
                 '\n' => {
                     self.newline();
-                    finish(&mut script, &mut pipeline, false);
+                    finish(&mut script, &mut pipeline, false, Then::Next);
                 }
                 ';' => {
                     if self.starts_with(";;") {
@@ -239,19 +253,19 @@ impl Parser {
                     if self.peek() == Some('&') {
                         self.pos += 1;
                     }
-                    finish(&mut script, &mut pipeline, false);
+                    finish(&mut script, &mut pipeline, false, Then::Next);
                 }
                 '&' => {
                     self.pos += 1;
                     if self.peek() == Some('&') {
                         self.pos += 1;
-                        finish(&mut script, &mut pipeline, false);
+                        finish(&mut script, &mut pipeline, false, Then::And);
                     } else if self.peek() == Some('>') {
                         // `&>file` at command start: a redirect-only command.
                         self.pos -= 1;
                         self.stage(&mut pipeline);
                     } else {
-                        finish(&mut script, &mut pipeline, true);
+                        finish(&mut script, &mut pipeline, true, Then::Next);
                     }
                 }
                 '|' => {
@@ -259,7 +273,7 @@ impl Parser {
                     match self.peek() {
                         Some('|') => {
                             self.pos += 1;
-                            finish(&mut script, &mut pipeline, false);
+                            finish(&mut script, &mut pipeline, false, Then::Or);
                         }
                         Some('&') => self.pos += 1,
                         _ => {}
@@ -285,7 +299,7 @@ impl Parser {
                 }
             }
         }
-        finish(&mut script, &mut pipeline, false);
+        finish(&mut script, &mut pipeline, false, Then::Next);
         script
     }
 
@@ -431,7 +445,7 @@ impl Parser {
             other => Script {
                 pipelines: vec![Pipeline {
                     stages: vec![other],
-                    background: false,
+                    ..Pipeline::default()
                 }],
             },
         };
@@ -494,7 +508,7 @@ impl Parser {
                     words: vec![lit(":"), w],
                     redirs: Vec::new(),
                 })],
-                background: false,
+                ..Pipeline::default()
             });
         }
         if !self.enter() {
@@ -565,10 +579,11 @@ impl Parser {
     }
 }
 
-fn finish(script: &mut Script, pipeline: &mut Pipeline, background: bool) {
+fn finish(script: &mut Script, pipeline: &mut Pipeline, background: bool, then: Then) {
     if !pipeline.stages.is_empty() {
         let mut done = std::mem::take(pipeline);
         done.background = background;
+        done.then = then;
         script.pipelines.push(done);
     }
 }
