@@ -27,6 +27,15 @@ impl Decision {
         }
     }
 
+    /// Claude Code's `permissionDecision` for it.
+    fn as_claude(self) -> &'static str {
+        match self {
+            Decision::Allow => "allow",
+            Decision::Ask => "ask",
+            Decision::Block => "deny",
+        }
+    }
+
     /// The word a message opens with.
     fn lead(self) -> &'static str {
         match self {
@@ -151,9 +160,7 @@ impl Change {
                 "No one is present to answer, and approvals.{setting} is {}.",
                 if *approve { "approve" } else { "deny" }
             ),
-            Change::OnAskBlock => {
-                "Blocked rather than asked: warden runs with --on-ask block.".into()
-            }
+            Change::OnAskBlock => format!("Blocked rather than asked: {ON_ASK_BLOCK}"),
         }
     }
 }
@@ -302,28 +309,49 @@ impl Verdict {
     }
 
     /// Renders the verdict as one line of JSON in `dialect` (no trailing newline).
+    ///
+    /// An allow reaches an agent only as no opinion ([`NO_OPINION`]), except
+    /// where [`Verdict::grants`] says the agent may be told to skip its own
+    /// checks.
     pub fn render(&self, dialect: Dialect) -> String {
-        // Claude Code and Codex check that a hook's output names the event
-        // it answers; for other events warden has no opinion, and an empty
-        // object says exactly that.
-        if matches!(self.reason, Reason::OtherEvent { .. })
-            && matches!(dialect, Dialect::Claude | Dialect::Codex)
-        {
-            return "{}".into();
+        let allow = self.decision == Decision::Allow;
+        if allow && dialect != Dialect::Native && !self.grants(dialect) {
+            return NO_OPINION.into();
         }
         let message = self.message();
-        let value = match dialect {
-            Dialect::Native => json!({
-                "action": self.decision.as_str(),
+        let value = match (dialect, self.decision) {
+            (Dialect::Native, decision) => json!({
+                "action": decision.as_str(),
                 "message": message,
                 "rule_id": self.rule_id,
                 "layer": self.layer.as_str(),
             }),
-            Dialect::Hermes => self.hermes(message),
-            Dialect::Claude => self.claude(message, false),
-            Dialect::Codex => self.claude(message, true),
+            // The only escalation Hermes honours is `approve`, keyed by a
+            // rule so the user can approve it for the session.
+            (Dialect::Hermes, Decision::Ask) => json!({
+                "action": "approve",
+                "message": message,
+                "rule_key": self.rule_id.as_deref().unwrap_or("warden"),
+            }),
+            (Dialect::Hermes, _) => json!({"action": "block", "message": message}),
+            // Codex rejects `ask` and then runs the command anyway, so an
+            // ask must reach Codex as a deny that says how to let it through.
+            (Dialect::Codex, Decision::Ask) => claude("deny", format!("{message} {CODEX_ASK}")),
+            (Dialect::Claude | Dialect::Codex, decision) => claude(decision.as_claude(), message),
         };
         value.to_string()
+    }
+
+    /// Whether an allow may reach `dialect` as a grant. Claude Code skips its
+    /// own permission prompt for a hook's allow, so only the user's own allow
+    /// rule may say it there; Hermes has no allow, and Codex counts one as a
+    /// failed hook.
+    fn grants(&self, dialect: Dialect) -> bool {
+        match dialect {
+            Dialect::Native => true,
+            Dialect::Claude => self.layer == Layer::User && self.changes.is_empty(),
+            Dialect::Hermes | Dialect::Codex => false,
+        }
     }
 
     /// A block every agent understands, for when warden cannot tell which
@@ -343,42 +371,32 @@ impl Verdict {
         })
         .to_string()
     }
+}
 
-    // Hermes ignores "allow" and "ask"; the only escalation it honours is
-    // `approve`, keyed by a rule so the user can approve it for the session.
-    fn hermes(&self, message: String) -> Value {
-        match self.decision {
-            Decision::Block => json!({"action": "block", "message": message}),
-            Decision::Ask => json!({
-                "action": "approve",
-                "message": message,
-                "rule_key": self.rule_id.as_deref().unwrap_or("warden"),
-            }),
-            Decision::Allow => json!({"action": "allow"}),
+/// Claude Code's and Codex's shape of an answer.
+fn claude(decision: &str, reason: String) -> Value {
+    json!({
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": decision,
+            "permissionDecisionReason": reason,
         }
-    }
-
-    // Codex rejects `ask` and then runs the command anyway, so an ask must
-    // reach Codex as a deny that tells the user how to let it through.
-    fn claude(&self, message: String, codex: bool) -> Value {
-        let (decision, reason) = match self.decision {
-            Decision::Allow => ("allow", message),
-            Decision::Block => ("deny", message),
-            Decision::Ask if codex => ("deny", format!("{message} {CODEX_ASK}")),
-            Decision::Ask => ("ask", message),
-        };
-        json!({
-            "hookSpecificOutput": {
-                "hookEventName": "PreToolUse",
-                "permissionDecision": decision,
-                "permissionDecisionReason": reason,
-            }
-        })
-    }
+    })
 }
 
 const CODEX_ASK: &str = "Codex cannot ask for confirmation, so warden denied it: \
                          if you want it run, run it yourself in a terminal.";
+
+/// What `--on-ask block` adds to a block that would have been an ask: the
+/// person, not the agent, can still run the command.
+const ON_ASK_BLOCK: &str =
+    "this agent cannot ask for approval, so warden runs with --on-ask block; \
+                            if you want it run, run it yourself in a terminal, or allow it with a \
+                            rule in warden's config (see `warden why`).";
+
+/// What an agent gets when warden has no objection: nothing it acts on, so
+/// the agent's own permission checks decide as if there were no hook.
+pub const NO_OPINION: &str = "{}";
 
 /// One line of text: control characters become spaces, and past `max`
 /// characters the rest is cut off with an ellipsis.
@@ -430,18 +448,24 @@ impl Dialect {
         match (self, decision) {
             (Dialect::Native, _) => "warden's own format: action, message, rule_id, layer",
             (Dialect::Hermes, Decision::Ask) => {
-                "Hermes gets `approve` keyed by the rule id (Hermes 0.19 ignores it: use --on-ask block there)"
+                "Hermes gets `approve` keyed by the rule id (Hermes 0.19 ignores it: `warden install` registers --on-ask block there)"
             }
             (Dialect::Hermes, Decision::Allow) => {
-                "Hermes reads `allow` as no opinion: its own approval checks still run"
+                "Hermes gets `{}`, no opinion: its own approval checks still run"
             }
             (Dialect::Hermes, Decision::Block) => "Hermes gets `block` with the message",
             (Dialect::Claude, Decision::Ask) => "Claude Code shows its permission prompt",
-            (Dialect::Claude, _) => "Claude Code gets a permission decision with the reason",
+            (Dialect::Claude, Decision::Allow) => {
+                "Claude Code gets `allow` only when your own allow rule decided (it skips Claude's prompt); otherwise `{}`, and Claude's own permission checks decide"
+            }
+            (Dialect::Claude, Decision::Block) => "Claude Code gets a deny with the reason",
             (Dialect::Codex, Decision::Ask) => {
                 "Codex cannot ask: it gets a deny that says how to run the command by hand"
             }
-            (Dialect::Codex, _) => "Codex gets a permission decision with the reason",
+            (Dialect::Codex, Decision::Allow) => {
+                "Codex gets `{}`, no opinion (it counts `allow` as a failed hook)"
+            }
+            (Dialect::Codex, Decision::Block) => "Codex gets a deny with the reason",
         }
     }
 }
@@ -497,9 +521,10 @@ mod tests {
         v.change(Decision::Block, Change::OnAskBlock);
         let text = v.message();
         assert!(text.starts_with("Blocked: `git push -f`"), "{text}");
-        assert!(text.ends_with(
-            "(warden rule git.force-push). (Blocked rather than asked: warden runs with --on-ask block.)"
-        ));
+        assert!(
+            text.contains("(warden rule git.force-push). (Blocked rather than asked: "),
+            "{text}"
+        );
     }
 
     #[test]
@@ -520,8 +545,56 @@ mod tests {
                 event: "PostToolUse".into(),
             },
         );
-        assert_eq!(v.render(Dialect::Claude), "{}");
-        assert_eq!(v.render(Dialect::Codex), "{}");
-        assert!(v.render(Dialect::Hermes).contains("allow"));
+        for dialect in [Dialect::Hermes, Dialect::Claude, Dialect::Codex] {
+            assert_eq!(v.render(dialect), "{}", "{dialect:?}");
+        }
+    }
+
+    fn allow(layer: Layer) -> Verdict {
+        Verdict::new(
+            Decision::Allow,
+            layer,
+            Some("user.allow-1".into()),
+            "git status",
+            Reason::NoMatch { tool: None },
+        )
+    }
+
+    #[test]
+    fn no_objection_is_no_opinion() {
+        for layer in [Layer::Default, Layer::Mode, Layer::Config] {
+            for dialect in [Dialect::Hermes, Dialect::Claude, Dialect::Codex] {
+                assert_eq!(allow(layer).render(dialect), "{}", "{layer:?} {dialect:?}");
+            }
+        }
+        assert!(allow(Layer::Default)
+            .render(Dialect::Native)
+            .contains(r#""action":"allow""#));
+    }
+
+    #[test]
+    fn only_the_users_allow_rule_grants_and_only_to_claude() {
+        let granted = allow(Layer::User).render(Dialect::Claude);
+        assert!(
+            granted.contains(r#""permissionDecision":"allow""#),
+            "{granted}"
+        );
+        assert_eq!(allow(Layer::User).render(Dialect::Codex), "{}");
+        assert_eq!(allow(Layer::User).render(Dialect::Hermes), "{}");
+        // An ask approved by post-processing (yolo, no human) is not the
+        // user's rule: Claude's own checks still run.
+        let mut approved = ask();
+        approved.layer = Layer::User;
+        approved.change(Decision::Allow, Change::Yolo);
+        assert_eq!(approved.render(Dialect::Claude), "{}");
+    }
+
+    #[test]
+    fn on_ask_block_says_how_to_run_it() {
+        let mut v = ask();
+        v.change(Decision::Block, Change::OnAskBlock);
+        let out: Value = serde_json::from_str(&v.render(Dialect::Hermes)).unwrap();
+        assert_eq!(out["action"], "block");
+        assert!(out["message"].as_str().unwrap().contains("run it yourself"));
     }
 }

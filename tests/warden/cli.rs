@@ -198,7 +198,7 @@ fn payload_at_the_limit_is_read() {
     // exactly MAX_PAYLOAD_BYTES long and must be judged, not refused.
     let mut payload = read_fixture("allow/git-status.json");
     payload.resize(warden::cli::MAX_PAYLOAD_BYTES, b' ');
-    let value = verdict(&warden(&[], Some(payload)));
+    let value = verdict(&warden(&["--agent", "native"], Some(payload)));
     assert_eq!(value["action"], "allow", "{value}");
 }
 
