@@ -1,28 +1,29 @@
 #!/bin/sh
-# install.sh: builds warden, installs the binary, and proves the installed copy blocks and allows.
-#
-# It never edits an agent's configuration: registering the hook (and, for
-# Hermes, consenting to it) stays a step the user takes.
+# install.sh: builds warden, installs the binary, proves the installed copy blocks and allows,
+# writes the starter config, registers the hook with every agent found (`warden install`), and
+# ends with `warden doctor`.
 set -eu
 
 usage() {
     cat <<'EOF'
-Usage: ./install.sh [--to DIR] [--no-config]
+Usage: ./install.sh [--to DIR] [--no-config] [--no-register] [--accept-hooks]
 
 Builds warden (cargo build --release --locked), copies the binary to DIR
 (default: ~/.local/bin), then runs two test payloads through the installed
 binary: `rm -rf /` must be blocked and `git status` allowed. If you have no
 ~/.config/warden/config.yaml yet, it writes the commented example from
-examples/config.yaml there and checks it with `warden lint`. Any failure
-stops the install with a message.
+examples/config.yaml there and checks it with `warden lint`. Then it
+registers the installed binary with every agent it finds (Hermes Agent,
+Claude Code, Codex: `warden install`) and runs `warden doctor`. Any failure
+before the registration stops the install with a message.
 
 Options:
-  --to DIR     install into DIR instead of ~/.local/bin
-  --no-config  do not write a config file
-  -h, --help   show this help
-
-Agent configuration files are not touched; the script prints which snippet
-from hooks/ to add where.
+  --to DIR        install into DIR instead of ~/.local/bin
+  --no-config     do not write a config file
+  --no-register   do not touch any agent's configuration
+  --accept-hooks  record your consent to Hermes running warden's hook
+                  (otherwise Hermes asks you once, at its next start)
+  -h, --help      show this help
 EOF
 }
 
@@ -33,8 +34,18 @@ die() {
 
 to="${HOME:?HOME is not set}/.local/bin"
 write_config=yes
+register=yes
+accept_hooks=""
 while [ $# -gt 0 ]; do
     case $1 in
+        --no-register)
+            register=no
+            shift
+            ;;
+        --accept-hooks)
+            accept_hooks=--accept-hooks
+            shift
+            ;;
         --no-config)
             write_config=no
             shift
@@ -142,31 +153,32 @@ if [ "$write_config" = yes ]; then
     "$target" lint || die "warden lint found problems in the config (above); fix them, or remove $config and run this again"
 fi
 
-path_note=""
-if [ "$target" != "$HOME/.local/bin/warden" ]; then
-    path_note="  The snippets name ~/.local/bin/warden: change that to $target."
+if [ "$register" = no ]; then
+    cat <<EOF
+
+warden is installed. $config_note
+No agent was registered (--no-register): run \`$target install\` when you want it.
+EOF
+    exit 0
+fi
+
+echo "==> Registering warden with the agents found here ($target install)"
+# shellcheck disable=SC2086 # empty or one word
+if ! "$target" install $accept_hooks; then
+    echo "warning: registration did not finish (above); fix what it says and run \`$target install\` again" >&2
+fi
+
+echo "==> Checking the setup ($target doctor)"
+if "$target" doctor; then
+    doctor_note="warden doctor found nothing wrong."
+else
+    doctor_note="warden doctor found problems (above): each FAIL line says how to fix it."
 fi
 
 cat <<EOF
 
 warden is installed. $config_note
-
-Next step: register the hook with your agent (this script does not edit agent configs).${path_note:+
-$path_note}
-
-  Hermes Agent: merge $here/hooks/hermes-config.yaml
-                into ~/.hermes/config.yaml
-    The first time Hermes meets the hook it asks you to approve it and records
-    the answer in ~/.hermes/shell-hooks-allowlist.json. Where there is no
-    terminal to ask on, Hermes skips the hook (with only a log line) unless
-    consent was given by \`hermes --accept-hooks\`, HERMES_ACCEPT_HOOKS=1 or
-    \`hooks_auto_accept: true\`: use those only if you want hooks to run unasked.
-
-  Claude Code:  merge $here/hooks/claude-settings.json
-                into ~/.claude/settings.json
-
-  Codex CLI:    merge $here/hooks/codex-hooks.json
-                into ~/.codex/hooks.json
+$doctor_note
 
 Try it by hand:
   echo '{"hook_event_name":"pre_tool_call","tool_name":"terminal","tool_input":{"command":"rm -rf /"}}' | $target

@@ -8,13 +8,15 @@
 //! user's compiled policy, and returns a [`verdict::Verdict`]: data, which
 //! [`verdict::Verdict::render`] writes once in the agent's dialect.
 //! [`cli::run`] ties these to arguments, the environment, stdin and stdout;
-//! nothing in the library prints or exits.
+//! nothing in the library prints or exits. [`agents`] registers the hook in
+//! each agent's own configuration and checks that it runs there.
 //!
-//! Dependencies point one way: `cli` → `engine` → `config` → `rules` →
-//! `shell`, with `payload`, `verdict`, `error` and `path` as leaves any of
+//! Dependencies point one way: `cli` → `agents` → `engine` → `config` →
+//! `rules` → `shell`, with `payload`, `verdict`, `error` and `path` as leaves any of
 //! them may use. The policy machinery (`config`) is internal; the rest is
 //! public so tests and tools can drive each step.
 
+pub mod agents;
 pub mod cli;
 pub(crate) mod config;
 pub mod engine;

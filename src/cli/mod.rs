@@ -7,6 +7,7 @@
 mod args;
 mod hook;
 mod policy;
+mod setup;
 
 use std::io::Read;
 use std::path::Path;
@@ -40,6 +41,8 @@ pub struct Env {
     /// Where policy files, the cache and the ledger are. `Default` has none,
     /// so tests see only the built-in rules unless they say otherwise.
     locations: Locations,
+    /// Where the agents keep their configuration and programs.
+    homes: crate::agents::Homes,
 }
 
 impl Env {
@@ -80,6 +83,7 @@ impl Env {
             yolo: on("HERMES_YOLO_MODE"),
             unattended,
             locations: Locations::from_vars(&var),
+            homes: crate::agents::Homes::from_vars(&var),
         }
     }
 
@@ -165,6 +169,43 @@ static COMMANDS: &[Command] = &[
                 at a terminal can do this; an agent's tool call cannot.",
         flags: policy::CWD_FLAG,
         run: policy::bless,
+    },
+    Command {
+        name: "install",
+        summary: "register warden with Hermes, Claude Code and Codex (those found, or --agent)",
+        usage: "[--agent hermes|claude|codex|all] [--dry-run] [--accept-hooks]",
+        about: "Registers this warden binary, by its absolute path, in each agent's own\n\
+                configuration: Hermes' config.yaml (a pre_tool_call list entry, with the flags\n\
+                the installed Hermes needs, asked of Hermes itself), Claude Code's\n\
+                settings.json, Codex's hooks.json and its trust record (through codex\n\
+                app-server). Running it again changes nothing; each changed file is backed\n\
+                up first and replaced atomically, keeping comments, order and other keys.\n\
+                It also fixes hook lists Hermes skips (a mapping keyed by tool, hooks in\n\
+                cli-config.yaml) and says what it changed and what is left for you to do.",
+        flags: setup::INSTALL_FLAGS,
+        run: setup::install,
+    },
+    Command {
+        name: "uninstall",
+        summary: "remove what install added from each agent's configuration",
+        usage: "[--agent hermes|claude|codex|all] [--dry-run]",
+        about: "Removes warden's hook entries (and Hermes consent records for them, and\n\
+                Codex's trust record) from each agent's configuration, leaving everything else\n\
+                as it was. Each changed file is backed up first.",
+        flags: setup::UNINSTALL_FLAGS,
+        run: setup::uninstall,
+    },
+    Command {
+        name: "doctor",
+        summary: "check that warden really guards each agent; exit 1 when it does not",
+        usage: "[--agent hermes|claude|codex|all] [--cwd DIR]",
+        about: "Checks, one line each with the fix: warden on PATH; for each agent, that warden\n\
+                is registered in the shape the agent reads, consented to (Hermes) or trusted\n\
+                (Codex), with the flags that agent's version needs, and that the registered\n\
+                command line refuses `rm -rf /` and has no objection to `git status`; that the\n\
+                policy files are valid, the cache fresh and the ledger consistent.",
+        flags: setup::DOCTOR_FLAGS,
+        run: setup::doctor,
     },
 ];
 
@@ -285,7 +326,7 @@ fn global_help() -> String {
         hook.usage, hook.about
     );
     for c in COMMANDS {
-        out.push_str(&format!("    {:<6}  {}\n", c.name, c.summary));
+        out.push_str(&format!("    {:<9}  {}\n", c.name, c.summary));
     }
     out.push_str("\nHOOK OPTIONS:\n");
     out.push_str(&args::describe(

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use super::args::{Flag, Parsed};
 use super::{hook, Env, Outcome};
+use crate::agents::{Check, Status};
 use crate::config::load::{self, CacheStatus};
 use crate::config::policy::Policy;
 use crate::engine::{self, Explanation, OnAsk, Options};
@@ -13,7 +14,7 @@ use crate::error::Error;
 use crate::payload::{ToolCall, ToolKind};
 use crate::verdict::Dialect;
 
-const CWD: Flag = Flag {
+pub(super) const CWD: Flag = Flag {
     long: "--cwd",
     value: Some("DIR"),
     choices: &[],
@@ -292,4 +293,71 @@ pub(super) fn bless(parsed: &Parsed, env: &Env, _: &mut dyn Read) -> Result<Outc
             },
         },
     )
+}
+
+/// `warden doctor`'s checks of warden's own state: the policy files, the
+/// cache and the ledger.
+pub(super) fn health(parsed: &Parsed, env: &Env) -> Vec<Check> {
+    let cwd = current_dir(parsed);
+    let cwd = cwd.as_deref().map(Path::new);
+    let mut checks = Vec::new();
+    let policy = load::lint(&env.locations, cwd);
+    checks.push(match policy.problems.first() {
+        None => Check::new(
+            None,
+            Status::Pass,
+            format!(
+                "policy valid: {} rules from {} files",
+                policy.len(),
+                policy.sources.len()
+            ),
+        ),
+        Some(first) => Check::new(
+            None,
+            Status::Fail,
+            format!(
+                "policy has {} problem(s), first: {first}",
+                policy.problems.len()
+            ),
+        )
+        .fix("warden lint (shows every problem with file:line)"),
+    });
+    let loaded = load::load(&env.locations, cwd);
+    let file = loaded.cache_file.as_deref();
+    checks.push(match &loaded.cache {
+        CacheStatus::Unwritable(_) => Check::new(
+            None,
+            Status::Warn,
+            format!("cache: {}", cache_line(&loaded.cache, file)),
+        )
+        .fix("make the cache directory writable (verdicts are the same, only slower)"),
+        status => Check::new(
+            None,
+            Status::Pass,
+            format!("cache: {}", cache_line(status, file)),
+        ),
+    });
+    let enforced: Vec<&String> = loaded
+        .notes
+        .iter()
+        .filter(|n| n.contains("stays enforced"))
+        .collect();
+    checks.push(match enforced.first() {
+        None => Check::new(
+            None,
+            Status::Pass,
+            "ledger consistent with the policy files",
+        ),
+        Some(first) => Check::new(
+            None,
+            Status::Warn,
+            format!(
+                "{} protected rule(s) enforced from the ledger: {}",
+                enforced.len(),
+                first.trim_start_matches("warden: ")
+            ),
+        )
+        .fix("restore the rule, or accept the change with `warden bless` from a terminal"),
+    });
+    checks
 }

@@ -58,7 +58,7 @@ fn readme_stage_table_is_the_engines() {
 
 /// The modules from the top of the program down: a module may use those
 /// after it, and the leaves, never one before it.
-const LAYERS: &[&str] = &["cli", "engine", "config", "rules", "shell"];
+const LAYERS: &[&str] = &["cli", "agents", "engine", "config", "rules", "shell"];
 const LEAVES: &[&str] = &["payload", "verdict", "error", "path"];
 
 fn dependencies_point_one_way() {
@@ -87,7 +87,7 @@ fn dependencies_point_one_way() {
     }
     assert!(
         wrong.is_empty(),
-        "dependencies must point cli -> engine -> config -> rules -> shell (and to the leaves {LEAVES:?}):\n{}",
+        "dependencies must point cli -> agents -> engine -> config -> rules -> shell (and to the leaves {LEAVES:?}):\n{}",
         wrong.join("\n")
     );
 }

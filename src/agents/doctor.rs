@@ -1,0 +1,469 @@
+//! `warden doctor` for the agents: is warden registered in the shape each agent really reads, consented or trusted, with the right flags, and does the registered command line answer as it should.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use regex::Regex;
+use serde_json::{json, Value};
+
+use super::hooks_json::{self, Found};
+use super::json_doc::Json;
+use super::{claude, codex, command_words, files, hermes, hermes_yaml, is_warden, process};
+use super::{Agent, Homes};
+
+/// How a check came out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    Pass,
+    /// Works, but not as well as it could.
+    Warn,
+    /// warden does not guard (or not as it should): the exit code says so.
+    Fail,
+}
+
+impl Status {
+    pub fn label(self) -> &'static str {
+        match self {
+            Status::Pass => "ok",
+            Status::Warn => "warn",
+            Status::Fail => "FAIL",
+        }
+    }
+}
+
+/// One line of the doctor's report, with the fix when there is one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Check {
+    pub agent: Option<Agent>,
+    pub status: Status,
+    pub text: String,
+    pub fix: Option<String>,
+}
+
+impl Check {
+    pub fn new(agent: Option<Agent>, status: Status, text: impl Into<String>) -> Check {
+        Check {
+            agent,
+            status,
+            text: text.into(),
+            fix: None,
+        }
+    }
+
+    pub fn fix(mut self, fix: impl Into<String>) -> Check {
+        self.fix = Some(fix.into());
+        self
+    }
+}
+
+/// Checks warden's binary and each agent in `agents`.
+pub fn doctor(homes: &Homes, agents: &[Agent]) -> Vec<Check> {
+    let mut checks = Vec::new();
+    checks.push(match homes.which("warden") {
+        Some(path) => Check::new(
+            None,
+            Status::Pass,
+            format!("warden on PATH: {}", path.display()),
+        ),
+        None => Check::new(
+            None,
+            Status::Warn,
+            "warden is not on PATH (agents run it by its absolute path, so hooks still work)",
+        )
+        .fix("add the directory ./install.sh installed to (default ~/.local/bin) to PATH"),
+    });
+    if agents.is_empty() {
+        checks.push(
+            Check::new(
+                None,
+                Status::Fail,
+                "found no agent here (hermes, claude or codex)",
+            )
+            .fix("install one, or name it: warden doctor --agent hermes|claude|codex"),
+        );
+    }
+    for &agent in agents {
+        match agent {
+            Agent::Hermes => hermes_checks(homes, &mut checks),
+            Agent::Claude => claude_checks(homes, &mut checks),
+            Agent::Codex => codex_checks(homes, &mut checks),
+        }
+    }
+    checks
+}
+
+fn install_fix(agent: Agent) -> String {
+    format!("warden install --agent {}", agent.name())
+}
+
+fn hermes_checks(homes: &Homes, checks: &mut Vec<Check>) {
+    let agent = Some(Agent::Hermes);
+    let mut add = |c: Check| checks.push(c);
+    let Some(home) = &homes.hermes_home else {
+        add(Check::new(
+            agent,
+            Status::Fail,
+            "HOME and HERMES_HOME are unset",
+        ));
+        return;
+    };
+    let config = hermes::config_file(home);
+    let text = files::read_optional(&config)
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    let entry = match hermes_yaml::hooks(&text) {
+        Err(shape) => {
+            add(Check::new(
+                agent,
+                Status::Fail,
+                format!("{}: {shape}", config.display()),
+            )
+            .fix(format!(
+                "{} (rewrites it as the list Hermes reads)",
+                install_fix(Agent::Hermes)
+            )));
+            return;
+        }
+        Ok(hooks) => match hooks.into_iter().find(|h| is_warden(&h.command)) {
+            None => {
+                add(Check::new(
+                    agent,
+                    Status::Fail,
+                    format!("warden is not registered in {}", config.display()),
+                )
+                .fix(install_fix(Agent::Hermes)));
+                return;
+            }
+            Some(entry) => entry,
+        },
+    };
+    let matcher = entry.matcher.as_deref().unwrap_or(".*");
+    add(if full_match(matcher, "terminal") {
+        Check::new(
+            agent,
+            Status::Pass,
+            format!(
+                "registered in {} for `{matcher}`: {}",
+                config.display(),
+                entry.command
+            ),
+        )
+    } else {
+        Check::new(
+            agent,
+            Status::Fail,
+            format!(
+                "registered in {}, but its matcher `{matcher}` misses the terminal tool",
+                config.display()
+            ),
+        )
+        .fix(install_fix(Agent::Hermes))
+    });
+    let managed = homes.hermes_managed.join("config.yaml");
+    if let Ok(Some(text)) = files::read_optional(&managed) {
+        if let Ok(hooks) = hermes_yaml::hooks(&text) {
+            if !hooks.is_empty() && !hooks.iter().any(|h| is_warden(&h.command)) {
+                add(Check::new(
+                    agent,
+                    Status::Fail,
+                    format!(
+                        "{} sets hooks.pre_tool_call without warden, and it replaces yours",
+                        managed.display()
+                    ),
+                )
+                .fix("ask the administrator to add warden's entry there"));
+            }
+        }
+    }
+    let cli_config = home.join("cli-config.yaml");
+    if let Ok(Some(text)) = files::read_optional(&cli_config) {
+        if hermes_yaml::hooks(&text).is_ok_and(|h| !h.is_empty()) {
+            add(Check::new(
+                agent,
+                Status::Warn,
+                format!(
+                    "{} has hooks, which Hermes never reads there",
+                    cli_config.display()
+                ),
+            )
+            .fix(install_fix(Agent::Hermes)));
+        }
+    }
+    let auto_accept = serde_yaml::from_str::<serde_yaml::Value>(&text)
+        .ok()
+        .and_then(|doc| {
+            doc.get("hooks_auto_accept")
+                .and_then(serde_yaml::Value::as_bool)
+        })
+        == Some(true);
+    add(
+        if hermes::has_consent(home, &entry.command) || auto_accept {
+            Check::new(agent, Status::Pass, "consent to run the hook is recorded")
+        } else {
+            Check::new(agent, Status::Fail, "no consent recorded: Hermes asks at its next start in a terminal, and skips the hook where no one can answer")
+            .fix("answer yes when Hermes asks, or: warden install --agent hermes --accept-hooks")
+        },
+    );
+    match hermes::probe(homes) {
+        Ok((program, support)) => {
+            let blocks_asks = command_words(&entry.command)
+                .iter()
+                .any(|w| w == "--on-ask")
+                && entry.command.contains("block");
+            add(Check::new(
+                agent,
+                Status::Pass,
+                hermes::describe(&program, &support),
+            ));
+            if !support.approve && !blocks_asks {
+                add(Check::new(agent, Status::Fail, "this Hermes ignores approve, and the hook has no --on-ask block: what warden asks about runs unasked")
+                    .fix(install_fix(Agent::Hermes)));
+            } else if support.approve && blocks_asks {
+                add(Check::new(
+                    agent,
+                    Status::Warn,
+                    "this Hermes can ask, but the hook runs with --on-ask block: asks are blocked",
+                )
+                .fix(install_fix(Agent::Hermes)));
+            }
+            if support.fail_closed && entry.fail_closed != Some(true) {
+                add(Check::new(agent, Status::Fail, "this Hermes supports fail_closed, and the hook does not set it: a crash or timeout lets the call run")
+                    .fix(install_fix(Agent::Hermes)));
+            }
+        }
+        Err(why) => add(Check::new(
+            agent,
+            Status::Warn,
+            format!("could not ask Hermes what it supports: {why}"),
+        )),
+    }
+    if homes.hermes_safe_mode {
+        add(Check::new(
+            agent,
+            Status::Warn,
+            "HERMES_SAFE_MODE is set in this environment: Hermes started here runs no hook",
+        ));
+    }
+    let payload = |command: &str| {
+        json!({"hook_event_name": "pre_tool_call", "tool_name": "terminal",
+               "tool_input": {"command": command}, "session_id": "doctor", "cwd": "/tmp"})
+    };
+    round_trip(
+        homes,
+        Agent::Hermes,
+        &entry.command,
+        &payload,
+        |v| v["action"] == "block",
+        |v| !matches!(v["action"].as_str(), Some("block" | "approve")),
+        checks,
+    );
+}
+
+fn claude_checks(homes: &Homes, checks: &mut Vec<Check>) {
+    let agent = Agent::Claude;
+    let Some(file) = claude::settings_file(homes) else {
+        checks.push(Check::new(Some(agent), Status::Fail, "HOME is unset"));
+        return;
+    };
+    let Some((doc, found)) = json_hooks(agent, &file, checks) else {
+        return;
+    };
+    if doc.get("disableAllHooks").and_then(Json::as_bool) == Some(true) {
+        checks.push(
+            Check::new(
+                Some(agent),
+                Status::Fail,
+                format!("{} sets disableAllHooks: no hook runs", file.display()),
+            )
+            .fix("remove disableAllHooks from that file"),
+        );
+    }
+    let payload = |command: &str| claude_payload(command, None);
+    round_trip(
+        homes,
+        agent,
+        &found.command,
+        &payload,
+        |v| decision(v) == Some("deny"),
+        |v| *v == json!({}),
+        checks,
+    );
+}
+
+fn codex_checks(homes: &Homes, checks: &mut Vec<Check>) {
+    let agent = Agent::Codex;
+    let Some(file) = codex::hooks_file(homes) else {
+        checks.push(Check::new(
+            Some(agent),
+            Status::Fail,
+            "HOME and CODEX_HOME are unset",
+        ));
+        return;
+    };
+    let Some((_, found)) = json_hooks(agent, &file, checks) else {
+        return;
+    };
+    checks.push(match codex::trusted(homes, &file, &found) {
+        Ok(true) => Check::new(Some(agent), Status::Pass, "Codex trusts the hook"),
+        Ok(false) => Check::new(Some(agent), Status::Fail, "Codex does not trust the hook, so it never runs it")
+            .fix(format!("{} (records trust through codex app-server), or approve the hook in Codex's hooks screen", install_fix(agent))),
+        Err(why) => Check::new(Some(agent), Status::Warn, format!("could not ask Codex whether it trusts the hook: {why}")),
+    });
+    let payload = |command: &str| claude_payload(command, Some("doctor-turn"));
+    round_trip(
+        homes,
+        agent,
+        &found.command,
+        &payload,
+        |v| decision(v) == Some("deny"),
+        |v| *v == json!({}),
+        checks,
+    );
+}
+
+/// The warden handler in a Claude-shaped hooks file, with a check saying
+/// whether it is there and covers the shell tool.
+fn json_hooks(
+    agent: Agent,
+    file: &std::path::Path,
+    checks: &mut Vec<Check>,
+) -> Option<(Json, Found)> {
+    let text = files::read_optional(file)
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    let doc = match Json::parse(&text) {
+        Ok(doc) => doc,
+        Err(err) => {
+            checks.push(Check::new(
+                Some(agent),
+                Status::Fail,
+                format!("{} is not valid JSON: {err}", file.display()),
+            ));
+            return None;
+        }
+    };
+    let Some(found) = hooks_json::find(&doc).into_iter().next() else {
+        checks.push(
+            Check::new(
+                Some(agent),
+                Status::Fail,
+                format!("warden is not registered in {}", file.display()),
+            )
+            .fix(install_fix(agent)),
+        );
+        return None;
+    };
+    let matcher = found.matcher.clone().unwrap_or_default();
+    checks.push(
+        if matcher.is_empty() || matcher == "*" || full_match(&matcher, "Bash") {
+            Check::new(
+                Some(agent),
+                Status::Pass,
+                format!(
+                    "registered in {} for `{matcher}`: {}",
+                    file.display(),
+                    found.command
+                ),
+            )
+        } else {
+            Check::new(
+                Some(agent),
+                Status::Fail,
+                format!(
+                    "registered in {}, but its matcher `{matcher}` misses Bash",
+                    file.display()
+                ),
+            )
+            .fix(install_fix(agent))
+        },
+    );
+    Some((doc, found))
+}
+
+fn claude_payload(command: &str, turn: Option<&str>) -> Value {
+    let mut payload = json!({"session_id": "doctor", "transcript_path": "/dev/null", "cwd": "/tmp",
+        "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+        "tool_input": {"command": command}, "tool_use_id": "doctor"});
+    if let Some(turn) = turn {
+        payload["turn_id"] = turn.into();
+    }
+    payload
+}
+
+fn decision(v: &Value) -> Option<&str> {
+    v["hookSpecificOutput"]["permissionDecision"].as_str()
+}
+
+/// Runs the registered command line as the agent would, on `rm -rf /`
+/// (must be refused) and `git status` (must get no objection).
+fn round_trip(
+    homes: &Homes,
+    agent: Agent,
+    command: &str,
+    payload: &dyn Fn(&str) -> Value,
+    refused: impl Fn(&Value) -> bool,
+    silent: impl Fn(&Value) -> bool,
+    checks: &mut Vec<Check>,
+) {
+    type Want<'a> = &'a dyn Fn(&Value) -> bool;
+    let cases: [(&str, Want, &str); 2] = [
+        ("rm -rf /", &refused, "refused"),
+        ("git status", &silent, "let through with no objection"),
+    ];
+    for (line, want, meant) in cases {
+        let got = run_hook(homes, command, &payload(line));
+        checks.push(match got {
+            Ok(v) if want(&v) => Check::new(
+                Some(agent),
+                Status::Pass,
+                format!("`{line}` through the registered command: {meant}"),
+            ),
+            Ok(v) => Check::new(
+                Some(agent),
+                Status::Fail,
+                format!("`{line}` through the registered command should be {meant}, got {v}"),
+            )
+            .fix(install_fix(agent)),
+            Err(why) => Check::new(
+                Some(agent),
+                Status::Fail,
+                format!("the registered command failed on `{line}`: {why}"),
+            )
+            .fix(install_fix(agent)),
+        });
+    }
+}
+
+/// Runs a hook command line on a payload as the agents do: split into
+/// words, `~` expanded, no shell; the answer must be one JSON object.
+fn run_hook(homes: &Homes, command: &str, payload: &Value) -> Result<Value, String> {
+    let words = command_words(command);
+    let (program, args) = words.split_first().ok_or("the command is empty")?;
+    let program = match (program.strip_prefix("~/"), &homes.home) {
+        (Some(rest), Some(home)) => home.join(rest),
+        _ => PathBuf::from(program),
+    };
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = process::run(
+        &program,
+        &args,
+        payload.to_string().as_bytes(),
+        Duration::from_secs(10),
+    )?;
+    if out.status != Some(0) {
+        return Err(format!(
+            "exit status {:?}: {}",
+            out.status,
+            out.stderr.trim()
+        ));
+    }
+    serde_json::from_str(out.stdout.trim())
+        .map_err(|e| format!("its answer is not JSON ({e}): {}", out.stdout.trim()))
+}
+
+/// Whether the agent's matcher (a regex the agent anchors) takes `tool`.
+fn full_match(matcher: &str, tool: &str) -> bool {
+    Regex::new(&format!("^(?:{matcher})$")).is_ok_and(|re| re.is_match(tool)) || matcher == tool
+}

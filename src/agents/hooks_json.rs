@@ -1,0 +1,253 @@
+//! The `PreToolUse` hook list that Claude Code's `settings.json` and Codex's `hooks.json` share: warden's entry added, found and removed.
+
+use super::is_warden;
+use super::json_doc::Json;
+
+/// warden's handler and the matcher group it sits in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    pub matcher: String,
+    pub command: String,
+    pub timeout: u64,
+}
+
+/// A warden handler found in a file; the indices are what Codex's trust
+/// key names (`<file>:pre_tool_use:<group>:<handler>`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    pub group: usize,
+    pub handler: usize,
+    pub matcher: Option<String>,
+    pub command: String,
+    pub timeout: Option<u64>,
+}
+
+const EVENT: &str = "PreToolUse";
+
+/// Puts `entry` in `doc` as a matcher group of its own at the end of the
+/// `PreToolUse` list, after taking out every warden handler already there,
+/// so running it twice leaves one. Returns what it changed, for the person.
+pub fn register(doc: &mut Json, entry: &Entry) -> Result<Vec<String>, String> {
+    check_shape(doc)?;
+    let mut notes = Vec::new();
+    let removed = remove_warden(doc);
+    if removed > 0 {
+        notes.push(format!(
+            "replaced {removed} earlier warden hook{}",
+            if removed == 1 { "" } else { "s" }
+        ));
+    }
+    let group = Json::object(vec![
+        ("matcher", Json::string(&entry.matcher)),
+        (
+            "hooks",
+            Json::Array(vec![Json::object(vec![
+                ("type", Json::string("command")),
+                ("command", Json::string(&entry.command)),
+                ("timeout", Json::Number(entry.timeout.into())),
+            ])]),
+        ),
+    ]);
+    let list = doc
+        .entry("hooks", || Json::Object(Vec::new()))
+        .and_then(|hooks| hooks.entry(EVENT, || Json::Array(Vec::new())))
+        .and_then(Json::as_array_mut)
+        .ok_or("hooks.PreToolUse is not a list")?;
+    list.push(group);
+    notes.push(format!(
+        "added a {EVENT} hook for `{}`: {}",
+        entry.matcher, entry.command
+    ));
+    Ok(notes)
+}
+
+/// Takes every warden handler out of `doc`, and the groups, list and
+/// `hooks` object that are left empty by that, so an install followed by
+/// an uninstall gives back the file as it was.
+pub fn unregister(doc: &mut Json) -> Result<Vec<String>, String> {
+    check_shape(doc)?;
+    let removed = remove_warden(doc);
+    if removed == 0 {
+        return Ok(Vec::new());
+    }
+    let list_empty = doc
+        .get("hooks")
+        .and_then(|h| h.get(EVENT))
+        .is_some_and(Json::is_empty_container);
+    if let Some(hooks) = doc.get_mut("hooks") {
+        if list_empty {
+            hooks.remove(EVENT);
+        }
+    }
+    if doc.get("hooks").is_some_and(Json::is_empty_container) {
+        doc.remove("hooks");
+    }
+    Ok(vec![format!(
+        "removed {removed} warden hook{}",
+        if removed == 1 { "" } else { "s" }
+    )])
+}
+
+/// Every warden handler under `hooks.PreToolUse`.
+pub fn find(doc: &Json) -> Vec<Found> {
+    let groups = doc
+        .get("hooks")
+        .and_then(|h| h.get(EVENT))
+        .and_then(Json::as_array);
+    let mut found = Vec::new();
+    for (g, group) in groups.into_iter().flatten().enumerate() {
+        let handlers = group.get("hooks").and_then(Json::as_array);
+        for (h, handler) in handlers.into_iter().flatten().enumerate() {
+            let Some(command) = handler.get("command").and_then(Json::as_str) else {
+                continue;
+            };
+            if is_warden(command) {
+                found.push(Found {
+                    group: g,
+                    handler: h,
+                    matcher: group.get("matcher").and_then(Json::as_str).map(Into::into),
+                    command: command.to_string(),
+                    timeout: handler.get("timeout").and_then(Json::as_u64),
+                });
+            }
+        }
+    }
+    found
+}
+
+/// A file whose structure is not the documented one is left alone: warden
+/// would otherwise have to guess what the person meant.
+fn check_shape(doc: &Json) -> Result<(), String> {
+    if !matches!(doc, Json::Object(_)) {
+        return Err("the file is not a JSON object".into());
+    }
+    match doc.get("hooks") {
+        None => return Ok(()),
+        Some(Json::Object(_)) => {}
+        Some(_) => return Err("`hooks` is not an object".into()),
+    }
+    match doc.get("hooks").and_then(|h| h.get(EVENT)) {
+        None | Some(Json::Array(_)) => Ok(()),
+        Some(_) => Err(format!("`hooks.{EVENT}` is not a list")),
+    }
+}
+
+/// Removes warden handlers and the groups they leave empty; returns how
+/// many handlers went.
+fn remove_warden(doc: &mut Json) -> usize {
+    let Some(groups) = doc
+        .get_mut("hooks")
+        .and_then(|h| h.get_mut(EVENT))
+        .and_then(Json::as_array_mut)
+    else {
+        return 0;
+    };
+    let mut removed = 0;
+    groups.retain_mut(|group| {
+        let Some(handlers) = group.get_mut("hooks").and_then(Json::as_array_mut) else {
+            return true;
+        };
+        let before = handlers.len();
+        handlers.retain(|h| {
+            !h.get("command")
+                .and_then(Json::as_str)
+                .is_some_and(is_warden)
+        });
+        removed += before - handlers.len();
+        // A group that held only warden handlers goes with them.
+        !(handlers.is_empty() && before > 0)
+    });
+    removed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry() -> Entry {
+        Entry {
+            matcher: "Bash|Write".into(),
+            command: "/opt/bin/warden --agent claude".into(),
+            timeout: 10,
+        }
+    }
+
+    const THEIRS: &str = r#"{
+  "model": "opus",
+  "hooks": {
+    "PreToolUse": [
+      {
+        "matcher": "Bash",
+        "hooks": [
+          {
+            "type": "command",
+            "command": "/usr/local/bin/audit-bash"
+          }
+        ]
+      }
+    ],
+    "Stop": []
+  },
+  "permissions": {
+    "allow": [
+      "Bash(npm test)"
+    ]
+  }
+}
+"#;
+
+    #[test]
+    fn install_is_idempotent_and_uninstall_restores_the_file() {
+        for original in ["", "{}\n", THEIRS] {
+            let mut doc = Json::parse(original).unwrap();
+            register(&mut doc, &entry()).unwrap();
+            let once = doc.to_pretty();
+            let notes = register(&mut doc, &entry()).unwrap();
+            assert_eq!(doc.to_pretty(), once, "{original}");
+            assert!(notes[0].contains("replaced 1 earlier"), "{notes:?}");
+            assert_eq!(find(&doc).len(), 1);
+            unregister(&mut doc).unwrap();
+            assert!(find(&doc).is_empty());
+            let want = if original.is_empty() {
+                "{}\n"
+            } else {
+                original
+            };
+            assert_eq!(doc.to_pretty(), want);
+        }
+    }
+
+    #[test]
+    fn found_handlers_carry_codex_trust_indices() {
+        let mut doc = Json::parse(THEIRS).unwrap();
+        register(&mut doc, &entry()).unwrap();
+        let found = find(&doc);
+        assert_eq!(found.len(), 1);
+        assert_eq!((found[0].group, found[0].handler), (1, 0));
+        assert_eq!(found[0].matcher.as_deref(), Some("Bash|Write"));
+        assert_eq!(found[0].timeout, Some(10));
+    }
+
+    #[test]
+    fn a_warden_handler_among_others_leaves_its_group() {
+        let text = r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[
+            {"type":"command","command":"~/.local/bin/warden"},
+            {"type":"command","command":"other"}]}]}}"#;
+        let mut doc = Json::parse(text).unwrap();
+        unregister(&mut doc).unwrap();
+        let rest = serde_json::to_string(&doc).unwrap();
+        assert_eq!(
+            rest,
+            r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"other"}]}]}}"#
+        );
+    }
+
+    #[test]
+    fn unexpected_shapes_are_refused() {
+        for text in ["[]", r#"{"hooks": []}"#, r#"{"hooks": {"PreToolUse": {}}}"#] {
+            let mut doc = Json::parse(text).unwrap();
+            assert!(register(&mut doc, &entry()).is_err(), "{text}");
+            assert!(unregister(&mut doc).is_err(), "{text}");
+        }
+    }
+}
