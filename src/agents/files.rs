@@ -3,7 +3,7 @@
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::error::Error;
 
@@ -78,11 +78,14 @@ pub fn timestamp(now: SystemTime) -> String {
     format!("{year:04}{month:02}{day:02}T{hour:02}{minute:02}{second:02}Z")
 }
 
-/// ISO 8601 in UTC as Python's `datetime.isoformat()` writes it, with `Z`:
-/// microseconds only when there are any (Hermes compares these strings).
+/// ISO 8601 in UTC as Python's `datetime.fromtimestamp(t).isoformat()`
+/// writes it, with `Z`: rounded to the nearest microsecond, which is shown
+/// only when there is one (Hermes compares these strings).
 pub fn iso_utc(at: SystemTime) -> String {
-    let [year, month, day, hour, minute, second] = civil(at);
-    let micros = at
+    let since = at.duration_since(UNIX_EPOCH).unwrap_or_default();
+    let rounded = UNIX_EPOCH + Duration::from_micros((since.as_nanos() as u64 + 500) / 1_000);
+    let [year, month, day, hour, minute, second] = civil(rounded);
+    let micros = rounded
         .duration_since(UNIX_EPOCH)
         .map(|d| d.subsec_micros())
         .unwrap_or(0);
@@ -124,7 +127,6 @@ fn io_error(path: &Path, source: std::io::Error) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
 
     #[test]
     fn timestamps_are_utc_calendar_dates() {
@@ -134,7 +136,8 @@ mod tests {
         assert_eq!(at(1_795_462_245), "20261123T193045Z");
         let iso = |secs, nanos| iso_utc(UNIX_EPOCH + Duration::new(secs, nanos));
         assert_eq!(iso(1_795_462_245, 0), "2026-11-23T19:30:45Z");
-        assert_eq!(iso(1_795_462_245, 1_500), "2026-11-23T19:30:45.000001Z");
+        assert_eq!(iso(1_795_462_245, 1_500), "2026-11-23T19:30:45.000002Z");
+        assert_eq!(iso(1_795_462_245, 999_999_600), "2026-11-23T19:30:46Z");
     }
 
     #[test]

@@ -188,7 +188,13 @@ fn edit(text: &str, entry: Option<&Entry>) -> Result<Edit, String> {
     let mut notes = Vec::new();
     if let Some(wrong) = &wrong {
         let others = items.len();
-        notes.push(format!("{wrong} (none of its hooks ran): rewrote it as the list Hermes reads, keeping its {others} other hook(s)"));
+        let kept = match others {
+            0 => String::new(),
+            n => format!(", keeping its {n} other hook(s)"),
+        };
+        notes.push(format!(
+            "{wrong} (none of its hooks ran): rewrote it as the list Hermes reads{kept}"
+        ));
     }
     match (entry, wardens) {
         (Some(entry), _) => {

@@ -65,11 +65,13 @@ def register(home, warden):
     """Registers warden as Claude Code's PreToolUse hook for the user whose HOME is `home`:
     by hand, or with WARDEN_E2E_INSTALL=1 by `warden install --agent claude`."""
     if os.environ.get("WARDEN_E2E_INSTALL") == "1":
-        p = subprocess.run([warden, "install", "--agent", "claude"], env=user_env(home), cwd=home,
-                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
-        if p.returncode != 0:
-            raise RuntimeError("`warden install --agent claude` failed (exit %d): %s" % (
-                p.returncode, (p.stdout + p.stderr).strip()))
+        # Then `warden doctor` must find nothing wrong with what install wrote.
+        for verb in ("install", "doctor"):
+            p = subprocess.run([warden, verb, "--agent", "claude"], env=user_env(home), cwd=home,
+                               stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+            if p.returncode != 0:
+                raise RuntimeError("`warden %s --agent claude` failed (exit %d): %s" % (
+                    verb, p.returncode, (p.stdout + p.stderr).strip()))
         return
     write_settings(home, "%s --agent claude" % shlex.quote(warden))
 

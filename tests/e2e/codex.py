@@ -211,12 +211,14 @@ def register(e, warden):
     """Register warden with Codex in home `e`: by hand (hooks.json + trust via
     app-server), or with WARDEN_E2E_INSTALL=1 through `warden install`."""
     if os.environ.get("WARDEN_E2E_INSTALL") == "1":
-        p = subprocess.run([warden, "install", "--agent", "codex"], env=e.env,
-                           cwd=e.project, capture_output=True, text=True, timeout=60,
-                           stdin=subprocess.DEVNULL)
-        if p.returncode != 0:
-            raise RuntimeError("warden install --agent codex exited %d: %s"
-                               % (p.returncode, (p.stderr or p.stdout).strip()[-400:]))
+        # Then `warden doctor` must find the hook registered and trusted.
+        for verb in ("install", "doctor"):
+            p = subprocess.run([warden, verb, "--agent", "codex"], env=e.env,
+                               cwd=e.project, capture_output=True, text=True, timeout=120,
+                               stdin=subprocess.DEVNULL)
+            if p.returncode != 0:
+                raise RuntimeError("warden %s --agent codex exited %d: %s"
+                                   % (verb, p.returncode, (p.stdout + p.stderr).strip()[-600:]))
         return
     command = write_hooks_json(e, warden)
     ours = [h for h in list_hooks(e) if h.get("command") == command]

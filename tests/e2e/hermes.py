@@ -106,12 +106,17 @@ def record_consent(home, command):
 
 def register(home, warden, supports_approve):
     """Register warden with the Hermes whose HERMES_HOME is `home`, the way an installer would.
-    WARDEN_E2E_INSTALL=1: let `warden install --agent hermes --accept-hooks` do it instead."""
+    WARDEN_E2E_INSTALL=1: let `warden install --agent hermes --accept-hooks` do it instead, over the
+    dict-keyed shape case e left behind (which it must rewrite), then `warden doctor` must pass."""
     if os.environ.get("WARDEN_E2E_INSTALL") == "1":
-        p = subprocess.run([warden, "install", "--agent", "hermes", "--accept-hooks"],
-                           env=dict(os.environ), capture_output=True, text=True, timeout=60)
-        if p.returncode != 0:
-            raise RuntimeError(f"warden install exited {p.returncode}: {p.stderr.strip()[-400:]}")
+        for args in (["install", "--agent", "hermes", "--accept-hooks"], ["doctor", "--agent", "hermes"]):
+            p = subprocess.run([warden, *args], env=dict(os.environ), capture_output=True, text=True,
+                               timeout=120, stdin=subprocess.DEVNULL)
+            print("\n".join(f"# {line}" for line in p.stdout.splitlines()))
+            if p.returncode != 0:
+                raise RuntimeError(f"warden {args[0]} exited {p.returncode}: {(p.stdout + p.stderr).strip()[-600:]}")
+            if args[0] == "install" and "mapping keyed by tool name" not in p.stdout:
+                raise RuntimeError("warden install did not say it fixed the dict-keyed shape")
         return
     command = shlex.quote(warden) + ("" if supports_approve else " --on-ask block")
     entry = [f"    - matcher: {json.dumps(MATCHER)}", f"      command: {json.dumps(command)}", "      timeout: 5"]
@@ -197,6 +202,8 @@ def case_dict_shape(spies, home, warden):
     if r.hook_ran or not r.ran:
         problems.append(f"expected the call to run unguarded (hook ran={r.hook_ran}, ran={r.ran})")
     report("e dict-keyed shape registers nothing", problems)
+    if os.environ.get("WARDEN_E2E_INSTALL") == "1":
+        return  # `warden install` must find and fix that shape
     for name in ("config.yaml", "shell-hooks-allowlist.json"):  # register() starts from a clean home
         os.remove(os.path.join(home, name))
 
