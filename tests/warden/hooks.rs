@@ -12,6 +12,7 @@ tests![
     hermes_snippet,
     claude_snippet,
     codex_snippet,
+    snippets_are_what_install_writes,
     a_mistyped_agent_flag_would_be_noticed,
     readme_examples_hold,
     example_config_is_the_readme_one_and_lints_clean,
@@ -171,6 +172,42 @@ fn claude_snippet() {
         "{}: {verdict}",
         reg.file
     );
+}
+
+/// The snippets are documentation of `warden install`: the entry each one
+/// shows is the one install writes (on a machine where Hermes cannot be
+/// asked what it supports, which gets the choices safe on every release).
+fn snippets_are_what_install_writes() {
+    let world = World::new("hooks/install-matches-snippets");
+    for dir in ["home/.hermes", "home/.claude", "home/.codex"] {
+        world.put(&format!("{dir}/.keep"), "");
+    }
+    let warden = "/opt/tools/warden";
+    let out = world.run(&["install", "--warden", warden]);
+    assert!(!out.stdout.contains("FAIL"), "{out:?}");
+    let shown = |text: String| text.replace("~/.local/bin/warden", warden);
+
+    let (snippet, _) = hermes();
+    let written: serde_yaml::Value =
+        serde_yaml::from_str(&world.read("home/.hermes/config.yaml")).expect("YAML");
+    let want: serde_yaml::Value = serde_yaml::from_str(&shown(read_repo_file(&format!(
+        "hooks/{}",
+        snippet.file
+    ))))
+    .expect("YAML");
+    assert_eq!(
+        written["hooks"], want["hooks"],
+        "hooks/hermes-config.yaml differs from what install writes"
+    );
+    for (file, installed) in [
+        ("claude-settings.json", "home/.claude/settings.json"),
+        ("codex-hooks.json", "home/.codex/hooks.json"),
+    ] {
+        let written: Value = serde_json::from_str(&world.read(installed)).expect("JSON");
+        let want: Value =
+            serde_json::from_str(&shown(read_repo_file(&format!("hooks/{file}")))).expect("JSON");
+        assert_eq!(written, want, "hooks/{file} differs from what install writes");
+    }
 }
 
 fn codex_snippet() {

@@ -199,6 +199,12 @@ impl World {
         (serde_json::from_str(line).unwrap(), out.stderr)
     }
 
+    /// A file of the world, as text.
+    pub fn read(&self, rel: &str) -> String {
+        let path = self.root.join(rel);
+        fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+    }
+
     pub fn run(&self, args: &[&str]) -> Outcome {
         self.run_as(args, false)
     }
