@@ -190,11 +190,9 @@ fn snippets_are_what_install_writes() {
     let (snippet, _) = hermes();
     let written: serde_yaml::Value =
         serde_yaml::from_str(&world.read("home/.hermes/config.yaml")).expect("YAML");
-    let want: serde_yaml::Value = serde_yaml::from_str(&shown(read_repo_file(&format!(
-        "hooks/{}",
-        snippet.file
-    ))))
-    .expect("YAML");
+    let want: serde_yaml::Value =
+        serde_yaml::from_str(&shown(read_repo_file(&format!("hooks/{}", snippet.file))))
+            .expect("YAML");
     assert_eq!(
         written["hooks"], want["hooks"],
         "hooks/hermes-config.yaml differs from what install writes"
@@ -206,7 +204,10 @@ fn snippets_are_what_install_writes() {
         let written: Value = serde_json::from_str(&world.read(installed)).expect("JSON");
         let want: Value =
             serde_json::from_str(&shown(read_repo_file(&format!("hooks/{file}")))).expect("JSON");
-        assert_eq!(written, want, "hooks/{file} differs from what install writes");
+        assert_eq!(
+            written, want,
+            "hooks/{file} differs from what install writes"
+        );
     }
 }
 
