@@ -280,13 +280,19 @@ fn claude_checks(homes: &Homes, checks: &mut Vec<Check>) {
         );
     }
     let payload = |command: &str| claude_payload(command, None);
+    // Your own allow rule for `git status` (the starter config has one) is
+    // the one allow Claude Code may get; warden's own format says whether
+    // that is what decided.
+    let native = format!("{} --agent native", found.command);
+    let yours = run_hook(homes, &native, &payload("git status"))
+        .is_ok_and(|v| v["action"] == "allow" && v["layer"] == "user");
     round_trip(
         homes,
         agent,
         &found.command,
         &payload,
         |v| decision(v) == Some("deny"),
-        |v| *v == json!({}),
+        |v| *v == json!({}) || (yours && decision(v) == Some("allow")),
         checks,
     );
 }
