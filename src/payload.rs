@@ -5,7 +5,8 @@ use serde_json::{Map, Value};
 use crate::error::{Error, Result};
 use crate::verdict::Dialect;
 
-/// Which agent sent the payload; it decides the default output dialect.
+/// An agent: the one that sent a payload (it decides the default output
+/// dialect), or one warden is registered with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Agent {
     Hermes,
@@ -14,6 +15,17 @@ pub enum Agent {
 }
 
 impl Agent {
+    pub const ALL: [Agent; 3] = [Agent::Hermes, Agent::Claude, Agent::Codex];
+
+    /// Its name on the command line (`--agent`), which is also its program's.
+    pub fn name(self) -> &'static str {
+        match self {
+            Agent::Hermes => "hermes",
+            Agent::Claude => "claude",
+            Agent::Codex => "codex",
+        }
+    }
+
     pub fn dialect(self) -> Dialect {
         match self {
             Agent::Hermes => Dialect::Hermes,

@@ -22,30 +22,7 @@ use json_doc::Json;
 
 pub use doctor::{doctor, Check, Status};
 
-/// An agent warden can be registered with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Agent {
-    Hermes,
-    Claude,
-    Codex,
-}
-
-impl Agent {
-    pub const ALL: [Agent; 3] = [Agent::Hermes, Agent::Claude, Agent::Codex];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Agent::Hermes => "hermes",
-            Agent::Claude => "claude",
-            Agent::Codex => "codex",
-        }
-    }
-
-    /// The agent's program, looked for on `PATH`.
-    fn program(self) -> &'static str {
-        self.name()
-    }
-}
+pub use crate::payload::Agent;
 
 /// Where the agents keep their files and programs, read from the
 /// environment once (tests give their own).
@@ -103,7 +80,7 @@ impl Homes {
             Agent::Claude => &self.claude_dir,
             Agent::Codex => &self.codex_home,
         };
-        self.which(agent.program()).is_some() || dir.as_ref().is_some_and(|d| d.is_dir())
+        self.which(agent.name()).is_some() || dir.as_ref().is_some_and(|d| d.is_dir())
     }
 }
 
