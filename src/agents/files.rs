@@ -25,7 +25,18 @@ pub fn read_optional(path: &Path) -> Result<Option<String>, Error> {
 /// backup beside it, and the new text is written to a temporary file in
 /// the same directory and renamed over it, so a crash leaves the old file
 /// or the new one, never half of either. Returns the backup's path.
+///
+/// A symlinked file (dotfiles kept in a repository) is written through:
+/// the link stays and its target gets the new text.
 pub fn replace(path: &Path, text: &str) -> Result<Option<PathBuf>, Error> {
+    let linked = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    let resolved;
+    let path = if linked {
+        resolved = fs::canonicalize(path).map_err(|e| io_error(path, e))?;
+        resolved.as_path()
+    } else {
+        path
+    };
     let dir = path.parent().unwrap_or(Path::new("."));
     fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
     let old = fs::metadata(path).ok();
@@ -157,6 +168,12 @@ mod tests {
         let mode = fs::metadata(&file).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o600);
         assert_eq!(read_optional(&dir.join("none")).unwrap(), None);
+
+        let link = dir.join("link.json");
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        replace(&link, "four").unwrap();
+        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert_eq!(fs::read_to_string(&file).unwrap(), "four");
         fs::remove_dir_all(&dir).unwrap();
     }
 }
