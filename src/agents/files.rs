@@ -69,6 +69,17 @@ pub fn replace(path: &Path, text: &str) -> Result<Option<PathBuf>, Error> {
     Ok(backup)
 }
 
+/// Removes `path` after copying it to a timestamped backup beside it.
+pub fn remove(path: &Path) -> Result<Option<PathBuf>, Error> {
+    if fs::symlink_metadata(path).is_err() {
+        return Ok(None);
+    }
+    let backup = backup_path(path, SystemTime::now());
+    fs::copy(path, &backup).map_err(|e| io_error(&backup, e))?;
+    fs::remove_file(path).map_err(|e| io_error(path, e))?;
+    Ok(Some(backup))
+}
+
 /// `<file>.warden-backup-<UTC timestamp>`; a second backup in the same
 /// second gets a counter rather than overwriting the first.
 fn backup_path(path: &Path, now: SystemTime) -> PathBuf {
@@ -172,7 +183,10 @@ mod tests {
         let link = dir.join("link.json");
         std::os::unix::fs::symlink(&file, &link).unwrap();
         replace(&link, "four").unwrap();
-        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
         assert_eq!(fs::read_to_string(&file).unwrap(), "four");
         fs::remove_dir_all(&dir).unwrap();
     }

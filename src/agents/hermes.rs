@@ -184,6 +184,10 @@ pub fn uninstall(homes: &Homes, options: &Options, report: &mut Report) {
     if allowlist.exists() {
         edit_json(report, agent, options, &allowlist, |doc| {
             let removed = remove_consent(doc, |_| true)?;
+            // Hermes makes the file again when it records consent.
+            if doc.get("approvals").is_some_and(Json::is_empty_container) {
+                doc.remove("approvals");
+            }
             Ok(if removed == 0 {
                 Vec::new()
             } else {

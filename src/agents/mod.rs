@@ -209,7 +209,14 @@ fn edit_text(
         );
         return true;
     }
-    match files::replace(path, &new) {
+    // A file left with nothing in it is removed: for every agent an empty
+    // settings file means the same as none, and install may have made it.
+    let written = if new.trim().is_empty() {
+        files::remove(path)
+    } else {
+        files::replace(path, &new)
+    };
+    match written {
         Ok(backup) => {
             let saved = backup
                 .map(|b| format!(" (the old file is saved as {})", b.display()))
@@ -235,7 +242,12 @@ fn edit_json(
     edit_text(report, agent, options, path, |old| {
         let mut doc = Json::parse(old).map_err(|e| format!("not valid JSON ({e})"))?;
         let notes = change(&mut doc)?;
-        Ok(((!notes.is_empty()).then(|| doc.to_pretty()), notes))
+        let text = if doc.is_empty_container() {
+            String::new()
+        } else {
+            doc.to_pretty()
+        };
+        Ok(((!notes.is_empty()).then_some(text), notes))
     })
 }
 

@@ -13,7 +13,7 @@ const AGENT: Flag = Flag {
     long: "--agent",
     value: Some("NAME"),
     choices: &["hermes", "claude", "codex", "all"],
-    help: "hermes, claude, codex, or all (default: every agent found here)",
+    help: "hermes, claude, codex, or all three (default: the agents found here)",
 };
 
 const DRY_RUN: Flag = Flag {
@@ -46,13 +46,14 @@ pub(super) static UNINSTALL_FLAGS: &[Flag] = &[AGENT, DRY_RUN, WARDEN];
 
 pub(super) static DOCTOR_FLAGS: &[Flag] = &[AGENT, super::policy::CWD];
 
-/// The agents the flag names; without it, or with `all`, those found here.
+/// The agents the flag names (`all`: the three); without it, those found here.
 fn chosen(parsed: &Parsed, env: &Env) -> Vec<Agent> {
     match parsed.value("--agent") {
         Some("hermes") => vec![Agent::Hermes],
         Some("claude") => vec![Agent::Claude],
         Some("codex") => vec![Agent::Codex],
-        _ => Agent::ALL
+        Some(_) => Agent::ALL.to_vec(),
+        None => Agent::ALL
             .into_iter()
             .filter(|a| env.homes.has(*a))
             .collect(),

@@ -39,6 +39,8 @@ mod ledger;
 mod policy;
 mod robustness;
 mod rules;
+mod schemas;
+mod setup;
 mod support;
 
 fn main() {
@@ -54,6 +56,8 @@ fn main() {
         policy::tests(),
         robustness::tests(),
         rules::tests(),
+        schemas::tests(),
+        setup::tests(),
     ]
     .into_iter()
     .flatten()
