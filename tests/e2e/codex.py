@@ -349,6 +349,25 @@ def case_git_status(e, mock, warden):
     return "ran; hook Completed"
 
 
+def case_uninstall(e, mock, warden):
+    """`warden uninstall` takes the hook and its trust record out (through Codex
+    itself): hooks/list shows no warden hook and config.toml keeps no record of it."""
+    keys = [h["key"] for h in list_hooks(e) if "warden" in (h.get("command") or "")]
+    p = subprocess.run([warden, "uninstall", "--agent", "codex"], env=e.env, cwd=e.project,
+                       capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    if p.returncode != 0:
+        raise AssertionError("warden uninstall exited %d: %s" % (p.returncode, short(p.stdout + p.stderr)))
+    left = [h["key"] for h in list_hooks(e) if "warden" in (h.get("command") or "")]
+    if left:
+        raise AssertionError("hooks/list still shows %r" % left)
+    with open(os.path.join(os.path.dirname(e.hooks_json), "config.toml")) as f:
+        toml = f.read()
+    kept = [k for k in keys if k in toml]
+    if kept:
+        raise AssertionError("config.toml still holds the trust record of %r" % kept)
+    return "removed %d hook(s) and their trust" % len(keys)
+
+
 CASES = [
     ("untrusted", case_untrusted),
     ("trusted", case_trusted),
@@ -356,6 +375,7 @@ CASES = [
     ("push-force", case_push_force),
     ("reset-hard", case_reset_hard),
     ("git-status", case_git_status),
+    ("uninstall", case_uninstall),
 ]
 
 
