@@ -168,8 +168,8 @@ pub static RULES: &[Rule] = &[
         reason: "an agent must not rewrite the settings or hooks that guard it; edit them yourself",
         decision: Decision::Block,
         matcher: Matcher::Analysis(tampers_guard),
-        hits: &["sed -i 's/mode: manual/mode: off/' ~/.hermes/config.yaml", "echo '{}' > ~/.claude/settings.json", "rm ~/.config/warden/config.yaml", "cp /tmp/x .claude/settings.local.json", "rm ~/.local/state/warden/ledger.json", "rm -rf ~/.cache/warden", "warden bless", "script -qc 'warden bless' /dev/null"],
-        misses: &["cat ~/.hermes/config.yaml", "cp ~/.claude/settings.json /tmp/backup.json", "warden why --cmd 'git status'", "warden lint", "cat ~/.local/state/warden/ledger.json"],
+        hits: &["sed -i 's/mode: manual/mode: off/' ~/.hermes/config.yaml", "echo '{}' > ~/.claude/settings.json", "rm ~/.config/warden/config.yaml", "cp /tmp/x .claude/settings.local.json", "rm ~/.local/state/warden/ledger.json", "rm -rf ~/.cache/warden", "warden bless", "script -qc 'warden bless' /dev/null", "warden uninstall", "~/.local/bin/warden uninstall --agent claude", "warden install --warden /tmp/fake/warden"],
+        misses: &["cat ~/.hermes/config.yaml", "cp ~/.claude/settings.json /tmp/backup.json", "warden why --cmd 'git status'", "warden lint", "cat ~/.local/state/warden/ledger.json", "warden doctor", "warden install --help"],
     },
     Rule {
         id: "hardline.insecure-remote-code",
@@ -515,11 +515,18 @@ static GUARD_FILE: Lazy<Regex> = Lazy::new(|| {
 
 fn tampers_guard(analysis: &Analysis) -> Option<String> {
     analysis.commands.iter().find_map(|cmd| {
-        // `warden bless` accepts edited policy files into the ledger: it is
-        // for a person at a terminal, never for an agent (which could fake
-        // a terminal with `script`).
-        let blesses = cmd.program == "warden" && cmd.args.first().is_some_and(|a| a == "bless");
-        (blesses || written_paths(cmd).iter().any(|p| GUARD_FILE.is_match(p)))
+        // `warden bless` accepts edited policy files into the ledger, and
+        // `install`/`uninstall` rewrite the agents' hook registrations (to
+        // nothing, or to another binary): they are for a person, never for
+        // an agent (which could fake a terminal with `script`).
+        let subcommand = cmd.args.first().map(String::as_str);
+        let changes_guard = cmd.program == "warden"
+            && matches!(subcommand, Some("bless" | "install" | "uninstall"))
+            && !cmd
+                .args
+                .iter()
+                .any(|a| matches!(a.as_str(), "-h" | "--help" | "--dry-run"));
+        (changes_guard || written_paths(cmd).iter().any(|p| GUARD_FILE.is_match(p)))
             .then(|| cmd.display())
     })
 }
