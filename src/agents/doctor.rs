@@ -207,10 +207,17 @@ fn hermes_checks(homes: &Homes, checks: &mut Vec<Check>) {
     );
     match hermes::probe(homes) {
         Ok((program, support)) => {
-            let blocks_asks = command_words(&entry.command)
-                .iter()
-                .any(|w| w == "--on-ask")
-                && entry.command.contains("block");
+            let words = command_words(&entry.command);
+            // The hook's parser lets a later flag win; so does this.
+            let mut on_ask = None;
+            for (i, word) in words.iter().enumerate() {
+                if word == "--on-ask" {
+                    on_ask = words.get(i + 1).map(String::as_str);
+                } else if let Some(value) = word.strip_prefix("--on-ask=") {
+                    on_ask = Some(value);
+                }
+            }
+            let blocks_asks = on_ask == Some("block");
             add(Check::new(
                 agent,
                 Status::Pass,

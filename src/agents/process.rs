@@ -29,13 +29,15 @@ pub fn run(
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| format!("could not start {}: {e}", program.display()))?;
+    // Drained before stdin is written, so a program that answers before it
+    // has read everything cannot block on a full pipe while we write.
+    let stdout = drain(child.stdout.take());
+    let stderr = drain(child.stderr.take());
     if let Some(mut input) = child.stdin.take() {
         // A program that exits without reading its stdin closes the pipe;
         // that is its business, not an error here.
         let _ = input.write_all(stdin);
     }
-    let stdout = drain(child.stdout.take());
-    let stderr = drain(child.stderr.take());
     let status = wait(&mut child, timeout).ok_or_else(|| {
         format!(
             "{} did not finish within {} s",
