@@ -336,8 +336,13 @@ impl Verdict {
             (Dialect::Hermes, _) => json!({"action": "block", "message": message}),
             // Codex rejects `ask` and then runs the command anyway, so an
             // ask must reach Codex as a deny that says how to let it through.
-            (Dialect::Codex, Decision::Ask) => claude("deny", format!("{message} {CODEX_ASK}")),
-            (Dialect::Claude | Dialect::Codex, decision) => claude(decision.as_claude(), message),
+            // Codex shows the model "<reason>. Command: <command>": a reason
+            // that ends in its own full stop would read "..".
+            (Dialect::Codex, Decision::Ask) => {
+                claude("deny", codex_reason(&format!("{message} {CODEX_ASK}")))
+            }
+            (Dialect::Codex, decision) => claude(decision.as_claude(), codex_reason(&message)),
+            (Dialect::Claude, decision) => claude(decision.as_claude(), message),
         };
         value.to_string()
     }
@@ -371,6 +376,10 @@ impl Verdict {
         })
         .to_string()
     }
+}
+
+fn codex_reason(message: &str) -> String {
+    message.strip_suffix('.').unwrap_or(message).to_string()
 }
 
 /// Claude Code's and Codex's shape of an answer.
