@@ -139,28 +139,46 @@ impl Report {
     }
 }
 
+/// One agent's install or uninstall, adding what it did to the report.
+type Step = fn(&Homes, &Options, &mut Report);
+
+/// What each agent's module does for `install` and `uninstall`.
+struct Steps {
+    install: Step,
+    uninstall: Step,
+}
+
+fn steps(agent: Agent) -> Steps {
+    match agent {
+        Agent::Hermes => Steps {
+            install: hermes::install,
+            uninstall: hermes::uninstall,
+        },
+        Agent::Claude => Steps {
+            install: claude::install,
+            uninstall: claude::uninstall,
+        },
+        Agent::Codex => Steps {
+            install: codex::install,
+            uninstall: codex::uninstall,
+        },
+    }
+}
+
 /// Registers warden with each agent in `options.agents`.
 pub fn install(homes: &Homes, options: &Options) -> Report {
-    let mut report = Report::default();
-    for &agent in &options.agents {
-        match agent {
-            Agent::Hermes => hermes::install(homes, options, &mut report),
-            Agent::Claude => claude::install(homes, options, &mut report),
-            Agent::Codex => codex::install(homes, options, &mut report),
-        }
-    }
-    report
+    each(homes, options, |s| s.install)
 }
 
 /// Takes out what `install` added, for each agent in `options.agents`.
 pub fn uninstall(homes: &Homes, options: &Options) -> Report {
+    each(homes, options, |s| s.uninstall)
+}
+
+fn each(homes: &Homes, options: &Options, pick: fn(Steps) -> Step) -> Report {
     let mut report = Report::default();
     for &agent in &options.agents {
-        match agent {
-            Agent::Hermes => hermes::uninstall(homes, options, &mut report),
-            Agent::Claude => claude::uninstall(homes, options, &mut report),
-            Agent::Codex => codex::uninstall(homes, options, &mut report),
-        }
+        pick(steps(agent))(homes, options, &mut report);
     }
     report
 }
