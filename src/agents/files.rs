@@ -100,17 +100,22 @@ pub fn timestamp(now: SystemTime) -> String {
     format!("{year:04}{month:02}{day:02}T{hour:02}{minute:02}{second:02}Z")
 }
 
-/// ISO 8601 in UTC as Python's `datetime.fromtimestamp(t).isoformat()`
-/// writes it, with `Z`: rounded to the nearest microsecond, which is shown
-/// only when there is one (Hermes compares these strings).
+/// ISO 8601 in UTC as Python's `datetime.fromtimestamp(os.path.getmtime(f))
+/// .isoformat()` writes it, with `Z` (Hermes compares these strings). Python
+/// holds the time as a float (`sec + nsec * 1e-9`) and rounds its fraction
+/// to microseconds half to even, which is not always the nearest
+/// microsecond of the exact time; this does the same sums. Microseconds are
+/// shown only when there are any.
 pub fn iso_utc(at: SystemTime) -> String {
     let since = at.duration_since(UNIX_EPOCH).unwrap_or_default();
-    let rounded = UNIX_EPOCH + Duration::from_micros((since.as_nanos() as u64 + 500) / 1_000);
-    let [year, month, day, hour, minute, second] = civil(rounded);
-    let micros = rounded
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.subsec_micros())
-        .unwrap_or(0);
+    let t = since.as_secs() as f64 + f64::from(since.subsec_nanos()) * 1e-9;
+    let mut secs = t.trunc() as u64;
+    let mut micros = ((t - t.trunc()) * 1e6).round_ties_even() as u32;
+    if micros >= 1_000_000 {
+        secs += 1;
+        micros -= 1_000_000;
+    }
+    let [year, month, day, hour, minute, second] = civil(UNIX_EPOCH + Duration::from_secs(secs));
     let fraction = if micros == 0 {
         String::new()
     } else {
@@ -158,8 +163,14 @@ mod tests {
         assert_eq!(at(1_795_462_245), "20261123T193045Z");
         let iso = |secs, nanos| iso_utc(UNIX_EPOCH + Duration::new(secs, nanos));
         assert_eq!(iso(1_795_462_245, 0), "2026-11-23T19:30:45Z");
-        assert_eq!(iso(1_795_462_245, 1_500), "2026-11-23T19:30:45.000002Z");
+        assert_eq!(iso(1_795_462_245, 1_500), "2026-11-23T19:30:45.000001Z");
         assert_eq!(iso(1_795_462_245, 999_999_600), "2026-11-23T19:30:46Z");
+        // A real mtime where Python's float rounding is not the nearest
+        // microsecond (…161001560 ns): Python wrote .161001.
+        assert_eq!(
+            iso(1_795_466_859, 161_001_560),
+            "2026-11-23T20:47:39.161001Z"
+        );
     }
 
     #[test]
