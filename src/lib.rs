@@ -12,7 +12,7 @@
 //! each agent's own configuration and checks that it runs there.
 //!
 //! Dependencies point one way: `cli` → `agents` → `engine` → `config` →
-//! `rules` → `shell`, with `payload`, `verdict`, `error` and `path` as leaves any of
+//! `rules` → `shell`, with `payload`, `verdict`, `error`, `path` and `resolve` as leaves any of
 //! them may use. The policy machinery (`config`) is internal; the rest is
 //! public so tests and tools can drive each step.
 
@@ -22,7 +22,9 @@ pub(crate) mod config;
 pub mod engine;
 pub mod error;
 pub(crate) mod path;
+pub mod patch;
 pub mod payload;
+pub mod resolve;
 pub mod rules;
 pub mod shell;
 pub mod verdict;

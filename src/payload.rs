@@ -50,6 +50,20 @@ pub struct ToolCall {
     pub kind: ToolKind,
     /// The file a file tool works on (`path`, or Claude's `file_path`), as given.
     pub path: Option<String>,
+    /// Every file a tool other than a shell would read or write: the path
+    /// arguments, and each file a patch touches.
+    pub files: Vec<FileRef>,
+    /// The Hermes profile the call runs in (newer Hermes sends `profile`).
+    pub profile: Option<String>,
+    /// `tool_input.cross_profile: true`: a write into another Hermes profile is meant.
+    pub cross_profile: bool,
+}
+
+/// A file a tool would read or write, as its input names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileRef {
+    pub path: String,
+    pub write: bool,
 }
 
 /// What a tool does, as far as modes and risk classes care.
@@ -124,6 +138,9 @@ impl ToolCall {
             input: ToolInput::Other,
             cwd: None,
             path: None,
+            files: Vec::new(),
+            profile: None,
+            cross_profile: false,
         }
     }
 
@@ -147,8 +164,23 @@ impl ToolCall {
         self
     }
 
+    /// The one file a file tool works on: read by a read-only tool, else written.
     pub fn with_path(mut self, path: Option<String>) -> ToolCall {
+        self.files = path
+            .iter()
+            .map(|p| FileRef {
+                path: p.clone(),
+                write: self.kind != ToolKind::Read,
+            })
+            .collect();
         self.path = path;
+        self
+    }
+
+    /// Every file the tool touches (the first is also [`ToolCall::path`]).
+    pub fn with_files(mut self, files: Vec<FileRef>) -> ToolCall {
+        self.path = files.first().map(|f| f.path.clone());
+        self.files = files;
         self
     }
 
@@ -221,23 +253,94 @@ pub fn parse(text: &str) -> Result<ToolCall> {
         .or(optional_str(&root, "cwd")?)
         .filter(|s| !s.is_empty())
         .map(str::to_string);
-    let path = match input {
-        Some(map) => optional_str(map, "path")?
-            .or(optional_str(map, "file_path")?)
-            .or(optional_str(map, "notebook_path")?)
-            .filter(|s| !s.is_empty())
-            .map(str::to_string),
-        None => None,
-    };
-    let call = ToolCall::new(tool)
-        .from(agent, event)
-        .with_cwd(cwd)
-        .with_path(path);
+    let mut call = ToolCall::new(tool).from(agent, event).with_cwd(cwd);
+    if call.kind != ToolKind::Shell {
+        let files = match input {
+            Some(map) => tool_files(&call.tool, call.kind, map),
+            None => Vec::new(),
+        };
+        call = call.with_files(files);
+    }
+    call.profile = optional_str(&root, "profile")
+        .ok()
+        .flatten()
+        .filter(|p| !p.is_empty())
+        .map(str::to_string);
+    call.cross_profile = input.is_some_and(|m| m.get("cross_profile") == Some(&Value::Bool(true)));
     if is_pre_tool_event(event) && call.kind == ToolKind::Shell {
         let map = input.ok_or_else(|| missing("tool_input"))?;
         return Ok(call.with_command(shell_command(map)?));
     }
     Ok(call)
+}
+
+/// Arguments that name a file, across agents and tools.
+const PATH_FIELDS: &[&str] = &[
+    "path",
+    "file_path",
+    "notebook_path",
+    "filepath",
+    "filename",
+    "file",
+    "target_file",
+    "source",
+    "destination",
+    "dest",
+    "target",
+    "directory",
+    "dir",
+];
+/// Arguments that hold a patch whose headers name files.
+const PATCH_FIELDS: &[&str] = &["patch", "command", "input", "diff"];
+
+/// The files a non-shell tool touches. Only string arguments count: a
+/// mistyped one is the tool's problem, and judging the rest is still right.
+fn tool_files(tool: &str, kind: ToolKind, map: &Map<String, Value>) -> Vec<FileRef> {
+    let write = match kind {
+        ToolKind::Read => false,
+        ToolKind::Write => true,
+        // An unknown tool writes unless its name says it only looks.
+        _ => !reads_only(tool),
+    };
+    let text = |field: &str| match map.get(field) {
+        Some(Value::String(s)) if !s.trim().is_empty() => Some(s.as_str()),
+        _ => None,
+    };
+    let mut files: Vec<FileRef> = Vec::new();
+    let mut add = |path: &str, write: bool| {
+        let path = path.trim().to_string();
+        if !files.iter().any(|f| f.path == path && f.write == write) {
+            files.push(FileRef { path, write });
+        }
+    };
+    for field in PATH_FIELDS {
+        if let Some(path) = text(field) {
+            add(path, write);
+        }
+    }
+    if kind == ToolKind::Write {
+        for field in PATCH_FIELDS {
+            if let Some(patch) = text(field) {
+                for file in crate::patch::files(patch) {
+                    add(&file.path, true);
+                }
+            }
+        }
+    }
+    files
+}
+
+/// Whether an unknown tool's name starts with a verb that only looks
+/// (`read_text_file`, `mcp__fs__list_directory`, `get_file_info`).
+fn reads_only(tool: &str) -> bool {
+    let lower = tool.to_ascii_lowercase();
+    let name = lower.rsplit("__").next().unwrap_or(&lower);
+    let verb = name.split(['_', '-', '.']).next().unwrap_or(name);
+    matches!(
+        verb,
+        "read" | "get" | "list" | "search" | "find" | "view" | "show" | "stat" | "glob" | "grep"
+            | "ls" | "cat" | "head" | "tail" | "info" | "describe" | "fetch"
+    )
 }
 
 fn detect_agent(root: &Map<String, Value>, event: &str, tool: &str) -> Agent {

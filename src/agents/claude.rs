@@ -7,7 +7,7 @@ use super::json_doc::Json;
 use super::{edit_json, hook_command, Agent, Homes, Kind, Options, Report};
 
 /// The tools warden judges in Claude Code: the shell and the file writers.
-pub const MATCHER: &str = "Bash|Write|Edit|MultiEdit|NotebookEdit";
+pub const MATCHER: &str = "Bash|Write|Edit|MultiEdit|NotebookEdit|Read|Glob|Grep";
 
 /// Seconds Claude Code waits for the hook; warden answers in milliseconds,
 /// and a hook that times out is no hook at all.

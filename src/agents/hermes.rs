@@ -9,7 +9,7 @@ use super::{edit_json, edit_text, files, hook_command, is_warden, process};
 use super::{Agent, Homes, Kind, Options, Report};
 
 /// The tools warden judges in Hermes: the shell and the file writers.
-pub const MATCHER: &str = "terminal|write_file|patch";
+pub const MATCHER: &str = "terminal|write_file|patch|read_file|search_files";
 
 /// Seconds Hermes waits for the hook (its default is 60; warden answers in
 /// milliseconds, and on Hermes 0.19 a timeout lets the call run).

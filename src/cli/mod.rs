@@ -7,6 +7,7 @@
 mod args;
 mod hook;
 mod policy;
+mod project;
 mod setup;
 
 use std::io::Read;
@@ -43,15 +44,25 @@ pub struct Env {
     locations: Locations,
     /// Where the agents keep their configuration and programs.
     homes: crate::agents::Homes,
+    /// `CLAUDE_PROJECT_DIR`: the project Claude Code works in.
+    claude_project: Option<String>,
+    /// `HERMES_WRITE_SAFE_ROOT`, split into its directories.
+    safe_roots: Vec<String>,
+    /// The running binary.
+    warden_exe: Option<String>,
 }
 
 impl Env {
     pub fn from_process() -> Env {
         use std::io::IsTerminal;
-        Env::from_vars(
+        let mut env = Env::from_vars(
             |name| std::env::var(name).ok(),
             std::io::stdin().is_terminal(),
-        )
+        );
+        env.warden_exe = std::env::current_exe()
+            .ok()
+            .map(|p| p.display().to_string());
+        env
     }
 
     /// Reads the environment through `var`, so tests can supply their own.
@@ -84,6 +95,11 @@ impl Env {
             unattended,
             locations: Locations::from_vars(&var),
             homes: crate::agents::Homes::from_vars(&var),
+            claude_project: var("CLAUDE_PROJECT_DIR").filter(|v| v.starts_with('/')),
+            safe_roots: var("HERMES_WRITE_SAFE_ROOT")
+                .map(|v| safe_roots(&v, var("HOME").as_deref()))
+                .unwrap_or_default(),
+            warden_exe: None,
         }
     }
 
@@ -106,10 +122,56 @@ impl Env {
                 .map(|h| h.display().to_string()),
             // Moved, not cloned: the policy can hold megabytes of rules.
             policy: std::sync::Arc::new(std::mem::take(&mut loaded.policy)),
+            project: project::find(cwd, self.claude_project.as_deref(), self.locations.home.as_deref()),
+            hermes_home: self
+                .locations
+                .hermes_home
+                .as_ref()
+                .map(|h| h.display().to_string()),
+            safe_roots: self.safe_roots.clone(),
+            warden_exe: self.warden_exe.clone(),
+            guard_paths: self.guard_paths(),
+            links: Some(std::sync::Arc::new(crate::resolve::Disk)),
             ..Options::default()
         };
         (options, loaded)
     }
+
+    /// The guard's own files where this machine keeps them.
+    fn guard_paths(&self) -> Vec<String> {
+        let l = &self.locations;
+        let h = &self.homes;
+        let mut paths: Vec<std::path::PathBuf> = Vec::new();
+        paths.extend(l.config_home.as_ref().map(|c| c.join("warden")));
+        paths.extend(l.cache_dir.iter().chain(&l.state_dir).cloned());
+        paths.extend(l.managed_dir.iter().chain(&l.custom_patterns).chain(&l.warden_config).cloned());
+        if let Some(dir) = &h.claude_dir {
+            paths.push(dir.join("settings.json"));
+            paths.push(dir.join("settings.local.json"));
+        }
+        if let Some(dir) = &h.codex_home {
+            paths.push(dir.join("hooks.json"));
+            paths.push(dir.join("config.toml"));
+        }
+        paths.push(h.hermes_managed.clone());
+        paths
+            .iter()
+            .map(|p| p.display().to_string())
+            .filter(|p| p.starts_with('/') && p != "/")
+            .collect()
+    }
+}
+
+/// `HERMES_WRITE_SAFE_ROOT`: directories separated by `:` (as Python's
+/// `os.pathsep` on Unix), `~` expanded; empty entries are ignored.
+fn safe_roots(value: &str, home: Option<&str>) -> Vec<String> {
+    value
+        .split(':')
+        .map(str::trim)
+        .filter(|r| !r.is_empty())
+        .map(|r| crate::path::absolute(r, None, home))
+        .filter(|r| r.starts_with('/'))
+        .collect()
 }
 
 /// One subcommand: its name, its help, its flags and what runs it.

@@ -104,6 +104,7 @@ pub(super) fn why(parsed: &Parsed, env: &Env, _: &mut dyn Read) -> Result<Outcom
     let mut out = String::new();
     let what = cmd.or(path).unwrap_or_default();
     describe_call(&mut out, &call, what, &options, &loaded);
+    describe_files(&mut out, &explanation);
     describe_steps(&mut out, &explanation);
     let verdict = &explanation.verdict;
     let _ = writeln!(
@@ -171,6 +172,31 @@ fn describe_call(
             OnAsk::Block => "block",
         }
     );
+}
+
+/// The project, and each file the call touches: as written, then resolved.
+fn describe_files(out: &mut String, explanation: &Explanation) {
+    let _ = writeln!(
+        out,
+        "project: {}",
+        explanation.project.as_deref().unwrap_or("none known (writes are judged without one)")
+    );
+    for file in &explanation.files {
+        let _ = write!(
+            out,
+            "{}: {} -> {}",
+            if file.write { "writes" } else { "reads" },
+            file.literal,
+            file.resolved
+        );
+        if file.lexical != file.resolved {
+            let _ = write!(out, " (through a symlink; as written: {})", file.lexical);
+        }
+        if let Some(problem) = &file.problem {
+            let _ = write!(out, " (cannot be resolved: {problem}; judged as written)");
+        }
+        out.push('\n');
+    }
 }
 
 /// Every stage in order with what it saw; the one whose verdict stood is marked.

@@ -412,8 +412,21 @@ pub struct Subjects {
     pub segments: Vec<Segment>,
     /// The file the tool works on, absolute and without `.`/`..`.
     pub path: Option<String>,
+    /// Every file the call reads or writes, resolved (symlinks followed);
+    /// for a command line, with the command that touches it.
+    pub files: Vec<FileSubject>,
     pub cwd: Option<String>,
     pub home: Option<String>,
+}
+
+/// A file a call touches, as the user's path rules see it.
+#[derive(Debug, Clone, Default)]
+pub struct FileSubject {
+    /// Absolute, folded, symlinks followed.
+    pub path: String,
+    pub write: bool,
+    /// The command of the line that touches it.
+    pub segment: Option<usize>,
 }
 
 impl Subjects {
@@ -446,7 +459,8 @@ impl Subjects {
 
     fn haystack(&self) -> String {
         let mut all = String::new();
-        for text in self.text.iter().chain(self.path.iter()) {
+        let files = self.files.iter().map(|f| &f.path);
+        for text in self.text.iter().chain(self.path.iter()).chain(files) {
             all.push_str(text);
             all.push('\n');
         }
@@ -492,7 +506,12 @@ pub fn tool_matches(sel: &ToolSel, tool: &str, kind: ToolKind) -> bool {
 }
 
 fn match_rule(rule: RuleSpec, n: u32, call: &Subjects) -> Option<RuleMatch> {
-    if !tool_matches(&rule.tool, &call.tool, call.kind) {
+    // A file tool's path rule (`write_file(src/**)`) also judges the files a
+    // command line writes (or reads), whatever spelling it uses.
+    let shell_files = call.kind == ToolKind::Shell
+        && matches!(rule.target, Target::PathGlob(_))
+        && file_tool_access(&rule.tool).is_some();
+    if !shell_files && !tool_matches(&rule.tool, &call.tool, call.kind) {
         return None;
     }
     let loosens = rule.decision == Decision::Allow && !rule.dangerous;
@@ -543,10 +562,31 @@ fn match_rule(rule: RuleSpec, n: u32, call: &Subjects) -> Option<RuleMatch> {
     if call.kind != ToolKind::Shell {
         let subject = match &rule.target {
             Target::Any => true,
+            // An allow vouches for a call only when it covers every file.
+            _ if loosens && !call.files.is_empty() => call.files.iter().all(|f| hit(&f.path)),
+            _ if !call.files.is_empty() => call.files.iter().any(|f| hit(&f.path)),
             _ => call.path.as_deref().is_some_and(hit),
         };
         found.whole = subject;
         return subject.then_some(found);
+    }
+    if shell_files {
+        let write = file_tool_access(&rule.tool) == Some(true);
+        let touched: Vec<&FileSubject> = call.files.iter().filter(|f| f.write == write).collect();
+        for f in &touched {
+            let Some(i) = f.segment else { continue };
+            // An allow covers a command only when it covers all it touches.
+            let covered = !loosens
+                || touched
+                    .iter()
+                    .filter(|g| g.segment == Some(i))
+                    .all(|g| hit(&g.path));
+            if hit(&f.path) && covered && !found.segments.contains(&i) {
+                found.segments.push(i);
+            }
+        }
+        found.whole = !loosens && !found.segments.is_empty();
+        return (!found.segments.is_empty()).then_some(found);
     }
     if matches!(rule.target, Target::PathGlob(_)) {
         return None;
@@ -571,6 +611,19 @@ fn match_rule(rule: RuleSpec, n: u32, call: &Subjects) -> Option<RuleMatch> {
         found.whole = hit(text);
     }
     (found.whole || !found.segments.is_empty()).then_some(found)
+}
+
+/// Whether a rule's tool is a file tool that writes (`Some(true)`) or
+/// reads (`Some(false)`) the files its path glob names.
+fn file_tool_access(sel: &ToolSel) -> Option<bool> {
+    let ToolSel::Name(name) = sel else {
+        return None;
+    };
+    match ToolKind::of(name) {
+        ToolKind::Write => Some(true),
+        ToolKind::Read => Some(false),
+        _ => None,
+    }
 }
 
 /// Makes a path glob absolute. A glob with no `/` in it names files at any

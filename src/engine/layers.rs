@@ -2,7 +2,7 @@
 
 use once_cell::sync::Lazy;
 
-use super::{fallback, post, user, Context, Note, Stage, Step};
+use super::{fallback, files, post, user, Context, Note, Stage, Step};
 use crate::config::model::{Mode, OnError};
 use crate::config::policy::Subjects;
 use crate::rules::{self, Hit, RuleSet};
@@ -89,8 +89,13 @@ pub static STAGES: &[Stage] = &[
 ];
 
 fn hardline(cx: &mut Context<'_>) -> Step {
+    if let Some((touched, rule)) = files::first_hit(&cx.touched, &cx.around, Decision::Block, &[]) {
+        let verdict = files::verdict(touched, rule, Layer::Hardline);
+        let note = path_note(touched, rule.id);
+        return Step::decide(verdict, note);
+    }
     let Some(analysis) = cx.analysis else {
-        return Step::pass("not a command line");
+        return Step::pass(cx.note(|| files_note(cx)));
     };
     match HARDLINE.first_match(analysis) {
         Some(hit) => built_in(&hit, Layer::Hardline),
@@ -159,7 +164,8 @@ fn user_rules(cx: &mut Context<'_>) -> Step {
     if policy.is_empty() {
         return Step::pass("no user rule matches");
     }
-    let subjects = Subjects::of(cx.call, cx.analysis, cx.options.home.as_deref());
+    let mut subjects = Subjects::of(cx.call, cx.analysis, cx.options.home.as_deref());
+    subjects.files = files::subjects(&cx.touched);
     cx.user = user::decide(policy, subjects);
     let mut notes: Vec<Note> = if cx.explaining {
         let lines = user::describe_matches(policy, &cx.user);
@@ -205,8 +211,30 @@ fn user_rules(cx: &mut Context<'_>) -> Step {
 }
 
 fn dangerous(cx: &mut Context<'_>) -> Step {
+    let exempt = &cx.policy.settings.exempt_categories;
+    let path_hit = files::first_hit(&cx.touched, &cx.around, Decision::Ask, exempt)
+        .map(|(touched, rule)| (files::verdict(touched, rule, Layer::Dangerous), path_note(touched, rule.id)));
+    if let Some((verdict, note)) = path_hit {
+        cx.flagged = true;
+        if cx.user_allowed {
+            return Step::pass("skipped: a user allow rule won");
+        }
+        if cx.yolo() {
+            cx.lifted = Some(Verdict::new(
+                Decision::Allow,
+                Layer::Default,
+                None,
+                verdict.subject.clone(),
+                Reason::YoloLifted {
+                    what: format!("{} ({})", rule_category(&verdict), verdict.rule_id.clone().unwrap_or_default()),
+                },
+            ));
+            return Step::pass("skipped: yolo (HERMES_YOLO_MODE or approvals.mode: off)");
+        }
+        return Step::decide(verdict, note);
+    }
     let Some(analysis) = cx.analysis else {
-        return Step::pass("not a command line");
+        return Step::pass(cx.note(|| files_note(cx)));
     };
     let mut notes = Vec::new();
     let hit = built_in_danger(cx, analysis, &mut notes);
@@ -377,6 +405,45 @@ fn call_text(cx: &Context<'_>) -> String {
         (Some(command), _) => command.to_string(),
         (None, Some(path)) => format!("{} {path}", call.tool),
         (None, None) => call.tool.clone(),
+    }
+}
+
+/// What a path rule matched, for `warden why`.
+fn path_note(touched: &files::Touched, id: &str) -> Note {
+    let r = &touched.resolution;
+    let mut note = format!(
+        "{id} matches {} {} (resolved: {}",
+        if touched.write { "a write of" } else { "a read of" },
+        touched.literal,
+        r.path
+    );
+    if r.lexical != r.path {
+        note.push_str(&format!(", written as {}", r.lexical));
+    }
+    if let Some(problem) = &r.problem {
+        note.push_str(&format!("; unresolved: {problem}"));
+    }
+    note.push(')');
+    note.into()
+}
+
+/// The files a call touches, for `warden why` when no path rule matched.
+fn files_note(cx: &Context<'_>) -> String {
+    if cx.touched.is_empty() {
+        return "not a command line, and no file named".into();
+    }
+    let files: Vec<String> = cx
+        .touched
+        .iter()
+        .map(|t| format!("{} {} -> {}", if t.write { "write" } else { "read" }, t.literal, t.resolution.path))
+        .collect();
+    format!("no path rule matches: {}", files.join(", "))
+}
+
+fn rule_category(verdict: &Verdict) -> &'static str {
+    match verdict.reason {
+        Reason::BuiltIn { category, .. } => category,
+        _ => "a path rule",
     }
 }
 

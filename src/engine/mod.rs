@@ -7,6 +7,7 @@
 //! and `warden why` are both read from it.
 
 mod fallback;
+mod files;
 mod layers;
 mod post;
 mod user;
@@ -16,6 +17,8 @@ use std::sync::Arc;
 
 use crate::config::policy::Policy;
 use crate::payload::ToolCall;
+use crate::resolve::Links;
+use crate::rules::files::Around;
 use crate::shell::{self, Analysis};
 use crate::verdict::{Decision, Layer, Reason, Verdict};
 
@@ -37,6 +40,60 @@ pub struct Options {
     pub(crate) home: Option<String>,
     /// The user's compiled policy (empty: built-in layers only).
     pub(crate) policy: Arc<Policy>,
+    /// The project the call works in (its VCS root, or `CLAUDE_PROJECT_DIR`):
+    /// writes inside it are ordinary work, writes elsewhere ask.
+    pub(crate) project: Option<String>,
+    /// `$HERMES_HOME`, when set.
+    pub(crate) hermes_home: Option<String>,
+    /// `HERMES_WRITE_SAFE_ROOT`'s directories: writes outside them block.
+    pub(crate) safe_roots: Vec<String>,
+    /// The running warden binary, which the guard's own rule protects.
+    pub(crate) warden_exe: Option<String>,
+    /// The guard's files where this machine keeps them (see [`Around`]).
+    pub(crate) guard_paths: Vec<String>,
+    /// The file system, to follow symlinks in paths (none: paths are
+    /// judged as written, folded).
+    pub(crate) links: Option<Arc<dyn Links>>,
+}
+
+impl Options {
+    /// These options with `home` as the home directory.
+    pub fn with_home(mut self, home: impl Into<String>) -> Options {
+        self.home = Some(home.into());
+        self
+    }
+
+    /// These options with `project` as the project the calls work in.
+    pub fn with_project(mut self, project: impl Into<String>) -> Options {
+        self.project = Some(project.into());
+        self
+    }
+
+    /// These options with writes confined to `roots` (`HERMES_WRITE_SAFE_ROOT`).
+    pub fn with_safe_roots(mut self, roots: Vec<String>) -> Options {
+        self.safe_roots = roots;
+        self
+    }
+
+    /// These options with symlinks followed through `links`.
+    pub fn with_links(mut self, links: Arc<dyn Links>) -> Options {
+        self.links = Some(links);
+        self
+    }
+
+    /// What the path rules need to know, for `call`.
+    fn around(&self, call: &ToolCall) -> Around {
+        Around {
+            home: self.home.clone(),
+            project: files::project(self.project.as_deref(), call, self.home.as_deref()),
+            hermes_home: self.hermes_home.clone(),
+            safe_roots: self.safe_roots.clone(),
+            profile: call.profile.clone(),
+            cross_profile: call.cross_profile,
+            warden_exe: self.warden_exe.clone(),
+            guard_paths: self.guard_paths.clone(),
+        }
+    }
 }
 
 /// Why no human is present.
@@ -107,6 +164,10 @@ pub(crate) struct Context<'a> {
     analysis: Option<&'a Analysis>,
     options: &'a Options,
     policy: &'a Policy,
+    /// The files the call reads or writes, resolved.
+    touched: Vec<files::Touched>,
+    /// What the path rules need to know.
+    around: Around,
     /// Every stage runs and reports, even after the verdict is known.
     explaining: bool,
     /// The user layer's findings: the plugin's patterns in them belong to
@@ -147,6 +208,23 @@ pub struct Explanation {
     /// post-processing when it changed the verdict).
     pub steps: Vec<ExplainedStep>,
     pub verdict: Verdict,
+    /// The project the call was judged in.
+    pub project: Option<String>,
+    /// Every file the call touches, as the path rules saw it.
+    pub files: Vec<ExplainedFile>,
+}
+
+/// One file a call touches: as written, and resolved.
+#[derive(Debug, Clone)]
+pub struct ExplainedFile {
+    pub literal: String,
+    pub write: bool,
+    /// Absolute, folded, symlinks followed.
+    pub resolved: String,
+    /// The same without following symlinks.
+    pub lexical: String,
+    /// Why it could not be resolved, if it could not.
+    pub problem: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -164,7 +242,24 @@ pub fn evaluate(call: &ToolCall, options: &Options) -> Verdict {
 /// Decides one tool call and reports what every stage saw.
 pub fn explain(call: &ToolCall, options: &Options) -> Explanation {
     let (verdict, steps) = run(call, options, true);
-    Explanation { steps, verdict }
+    let around = options.around(call);
+    let command = call.command().map(shell::analyze);
+    let files = files::touched(call, command.as_ref(), &around, options.links.as_ref())
+        .into_iter()
+        .map(|t| ExplainedFile {
+            literal: t.literal,
+            write: t.write,
+            resolved: t.resolution.path,
+            lexical: t.resolution.lexical,
+            problem: t.resolution.problem,
+        })
+        .collect();
+    Explanation {
+        steps,
+        verdict,
+        project: around.project,
+        files,
+    }
 }
 
 /// Decides one shell command line with the built-in layers and `options`.
@@ -185,12 +280,19 @@ fn run(call: &ToolCall, options: &Options, explaining: bool) -> (Verdict, Vec<Ex
         );
         return (verdict, Vec::new());
     }
-    let analysis = call.command().map(shell::analyze);
+    let mut analysis = call.command().map(shell::analyze);
+    let around = options.around(call);
+    let touched = files::touched(call, analysis.as_ref(), &around, options.links.as_ref());
+    if let Some(analysis) = analysis.as_mut() {
+        files::place_commands(analysis, call, &around);
+    }
     let mut cx = Context {
         call,
         analysis: analysis.as_ref(),
         options,
         policy: &options.policy,
+        touched,
+        around,
         explaining,
         user: user::UserOutcome::default(),
         user_allowed: false,

@@ -1,11 +1,9 @@
 //! The hardline floor: commands that destroy a machine, its disks or the guard itself; always blocked, whatever any configuration says.
 
-use once_cell::sync::Lazy;
-use regex::Regex;
 
 use super::targets::{classify, is_block_device, Target};
 use super::{Matcher, Rule};
-use crate::shell::{Analysis, Command, Finding, RedirectOp};
+use crate::shell::{Analysis, Command, Finding};
 use crate::verdict::Decision;
 
 pub static RULES: &[Rule] = &[
@@ -60,17 +58,8 @@ pub static RULES: &[Rule] = &[
         reason: "writing raw bytes over a disk destroys its partitions and files",
         decision: Decision::Block,
         matcher: Matcher::Check { programs: &["dd", "ddrescue", "dcfldd"], check: dd_to_device },
-        hits: &["dd if=/dev/zero of=/dev/sda", "dd if=/dev/zero of=/dev/nvme0n1 bs=1M", "busybox dd if=/dev/zero of=/dev/sda"],
-        misses: &["dd if=/dev/zero of=./image.bin bs=1M count=10", "dd if=/dev/sda of=backup.img"],
-    },
-    Rule {
-        id: "hardline.redirect-device",
-        category: "redirect to raw block device",
-        reason: "writing over a disk destroys its partitions and files",
-        decision: Decision::Block,
-        matcher: Matcher::Analysis(writes_device),
-        hits: &["echo x > /dev/sdb", "cat image.bin > /dev/sda", "cat img | sudo tee /dev/sdb", "cp disk.img /dev/mmcblk0"],
-        misses: &["echo test > /dev/null", "ls /dev/sda", "echo x > ~/dev/sdk/file", "echo > ./dev/sda"],
+        hits: &["dcfldd if=/dev/zero of=/dev/sda", "ddrescue -f /dev/zero /dev/nvme0n1", "busybox dcfldd if=/dev/zero of=/dev/sda"],
+        misses: &["dcfldd if=/dev/zero of=./image.bin bs=1M count=10", "ddrescue /dev/sda backup.img"],
     },
     Rule {
         id: "hardline.fork-bomb",
@@ -154,22 +143,13 @@ pub static RULES: &[Rule] = &[
         misses: &["nc -zv example.com 443", "echo hi > /dev/null", "python3 -c 'import socket; s=socket.create_connection((\"example.com\", 80)); s.sendall(b\"x\")'", "python3 -c 'import pty; pty.spawn(\"/bin/bash\")'"],
     },
     Rule {
-        id: "hardline.sudoers-write",
-        category: "write to sudoers",
-        reason: "editing sudoers can grant passwordless root to anyone",
-        decision: Decision::Block,
-        matcher: Matcher::Analysis(writes_sudoers),
-        hits: &["echo 'dev ALL=(ALL) NOPASSWD:ALL' | sudo tee -a /etc/sudoers", "echo 'x ALL=(ALL) NOPASSWD:ALL' >> /etc/sudoers.d/x", "sudo cp rules /etc/sudoers"],
-        misses: &["sudo cat /etc/sudoers", "visudo -c"],
-    },
-    Rule {
         id: "hardline.guard-tamper",
         category: "disable the agent's own guard",
         reason: "an agent must not rewrite the settings or hooks that guard it; edit them yourself",
         decision: Decision::Block,
         matcher: Matcher::Analysis(tampers_guard),
-        hits: &["sed -i 's/mode: manual/mode: off/' ~/.hermes/config.yaml", "echo '{}' > ~/.claude/settings.json", "rm ~/.config/warden/config.yaml", "cp /tmp/x .claude/settings.local.json", "rm ~/.local/state/warden/ledger.json", "rm -rf ~/.cache/warden", "warden bless", "script -qc 'warden bless' /dev/null", "warden uninstall", "~/.local/bin/warden uninstall --agent claude", "warden install --warden /tmp/fake/warden"],
-        misses: &["cat ~/.hermes/config.yaml", "cp ~/.claude/settings.json /tmp/backup.json", "warden why --cmd 'git status'", "warden lint", "cat ~/.local/state/warden/ledger.json", "warden doctor", "warden install --help"],
+        hits: &["warden bless", "script -qc 'warden bless' /dev/null", "warden uninstall", "~/.local/bin/warden uninstall --agent claude", "warden install --warden /tmp/fake/warden", "export HERMES_YOLO_MODE=1", "HERMES_YOLO_MODE=1 hermes chat -q 'clean up'", "env HERMES_SAFE_MODE=1 hermes", "export HERMES_ACCEPT_HOOKS=1", "hermes config set approvals.mode off", "chmod -x /usr/local/bin/warden", "rm -f \"$(which warden)\"", "mv /opt/bin/warden /opt/bin/warden.off"],
+        misses: &["cat ~/.hermes/config.yaml", "warden why --cmd 'git status'", "warden lint", "cat ~/.local/state/warden/ledger.json", "warden doctor", "warden install --help", "echo $HERMES_YOLO_MODE", "hermes config set model.default gpt-5", "rm -rf target/debug/warden", "cp README.md docs/warden.md"],
     },
     Rule {
         id: "hardline.insecure-remote-code",
@@ -306,25 +286,6 @@ fn dd_to_device(cmd: &Command) -> bool {
         || cmd.program != "dd" && cmd.operands().last().is_some_and(|p| is_block_device(p))
 }
 
-fn writes_device(analysis: &Analysis) -> Option<String> {
-    analysis.commands.iter().find_map(|cmd| {
-        let redirect = cmd.redirects.iter().find(|r| {
-            matches!(r.op, RedirectOp::Write | RedirectOp::Append) && is_block_device(&r.target)
-        });
-        if redirect.is_some() {
-            return Some(cmd.display());
-        }
-        let copies_onto = match cmd.program.as_str() {
-            "tee" => cmd.operands().iter().any(|p| is_block_device(p)),
-            "cp" | "mv" | "install" | "pv" | "cat" => {
-                cmd.program != "cat" && cmd.operands().last().is_some_and(|p| is_block_device(p))
-            }
-            _ => false,
-        };
-        copies_onto.then(|| cmd.display())
-    })
-}
-
 fn fork_bomb(analysis: &Analysis) -> Option<String> {
     analysis.findings.iter().find_map(|f| match f {
         Finding::ForkBomb { name } => Some(format!("{name}() {{ {name} | {name} & }}")),
@@ -456,79 +417,53 @@ fn reverse_shell(analysis: &Analysis) -> Option<String> {
     })
 }
 
-/// Files written by a command: redirection targets, `tee` operands, and the
-/// destination of `cp`/`mv`/`install`/`ln`, and in-place edits.
-fn written_paths(cmd: &Command) -> Vec<&str> {
-    let mut out: Vec<&str> = cmd
-        .redirects
-        .iter()
-        .filter(|r| matches!(r.op, RedirectOp::Write | RedirectOp::Append))
-        .map(|r| r.target.as_str())
-        .collect();
-    let operands = cmd.operands();
-    match cmd.program.as_str() {
-        "tee" | "truncate" | "rm" | "unlink" | "shred" => out.extend(operands),
-        "cp" | "mv" | "install" | "ln" | "rsync" => out.extend(operands.last()),
-        "sed" if cmd.has_short('i') || cmd.options().any(|o| o.starts_with("--in-place")) => {
-            out.extend(operands.iter().skip(1))
-        }
-        "perl" | "ruby"
-            if cmd
-                .options()
-                .any(|o| o.starts_with("-i") || o.contains('i') && o.starts_with("-p")) =>
-        {
-            out.extend(operands.iter().skip(1))
-        }
-        _ => {}
-    }
-    out
-}
+/// Variables that switch Hermes' guards off for the rest of a session:
+/// yolo, safe mode (no plugins or hooks), and accepting hooks unseen.
+const GUARD_OFF_VARS: &[&str] = &["HERMES_YOLO_MODE", "HERMES_SAFE_MODE", "HERMES_ACCEPT_HOOKS"];
 
-fn writes_sudoers(analysis: &Analysis) -> Option<String> {
-    analysis.commands.iter().find_map(|cmd| {
-        written_paths(cmd)
-            .iter()
-            .any(|p| {
-                *p == "/etc/sudoers"
-                    || p.starts_with("/etc/sudoers.d/")
-                    || *p == "/private/etc/sudoers"
-            })
-            .then(|| cmd.display())
-    })
-}
-
-static GUARD_FILE: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(
-        r"(?x)
-        (?:^|/)\.hermes/(?:config\.yaml|cli-config\.yaml|custom-dangerous-patterns(?:\.yaml|/.*)|\.custom-patterns-hash|trust\.json|shell-hooks-allowlist\.json|permissions\.yaml)$
-        | (?:^|/)\.claude/settings(?:\.local)?\.json$
-        | (?:^|/)\.codex/(?:config\.toml|hooks\.json)$
-        | (?:^|/)\.config/warden(?:/.*)?$
-        | (?:^|/)\.local/state/warden(?:/.*)?$
-        | (?:^|/)\.cache/warden(?:/.*)?$
-        | ^/etc/warden(?:/.*)?$
-        | (?:^|/)\.warden\.yaml$
-        | (?:^|/)\.local/bin/warden$",
-    )
-    .expect("guard file regex is valid")
-});
+/// Programs that delete, replace or disable a file they are given.
+const FILE_BREAKERS: &[&str] = &[
+    "rm", "unlink", "shred", "mv", "chmod", "chown", "chattr", "truncate", "cp", "ln", "install",
+];
 
 fn tampers_guard(analysis: &Analysis) -> Option<String> {
     analysis.commands.iter().find_map(|cmd| {
+        let args: Vec<&str> = cmd.args.iter().map(String::as_str).collect();
+        let help = args
+            .iter()
+            .any(|a| matches!(*a, "-h" | "--help" | "--dry-run"));
         // `warden bless` accepts edited policy files into the ledger, and
         // `install`/`uninstall` rewrite the agents' hook registrations (to
         // nothing, or to another binary): they are for a person, never for
         // an agent (which could fake a terminal with `script`).
-        let subcommand = cmd.args.first().map(String::as_str);
-        let changes_guard = cmd.program == "warden"
-            && matches!(subcommand, Some("bless" | "install" | "uninstall"))
-            && !cmd
-                .args
-                .iter()
-                .any(|a| matches!(a.as_str(), "-h" | "--help" | "--dry-run"));
-        (changes_guard || written_paths(cmd).iter().any(|p| GUARD_FILE.is_match(p)))
-            .then(|| cmd.display())
+        let warden_setup = cmd.program == "warden"
+            && matches!(args.first(), Some(&("bless" | "install" | "uninstall")))
+            && !help;
+        // Set for a later command (`export`), or for a Hermes started now.
+        let sets_var = |name: &str| {
+            cmd.env.iter().any(|(k, _)| k == name)
+                || matches!(cmd.program.as_str(), "export" | "declare" | "typeset" | "setenv" | "launchctl")
+                    && args.iter().any(|a| a.split('=').next() == Some(name) || *a == name)
+        };
+        let env_off = GUARD_OFF_VARS.iter().any(|v| sets_var(v));
+        let hermes_off = cmd.program == "hermes"
+            && matches!(args.as_slice(), ["config", "set", key, ..]
+                if ["approvals", "hooks", "security"].iter().any(|k| key.starts_with(k)));
+        let breaks_binary = super::program_in(&cmd.program, FILE_BREAKERS)
+            && cmd.operands().iter().any(|o| names_warden(o));
+        (warden_setup || env_off || hermes_off || breaks_binary).then(|| cmd.display())
     })
+}
+
+/// An operand that names an installed warden binary (in a `bin` directory,
+/// or found by `which warden`); a build's `target/debug/warden` is not one.
+fn names_warden(operand: &str) -> bool {
+    let base = operand.trim_end_matches('/').rsplit('/').next().unwrap_or(operand);
+    let installed = operand.contains("bin/") || operand.starts_with('~');
+    (installed && matches!(base, "warden" | "warden.exe"))
+        || ["which warden", "command -v warden", "type -p warden"]
+            .iter()
+            .any(|w| operand.contains(w))
 }
 
 fn insecure_remote_code(analysis: &Analysis) -> Option<String> {

@@ -5,10 +5,12 @@
 //! a structural property of the whole [`Analysis`]. That is what keeps
 //! `echo 'rm -rf /'` from looking like `rm -rf /`.
 
+pub mod access;
 mod admin;
 mod containers;
 mod db;
 mod exec;
+pub mod files;
 mod fs;
 mod fs_write;
 mod git;

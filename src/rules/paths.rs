@@ -1,7 +1,5 @@
-//! Path predicates the file rules share: what kind of path a word names (system, home-sensitive,
-//! project env or credential, harmless device), seen from the directory an earlier `cd` moved to.
+//! Path predicates the deletion rules share: what kind of path a word names (home-sensitive, a harmless device), seen from the directory an earlier `cd` moved to.
 
-use super::targets::{classify, Target};
 use crate::shell::Command;
 
 /// `path` as opened from the directory an earlier `cd` moved to.
@@ -123,10 +121,6 @@ pub(super) fn is_sensitive(path: &str, cwd: Option<&str>) -> bool {
     home_relative(path, cwd).is_some_and(|r| sensitive_rel(&r))
 }
 
-pub(super) fn is_hermes_config(path: &str, cwd: Option<&str>) -> bool {
-    home_relative(path, cwd).is_some_and(|r| hermes_config_rel(&r))
-}
-
 /// Devices that are safe to write: they discard, or are the terminal.
 pub(super) fn harmless_device(path: &str) -> bool {
     HARMLESS_DEVICES.contains(&path)
@@ -140,42 +134,6 @@ const HARMLESS_DEVICES: &[&str] = &[
     "/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/stdin", "/dev/stdout", "/dev/stderr",
     "/dev/tty", "/dev/console",
 ];
-
-/// Root or under a system tree (`/etc/hosts`, `/usr/local/bin/x`).
-pub(super) fn is_system(path: &str, cwd: Option<&str>) -> bool {
-    matches!(classify(path, cwd), Target::Root | Target::System) && !harmless_device(path)
-}
-
-/// `.env` suffixes for files that hold no secrets.
-const ENV_NOT_SECRET: &[&str] = &[
-    "example", "sample", "template", "dist", "bak", "backup", "orig", "old", "tmpl", "tpl",
-];
-#[rustfmt::skip]
-const PROJECT_CONFIG: &[&str] = &[".envrc", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pypirc", ".netrc", ".pgpass", ".git-credentials"];
-
-/// An env or credential file, git's config and hooks (which run code), or the
-/// project's agent settings.
-pub(super) fn is_project_env(path: &str, cwd: Option<&str>) -> bool {
-    let full = resolve(path, cwd);
-    if classify(&full, None) == Target::Temp {
-        return false;
-    }
-    let name = full.rsplit('/').next().unwrap_or(&full);
-    let env = name == ".env"
-        || name.strip_prefix(".env.").is_some_and(|rest| {
-            !rest
-                .split('.')
-                .any(|s| ENV_NOT_SECRET.contains(&s.to_ascii_lowercase().as_str()))
-        });
-    let agent = AGENT_CONFIG[..2]
-        .iter()
-        .any(|a| full == *a || full.ends_with(&format!("/{a}")));
-    let git = full == ".git/config"
-        || full.ends_with("/.git/config")
-        || full.starts_with(".git/hooks/")
-        || full.contains("/.git/hooks/");
-    env || git || agent || PROJECT_CONFIG.contains(&name)
-}
 
 pub(super) fn basename(path: &str) -> &str {
     path.trim_end_matches('/')
@@ -214,28 +172,5 @@ mod tests {
         assert!(sensitive.iter().all(|p| is_sensitive(p, None)));
         let plain = ["~/.sshx", "~/.ssh.bak", "~/notes.txt", ".bashrc"];
         assert!(!plain.iter().any(|p| is_sensitive(p, None)));
-        assert!(is_hermes_config("~/.hermes/profiles/w/config.yaml", None));
-        assert!(!is_hermes_config("~/.hermes/skills/x/skill.yaml", None));
-    }
-
-    #[test]
-    fn env_files_and_system_paths() {
-        let env = [
-            ".env",
-            "app/.env.production",
-            ".git/hooks/post-checkout",
-            ".claude/settings.json",
-        ];
-        assert!(env.iter().all(|p| is_project_env(p, None)));
-        let plain = [
-            ".env.example",
-            ".env.local.sample",
-            "/tmp/x/.env",
-            "my.env",
-            ".environment",
-        ];
-        assert!(!plain.iter().any(|p| is_project_env(p, None)));
-        assert!(is_system("hosts", Some("/etc")) && !is_system("hosts", Some("..")));
-        assert!(!is_system("/dev/null", None) && !is_system("/dev/fd/2", None));
     }
 }

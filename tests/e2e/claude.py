@@ -30,7 +30,7 @@ from mock_anthropic import MockAnthropic  # noqa: E402
 
 RUN_TIMEOUT = 120
 VERBOSE = False
-MATCHER = "Bash|Write|Edit|MultiEdit|NotebookEdit"
+MATCHER = "Bash|Write|Edit|MultiEdit|NotebookEdit|Read|Glob|Grep"
 WARDEN_CONFIG = """\
 rules: {deny: ["terminal(git push --force:*)"], allow: ["terminal(touch allowed-by-rule:*)"]}
 """

@@ -36,7 +36,7 @@ import time
 from datetime import datetime, timezone
 from types import SimpleNamespace
 
-MATCHER = "terminal|write_file|patch"
+MATCHER = "terminal|write_file|patch|read_file|search_files"
 RESULTS = []  # (name, problems)
 
 

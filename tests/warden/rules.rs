@@ -2,13 +2,16 @@
 
 use std::collections::HashSet;
 
-use warden::engine::{evaluate_command, Options};
-use warden::rules;
-use warden::verdict::Decision;
+use warden::engine::{evaluate, evaluate_command, Options};
+use warden::payload::{self, ToolCall};
+use warden::rules::{self, files::RULES as PATH_RULES};
+use warden::verdict::{Decision, Verdict};
 
 use crate::support;
 
 tests![
+    path_rules_are_well_formed,
+    every_path_example_is_decided_by_its_rule_in_every_spelling,
     ids_are_unique_and_well_formed,
     tables_decide_as_their_layer_says,
     every_example_is_decided_by_its_rule,
@@ -144,8 +147,13 @@ fn ids_are_grouped_by_their_table() {
 const KEYS_COVERED_ELSEWHERE: &[(&str, &str, &str)] = &[
     (
         "write to block device",
+        "a raw block device",
+        "a write onto a block device is a hardline block in warden (files.block-device), not an ask",
+    ),
+    (
         "redirect to raw block device",
-        "a redirect onto a block device is a hardline block in warden, not an ask",
+        "a raw block device",
+        "any write onto a block device, redirect or file tool, is files.block-device in warden",
     ),
     (
         "raw block device wipe (shred/wipefs/blkdiscard/sgdisk)",
@@ -164,8 +172,22 @@ fn hermes_pattern_keys_are_rule_categories() {
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .collect();
     assert!(keys.len() >= 100, "only {} keys read", keys.len());
-    let categories: HashSet<&str> = rules::all().map(|r| r.category).collect();
-    let hardline: HashSet<&str> = rules::hardline().iter().map(|r| r.category).collect();
+    // Writes are judged by where they land; their Hermes keys ride on the
+    // path rules' verdicts (`command_allowlist` still exempts them).
+    let categories: HashSet<&str> = rules::all()
+        .map(|r| r.category)
+        .chain(rules::access::hermes_categories())
+        .collect();
+    let hardline: HashSet<&str> = rules::hardline()
+        .iter()
+        .map(|r| r.category)
+        .chain(
+            PATH_RULES
+                .iter()
+                .filter(|r| r.write == Some(Decision::Block))
+                .map(|r| r.category),
+        )
+        .collect();
     let mut failures = Vec::new();
     for key in &keys {
         match KEYS_COVERED_ELSEWHERE.iter().find(|(k, _, _)| k == key) {
@@ -189,4 +211,109 @@ fn hermes_pattern_keys_are_rule_categories() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+fn path_rules_are_well_formed() {
+    let mut seen: HashSet<&str> = rules::all().map(|r| r.id).collect();
+    for rule in PATH_RULES {
+        assert!(rule.id.starts_with("files."), "{}", rule.id);
+        assert!(seen.insert(rule.id), "duplicate id {}", rule.id);
+        assert!(rule.write.is_some() || rule.read.is_some(), "{} decides nothing", rule.id);
+        assert!(rule.hits.len() >= 2, "{} needs at least two hits", rule.id);
+        assert!(!rule.misses.is_empty(), "{} needs a miss", rule.id);
+    }
+}
+
+/// Where path examples run: relative paths are in the project.
+const HOME: &str = "/home/user";
+const PROJECT: &str = "/home/user/project";
+
+/// `[VAR=value ...] write|read PATH`: the facts it sets, and the access.
+fn path_example(example: &str) -> (Options, bool, &str) {
+    let mut options = Options::default().with_home(HOME).with_project(PROJECT);
+    let mut rest = example;
+    while let Some((word, tail)) = rest.split_once(' ') {
+        match word.split_once('=') {
+            Some(("HERMES_WRITE_SAFE_ROOT", roots)) => {
+                options = options.with_safe_roots(roots.split(':').map(str::to_string).collect());
+                rest = tail;
+            }
+            _ => break,
+        }
+    }
+    let (access, path) = rest.split_once(' ').expect("an access and a path");
+    assert!(matches!(access, "write" | "read"), "bad example {example:?}");
+    (options, access == "write", path)
+}
+
+/// Every way an agent can write (or read) `path`: each agent's file tool,
+/// and each shell spelling of a write.
+fn spellings(path: &str, write: bool) -> Vec<(String, ToolCall)> {
+    let json = |s: &str| serde_json::to_string(s).expect("a string");
+    let payloads: Vec<String> = if write {
+        let patch = format!("*** Begin Patch\n*** Add File: {path}\n+x\n*** End Patch\n");
+        vec![
+            format!(r#"{{"hook_event_name":"pre_tool_call","tool_name":"write_file","tool_input":{{"path":{}}},"cwd":"{PROJECT}"}}"#, json(path)),
+            format!(r#"{{"hook_event_name":"pre_tool_call","tool_name":"patch","tool_input":{{"mode":"patch","patch":{}}},"cwd":"{PROJECT}"}}"#, json(&patch)),
+            format!(r#"{{"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{{"file_path":{}}},"cwd":"{PROJECT}"}}"#, json(path)),
+            format!(r#"{{"hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{{"command":{}}},"cwd":"{PROJECT}","turn_id":"t"}}"#, json(&patch)),
+        ]
+    } else {
+        vec![
+            format!(r#"{{"hook_event_name":"pre_tool_call","tool_name":"read_file","tool_input":{{"path":{}}},"cwd":"{PROJECT}"}}"#, json(path)),
+            format!(r#"{{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{{"file_path":{}}},"cwd":"{PROJECT}"}}"#, json(path)),
+        ]
+    };
+    let mut out: Vec<(String, ToolCall)> = payloads
+        .into_iter()
+        .map(|p| {
+            let call = payload::parse(&p).expect("the example payload parses");
+            (p, call)
+        })
+        .collect();
+    if write {
+        for line in [
+            format!("echo x > {path}"),
+            format!("printf x >> {path}"),
+            format!("echo x | tee -a {path}"),
+            format!("cp /tmp/new {path}"),
+            format!("sed -i s/a/b/ {path}"),
+        ] {
+            let call = ToolCall::shell(&line, Some(PROJECT.into()));
+            out.push((line, call));
+        }
+    }
+    out
+}
+
+fn every_path_example_is_decided_by_its_rule_in_every_spelling() {
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for rule in PATH_RULES {
+        let decided = |v: &Verdict| v.rule_id.as_deref() == Some(rule.id);
+        for hit in rule.hits {
+            let (options, write, path) = path_example(hit);
+            let want = if write { rule.write } else { rule.read };
+            for (spelling, call) in spellings(path, write) {
+                let verdict = evaluate(&call, &options);
+                checked += 1;
+                if !decided(&verdict) || Some(verdict.decision) != want {
+                    failures.push(format!(
+                        "{}: hit {hit:?} as {spelling} got {:?} by {:?}",
+                        rule.id, verdict.decision, verdict.rule_id
+                    ));
+                }
+            }
+        }
+        for miss in rule.misses {
+            let (options, write, path) = path_example(miss);
+            for (spelling, call) in spellings(path, write) {
+                if decided(&evaluate(&call, &options)) {
+                    failures.push(format!("{}: miss {miss:?} as {spelling} was decided by it", rule.id));
+                }
+            }
+        }
+    }
+    assert!(checked > 300, "only {checked} spellings checked");
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
 }

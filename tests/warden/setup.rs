@@ -41,8 +41,8 @@ const CODEX_HOOKS: &str = "home/.codex/hooks.json";
 const ALLOWLIST: &str = "home/.hermes/shell-hooks-allowlist.json";
 const AGENT_DIRS: [&str; 3] = ["home/.hermes", "home/.claude", "home/.codex"];
 
-const HERMES_MATCHER: &str = "terminal|write_file|patch";
-const CLAUDE_MATCHER: &str = "Bash|Write|Edit|MultiEdit|NotebookEdit";
+const HERMES_MATCHER: &str = "terminal|write_file|patch|read_file|search_files";
+const CLAUDE_MATCHER: &str = "Bash|Write|Edit|MultiEdit|NotebookEdit|Read|Glob|Grep";
 const CODEX_MATCHER: &str = "Bash|apply_patch";
 
 /// The doctor's live round trips through the registered command line.

@@ -4,7 +4,7 @@ use super::*;
 
 fn entry() -> Entry {
     let command = "/home/u/.local/bin/warden --on-ask block".into();
-    let matcher = "terminal|write_file|patch".into();
+    let matcher = "terminal|write_file|patch|read_file|search_files".into();
     Entry {
         matcher,
         command,
@@ -16,7 +16,7 @@ fn entry() -> Entry {
 /// What register writes in an empty file.
 const NEW: &str = r#"hooks:
   pre_tool_call:
-    - matcher: "terminal|write_file|patch"
+    - matcher: "terminal|write_file|patch|read_file|search_files"
       command: "/home/u/.local/bin/warden --on-ask block"
       timeout: 10
       fail_closed: true
@@ -66,11 +66,11 @@ fn others(text: &str) -> Vec<String> {
         ("model: x\r\n", "model: x\r\n@"),
         ("---\nmodel: x\n...\n", "---\nmodel: x\n@...\n"),
         ("hooks:\n  # logs\n  post_tool_call:\n    - command: log\nmodel: x\n",
-         "hooks:\n  pre_tool_call:\n    - matcher: \"terminal|write_file|patch\"\n      command: \"/home/u/.local/bin/warden --on-ask block\"\n      timeout: 10\n      fail_closed: true\n  # logs\n  post_tool_call:\n    - command: log\nmodel: x\n"),
+         "hooks:\n  pre_tool_call:\n    - matcher: \"terminal|write_file|patch|read_file|search_files\"\n      command: \"/home/u/.local/bin/warden --on-ask block\"\n      timeout: 10\n      fail_closed: true\n  # logs\n  post_tool_call:\n    - command: log\nmodel: x\n"),
         ("# top\nhooks:\n  pre_tool_call:\n    # first\n    - matcher: terminal\n      command: audit  # why\n\n    # second\n    - command: 'other --flag'\n  # trailing\n  post_tool_call: []\n",
-         "# top\nhooks:\n  pre_tool_call:\n    # first\n    - matcher: terminal\n      command: audit  # why\n\n    # second\n    - command: 'other --flag'\n    - matcher: \"terminal|write_file|patch\"\n      command: \"/home/u/.local/bin/warden --on-ask block\"\n      timeout: 10\n      fail_closed: true\n  # trailing\n  post_tool_call: []\n"),
+         "# top\nhooks:\n  pre_tool_call:\n    # first\n    - matcher: terminal\n      command: audit  # why\n\n    # second\n    - command: 'other --flag'\n    - matcher: \"terminal|write_file|patch|read_file|search_files\"\n      command: \"/home/u/.local/bin/warden --on-ask block\"\n      timeout: 10\n      fail_closed: true\n  # trailing\n  post_tool_call: []\n"),
         ("hooks:\n  pre_tool_call:\n  - command: a && ls *.txt\n  post_tool_call:\n  - command: log\n",
-         "hooks:\n  pre_tool_call:\n  - command: a && ls *.txt\n  - matcher: \"terminal|write_file|patch\"\n    command: \"/home/u/.local/bin/warden --on-ask block\"\n    timeout: 10\n    fail_closed: true\n  post_tool_call:\n  - command: log\n"),
+         "hooks:\n  pre_tool_call:\n  - command: a && ls *.txt\n  - matcher: \"terminal|write_file|patch|read_file|search_files\"\n    command: \"/home/u/.local/bin/warden --on-ask block\"\n    timeout: 10\n    fail_closed: true\n  post_tool_call:\n  - command: log\n"),
     ];
 
 /// Registering edits in place, twice changes nothing more, and

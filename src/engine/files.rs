@@ -1,0 +1,248 @@
+//! The files a call touches, resolved where the call runs — a file tool's paths and patches, every shell spelling of a read or write — and what the path rules say of them.
+
+use std::sync::Arc;
+
+use crate::config::policy::FileSubject;
+use crate::payload::ToolCall;
+use crate::resolve::{self, Base, Links, Resolution};
+use crate::rules::access::{self, How};
+use crate::rules::files::{self as path_rules, Around, PathRule, Place};
+use crate::shell::Analysis;
+use crate::verdict::{Decision, Layer, Reason, Verdict};
+
+/// One file a call reads or writes.
+#[derive(Debug, Clone)]
+pub(crate) struct Touched {
+    /// The path as the tool or command names it.
+    pub literal: String,
+    pub resolution: Resolution,
+    pub write: bool,
+    /// The shell spelling; `None` for a file tool.
+    pub how: Option<How>,
+    /// What a verdict quotes: the tool and its path, or the command.
+    pub subject: String,
+    /// The command of the line that touches it (shell calls).
+    pub segment: Option<usize>,
+}
+
+/// Programs whose reads do not put the file's content before the agent.
+const QUIET_READERS: &[&str] = &[
+    "cp", "mv", "install", "ln", "rsync", "dd", "source", ".", "diff", "cmp", "wc", "md5sum",
+    "sha1sum", "sha256sum", "sha512sum", "b2sum", "cksum", "file",
+];
+
+/// Where the call runs, absolute (`~` expanded), if the payload says.
+pub(crate) fn call_dir(call: &ToolCall, home: Option<&str>) -> Option<String> {
+    let cwd = call.cwd.as_deref()?;
+    let dir = crate::path::absolute(cwd, None, home);
+    dir.starts_with('/').then_some(dir)
+}
+
+/// Every file `call` touches, resolved against its working directory.
+pub(crate) fn touched(
+    call: &ToolCall,
+    analysis: Option<&Analysis>,
+    around: &Around,
+    links: Option<&Arc<dyn Links>>,
+) -> Vec<Touched> {
+    let links = links.map(|l| l.as_ref() as &dyn Links);
+    let home = around.home.as_deref();
+    let cwd = call_dir(call, home);
+    fn base<'a>(cwd: Option<&'a str>, home: Option<&'a str>, around: &'a Around) -> Base<'a> {
+        Base {
+            cwd,
+            home,
+            hermes_home: around.hermes_home.as_deref(),
+        }
+    }
+    let Some(analysis) = analysis else {
+        return call
+            .files
+            .iter()
+            .map(|file| {
+                let resolution = resolve::resolve(&file.path, base(cwd.as_deref(), home, around), links);
+                Touched {
+                    subject: tool_subject(&call.tool, &file.path, &resolution),
+                    literal: file.path.clone(),
+                    resolution,
+                    write: file.write,
+                    how: None,
+                    segment: None,
+                }
+            })
+            .collect();
+    };
+    let mut out = Vec::new();
+    for (i, cmd) in analysis.commands.iter().enumerate() {
+        let mut uses = access::file_uses(cmd);
+        // Reads that never show the content to the agent (copies, `source`,
+        // checksums) are not a secret read; where the copy lands is judged.
+        if QUIET_READERS.contains(&cmd.program.as_str()) {
+            uses.retain(|u| u.access == access::Access::Write);
+        }
+        // Codex's `apply_patch` run as a command carries its patch along.
+        if crate::patch::is_apply_patch_program(&cmd.program) {
+            let text = cmd.stdin.as_deref().or(cmd.args.first().map(String::as_str));
+            for file in text.map(crate::patch::files).unwrap_or_default() {
+                uses.push(access::FileUse {
+                    path: file.path.into(),
+                    access: access::Access::Write,
+                    how: How::Patch,
+                });
+            }
+        }
+        if uses.is_empty() {
+            continue;
+        }
+        // The directory an earlier `cd` moved to, seen from the call's.
+        let dir = match cmd.cwd.as_deref() {
+            None => cwd.clone(),
+            Some(dir) => {
+                let r = resolve::resolve(dir, base(cwd.as_deref(), home, around), links);
+                (r.problem.is_none() && r.path.starts_with('/')).then_some(r.path)
+            }
+        };
+        let unknown_dir = cmd.cwd.is_some() && dir.is_none();
+        for file in uses {
+            let mut resolution = resolve::resolve(&file.path, base(dir.as_deref(), home, around), links);
+            if unknown_dir && !file.path.starts_with(['/', '~']) && resolution.problem.is_none() {
+                resolution.problem = Some("an earlier `cd` went where warden cannot follow".into());
+            }
+            out.push(Touched {
+                literal: file.path.to_string(),
+                resolution,
+                write: file.access == access::Access::Write,
+                how: Some(file.how),
+                subject: cmd.display(),
+                segment: Some(i),
+            });
+        }
+    }
+    out
+}
+
+/// Gives each command whose directory lies outside the project its absolute
+/// directory, so the rules that judge targets see where `rm -rf etc usr` in
+/// `/` points. Commands in the project keep the relative view they had,
+/// where a relative path is the project's own.
+pub(crate) fn place_commands(analysis: &mut Analysis, call: &ToolCall, around: &Around) {
+    let Some(cwd) = call_dir(call, around.home.as_deref()) else {
+        return;
+    };
+    let project = around.project.as_deref();
+    for cmd in &mut analysis.commands {
+        place(cmd, &cwd, project);
+        for up in &mut cmd.upstream {
+            place(up, &cwd, project);
+        }
+    }
+}
+
+fn place(cmd: &mut crate::shell::Command, cwd: &str, project: Option<&str>) {
+    let dir = match cmd.cwd.as_deref() {
+        None => cwd.to_string(),
+        // `~` and variables are judged as written; the rules know them.
+        Some(d) if d.starts_with('~') || d.contains('$') => return,
+        Some(d) => crate::path::absolute(d, Some(cwd), None),
+    };
+    if project.is_some_and(|p| path_rules::strip_dir(&dir, p).is_some()) {
+        return;
+    }
+    cmd.cwd = Some(dir);
+}
+
+/// The project a call works in: the one the caller found, else the call's
+/// own directory when it is an ordinary one (not `/`, a system directory or
+/// a whole home, where every write would count as the project's).
+pub(crate) fn project(found: Option<&str>, call: &ToolCall, home: Option<&str>) -> Option<String> {
+    if let Some(found) = found {
+        return Some(found.to_string());
+    }
+    let dir = call_dir(call, home)?;
+    let ordinary = matches!(
+        crate::rules::targets::classify(&dir, None),
+        crate::rules::targets::Target::Outside | crate::rules::targets::Target::Temp
+    ) && home.is_none_or(|h| crate::path::absolute(h, None, None) != dir);
+    ordinary.then_some(dir)
+}
+
+/// The files as the user's rules see them: each form of each path (a
+/// rule that names either the link or its target matches).
+pub(crate) fn subjects(touched: &[Touched]) -> Vec<FileSubject> {
+    touched
+        .iter()
+        .flat_map(|t| {
+            t.resolution.forms().map(|path| FileSubject {
+                path: path.to_string(),
+                write: t.write,
+                segment: t.segment,
+            })
+        })
+        .collect()
+}
+
+fn tool_subject(tool: &str, path: &str, resolution: &Resolution) -> String {
+    if resolution.followed_link {
+        format!("{tool} {path}, which is {}", resolution.path)
+    } else {
+        format!("{tool} {path}")
+    }
+}
+
+/// The first file whose path rule decides `decision`, and that rule. Both
+/// the resolved and the literal form are judged: the more cautious wins.
+pub(crate) fn first_hit<'t>(
+    touched: &'t [Touched],
+    around: &Around,
+    decision: Decision,
+    exempt: &[String],
+) -> Option<(&'t Touched, &'static PathRule)> {
+    touched.iter().find_map(|t| {
+        t.resolution.forms().find_map(|path| {
+            let place = Place { path, around };
+            let rule = path_rules::first_match(&place, t.how, t.write, decision)?;
+            let exempted = t
+                .how
+                .and_then(|how| access::hermes_category(how, family(rule)?))
+                .is_some_and(|category| exempt.iter().any(|e| e == category));
+            (!exempted).then_some((t, rule))
+        })
+    })
+}
+
+/// Which of Hermes' categories a shell write under `rule` falls in, so a
+/// `command_allowlist` entry that names one still approves it.
+fn family(rule: &PathRule) -> Option<access::Family> {
+    use access::Family;
+    Some(match rule.id {
+        "files.system-config" => Family::System,
+        "files.project-env" => Family::ProjectEnv,
+        "files.hermes-config" => Family::HermesConfig,
+        "files.shell-startup" | "files.autostart" => Family::Sensitive,
+        _ => return None,
+    })
+}
+
+/// The verdict a path rule gives.
+pub(crate) fn verdict(touched: &Touched, rule: &'static PathRule, layer: Layer) -> Verdict {
+    let decision = touched_decision(touched, rule);
+    let mut subject = touched.subject.clone();
+    if let Some(problem) = &touched.resolution.problem {
+        subject.push_str(&format!(" ({} cannot be resolved: {problem})", touched.literal));
+    }
+    Verdict::new(
+        decision,
+        layer,
+        Some(rule.id.to_string()),
+        subject,
+        Reason::BuiltIn {
+            category: rule.category,
+            why: rule.reason,
+        },
+    )
+}
+
+fn touched_decision(touched: &Touched, rule: &PathRule) -> Decision {
+    rule.decides(touched.how, touched.write)
+        .unwrap_or(Decision::Ask)
+}

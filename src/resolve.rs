@@ -1,0 +1,322 @@
+//! Paths as the kernel would open them: relative to a working directory, `~` and `$HOME` expanded, `.` and `..` applied, and symlinks followed through the file system.
+//!
+//! The file system is reached through [`Links`], so the engine stays free of
+//! I/O: the hook passes [`Disk`], tests and rule examples pass nothing and get
+//! the lexical answer.
+
+use std::fmt;
+
+/// Most symlinks followed for one path, as Linux's `MAXSYMLINKS`.
+const MAX_LINKS: usize = 40;
+
+/// What is at a path, asked without following a final symlink.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Probe {
+    /// A symlink, with its target as stored.
+    Link(String),
+    /// Something that is not a symlink (a file, a directory, a device).
+    Present,
+    /// Nothing: the rest of the path does not exist yet.
+    Missing,
+    /// The file system would not say (permission, I/O error).
+    Denied(String),
+}
+
+/// The file system as far as resolving paths needs it.
+pub trait Links: Send + Sync + fmt::Debug {
+    /// What is at `path`, an absolute path whose parents are not symlinks.
+    fn probe(&self, path: &str) -> Probe;
+}
+
+/// The real file system.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Disk;
+
+impl Links for Disk {
+    fn probe(&self, path: &str) -> Probe {
+        match std::fs::symlink_metadata(path) {
+            Ok(meta) if meta.file_type().is_symlink() => match std::fs::read_link(path) {
+                Ok(target) => Probe::Link(target.to_string_lossy().into_owned()),
+                Err(e) => Probe::Denied(e.to_string()),
+            },
+            Ok(_) => Probe::Present,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Probe::Missing,
+            // A file where a directory was expected: the rest cannot exist.
+            Err(e) if e.raw_os_error() == Some(20) => Probe::Missing,
+            Err(e) => Probe::Denied(e.to_string()),
+        }
+    }
+}
+
+/// Where the directories a path may name are.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Base<'a> {
+    /// The directory a relative path starts in (absolute).
+    pub cwd: Option<&'a str>,
+    /// What `~` and `$HOME` stand for.
+    pub home: Option<&'a str>,
+    /// What `$HERMES_HOME` stands for (else `~/.hermes`).
+    pub hermes_home: Option<&'a str>,
+}
+
+/// A path resolved as far as it could be.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resolution {
+    /// Absolute and folded, symlinks followed; relative only when the
+    /// directory it starts in is unknown.
+    pub path: String,
+    /// The same path without following symlinks (`~` and variables
+    /// expanded, `.` and `..` folded lexically).
+    pub lexical: String,
+    /// A symlink was followed on the way.
+    pub followed_link: bool,
+    /// Why the path could not be resolved (a loop, a permission, an unknown
+    /// variable): then [`Resolution::path`] is the lexical form.
+    pub problem: Option<String>,
+}
+
+impl Resolution {
+    /// Both forms a rule should see: the resolved one, and the lexical one
+    /// when it differs (a rule that matches either decides).
+    pub fn forms(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.path.as_str())
+            .chain((self.lexical != self.path).then_some(self.lexical.as_str()))
+    }
+}
+
+/// Resolves `path` from `base`, asking `links` about each existing component.
+pub fn resolve(path: &str, base: Base<'_>, links: Option<&dyn Links>) -> Resolution {
+    let (expanded, problem) = expand(path.trim(), base);
+    let lexical = crate::path::absolute(&expanded, base.cwd, None);
+    let mut out = Resolution {
+        path: lexical.clone(),
+        lexical,
+        followed_link: false,
+        problem,
+    };
+    if out.problem.is_some() || !out.lexical.starts_with('/') {
+        return out;
+    }
+    let Some(links) = links else {
+        return out;
+    };
+    // The unexpanded path joined to the cwd, not the folded one: `link/..`
+    // is the parent of the link's target, not the directory holding the link.
+    let start = match expanded.starts_with('/') {
+        true => expanded,
+        false => format!("{}/{expanded}", base.cwd.unwrap_or("/")),
+    };
+    match follow(&start, links) {
+        Ok((path, followed)) => {
+            out.path = path;
+            out.followed_link = followed;
+        }
+        Err(problem) => out.problem = Some(problem),
+    }
+    out
+}
+
+/// `~`, `$HOME`, `${HOME}` and `$HERMES_HOME` replaced; any other variable
+/// left in place and reported.
+fn expand(path: &str, base: Base<'_>) -> (String, Option<String>) {
+    let hermes_home = base
+        .hermes_home
+        .map(str::to_string)
+        .or_else(|| base.home.map(|h| format!("{}/.hermes", h.trim_end_matches('/'))));
+    let prefixes: [(&str, Option<String>); 6] = [
+        ("~", base.home.map(str::to_string)),
+        ("$HOME", base.home.map(str::to_string)),
+        ("${HOME}", base.home.map(str::to_string)),
+        ("$HERMES_HOME", hermes_home.clone()),
+        ("${HERMES_HOME}", hermes_home),
+        ("$PWD", base.cwd.map(str::to_string)),
+    ];
+    for (prefix, value) in prefixes {
+        let Some(rest) = path.strip_prefix(prefix) else {
+            continue;
+        };
+        if !(rest.is_empty() || rest.starts_with('/')) {
+            continue;
+        }
+        return match value {
+            Some(value) => (format!("{}{rest}", value.trim_end_matches('/')), None),
+            None => (path.to_string(), Some(format!("{prefix} is not known"))),
+        };
+    }
+    if path.starts_with('~') {
+        // `~user`: another user's home, where Linux keeps it.
+        let (user, rest) = path[1..].split_at(path[1..].find('/').unwrap_or(path.len() - 1));
+        let home = if user == "root" {
+            "/root".to_string()
+        } else {
+            format!("/home/{user}")
+        };
+        return (format!("{home}{rest}"), None);
+    }
+    if path.contains(['$', '`']) {
+        return (
+            path.to_string(),
+            Some("it holds a variable or substitution warden cannot know".into()),
+        );
+    }
+    (path.to_string(), None)
+}
+
+/// Walks `path` (absolute) component by component as the kernel does,
+/// splicing in each symlink's target. What does not exist yet is appended
+/// lexically.
+fn follow(path: &str, links: &dyn Links) -> Result<(String, bool), String> {
+    let mut pending: Vec<String> = components(path);
+    pending.reverse();
+    let mut done: Vec<String> = Vec::new();
+    let mut followed = 0usize;
+    let mut missing = false;
+    while let Some(part) = pending.pop() {
+        match part.as_str() {
+            "." => continue,
+            ".." => {
+                done.pop();
+                continue;
+            }
+            _ => {}
+        }
+        done.push(part);
+        if missing {
+            continue;
+        }
+        let here = format!("/{}", done.join("/"));
+        match links.probe(&here) {
+            Probe::Present => {}
+            Probe::Missing => missing = true,
+            Probe::Denied(why) => return Err(format!("{here}: {why}")),
+            Probe::Link(target) => {
+                followed += 1;
+                if followed > MAX_LINKS {
+                    return Err(format!("{here}: too many levels of symbolic links"));
+                }
+                done.pop();
+                if target.starts_with('/') {
+                    done.clear();
+                }
+                for part in components(&target).into_iter().rev() {
+                    pending.push(part);
+                }
+            }
+        }
+    }
+    Ok((format!("/{}", done.join("/")), followed > 0))
+}
+
+fn components(path: &str) -> Vec<String> {
+    path.split('/')
+        .filter(|p| !p.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+
+    /// A file system of absolute paths: a link's target, or `""` for a plain entry.
+    #[derive(Debug)]
+    struct Fake(HashMap<&'static str, &'static str>);
+
+    impl Links for Fake {
+        fn probe(&self, path: &str) -> Probe {
+            match self.0.get(path) {
+                Some(&"") => Probe::Present,
+                Some(&"!") => Probe::Denied("permission denied".into()),
+                Some(target) => Probe::Link(target.to_string()),
+                None => Probe::Missing,
+            }
+        }
+    }
+
+    fn fake() -> Fake {
+        Fake(HashMap::from([
+            ("/home", ""),
+            ("/home/u", ""),
+            ("/home/u/.ssh", ""),
+            ("/home/u/p", ""),
+            ("/home/u/p/keys", "/home/u/.ssh"),
+            ("/home/u/p/rel", "../.ssh/x"),
+            ("/home/u/p/loop", "/home/u/p/loop"),
+            ("/home/u/p/locked", "!"),
+        ]))
+    }
+
+    fn base() -> Base<'static> {
+        Base {
+            cwd: Some("/home/u/p"),
+            home: Some("/home/u"),
+            hermes_home: None,
+        }
+    }
+
+    fn resolved(path: &str) -> Resolution {
+        resolve(path, base(), Some(&fake()))
+    }
+
+    #[test]
+    fn expands_and_folds() {
+        assert_eq!(resolved("~/.ssh/x").path, "/home/u/.ssh/x");
+        assert_eq!(resolved("$HOME/.bashrc").path, "/home/u/.bashrc");
+        assert_eq!(resolved("${HOME}/.bashrc").path, "/home/u/.bashrc");
+        assert_eq!(resolved("$HERMES_HOME/.env").path, "/home/u/.hermes/.env");
+        assert_eq!(resolved("../../u/.ssh/x").path, "/home/u/.ssh/x");
+        assert_eq!(resolved("./src/../a").path, "/home/u/p/a");
+        assert_eq!(resolved("~bob/.bashrc").path, "/home/bob/.bashrc");
+        assert_eq!(resolved("~root").path, "/root");
+    }
+
+    #[test]
+    fn follows_links_in_any_component() {
+        let r = resolved("keys/authorized_keys");
+        assert_eq!(r.path, "/home/u/.ssh/authorized_keys");
+        assert_eq!(r.lexical, "/home/u/p/keys/authorized_keys");
+        assert!(r.followed_link);
+        assert_eq!(resolved("rel").path, "/home/u/.ssh/x");
+        // `..` after a link climbs from the link's target.
+        assert_eq!(resolved("keys/../.bashrc").path, "/home/u/.bashrc");
+        assert_eq!(resolved("new/file").path, "/home/u/p/new/file");
+    }
+
+    #[test]
+    fn problems_keep_the_lexical_form() {
+        let r = resolved("loop/x");
+        assert!(r.problem.as_deref().unwrap().contains("symbolic links"), "{r:?}");
+        assert_eq!(r.path, "/home/u/p/loop/x");
+        assert!(resolved("locked/x").problem.is_some());
+        let r = resolved("$DIR/x");
+        assert!(r.problem.is_some());
+        assert_eq!(r.path, "/home/u/p/$DIR/x");
+    }
+
+    #[test]
+    fn without_a_file_system_or_a_cwd() {
+        let r = resolve("keys/x", base(), None);
+        assert_eq!(r.path, "/home/u/p/keys/x");
+        let r = resolve("a/../b", Base::default(), Some(&fake()));
+        assert_eq!(r.path, "b");
+    }
+
+    #[test]
+    fn the_real_disk() {
+        let dir = std::env::temp_dir().join(format!("warden-resolve-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("real")).unwrap();
+        let dir = dir.canonicalize().unwrap();
+        std::os::unix::fs::symlink(dir.join("real"), dir.join("link")).unwrap();
+        let cwd = dir.to_string_lossy().into_owned();
+        let base = Base {
+            cwd: Some(&cwd),
+            ..Base::default()
+        };
+        let r = resolve("link/new.txt", base, Some(&Disk));
+        assert_eq!(r.path, format!("{cwd}/real/new.txt"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

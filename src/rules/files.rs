@@ -1,0 +1,573 @@
+//! Built-in path rules: which files may be written or read — keys and credentials, accounts, boot and system files, start-up files, env files, the guard's own files — one table that file tools and every shell spelling of a write are judged by.
+//!
+//! A rule names places, not commands: `write_file ~/.ssh/authorized_keys`,
+//! `echo key >> ~/.ssh/authorized_keys` and a symlink in the project that
+//! leads there all meet `files.ssh`, with the same decision and message.
+//! Paths arrive resolved (see [`crate::resolve`]): absolute, folded, links
+//! followed.
+
+use super::access::How;
+use super::targets::{is_block_device, Target};
+use crate::verdict::Decision;
+
+/// One path rule, with the examples that prove it.
+pub struct PathRule {
+    /// Stable id, `files.kebab-name`.
+    pub id: &'static str,
+    /// What the place is, in a few words.
+    pub category: &'static str,
+    /// Why touching it matters, for the person reading the verdict.
+    pub reason: &'static str,
+    /// What a write there gets; `None`: writes pass this rule.
+    pub write: Option<Decision>,
+    /// What a read there gets.
+    pub read: Option<Decision>,
+    /// Deleting, moving, creating or changing the permissions of a file here
+    /// counts as writing it (for the guard's own files and the accounts).
+    pub changes: bool,
+    pub places: Places,
+    /// `write PATH` or `read PATH` (relative paths start in the project
+    /// `/home/user/project`; `~` is `/home/user`), after any
+    /// `HERMES_WRITE_SAFE_ROOT=DIR[:DIR]` it needs, that this rule must
+    /// decide through the whole engine, as each agent's file tool and as
+    /// each shell spelling of a write.
+    pub hits: &'static [&'static str],
+    /// Accesses this rule must not decide.
+    pub misses: &'static [&'static str],
+}
+
+/// Where a rule applies.
+pub enum Places {
+    /// These paths and everything under them. `~/x` is in every home
+    /// (`/home/*`, `/Users/*`, `/root`, and the user's own).
+    Under(&'static [&'static str]),
+    /// A test no list of paths can state.
+    Check(fn(&Place<'_>) -> bool),
+}
+
+/// What a rule sees of one file access.
+#[derive(Debug, Clone, Copy)]
+pub struct Place<'a> {
+    /// Absolute, folded, symlinks followed (relative only when the working
+    /// directory is unknown).
+    pub path: &'a str,
+    pub around: &'a Around,
+}
+
+/// Facts about the machine and the call that path rules need.
+#[derive(Debug, Clone, Default)]
+pub struct Around {
+    pub home: Option<String>,
+    /// The project the call works in: writes inside it are ordinary work.
+    pub project: Option<String>,
+    /// `$HERMES_HOME` (else `~/.hermes`).
+    pub hermes_home: Option<String>,
+    /// `HERMES_WRITE_SAFE_ROOT`: when set, writes outside these block.
+    pub safe_roots: Vec<String>,
+    /// The Hermes profile the call runs in (`None`: the default profile).
+    pub profile: Option<String>,
+    /// The tool was told `cross_profile: true`.
+    pub cross_profile: bool,
+    /// Where the running warden binary is, so it cannot be replaced.
+    pub warden_exe: Option<String>,
+    /// Where this machine keeps the guard's files when not in the usual
+    /// places (`XDG_*`, `CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `WARDEN_CONFIG`,
+    /// the plugin's path): each path and what is under it.
+    pub guard_paths: Vec<String>,
+}
+
+impl Place<'_> {
+    /// The path inside a home directory (`.ssh/config`), whoever's it is.
+    pub fn in_home(&self) -> Option<&str> {
+        let path = self.path;
+        // A home warden was not told of stays as written.
+        for prefix in ["~", "$HOME", "${HOME}"] {
+            if let Some(rest) = strip_dir(path, prefix) {
+                return Some(rest);
+            }
+        }
+        if let Some(home) = self.around.home.as_deref() {
+            if let Some(rest) = strip_dir(path, home) {
+                return Some(rest);
+            }
+        }
+        if let Some(rest) = strip_dir(path, "/root") {
+            return Some(rest);
+        }
+        for top in ["/home/", "/Users/"] {
+            if let Some(rest) = path.strip_prefix(top) {
+                return Some(rest.split_once('/').map_or("", |(_, r)| r));
+            }
+        }
+        None
+    }
+
+    /// The path inside Hermes' home (`config.yaml`, `profiles/w/.env`).
+    pub fn in_hermes_home(&self) -> Option<&str> {
+        if let Some(dir) = self.around.hermes_home.as_deref() {
+            if let Some(rest) = strip_dir(self.path, dir) {
+                return Some(rest);
+            }
+        }
+        for prefix in ["$HERMES_HOME", "${HERMES_HOME}"] {
+            if let Some(rest) = strip_dir(self.path, prefix) {
+                return Some(rest);
+            }
+        }
+        self.in_home().and_then(|r| strip_dir(r, ".hermes"))
+    }
+
+    pub fn name(&self) -> &str {
+        self.path.rsplit('/').next().unwrap_or(self.path)
+    }
+
+    pub fn in_temp(&self) -> bool {
+        super::targets::classify(self.path, None) == Target::Temp
+    }
+
+    pub fn in_project(&self) -> bool {
+        match self.around.project.as_deref() {
+            Some(project) => strip_dir(self.path, project).is_some(),
+            None => !self.path.starts_with('/'),
+        }
+    }
+
+    /// Under `entry` as [`Places::Under`] reads it.
+    fn under(&self, entry: &str) -> bool {
+        match entry.strip_prefix("~/") {
+            Some(rel) => self.in_home().is_some_and(|r| strip_dir(r, rel).is_some()),
+            None => strip_dir(self.path, entry).is_some(),
+        }
+    }
+}
+
+/// `path` inside `dir` (itself included, as `""`).
+pub(crate) fn strip_dir<'p>(path: &'p str, dir: &str) -> Option<&'p str> {
+    let dir = dir.trim_end_matches('/');
+    if dir.is_empty() {
+        return path.strip_prefix('/');
+    }
+    let rest = path.strip_prefix(dir)?;
+    if rest.is_empty() {
+        Some("")
+    } else {
+        rest.strip_prefix('/')
+    }
+}
+
+impl PathRule {
+    pub fn matches(&self, place: &Place<'_>) -> bool {
+        match &self.places {
+            Places::Under(entries) => entries.iter().any(|e| place.under(e)),
+            Places::Check(check) => check(place),
+        }
+    }
+
+    /// What this rule says of an access, if anything.
+    pub fn decides(&self, how: Option<How>, write: bool) -> Option<Decision> {
+        if !write {
+            return self.read;
+        }
+        match how {
+            Some(how) if !content_write(how) && !self.changes => None,
+            _ => self.write,
+        }
+    }
+}
+
+/// The spellings that put content into a file; the others (deleting,
+/// creating, changing permissions) only count for rules with `changes`.
+fn content_write(how: How) -> bool {
+    !matches!(how, How::Delete | How::Touch | How::Chmod | How::Read)
+}
+
+const GUARD_REASON: &str = "an agent must not change the policy, hooks or binary that guard it; to change policy, edit the file yourself, then run `warden bless`";
+const KEY_REASON: &str = "keys and credentials give whoever holds them access to machines and accounts; an agent adding or replacing one opens a door";
+
+#[rustfmt::skip]
+pub static RULES: &[PathRule] = &[
+    PathRule {
+        id: "files.guard",
+        category: "the guard's own policy, hooks or binary",
+        reason: GUARD_REASON,
+        write: Some(Decision::Block), read: None, changes: true,
+        places: Places::Check(is_guard_file),
+        hits: &["write ~/.hermes/config.yaml", "write ~/.claude/settings.json", "write .claude/settings.local.json", "write ~/.codex/hooks.json", "write ~/.config/warden/config.yaml", "write /etc/warden/policy.yaml", "write .warden.yaml", "write ~/.hermes/shell-hooks-allowlist.json", "write ~/.hermes/custom-dangerous-patterns.yaml", "write ~/.local/bin/warden"],
+        misses: &["write ~/.hermes/memories/MEMORY.md", "read ~/.hermes/config.yaml", "write docs/warden.yaml", "write src/claude/settings.json"],
+    },
+    PathRule {
+        id: "files.ssh",
+        category: "SSH keys and config",
+        reason: KEY_REASON,
+        write: Some(Decision::Block), read: None, changes: false,
+        places: Places::Under(&["~/.ssh"]),
+        hits: &["write ~/.ssh/authorized_keys", "write ~/.ssh/config", "write ../.ssh/authorized_keys", "write /root/.ssh/authorized_keys", "write /home/bob/.ssh/id_ed25519"],
+        misses: &["read ~/.ssh/config", "write ~/.sshx", "write ssh/config"],
+    },
+    PathRule {
+        id: "files.private-key",
+        category: "an SSH private key",
+        reason: "a private key read into the agent's context can be sent anywhere",
+        write: None, read: Some(Decision::Ask), changes: false,
+        places: Places::Check(is_ssh_private_key),
+        hits: &["read ~/.ssh/id_rsa", "read ~/.ssh/id_ed25519", "read ~/.ssh/deploy_key"],
+        misses: &["read ~/.ssh/id_rsa.pub", "read ~/.ssh/known_hosts", "read ~/.ssh/config", "read keys/id_rsa"],
+    },
+    PathRule {
+        id: "files.cloud-credentials",
+        category: "cloud credentials",
+        reason: KEY_REASON,
+        write: Some(Decision::Block), read: Some(Decision::Ask), changes: false,
+        places: Places::Under(&["~/.aws", "~/.azure", "~/.config/gcloud", "~/.kube", "~/.docker/config.json", "~/.oci", "~/.config/doctl"]),
+        hits: &["write ~/.aws/credentials", "read ~/.aws/credentials", "write ~/.kube/config", "write ~/.docker/config.json", "read ~/.config/gcloud/application_default_credentials.json"],
+        misses: &["write ~/.docker/daemon-notes.txt", "write aws/credentials", "read ~/.awsrc"],
+    },
+    PathRule {
+        id: "files.tool-credentials",
+        category: "a tool's stored credentials",
+        reason: KEY_REASON,
+        write: Some(Decision::Block), read: Some(Decision::Ask), changes: false,
+        places: Places::Under(&["~/.netrc", "~/.pgpass", "~/.npmrc", "~/.pypirc", "~/.git-credentials", "~/.config/gh", "~/.config/hub", "~/.cargo/credentials", "~/.cargo/credentials.toml", "~/.vault-token", "~/.terraform.d/credentials.tfrc.json", "~/.gem/credentials", "~/.password-store", "~/.local/share/keyrings", "~/.my.cnf"]),
+        hits: &["write ~/.netrc", "write ~/.npmrc", "write ~/.git-credentials", "read ~/.config/gh/hosts.yml", "write ~/.pypirc", "read ~/.pgpass"],
+        misses: &["write ~/.npmrc.bak", "read ~/.gitconfig", "write ~/.config/ghostty/config"],
+    },
+    PathRule {
+        id: "files.gnupg",
+        category: "GnuPG keys",
+        reason: KEY_REASON,
+        write: Some(Decision::Block), read: Some(Decision::Ask), changes: false,
+        places: Places::Under(&["~/.gnupg"]),
+        hits: &["write ~/.gnupg/gpg.conf", "read ~/.gnupg/private-keys-v1.d/x.key"],
+        misses: &["write gnupg/gpg.conf"],
+    },
+    PathRule {
+        id: "files.hermes-secrets",
+        category: "Hermes' keys and tokens",
+        reason: "Hermes keeps its API keys and OAuth tokens there",
+        write: Some(Decision::Block), read: Some(Decision::Ask), changes: false,
+        places: Places::Check(is_hermes_secret),
+        hits: &["write ~/.hermes/.env", "read ~/.hermes/auth.json", "write ~/.hermes/profiles/work/.env"],
+        misses: &["read ~/.hermes/memories/MEMORY.md", "write ~/.hermes/skills/x/.env.example"],
+    },
+    PathRule {
+        id: "files.sudoers",
+        category: "write to sudoers",
+        reason: "editing sudoers can grant passwordless root to anyone",
+        write: Some(Decision::Block), read: None, changes: true,
+        places: Places::Under(&["/etc/sudoers", "/etc/sudoers.d", "/private/etc/sudoers", "/private/etc/sudoers.d"]),
+        hits: &["write /etc/sudoers", "write /etc/sudoers.d/dev", "write /private/etc/sudoers"],
+        misses: &["read /etc/sudoers", "write /etc/sudoers.bak.d/x"],
+    },
+    PathRule {
+        id: "files.accounts",
+        category: "the system's user accounts",
+        reason: "the account files decide who can log in and as whom",
+        write: Some(Decision::Block), read: None, changes: true,
+        places: Places::Under(&["/etc/passwd", "/etc/shadow", "/etc/group", "/etc/gshadow", "/etc/master.passwd", "/private/etc/master.passwd"]),
+        hits: &["write /etc/passwd", "write /etc/shadow"],
+        misses: &["read /etc/passwd", "write /etc/passwd.d/x"],
+    },
+    PathRule {
+        id: "files.password-hashes",
+        category: "the system's password hashes",
+        reason: "password hashes can be cracked offline once read",
+        write: None, read: Some(Decision::Ask), changes: false,
+        places: Places::Under(&["/etc/shadow", "/etc/gshadow", "/etc/master.passwd", "/private/etc/master.passwd"]),
+        hits: &["read /etc/shadow", "read /etc/gshadow"],
+        misses: &["read /etc/passwd"],
+    },
+    PathRule {
+        id: "files.boot",
+        category: "boot and service manager files",
+        reason: "what is there runs as root at the next boot or service start",
+        write: Some(Decision::Block), read: None, changes: true,
+        places: Places::Under(&["/boot", "/efi", "/etc/systemd", "/usr/lib/systemd", "/lib/systemd", "/etc/init.d", "/etc/rc.local", "/etc/default/grub", "/Library/LaunchDaemons", "/Library/LaunchAgents"]),
+        hits: &["write /etc/systemd/system/evil.service", "write /boot/grub/grub.cfg", "write /usr/lib/systemd/system/x.service"],
+        misses: &["read /etc/systemd/system.conf", "write systemd/x.service"],
+    },
+    PathRule {
+        id: "files.docker-socket",
+        category: "the Docker socket",
+        reason: "whoever writes to the Docker socket controls the host as root",
+        write: Some(Decision::Block), read: None, changes: false,
+        places: Places::Under(&["/var/run/docker.sock", "/run/docker.sock"]),
+        hits: &["write /var/run/docker.sock", "write /run/docker.sock"],
+        misses: &["write docker.sock"],
+    },
+    PathRule {
+        id: "files.block-device",
+        category: "a raw block device",
+        reason: "writing a disk device destroys the file systems on it",
+        write: Some(Decision::Block), read: None, changes: false,
+        places: Places::Check(|p| is_block_device(p.path)),
+        hits: &["write /dev/sda", "write /dev/nvme0n1p2"],
+        misses: &["write /dev/null", "write dev/sda"],
+    },
+    PathRule {
+        id: "files.outside-safe-root",
+        category: "a write outside HERMES_WRITE_SAFE_ROOT",
+        reason: "HERMES_WRITE_SAFE_ROOT confines file writes to the directories it lists",
+        write: Some(Decision::Block), read: None, changes: false,
+        places: Places::Check(outside_safe_roots),
+        hits: &["HERMES_WRITE_SAFE_ROOT=/home/user/project write ~/notes.txt", "HERMES_WRITE_SAFE_ROOT=/srv/app:/home/user/project write /opt/app/x"],
+        misses: &["HERMES_WRITE_SAFE_ROOT=/home/user/project write src/main.rs", "write /opt/app/x", "HERMES_WRITE_SAFE_ROOT=/srv/app read /etc/hosts"],
+    },
+    PathRule {
+        id: "files.shell-startup",
+        category: "a shell start-up file",
+        reason: "what is written there runs in every new shell",
+        write: Some(Decision::Ask), read: None, changes: false,
+        places: Places::Under(&["~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.bash_logout", "~/.profile", "~/.zshrc", "~/.zshenv", "~/.zprofile", "~/.zlogin", "~/.zlogout", "~/.cshrc", "~/.tcshrc", "~/.login", "~/.kshrc", "~/.mkshrc", "~/.xinitrc", "~/.xprofile", "~/.xsessionrc", "~/.inputrc", "~/.bashrc.d", "~/.zshrc.d", "~/.config/fish", "~/.config/environment.d", "~/.pam_environment"]),
+        hits: &["write ~/.bashrc", "write ~/.zshrc", "write /home/alice/.profile", "write ~/.config/fish/config.fish"],
+        misses: &["read ~/.bashrc", "write bashrc.txt", "write dotfiles/.bashrc"],
+    },
+    PathRule {
+        id: "files.autostart",
+        category: "a program started at login",
+        reason: "what is written there runs by itself at the next login",
+        write: Some(Decision::Ask), read: None, changes: false,
+        places: Places::Under(&["~/.config/autostart", "~/.config/systemd/user", "~/.local/share/systemd/user", "~/Library/LaunchAgents"]),
+        hits: &["write ~/.config/autostart/x.desktop", "write ~/.config/systemd/user/x.service"],
+        misses: &["write config/autostart/x.desktop"],
+    },
+    PathRule {
+        id: "files.crontab",
+        category: "a crontab",
+        reason: "what is written there runs by itself on a schedule",
+        write: Some(Decision::Ask), read: None, changes: false,
+        places: Places::Under(&["/var/spool/cron", "/var/cron/tabs", "/usr/lib/cron/tabs", "/etc/crontab", "/etc/cron.d", "/etc/cron.hourly", "/etc/cron.daily", "/etc/cron.weekly", "/etc/cron.monthly", "/etc/anacrontab"]),
+        hits: &["write /etc/cron.d/job", "write /var/spool/cron/crontabs/root"],
+        misses: &["write cron.d/job"],
+    },
+    PathRule {
+        id: "files.git-hooks",
+        category: "git hooks and config",
+        reason: "git runs hooks and configured commands (pager, ssh, filters) later, unseen",
+        write: Some(Decision::Ask), read: None, changes: false,
+        places: Places::Check(is_git_code),
+        hits: &["write .git/hooks/pre-commit", "write .git/config", "write ~/.gitconfig", "write vendor/lib/.git/hooks/post-checkout"],
+        misses: &["write .gitignore", "write src/git/config", "read .git/config", "write .github/workflows/ci.yml"],
+    },
+    PathRule {
+        id: "files.project-env",
+        category: "an env or credentials file",
+        reason: "env and credential files hold secrets and settings that are not in version control",
+        write: Some(Decision::Ask), read: Some(Decision::Ask), changes: false,
+        places: Places::Check(is_env_file),
+        hits: &["write .env", "read .env", "write app/.env.production", "write .envrc", "write .npmrc", "read config/.env.local"],
+        misses: &["write .env.example", "read .env.sample", "write /tmp/x/.env", "write my.env", "write .environment"],
+    },
+    PathRule {
+        id: "files.hermes-config",
+        category: "Hermes' settings",
+        reason: "Hermes' own settings would change under the running agent",
+        write: Some(Decision::Ask), read: None, changes: false,
+        places: Places::Check(is_hermes_setting),
+        hits: &["write ~/.hermes/gateway.json", "write ~/.hermes/profiles/work/settings.yaml"],
+        misses: &["write ~/.hermes/memories/MEMORY.md", "write ~/.hermes/skills/x/skill.yaml"],
+    },
+    PathRule {
+        id: "files.cross-profile",
+        category: "another Hermes profile",
+        reason: "it changes what another profile's agent remembers or runs; pass cross_profile: true when that is meant",
+        write: Some(Decision::Ask), read: None, changes: false,
+        places: Places::Check(is_other_profile),
+        hits: &["write ~/.hermes/profiles/work/memories/MEMORY.md", "write ~/.hermes/profiles/work/skills/x/SKILL.md"],
+        misses: &["write ~/.hermes/memories/MEMORY.md", "write ~/.hermes/profiles/work/notes.txt"],
+    },
+    PathRule {
+        id: "files.system-config",
+        category: "overwrite system config",
+        reason: "it rewrites a file the operating system or installed software reads its configuration from",
+        write: Some(Decision::Ask), read: None, changes: false,
+        places: Places::Check(is_system_file),
+        hits: &["write /etc/hosts", "write /etc/nginx/nginx.conf", "write /usr/local/bin/git", "write /proc/sys/vm/drop_caches"],
+        misses: &["write /dev/null", "write /tmp/etc/hosts", "write etc/hosts", "read /etc/hosts", "write /dev/stderr"],
+    },
+    PathRule {
+        id: "files.outside-project",
+        category: "a write outside the project",
+        reason: "it changes a file outside the project the agent works in and outside temporary directories",
+        write: Some(Decision::Ask), read: None, changes: false,
+        places: Places::Check(is_outside_project),
+        hits: &["write ~/notes.txt", "write /opt/app/config.json", "write ../other/x.py"],
+        misses: &["write src/main.rs", "write /tmp/build.log", "write /dev/null", "read /opt/app/config.json", "write /home/user/project/README.md"],
+    },
+];
+
+/// Hermes' file names under its home that hold policy and hooks.
+const HERMES_GUARD: &[&str] = &[
+    "config.yaml",
+    "cli-config.yaml",
+    "shell-hooks-allowlist.json",
+    "trust.json",
+    "permissions.yaml",
+    "custom-dangerous-patterns.yaml",
+    ".custom-patterns-hash",
+];
+
+fn is_guard_file(p: &Place<'_>) -> bool {
+    let name = p.name();
+    if name == ".warden.yaml"
+        || p.path.ends_with("/.hermes/permissions.yaml")
+        || p.path.starts_with("/etc/warden/")
+        || p.path == "/etc/warden"
+        || p.around.warden_exe.as_deref() == Some(p.path)
+        || p.around.guard_paths.iter().any(|g| strip_dir(p.path, g).is_some())
+    {
+        return true;
+    }
+    let claude = p.path.contains("/.claude/") && matches!(name, "settings.json" | "settings.local.json");
+    if claude || p.path.ends_with("/.codex/hooks.json") || p.path.ends_with("/.codex/config.toml") {
+        return true;
+    }
+    if let Some(rel) = p.in_hermes_home() {
+        let inner = rel
+            .strip_prefix("profiles/")
+            .and_then(|r| r.split_once('/').map(|(_, r)| r))
+            .unwrap_or(rel);
+        if HERMES_GUARD.contains(&inner) || inner.starts_with("custom-dangerous-patterns/") {
+            return true;
+        }
+    }
+    p.in_home().is_some_and(|rel| {
+        [".config/warden", ".local/state/warden", ".cache/warden", ".local/bin/warden"]
+            .iter()
+            .any(|d| strip_dir(rel, d).is_some())
+    })
+}
+
+fn is_ssh_private_key(p: &Place<'_>) -> bool {
+    let Some(rel) = p.in_home() else {
+        return false;
+    };
+    let Some(name) = rel.strip_prefix(".ssh/") else {
+        return false;
+    };
+    !name.contains('/')
+        && !name.ends_with(".pub")
+        && !name.starts_with("known_hosts")
+        && !matches!(name, "config" | "authorized_keys" | "authorized_keys2" | "environment")
+}
+
+fn is_hermes_secret(p: &Place<'_>) -> bool {
+    let Some(rel) = p.in_hermes_home() else {
+        return false;
+    };
+    let inner = rel
+        .strip_prefix("profiles/")
+        .and_then(|r| r.split_once('/').map(|(_, r)| r))
+        .unwrap_or(rel);
+    matches!(inner, ".env" | "auth.json" | ".anthropic_oauth.json")
+}
+
+fn is_hermes_setting(p: &Place<'_>) -> bool {
+    let Some(rel) = p.in_hermes_home() else {
+        return false;
+    };
+    let inner = rel
+        .strip_prefix("profiles/")
+        .and_then(|r| r.split_once('/').map(|(_, r)| r))
+        .unwrap_or(rel);
+    !inner.contains('/') && [".yaml", ".yml", ".json"].iter().any(|e| inner.ends_with(e))
+}
+
+/// Areas of a profile an agent writes as it works.
+const PROFILE_AREAS: &[&str] = &["skills", "plugins", "cron", "memories"];
+
+fn is_other_profile(p: &Place<'_>) -> bool {
+    if p.around.cross_profile {
+        return false;
+    }
+    let Some(rest) = p.in_hermes_home().and_then(|r| r.strip_prefix("profiles/")) else {
+        return false;
+    };
+    let mut parts = rest.split('/');
+    let (Some(profile), Some(area)) = (parts.next(), parts.next()) else {
+        return false;
+    };
+    p.around.profile.as_deref() != Some(profile) && PROFILE_AREAS.contains(&area)
+}
+
+/// Devices that are safe to write: they discard, or are the terminal.
+fn harmless_device(path: &str) -> bool {
+    super::paths::harmless_device(path)
+}
+
+fn is_system_file(p: &Place<'_>) -> bool {
+    p.path.starts_with('/')
+        && !harmless_device(p.path)
+        && matches!(
+            super::targets::classify(p.path, None),
+            Target::Root | Target::System
+        )
+}
+
+fn is_git_code(p: &Place<'_>) -> bool {
+    let path = p.path;
+    let git_dir = |s: &str| s == ".git" || s.ends_with("/.git");
+    let in_hooks = path
+        .split_once("/.git/hooks/")
+        .is_some()
+        || path.starts_with(".git/hooks/");
+    let config = path
+        .strip_suffix("/config")
+        .or_else(|| (path == "config").then_some(""))
+        .is_some_and(git_dir);
+    in_hooks
+        || config
+        || p.in_home().is_some_and(|rel| {
+            rel == ".gitconfig" || strip_dir(rel, ".config/git").is_some()
+        })
+}
+
+/// `.env` suffixes for files that hold no secrets.
+const ENV_NOT_SECRET: &[&str] = &[
+    "example", "sample", "template", "dist", "bak", "backup", "orig", "old", "tmpl", "tpl",
+];
+
+fn is_env_file(p: &Place<'_>) -> bool {
+    if p.in_temp() {
+        return false;
+    }
+    let name = p.name();
+    let env = name == ".env"
+        || name.strip_prefix(".env.").is_some_and(|rest| {
+            !rest
+                .split('.')
+                .any(|s| ENV_NOT_SECRET.contains(&s.to_ascii_lowercase().as_str()))
+        });
+    env || matches!(
+        name,
+        ".envrc" | ".npmrc" | ".yarnrc" | ".yarnrc.yml" | ".pypirc" | ".netrc" | ".pgpass" | ".git-credentials"
+    )
+}
+
+fn is_outside_project(p: &Place<'_>) -> bool {
+    p.around.project.is_some()
+        && p.path.starts_with('/')
+        && !p.in_project()
+        && !p.in_temp()
+        && !harmless_device(p.path)
+}
+
+fn outside_safe_roots(p: &Place<'_>) -> bool {
+    let roots = &p.around.safe_roots;
+    !roots.is_empty()
+        && p.path.starts_with('/')
+        && !harmless_device(p.path)
+        && !roots.iter().any(|r| strip_dir(p.path, r).is_some())
+}
+
+/// The first rule that has something to say of an access, among those that
+/// decide `decision`.
+pub fn first_match(
+    place: &Place<'_>,
+    how: Option<How>,
+    write: bool,
+    decision: Decision,
+) -> Option<&'static PathRule> {
+    RULES
+        .iter()
+        .find(|rule| rule.decides(how, write) == Some(decision) && rule.matches(place))
+}
