@@ -338,8 +338,23 @@ fn reads_only(tool: &str) -> bool {
     let verb = name.split(['_', '-', '.']).next().unwrap_or(name);
     matches!(
         verb,
-        "read" | "get" | "list" | "search" | "find" | "view" | "show" | "stat" | "glob" | "grep"
-            | "ls" | "cat" | "head" | "tail" | "info" | "describe" | "fetch"
+        "read"
+            | "get"
+            | "list"
+            | "search"
+            | "find"
+            | "view"
+            | "show"
+            | "stat"
+            | "glob"
+            | "grep"
+            | "ls"
+            | "cat"
+            | "head"
+            | "tail"
+            | "info"
+            | "describe"
+            | "fetch"
     )
 }
 

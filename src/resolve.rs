@@ -119,10 +119,10 @@ pub fn resolve(path: &str, base: Base<'_>, links: Option<&dyn Links>) -> Resolut
 /// `~`, `$HOME`, `${HOME}` and `$HERMES_HOME` replaced; any other variable
 /// left in place and reported.
 fn expand(path: &str, base: Base<'_>) -> (String, Option<String>) {
-    let hermes_home = base
-        .hermes_home
-        .map(str::to_string)
-        .or_else(|| base.home.map(|h| format!("{}/.hermes", h.trim_end_matches('/'))));
+    let hermes_home = base.hermes_home.map(str::to_string).or_else(|| {
+        base.home
+            .map(|h| format!("{}/.hermes", h.trim_end_matches('/')))
+    });
     let prefixes: [(&str, Option<String>); 6] = [
         ("~", base.home.map(str::to_string)),
         ("$HOME", base.home.map(str::to_string)),
@@ -287,7 +287,10 @@ mod tests {
     #[test]
     fn problems_keep_the_lexical_form() {
         let r = resolved("loop/x");
-        assert!(r.problem.as_deref().unwrap().contains("symbolic links"), "{r:?}");
+        assert!(
+            r.problem.as_deref().unwrap().contains("symbolic links"),
+            "{r:?}"
+        );
         assert_eq!(r.path, "/home/u/p/loop/x");
         assert!(resolved("locked/x").problem.is_some());
         let r = resolved("$DIR/x");

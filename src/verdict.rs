@@ -94,6 +94,17 @@ pub enum Reason {
         category: &'static str,
         why: &'static str,
     },
+    /// A path rule matched a file the call reads or writes.
+    Path {
+        category: &'static str,
+        why: &'static str,
+        /// `writes` or `reads`.
+        access: &'static str,
+        /// The file, resolved (absolute, symlinks followed).
+        path: String,
+        /// Why it could not be resolved, when it could not.
+        unresolved: Option<String>,
+    },
     /// The analysis stopped at a limit, described in the string.
     Limit(String),
     /// A policy file could not be used, and `on_error: block` decided.
@@ -237,6 +248,22 @@ impl Verdict {
         match &self.reason {
             Reason::BuiltIn { category, why } => {
                 format!("{lead}: `{}` is {category}: {why} (warden rule {id}).", quoted())
+            }
+            Reason::Path {
+                category,
+                why,
+                access,
+                path,
+                unresolved,
+            } => {
+                let judged = match unresolved {
+                    Some(problem) => format!(" (judged as written: {problem})"),
+                    None => String::new(),
+                };
+                format!(
+                    "{lead}: `{}` {access} {path}{judged}, {category}: {why} (warden rule {id}).",
+                    quoted()
+                )
             }
             Reason::Limit(limit) => {
                 format!("{lead}: {limit}, so warden cannot tell what it would run.")

@@ -122,7 +122,11 @@ impl Env {
                 .map(|h| h.display().to_string()),
             // Moved, not cloned: the policy can hold megabytes of rules.
             policy: std::sync::Arc::new(std::mem::take(&mut loaded.policy)),
-            project: project::find(cwd, self.claude_project.as_deref(), self.locations.home.as_deref()),
+            project: project::find(
+                cwd,
+                self.claude_project.as_deref(),
+                self.locations.home.as_deref(),
+            ),
             hermes_home: self
                 .locations
                 .hermes_home
@@ -144,7 +148,13 @@ impl Env {
         let mut paths: Vec<std::path::PathBuf> = Vec::new();
         paths.extend(l.config_home.as_ref().map(|c| c.join("warden")));
         paths.extend(l.cache_dir.iter().chain(&l.state_dir).cloned());
-        paths.extend(l.managed_dir.iter().chain(&l.custom_patterns).chain(&l.warden_config).cloned());
+        paths.extend(
+            l.managed_dir
+                .iter()
+                .chain(&l.custom_patterns)
+                .chain(&l.warden_config)
+                .cloned(),
+        );
         if let Some(dir) = &h.claude_dir {
             paths.push(dir.join("settings.json"));
             paths.push(dir.join("settings.local.json"));

@@ -179,7 +179,10 @@ fn describe_files(out: &mut String, explanation: &Explanation) {
     let _ = writeln!(
         out,
         "project: {}",
-        explanation.project.as_deref().unwrap_or("none known (writes are judged without one)")
+        explanation
+            .project
+            .as_deref()
+            .unwrap_or("none known (writes are judged without one)")
     );
     for file in &explanation.files {
         let _ = write!(

@@ -10,7 +10,11 @@ use std::path::Path;
 const MARKERS: &[&str] = &[".git", ".hg", ".svn", ".jj", ".pijul", "_darcs", ".fossil"];
 
 /// The project `cwd` is in, if any.
-pub(super) fn find(cwd: Option<&str>, claude_project: Option<&str>, home: Option<&Path>) -> Option<String> {
+pub(super) fn find(
+    cwd: Option<&str>,
+    claude_project: Option<&str>,
+    home: Option<&Path>,
+) -> Option<String> {
     let cwd = cwd.filter(|c| c.starts_with('/'))?;
     let cwd = crate::path::absolute(cwd, None, None);
     let inside = |dir: &str| crate::rules::files::strip_dir(&cwd, dir).is_some();

@@ -27,8 +27,24 @@ pub(crate) struct Touched {
 
 /// Programs whose reads do not put the file's content before the agent.
 const QUIET_READERS: &[&str] = &[
-    "cp", "mv", "install", "ln", "rsync", "dd", "source", ".", "diff", "cmp", "wc", "md5sum",
-    "sha1sum", "sha256sum", "sha512sum", "b2sum", "cksum", "file",
+    "cp",
+    "mv",
+    "install",
+    "ln",
+    "rsync",
+    "dd",
+    "source",
+    ".",
+    "diff",
+    "cmp",
+    "wc",
+    "md5sum",
+    "sha1sum",
+    "sha256sum",
+    "sha512sum",
+    "b2sum",
+    "cksum",
+    "file",
 ];
 
 /// Where the call runs, absolute (`~` expanded), if the payload says.
@@ -60,9 +76,10 @@ pub(crate) fn touched(
             .files
             .iter()
             .map(|file| {
-                let resolution = resolve::resolve(&file.path, base(cwd.as_deref(), home, around), links);
+                let resolution =
+                    resolve::resolve(&file.path, base(cwd.as_deref(), home, around), links);
                 Touched {
-                    subject: tool_subject(&call.tool, &file.path, &resolution),
+                    subject: tool_subject(&call.tool, &file.path),
                     literal: file.path.clone(),
                     resolution,
                     write: file.write,
@@ -74,23 +91,7 @@ pub(crate) fn touched(
     };
     let mut out = Vec::new();
     for (i, cmd) in analysis.commands.iter().enumerate() {
-        let mut uses = access::file_uses(cmd);
-        // Reads that never show the content to the agent (copies, `source`,
-        // checksums) are not a secret read; where the copy lands is judged.
-        if QUIET_READERS.contains(&cmd.program.as_str()) {
-            uses.retain(|u| u.access == access::Access::Write);
-        }
-        // Codex's `apply_patch` run as a command carries its patch along.
-        if crate::patch::is_apply_patch_program(&cmd.program) {
-            let text = cmd.stdin.as_deref().or(cmd.args.first().map(String::as_str));
-            for file in text.map(crate::patch::files).unwrap_or_default() {
-                uses.push(access::FileUse {
-                    path: file.path.into(),
-                    access: access::Access::Write,
-                    how: How::Patch,
-                });
-            }
-        }
+        let uses = command_uses(cmd);
         if uses.is_empty() {
             continue;
         }
@@ -104,7 +105,8 @@ pub(crate) fn touched(
         };
         let unknown_dir = cmd.cwd.is_some() && dir.is_none();
         for file in uses {
-            let mut resolution = resolve::resolve(&file.path, base(dir.as_deref(), home, around), links);
+            let mut resolution =
+                resolve::resolve(&file.path, base(dir.as_deref(), home, around), links);
             if unknown_dir && !file.path.starts_with(['/', '~']) && resolution.problem.is_none() {
                 resolution.problem = Some("an earlier `cd` went where warden cannot follow".into());
             }
@@ -181,23 +183,44 @@ pub(crate) fn subjects(touched: &[Touched]) -> Vec<FileSubject> {
         .collect()
 }
 
-fn tool_subject(tool: &str, path: &str, resolution: &Resolution) -> String {
-    if resolution.followed_link {
-        format!("{tool} {path}, which is {}", resolution.path)
-    } else {
-        format!("{tool} {path}")
+/// What one command reads and writes, as the path rules judge it.
+fn command_uses(cmd: &crate::shell::Command) -> Vec<access::FileUse<'_>> {
+    let mut uses = access::file_uses(cmd);
+    // Reads that never show the content to the agent (copies, `source`,
+    // checksums) are not a secret read; where the copy lands is judged.
+    if QUIET_READERS.contains(&cmd.program.as_str()) {
+        uses.retain(|u| u.access == access::Access::Write);
     }
+    // Codex's `apply_patch` run as a command carries its patch along.
+    if crate::patch::is_apply_patch_program(&cmd.program) {
+        let text = cmd
+            .stdin
+            .as_deref()
+            .or(cmd.args.first().map(String::as_str));
+        for file in text.map(crate::patch::files).unwrap_or_default() {
+            uses.push(access::FileUse {
+                path: file.path.into(),
+                access: access::Access::Write,
+                how: How::Patch,
+            });
+        }
+    }
+    uses
+}
+
+fn tool_subject(tool: &str, path: &str) -> String {
+    format!("{tool} {path}")
 }
 
 /// The first file whose path rule decides `decision`, and that rule. Both
 /// the resolved and the literal form are judged: the more cautious wins.
 pub(crate) fn first_hit<'t>(
-    touched: &'t [Touched],
+    touched: impl IntoIterator<Item = &'t Touched>,
     around: &Around,
     decision: Decision,
     exempt: &[String],
 ) -> Option<(&'t Touched, &'static PathRule)> {
-    touched.iter().find_map(|t| {
+    touched.into_iter().find_map(|t| {
         t.resolution.forms().find_map(|path| {
             let place = Place { path, around };
             let rule = path_rules::first_match(&place, t.how, t.write, decision)?;
@@ -225,24 +248,21 @@ fn family(rule: &PathRule) -> Option<access::Family> {
 
 /// The verdict a path rule gives.
 pub(crate) fn verdict(touched: &Touched, rule: &'static PathRule, layer: Layer) -> Verdict {
-    let decision = touched_decision(touched, rule);
-    let mut subject = touched.subject.clone();
-    if let Some(problem) = &touched.resolution.problem {
-        subject.push_str(&format!(" ({} cannot be resolved: {problem})", touched.literal));
-    }
+    let decision = rule
+        .decides(touched.how, touched.write)
+        .unwrap_or(Decision::Ask);
+    let r = &touched.resolution;
     Verdict::new(
         decision,
         layer,
         Some(rule.id.to_string()),
-        subject,
-        Reason::BuiltIn {
+        touched.subject.clone(),
+        Reason::Path {
             category: rule.category,
             why: rule.reason,
+            access: if touched.write { "writes" } else { "reads" },
+            path: r.path.clone(),
+            unresolved: r.problem.clone(),
         },
     )
-}
-
-fn touched_decision(touched: &Touched, rule: &PathRule) -> Decision {
-    rule.decides(touched.how, touched.write)
-        .unwrap_or(Decision::Ask)
 }

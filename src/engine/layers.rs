@@ -211,33 +211,21 @@ fn user_rules(cx: &mut Context<'_>) -> Step {
 }
 
 fn dangerous(cx: &mut Context<'_>) -> Step {
-    let exempt = &cx.policy.settings.exempt_categories;
-    let path_hit = files::first_hit(&cx.touched, &cx.around, Decision::Ask, exempt)
-        .map(|(touched, rule)| (files::verdict(touched, rule, Layer::Dangerous), path_note(touched, rule.id)));
-    if let Some((verdict, note)) = path_hit {
-        cx.flagged = true;
-        if cx.user_allowed {
-            return Step::pass("skipped: a user allow rule won");
-        }
-        if cx.yolo() {
-            cx.lifted = Some(Verdict::new(
-                Decision::Allow,
-                Layer::Default,
-                None,
-                verdict.subject.clone(),
-                Reason::YoloLifted {
-                    what: format!("{} ({})", rule_category(&verdict), verdict.rule_id.clone().unwrap_or_default()),
-                },
-            ));
-            return Step::pass("skipped: yolo (HERMES_YOLO_MODE or approvals.mode: off)");
-        }
-        return Step::decide(verdict, note);
+    // Where a write lands decides before what the command is; a secret
+    // read comes after the rules that say where it is sent.
+    if let Some(step) = path_danger(cx, true) {
+        return step;
     }
     let Some(analysis) = cx.analysis else {
-        return Step::pass(cx.note(|| files_note(cx)));
+        return path_danger(cx, false).unwrap_or_else(|| Step::pass(cx.note(|| files_note(cx))));
     };
     let mut notes = Vec::new();
     let hit = built_in_danger(cx, analysis, &mut notes);
+    if hit.is_none() && cx.user.patterns.is_empty() {
+        if let Some(step) = path_danger(cx, false) {
+            return step;
+        }
+    }
     let policy = cx.policy;
     let patterns = &cx.user.patterns;
     for rule in patterns {
@@ -408,12 +396,48 @@ fn call_text(cx: &Context<'_>) -> String {
     }
 }
 
+/// The dangerous layer's answer for the first of `touched` a path rule asks
+/// about: the ask, or why it stands aside (a user allow, yolo).
+fn path_danger(cx: &mut Context<'_>, writes: bool) -> Option<Step> {
+    let exempt = &cx.policy.settings.exempt_categories;
+    let touched = cx.touched.iter().filter(|t| t.write == writes);
+    let (t, rule) = files::first_hit(touched, &cx.around, Decision::Ask, exempt)?;
+    let (verdict, note) = (
+        files::verdict(t, rule, Layer::Dangerous),
+        path_note(t, rule.id),
+    );
+    cx.flagged = true;
+    if cx.user_allowed {
+        return Some(Step::pass("skipped: a user allow rule won"));
+    }
+    if cx.yolo() {
+        let what = format!("{} ({})", rule.category, rule.id);
+        let reason = Reason::YoloLifted { what };
+        let lifted = Verdict::new(
+            Decision::Allow,
+            Layer::Default,
+            None,
+            verdict.subject,
+            reason,
+        );
+        cx.lifted = Some(lifted);
+        return Some(Step::pass(
+            "skipped: yolo (HERMES_YOLO_MODE or approvals.mode: off)",
+        ));
+    }
+    Some(Step::decide(verdict, note))
+}
+
 /// What a path rule matched, for `warden why`.
 fn path_note(touched: &files::Touched, id: &str) -> Note {
     let r = &touched.resolution;
     let mut note = format!(
         "{id} matches {} {} (resolved: {}",
-        if touched.write { "a write of" } else { "a read of" },
+        if touched.write {
+            "a write of"
+        } else {
+            "a read of"
+        },
         touched.literal,
         r.path
     );
@@ -435,16 +459,16 @@ fn files_note(cx: &Context<'_>) -> String {
     let files: Vec<String> = cx
         .touched
         .iter()
-        .map(|t| format!("{} {} -> {}", if t.write { "write" } else { "read" }, t.literal, t.resolution.path))
+        .map(|t| {
+            format!(
+                "{} {} -> {}",
+                if t.write { "write" } else { "read" },
+                t.literal,
+                t.resolution.path
+            )
+        })
         .collect();
     format!("no path rule matches: {}", files.join(", "))
-}
-
-fn rule_category(verdict: &Verdict) -> &'static str {
-    match verdict.reason {
-        Reason::BuiltIn { category, .. } => category,
-        _ => "a path rule",
-    }
 }
 
 fn built_in(hit: &Hit<'static>, layer: Layer) -> Step {

@@ -92,7 +92,12 @@ pub fn hermes_category(how: How, family: Family) -> Option<&'static str> {
 /// Every Hermes key a shell write can carry, each once.
 pub fn hermes_categories() -> Vec<&'static str> {
     use How::*;
-    let families = [Family::System, Family::Sensitive, Family::ProjectEnv, Family::HermesConfig];
+    let families = [
+        Family::System,
+        Family::Sensitive,
+        Family::ProjectEnv,
+        Family::HermesConfig,
+    ];
     let hows = [Redirect, Tee, Copy, EditShort, EditLong, EditScript];
     let mut keys: Vec<&'static str> = Vec::new();
     for family in families {

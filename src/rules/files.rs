@@ -251,7 +251,7 @@ pub static RULES: &[PathRule] = &[
     },
     PathRule {
         id: "files.sudoers",
-        category: "write to sudoers",
+        category: "the sudoers policy",
         reason: "editing sudoers can grant passwordless root to anyone",
         write: Some(Decision::Block), read: None, changes: true,
         places: Places::Under(&["/etc/sudoers", "/etc/sudoers.d", "/private/etc/sudoers", "/private/etc/sudoers.d"]),
@@ -305,7 +305,7 @@ pub static RULES: &[PathRule] = &[
     },
     PathRule {
         id: "files.outside-safe-root",
-        category: "a write outside HERMES_WRITE_SAFE_ROOT",
+        category: "outside HERMES_WRITE_SAFE_ROOT",
         reason: "HERMES_WRITE_SAFE_ROOT confines file writes to the directories it lists",
         write: Some(Decision::Block), read: None, changes: false,
         places: Places::Check(outside_safe_roots),
@@ -377,7 +377,7 @@ pub static RULES: &[PathRule] = &[
     },
     PathRule {
         id: "files.system-config",
-        category: "overwrite system config",
+        category: "a system or installed program's file",
         reason: "it rewrites a file the operating system or installed software reads its configuration from",
         write: Some(Decision::Ask), read: None, changes: false,
         places: Places::Check(is_system_file),
@@ -386,7 +386,7 @@ pub static RULES: &[PathRule] = &[
     },
     PathRule {
         id: "files.outside-project",
-        category: "a write outside the project",
+        category: "outside the project",
         reason: "it changes a file outside the project the agent works in and outside temporary directories",
         write: Some(Decision::Ask), read: None, changes: false,
         places: Places::Check(is_outside_project),
@@ -413,11 +413,15 @@ fn is_guard_file(p: &Place<'_>) -> bool {
         || p.path.starts_with("/etc/warden/")
         || p.path == "/etc/warden"
         || p.around.warden_exe.as_deref() == Some(p.path)
-        || p.around.guard_paths.iter().any(|g| strip_dir(p.path, g).is_some())
+        || p.around
+            .guard_paths
+            .iter()
+            .any(|g| strip_dir(p.path, g).is_some())
     {
         return true;
     }
-    let claude = p.path.contains("/.claude/") && matches!(name, "settings.json" | "settings.local.json");
+    let claude =
+        p.path.contains("/.claude/") && matches!(name, "settings.json" | "settings.local.json");
     if claude || p.path.ends_with("/.codex/hooks.json") || p.path.ends_with("/.codex/config.toml") {
         return true;
     }
@@ -431,9 +435,14 @@ fn is_guard_file(p: &Place<'_>) -> bool {
         }
     }
     p.in_home().is_some_and(|rel| {
-        [".config/warden", ".local/state/warden", ".cache/warden", ".local/bin/warden"]
-            .iter()
-            .any(|d| strip_dir(rel, d).is_some())
+        [
+            ".config/warden",
+            ".local/state/warden",
+            ".cache/warden",
+            ".local/bin/warden",
+        ]
+        .iter()
+        .any(|d| strip_dir(rel, d).is_some())
     })
 }
 
@@ -447,7 +456,10 @@ fn is_ssh_private_key(p: &Place<'_>) -> bool {
     !name.contains('/')
         && !name.ends_with(".pub")
         && !name.starts_with("known_hosts")
-        && !matches!(name, "config" | "authorized_keys" | "authorized_keys2" | "environment")
+        && !matches!(
+            name,
+            "config" | "authorized_keys" | "authorized_keys2" | "environment"
+        )
 }
 
 fn is_hermes_secret(p: &Place<'_>) -> bool {
@@ -469,7 +481,10 @@ fn is_hermes_setting(p: &Place<'_>) -> bool {
         .strip_prefix("profiles/")
         .and_then(|r| r.split_once('/').map(|(_, r)| r))
         .unwrap_or(rel);
-    !inner.contains('/') && [".yaml", ".yml", ".json"].iter().any(|e| inner.ends_with(e))
+    !inner.contains('/')
+        && [".yaml", ".yml", ".json"]
+            .iter()
+            .any(|e| inner.ends_with(e))
 }
 
 /// Areas of a profile an agent writes as it works.
@@ -506,19 +521,15 @@ fn is_system_file(p: &Place<'_>) -> bool {
 fn is_git_code(p: &Place<'_>) -> bool {
     let path = p.path;
     let git_dir = |s: &str| s == ".git" || s.ends_with("/.git");
-    let in_hooks = path
-        .split_once("/.git/hooks/")
-        .is_some()
-        || path.starts_with(".git/hooks/");
+    let in_hooks = path.split_once("/.git/hooks/").is_some() || path.starts_with(".git/hooks/");
     let config = path
         .strip_suffix("/config")
         .or_else(|| (path == "config").then_some(""))
         .is_some_and(git_dir);
     in_hooks
         || config
-        || p.in_home().is_some_and(|rel| {
-            rel == ".gitconfig" || strip_dir(rel, ".config/git").is_some()
-        })
+        || p.in_home()
+            .is_some_and(|rel| rel == ".gitconfig" || strip_dir(rel, ".config/git").is_some())
 }
 
 /// `.env` suffixes for files that hold no secrets.
@@ -539,7 +550,14 @@ fn is_env_file(p: &Place<'_>) -> bool {
         });
     env || matches!(
         name,
-        ".envrc" | ".npmrc" | ".yarnrc" | ".yarnrc.yml" | ".pypirc" | ".netrc" | ".pgpass" | ".git-credentials"
+        ".envrc"
+            | ".npmrc"
+            | ".yarnrc"
+            | ".yarnrc.yml"
+            | ".pypirc"
+            | ".netrc"
+            | ".pgpass"
+            | ".git-credentials"
     )
 }
 

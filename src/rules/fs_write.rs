@@ -18,7 +18,7 @@ pub static RULES: &[Rule] = &[
         reason: "the data cut off the end of the file is gone",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["truncate"], check: truncate_shrinks },
-        hits: &["truncate -s 0 data/app.db", "truncate --size=0 /var/log/app.log", "truncate -s -1M data.bin", "truncate -s0 notes.txt"],
+        hits: &["truncate -s 0 data/app.db", "truncate --size=0 logs/app.log", "truncate -s -1M data.bin", "truncate -s0 notes.txt"],
         misses: &["truncate -s 1G disk.img", "truncate -s +10M f.bin", "truncate -s 0 /tmp/x.log", "truncate -s 0 /dev/null", "echo truncate -s 0 x"],
     },
     Rule {

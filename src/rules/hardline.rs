@@ -1,6 +1,5 @@
 //! The hardline floor: commands that destroy a machine, its disks or the guard itself; always blocked, whatever any configuration says.
 
-
 use super::targets::{classify, is_block_device, Target};
 use super::{Matcher, Rule};
 use crate::shell::{Analysis, Command, Finding};
@@ -419,7 +418,11 @@ fn reverse_shell(analysis: &Analysis) -> Option<String> {
 
 /// Variables that switch Hermes' guards off for the rest of a session:
 /// yolo, safe mode (no plugins or hooks), and accepting hooks unseen.
-const GUARD_OFF_VARS: &[&str] = &["HERMES_YOLO_MODE", "HERMES_SAFE_MODE", "HERMES_ACCEPT_HOOKS"];
+const GUARD_OFF_VARS: &[&str] = &[
+    "HERMES_YOLO_MODE",
+    "HERMES_SAFE_MODE",
+    "HERMES_ACCEPT_HOOKS",
+];
 
 /// Programs that delete, replace or disable a file they are given.
 const FILE_BREAKERS: &[&str] = &[
@@ -442,8 +445,12 @@ fn tampers_guard(analysis: &Analysis) -> Option<String> {
         // Set for a later command (`export`), or for a Hermes started now.
         let sets_var = |name: &str| {
             cmd.env.iter().any(|(k, _)| k == name)
-                || matches!(cmd.program.as_str(), "export" | "declare" | "typeset" | "setenv" | "launchctl")
-                    && args.iter().any(|a| a.split('=').next() == Some(name) || *a == name)
+                || matches!(
+                    cmd.program.as_str(),
+                    "export" | "declare" | "typeset" | "setenv" | "launchctl"
+                ) && args
+                    .iter()
+                    .any(|a| a.split('=').next() == Some(name) || *a == name)
         };
         let env_off = GUARD_OFF_VARS.iter().any(|v| sets_var(v));
         let hermes_off = cmd.program == "hermes"
@@ -458,7 +465,11 @@ fn tampers_guard(analysis: &Analysis) -> Option<String> {
 /// An operand that names an installed warden binary (in a `bin` directory,
 /// or found by `which warden`); a build's `target/debug/warden` is not one.
 fn names_warden(operand: &str) -> bool {
-    let base = operand.trim_end_matches('/').rsplit('/').next().unwrap_or(operand);
+    let base = operand
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or(operand);
     let installed = operand.contains("bin/") || operand.starts_with('~');
     (installed && matches!(base, "warden" | "warden.exe"))
         || ["which warden", "command -v warden", "type -p warden"]

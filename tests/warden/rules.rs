@@ -218,7 +218,11 @@ fn path_rules_are_well_formed() {
     for rule in PATH_RULES {
         assert!(rule.id.starts_with("files."), "{}", rule.id);
         assert!(seen.insert(rule.id), "duplicate id {}", rule.id);
-        assert!(rule.write.is_some() || rule.read.is_some(), "{} decides nothing", rule.id);
+        assert!(
+            rule.write.is_some() || rule.read.is_some(),
+            "{} decides nothing",
+            rule.id
+        );
         assert!(rule.hits.len() >= 2, "{} needs at least two hits", rule.id);
         assert!(!rule.misses.is_empty(), "{} needs a miss", rule.id);
     }
@@ -242,7 +246,10 @@ fn path_example(example: &str) -> (Options, bool, &str) {
         }
     }
     let (access, path) = rest.split_once(' ').expect("an access and a path");
-    assert!(matches!(access, "write" | "read"), "bad example {example:?}");
+    assert!(
+        matches!(access, "write" | "read"),
+        "bad example {example:?}"
+    );
     (options, access == "write", path)
 }
 
@@ -253,15 +260,33 @@ fn spellings(path: &str, write: bool) -> Vec<(String, ToolCall)> {
     let payloads: Vec<String> = if write {
         let patch = format!("*** Begin Patch\n*** Add File: {path}\n+x\n*** End Patch\n");
         vec![
-            format!(r#"{{"hook_event_name":"pre_tool_call","tool_name":"write_file","tool_input":{{"path":{}}},"cwd":"{PROJECT}"}}"#, json(path)),
-            format!(r#"{{"hook_event_name":"pre_tool_call","tool_name":"patch","tool_input":{{"mode":"patch","patch":{}}},"cwd":"{PROJECT}"}}"#, json(&patch)),
-            format!(r#"{{"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{{"file_path":{}}},"cwd":"{PROJECT}"}}"#, json(path)),
-            format!(r#"{{"hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{{"command":{}}},"cwd":"{PROJECT}","turn_id":"t"}}"#, json(&patch)),
+            format!(
+                r#"{{"hook_event_name":"pre_tool_call","tool_name":"write_file","tool_input":{{"path":{}}},"cwd":"{PROJECT}"}}"#,
+                json(path)
+            ),
+            format!(
+                r#"{{"hook_event_name":"pre_tool_call","tool_name":"patch","tool_input":{{"mode":"patch","patch":{}}},"cwd":"{PROJECT}"}}"#,
+                json(&patch)
+            ),
+            format!(
+                r#"{{"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{{"file_path":{}}},"cwd":"{PROJECT}"}}"#,
+                json(path)
+            ),
+            format!(
+                r#"{{"hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{{"command":{}}},"cwd":"{PROJECT}","turn_id":"t"}}"#,
+                json(&patch)
+            ),
         ]
     } else {
         vec![
-            format!(r#"{{"hook_event_name":"pre_tool_call","tool_name":"read_file","tool_input":{{"path":{}}},"cwd":"{PROJECT}"}}"#, json(path)),
-            format!(r#"{{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{{"file_path":{}}},"cwd":"{PROJECT}"}}"#, json(path)),
+            format!(
+                r#"{{"hook_event_name":"pre_tool_call","tool_name":"read_file","tool_input":{{"path":{}}},"cwd":"{PROJECT}"}}"#,
+                json(path)
+            ),
+            format!(
+                r#"{{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{{"file_path":{}}},"cwd":"{PROJECT}"}}"#,
+                json(path)
+            ),
         ]
     };
     let mut out: Vec<(String, ToolCall)> = payloads
@@ -309,11 +334,19 @@ fn every_path_example_is_decided_by_its_rule_in_every_spelling() {
             let (options, write, path) = path_example(miss);
             for (spelling, call) in spellings(path, write) {
                 if decided(&evaluate(&call, &options)) {
-                    failures.push(format!("{}: miss {miss:?} as {spelling} was decided by it", rule.id));
+                    failures.push(format!(
+                        "{}: miss {miss:?} as {spelling} was decided by it",
+                        rule.id
+                    ));
                 }
             }
         }
     }
     assert!(checked > 300, "only {checked} spellings checked");
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
