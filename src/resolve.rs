@@ -143,9 +143,9 @@ fn expand(path: &str, base: Base<'_>) -> (String, Option<String>) {
             None => (path.to_string(), Some(format!("{prefix} is not known"))),
         };
     }
-    if path.starts_with('~') {
+    if let Some(named) = path.strip_prefix('~') {
         // `~user`: another user's home, where Linux keeps it.
-        let (user, rest) = path[1..].split_at(path[1..].find('/').unwrap_or(path.len() - 1));
+        let (user, rest) = named.split_at(named.find('/').unwrap_or(named.len()));
         let home = if user == "root" {
             "/root".to_string()
         } else {
