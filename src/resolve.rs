@@ -71,7 +71,8 @@ pub struct Resolution {
     /// A symlink was followed on the way.
     pub followed_link: bool,
     /// Why the path could not be resolved (a loop, a permission, an unknown
-    /// variable): then [`Resolution::path`] is the lexical form.
+    /// variable): then [`Resolution::path`] is as far as it got, the rest
+    /// as written.
     pub problem: Option<String>,
 }
 
@@ -106,13 +107,10 @@ pub fn resolve(path: &str, base: Base<'_>, links: Option<&dyn Links>) -> Resolut
         true => expanded,
         false => format!("{}/{expanded}", base.cwd.unwrap_or("/")),
     };
-    match follow(&start, links) {
-        Ok((path, followed)) => {
-            out.path = path;
-            out.followed_link = followed;
-        }
-        Err(problem) => out.problem = Some(problem),
-    }
+    let walk = follow(&start, links);
+    out.path = walk.path;
+    out.followed_link = walk.followed;
+    out.problem = walk.problem;
     out
 }
 
@@ -162,15 +160,24 @@ fn expand(path: &str, base: Base<'_>) -> (String, Option<String>) {
     (path.to_string(), None)
 }
 
+/// How far a walk got: the path with every link it could follow followed
+/// (the rest appended as written), and why it stopped short, if it did.
+struct Walk {
+    path: String,
+    followed: bool,
+    problem: Option<String>,
+}
+
 /// Walks `path` (absolute) component by component as the kernel does,
 /// splicing in each symlink's target. What does not exist yet is appended
 /// lexically.
-fn follow(path: &str, links: &dyn Links) -> Result<(String, bool), String> {
+fn follow(path: &str, links: &dyn Links) -> Walk {
     let mut pending: Vec<String> = components(path);
     pending.reverse();
     let mut done: Vec<String> = Vec::new();
     let mut followed = 0usize;
     let mut missing = false;
+    let mut problem = None;
     while let Some(part) = pending.pop() {
         match part.as_str() {
             "." => continue,
@@ -181,19 +188,21 @@ fn follow(path: &str, links: &dyn Links) -> Result<(String, bool), String> {
             _ => {}
         }
         done.push(part);
-        if missing {
+        if missing || problem.is_some() {
             continue;
         }
         let here = format!("/{}", done.join("/"));
         match links.probe(&here) {
             Probe::Present => {}
             Probe::Missing => missing = true,
-            Probe::Denied(why) => return Err(format!("{here}: {why}")),
+            // The rest is judged as written from here: both this form and
+            // the lexical one are judged, and the more cautious wins.
+            Probe::Denied(why) => problem = Some(format!("{here}: {why}")),
+            Probe::Link(_) if followed >= MAX_LINKS => {
+                problem = Some(format!("{here}: too many levels of symbolic links"));
+            }
             Probe::Link(target) => {
                 followed += 1;
-                if followed > MAX_LINKS {
-                    return Err(format!("{here}: too many levels of symbolic links"));
-                }
                 done.pop();
                 if target.starts_with('/') {
                     done.clear();
@@ -204,7 +213,11 @@ fn follow(path: &str, links: &dyn Links) -> Result<(String, bool), String> {
             }
         }
     }
-    Ok((format!("/{}", done.join("/")), followed > 0))
+    Walk {
+        path: format!("/{}", done.join("/")),
+        followed: followed > 0,
+        problem,
+    }
 }
 
 fn components(path: &str) -> Vec<String> {

@@ -210,7 +210,7 @@ pub static RULES: &[PathRule] = &[
         reason: "a private key read into the agent's context can be sent anywhere",
         write: None, read: Some(Decision::Ask), changes: false,
         places: Places::Check(is_ssh_private_key),
-        hits: &["read ~/.ssh/id_rsa", "read ~/.ssh/id_ed25519", "read ~/.ssh/deploy_key"],
+        hits: &["read ~/.ssh/id_rsa", "read ~/.ssh/id_ed25519", "read ~/.ssh/deploy_key", "read ~/.ssh"],
         misses: &["read ~/.ssh/id_rsa.pub", "read ~/.ssh/known_hosts", "read ~/.ssh/config", "read keys/id_rsa"],
     },
     PathRule {
@@ -450,6 +450,10 @@ fn is_ssh_private_key(p: &Place<'_>) -> bool {
     let Some(rel) = p.in_home() else {
         return false;
     };
+    // A search of the whole directory reads every key in it.
+    if rel == ".ssh" {
+        return true;
+    }
     let Some(name) = rel.strip_prefix(".ssh/") else {
         return false;
     };

@@ -251,6 +251,16 @@ fn copy_tree(from: &Path, to: &Path, root: &str) {
     entries.sort();
     for entry in entries {
         let target = to.join(entry.file_name().unwrap());
+        // A link stays a link (a fixture's project may point into its home),
+        // with its target's `WORLD_TOKEN` replaced like a file's text.
+        if fs::symlink_metadata(&entry).is_ok_and(|m| m.file_type().is_symlink()) {
+            let link = fs::read_link(&entry)
+                .unwrap_or_else(|e| panic!("cannot read link {}: {e}", entry.display()));
+            let link = link.to_string_lossy().replace(WORLD_TOKEN, root);
+            std::os::unix::fs::symlink(&link, &target)
+                .unwrap_or_else(|e| panic!("cannot link {}: {e}", target.display()));
+            continue;
+        }
         if entry.is_dir() {
             fs::create_dir_all(&target)
                 .unwrap_or_else(|e| panic!("cannot create {}: {e}", target.display()));
