@@ -124,8 +124,11 @@ impl Env {
             policy: std::sync::Arc::new(std::mem::take(&mut loaded.policy)),
             project: project::find(
                 cwd,
-                self.claude_project.as_deref(),
-                self.locations.home.as_deref(),
+                &project::Search {
+                    claude_project: self.claude_project.as_deref(),
+                    home: self.locations.home.as_deref(),
+                    ceiling: self.locations.project_ceiling.as_deref(),
+                },
             ),
             hermes_home: self
                 .locations

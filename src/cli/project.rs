@@ -9,12 +9,21 @@ use std::path::Path;
 /// Markers of a repository's top directory.
 const MARKERS: &[&str] = &[".git", ".hg", ".svn", ".jj", ".pijul", "_darcs", ".fossil"];
 
+/// Where the search for a project stops: `WARDEN_PROJECT_CEILING`, as for
+/// policy files (directories at or above it are not looked at).
+pub(super) struct Search<'a> {
+    pub claude_project: Option<&'a str>,
+    pub home: Option<&'a Path>,
+    pub ceiling: Option<&'a Path>,
+}
+
 /// The project `cwd` is in, if any.
-pub(super) fn find(
-    cwd: Option<&str>,
-    claude_project: Option<&str>,
-    home: Option<&Path>,
-) -> Option<String> {
+pub(super) fn find(cwd: Option<&str>, search: &Search<'_>) -> Option<String> {
+    let Search {
+        claude_project,
+        home,
+        ceiling,
+    } = *search;
     let cwd = cwd.filter(|c| c.starts_with('/'))?;
     let cwd = crate::path::absolute(cwd, None, None);
     let inside = |dir: &str| crate::rules::files::strip_dir(&cwd, dir).is_some();
@@ -26,6 +35,9 @@ pub(super) fn find(
     }
     let mut dir = Path::new(&cwd);
     loop {
+        if ceiling.is_some_and(|c| dir == c) {
+            return None;
+        }
         if MARKERS.iter().any(|m| dir.join(m).exists()) {
             let found = dir.display().to_string();
             return ordinary(&found).then_some(found);
@@ -47,12 +59,25 @@ mod tests {
         std::fs::create_dir_all(root.join("loose")).unwrap();
         let repo = root.join("repo").display().to_string();
         let deep = root.join("repo/src/deep").display().to_string();
-        assert_eq!(find(Some(&deep), None, None), Some(repo.clone()));
-        assert_eq!(find(Some(&deep), Some(&repo), None), Some(repo.clone()));
+        let search = |claude_project, home, ceiling| Search {
+            claude_project,
+            home,
+            ceiling,
+        };
+        assert_eq!(
+            find(Some(&deep), &search(None, None, None)),
+            Some(repo.clone())
+        );
+        let claude = search(Some(repo.as_str()), None, None);
+        assert_eq!(find(Some(&deep), &claude), Some(repo.clone()));
         // A home that is a repository is no project.
-        assert_eq!(find(Some(&deep), None, Some(Path::new(&repo))), None);
-        assert_eq!(find(None, None, None), None);
-        assert_eq!(find(Some("relative"), None, None), None);
+        let home = search(None, Some(Path::new(&repo)), None);
+        assert_eq!(find(Some(&deep), &home), None);
+        // Nor is one at or above the ceiling.
+        let ceiling = search(None, None, Some(Path::new(&repo)));
+        assert_eq!(find(Some(&deep), &ceiling), None);
+        assert_eq!(find(None, &search(None, None, None)), None);
+        assert_eq!(find(Some("relative"), &search(None, None, None)), None);
         std::fs::remove_dir_all(&root).unwrap();
     }
 }

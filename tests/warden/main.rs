@@ -32,6 +32,7 @@ macro_rules! tests {
 mod analyze;
 mod cli;
 mod corpus;
+mod files;
 mod fixtures;
 mod hooks;
 mod layout;
@@ -49,6 +50,7 @@ fn main() {
         analyze::tests(),
         cli::tests(),
         corpus::tests(),
+        files::tests(),
         fixtures::tests(),
         hooks::tests(),
         layout::tests(),

@@ -184,13 +184,17 @@ impl World {
 
     /// A Hermes terminal call of `cmd` in `project/`: the native verdict and stderr.
     pub fn hook(&self, cmd: &str) -> (Value, String) {
-        let payload = serde_json::json!({
+        self.call(&serde_json::json!({
             "hook_event_name": "pre_tool_call",
             "tool_name": "terminal",
             "tool_input": {"command": cmd},
             "cwd": self.path("project"),
-        })
-        .to_string();
+        }))
+    }
+
+    /// Any payload: the native verdict and stderr.
+    pub fn call(&self, payload: &Value) -> (Value, String) {
+        let payload = payload.to_string();
         let args = ["--agent".to_string(), "native".to_string()];
         let out = cli::run(&args, &mut payload.as_bytes(), &self.env(false));
         assert_eq!(out.code, 0, "{out:?}");
