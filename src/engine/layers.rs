@@ -19,7 +19,7 @@ pub static STAGES: &[Stage] = &[
     Stage {
         name: "hardline",
         decides: "block",
-        catches: "the floor nothing can lift (`hardline.*`): `rm -rf` of `/`, system directories or home; `mkfs`, `dd`, wipes or redirects onto block devices; fork bombs; `kill -1`; shutdown and reboot in their spellings (`shutdown`, `init 0`, `telinit 6`, `systemctl poweroff`, ...); recursive ownership or permission changes of `/`; moving `/`, a system directory or a home away; reverse shells; writes to `/etc/sudoers`; disabling the agent's own guard; remote code from insecure or look-alike sources run by a shell; interpreter one-liners that do any of these; decoded payloads that run a destructive command",
+        catches: "the floor nothing can lift: writes by any tool or shell spelling to SSH keys, cloud and tool credentials, GnuPG, Hermes' keys, sudoers, the account files, boot and service files, the Docker socket, block devices, the guard's own files, or outside `HERMES_WRITE_SAFE_ROOT` (`files.*`, see [Files](#files-what-is-protected-and-why)); then `hardline.*`: `rm -rf` of `/`, system directories or home; `mkfs`, `dd`, wipes onto block devices; fork bombs; `kill -1`; shutdown and reboot in their spellings (`shutdown`, `init 0`, `telinit 6`, `systemctl poweroff`, ...); recursive ownership or permission changes of `/`; moving `/`, a system directory or a home away; reverse shells; switching the agent's guard off (`HERMES_YOLO_MODE=1`, `hermes config set approvals.mode off`, `warden uninstall`, removing warden's binary); remote code from insecure or look-alike sources run by a shell; interpreter one-liners that do any of these; decoded payloads that run a destructive command",
         after_layers: false,
         run: hardline,
     },
@@ -54,7 +54,7 @@ pub static STAGES: &[Stage] = &[
     Stage {
         name: "dangerous",
         decides: "ask",
-        catches: "built-in rules for destructive but sometimes intended commands, e.g. `git reset --hard`, in the groups fs, git, system, containers, db, net, exec, windows, admin; plus the custom-patterns plugin's `patterns`. Categories named in Hermes' `command_allowlist` are skipped, and yolo lifts the rest",
+        catches: "writes to system files, shell start-up files, login items, crontabs, git hooks, env files, Hermes' settings, another Hermes profile, or outside the project (`files.*`); built-in rules for destructive but sometimes intended commands, e.g. `git reset --hard`, in the groups fs, git, system, containers, db, net, exec, windows, admin; plus the custom-patterns plugin's `patterns`; then reads of private keys, credentials, env files and password hashes (`files.*`). Categories named in Hermes' `command_allowlist` are skipped, and yolo lifts the rest",
         after_layers: false,
         run: dangerous,
     },

@@ -41,8 +41,12 @@ pub enum Places {
     /// These paths and everything under them. `~/x` is in every home
     /// (`/home/*`, `/Users/*`, `/root`, and the user's own).
     Under(&'static [&'static str]),
-    /// A test no list of paths can state.
-    Check(fn(&Place<'_>) -> bool),
+    /// A test no list of paths can state, and what it says in words (for
+    /// the README's table).
+    Check {
+        test: fn(&Place<'_>) -> bool,
+        says: &'static str,
+    },
 }
 
 /// What a rule sees of one file access.
@@ -156,10 +160,21 @@ pub(crate) fn strip_dir<'p>(path: &'p str, dir: &str) -> Option<&'p str> {
 }
 
 impl PathRule {
+    /// Where the rule applies, in words.
+    pub fn places(&self) -> String {
+        match &self.places {
+            Places::Under(entries) => {
+                let quoted: Vec<String> = entries.iter().map(|e| format!("`{e}`")).collect();
+                quoted.join(", ")
+            }
+            Places::Check { says, .. } => says.to_string(),
+        }
+    }
+
     pub fn matches(&self, place: &Place<'_>) -> bool {
         match &self.places {
             Places::Under(entries) => entries.iter().any(|e| place.under(e)),
-            Places::Check(check) => check(place),
+            Places::Check { test, .. } => test(place),
         }
     }
 
@@ -191,7 +206,7 @@ pub static RULES: &[PathRule] = &[
         category: "the guard's own policy, hooks or binary",
         reason: GUARD_REASON,
         write: Some(Decision::Block), read: None, changes: true,
-        places: Places::Check(is_guard_file),
+        places: Places::Check { test: is_guard_file, says: "warden's config, cache, ledger and binary, `/etc/warden/`, every `.warden.yaml` and `.hermes/permissions.yaml`, Hermes' `config.yaml`, `cli-config.yaml`, `shell-hooks-allowlist.json`, `trust.json` and the plugin's pattern files (in every profile), Claude Code's `settings.json` and `settings.local.json` (`~/.claude/`, any project's `.claude/`, `CLAUDE_CONFIG_DIR`), Codex's `hooks.json` and `config.toml` (`CODEX_HOME`)" },
         hits: &["write ~/.hermes/config.yaml", "write ~/.claude/settings.json", "write .claude/settings.local.json", "write ~/.codex/hooks.json", "write ~/.config/warden/config.yaml", "write /etc/warden/policy.yaml", "write .warden.yaml", "write ~/.hermes/shell-hooks-allowlist.json", "write ~/.hermes/custom-dangerous-patterns.yaml", "write ~/.local/bin/warden"],
         misses: &["write ~/.hermes/memories/MEMORY.md", "read ~/.hermes/config.yaml", "write docs/warden.yaml", "write src/claude/settings.json"],
     },
@@ -209,7 +224,7 @@ pub static RULES: &[PathRule] = &[
         category: "an SSH private key",
         reason: "a private key read into the agent's context can be sent anywhere",
         write: None, read: Some(Decision::Ask), changes: false,
-        places: Places::Check(is_ssh_private_key),
+        places: Places::Check { test: is_ssh_private_key, says: "files in `~/.ssh` other than `*.pub`, `known_hosts*`, `config` and `authorized_keys`, and a search of `~/.ssh` itself" },
         hits: &["read ~/.ssh/id_rsa", "read ~/.ssh/id_ed25519", "read ~/.ssh/deploy_key", "read ~/.ssh"],
         misses: &["read ~/.ssh/id_rsa.pub", "read ~/.ssh/known_hosts", "read ~/.ssh/config", "read keys/id_rsa"],
     },
@@ -245,7 +260,7 @@ pub static RULES: &[PathRule] = &[
         category: "Hermes' keys and tokens",
         reason: "Hermes keeps its API keys and OAuth tokens there",
         write: Some(Decision::Block), read: Some(Decision::Ask), changes: false,
-        places: Places::Check(is_hermes_secret),
+        places: Places::Check { test: is_hermes_secret, says: "`.env`, `auth.json` and OAuth token files in Hermes' home and its profiles" },
         hits: &["write ~/.hermes/.env", "read ~/.hermes/auth.json", "write ~/.hermes/profiles/work/.env"],
         misses: &["read ~/.hermes/memories/MEMORY.md", "write ~/.hermes/skills/x/.env.example"],
     },
@@ -299,7 +314,7 @@ pub static RULES: &[PathRule] = &[
         category: "a raw block device",
         reason: "writing a disk device destroys the file systems on it",
         write: Some(Decision::Block), read: None, changes: false,
-        places: Places::Check(|p| is_block_device(p.path)),
+        places: Places::Check { test: |p| is_block_device(p.path), says: "`/dev/sd*`, `/dev/nvme*`, `/dev/mmcblk*`, `/dev/disk*`, `/dev/mapper/*`, ..." },
         hits: &["write /dev/sda", "write /dev/nvme0n1p2"],
         misses: &["write /dev/null", "write dev/sda"],
     },
@@ -308,7 +323,7 @@ pub static RULES: &[PathRule] = &[
         category: "outside HERMES_WRITE_SAFE_ROOT",
         reason: "HERMES_WRITE_SAFE_ROOT confines file writes to the directories it lists",
         write: Some(Decision::Block), read: None, changes: false,
-        places: Places::Check(outside_safe_roots),
+        places: Places::Check { test: outside_safe_roots, says: "anything outside the directories `HERMES_WRITE_SAFE_ROOT` lists, when it is set" },
         hits: &["HERMES_WRITE_SAFE_ROOT=/home/user/project write ~/notes.txt", "HERMES_WRITE_SAFE_ROOT=/srv/app:/home/user/project write /opt/app/x"],
         misses: &["HERMES_WRITE_SAFE_ROOT=/home/user/project write src/main.rs", "write /opt/app/x", "HERMES_WRITE_SAFE_ROOT=/srv/app read /etc/hosts"],
     },
@@ -344,7 +359,7 @@ pub static RULES: &[PathRule] = &[
         category: "git hooks and config",
         reason: "git runs hooks and configured commands (pager, ssh, filters) later, unseen",
         write: Some(Decision::Ask), read: None, changes: false,
-        places: Places::Check(is_git_code),
+        places: Places::Check { test: is_git_code, says: "`.git/hooks/*` and `.git/config` in any repository, `~/.gitconfig`, `~/.config/git/`" },
         hits: &["write .git/hooks/pre-commit", "write .git/config", "write ~/.gitconfig", "write vendor/lib/.git/hooks/post-checkout"],
         misses: &["write .gitignore", "write src/git/config", "read .git/config", "write .github/workflows/ci.yml"],
     },
@@ -353,7 +368,7 @@ pub static RULES: &[PathRule] = &[
         category: "an env or credentials file",
         reason: "env and credential files hold secrets and settings that are not in version control",
         write: Some(Decision::Ask), read: Some(Decision::Ask), changes: false,
-        places: Places::Check(is_env_file),
+        places: Places::Check { test: is_env_file, says: "`.env`, `.env.*` (not `.example`, `.sample`, `.template`, ...), `.envrc`, and project copies of `.npmrc`, `.pypirc`, `.netrc`, `.pgpass`, `.git-credentials`; not in temp directories" },
         hits: &["write .env", "read .env", "write app/.env.production", "write .envrc", "write .npmrc", "read config/.env.local"],
         misses: &["write .env.example", "read .env.sample", "write /tmp/x/.env", "write my.env", "write .environment"],
     },
@@ -362,7 +377,7 @@ pub static RULES: &[PathRule] = &[
         category: "Hermes' settings",
         reason: "Hermes' own settings would change under the running agent",
         write: Some(Decision::Ask), read: None, changes: false,
-        places: Places::Check(is_hermes_setting),
+        places: Places::Check { test: is_hermes_setting, says: "other `*.yaml`/`*.json` at the top of Hermes' home or of a profile" },
         hits: &["write ~/.hermes/gateway.json", "write ~/.hermes/profiles/work/settings.yaml"],
         misses: &["write ~/.hermes/memories/MEMORY.md", "write ~/.hermes/skills/x/skill.yaml"],
     },
@@ -371,7 +386,7 @@ pub static RULES: &[PathRule] = &[
         category: "another Hermes profile",
         reason: "it changes what another profile's agent remembers or runs; pass cross_profile: true when that is meant",
         write: Some(Decision::Ask), read: None, changes: false,
-        places: Places::Check(is_other_profile),
+        places: Places::Check { test: is_other_profile, says: "`skills/`, `plugins/`, `cron/`, `memories/` of a Hermes profile other than the call's, unless the tool was given `cross_profile: true`" },
         hits: &["write ~/.hermes/profiles/work/memories/MEMORY.md", "write ~/.hermes/profiles/work/skills/x/SKILL.md"],
         misses: &["write ~/.hermes/memories/MEMORY.md", "write ~/.hermes/profiles/work/notes.txt"],
     },
@@ -380,7 +395,7 @@ pub static RULES: &[PathRule] = &[
         category: "a system or installed program's file",
         reason: "it rewrites a file the operating system or installed software reads its configuration from",
         write: Some(Decision::Ask), read: None, changes: false,
-        places: Places::Check(is_system_file),
+        places: Places::Check { test: is_system_file, says: "`/`, and everything under `/etc`, `/usr`, `/bin`, `/sbin`, `/lib*`, `/boot`, `/var` (not `/var/tmp`), `/proc`, `/sys`, `/System`, `/Library`, ... except `/dev/null`, the terminal and other harmless devices" },
         hits: &["write /etc/hosts", "write /etc/nginx/nginx.conf", "write /usr/local/bin/git", "write /proc/sys/vm/drop_caches"],
         misses: &["write /dev/null", "write /tmp/etc/hosts", "write etc/hosts", "read /etc/hosts", "write /dev/stderr"],
     },
@@ -389,7 +404,7 @@ pub static RULES: &[PathRule] = &[
         category: "outside the project",
         reason: "it changes a file outside the project the agent works in and outside temporary directories",
         write: Some(Decision::Ask), read: None, changes: false,
-        places: Places::Check(is_outside_project),
+        places: Places::Check { test: is_outside_project, says: "any absolute path outside the project (its version-control root, `CLAUDE_PROJECT_DIR`, else the working directory) and outside temp directories, when the project is known" },
         hits: &["write ~/notes.txt", "write /opt/app/config.json", "write ../other/x.py"],
         misses: &["write src/main.rs", "write /tmp/build.log", "write /dev/null", "read /opt/app/config.json", "write /home/user/project/README.md"],
     },

@@ -248,8 +248,30 @@ def case_touch_allowed(sb, r, rec):
 def case_write_ssh(sb, r, rec):
     if os.path.exists(os.path.join(sb.home, ".ssh", "authorized_keys")):
         return "~/.ssh/authorized_keys was written (tool_result %r, transcript %r)" % (r, rec)
-    if not r["is_error"] or hook_denied(r):
-        return "expected Claude's own permission refusal, got %r" % r
+    if not (hook_denied(r) and "files.ssh" in text_of(r)):
+        return "expected warden's files.ssh refusal, got %r" % r
+
+
+def link_keys(sb):
+    """A symlink in the project that leads into ~/.ssh, as a planted repository might hold."""
+    os.makedirs(os.path.join(sb.home, ".ssh"), exist_ok=True)
+    link = os.path.join(sb.project, "keys")
+    if not os.path.islink(link):
+        os.symlink(os.path.join(sb.home, ".ssh"), link)
+    return {"file_path": os.path.join(link, "authorized_keys"), "content": "ssh-ed25519 AAAA e2e\n"}
+
+
+def case_write_through_link(sb, r, rec):
+    if os.path.exists(os.path.join(sb.home, ".ssh", "authorized_keys")):
+        return "~/.ssh/authorized_keys was written through the link (tool_result %r)" % r
+    if not (hook_denied(r) and "files.ssh" in text_of(r)):
+        return "expected warden's files.ssh refusal, got %r" % r
+
+
+def case_write_in_project(sb, r, rec):
+    # Claude's own permission check decides (in -p it may refuse); warden says nothing.
+    if hook_denied(r):
+        return "warden refused a write inside the project: %r" % r
     if hook_had_a_say(rec):
         return "warden should have had no opinion, but the transcript says %r" % rec
 
@@ -267,6 +289,10 @@ CASES = [
     ("write-ssh-authorized-keys", "Write",
      lambda sb: {"file_path": os.path.join(sb.home, ".ssh", "authorized_keys"), "content": "ssh-ed25519 AAAA e2e\n"},
      case_write_ssh),
+    ("write-through-symlink-into-ssh", "Write", link_keys, case_write_through_link),
+    ("write-in-project", "Write",
+     lambda sb: {"file_path": os.path.join(sb.project, "written.txt"), "content": "hello\n"},
+     case_write_in_project),
 ]
 
 

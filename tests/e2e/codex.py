@@ -251,6 +251,30 @@ def codex_exec(e, mock, command):
     return proc.returncode, out, err, mock.outputs_for_command(command)[before:]
 
 
+def codex_patch(e, mock, patch):
+    """One `codex exec` conversation in which the model applies `patch` with apply_patch.
+    Returns (returncode, stdout, stderr, outputs fed back for that call)."""
+    mock.command = None
+    mock.patch = patch
+    before = len(mock.outputs_for_command(patch))
+    argv = [e.codex, "exec", "--dangerously-bypass-approvals-and-sandbox",
+            "--color", "never", "-C", e.project,
+            "%s: apply the patch." % MockOpenAI.MARKER]
+    proc = subprocess.Popen(argv, cwd=e.project, env=e.env, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=EXEC_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        raise RuntimeError("codex exec timed out after %ss; stderr tail: %s"
+                           % (EXEC_TIMEOUT, err.strip()[-400:]))
+    finally:
+        mock.patch = None
+    return proc.returncode, out, err, mock.outputs_for_command(patch)[before:]
+
+
 def one_output(outputs, err):
     if len(outputs) != 1:
         raise AssertionError("expected one tool output for the command, got %d; stderr tail: %s"
@@ -349,6 +373,36 @@ def case_git_status(e, mock, warden):
     return "ran; hook Completed"
 
 
+def case_patch_ssh(e, mock, warden):
+    """An apply_patch that adds ~/.ssh/authorized_keys beside a file in the project:
+    warden refuses the whole patch (files.ssh), and neither file is written."""
+    key = os.path.join(e.home, ".ssh", "authorized_keys")
+    patch = ("*** Begin Patch\n*** Add File: notes-e2e.txt\n+fine\n"
+             "*** Add File: %s\n+ssh-ed25519 AAAA e2e\n*** End Patch\n" % key)
+    rc, out, err, outputs = codex_patch(e, mock, patch)
+    if os.path.exists(key) or os.path.exists(os.path.join(e.project, "notes-e2e.txt")):
+        raise AssertionError("the patch was applied")
+    text = one_output(outputs, err)
+    if "PreToolUse hook" not in text or "files.ssh" not in text:
+        raise AssertionError("not refused by warden's files.ssh: %s" % short(text))
+    return short(text, 120)
+
+
+def case_patch_project(e, mock, warden):
+    """An apply_patch inside the project: warden has no objection and the file is written."""
+    target = os.path.join(e.project, "added-by-patch.txt")
+    patch = "*** Begin Patch\n*** Add File: added-by-patch.txt\n+hello\n*** End Patch\n"
+    rc, out, err, outputs = codex_patch(e, mock, patch)
+    if not os.path.exists(target):
+        raise AssertionError("the patch was not applied; outputs %r, stderr tail %s"
+                             % (outputs, short(err[-300:])))
+    if "hook: PreToolUse" not in err:
+        raise AssertionError("no PreToolUse hook ran for apply_patch")
+    if "PreToolUse Failed" in err:
+        raise AssertionError("Codex logged 'hook: PreToolUse Failed' for apply_patch")
+    return "applied; hook Completed"
+
+
 def case_uninstall(e, mock, warden):
     """`warden uninstall` takes the hook and its trust record out (through Codex
     itself): hooks/list shows no warden hook and config.toml keeps no record of it."""
@@ -375,6 +429,8 @@ CASES = [
     ("push-force", case_push_force),
     ("reset-hard", case_reset_hard),
     ("git-status", case_git_status),
+    ("patch-ssh", case_patch_ssh),
+    ("patch-in-project", case_patch_project),
     ("uninstall", case_uninstall),
 ]
 

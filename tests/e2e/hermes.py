@@ -16,7 +16,9 @@ its own code, never read from a version string):
             ever runs. a: `rm -rf /` blocked by a hardline rule; b: a user deny rule blocks;
             c: `git reset --hard` (warden: ask) is blocked with how-to-run-it-yourself text where
             Hermes cannot ask, and reaches Hermes' approval gate (refused: no human) where it can;
-            d: `git status` runs and warden says nothing Hermes honours.
+            d: `git status` runs and warden says nothing Hermes honours; f: `write_file` to
+            ~/.ssh/authorized_keys is blocked by warden's own files.ssh rule (Hermes' in-process
+            check would refuse it too; the message shows warden decided first).
   e         the dict-keyed shape `hooks: {pre_tool_call: {terminal: [warden]}}` registers no hook,
             so the agent runs unguarded (why warden's installer must rewrite that shape).
 
@@ -135,6 +137,7 @@ class Spies:
         from tools.registry import registry
         self.ran, self.spawns, self.gate, self.logs = [], [], [], []
         registry.get_entry("terminal").handler = self._terminal
+        registry.get_entry("write_file").handler = self._write_file
         real_spawn = shell_hooks._spawn
 
         def spawn(spec, stdin_json):
@@ -157,12 +160,17 @@ class Spies:
         self.ran.append(args.get("command"))
         return json.dumps({"output": "(recorded by warden e2e, not executed)", "exit_code": 0})
 
-    def call(self, command):
-        """One model-issued terminal call through Hermes' dispatch; what the model would see."""
+    def _write_file(self, args, **_kw):
+        self.ran.append(args.get("path"))
+        return json.dumps({"success": True, "note": "(recorded by warden e2e, not written)"})
+
+    def call(self, command, tool="terminal", args=None):
+        """One model-issued call through Hermes' dispatch (a terminal `command`, or `tool` with
+        `args`, recorded under `command`); what the model would see."""
         import model_tools
         n_ran, n_spawn, n_gate = len(self.ran), len(self.spawns), len(self.gate)
         seen = model_tools.handle_function_call(
-            "terminal", {"command": command}, task_id="e2e", tool_call_id=f"call-{n_spawn}",
+            tool, args or {"command": command}, task_id="e2e", tool_call_id=f"call-{n_spawn}",
             session_id="e2e-session")
         try:
             error = json.loads(seen).get("error")
@@ -292,8 +300,14 @@ def main():
             if shell_hooks._parse_response("pre_tool_call", out) is not None:
                 problems.append(f"Hermes honours warden's answer {out}")
         report("d git status proceeds, warden silent", problems)
+
+        key = os.path.join(os.environ["HOME"], ".ssh", "authorized_keys")
+        r = spies.call(key, "write_file", {"path": key, "content": "ssh-ed25519 AAAA e2e\n"})
+        problems = blocked(r, "Blocked", "files.ssh")
+        problems += [f"warden answered {out}" for out in r.stdout if "files.ssh" not in out]
+        report("f write_file ~/.ssh/authorized_keys blocked by warden (files.ssh)", problems)
     else:
-        for name in "abcd":
+        for name in "abcdf":
             report(f"{name} (skipped)", ["registration failed"])
 
     failed = sum(1 for _, p in RESULTS if p)

@@ -7,6 +7,7 @@ use crate::support::{self, read_repo_file, repo_path, UPDATE_COMMAND};
 
 tests![
     readme_stage_table_is_the_engines,
+    readme_files_table_is_the_path_rules,
     dependencies_point_one_way,
     files_stay_readable,
     engine_functions_stay_short,
@@ -33,17 +34,56 @@ fn stage_table() -> String {
 }
 
 fn readme_stage_table_is_the_engines() {
+    readme_block(
+        TABLE_START,
+        TABLE_END,
+        &stage_table(),
+        "STAGES (src/engine/layers.rs)",
+    );
+}
+
+/// The README's table of path rules, written from `files::RULES`.
+fn files_table() -> String {
+    let decision = |d: Option<warden::verdict::Decision>| d.map_or("", |d| d.as_str());
+    let mut out = String::from("| rule | write | read | where | why |\n|---|---|---|---|---|\n");
+    for rule in warden::rules::files::RULES {
+        let write = match (rule.write, rule.changes) {
+            (Some(d), true) => format!("{} (also deleting, moving, chmod)", d.as_str()),
+            (d, _) => decision(d).to_string(),
+        };
+        out.push_str(&format!(
+            "| `{}` | {write} | {} | {} | {} |\n",
+            rule.id,
+            decision(rule.read),
+            rule.places(),
+            rule.reason
+        ));
+    }
+    out
+}
+
+fn readme_files_table_is_the_path_rules() {
+    readme_block(
+        "<!-- files:start -->\n",
+        "<!-- files:end -->",
+        &files_table(),
+        "the path rules (src/rules/files.rs)",
+    );
+}
+
+/// Holds the README's text between two markers to `want`, or rewrites it
+/// when updating.
+fn readme_block(start_marker: &str, end_marker: &str, want: &str, source: &str) {
     let readme = read_repo_file("README.md");
     let start = readme
-        .find(TABLE_START)
-        .expect("README has the stages:start marker")
-        + TABLE_START.len();
+        .find(start_marker)
+        .unwrap_or_else(|| panic!("README has no {start_marker:?} marker"))
+        + start_marker.len();
     let end = readme[start..]
-        .find(TABLE_END)
+        .find(end_marker)
         .map(|at| start + at)
-        .expect("README has the stages:end marker");
-    let want = stage_table();
-    if readme[start..end] == want {
+        .unwrap_or_else(|| panic!("README has no {end_marker:?} marker"));
+    if readme[start..end] == *want {
         return;
     }
     if support::updating() {
@@ -52,7 +92,7 @@ fn readme_stage_table_is_the_engines() {
         return;
     }
     panic!(
-        "README's stage table is not the engine's STAGES (src/engine/layers.rs); run {UPDATE_COMMAND} -- layout:: and read the diff.\nwant:\n{want}"
+        "README's table is not {source}; run {UPDATE_COMMAND} -- layout:: and read the diff.\nwant:\n{want}"
     );
 }
 
