@@ -266,3 +266,60 @@ pub(crate) fn verdict(touched: &Touched, rule: &'static PathRule, layer: Layer) 
         },
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn around(project: Option<&str>) -> Around {
+        Around {
+            home: Some("/home/u".into()),
+            project: project.map(str::to_string),
+            ..Around::default()
+        }
+    }
+
+    fn dirs(command: &str, cwd: &str, project: Option<&str>) -> Vec<Option<String>> {
+        let call = ToolCall::shell(command, Some(cwd.into()));
+        let mut analysis = crate::shell::analyze(command);
+        place_commands(&mut analysis, &call, &around(project));
+        analysis.commands.into_iter().map(|c| c.cwd).collect()
+    }
+
+    #[test]
+    fn commands_outside_the_project_get_their_absolute_directory() {
+        let p = Some("/home/u/p");
+        assert_eq!(dirs("rm -rf etc", "/", p), [Some("/".to_string())]);
+        assert_eq!(dirs("rm -rf build", "/home/u/p", p), [None]);
+        assert_eq!(dirs("cd src && rm -rf x", "/home/u/p", p)[1], Some("src".into()));
+        assert_eq!(
+            dirs("cd ../.. && rm -rf x", "/home/u/p", p)[1],
+            Some("/home".into())
+        );
+        assert_eq!(dirs("cd ~ && ls", "/home/u/p", p)[1], Some("~".into()));
+    }
+
+    #[test]
+    fn the_project_is_found_or_the_working_directory_when_ordinary() {
+        let call = |cwd: &str| ToolCall::shell("ls", Some(cwd.into()));
+        let home = Some("/home/u");
+        assert_eq!(project(Some("/r"), &call("/r/x"), home), Some("/r".into()));
+        assert_eq!(project(None, &call("/home/u/p"), home), Some("/home/u/p".into()));
+        for not_a_project in ["/", "/usr/lib", "/home/u", "/etc"] {
+            assert_eq!(project(None, &call(not_a_project), home), None, "{not_a_project}");
+        }
+    }
+
+    #[test]
+    fn a_tool_path_resolves_against_the_call_directory() {
+        let call = ToolCall::new("write_file")
+            .with_cwd(Some("/home/u/p/sub".into()))
+            .with_path(Some("../../.ssh/x".into()));
+        let touched = touched(&call, None, &around(Some("/home/u/p")), None);
+        assert_eq!(touched.len(), 1);
+        assert_eq!(touched[0].resolution.path, "/home/u/.ssh/x");
+        assert!(touched[0].write && touched[0].how.is_none());
+        let (_, rule) = first_hit(&touched, &around(None), Decision::Block, &[]).unwrap();
+        assert_eq!(rule.id, "files.ssh");
+    }
+}

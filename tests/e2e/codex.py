@@ -9,7 +9,9 @@ a git project as cwd, approvals and sandbox off (`--dangerously-bypass-
 approvals-and-sandbox`), so warden is the only guard. Each case is one
 `codex exec` run; the verdicts are read from what Codex fed back to the model
 (the mock records every function_call_output), from codex's stderr and from
-the filesystem.
+the filesystem. Two cases apply a patch (`apply_patch <<'EOF'` through the
+shell tool): one that also adds ~/.ssh/authorized_keys is refused whole by
+warden's files.ssh, one inside the project is applied.
 
 Registration is `register(home, warden)`: by default it writes
 $CODEX_HOME/hooks.json by hand and records the hook's trust through
@@ -252,27 +254,10 @@ def codex_exec(e, mock, command):
 
 
 def codex_patch(e, mock, patch):
-    """One `codex exec` conversation in which the model applies `patch` with apply_patch.
-    Returns (returncode, stdout, stderr, outputs fed back for that call)."""
-    mock.command = None
-    mock.patch = patch
-    before = len(mock.outputs_for_command(patch))
-    argv = [e.codex, "exec", "--dangerously-bypass-approvals-and-sandbox",
-            "--color", "never", "-C", e.project,
-            "%s: apply the patch." % MockOpenAI.MARKER]
-    proc = subprocess.Popen(argv, cwd=e.project, env=e.env, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
-    try:
-        out, err = proc.communicate(timeout=EXEC_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        out, err = proc.communicate()
-        raise RuntimeError("codex exec timed out after %ss; stderr tail: %s"
-                           % (EXEC_TIMEOUT, err.strip()[-400:]))
-    finally:
-        mock.patch = None
-    return proc.returncode, out, err, mock.outputs_for_command(patch)[before:]
+    """One `codex exec` conversation in which the model applies `patch` the way Codex's shell
+    tool takes it, `apply_patch <<'EOF'` (Codex 0.169 offers a model it does not know no
+    apply_patch tool of its own). Returns what codex_exec returns."""
+    return codex_exec(e, mock, "apply_patch <<'EOF'\n%sEOF" % patch)
 
 
 def one_output(outputs, err):
