@@ -25,26 +25,13 @@ pub(crate) struct Touched {
     pub segment: Option<usize>,
 }
 
-/// Programs whose reads do not put the file's content before the agent.
+/// Programs whose reads do not put the file's content before the agent:
+/// copies, `source`, checksums, and ssh clients using a key (`ssh -i`).
+#[rustfmt::skip]
 const QUIET_READERS: &[&str] = &[
-    "cp",
-    "mv",
-    "install",
-    "ln",
-    "rsync",
-    "dd",
-    "source",
-    ".",
-    "diff",
-    "cmp",
-    "wc",
-    "md5sum",
-    "sha1sum",
-    "sha256sum",
-    "sha512sum",
-    "b2sum",
-    "cksum",
-    "file",
+    "cp", "mv", "install", "ln", "rsync", "dd", "source", ".", "diff", "cmp", "wc", "md5sum",
+    "sha1sum", "sha256sum", "sha512sum", "b2sum", "cksum", "file", "ssh", "scp", "sftp",
+    "ssh-add", "ssh-keygen",
 ];
 
 /// Where the call runs, absolute (`~` expanded), if the payload says.
@@ -291,7 +278,10 @@ mod tests {
         let p = Some("/home/u/p");
         assert_eq!(dirs("rm -rf etc", "/", p), [Some("/".to_string())]);
         assert_eq!(dirs("rm -rf build", "/home/u/p", p), [None]);
-        assert_eq!(dirs("cd src && rm -rf x", "/home/u/p", p)[1], Some("src".into()));
+        assert_eq!(
+            dirs("cd src && rm -rf x", "/home/u/p", p)[1],
+            Some("src".into())
+        );
         assert_eq!(
             dirs("cd ../.. && rm -rf x", "/home/u/p", p)[1],
             Some("/home".into())
@@ -304,9 +294,16 @@ mod tests {
         let call = |cwd: &str| ToolCall::shell("ls", Some(cwd.into()));
         let home = Some("/home/u");
         assert_eq!(project(Some("/r"), &call("/r/x"), home), Some("/r".into()));
-        assert_eq!(project(None, &call("/home/u/p"), home), Some("/home/u/p".into()));
+        assert_eq!(
+            project(None, &call("/home/u/p"), home),
+            Some("/home/u/p".into())
+        );
         for not_a_project in ["/", "/usr/lib", "/home/u", "/etc"] {
-            assert_eq!(project(None, &call(not_a_project), home), None, "{not_a_project}");
+            assert_eq!(
+                project(None, &call(not_a_project), home),
+                None,
+                "{not_a_project}"
+            );
         }
     }
 

@@ -215,9 +215,18 @@ pub static RULES: &[PathRule] = &[
         category: "SSH keys and config",
         reason: KEY_REASON,
         write: Some(Decision::Block), read: None, changes: false,
-        places: Places::Under(&["~/.ssh"]),
+        places: Places::Check { test: is_ssh_file, says: "`~/.ssh` and everything in it but `known_hosts`" },
         hits: &["write ~/.ssh/authorized_keys", "write ~/.ssh/config", "write ../.ssh/authorized_keys", "write /root/.ssh/authorized_keys", "write /home/bob/.ssh/id_ed25519"],
-        misses: &["read ~/.ssh/config", "write ~/.sshx", "write ssh/config"],
+        misses: &["read ~/.ssh/config", "write ~/.sshx", "write ssh/config", "write ~/.ssh/known_hosts"],
+    },
+    PathRule {
+        id: "files.ssh-known-hosts",
+        category: "SSH's list of trusted hosts",
+        reason: "a host key added there is trusted from then on: one for the wrong server lets it pose as the right one",
+        write: Some(Decision::Ask), read: None, changes: false,
+        places: Places::Under(&["~/.ssh/known_hosts", "~/.ssh/known_hosts2", "~/.ssh/known_hosts.old"]),
+        hits: &["write ~/.ssh/known_hosts", "write /root/.ssh/known_hosts"],
+        misses: &["read ~/.ssh/known_hosts", "write known_hosts"],
     },
     PathRule {
         id: "files.private-key",
@@ -458,6 +467,12 @@ fn is_guard_file(p: &Place<'_>) -> bool {
         ]
         .iter()
         .any(|d| strip_dir(rel, d).is_some())
+    })
+}
+
+fn is_ssh_file(p: &Place<'_>) -> bool {
+    p.in_home().is_some_and(|rel| {
+        strip_dir(rel, ".ssh").is_some_and(|inner| !inner.starts_with("known_hosts"))
     })
 }
 
