@@ -169,7 +169,7 @@ impl Env {
         paths.push(h.hermes_managed.clone());
         paths
             .iter()
-            .map(|p| p.display().to_string())
+            .map(|p| p.to_string_lossy().into_owned())
             .filter(|p| p.starts_with('/') && p != "/")
             .collect()
     }

@@ -323,7 +323,7 @@ pub static RULES: &[PathRule] = &[
         category: "a raw block device",
         reason: "writing a disk device destroys the file systems on it",
         write: Some(Decision::Block), read: None, changes: false,
-        places: Places::Check { test: |p| is_block_device(p.path), says: "`/dev/sd*`, `/dev/nvme*`, `/dev/mmcblk*`, `/dev/disk*`, `/dev/mapper/*`, ..." },
+        places: Places::Check { test: |p| p.path.starts_with("/dev/") && is_block_device(p.path), says: "`/dev/sd*`, `/dev/nvme*`, `/dev/mmcblk*`, `/dev/disk*`, `/dev/mapper/*`, ..." },
         hits: &["write /dev/sda", "write /dev/nvme0n1p2"],
         misses: &["write /dev/null", "write dev/sda"],
     },
