@@ -34,6 +34,15 @@ const QUIET_READERS: &[&str] = &[
     "ssh-add", "ssh-keygen",
 ];
 
+/// Temporary directories an agent may be started in with no project.
+const TEMP_ROOTS: &[&str] = &[
+    "/tmp",
+    "/var/tmp",
+    "/private/tmp",
+    "/private/var/tmp",
+    "/dev/shm",
+];
+
 /// Where the call runs, absolute (`~` expanded), if the payload says.
 pub(crate) fn call_dir(call: &ToolCall, home: Option<&str>) -> Option<String> {
     let cwd = call.cwd.as_deref()?;
@@ -148,11 +157,13 @@ pub(crate) fn project(found: Option<&str>, call: &ToolCall, home: Option<&str>) 
         return Some(found.to_string());
     }
     let dir = call_dir(call, home)?;
+    // A temp root itself is a scratch workspace, like a directory in it.
+    let temp_root = TEMP_ROOTS.contains(&dir.as_str());
     let ordinary = matches!(
         crate::rules::targets::classify(&dir, None),
         crate::rules::targets::Target::Outside | crate::rules::targets::Target::Temp
     ) && home.is_none_or(|h| crate::path::absolute(h, None, None) != dir);
-    ordinary.then_some(dir)
+    (ordinary || temp_root).then_some(dir)
 }
 
 /// The files as the user's rules see them: each form of each path (a
@@ -298,6 +309,7 @@ mod tests {
             project(None, &call("/home/u/p"), home),
             Some("/home/u/p".into())
         );
+        assert_eq!(project(None, &call("/tmp"), home), Some("/tmp".into()));
         for not_a_project in ["/", "/usr/lib", "/home/u", "/etc"] {
             assert_eq!(
                 project(None, &call(not_a_project), home),
