@@ -112,7 +112,7 @@ impl ToolKind {
 pub enum ToolInput {
     /// A shell command line.
     Shell { command: String },
-    /// Any tool the current layers do not judge (file tools, MCP tools, ...).
+    /// Any other tool (file tools, MCP tools, ...): judged by the files it names ([`ToolCall::files`]).
     Other,
 }
 

@@ -121,6 +121,17 @@ impl Place<'_> {
         self.in_home().and_then(|r| strip_dir(r, ".hermes"))
     }
 
+    /// The path inside a Hermes profile, the default one (Hermes' home) or
+    /// a named one (`profiles/<name>/`): `config.yaml`, `.env`, `memories/x`.
+    pub fn in_profile(&self) -> Option<&str> {
+        let rel = self.in_hermes_home()?;
+        Some(
+            rel.strip_prefix("profiles/")
+                .and_then(|r| r.split_once('/').map(|(_, r)| r))
+                .unwrap_or(rel),
+        )
+    }
+
     pub fn name(&self) -> &str {
         self.path.rsplit('/').next().unwrap_or(self.path)
     }
@@ -449,11 +460,7 @@ fn is_guard_file(p: &Place<'_>) -> bool {
     if claude || p.path.ends_with("/.codex/hooks.json") || p.path.ends_with("/.codex/config.toml") {
         return true;
     }
-    if let Some(rel) = p.in_hermes_home() {
-        let inner = rel
-            .strip_prefix("profiles/")
-            .and_then(|r| r.split_once('/').map(|(_, r)| r))
-            .unwrap_or(rel);
+    if let Some(inner) = p.in_profile() {
         if HERMES_GUARD.contains(&inner) || inner.starts_with("custom-dangerous-patterns/") {
             return true;
         }
@@ -497,24 +504,16 @@ fn is_ssh_private_key(p: &Place<'_>) -> bool {
 }
 
 fn is_hermes_secret(p: &Place<'_>) -> bool {
-    let Some(rel) = p.in_hermes_home() else {
+    let Some(inner) = p.in_profile() else {
         return false;
     };
-    let inner = rel
-        .strip_prefix("profiles/")
-        .and_then(|r| r.split_once('/').map(|(_, r)| r))
-        .unwrap_or(rel);
     matches!(inner, ".env" | "auth.json" | ".anthropic_oauth.json")
 }
 
 fn is_hermes_setting(p: &Place<'_>) -> bool {
-    let Some(rel) = p.in_hermes_home() else {
+    let Some(inner) = p.in_profile() else {
         return false;
     };
-    let inner = rel
-        .strip_prefix("profiles/")
-        .and_then(|r| r.split_once('/').map(|(_, r)| r))
-        .unwrap_or(rel);
     !inner.contains('/')
         && [".yaml", ".yml", ".json"]
             .iter()
