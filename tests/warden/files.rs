@@ -74,7 +74,7 @@ fn an_allow_covers_a_patch_only_when_it_covers_every_file() {
         (Some("allow"), Some("user")),
         "{v:#}"
     );
-    let mixed = "*** Begin Patch\n*** Update File: src/a.rs\n*** Add File: ../outside.txt\n+x\n*** End Patch\n";
+    let mixed = "*** Begin Patch\n*** Update File: src/a.rs\n*** Add File: /opt/outside.txt\n+x\n*** End Patch\n";
     verdict_is(&patch(mixed), "ask", Some("files.outside-project"));
     // A user's allow lifts an ask, for the file tool and the shell alike...
     let v = write_file(&w, "~/.bashrc");
@@ -184,7 +184,7 @@ fn claude_project_dir_is_the_project() {
     let (v, _) = w.call(&json!({
         "hook_event_name": "PreToolUse",
         "tool_name": "Write",
-        "tool_input": {"file_path": w.path("elsewhere/x.md")},
+        "tool_input": {"file_path": "/opt/elsewhere/x.md"},
         "cwd": w.path("project/src"),
     }));
     verdict_is(&v, "ask", Some("files.outside-project"));
