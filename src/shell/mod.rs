@@ -85,5 +85,24 @@ pub fn analyze(command: &str) -> Analysis {
         return analysis;
     }
     eval::run(&mut analysis);
+    if let Some(text) = normalize::ascii_quotes(&analysis.text) {
+        // Both readings are judged: whatever either would run counts.
+        let mut second = Analysis {
+            text,
+            ..Analysis::default()
+        };
+        eval::run(&mut second);
+        for cmd in second.commands {
+            if !analysis.commands.contains(&cmd) {
+                analysis.commands.push(cmd);
+            }
+        }
+        for finding in second.findings {
+            if !analysis.findings.contains(&finding) {
+                analysis.findings.push(finding);
+            }
+        }
+        analysis.limit = analysis.limit.take().or(second.limit);
+    }
     analysis
 }

@@ -1,4 +1,4 @@
-//! Text normalization before parsing: terminal escapes, NUL, invisible characters, Unicode compatibility forms.
+//! Text normalization before parsing: terminal escapes, NUL, invisible characters, Unicode compatibility forms, and dashes and quotes that look like ASCII.
 
 use unicode_normalization::UnicodeNormalization;
 
@@ -29,9 +29,45 @@ pub fn normalize(raw: &str) -> (String, Vec<u32>) {
     // NFKC folds full-width and other compatibility letters (`ｒｍ` -> `rm`);
     // plain ASCII, nearly every command, is already in NFKC.
     if !out.is_ascii() {
-        out = out.nfkc().collect();
+        out = out.nfkc().map(ascii_dash).collect();
     }
     (out, hidden)
+}
+
+/// A dash that looks like `-` is read as one: `rm –rf /` is what the person
+/// who pasted it meant, and a dash is no shell metacharacter, so the
+/// reading changes no word boundary.
+fn ascii_dash(c: char) -> char {
+    match c {
+        '\u{2010}'..='\u{2015}'
+        | '\u{2212}'
+        | '\u{2043}'
+        | '\u{fe58}'
+        | '\u{fe63}'
+        | '\u{ff0d}' => '-',
+        c => c,
+    }
+}
+
+/// The text with typographic quotes (`‘’‚‛“”„‟`) made ASCII, when it has
+/// any. A shell does not quote with them, so this is a second reading of
+/// the line, judged beside the first: `rm -rf “/”` is what its writer
+/// meant, while `echo 'it’s' ; rm -rf /` must keep its first reading, where
+/// the `’` quotes nothing.
+pub fn ascii_quotes(text: &str) -> Option<String> {
+    let smart = |c: char| matches!(c, '\u{2018}'..='\u{201f}');
+    if text.is_ascii() || !text.contains(smart) {
+        return None;
+    }
+    Some(
+        text.chars()
+            .map(|c| match c {
+                '\u{2018}'..='\u{201b}' => '\'',
+                '\u{201c}'..='\u{201f}' => '"',
+                c => c,
+            })
+            .collect(),
+    )
 }
 
 /// Zero-width, soft-hyphen, word-joiner and bidirectional-control
@@ -90,6 +126,32 @@ mod tests {
         let (text, hidden) = normalize("\u{1b}[31mr\u{200b}m\u{1b}[0m -rf\0 /\u{1b}]0;title\u{7}");
         assert_eq!(text, "rm -rf /");
         assert_eq!(hidden, vec![0x200b]);
+    }
+
+    #[test]
+    fn dashes_that_look_like_ascii_are_ascii() {
+        for dash in [
+            '\u{2010}', '\u{2011}', '\u{2012}', '\u{2013}', '\u{2014}', '\u{2015}', '\u{2212}',
+            '\u{fe63}', '\u{ff0d}',
+        ] {
+            let (text, hidden) = normalize(&format!("rm {dash}rf /"));
+            assert_eq!(text, "rm -rf /", "U+{:04X}", dash as u32);
+            assert!(hidden.is_empty());
+        }
+    }
+
+    #[test]
+    fn typographic_quotes_give_a_second_reading() {
+        assert_eq!(
+            ascii_quotes("rm -rf \u{201c}/\u{201d}").as_deref(),
+            Some("rm -rf \"/\"")
+        );
+        assert_eq!(
+            ascii_quotes("echo \u{2018}x\u{2019}").as_deref(),
+            Some("echo 'x'")
+        );
+        assert_eq!(ascii_quotes("rm -rf /"), None);
+        assert_eq!(ascii_quotes("echo caf\u{e9}"), None);
     }
 
     #[test]
