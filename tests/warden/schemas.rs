@@ -432,7 +432,8 @@ fn commands() -> Vec<Trial> {
             let cases = lines.map(|l| serde_json::from_str::<Value>(l).expect("corpus JSON"));
             let commands = cases.filter_map(|c| c["command"].as_str().map(str::to_string));
             let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
-            sources.push((stem, commands.collect(), 100));
+            // A corpus file that yields fewer commands than this did not parse as meant.
+            sources.push((stem, commands.collect(), 20));
         }
     }
     let examples = rules::all().flat_map(|rule| rule.hits.iter().chain(rule.misses));
