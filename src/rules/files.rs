@@ -7,7 +7,7 @@
 //! followed.
 
 use super::access::How;
-use super::targets::{is_block_device, Target};
+use super::targets::{is_device_path, Target};
 use crate::verdict::Decision;
 
 /// One path rule, with the examples that prove it.
@@ -331,12 +331,12 @@ pub static RULES: &[PathRule] = &[
     },
     PathRule {
         id: "files.block-device",
-        category: "a raw block device",
-        reason: "writing a disk device destroys the file systems on it",
+        category: "a disk or other device",
+        reason: "writing a disk or device node directly destroys the file systems on it or drives the hardware",
         write: Some(Decision::Block), read: None, changes: false,
-        places: Places::Check { test: |p| p.path.starts_with("/dev/") && is_block_device(p.path), says: "`/dev/sd*`, `/dev/nvme*`, `/dev/mmcblk*`, `/dev/disk*`, `/dev/mapper/*`, ..." },
-        hits: &["write /dev/sda", "write /dev/nvme0n1p2"],
-        misses: &["write /dev/null", "write dev/sda"],
+        places: Places::Check { test: |p| is_device_path(p.path), says: "anything under `/dev` (`/dev/sda`, `/dev/nvme0n1p2`, `/dev/vg0/data`, `/dev/mapper/*`, ...) but the terminal, `/dev/null`, `/dev/zero`, the random devices, `/dev/shm`, `/dev/fd/*` and bash's `/dev/tcp`" },
+        hits: &["write /dev/sda", "write /dev/nvme0n1p2", "write /dev/vg0/data", "write /dev/sdX"],
+        misses: &["write /dev/null", "write dev/sda", "write /dev/stderr", "write /dev/shm/x"],
     },
     PathRule {
         id: "files.outside-safe-root",

@@ -152,6 +152,24 @@ pub static RULES: &[Rule] = &[
         misses: &["mkfs.ext4 -F ./disk.img", "mkfs.ext4 disk.img", "command -v mkfs", "echo mkfs.ext4 /srv/x", "man mkfs"],
     },
     Rule {
+        id: "fs.partition-editor",
+        category: "interactive partition editor on a disk",
+        reason: "fdisk, gdisk and cfdisk rewrite the partition table when told to; a person at the terminal should drive them, not an agent",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &["fdisk", "gdisk", "cfdisk", "cgdisk"], check: edits_partitions },
+        hits: &["fdisk /dev/sda", "sudo gdisk /dev/nvme0n1", "cfdisk /dev/sdb"],
+        misses: &["fdisk -l", "fdisk -l /dev/sda", "gdisk -l /dev/sda", "fdisk disk.img"],
+    },
+    Rule {
+        id: "fs.bootloader-install",
+        category: "install a boot loader or change boot entries",
+        reason: "it writes a boot loader to a disk or changes what the firmware boots; a mistake leaves the machine unable to start",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &["grub-install", "grub2-install", "efibootmgr", "bootctl", "lilo", "syslinux", "extlinux"], check: installs_bootloader },
+        hits: &["grub-install /dev/sda", "sudo grub2-install --target=i386-pc /dev/sdb", "efibootmgr -B -b 0003", "bootctl install", "efibootmgr -o 0001,0002"],
+        misses: &["grub-install --version", "efibootmgr", "efibootmgr -v", "bootctl status"],
+    },
+    Rule {
         id: "fs.disk-copy",
         category: "disk copy",
         reason: "it reads a whole raw disk, which can expose every file on it and fill the destination",
@@ -461,6 +479,45 @@ fn chown_to_root(cmd: &Command) -> Option<bool> {
         Some(true)
     } else {
         o.flag('R').then_some(false)
+    }
+}
+
+fn edits_partitions(cmd: &Command) -> bool {
+    let lists = cmd.has_short('l') || cmd.has_long("--list");
+    !lists
+        && cmd
+            .operands()
+            .iter()
+            .any(|p| super::targets::is_device_path(p))
+}
+
+fn installs_bootloader(cmd: &Command) -> bool {
+    match cmd.program.as_str() {
+        "efibootmgr" => cmd.options().any(|o| {
+            matches!(o, "-B" | "-c" | "-o" | "-n" | "-a" | "-A" | "-C")
+                || [
+                    "--delete-bootnum",
+                    "--create",
+                    "--bootorder",
+                    "--bootnext",
+                    "--active",
+                    "--inactive",
+                ]
+                .iter()
+                .any(|l| o.starts_with(l))
+        }),
+        "bootctl" => cmd
+            .operands()
+            .first()
+            .is_some_and(|v| matches!(*v, "install" | "update" | "remove")),
+        _ => {
+            let info = cmd
+                .options()
+                .any(|o| matches!(o, "--version" | "-V" | "--help" | "-h"));
+            !info
+                && (cmd.program != "grub-install" && cmd.program != "grub2-install"
+                    || !cmd.operands().is_empty())
+        }
     }
 }
 

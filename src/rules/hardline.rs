@@ -1,6 +1,6 @@
 //! The hardline floor: commands that destroy a machine, its disks or the guard itself; always blocked, whatever any configuration says.
 
-use super::targets::{classify, is_block_device, Target};
+use super::targets::{classify, is_device_path, Target};
 use super::{Matcher, Rule};
 use crate::shell::{Analysis, Command, Finding};
 use crate::verdict::Decision;
@@ -122,6 +122,24 @@ pub static RULES: &[Rule] = &[
         matcher: Matcher::Check { programs: &["wipefs", "sgdisk", "blkdiscard", "shred", "sfdisk", "hdparm", "nvme", "badblocks", "scrub"], check: wipes_device },
         hits: &["wipefs -a /dev/sda", "sgdisk -Z /dev/sda", "blkdiscard /dev/nvme0n1", "shred /dev/sda", "shred -n 3 /dev/sda", "sgdisk --zap-all /dev/sdb"],
         misses: &["shred -u secret.txt", "wipefs /dev/sda", "sgdisk -p /dev/sda"],
+    },
+    Rule {
+        id: "hardline.partition-table",
+        category: "rewrite a disk's partition table",
+        reason: "a new label or a removed partition leaves the data on the disk unreachable",
+        decision: Decision::Block,
+        matcher: Matcher::Check { programs: &["parted", "sfdisk", "sgdisk"], check: rewrites_partitions },
+        hits: &["parted /dev/sda rm 1", "parted -s /dev/sdb mklabel gpt", "sfdisk /dev/sda < layout.txt", "sgdisk -d 2 /dev/sda", "sudo parted /dev/nvme0n1 -- mktable msdos"],
+        misses: &["parted /dev/sda print", "parted -l", "sfdisk -l /dev/sda", "sfdisk --dump /dev/sda > table.txt", "parted disk.img mklabel gpt", "sgdisk -p /dev/sda"],
+    },
+    Rule {
+        id: "hardline.encrypt-device",
+        category: "format or erase a disk with cryptsetup",
+        reason: "luksFormat writes a new header over the device and erase destroys its key slots: either way the data on it is gone",
+        decision: Decision::Block,
+        matcher: Matcher::Check { programs: &["cryptsetup"], check: cryptsetup_destroys },
+        hits: &["sudo cryptsetup luksFormat /dev/sda2", "cryptsetup erase /dev/sdb1", "cryptsetup -q luksFormat --type luks2 /dev/nvme0n1p3", "cryptsetup luksErase /dev/vg0/secret"],
+        misses: &["cryptsetup luksOpen /dev/sda2 data", "cryptsetup status data", "cryptsetup luksDump /dev/sda2", "cryptsetup luksFormat vault.img"],
     },
     Rule {
         id: "hardline.chown-root",
@@ -275,14 +293,62 @@ fn formats_device(cmd: &Command) -> bool {
             .first()
             .is_some_and(|verb| ERASE.contains(&verb.to_lowercase().as_str()));
     }
-    cmd.operands().iter().any(|p| is_block_device(p))
+    cmd.operands().iter().any(|p| is_device_path(p))
+}
+
+/// `parted` told to remove a partition or write a new label, `sfdisk`
+/// writing a table (anything but its listing options), `sgdisk -d`; on a
+/// device, not a disk image.
+fn rewrites_partitions(cmd: &Command) -> bool {
+    if !cmd.operands().iter().any(|p| is_device_path(p)) {
+        return false;
+    }
+    let words = || cmd.args.iter().map(|a| a.to_ascii_lowercase());
+    match cmd.program.as_str() {
+        "parted" => words().any(|w| matches!(w.as_str(), "rm" | "mklabel" | "mktable")),
+        "sfdisk" => {
+            const READS: &[&str] = &[
+                "-l",
+                "--list",
+                "-d",
+                "--dump",
+                "-V",
+                "--verify",
+                "-s",
+                "--show-size",
+                "-J",
+                "--json",
+                "-g",
+                "--show-geometry",
+                "-F",
+                "--list-free",
+                "-h",
+                "--help",
+                "-v",
+                "--version",
+            ];
+            !cmd.args.iter().any(|a| READS.contains(&a.as_str()))
+        }
+        "sgdisk" => cmd.has_short('d') || cmd.options().any(|o| o.starts_with("--delete")),
+        _ => false,
+    }
+}
+
+/// `cryptsetup luksFormat` or `erase`/`luksErase` of a device.
+fn cryptsetup_destroys(cmd: &Command) -> bool {
+    let operands = cmd.operands();
+    let action = operands.first().map(|a| a.to_ascii_lowercase());
+    matches!(
+        action.as_deref(),
+        Some("luksformat" | "erase" | "lukserase")
+    ) && operands.iter().skip(1).any(|p| is_device_path(p))
 }
 
 fn dd_to_device(cmd: &Command) -> bool {
     cmd.args
         .iter()
-        .any(|a| a.strip_prefix("of=").is_some_and(is_block_device))
-        || cmd.program != "dd" && cmd.operands().last().is_some_and(|p| is_block_device(p))
+        .any(|a| a.strip_prefix("of=").is_some_and(is_device_path))
+        || cmd.program != "dd" && cmd.operands().last().is_some_and(|p| is_device_path(p))
 }
 
 fn fork_bomb(analysis: &Analysis) -> Option<String> {
@@ -339,7 +405,7 @@ fn systemctl_power(cmd: &Command) -> bool {
 }
 
 fn wipes_device(cmd: &Command) -> bool {
-    let on_device = cmd.operands().iter().any(|p| is_block_device(p));
+    let on_device = cmd.operands().iter().any(|p| is_device_path(p));
     if !on_device {
         return false;
     }

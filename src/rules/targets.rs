@@ -183,10 +183,39 @@ fn normalize(path: &str) -> Norm<'_> {
 
 static BLOCK_DEVICE: Lazy<Regex> = Lazy::new(|| {
     Regex::new(
-        r"^/dev/(?:(?:sd|hd|vd|xvd)[a-z]+\d*|nvme\d+(?:n\d+)?(?:p\d+)?|mmcblk\d+(?:p\d+)?|md\d+|dm-\d+|loop\d+(?:p\d+)?|nbd\d+|r?disk\d+(?:s\d+)*|mapper/\S+|disk/by-[a-z-]+/\S+|sr\d+)/?$",
+        r"^/dev/(?:(?:sd|hd|vd|xvd)[a-zA-Z]+\d*|zram\d+|pmem\d+|zd\d+|rbd\d+|bcache\d+|nvme\d+(?:n\d+)?(?:p\d+)?|mmcblk\d+(?:p\d+)?|md\d+|dm-\d+|loop\d+(?:p\d+)?|nbd\d+|r?disk\d+(?:s\d+)*|mapper/\S+|disk/by-[a-z-]+/\S+|sr\d+)/?$",
     )
     .expect("block device regex is valid")
 });
+
+/// Whether `path` names a device a disk tool would write: anything under
+/// `/dev` but the terminal, the discarding and random devices and the
+/// process's own descriptors. Device names are not always `sd[a-z]` (LVM's
+/// `/dev/vg0/data`, `/dev/zram0`, a placeholder `/dev/sdX`), and `mkfs`,
+/// `wipefs` or `cryptsetup luksFormat` given a `/dev` path means a device.
+pub fn is_device_path(path: &str) -> bool {
+    let Some(name) = path.strip_prefix("/dev/") else {
+        return false;
+    };
+    const HARMLESS: &[&str] = &[
+        "null", "zero", "full", "random", "urandom", "stdin", "stdout", "stderr", "tty", "console",
+        "ptmx",
+    ];
+    // `/dev/tcp` and `/dev/udp` are bash's sockets, judged as network use.
+    const HARMLESS_DIRS: &[&str] = &[
+        "fd/",
+        "pts/",
+        "shm/",
+        "mqueue/",
+        "hugepages/",
+        "tcp/",
+        "udp/",
+    ];
+    !name.is_empty()
+        && !HARMLESS.contains(&name)
+        && !name.starts_with("tty")
+        && !HARMLESS_DIRS.iter().any(|d| name.starts_with(d))
+}
 
 /// Whether `path` names a raw block device (`/dev/sda1`, `/dev/nvme0n1`,
 /// `/dev/disk2`, `/dev/mapper/x`). `~/dev/sdk` and `./dev/sda` are files.
@@ -236,6 +265,31 @@ mod tests {
         assert_eq!(classify("../x", None), Target::Outside);
         assert_eq!(classify("./*", Some("~")), Target::Home);
         assert_eq!(classify("build", Some("..")), Target::Outside);
+    }
+
+    #[test]
+    fn device_paths() {
+        for d in [
+            "/dev/sdX",
+            "/dev/vg0/data",
+            "/dev/zram0",
+            "/dev/md0",
+            "/dev/sda1",
+            "/dev/mapper/x",
+        ] {
+            assert!(is_device_path(d), "{d}");
+        }
+        for d in [
+            "/dev/null",
+            "/dev/tty1",
+            "/dev/fd/3",
+            "/dev/shm/x",
+            "/dev/stdout",
+            "/devx",
+            "/dev/",
+        ] {
+            assert!(!is_device_path(d), "{d}");
+        }
     }
 
     #[test]

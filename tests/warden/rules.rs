@@ -147,12 +147,12 @@ fn ids_are_grouped_by_their_table() {
 const KEYS_COVERED_ELSEWHERE: &[(&str, &str, &str)] = &[
     (
         "write to block device",
-        "a raw block device",
+        "a disk or other device",
         "a write onto a block device is a hardline block in warden (files.block-device), not an ask",
     ),
     (
         "redirect to raw block device",
-        "a raw block device",
+        "a disk or other device",
         "any write onto a block device, redirect or file tool, is files.block-device in warden",
     ),
     (
