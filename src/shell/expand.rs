@@ -13,6 +13,13 @@ pub struct Field {
     pub quoted: bool,
 }
 
+/// Lets code that reads words take fields and strings alike.
+impl AsRef<str> for Field {
+    fn as_ref(&self) -> &str {
+        &self.text
+    }
+}
+
 impl Field {
     pub fn plain(text: &str) -> Field {
         Field {

@@ -13,6 +13,7 @@ mod decode;
 mod eval;
 mod expand;
 mod interp;
+mod launchers;
 mod normalize;
 mod parse;
 mod programs;

@@ -4,7 +4,7 @@ use super::command::{program_name, Command, Wrapper};
 use super::eval::{file_key, Eval};
 use super::expand::Field;
 use super::interp;
-use super::wrappers::{split_assignment, split_wrapper, WRAPPERS};
+use super::wrappers::{self, split_assignment, split_wrapper};
 
 /// Most wrappers peeled off one command (`sudo env timeout nice ... cmd`).
 const MAX_WRAPPERS: usize = 32;
@@ -50,7 +50,7 @@ impl Eval<'_> {
         let mut peeled = 0;
         loop {
             let name = program_name(&fields[0].text);
-            let Some(spec) = WRAPPERS.iter().find(|w| w.name == name) else {
+            let Some(spec) = wrappers::find(&name) else {
                 break;
             };
             peeled += 1;
@@ -63,26 +63,17 @@ impl Eval<'_> {
             if fields[0].dynamic {
                 break;
             }
-            // `command -v x` asks where x is; it runs nothing.
-            if name == "command"
-                && fields
-                    .iter()
-                    .skip(1)
-                    .take_while(|f| f.text.starts_with('-'))
-                    .any(|f| f.text.contains('v') || f.text.contains('V'))
-            {
+            let Some((own, rest)) = split_wrapper(spec, &fields[1..]) else {
+                break;
+            };
+            if !wrappers::runs_command(spec, own, rest) {
                 break;
             }
-            let (own, rest) = split_wrapper(spec, &fields[1..]);
-            // `flock FILE -c CMD` runs CMD through a shell; `special` handles it.
-            if name == "flock"
-                && rest
-                    .first()
-                    .is_some_and(|f| f.text == "-c" || f.text.starts_with("--command"))
-            {
-                break;
-            }
+            self.wrapper_options(&name, own);
             let mut rest = rest.to_vec();
+            if spec.shell_args && !rest.is_empty() {
+                rest.insert(0, Field::plain("bash"));
+            }
             // `env -S 'cmd args'` splits its string into words.
             if name == "env" {
                 if let Some(pos) = own
@@ -233,6 +224,8 @@ impl Eval<'_> {
                 }
             }
             "ssh" => self.ssh(cmd),
+            "tmux" | "nix-shell" | "runuser" | "sg" | "npx" | "npm" | "pnpm" | "sem" | "screen"
+            | "gdb" | "ip" => self.launcher(cmd),
             "vim" | "vi" | "nvim" | "ex" | "view" | "vimdiff" => {
                 let mut iter = cmd.args.iter();
                 while let Some(arg) = iter.next() {
@@ -727,7 +720,7 @@ fn with(via: &[&'static str], more: &'static str) -> Vec<&'static str> {
 }
 
 /// The value of `-c CODE`, `-cCODE`, `--command CODE` or `--command=CODE`.
-fn option_value(args: &[String], names: &[&str]) -> Option<String> {
+pub(super) fn option_value(args: &[String], names: &[&str]) -> Option<String> {
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
         for name in names {
@@ -754,7 +747,10 @@ fn option_value(args: &[String], names: &[&str]) -> Option<String> {
 }
 
 /// Skips options (and the values of `valued` ones); returns the rest.
-fn split_options<'a>(args: &'a [String], valued: &[&str]) -> (&'a [String], &'a [String]) {
+pub(super) fn split_options<'a>(
+    args: &'a [String],
+    valued: &[&str],
+) -> (&'a [String], &'a [String]) {
     let mut i = 0;
     while i < args.len() && args[i].starts_with('-') {
         i += if valued.contains(&args[i].as_str()) {

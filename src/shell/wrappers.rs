@@ -1,4 +1,9 @@
-//! Programs that run the rest of their arguments as a command (`sudo`, `env`, `timeout`, ...), and how to split their own options from it.
+//! Programs that run the rest of their arguments as a command (`sudo`, `env`, `timeout`, `strace`, `npx`, ...), and how to split their own options from it.
+
+mod runners;
+mod table;
+#[cfg(test)]
+mod tests;
 
 use super::expand::Field;
 
@@ -7,244 +12,150 @@ pub(super) struct WrapperSpec {
     pub(super) name: &'static str,
     /// Options that take a separate value (`-u root`).
     pub(super) valued: &'static [&'static str],
+    /// Options that take more than one separate value (`bwrap --bind SRC DEST`).
+    pub(super) multi: &'static [(&'static str, usize)],
     /// Positional arguments between the options and the command (`timeout 5 cmd`).
     pub(super) positionals: usize,
     /// `NAME=value` words may come before the command (`env A=1 cmd`).
     pub(super) assignments: bool,
+    /// Only these subcommands run a command (`perf record`, `ip netns exec`);
+    /// empty when the program itself does. Words are separated by a space.
+    pub(super) subcommands: &'static [&'static str],
+    /// The command starts after the first of these words, wherever it is
+    /// (`gdb ... --args CMD`, `nix develop ... -c CMD`); without one, nothing runs.
+    pub(super) after: &'static [&'static str],
+    /// What follows `--` is arguments to a shell, not a command (`capsh -- -c CMD`).
+    pub(super) shell_args: bool,
 }
 
-pub(super) const WRAPPERS: &[WrapperSpec] = &[
+/// A wrapper with no options that take values: the base of every table entry.
+pub(super) const fn plain(name: &'static str) -> WrapperSpec {
     WrapperSpec {
-        name: "sudo",
-        valued: &[
-            "-u",
-            "-g",
-            "-h",
-            "-p",
-            "-C",
-            "-D",
-            "-r",
-            "-t",
-            "-T",
-            "-U",
-            "--user",
-            "--group",
-            "--host",
-            "--prompt",
-            "--chdir",
-            "--role",
-            "--type",
-            "--other-user",
-            "--close-from",
-            "--command-timeout",
-        ],
-        positionals: 0,
-        assignments: true,
-    },
-    WrapperSpec {
-        name: "doas",
-        valued: &["-u", "-C"],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "env",
-        valued: &["-u", "-C", "-S", "--unset", "--chdir", "--split-string"],
-        positionals: 0,
-        assignments: true,
-    },
-    WrapperSpec {
-        name: "exec",
-        valued: &["-a"],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "nice",
-        valued: &["-n", "--adjustment"],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "nohup",
+        name,
         valued: &[],
+        multi: &[],
         positionals: 0,
         assignments: false,
-    },
-    WrapperSpec {
-        name: "setsid",
-        valued: &[],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "time",
-        valued: &["-f", "-o", "--format", "--output"],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "command",
-        valued: &[],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "builtin",
-        valued: &[],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "stdbuf",
-        valued: &["-i", "-o", "-e", "--input", "--output", "--error"],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "timeout",
-        valued: &["-s", "-k", "--signal", "--kill-after"],
-        positionals: 1,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "ionice",
-        valued: &["-c", "-n", "--class", "--classdata"],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "chrt",
-        valued: &["-T", "-P", "-D"],
-        positionals: 1,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "taskset",
-        valued: &[],
-        positionals: 1,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "flock",
-        valued: &[
-            "-w",
-            "-E",
-            "-c",
-            "--timeout",
-            "--conflict-exit-code",
-            "--command",
-        ],
-        positionals: 1,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "pkexec",
-        valued: &["--user"],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "chroot",
-        valued: &["--userspec", "--groups"],
-        positionals: 1,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "busybox",
-        valued: &[],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "toybox",
-        valued: &[],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "unbuffer",
-        valued: &[],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "caffeinate",
-        valued: &["-t", "-w"],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "torsocks",
-        valued: &[],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "proxychains",
-        valued: &["-f"],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "proxychains4",
-        valued: &["-f"],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "dbus-run-session",
-        valued: &[],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "xvfb-run",
-        valued: &["-n", "-s", "-e", "-f", "-p"],
-        positionals: 0,
-        assignments: false,
-    },
-    WrapperSpec {
-        name: "catchsegv",
-        valued: &[],
-        positionals: 0,
-        assignments: false,
-    },
-];
+        subcommands: &[],
+        after: &[],
+        shell_args: false,
+    }
+}
 
-/// Splits a wrapper's own options (and positionals) from the command it runs.
+/// The wrapper named `name`, if it is one.
+pub(super) fn find(name: &str) -> Option<&'static WrapperSpec> {
+    table::WRAPPERS
+        .iter()
+        .chain(runners::WRAPPERS)
+        .find(|w| w.name == name)
+}
+
+/// Splits a wrapper's own options (and subcommand and positionals) from the
+/// command it runs; `None` when this use of the program runs no command
+/// (`perf report`, `gdb ./app` without `--args`).
 pub(super) fn split_wrapper<'f>(
     spec: &WrapperSpec,
     fields: &'f [Field],
-) -> (&'f [Field], &'f [Field]) {
+) -> Option<(&'f [Field], &'f [Field])> {
     let mut i = 0;
+    if !spec.subcommands.is_empty() {
+        i = skip_options(spec, fields, 0);
+        let len = spec.subcommands.iter().find_map(|sub| {
+            let words: Vec<&str> = sub.split(' ').collect();
+            let given = fields.get(i..i + words.len())?;
+            given
+                .iter()
+                .zip(&words)
+                .all(|(f, w)| f.text == *w)
+                .then_some(words.len())
+        })?;
+        i += len;
+    }
+    if spec.after.is_empty() {
+        i = skip_options(spec, fields, i);
+        i = (i + spec.positionals).min(fields.len());
+    } else {
+        let at = fields[i..]
+            .iter()
+            .position(|f| spec.after.contains(&f.text.as_str()))?;
+        i += at + 1;
+    }
+    Some(fields.split_at(i))
+}
+
+/// The index after the options starting at `start` (and after a `--`).
+fn skip_options(spec: &WrapperSpec, fields: &[Field], start: usize) -> usize {
+    let mut i = start;
     while i < fields.len() {
         let a = fields[i].text.as_str();
         if a == "--" {
-            i += 1;
-            break;
+            return i + 1;
         }
         if !(a.starts_with('-') && a.len() > 1) {
             break;
         }
-        let key = a.split('=').next().unwrap_or(a);
-        let takes_value = spec.valued.contains(&key) && !a.contains('=');
-        // A short cluster ending in a valued flag (`-nu root`) takes one too.
-        let cluster_value = !a.starts_with("--")
-            && a.len() > 2
-            && spec
-                .valued
-                .contains(&&a[a.len() - 2..])
-                .then_some(())
-                .is_some()
-            && spec
-                .valued
-                .iter()
-                .any(|v| v.len() == 2 && a.ends_with(&v[1..]));
-        i += if takes_value || cluster_value { 2 } else { 1 };
+        i += 1 + values_taken(spec, a);
     }
-    let i = (i + spec.positionals).min(fields.len());
-    fields.split_at(i)
+    i.min(fields.len())
+}
+
+/// How many of the following words option `a` takes as its values.
+fn values_taken(spec: &WrapperSpec, a: &str) -> usize {
+    if let Some((_, n)) = spec.multi.iter().find(|(name, _)| *name == a) {
+        return *n;
+    }
+    if spec.valued.contains(&a) {
+        return 1;
+    }
+    // `--output=x` and `-etrace=file` carry their value.
+    if a.starts_with("--") || a.contains('=') {
+        return 0;
+    }
+    // A short cluster reads like getopt: the first valued letter takes the
+    // rest of the word, or the next word when it ends the cluster
+    // (`-nu root`, `-dmS name`, `-l50`).
+    for (j, c) in a.char_indices().skip(1) {
+        let mut short = [0u8; 8];
+        let flag = format!("-{}", c.encode_utf8(&mut short));
+        if spec.valued.contains(&flag.as_str()) {
+            return usize::from(j + c.len_utf8() == a.len());
+        }
+    }
+    0
+}
+
+/// Whether a wrapper whose options are `own` really runs `rest` as a
+/// command; some uses of the same program run a shell string instead (which
+/// `special` re-analyses) or run nothing.
+pub(super) fn runs_command(spec: &WrapperSpec, own: &[Field], rest: &[Field]) -> bool {
+    let has = |names: &[&str]| {
+        own.iter().any(|f| {
+            names
+                .iter()
+                .any(|n| f.text == *n || f.text.strip_prefix(n).is_some_and(|v| v.starts_with('=')))
+        })
+    };
+    let first = rest.first().map_or("", |f| f.text.as_str());
+    match spec.name {
+        // `command -v x` asks where x is; it runs nothing.
+        "command" => !own
+            .iter()
+            .any(|f| f.text.starts_with('-') && (f.text.contains('v') || f.text.contains('V'))),
+        // `flock FILE -c CMD` and `sg GROUP -c CMD` run CMD through a shell.
+        "flock" | "sg" => first != "-c" && !first.starts_with("--command"),
+        // Without `-u USER`, runuser is su-like: `runuser -l USER -c CMD`.
+        "runuser" => has(&["-u", "--user"]),
+        // capsh runs a shell only after `--`; before it, options just print.
+        "capsh" => own.last().is_some_and(|f| f.text == "--"),
+        // `npx -c 'CMD'`, `pnpm exec -c 'CMD'`: shell strings.
+        "npx" | "npm" => !has(&["-c", "--call"]),
+        "pnpm" => !has(&["-c", "--shell-mode"]),
+        // `ip -all netns exec CMD` has no namespace name to skip.
+        "ip" => !has(&["-all", "-a"]),
+        // `screen -X stuff TEXT` types TEXT into a session's shell.
+        "screen" => !has(&["-X"]),
+        _ => true,
+    }
 }
 
 pub(super) fn split_assignment(word: &str) -> Option<(String, String)> {

@@ -1,0 +1,237 @@
+//! Programs that take shell text rather than a command as arguments: tmux session commands, `nix-shell --run`, `runuser`/`sg -c`, `npx -c`, `pnpm exec -c`, GNU `sem`, `screen -X stuff`.
+
+use super::command::Command;
+use super::eval::{shell_quote, Eval};
+use super::programs::{option_value, split_options};
+
+/// tmux commands whose trailing arguments are a shell command, with their
+/// options that take a value (`new-session -s NAME 'CMD'`).
+const TMUX_COMMANDS: &[(&[&str], &[&str])] = &[
+    (
+        &["new-session", "new"],
+        &["-c", "-e", "-f", "-F", "-n", "-s", "-t", "-x", "-y"],
+    ),
+    (&["new-window", "neww"], &["-c", "-e", "-F", "-n", "-t"]),
+    (
+        &["split-window", "splitw"],
+        &["-c", "-e", "-l", "-F", "-t", "-p"],
+    ),
+    (
+        &["respawn-pane", "respawnp", "respawn-window", "respawnw"],
+        &["-c", "-e", "-t"],
+    ),
+    (&["run-shell", "run"], &["-c", "-d", "-t"]),
+];
+
+/// tmux's own options that take a value (`-L socket`); `-c` is a shell command.
+const TMUX_GLOBAL_VALUED: &[&str] = &["-f", "-L", "-S", "-T", "-c"];
+
+/// Key names `send-keys` turns into a line end or a space.
+const ENTER_KEYS: &[&str] = &["Enter", "C-m", "KPEnter", "C-j"];
+
+impl Eval<'_> {
+    /// Re-analyses the shell text a launcher program runs.
+    pub(super) fn launcher(&mut self, cmd: &Command) {
+        let args = &cmd.args;
+        match cmd.program.as_str() {
+            "tmux" => self.tmux(args),
+            "nix-shell" => {
+                if let Some(code) = option_value(args, &["--run", "--command"]) {
+                    self.reanalyze(&code, "nix-shell --run", None);
+                }
+            }
+            // su-like forms (`runuser -l USER -c CMD`, `sg GROUP -c CMD`); the
+            // forms that take a command are peeled as wrappers.
+            "runuser" | "sg" => {
+                if let Some(code) = option_value(args, &["-c", "--command"]) {
+                    let via = if cmd.program == "sg" {
+                        "sg -c"
+                    } else {
+                        "runuser -c"
+                    };
+                    self.reanalyze(&code, via, cmd.stdin.clone());
+                }
+            }
+            "gdb" => self.wrapper_options("gdb", args),
+            // `ip -all netns exec CMD` runs CMD in every namespace; quoting
+            // each word keeps the command as it was given.
+            "ip" => {
+                let at = args
+                    .windows(2)
+                    .position(|w| w[0] == "netns" && w[1] == "exec");
+                if let Some(at) = at.filter(|_| args.iter().any(|a| a == "-all" || a == "-a")) {
+                    let words: Vec<String> =
+                        args[at + 2..].iter().map(|a| shell_quote(a)).collect();
+                    if !words.is_empty() {
+                        self.reanalyze(&words.join(" "), "ip netns exec", None);
+                    }
+                }
+            }
+            "npx" | "npm" => {
+                let args = match args.first().map(String::as_str) {
+                    Some("exec" | "x") => &args[1..],
+                    _ if cmd.program == "npm" => return,
+                    _ => &args[..],
+                };
+                // Only npx's own options: a later `-c` belongs to the command.
+                let (own, _) = split_options(args, &["-c", "--call", "-p", "--package"]);
+                if let Some(code) = option_value(own, &["-c", "--call"]) {
+                    self.reanalyze(&code, "npm exec -c", None);
+                }
+            }
+            // `pnpm exec -c CMD...`: the arguments are joined and run by a shell.
+            "pnpm" if matches!(args.first().map(String::as_str), Some("exec" | "dlx")) => {
+                let (own, rest) = split_options(&args[1..], &["--package", "-C", "--dir"]);
+                if own.iter().any(|a| a == "-c" || a == "--shell-mode") && !rest.is_empty() {
+                    self.reanalyze(&rest.join(" "), "pnpm exec -c", None);
+                }
+            }
+            // GNU parallel's `sem CMD`: like parallel, a shell runs the line.
+            "sem" => {
+                let valued = &["-j", "-P", "--jobs", "--id", "--semaphorename", "--timeout"];
+                let (_, rest) = split_options(args, valued);
+                if !rest.is_empty() {
+                    self.reanalyze(&rest.join(" "), "sem", None);
+                }
+            }
+            // `screen -X COMMAND ARGS` sends a screen command to a session.
+            "screen" => {
+                let Some(at) = args.iter().position(|a| a == "-X") else {
+                    return;
+                };
+                let rest = &args[at + 1..];
+                match rest.first().map(String::as_str) {
+                    // `stuff TEXT` types TEXT; screen reads `^M` and `\n` in it as line ends.
+                    Some("stuff") => {
+                        if let Some(text) = rest.get(1) {
+                            let text = text
+                                .replace("^M", "\n")
+                                .replace("\\n", "\n")
+                                .replace("\\r", "\n");
+                            self.reanalyze(&text, "screen stuff", None);
+                        }
+                    }
+                    // `exec CMD` and `screen CMD` run CMD in a window.
+                    Some("exec" | "screen") if rest.len() > 1 => {
+                        let words: Vec<String> = rest[1..].iter().map(|a| shell_quote(a)).collect();
+                        self.reanalyze(&words.join(" "), "screen -X", None);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Shell text in a wrapper's own options: gdb's `-ex 'shell CMD'` and
+    /// `-ex '!CMD'` run CMD before (or without) the program under `--args`.
+    pub(super) fn wrapper_options(&mut self, name: &str, own: &[impl AsRef<str>]) {
+        if name != "gdb" {
+            return;
+        }
+        const EVAL: &[&str] = &["-ex", "-iex", "-eval-command", "-init-eval-command"];
+        let mut iter = own.iter().map(AsRef::as_ref);
+        while let Some(arg) = iter.next() {
+            // gdb takes its long options with one dash or two.
+            let bare = arg
+                .strip_prefix('-')
+                .filter(|a| a.starts_with('-'))
+                .unwrap_or(arg);
+            let value = match bare.split_once('=') {
+                Some((key, value)) if EVAL.contains(&key) => Some(value),
+                _ if EVAL.contains(&bare) => iter.next(),
+                _ => None,
+            };
+            let Some(value) = value.map(str::trim_start) else {
+                continue;
+            };
+            let code = value
+                .strip_prefix('!')
+                .or_else(|| value.strip_prefix("shell "))
+                .or_else(|| {
+                    // `pipe GDB-COMMAND | SHELL-COMMAND`
+                    let piped = value.strip_prefix("pipe ")?.split_once('|')?;
+                    Some(piped.1)
+                });
+            if let Some(code) = code {
+                self.reanalyze(code, "gdb shell", None);
+            }
+        }
+    }
+
+    /// `tmux [options] COMMAND [args] [; COMMAND ...]`: the shell commands
+    /// that new sessions, windows and panes run, and keys typed into them.
+    fn tmux(&mut self, args: &[String]) {
+        let mut i = 0;
+        while i < args.len() && args[i].starts_with('-') && args[i] != "--" {
+            if args[i] == "-c" {
+                if let Some(code) = args.get(i + 1) {
+                    self.reanalyze(code, "tmux", None);
+                }
+            }
+            i += if TMUX_GLOBAL_VALUED.contains(&args[i].as_str()) {
+                2
+            } else {
+                1
+            };
+        }
+        let rest = args.get(i..).unwrap_or(&[]);
+        // Commands chain with a `;` word (`tmux new -d \; send-keys ...`).
+        for part in rest.split(|a| a == ";" || a == "\\;") {
+            let Some((name, part_args)) = part.split_first() else {
+                continue;
+            };
+            if matches!(name.as_str(), "send-keys" | "send") {
+                self.tmux_keys(part_args);
+                continue;
+            }
+            if matches!(name.as_str(), "if-shell" | "if") {
+                let (own, rest) = split_options(part_args, &["-t"]);
+                if !own.iter().any(|a| a.starts_with('-') && a.contains('F')) {
+                    if let Some(code) = rest.first() {
+                        self.reanalyze(code, "tmux", None);
+                    }
+                }
+                continue;
+            }
+            let Some((_, valued)) = TMUX_COMMANDS
+                .iter()
+                .find(|(n, _)| n.contains(&name.as_str()))
+            else {
+                continue;
+            };
+            let (_, text) = split_options(part_args, valued);
+            if !text.is_empty() {
+                self.reanalyze(&text.join(" "), "tmux", None);
+            }
+        }
+    }
+
+    /// `send-keys [-lR] [-t pane] KEY...`: keys are typed in order; with a
+    /// line end, what they spell runs in the pane's shell.
+    fn tmux_keys(&mut self, args: &[String]) {
+        let (own, keys) = split_options(args, &["-t", "-N", "-c"]);
+        // Option letters only, not the values of `-t` and `-N`.
+        let flags: String = own
+            .iter()
+            .filter(|a| a.starts_with('-') && !matches!(a.as_str(), "-t" | "-N" | "-c"))
+            .map(|a| a.as_str())
+            .collect();
+        // `-X` sends copy-mode commands, not keys.
+        if flags.contains('X') {
+            return;
+        }
+        let literal = flags.contains('l');
+        let mut text = String::new();
+        for key in keys {
+            match key.as_str() {
+                k if !literal && ENTER_KEYS.contains(&k) => text.push('\n'),
+                "Space" if !literal => text.push(' '),
+                k => text.push_str(k),
+            }
+        }
+        if !text.trim().is_empty() {
+            self.reanalyze(&text, "tmux send-keys", None);
+        }
+    }
+}
