@@ -47,7 +47,7 @@ fn ids_are_unique_and_well_formed() {
 }
 
 fn tables_decide_as_their_layer_says() {
-    for rule in rules::hardline().iter().chain(rules::sudo_guard()) {
+    for rule in rules::hardline().chain(rules::sudo_guard()) {
         assert_eq!(rule.decision, Decision::Block, "{}", rule.id);
     }
     for rule in rules::dangerous() {
@@ -179,7 +179,6 @@ fn hermes_pattern_keys_are_rule_categories() {
         .chain(rules::access::hermes_categories())
         .collect();
     let hardline: HashSet<&str> = rules::hardline()
-        .iter()
         .map(|r| r.category)
         .chain(
             PATH_RULES
