@@ -11,7 +11,7 @@ use crate::verdict::{Decision, Layer, Reason, Verdict};
 
 static HARDLINE: Lazy<RuleSet> = Lazy::new(|| RuleSet::new(rules::hardline()));
 static SUDO_GUARD: Lazy<RuleSet> = Lazy::new(|| RuleSet::new(rules::sudo_guard()));
-static DANGEROUS: Lazy<RuleSet> = Lazy::new(|| RuleSet::new(rules::dangerous()));
+static DANGEROUS: Lazy<RuleSet> = Lazy::new(|| RuleSet::new(rules::dangerous()).help_is_harmless());
 
 /// The order of the decision. The first layer with an opinion decides;
 /// post-processing then applies what the environment says about asks.

@@ -203,6 +203,19 @@ pub(crate) struct RuleSet {
     prefixed: Vec<(&'static str, usize)>,
     any_program: Vec<usize>,
     regexes: Vec<OnceCell<Option<Regex>>>,
+    /// A command that only asks for its help text is passed over: for the
+    /// rules that ask, `terraform destroy -help` destroys nothing. The floor
+    /// never passes anything over.
+    help_is_harmless: bool,
+}
+
+/// Whether `cmd` asks for its help text (`--help`, or Go-style `-help`,
+/// before any `--`), which programs print instead of doing their work.
+fn asks_for_help(cmd: &Command) -> bool {
+    cmd.args
+        .iter()
+        .take_while(|a| *a != "--")
+        .any(|a| a == "--help" || a == "-help")
 }
 
 impl RuleSet {
@@ -233,7 +246,23 @@ impl RuleSet {
             prefixed,
             any_program,
             regexes,
+            help_is_harmless: false,
         }
+    }
+
+    /// This set, passing over commands that only ask for their help text.
+    pub fn help_is_harmless(mut self) -> RuleSet {
+        self.help_is_harmless = true;
+        self
+    }
+
+    /// The commands of `analysis` this set judges one by one.
+    fn judged<'a>(&self, analysis: &'a Analysis) -> impl Iterator<Item = &'a Command> {
+        let skip_help = self.help_is_harmless;
+        analysis
+            .commands
+            .iter()
+            .filter(move |cmd| !(skip_help && asks_for_help(cmd)))
     }
 
     /// The first rule, in table order, that matches anything in `analysis`.
@@ -242,7 +271,7 @@ impl RuleSet {
         let mut best: Option<(usize, String)> = None;
         let beaten =
             |best: &Option<(usize, String)>, i: usize| best.as_ref().is_some_and(|(j, _)| *j <= i);
-        for cmd in &analysis.commands {
+        for cmd in self.judged(analysis) {
             // Joined once per command, however many regexes read it.
             let line = OnceCell::new();
             for i in self.candidates(&cmd.program) {
@@ -276,7 +305,7 @@ impl RuleSet {
     /// matched; for explanations and for callers that skip some rules.
     pub fn all_matches(&self, analysis: &Analysis) -> Vec<Hit<'static>> {
         let mut found: Vec<Option<String>> = vec![None; self.rules.len()];
-        for cmd in &analysis.commands {
+        for cmd in self.judged(analysis) {
             let line = OnceCell::new();
             for i in self.candidates(&cmd.program) {
                 if found[i].is_none() {
@@ -341,5 +370,22 @@ impl RuleSet {
         self.regexes[i]
             .get_or_init(|| Regex::new(pattern).ok())
             .as_ref()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn help_is_passed_over_only_where_the_set_says() {
+        let asking = RuleSet::new(dangerous()).help_is_harmless();
+        let plain = RuleSet::new(dangerous());
+        let help = crate::shell::analyze("git push --force --help");
+        assert!(asking.first_match(&help).is_none());
+        assert!(plain.first_match(&help).is_some());
+        // After `--` the word is an operand, not a request for help.
+        let operand = crate::shell::analyze("git reset --hard -- --help");
+        assert!(asking.first_match(&operand).is_some());
     }
 }
