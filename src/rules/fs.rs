@@ -89,6 +89,15 @@ pub static RULES: &[Rule] = &[
         misses: &["rm build/ -rf", "rm -rf ../x", "rm ../x -f"],
     },
     Rule {
+        id: "fs.recursive-delete-in-project",
+        category: "recursive delete inside the project",
+        reason: "it deletes a directory of the project for good; build outputs and caches, which come back by themselves, are not asked about",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &["rm"], check: deletes_project_tree },
+        hits: &["rm -rf src", "rm -r docs/api", "rm --recursive --force migrations", "rm lib -rf"],
+        misses: &["rm -rf node_modules dist .next", "rm -rf target", "rm -rf build/ coverage .pytest_cache", "rm -rf web/node_modules", "rm -rf /tmp/build-cache", "rm -f notes.txt", "rm -rf __pycache__ .venv", "rm -rf packages/app/dist", "rm -r -f target/debug", "cd build && rm -rf *"],
+    },
+    Rule {
         id: "fs.delete-sensitive-file",
         category: "delete sensitive credential/SSH/shell-rc file",
         reason: "keys, credentials and shell start-up files are hard or impossible to recreate",
@@ -391,6 +400,34 @@ fn rm_recursion(cmd: &Command) -> Recursion {
 fn risky_tree(path: &str, cwd: Option<&str>) -> bool {
     let whole_git = components(&resolve(path, cwd)).is_some_and(|p| p == [".git"]);
     whole_git || !matches!(classify(path, cwd), Target::Project | Target::Temp)
+}
+
+/// Directories that tools regenerate: build outputs, dependency trees,
+/// virtualenvs and caches.
+#[rustfmt::skip]
+const REGENERABLE: &[&str] = &[
+    "node_modules", "target", "dist", "build", "out", ".next", ".nuxt", ".svelte-kit", ".turbo",
+    ".parcel-cache", ".venv", "venv", "__pycache__", ".cache", "coverage", ".nyc_output",
+    ".pytest_cache", ".mypy_cache", ".ruff_cache", ".tox", ".nox", ".gradle", ".angular",
+    "storybook-static", ".eggs", "htmlcov", ".sass-cache", "tmp", ".tmp", "bin", "obj",
+];
+
+/// `rm -r` of a directory inside the project that no tool would bring back.
+fn deletes_project_tree(cmd: &Command) -> bool {
+    rm_recursion(cmd) != Recursion::No
+        && cmd.operands().iter().any(|p| {
+            let cwd = cmd.cwd.as_deref();
+            // Anything under a regenerable directory is regenerable too
+            // (`target/debug`, `cd build && rm -rf *`).
+            let regenerable = || {
+                components(&resolve(p, cwd)).is_some_and(|parts| {
+                    parts
+                        .iter()
+                        .any(|c| REGENERABLE.contains(c) || c.ends_with(".egg-info"))
+                })
+            };
+            classify(p, cwd) == Target::Project && !regenerable()
+        })
 }
 
 fn recursive_delete(cmd: &Command, kind: Recursion) -> bool {
