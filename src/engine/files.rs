@@ -184,6 +184,19 @@ pub(crate) fn subjects(touched: &[Touched]) -> Vec<FileSubject> {
 /// What one command reads and writes, as the path rules judge it.
 fn command_uses(cmd: &crate::shell::Command) -> Vec<access::FileUse<'_>> {
     let mut uses = access::file_uses(cmd);
+    // `cp .env.example .env` is the first step of every project that ships
+    // an env template: the file made holds nothing but the template.
+    if matches!(cmd.program.as_str(), "cp" | "install") {
+        let name = |p: &str| p.rsplit('/').next().unwrap_or(p).to_string();
+        let reads: Vec<String> = uses
+            .iter()
+            .filter(|u| u.access == access::Access::Read)
+            .map(|u| name(&u.path))
+            .collect();
+        if !reads.is_empty() && reads.iter().all(|r| path_rules::is_env_template(r)) {
+            uses.retain(|u| u.access == access::Access::Read || !name(&u.path).starts_with(".env"));
+        }
+    }
     // Reads that never show the content to the agent (copies, `source`,
     // checksums) are not a secret read; where the copy lands is judged.
     if QUIET_READERS.contains(&cmd.program.as_str()) {

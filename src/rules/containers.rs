@@ -69,8 +69,8 @@ pub static RULES: &[Rule] = &[
         reason: "it stops or removes the project's running containers (and with -v their volumes)",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["docker", "docker-compose", "podman", "podman-compose"], check: compose_lifecycle },
-        hits: &["docker compose down -v", "docker-compose -f prod.yml stop", "docker compose -p shop restart web", "podman-compose kill"],
-        misses: &["docker compose up -d", "docker compose ps", "docker compose exec app kill 1", "docker compose logs -f"],
+        hits: &["docker compose down -v", "docker-compose -f prod.yml stop", "docker compose -p shop restart web", "podman-compose kill", "docker compose down --rmi all"],
+        misses: &["docker compose up -d", "docker compose ps", "docker compose exec app kill 1", "docker compose logs -f", "docker compose down", "docker-compose down --remove-orphans"],
     },
     Rule {
         id: "containers.docker-lifecycle",
@@ -329,10 +329,16 @@ fn compose_subcommand(cmd: &Command) -> Option<&str> {
 }
 
 fn compose_lifecycle(cmd: &Command) -> bool {
-    matches!(
-        compose_subcommand(cmd),
-        Some("down" | "stop" | "kill" | "restart")
-    )
+    match compose_subcommand(cmd) {
+        // `down` stops and removes the containers `up` made, which `up`
+        // makes again; with `-v` or `--rmi` it also deletes data or images.
+        Some("down") => cmd
+            .args
+            .iter()
+            .any(|a| a == "-v" || a == "--volumes" || a.starts_with("--rmi")),
+        Some("stop" | "kill" | "restart") => true,
+        _ => false,
+    }
 }
 
 /// `docker VERB` or `docker container VERB`.

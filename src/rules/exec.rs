@@ -62,7 +62,7 @@ pub static RULES: &[Rule] = &[
             "chmod 755 run.sh; ./run.sh --prod",
             "chmod u+x bin/tool && bin/tool",
         ],
-        misses: &["chmod +x run.sh", "chmod -x run.sh && ./run.sh", "./run.sh && chmod +x run.sh", "chmod 644 a.sh && ./a.sh"],
+        misses: &["chmod +x run.sh", "chmod -x run.sh && ./run.sh", "./run.sh && chmod +x run.sh", "chmod 644 a.sh && ./a.sh", "chmod +x gradlew && ./gradlew build", "chmod +x ./mvnw; ./mvnw -q package"],
     },
     Rule {
         id: "exec.dynamic-exec-flag",
@@ -317,6 +317,19 @@ fn chmod_then_run(analysis: &Analysis) -> Option<String> {
         if !grants_execute(mode) {
             continue;
         }
+        // Build-tool wrappers checked into the project lose their execute
+        // bit in zips and some checkouts; the README of every such project
+        // says to `chmod +x` and run them.
+        let files: Vec<&str> = files
+            .iter()
+            .copied()
+            .filter(|f| {
+                !matches!(
+                    super::paths::basename(f),
+                    "gradlew" | "mvnw" | "sbtw" | "pantsw"
+                )
+            })
+            .collect();
         let run = analysis.commands[i + 1..]
             .iter()
             .find(|later| files.iter().any(|f| same_file(f, &later.path)));

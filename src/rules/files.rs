@@ -570,6 +570,14 @@ const ENV_NOT_SECRET: &[&str] = &[
     "example", "sample", "template", "dist", "bak", "backup", "orig", "old", "tmpl", "tpl",
 ];
 
+/// An env file that holds no secrets (`.env.example`, `.env.sample`, ...).
+pub fn is_env_template(name: &str) -> bool {
+    name.strip_prefix(".env.").is_some_and(|rest| {
+        rest.split('.')
+            .any(|s| ENV_NOT_SECRET.contains(&s.to_ascii_lowercase().as_str()))
+    })
+}
+
 fn is_env_file(p: &Place<'_>) -> bool {
     if p.in_temp() {
         return false;

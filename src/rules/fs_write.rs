@@ -18,8 +18,8 @@ pub static RULES: &[Rule] = &[
         reason: "the data cut off the end of the file is gone",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["truncate"], check: truncate_shrinks },
-        hits: &["truncate -s 0 data/app.db", "truncate --size=0 logs/app.log", "truncate -s -1M data.bin", "truncate -s0 notes.txt"],
-        misses: &["truncate -s 1G disk.img", "truncate -s +10M f.bin", "truncate -s 0 /tmp/x.log", "truncate -s 0 /dev/null", "echo truncate -s 0 x"],
+        hits: &["truncate -s 0 data/app.db", "truncate --size=0 data/cache.bin", "truncate -s -1M data.bin", "truncate -s0 notes.txt"],
+        misses: &["truncate -s 0 logs/app.log", "truncate -s 1G disk.img", "truncate -s +10M f.bin", "truncate -s 0 /tmp/x.log", "truncate -s 0 /dev/null", "echo truncate -s 0 x"],
     },
     Rule {
         id: "fs.redirect-truncate",
@@ -28,7 +28,7 @@ pub static RULES: &[Rule] = &[
         decision: Decision::Ask,
         matcher: Matcher::Analysis(bare_truncation),
         hits: &["> src/main.rs", ": > data/app.db", "cd src && > main.rs", "true > package-lock.json"],
-        misses: &["> /tmp/x.log", "echo hi > out.txt", ">> notes.txt", "> /dev/null", "{ echo a; echo b; } > out.txt", "(make) > build.log"],
+        misses: &[": > logs/server.log", "> /tmp/x.log", "echo hi > out.txt", ">> notes.txt", "> /dev/null", "{ echo a; echo b; } > out.txt", "(make) > build.log"],
     },
     Rule {
         id: "fs.extract-over-system",
@@ -54,6 +54,7 @@ fn bare_truncation(analysis: &Analysis) -> Option<String> {
             r.op == RedirectOp::Write
                 && r.fd.is_none_or(|fd| fd == 1)
                 && !harmless_device(&r.target)
+                && !project_log(&r.target, c.cwd.as_deref())
                 && classify(&r.target, c.cwd.as_deref()) != Target::Temp
         })?;
         Some(c.display())
@@ -70,9 +71,21 @@ fn truncate_shrinks(cmd: &Command) -> bool {
             s.starts_with(['-', '<', '/'])
                 || (!digits.is_empty() && digits.chars().all(|c| c == '0'))
         });
-    let scratch =
-        |p: &str, cwd: Option<&str>| harmless_device(p) || classify(p, cwd) == Target::Temp;
+    let scratch = |p: &str, cwd: Option<&str>| {
+        harmless_device(p) || classify(p, cwd) == Target::Temp || project_log(p, cwd)
+    };
     shrinks && !o.operands.is_empty() && !o.operands.iter().all(|p| scratch(p, cmd.cwd.as_deref()))
+}
+
+/// A log file of the project (`logs/app.log`, `server.log.1`): emptying it
+/// is routine housekeeping, and the program that writes it keeps going.
+fn project_log(path: &str, cwd: Option<&str>) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let log = name.ends_with(".log")
+        || name
+            .rsplit_once(".log.")
+            .is_some_and(|(_, n)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+    log && classify(path, cwd) == Target::Project
 }
 
 #[rustfmt::skip]
