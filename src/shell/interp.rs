@@ -130,7 +130,7 @@ pub fn language(program: &str) -> Option<&'static str> {
         "node" | "nodejs" | "deno" | "bun" => Some("node"),
         "php" => Some("php"),
         "lua" | "luajit" => Some("lua"),
-        "rscript" => Some("r"),
+        "rscript" | "r" => Some("r"),
         _ => None,
     }
 }

@@ -10,6 +10,7 @@
 mod command;
 mod cwd;
 mod decode;
+mod embedded;
 mod eval;
 mod expand;
 mod interp;

@@ -223,7 +223,14 @@ impl Eval<'_> {
                     self.reanalyze(&code, "flock -c", None);
                 }
             }
-            "ssh" => self.ssh(cmd),
+            "ssh" => {
+                self.ssh(cmd);
+                self.embedded(cmd);
+            }
+            "scp" | "sftp" | "sshfs" | "rsync" | "tar" | "gtar" | "bsdtar" | "at" | "batch"
+            | "awk" | "gawk" | "mawk" | "nawk" | "sed" | "gsed" | "m4" | "ed" | "red" | "emacs" => {
+                self.embedded(cmd)
+            }
             "tmux" | "nix-shell" | "runuser" | "sg" | "npx" | "npm" | "pnpm" | "sem" | "screen"
             | "gdb" | "ip" => self.launcher(cmd),
             "vim" | "vi" | "nvim" | "ex" | "view" | "vimdiff" => {

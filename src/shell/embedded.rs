@@ -1,0 +1,272 @@
+//! Commands hidden in ordinary programs' options and scripts: ssh's `ProxyCommand`, `sshfs -o ssh_command`, `rsync -e`, tar's checkpoint actions and filters, `at`/`batch` jobs, awk's `system()` and pipes, sed's `e`, m4's `syscmd`, ed's `!`, emacs' `shell-command`.
+//!
+//! Each of these hands a string to a shell (or runs a program named by it),
+//! so the string is analysed as a command line, as `bash -c` would be.
+
+use once_cell::sync::Lazy;
+use regex::Regex;
+
+use super::command::Command;
+use super::eval::Eval;
+use super::programs::option_value;
+
+/// ssh options (`-o Name=value` or `-oName value`) whose value a shell runs.
+const SSH_COMMAND_OPTIONS: &[&str] = &["proxycommand", "localcommand", "knownhostscommand"];
+
+/// tar options whose value is a program or a shell command.
+const TAR_COMMAND_OPTIONS: &[&str] = &[
+    "--to-command",
+    "--use-compress-program",
+    "--rsh-command",
+    "--info-script",
+    "--new-volume-script",
+];
+
+/// A double- or single-quoted string argument of a call named in the
+/// pattern: `system("CMD")`, `syscmd(CMD)`.
+static AWK_SYSTEM: Lazy<Regex> = Lazy::new(|| {
+    Regex::new(r#"system\s*\(\s*"((?:[^"\\]|\\.)*)"\s*\)"#).expect("awk system regex is valid")
+});
+/// awk's pipes: `print | "CMD"`, `"CMD" | getline`.
+static AWK_PIPE: Lazy<Regex> = Lazy::new(|| {
+    Regex::new(r#"\|\s*"((?:[^"\\]|\\.)*)"|"((?:[^"\\]|\\.)*)"\s*\|\s*getline"#)
+        .expect("awk pipe regex is valid")
+});
+static M4_SYSCMD: Lazy<Regex> =
+    Lazy::new(|| Regex::new(r"e?syscmd\s*\(([^)]*)\)").expect("m4 syscmd regex is valid"));
+static EMACS_SHELL: Lazy<Regex> = Lazy::new(|| {
+    Regex::new(
+        r#"(?:shell-command|call-process-shell-command|async-shell-command)\s+"((?:[^"\\]|\\.)*)""#,
+    )
+    .expect("emacs shell-command regex is valid")
+});
+
+impl Eval<'_> {
+    /// Analyses the command lines hidden in `cmd`'s options or script.
+    pub(super) fn embedded(&mut self, cmd: &Command) {
+        let args = &cmd.args;
+        match cmd.program.as_str() {
+            "ssh" | "scp" | "sftp" | "sshfs" => {
+                for value in ssh_options(args) {
+                    let (name, text) = value.split_once(['=', ' ']).unwrap_or((&value, ""));
+                    let name = name.trim().to_ascii_lowercase();
+                    if SSH_COMMAND_OPTIONS.contains(&name.as_str()) || name == "ssh_command" {
+                        self.reanalyze(text.trim(), "ssh -o command", None);
+                    }
+                }
+            }
+            "rsync" => {
+                if let Some(text) = option_value(args, &["-e", "--rsh"]) {
+                    self.reanalyze(&text, "rsync -e", None);
+                }
+            }
+            "tar" | "gtar" | "bsdtar" => self.tar(args),
+            // An at or batch job is a shell script read from stdin.
+            "at" | "batch" => {
+                if let Some(script) = cmd.stdin.clone() {
+                    self.reanalyze(&script, "at job", None);
+                }
+            }
+            "awk" | "gawk" | "mawk" | "nawk" => {
+                for code in script_texts(cmd, &["-f", "-v", "-F", "--file", "--assign"]) {
+                    let found: Vec<String> = AWK_SYSTEM
+                        .captures_iter(&code)
+                        .chain(AWK_PIPE.captures_iter(&code))
+                        .filter_map(|c| c.get(1).or_else(|| c.get(2)))
+                        .map(|m| unescape(m.as_str()))
+                        .collect();
+                    for text in found {
+                        self.reanalyze(&text, "awk system", None);
+                    }
+                }
+            }
+            "sed" | "gsed" => {
+                for code in script_texts(cmd, &["-f", "-l", "--file", "--line-length"]) {
+                    for text in sed_commands(&code) {
+                        self.reanalyze(&text, "sed e", None);
+                    }
+                }
+            }
+            "m4" => {
+                let texts = cmd.stdin.iter().cloned().chain(args.iter().cloned());
+                let found: Vec<String> = texts
+                    .flat_map(|t| {
+                        M4_SYSCMD
+                            .captures_iter(&t)
+                            .filter_map(|c| c.get(1).map(|m| m.as_str().to_string()))
+                            .collect::<Vec<_>>()
+                    })
+                    .collect();
+                for text in found {
+                    self.reanalyze(&text, "m4 syscmd", None);
+                }
+            }
+            // ed and ex run `!CMD` lines read from stdin.
+            "ed" | "red" => {
+                let lines: Vec<String> = cmd
+                    .stdin
+                    .iter()
+                    .flat_map(|s| s.lines().map(str::to_string).collect::<Vec<_>>())
+                    .filter_map(|l| l.trim_start().strip_prefix('!').map(str::to_string))
+                    .collect();
+                for text in lines {
+                    self.reanalyze(&text, "ed !", None);
+                }
+            }
+            "emacs" => {
+                let found: Vec<String> = args
+                    .iter()
+                    .flat_map(|a| {
+                        EMACS_SHELL
+                            .captures_iter(a)
+                            .filter_map(|c| c.get(1).map(|m| unescape(m.as_str())))
+                            .collect::<Vec<_>>()
+                    })
+                    .collect();
+                for text in found {
+                    self.reanalyze(&text, "emacs shell-command", None);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// tar's options that run a program or a command: `--to-command`,
+    /// `-I`/`--use-compress-program`, `--checkpoint-action=exec=CMD`, ...
+    fn tar(&mut self, args: &[String]) {
+        let mut iter = args.iter();
+        while let Some(arg) = iter.next() {
+            let text = if let Some(action) = arg.strip_prefix("--checkpoint-action=") {
+                action.strip_prefix("exec=").map(str::to_string)
+            } else if arg == "-I" || arg == "-F" {
+                iter.next().cloned()
+            } else if let Some((name, value)) = arg.split_once('=') {
+                TAR_COMMAND_OPTIONS
+                    .contains(&name)
+                    .then(|| value.to_string())
+            } else if TAR_COMMAND_OPTIONS.contains(&arg.as_str()) || arg == "--checkpoint-action" {
+                iter.next()
+                    .map(|v| v.strip_prefix("exec=").unwrap_or(v).to_string())
+            } else {
+                None
+            };
+            if let Some(text) = text {
+                self.reanalyze(&text, "tar command option", None);
+            }
+        }
+    }
+}
+
+/// The values of ssh's `-o` options (`-o X=y`, `-oX=y`).
+fn ssh_options(args: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        if arg == "-o" {
+            out.extend(iter.next().cloned());
+        } else if let Some(v) = arg.strip_prefix("-o").filter(|v| !v.is_empty()) {
+            out.push(v.to_string());
+        } else if arg.starts_with('-')
+            && !arg.starts_with("--")
+            && arg.ends_with('o')
+            && arg.len() > 2
+        {
+            // A short cluster ending in `o` takes the next word (`-Co X=y`).
+            out.extend(iter.next().cloned());
+        }
+    }
+    out
+}
+
+/// The script of a sed or awk command: the `-e` values, or else the first
+/// operand (options in `valued` take a value that is not script).
+fn script_texts(cmd: &Command, valued: &[&str]) -> Vec<String> {
+    let mut scripts = Vec::new();
+    let mut first_operand = None;
+    let mut iter = cmd.args.iter();
+    while let Some(arg) = iter.next() {
+        if arg == "-e" || arg == "--expression" || arg == "--source" {
+            scripts.extend(iter.next().cloned());
+        } else if let Some(v) = arg.strip_prefix("--expression=") {
+            scripts.push(v.to_string());
+        } else if valued.contains(&arg.as_str()) {
+            iter.next();
+        } else if !(arg.starts_with('-') && arg.len() > 1) && first_operand.is_none() {
+            first_operand = Some(arg.clone());
+        }
+    }
+    if scripts.is_empty() {
+        scripts.extend(first_operand);
+    }
+    scripts
+}
+
+/// sed's `e COMMAND` commands (after an optional address) and the text of a
+/// substitution with the `e` flag, which runs the pattern space as a command.
+fn sed_commands(script: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for part in script.split(['\n', ';']) {
+        let part = part.trim_start();
+        // Skip an address: line numbers, `$`, `/regex/`, ranges.
+        let rest = part
+            .trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, '$' | ',' | '!' | ' '));
+        if let Some(command) = rest.strip_prefix('e') {
+            let command = command.trim();
+            if !command.is_empty() {
+                out.push(command.to_string());
+            }
+        } else if let Some(body) = rest.strip_prefix('s') {
+            // `s/PAT/REPL/FLAGS` with any delimiter: the replacement runs
+            // when the flags hold `e`.
+            let mut chars = body.chars();
+            let Some(delim) = chars.next().filter(|c| !c.is_alphanumeric() && *c != '\\') else {
+                continue;
+            };
+            let fields: Vec<&str> = body[delim.len_utf8()..].splitn(3, delim).collect();
+            if let [_, repl, flags] = fields.as_slice() {
+                if flags.contains('e') {
+                    out.push(repl.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The text of a double-quoted string in awk or elisp, escapes undone.
+fn unescape(text: &str) -> String {
+    text.replace("\\\"", "\"").replace("\\\\", "\\")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sed_e_commands_and_flags() {
+        assert_eq!(sed_commands("1e rm -rf ~"), ["rm -rf ~"]);
+        assert_eq!(sed_commands("s|a|touch x|e"), ["touch x"]);
+        assert_eq!(sed_commands("$e echo hi; s/a/b/g"), ["echo hi"]);
+        assert!(sed_commands("s/a/b/g").is_empty());
+        assert!(sed_commands("/start/,/end/p").is_empty());
+    }
+
+    #[test]
+    fn ssh_option_values() {
+        let args: Vec<String> = [
+            "-o",
+            "ProxyCommand=nc %h",
+            "-oUser=x",
+            "-Co",
+            "LocalCommand=ls",
+            "host",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        assert_eq!(
+            ssh_options(&args),
+            ["ProxyCommand=nc %h", "User=x", "LocalCommand=ls"]
+        );
+    }
+}
