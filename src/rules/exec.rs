@@ -175,6 +175,15 @@ pub static RULES: &[Rule] = &[
         ],
     },
     Rule {
+        id: "exec.native-library-load",
+        category: "load a native library into a program",
+        reason: "the library's code runs inside the program with all its rights, unseen by the guard",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &["curl", "openssl", "enable", "mpv", "mplayer", "ffmpeg", "sox", "nginx", "gdb", "python*", "pypy*"], check: loads_native_library },
+        hits: &["curl --engine ./lib.so https://x.example", "openssl req -engine ./evil.so -new", "enable -f ./builtin.so mycmd", "mpv --af=ladspa=./x.so:y song.mp3", "nginx -g 'load_module /tmp/x.so;'", "python3 -c 'import ctypes; ctypes.CDLL(\"./x.so\")'", "gdb -p 1 -batch -ex 'call dlopen(\"/tmp/x.so\", 2)'"],
+        misses: &["curl --engine list", "openssl req -new -key k.pem", "enable -n echo", "mpv song.mp3", "nginx -t", "python3 -c 'import json'", "gdb ./app"],
+    },
+    Rule {
         id: "exec.startup-hook",
         category: "shell startup hook via the environment (BASH_ENV/ENV/PROMPT_COMMAND)",
         reason: "a shell started with it runs that file or command before anything else",
@@ -338,6 +347,49 @@ fn chmod_then_run(analysis: &Analysis) -> Option<String> {
         }
     }
     None
+}
+
+/// A native library handed to a program that will load it: curl's and
+/// openssl's `--engine`/`-engine FILE`, bash's `enable -f`, a LADSPA filter
+/// by path, nginx's `load_module`, ctypes in Python one-liners, `dlopen` in gdb.
+fn loads_native_library(cmd: &Command) -> bool {
+    let library = |v: &str| {
+        v.contains('/') || v.contains(".so") || v.contains(".dylib") || v.contains(".dll")
+    };
+    let mut args = cmd.args.iter().map(String::as_str);
+    let program = cmd.program.as_str();
+    match program {
+        "curl" | "openssl" => {
+            while let Some(a) = args.next() {
+                let value = match a {
+                    "--engine" | "-engine" => args.next(),
+                    _ => a
+                        .strip_prefix("--engine=")
+                        .or_else(|| a.strip_prefix("-engine=")),
+                };
+                if value.is_some_and(library) {
+                    return true;
+                }
+            }
+            false
+        }
+        "enable" => cmd.has_short('f'),
+        "nginx" => cmd.args.iter().any(|a| a.contains("load_module")),
+        "gdb" => cmd.args.iter().any(|a| a.contains("dlopen")),
+        _ if program.starts_with("python") || program.starts_with("pypy") => {
+            cmd.args.iter().any(|a| {
+                a.contains("ctypes")
+                    && ["CDLL", "cdll", "LoadLibrary", "PyDLL", "WinDLL"]
+                        .iter()
+                        .any(|f| a.contains(f))
+            })
+        }
+        _ => cmd.args.iter().any(|a| {
+            a.split([',', '=', ':'])
+                .zip(a.split([',', '=', ':']).skip(1))
+                .any(|(k, v)| k.ends_with("ladspa") && library(v))
+        }),
+    }
 }
 
 /// An option whose name still holds a glob or an unresolved expansion.
