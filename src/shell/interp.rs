@@ -127,7 +127,11 @@ pub fn language(program: &str) -> Option<&'static str> {
         "python" | "pypy" => Some("python"),
         "perl" => Some("perl"),
         "ruby" => Some("ruby"),
-        "node" | "nodejs" | "deno" | "bun" => Some("node"),
+        // jrunscript and jjs run JavaScript on the JVM, where `exec` runs a command.
+        "node" | "nodejs" | "deno" | "bun" | "jrunscript" | "jjs" => Some("node"),
+        // Julia's backtick literals are commands, as Ruby's are, and its
+        // `-e` takes code as Ruby's does: its one-liners are read as Ruby.
+        "julia" => Some("ruby"),
         "php" => Some("php"),
         "lua" | "luajit" => Some("lua"),
         "rscript" | "r" => Some("r"),
