@@ -465,7 +465,10 @@ impl<'a> Eval<'a> {
                 RedirKind::Append => RedirectOp::Append,
                 RedirKind::Read => {
                     if r.fd.is_none_or(|fd| fd == 0) {
-                        stdin = self.files.get(&file_key(&target)).cloned().or(stdin);
+                        // A known file, or the output of `<( )` (`bash < <(echo ...)`).
+                        let known = self.files.get(&file_key(&target));
+                        let known = known.or_else(|| self.proc_outputs.get(&target));
+                        stdin = known.cloned().or(stdin);
                     }
                     RedirectOp::Read
                 }
@@ -590,6 +593,20 @@ impl<'a> Eval<'a> {
                     },
                 };
                 decode::gunzip(&decode::base64_bytes(&encoded)?)
+            }
+            // Filters print part of what they read, reshaped: a shell at the
+            // end of the pipeline is judged on all of it, an upper bound of
+            // what could reach it (`echo 'rm -rf ~' | sed s/x/y/ | sh`).
+            "sed" | "gsed" | "grep" | "egrep" | "fgrep" | "awk" | "gawk" | "mawk"
+                if operands.len() <= 1 && !cmd.has_short('i') =>
+            {
+                stdin.map(str::to_string)
+            }
+            "head" | "tail" | "sort" | "uniq" | "cut" | "fold" | "expand" | "unexpand"
+            | "column"
+                if operands.is_empty() =>
+            {
+                stdin.map(str::to_string)
             }
             "xxd" if cmd.has_short('r') => decode::hex(stdin?),
             "rev" if operands.is_empty() => Some(decode::rev(stdin?)),

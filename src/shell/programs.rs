@@ -154,8 +154,8 @@ impl Eval<'_> {
                         .get(&file_key(file))
                         .or_else(|| self.proc_outputs.get(file))
                         .cloned();
-                    let code = code
-                        .or_else(|| (file == "/dev/stdin").then(|| cmd.stdin.clone()).flatten());
+                    let code =
+                        code.or_else(|| reads_fd0(file).then(|| cmd.stdin.clone()).flatten());
                     if let Some(code) = code {
                         self.reanalyze(&code, "source", None);
                     }
@@ -259,22 +259,20 @@ impl Eval<'_> {
                         _ => None,
                     };
                     if let Some((key, value)) = setting.as_deref().and_then(|s| s.split_once('=')) {
-                        let key = key.to_lowercase();
-                        let runs = key.starts_with("alias.") && value.starts_with('!')
-                            || matches!(
-                                key.as_str(),
-                                "core.sshcommand"
-                                    | "core.pager"
-                                    | "core.editor"
-                                    | "core.fsmonitor"
-                                    | "core.hookspath"
-                                    | "diff.external"
-                                    | "sequence.editor"
-                            )
-                            || key.starts_with("credential.") && value.starts_with('!');
-                        if runs && key != "core.hookspath" {
-                            self.reanalyze(value.trim_start_matches('!'), "git config", None);
-                        }
+                        self.git_setting(key, value);
+                    }
+                }
+                // `git config [--global] KEY VALUE` stores a command that git
+                // runs later: judged now, as if it ran.
+                let words: Vec<&str> = cmd.args.iter().map(String::as_str).collect();
+                if let Some(at) = words.iter().position(|w| *w == "config") {
+                    let rest: Vec<&str> = words[at + 1..]
+                        .iter()
+                        .copied()
+                        .filter(|w| !w.starts_with('-'))
+                        .collect();
+                    if let [key, value] = rest.as_slice() {
+                        self.git_setting(key, value);
                     }
                 }
             }
@@ -285,6 +283,31 @@ impl Eval<'_> {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// A git setting whose value git runs as a command (`alias.x = !CMD`,
+    /// `core.pager`, `core.sshCommand`, `core.fsmonitor`, filters, ...).
+    fn git_setting(&mut self, key: &str, value: &str) {
+        let key = key.to_lowercase();
+        let runs = key.starts_with("alias.") && value.starts_with('!')
+            || matches!(
+                key.as_str(),
+                "core.sshcommand"
+                    | "core.pager"
+                    | "core.editor"
+                    | "core.fsmonitor"
+                    | "diff.external"
+                    | "sequence.editor"
+            )
+            || key.starts_with("pager.")
+            || key.starts_with("filter.")
+                && (key.ends_with(".smudge")
+                    || key.ends_with(".clean")
+                    || key.ends_with(".process"))
+            || key.starts_with("credential.") && value.starts_with('!');
+        if runs {
+            self.reanalyze(value.trim_start_matches('!'), "git config", None);
         }
     }
 
@@ -442,11 +465,7 @@ impl Eval<'_> {
                     .get(&file_key(file))
                     .or_else(|| self.proc_outputs.get(file))
                     .cloned();
-                let code = code.or_else(|| {
-                    matches!(file.as_str(), "/dev/stdin" | "/proc/self/fd/0")
-                        .then(|| cmd.stdin.clone())
-                        .flatten()
-                });
+                let code = code.or_else(|| reads_fd0(file).then(|| cmd.stdin.clone()).flatten());
                 if let Some(code) = code {
                     self.reanalyze(&code, "shell script", None);
                 }
@@ -727,6 +746,11 @@ fn with(via: &[&'static str], more: &'static str) -> Vec<&'static str> {
 }
 
 /// The value of `-c CODE`, `-cCODE`, `--command CODE` or `--command=CODE`.
+/// A path that is the reading process's own stdin.
+fn reads_fd0(file: &str) -> bool {
+    matches!(file, "/dev/stdin" | "/proc/self/fd/0" | "/dev/fd/0")
+}
+
 pub(super) fn option_value(args: &[String], names: &[&str]) -> Option<String> {
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
