@@ -197,14 +197,12 @@ pub fn is_device_path(path: &str) -> bool {
     let Some(name) = path.strip_prefix("/dev/") else {
         return false;
     };
-    const HARMLESS: &[&str] = &[
-        "null", "zero", "full", "random", "urandom", "stdin", "stdout", "stderr", "tty", "console",
+    // Beyond the devices every rule treats as harmless: the terminals,
+    // shared memory and queues, and `/dev/tcp`/`/dev/udp`, bash's sockets,
+    // which are judged as network use.
+    const ALSO_HARMLESS: &[&str] = &[
+        "tty",
         "ptmx",
-    ];
-    // `/dev/tcp` and `/dev/udp` are bash's sockets, judged as network use.
-    const HARMLESS_DIRS: &[&str] = &[
-        "fd/",
-        "pts/",
         "shm/",
         "mqueue/",
         "hugepages/",
@@ -212,9 +210,8 @@ pub fn is_device_path(path: &str) -> bool {
         "udp/",
     ];
     !name.is_empty()
-        && !HARMLESS.contains(&name)
-        && !name.starts_with("tty")
-        && !HARMLESS_DIRS.iter().any(|d| name.starts_with(d))
+        && !super::paths::harmless_device(path)
+        && !ALSO_HARMLESS.iter().any(|h| name.starts_with(h))
 }
 
 /// Whether `path` names a raw block device (`/dev/sda1`, `/dev/nvme0n1`,
