@@ -15,6 +15,9 @@ mod fs;
 mod fs_write;
 mod git;
 mod hardline;
+mod hidden;
+
+pub(crate) use hidden::{path_arguments, searched as hidden_paths_searched};
 mod net;
 mod opts;
 mod paths;
@@ -27,7 +30,7 @@ mod windows_script;
 
 use std::collections::HashMap;
 
-use once_cell::sync::OnceCell;
+use once_cell::sync::{Lazy, OnceCell};
 use regex::Regex;
 
 pub(crate) use crate::shell::program_in;
@@ -158,6 +161,13 @@ pub static DANGEROUS: &[Table] = &[
         group: "admin",
         rules: admin::RULES,
     },
+    // Last: a text handed to an unmodelled program is judged only when no
+    // rule with a model of the command has spoken.
+    Table {
+        file: "hidden",
+        group: "exec",
+        rules: hidden::RULES,
+    },
 ];
 
 /// Every table, in evaluation order.
@@ -186,6 +196,13 @@ pub fn dangerous() -> impl Iterator<Item = &'static Rule> {
 pub fn all() -> impl Iterator<Item = &'static Rule> {
     tables().flat_map(|t| t.rules)
 }
+
+/// The floor, ready to match.
+pub(crate) static HARDLINE_SET: Lazy<RuleSet> = Lazy::new(|| RuleSet::new(hardline()));
+/// The built-in dangerous rules, ready to match; a command that only asks
+/// for its help text is passed over.
+pub(crate) static DANGEROUS_SET: Lazy<RuleSet> =
+    Lazy::new(|| RuleSet::new(dangerous()).help_is_harmless());
 
 /// What matched: the rule and the text to quote in the verdict.
 pub(crate) struct Hit<'r> {
@@ -254,6 +271,13 @@ impl RuleSet {
     pub fn help_is_harmless(mut self) -> RuleSet {
         self.help_is_harmless = true;
         self
+    }
+
+    /// Whether a rule of this set names `program` (not counting rules that
+    /// match any program).
+    pub fn names(&self, program: &str) -> bool {
+        self.by_program.contains_key(program)
+            || self.prefixed.iter().any(|(p, _)| program.starts_with(p))
     }
 
     /// The commands of `analysis` this set judges one by one.
