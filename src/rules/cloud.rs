@@ -111,31 +111,17 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "cloud.other-delete",
-        category: "delete or terminate with another cloud CLI (eksctl, hcloud, openstack, oci, linode-cli, sam, serverless, eb, copilot, ...)",
+        category: "delete or terminate with another cloud CLI (eksctl, hcloud, openstack, oci, linode-cli, azcopy, sam, serverless, eb, copilot, ...)",
         reason: "it deletes or terminates live cloud resources, or a whole deployed stack, and most have no undo",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: OTHER_CLIS, check: part },
-        hits: &["eksctl delete cluster --name prod", "hcloud server delete web", "openstack server delete vm1", "oci compute instance terminate --instance-id ocid1", "linode-cli linodes delete 123", "sls remove --stage prod", "sam delete --stack-name app --no-prompts", "eb terminate prod-env", "copilot app delete --yes", "ibmcloud is instance-delete vsi"],
-        misses: &["eksctl get cluster", "hcloud server list", "openstack server show vm1", "hcloud context delete old", "sls deploy", "eb status", "openstack server list --name delete"],
+        hits: &["eksctl delete cluster --name prod", "hcloud server delete web", "openstack server delete vm1", "oci compute instance terminate --instance-id ocid1", "linode-cli linodes delete 123", "sls remove --stage prod", "sam delete --stack-name app --no-prompts", "eb terminate prod-env", "copilot app delete --yes", "ibmcloud is instance-delete vsi", "azcopy sync . https://a.blob.core.windows.net/c --delete-destination true", "azcopy rm https://a.blob.core.windows.net/c/dir --recursive"],
+        misses: &["eksctl get cluster", "hcloud server list", "openstack server show vm1", "hcloud context delete old", "sls deploy", "eb status", "openstack server list --name delete", "azcopy sync . https://a.blob.core.windows.net/c --delete-destination=false", "azcopy copy a.txt https://a.blob.core.windows.net/c"],
     },
 ];
 
-const OTHER_CLIS: &[&str] = &[
-    "eksctl",
-    "hcloud",
-    "linode-cli",
-    "openstack",
-    "oci",
-    "ibmcloud",
-    "scw",
-    "vultr-cli",
-    "exo",
-    "sam",
-    "serverless",
-    "sls",
-    "eb",
-    "copilot",
-];
+#[rustfmt::skip]
+const OTHER_CLIS: &[&str] = &["eksctl", "hcloud", "linode-cli", "openstack", "oci", "ibmcloud", "scw", "vultr-cli", "exo", "azcopy", "sam", "serverless", "sls", "eb", "copilot"];
 
 /// How much a delete takes: one resource, or everything an account, project
 /// or resource group holds.
@@ -209,16 +195,8 @@ fn path<'a>(args: &'a [String], valued: &[&str]) -> Vec<&'a str> {
 const OTHER_VERBS: &[&str] = &["list", "ls", "describe", "show", "get", "view", "create", "update", "set", "add", "ssh", "scp", "console", "tail", "read", "exec", "call", "browse", "open", "info", "status", "inspect", "wait", "start", "stop", "restart", "resize", "login", "logout", "help", "init", "invoke", "submit", "publish", "import", "export", "diff", "plan", "copy", "cp", "mv", "sync", "proxy", "port-forward", "connect", "query", "execute", "save", "kubeconfig"];
 
 fn other_verb(word: &str) -> bool {
-    const PREFIXES: &[&str] = &[
-        "get-",
-        "list-",
-        "describe-",
-        "show-",
-        "set-",
-        "add-",
-        "create-",
-        "update-",
-    ];
+    #[rustfmt::skip]
+    const PREFIXES: &[&str] = &["get-", "list-", "describe-", "show-", "set-", "add-", "create-", "update-"];
     OTHER_VERBS.contains(&word) || PREFIXES.iter().any(|p| word.starts_with(p))
 }
 
@@ -245,6 +223,20 @@ fn flag(cmd: &Command, names: &[&str]) -> bool {
     cmd.args.iter().any(|a| names.contains(&a.as_str()))
 }
 
+/// The value of option `name`, given as `NAME VALUE` or `NAME=VALUE`.
+fn value<'a>(cmd: &'a Command, name: &str) -> Option<&'a str> {
+    let mut args = cmd.args.iter();
+    while let Some(arg) = args.next() {
+        if arg == name {
+            return args.next().map(String::as_str);
+        }
+        if let Some(v) = arg.strip_prefix(name).and_then(|r| r.strip_prefix('=')) {
+            return Some(v);
+        }
+    }
+    None
+}
+
 /// A boolean option given bare or with a value other than `false` (`--force`, `--force=true`).
 fn switch(cmd: &Command, name: &str) -> bool {
     cmd.args.iter().any(|a| {
@@ -267,12 +259,8 @@ fn aws(cmd: &Command) -> Option<Scope> {
     if p.get(2) == Some(&"help") || flag(cmd, &["--dry-run", "--generate-cli-skeleton"]) {
         return None;
     }
-    const ORGS: &[&str] = &[
-        "close-account",
-        "remove-account-from-organization",
-        "delete-organization",
-        "leave-organization",
-    ];
+    #[rustfmt::skip]
+    const ORGS: &[&str] = &["close-account", "remove-account-from-organization", "delete-organization", "leave-organization"];
     if service == "organizations" && ORGS.contains(&op) {
         return Some(Scope::Whole);
     }
@@ -327,11 +315,7 @@ fn az(cmd: &Command) -> Option<Scope> {
         return Some(Scope::Whole);
     }
     if p.first() == Some(&"rest") {
-        let method = cmd
-            .args
-            .iter()
-            .skip_while(|a| !matches!(a.as_str(), "--method" | "-m"))
-            .nth(1);
+        let method = value(cmd, "--method").or_else(|| value(cmd, "-m"));
         return method
             .filter(|m| m.eq_ignore_ascii_case("delete"))
             .map(|_| Scope::Part);
@@ -372,20 +356,9 @@ fn segments<'a>(p: &[&'a str]) -> Vec<&'a str> {
 }
 
 fn heroku(cmd: &Command) -> Option<Scope> {
-    let p = path(
-        &cmd.args,
-        &[
-            "-a",
-            "--app",
-            "-r",
-            "--remote",
-            "-c",
-            "--confirm",
-            "-t",
-            "--team",
-        ],
-    );
-    let s = segments(&p);
+    #[rustfmt::skip]
+    const VALUED: &[&str] = &["-a", "--app", "-r", "--remote", "-c", "--confirm", "-t", "--team"];
+    let s = segments(&path(&cmd.args, VALUED));
     if starts(
         &s,
         &[&["destroy"], &["apps", "destroy"], &["apps", "delete"]],
@@ -399,20 +372,9 @@ fn heroku(cmd: &Command) -> Option<Scope> {
 
 fn fly(cmd: &Command) -> Option<Scope> {
     // `fly` is also Concourse CI's CLI, whose `-t` names a target.
-    let p = path(
-        &cmd.args,
-        &[
-            "-a",
-            "--app",
-            "-c",
-            "--config",
-            "-t",
-            "--access-token",
-            "--target",
-            "-o",
-            "--org",
-        ],
-    );
+    #[rustfmt::skip]
+    const VALUED: &[&str] = &["-a", "--app", "-c", "--config", "-t", "--access-token", "--target", "-o", "--org"];
+    let p = path(&cmd.args, VALUED);
     let destroy = |w: &str| matches!(w, "destroy" | "delete" | "remove" | "rm");
     if p.first() == Some(&"destroy")
         || (p.first() == Some(&"apps") && p.get(1).is_some_and(|w| destroy(w)))
@@ -498,6 +460,13 @@ fn supabase(cmd: &Command) -> Option<Scope> {
 
 fn other_cli(cmd: &Command) -> Option<Scope> {
     let p = path(&cmd.args, &[]);
+    // `sync --delete-destination true` deletes what the source lacks.
+    if cmd.program == "azcopy" && p.first() == Some(&"sync") {
+        let delete = value(cmd, "--delete-destination");
+        return delete
+            .filter(|v| v.eq_ignore_ascii_case("true"))
+            .map(|_| Scope::Part);
+    }
     // Local contexts and profiles of the CLI itself.
     if matches!(
         p.first(),
@@ -526,17 +495,9 @@ fn state_delete(cmd: &Command) -> bool {
         },
         _ => &cmd.args,
     };
-    let mut p = path(
-        args,
-        &[
-            "-C",
-            "--cwd",
-            "-s",
-            "--stack",
-            "--working-dir",
-            "--terragrunt-working-dir",
-        ],
-    );
+    #[rustfmt::skip]
+    const VALUED: &[&str] = &["-C", "--cwd", "-s", "--stack", "--working-dir", "--terragrunt-working-dir"];
+    let mut p = path(args, VALUED);
     if matches!(p.first(), Some(&("run" | "run-all"))) {
         p.remove(0);
     }
