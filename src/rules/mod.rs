@@ -402,5 +402,10 @@ mod tests {
         // After `--` the word is an operand, not a request for help.
         let operand = crate::shell::analyze("git reset --hard -- --help");
         assert!(asking.first_match(&operand).is_some());
+        // `-h` is help only where the program reserves it.
+        let short = crate::shell::analyze("kubectl delete ns prod -h");
+        assert!(asking.first_match(&short).is_none());
+        let hostname = crate::shell::analyze("docker run -h box --privileged alpine");
+        assert!(asking.first_match(&hostname).is_some());
     }
 }
