@@ -54,7 +54,7 @@ pub static STAGES: &[Stage] = &[
     Stage {
         name: "dangerous",
         decides: "ask",
-        catches: "writes to system files, shell start-up files, login items, crontabs, git hooks, env files, Hermes' settings, another Hermes profile, or outside the project (`files.*`); built-in rules for destructive but sometimes intended commands, e.g. `git reset --hard`, in the groups fs, git, system, containers, db, net, exec, windows, admin; plus the custom-patterns plugin's `patterns`; then reads of private keys, credentials, env files and password hashes (`files.*`). Categories named in Hermes' `command_allowlist` are skipped, and yolo lifts the rest",
+        catches: "writes to system files, shell start-up files, login items, crontabs, git hooks, env files, Hermes' settings, another Hermes profile, or outside the project (`files.*`); built-in rules for destructive but sometimes intended commands, e.g. `git reset --hard`, in the groups fs, git, system, containers, cloud, db, net, exec, windows, admin; plus the custom-patterns plugin's `patterns`; then reads of private keys, credentials, env files and password hashes (`files.*`). Categories named in Hermes' `command_allowlist` are skipped, and yolo lifts the rest",
         after_layers: false,
         run: dangerous,
     },

@@ -7,6 +7,7 @@
 
 pub mod access;
 mod admin;
+mod cloud;
 mod containers;
 mod db;
 mod exec;
@@ -137,6 +138,11 @@ pub static DANGEROUS: &[Table] = &[
         rules: containers::RULES,
     },
     Table {
+        file: "cloud",
+        group: "cloud",
+        rules: cloud::RULES,
+    },
+    Table {
         file: "db",
         group: "db",
         rules: db::RULES,
@@ -226,13 +232,22 @@ pub(crate) struct RuleSet {
     help_is_harmless: bool,
 }
 
-/// Whether `cmd` asks for its help text (`--help`, or Go-style `-help`,
-/// before any `--`), which programs print instead of doing their work.
+/// Programs whose `-h` always means help, wherever it stands (their option
+/// parsers reserve it: cobra, oclif, commander, yargs, argparse, Go's
+/// `mitchellh/cli`). Elsewhere `-h` is often something else (`df -h`,
+/// `docker run -h NAME`, `ssh-keygen -h`).
+#[rustfmt::skip]
+const SHORT_HELP: &[&str] = &["kubectl", "oc", "helm", "helmfile", "terraform", "tofu", "terragrunt", "pulumi", "gcloud", "az", "doctl", "fly", "flyctl", "heroku", "vercel", "netlify", "firebase", "wrangler", "supabase", "gh", "glab", "eksctl", "hcloud", "openstack"];
+
+/// Whether `cmd` asks for its help text (`--help`, Go-style `-help`, or `-h`
+/// where that is help, before any `--`), which programs print instead of
+/// doing their work.
 fn asks_for_help(cmd: &Command) -> bool {
+    let short = SHORT_HELP.contains(&cmd.program.as_str());
     cmd.args
         .iter()
         .take_while(|a| *a != "--")
-        .any(|a| a == "--help" || a == "-help")
+        .any(|a| a == "--help" || a == "-help" || (short && a == "-h"))
 }
 
 impl RuleSet {
@@ -411,5 +426,10 @@ mod tests {
         // After `--` the word is an operand, not a request for help.
         let operand = crate::shell::analyze("git reset --hard -- --help");
         assert!(asking.first_match(&operand).is_some());
+        // `-h` is help only where the program reserves it.
+        let short = crate::shell::analyze("kubectl delete ns prod -h");
+        assert!(asking.first_match(&short).is_none());
+        let hostname = crate::shell::analyze("docker run -h box --privileged alpine");
+        assert!(asking.first_match(&hostname).is_some());
     }
 }
