@@ -111,6 +111,28 @@ impl Eval<'_> {
                     | "-ctime"
             )
         });
+        // One literal name and nothing to widen it (`-name __pycache__`):
+        // what `{}` stands for is that name, somewhere under each root.
+        let words: Vec<&str> = args.iter().map(|f| f.text.as_str()).collect();
+        let names: Vec<&str> = words
+            .windows(2)
+            .filter(|w| matches!(w[0], "-name" | "-iname"))
+            .map(|w| w[1])
+            .collect();
+        let widened = words.iter().any(|w| {
+            matches!(
+                *w,
+                "-o" | "-or" | "!" | "-not" | "-path" | "-ipath" | "-regex"
+            )
+        });
+        let found = match names.as_slice() {
+            [name] if !widened && !name.contains(['*', '?', '[', '/']) && !name.is_empty() => roots
+                .iter()
+                .map(|r| format!("{}/{name}", r.trim_end_matches('/')))
+                .collect::<Vec<_>>()
+                .join(" "),
+            _ => roots.join(" "),
+        };
         let mut i = roots.len().min(args.len());
         while i < args.len() {
             let a = args[i].text.as_str();
@@ -123,7 +145,7 @@ impl Eval<'_> {
                 if !fields.is_empty() {
                     for f in fields.iter_mut() {
                         if f.text.contains("{}") {
-                            f.text = f.text.replace("{}", &roots.join(" "));
+                            f.text = f.text.replace("{}", &found);
                         }
                     }
                     let name = program_name(&fields[0].text);
