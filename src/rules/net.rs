@@ -288,7 +288,7 @@ fn substitution_bodies(word: &str) -> Vec<&str> {
 /// The commands inside the substitutions of `word`, as the analyzer sees them.
 /// Several rules ask about the same words, and deeply nested input repeats
 /// one body inside another, so each body is analysed once per process.
-fn substituted(word: &str) -> Vec<Command> {
+pub(super) fn substituted(word: &str) -> Vec<Command> {
     thread_local! {
         static SEEN: RefCell<HashMap<String, Rc<Vec<Command>>>> = RefCell::new(HashMap::new());
     }
