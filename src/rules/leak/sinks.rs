@@ -1,6 +1,6 @@
 //! Where a command sends data off the machine, and in which part of the request: HTTP clients (credentials, body, URL, host), raw sockets, DNS look-ups, file copies and uploads, and git pushes.
 
-use super::hosts::{literal_host, split_url};
+use super::hosts::{has_literal_part, literal_host, split_url};
 use super::sources::{path_secret, stdin_secret, word_secret, Carried, Flow};
 use crate::rules::access::WGET;
 use crate::rules::net::curl_options;
@@ -181,7 +181,9 @@ fn requests(urls: &[&str], flow: &Flow, out: &mut Vec<Delivery>) -> (Vec<String>
             Some(h) => hosts.push(h),
             None => unknown = true,
         }
-        out.extend(word_secret(parts.host, flow).map(|c| Delivery::new(c, Place::Host)));
+        if has_literal_part(parts.host) {
+            out.extend(word_secret(parts.host, flow).map(|c| Delivery::new(c, Place::Host)));
+        }
         let userinfo = parts.userinfo.and_then(|u| word_secret(u, flow));
         out.extend(userinfo.map(|c| Delivery::new(c, Place::Auth)));
         out.extend(word_secret(parts.rest, flow).map(|c| Delivery::new(c, Place::Data)));

@@ -3,6 +3,8 @@
 use super::hosts::{provider, provider_of, Provider};
 use super::script;
 use crate::rules::access::{file_uses, Access, How};
+use crate::rules::files::is_env_template;
+use crate::rules::paths::basename;
 use crate::rules::net::substituted;
 use crate::rules::secrets::is_secret_path;
 use crate::shell::{Command, RedirectOp};
@@ -192,7 +194,13 @@ pub(in crate::rules) fn command_secret(cmd: &Command, flow: &Flow) -> Option<Car
     found.extend(prints_credential(cmd).map(Carried::from));
     let program = cmd.program.as_str();
     if !USES_KEYS.contains(&program) {
-        for arg in &cmd.args {
+        // `cp .env.example .env` writes `.env`; it reads only the template.
+        let written: Vec<String> = file_uses(cmd)
+            .into_iter()
+            .filter(|u| u.access == Access::Write)
+            .map(|u| u.path.into_owned())
+            .collect();
+        for arg in cmd.args.iter().filter(|a| !written.contains(a)) {
             let arg = arg.trim_start_matches('@');
             let value = arg.split_once('=').map(|(_, v)| v);
             found.extend(
@@ -289,6 +297,8 @@ const PRINTERS: &[Printer] = &[
     Printer { program: "lpass", words: &["show"], flags: &[], yields: Yields::Token(None) },
     Printer { program: "doppler", words: &["secrets"], flags: &[], yields: Yields::Store },
     Printer { program: "git", words: &["credential", "fill"], flags: &[], yields: Yields::Token(None) },
+    Printer { program: "terraform", words: &["output"], flags: &["-raw", "-json"], yields: Yields::Token(None) },
+    Printer { program: "tofu", words: &["output"], flags: &["-raw", "-json"], yields: Yields::Token(None) },
     Printer { program: "sops", words: &[], flags: &["-d", "--decrypt"], yields: Yields::Store },
     Printer { program: "gpg", words: &[], flags: &["--export-secret-keys", "--export-secret-subkeys"], yields: Yields::Store },
 ];
@@ -419,7 +429,8 @@ impl Flow {
         written.extend(archive_written(cmd));
         let shown = cmd.display();
         for file in written {
-            if file.starts_with("/dev/") {
+            // A template's name says it holds no secrets (`sed 's/=.*/=/' .env > .env.example`).
+            if file.starts_with("/dev/") || is_env_template(basename(&file)) {
                 continue;
             }
             let staged = Carried {
