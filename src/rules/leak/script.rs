@@ -24,7 +24,7 @@ static NETWORK: Lazy<Regex> = Lazy::new(|| {
         // Ruby
         r"|Net::(?:HTTP|FTP|SMTP|Telnet)|\b(?:TCPSocket|UDPSocket|HTTParty|Faraday|RestClient|Resolv)\b|open-uri|URI\.open",
         // Perl
-        r"|IO::Socket|\bLWP\b|HTTP::Tiny|\bsocket\s*\(",
+        r"|IO::Socket|LWP::|\bLWP\b|HTTP::Tiny|\bsocket\s*\(|-rsocket\b|-rnet/",
         // PHP
         r#"|\b(?:curl_init|curl_exec|fsockopen|pfsockopen|stream_socket_client|socket_create|dns_get_record)\b|\b(?:file_get_contents|fopen)\s*\(\s*['"](?:https?|ftp)://"#,
         // Lua, Julia
@@ -77,7 +77,8 @@ pub(in crate::rules) struct ScriptLeak {
 pub(in crate::rules) fn script_leak(cmd: &Command, flow: &Flow) -> Option<ScriptLeak> {
     interpreter_language(&cmd.program)?;
     let code = inline_code(cmd)?;
-    if !NETWORK.is_match(&code) {
+    // Modules loaded by an option count too (`perl -MLWP::Simple`, `ruby -rsocket`).
+    if !NETWORK.is_match(&code) && !NETWORK.is_match(&cmd.arg_line()) {
         return None;
     }
     let carried = strongest(secrets_in(&code, flow))?;

@@ -1,5 +1,7 @@
 //! What carries a secret: secret files, the whole environment, secret-named variables, credentials printed by CLIs, and files the same line filled with one of these.
 
+use std::cell::Cell;
+
 use super::hosts::{provider, provider_of, Provider};
 use super::script;
 use crate::rules::access::{file_uses, Access, How};
@@ -137,17 +139,39 @@ pub(in crate::rules) fn secret_var_in(word: &str) -> Option<&str> {
 /// What a word carries: a secret-named variable, or a substitution whose
 /// commands produce a secret (`$(cat ~/.ssh/id_rsa)`, `` `env` ``).
 pub(in crate::rules) fn word_secret(word: &str, flow: &Flow) -> Option<Carried> {
-    let from_commands = if word.contains("$(") || word.contains('`') || word.contains("<(") {
-        strongest(
-            substituted(word)
-                .iter()
-                .filter_map(|c| command_secret(c, flow)),
-        )
+    let nested = word.contains("$(") || word.contains('`') || word.contains("<(");
+    let from_commands = if nested {
+        within_depth(|| {
+            strongest(
+                substituted(word)
+                    .iter()
+                    .filter_map(|c| command_secret(c, flow)),
+            )
+        })
     } else {
         None
     };
     let var = secret_var_in(word).map(|name| Carried::from(Secret::token(name)));
     strongest(from_commands.into_iter().chain(var))
+}
+
+/// How deep substitutions are followed: the analysis stands for what it
+/// cannot resolve with the substitution's own text (`xargs` gives
+/// `$(xargs input)`), which would otherwise be followed for ever.
+const MAX_DEPTH: usize = 8;
+
+fn within_depth(f: impl FnOnce() -> Option<Carried>) -> Option<Carried> {
+    thread_local! {
+        static DEPTH: Cell<usize> = const { Cell::new(0) };
+    }
+    let depth = DEPTH.with(Cell::get);
+    if depth >= MAX_DEPTH {
+        return None;
+    }
+    DEPTH.with(|d| d.set(depth + 1));
+    let found = f();
+    DEPTH.with(|d| d.set(depth));
+    found
 }
 
 /// Whether a path is the environment of a process (`/proc/self/environ`).
@@ -192,6 +216,10 @@ pub(in crate::rules) fn command_secret(cmd: &Command, flow: &Flow) -> Option<Car
         return Some(Secret::Environment.into());
     }
     found.extend(prints_credential(cmd).map(Carried::from));
+    if cmd.program == "printenv" {
+        let named = cmd.operands().into_iter().find(|n| secret_var(n));
+        found.extend(named.map(|n| Carried::from(Secret::token(n))));
+    }
     let program = cmd.program.as_str();
     if !USES_KEYS.contains(&program) {
         // `cp .env.example .env` writes `.env`; it reads only the template.
