@@ -264,7 +264,10 @@ fn may_send(cmd: &Command) -> bool {
     sinks::SENDERS.contains(&cmd.program.as_str())
         || cmd.program == "git"
         || interpreter_language(&cmd.program).is_some()
-        || cmd.redirects.iter().any(|r| r.target.starts_with("/dev/tcp/") || r.target.starts_with("/dev/udp/"))
+        || cmd
+            .redirects
+            .iter()
+            .any(|r| r.target.starts_with("/dev/tcp/") || r.target.starts_with("/dev/udp/"))
 }
 
 fn walk(analysis: &Analysis) -> Vec<(&'static str, String)> {
@@ -327,7 +330,11 @@ fn decide(d: &Delivery) -> Option<&'static str> {
     }
 }
 
-fn decide_token(name: &str, provider: Option<&hosts::Provider>, d: &Delivery) -> Option<&'static str> {
+fn decide_token(
+    name: &str,
+    provider: Option<&hosts::Provider>,
+    d: &Delivery,
+) -> Option<&'static str> {
     let known = !d.hosts.is_empty() && !d.unknown_host;
     if known && d.hosts.iter().all(|h| is_loopback(h)) {
         return None;
@@ -339,7 +346,8 @@ fn decide_token(name: &str, provider: Option<&hosts::Provider>, d: &Delivery) ->
         Place::Auth | Place::Remote => None,
         Place::Socket | Place::Away | Place::Host => Some(SEND_TOKEN),
         Place::Data => {
-            let elsewhere = |p: &hosts::Provider| d.hosts.iter().any(|h| !is_loopback(h) && !p.serves(h));
+            let elsewhere =
+                |p: &hosts::Provider| d.hosts.iter().any(|h| !is_loopback(h) && !p.serves(h));
             match provider {
                 Some(p) if elsewhere(p) => Some(SEND_TOKEN),
                 Some(_) if known => None,

@@ -514,6 +514,7 @@ pub(super) fn curl_options(cmd: &Command) -> Vec<(String, String)> {
 
 /// curl's long options that take the next word as their value: a value
 /// read as an operand would pass for a URL.
+#[rustfmt::skip]
 const CURL_LONG_VALUED: &[&str] = &[
     "output", "output-dir", "data", "data-binary", "data-ascii", "data-raw", "data-urlencode",
     "form", "form-string", "upload-file", "json", "header", "user", "request", "url", "user-agent",

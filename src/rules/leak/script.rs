@@ -56,8 +56,9 @@ static ENV_VAR: Lazy<Regex> = Lazy::new(|| {
 
 /// Quoted strings, without their quotes (escapes are not followed: a
 /// path with an escaped quote in it is no secret path warden knows).
-static STRING: Lazy<Regex> =
-    Lazy::new(|| Regex::new(r#"'([^'\n]*)'|"([^"\n]*)"|`([^`]*)`"#).expect("string regex is valid"));
+static STRING: Lazy<Regex> = Lazy::new(|| {
+    Regex::new(r#"'([^'\n]*)'|"([^"\n]*)"|`([^`]*)`"#).expect("string regex is valid")
+});
 
 static URL: Lazy<Regex> =
     Lazy::new(|| Regex::new(r#"\b(?:https?|wss?|ftp)://[^\s'"`]+"#).expect("url regex is valid"));
@@ -111,7 +112,12 @@ fn secrets_in(code: &str, flow: &Flow) -> Vec<Carried> {
         let Some(text) = m.iter().skip(1).flatten().next().map(|t| t.as_str()) else {
             continue;
         };
-        if dotenv && text.rsplit('/').next().is_some_and(|b| b.starts_with(".env")) {
+        if dotenv
+            && text
+                .rsplit('/')
+                .next()
+                .is_some_and(|b| b.starts_with(".env"))
+        {
             continue;
         }
         if key_material(text) {
@@ -173,12 +179,30 @@ mod tests {
 
     #[test]
     fn ordinary_code() {
-        assert_eq!(leak("python3", "import requests; print(requests.get('https://api.example.com').json())"), None);
-        assert_eq!(leak("python3", "print(open('/home/u/.ssh/id_rsa.pub').read())"), None);
-        assert_eq!(leak("python3", "import os; print(os.environ['HOME'])"), None);
+        assert_eq!(
+            leak(
+                "python3",
+                "import requests; print(requests.get('https://api.example.com').json())"
+            ),
+            None
+        );
+        assert_eq!(
+            leak("python3", "print(open('/home/u/.ssh/id_rsa.pub').read())"),
+            None
+        );
+        assert_eq!(
+            leak("python3", "import os; print(os.environ['HOME'])"),
+            None
+        );
         let tls = "import http.server, ssl; ctx = ssl.SSLContext(); ctx.load_cert_chain('cert.pem', 'key.pem'); http.server.HTTPServer(('', 443), None)";
         assert_eq!(leak("python3", tls), None);
-        assert_eq!(leak("node", "const e = process.env.NODE_ENV; fetch('https://x.example')"), None);
+        assert_eq!(
+            leak(
+                "node",
+                "const e = process.env.NODE_ENV; fetch('https://x.example')"
+            ),
+            None
+        );
         let dotenv = "from dotenv import load_dotenv; load_dotenv('.env'); import requests; requests.get('https://x.example')";
         assert_eq!(leak("python3", dotenv), None);
     }

@@ -1,7 +1,9 @@
 //! Where a command sends data off the machine, and in which part of the request: HTTP clients (credentials, body, URL, host), raw sockets, DNS look-ups, file copies and uploads, and git pushes.
 
 use super::hosts::{has_literal_part, literal_host, split_url};
-use super::sources::{path_secret, stdin_secret, word_secret, Carried, Flow};
+use super::sources::{
+    command_secret, path_secret, stdin_secret, strongest, word_secret, Carried, Flow,
+};
 use crate::rules::access::WGET;
 use crate::rules::net::curl_options;
 use crate::rules::opts::parse_opts;
@@ -38,24 +40,92 @@ pub(in crate::rules) struct Delivery {
 
 /// Programs that look a name up in DNS (or make the resolver do it).
 const RESOLVERS: &[&str] = &[
-    "dig", "nslookup", "host", "drill", "kdig", "delv", "dog", "doggo", "resolvectl", "getent",
-    "ping", "ping6", "traceroute", "traceroute6", "tracepath", "mtr", "nping", "hping3", "whois",
+    "dig",
+    "nslookup",
+    "host",
+    "drill",
+    "kdig",
+    "delv",
+    "dog",
+    "doggo",
+    "resolvectl",
+    "getent",
+    "ping",
+    "ping6",
+    "traceroute",
+    "traceroute6",
+    "tracepath",
+    "mtr",
+    "nping",
+    "hping3",
+    "whois",
 ];
 
 /// Programs with a raw connection: what reaches their stdin is sent as it is.
 const SOCKETS: &[&str] = &["nc", "ncat", "netcat", "telnet"];
 
 /// Programs that mail their stdin.
-const MAILERS: &[&str] = &["mail", "mailx", "s-nail", "mutt", "sendmail", "msmtp", "ssmtp"];
+const MAILERS: &[&str] = &[
+    "mail", "mailx", "s-nail", "mutt", "sendmail", "msmtp", "ssmtp",
+];
 
 /// Programs that may send something: the rest are passed over cheaply.
 pub(in crate::rules) const SENDERS: &[&str] = &[
-    "curl", "wget", "http", "https", "xh", "xhs", "nc", "ncat", "netcat", "telnet", "socat",
-    "openssl", "ssh", "ab", "scp", "rsync", "sftp", "ftp", "lftp", "gh", "aws", "gsutil", "gcloud",
-    "rclone", "az", "pastebinit", "croc", "wormhole", "ffsend", "mail", "mailx", "s-nail", "mutt",
-    "sendmail", "msmtp", "ssmtp", "dig", "nslookup", "host", "drill", "kdig", "delv", "dog",
-    "doggo", "resolvectl", "getent", "ping", "ping6", "traceroute", "traceroute6", "tracepath",
-    "mtr", "nping", "hping3", "whois",
+    "curl",
+    "wget",
+    "http",
+    "https",
+    "xh",
+    "xhs",
+    "nc",
+    "ncat",
+    "netcat",
+    "telnet",
+    "socat",
+    "openssl",
+    "ssh",
+    "ab",
+    "scp",
+    "rsync",
+    "sftp",
+    "ftp",
+    "lftp",
+    "gh",
+    "aws",
+    "gsutil",
+    "gcloud",
+    "rclone",
+    "az",
+    "pastebinit",
+    "croc",
+    "wormhole",
+    "ffsend",
+    "mail",
+    "mailx",
+    "s-nail",
+    "mutt",
+    "sendmail",
+    "msmtp",
+    "ssmtp",
+    "dig",
+    "nslookup",
+    "host",
+    "drill",
+    "kdig",
+    "delv",
+    "dog",
+    "doggo",
+    "resolvectl",
+    "getent",
+    "ping",
+    "ping6",
+    "traceroute",
+    "traceroute6",
+    "tracepath",
+    "mtr",
+    "nping",
+    "hping3",
+    "whois",
 ];
 
 impl Delivery {
@@ -78,7 +148,12 @@ pub(in crate::rules) fn deliveries(cmd: &Command, flow: &Flow) -> Vec<Delivery> 
         "socat" => socat(cmd, flow),
         "openssl" if cmd.args.first().is_some_and(|a| a == "s_client") => {
             let host = option_value(cmd, "-connect");
-            stream(cmd, flow, Place::Socket, &host.iter().map(String::as_str).collect::<Vec<_>>())
+            stream(
+                cmd,
+                flow,
+                Place::Socket,
+                &host.iter().map(String::as_str).collect::<Vec<_>>(),
+            )
         }
         "ssh" => stream(cmd, flow, Place::Remote, &[]),
         "ab" => files(ab_sent_files(cmd), flow, Place::Data),
@@ -104,7 +179,11 @@ pub(in crate::rules) fn deliveries(cmd: &Command, flow: &Flow) -> Vec<Delivery> 
         }
         p if MAILERS.contains(&p) => {
             let mut out = stream(cmd, flow, Place::Away, &[]);
-            out.extend(files(option_values(cmd, &["-a", "-A", "--attach"]), flow, Place::Away));
+            out.extend(files(
+                option_values(cmd, &["-a", "-A", "--attach"]),
+                flow,
+                Place::Away,
+            ));
             out
         }
         p if RESOLVERS.contains(&p) => looked_up(&cmd.operands(), flow),
@@ -219,15 +298,16 @@ fn curl(cmd: &Command, flow: &Flow) -> Vec<Delivery> {
     let opts = curl_options(cmd);
     let mut out = Vec::new();
     for (opt, value) in &opts {
-        let place = match opt.as_str() {
-            "-H" | "--header" | "-u" | "--user" | "--oauth2-bearer" | "-b" | "--cookie" | "-A"
-            | "--user-agent" | "-e" | "--referer" | "-U" | "--proxy-user" | "--proxy-header" => {
-                Place::Auth
-            }
-            "-d" | "--data" | "--data-binary" | "--data-ascii" | "--data-raw" | "--data-urlencode"
-            | "--json" | "-F" | "--form" | "--form-string" | "--url-query" => Place::Data,
-            _ => continue,
-        };
+        let place =
+            match opt.as_str() {
+                "-H" | "--header" | "-u" | "--user" | "--oauth2-bearer" | "-b" | "--cookie"
+                | "-A" | "--user-agent" | "-e" | "--referer" | "-U" | "--proxy-user"
+                | "--proxy-header" => Place::Auth,
+                "-d" | "--data" | "--data-binary" | "--data-ascii" | "--data-raw"
+                | "--data-urlencode" | "--json" | "-F" | "--form" | "--form-string"
+                | "--url-query" => Place::Data,
+                _ => continue,
+            };
         out.extend(word_secret(value, flow).map(|c| Delivery::new(c, place)));
     }
     body_files(upload_files(cmd), cmd, flow, &mut out);
@@ -238,7 +318,11 @@ fn curl(cmd: &Command, flow: &Flow) -> Vec<Delivery> {
         .into_iter()
         .filter(|w| !values.contains(w))
         .collect();
-    urls.extend(opts.iter().filter(|(o, _)| o == "--url").map(|(_, v)| v.as_str()));
+    urls.extend(
+        opts.iter()
+            .filter(|(o, _)| o == "--url")
+            .map(|(_, v)| v.as_str()),
+    );
     let (hosts, unknown) = requests(&urls, flow, &mut out);
     to_hosts(out, hosts, unknown)
 }
@@ -269,9 +353,28 @@ fn wget(cmd: &Command, flow: &Flow) -> Vec<Delivery> {
 
 /// HTTPie and xh options that take a value.
 const HTTPIE_VALUED: &[&str] = &[
-    "-a", "--auth", "-A", "--auth-type", "--session", "--session-read-only", "-o", "--output",
-    "--proxy", "--verify", "--cert", "--cert-key", "-p", "--print", "--pretty", "-s", "--style",
-    "--timeout", "--max-redirects", "--default-scheme", "--format-options", "--boundary",
+    "-a",
+    "--auth",
+    "-A",
+    "--auth-type",
+    "--session",
+    "--session-read-only",
+    "-o",
+    "--output",
+    "--proxy",
+    "--verify",
+    "--cert",
+    "--cert-key",
+    "-p",
+    "--print",
+    "--pretty",
+    "-s",
+    "--style",
+    "--timeout",
+    "--max-redirects",
+    "--default-scheme",
+    "--format-options",
+    "--boundary",
 ];
 
 /// HTTPie and xh: `[METHOD] URL ITEM...`, where an item's separator says
@@ -372,12 +475,11 @@ fn socat(cmd: &Command, flow: &Flow) -> Vec<Delivery> {
             "file" | "open" | "gopen" | "create" | "pipe" => path_secret(param, flow),
             "exec" | "system" => {
                 let program = shell::analyze(param);
-                let flow = &*flow;
-                super::sources::strongest(
+                strongest(
                     program
                         .commands
                         .iter()
-                        .filter_map(|c| super::sources::command_secret(c, flow)),
+                        .filter_map(|c| command_secret(c, flow)),
                 )
             }
             _ => None,
@@ -409,7 +511,7 @@ fn dev_tcp(cmd: &Command, flow: &Flow) -> Vec<Delivery> {
     if sockets.is_empty() {
         return Vec::new();
     }
-    let Some(carried) = super::sources::command_secret(cmd, flow) else {
+    let Some(carried) = command_secret(cmd, flow) else {
         return Vec::new();
     };
     let mut d = Delivery::new(carried, Place::Socket);
@@ -438,10 +540,12 @@ fn publish(cmd: &Command, flow: &Flow) -> Vec<Delivery> {
             .or_else(|| after(&["release", "upload"]).map(|v| v.into_iter().skip(1).collect()))
             .unwrap_or_default(),
         "aws" | "gsutil" | "gcloud" | "rclone" => {
-            let copied = ["cp", "mv", "sync", "rsync", "copy", "copyto", "move", "moveto"]
-                .iter()
-                .find_map(|verb| after(&[verb]))
-                .unwrap_or_default();
+            let copied = [
+                "cp", "mv", "sync", "rsync", "copy", "copyto", "move", "moveto",
+            ]
+            .iter()
+            .find_map(|verb| after(&[verb]))
+            .unwrap_or_default();
             match copied.split_last() {
                 Some((dest, sources)) if remote(dest) => {
                     sources.iter().copied().filter(|s| !remote(s)).collect()
@@ -482,7 +586,10 @@ fn git_subcommand(cmd: &Command) -> Option<(&str, &[String])> {
     }
     let mut i = 0;
     while let Some(arg) = cmd.args.get(i) {
-        if matches!(arg.as_str(), "-C" | "-c" | "--git-dir" | "--work-tree" | "--namespace") {
+        if matches!(
+            arg.as_str(),
+            "-C" | "-c" | "--git-dir" | "--work-tree" | "--namespace"
+        ) {
             i += 2;
         } else if arg.starts_with('-') {
             i += 1;
@@ -509,9 +616,10 @@ pub(in crate::rules) fn git_push(cmd: &Command, flow: &mut Flow) -> Option<Strin
         .map(String::as_str)
         .filter(|a| !a.starts_with('-'))
         .collect();
-    let everything = options
-        .iter()
-        .any(|o| matches!(*o, "-A" | "--all" | "-u" | "--update") || (o.len() > 1 && !o.starts_with("--") && o.contains('a') && sub == "commit"));
+    let everything = options.iter().any(|o| {
+        matches!(*o, "-A" | "--all" | "-u" | "--update")
+            || (o.len() > 1 && !o.starts_with("--") && o.contains('a') && sub == "commit")
+    });
     let adds = match sub {
         "add" | "stage" => {
             let named = paths.iter().any(|p| path_secret(p, flow).is_some());
@@ -545,10 +653,16 @@ mod tests {
 
     #[test]
     fn httpie_items() {
-        assert_eq!(httpie_item("Authorization:Bearer x"), (Place::Auth, "Bearer x", false));
+        assert_eq!(
+            httpie_item("Authorization:Bearer x"),
+            (Place::Auth, "Bearer x", false)
+        );
         assert_eq!(httpie_item("k=v"), (Place::Data, "v", false));
         assert_eq!(httpie_item("q==v"), (Place::Data, "v", false));
-        assert_eq!(httpie_item("f@~/.ssh/id_rsa"), (Place::Data, "~/.ssh/id_rsa", true));
+        assert_eq!(
+            httpie_item("f@~/.ssh/id_rsa"),
+            (Place::Data, "~/.ssh/id_rsa", true)
+        );
         assert_eq!(httpie_item("j:=@a.json"), (Place::Data, "a.json", true));
         assert_eq!(httpie_item("j:=[1]"), (Place::Data, "[1]", false));
     }
@@ -556,7 +670,10 @@ mod tests {
     #[test]
     fn git_subcommands() {
         let git = Command::from_words("git -C /x -c a=b add -A");
-        assert_eq!(git_subcommand(&git).map(|(s, r)| (s, r.len())), Some(("add", 1)));
+        assert_eq!(
+            git_subcommand(&git).map(|(s, r)| (s, r.len())),
+            Some(("add", 1))
+        );
         assert_eq!(git_subcommand(&Command::from_words("git --version")), None);
     }
 }

@@ -6,8 +6,8 @@ use super::hosts::{provider, provider_of, Provider};
 use super::script;
 use crate::rules::access::{file_uses, Access, How};
 use crate::rules::files::is_env_template;
-use crate::rules::paths::basename;
 use crate::rules::net::substituted;
+use crate::rules::paths::basename;
 use crate::rules::secrets::is_secret_path;
 use crate::shell::{Command, RedirectOp};
 
@@ -63,26 +63,46 @@ impl From<Secret> for Carried {
 
 /// The strongest of several secrets (the environment over a file over a token).
 pub(in crate::rules) fn strongest(found: impl IntoIterator<Item = Carried>) -> Option<Carried> {
-    found.into_iter().fold(None, |best: Option<Carried>, c| match best {
-        Some(b) if b.secret.rank() >= c.secret.rank() => Some(b),
-        _ => Some(c),
-    })
+    found
+        .into_iter()
+        .fold(None, |best: Option<Carried>, c| match best {
+            Some(b) if b.secret.rank() >= c.secret.rank() => Some(b),
+            _ => Some(c),
+        })
 }
 
 /// Words of a variable name that make it a secret's.
 const SECRET_WORDS: &[&str] = &[
-    "TOKEN", "TOKENS", "SECRET", "SECRETS", "PASSWORD", "PASSWD", "PASS", "PWD", "KEY", "APIKEY",
-    "CREDENTIAL", "CREDENTIALS", "CREDS", "COOKIE",
+    "TOKEN",
+    "TOKENS",
+    "SECRET",
+    "SECRETS",
+    "PASSWORD",
+    "PASSWD",
+    "PASS",
+    "PWD",
+    "KEY",
+    "APIKEY",
+    "CREDENTIAL",
+    "CREDENTIALS",
+    "CREDS",
+    "COOKIE",
 ];
 
 /// Last words of a name that say it holds something about a secret, not the secret.
 const NOT_THE_SECRET: &[&str] = &[
-    "ID", "PATH", "FILE", "DIR", "NAME", "URL", "HOST", "PORT", "USER", "USERNAME", "TYPE", "LENGTH",
-    "SIZE", "REGION", "HEADER", "ENDPOINT",
+    "ID", "PATH", "FILE", "DIR", "NAME", "URL", "HOST", "PORT", "USER", "USERNAME", "TYPE",
+    "LENGTH", "SIZE", "REGION", "HEADER", "ENDPOINT",
 ];
 
 /// Names whose value carries a password inside a URL.
-const SECRET_URLS: &[&str] = &["DATABASE_URL", "MONGODB_URI", "MONGO_URL", "REDIS_URL", "SENTRY_DSN"];
+const SECRET_URLS: &[&str] = &[
+    "DATABASE_URL",
+    "MONGODB_URI",
+    "MONGO_URL",
+    "REDIS_URL",
+    "SENTRY_DSN",
+];
 
 /// Whether a variable named so holds a secret. Environment variables are
 /// upper case by convention; a lower-case `$key` is most often a loop
@@ -102,7 +122,10 @@ pub(in crate::rules) fn secret_var(name: &str) -> bool {
     if name == "PWD" || name == "OLDPWD" || NOT_THE_SECRET.contains(last) {
         return false;
     }
-    if words.iter().any(|w| matches!(*w, "PUBLIC" | "PUBLISHABLE" | "PUB")) {
+    if words
+        .iter()
+        .any(|w| matches!(*w, "PUBLIC" | "PUBLISHABLE" | "PUB"))
+    {
         return false;
     }
     words.iter().any(|w| {
@@ -197,9 +220,29 @@ pub(in crate::rules) fn path_secret(path: &str, flow: &Flow) -> Option<Carried> 
 /// Programs that use a key or credential file named in their arguments
 /// without printing it (`ssh -i KEY`, `curl --key KEY`, `kubectl --kubeconfig`).
 const USES_KEYS: &[&str] = &[
-    "ssh", "scp", "sftp", "ssh-add", "ssh-keygen", "ssh-copy-id", "git", "curl", "wget", "docker",
-    "podman", "kubectl", "helm", "terraform", "ansible", "ansible-playbook", "psql", "mysql",
-    "aws", "gcloud", "az", "source", ".",
+    "ssh",
+    "scp",
+    "sftp",
+    "ssh-add",
+    "ssh-keygen",
+    "ssh-copy-id",
+    "git",
+    "curl",
+    "wget",
+    "docker",
+    "podman",
+    "kubectl",
+    "helm",
+    "terraform",
+    "ansible",
+    "ansible-playbook",
+    "psql",
+    "mysql",
+    "aws",
+    "gcloud",
+    "az",
+    "source",
+    ".",
 ];
 
 /// Shell builtins that read a variable without printing it.
@@ -408,7 +451,8 @@ impl Flow {
         self.staged
             .iter()
             .find(|(file, _)| {
-                *file == path || (path != "." && file.starts_with(&format!("{path}/")))
+                *file == path
+                    || (path != "." && file.starts_with(&format!("{path}/")))
                     || (path == "." && !file.starts_with('/') && !file.starts_with('~'))
             })
             .map(|(_, c)| c.clone())
@@ -417,10 +461,9 @@ impl Flow {
     /// Files the line filled with a secret and that sit in a working tree,
     /// not in a temp directory.
     pub fn staged_in_tree(&self) -> impl Iterator<Item = &str> {
-        self.staged
-            .iter()
-            .map(|(f, _)| f.as_str())
-            .filter(|f| !crate::rules::targets::classify(f, None).eq(&crate::rules::targets::Target::Temp))
+        self.staged.iter().map(|(f, _)| f.as_str()).filter(|f| {
+            !crate::rules::targets::classify(f, None).eq(&crate::rules::targets::Target::Temp)
+        })
     }
 
     /// Records what `cmd` leaves behind: files it writes while carrying a
@@ -564,16 +607,33 @@ mod tests {
         ] {
             assert!(!secret_var(n), "{n}");
         }
-        assert_eq!(secret_var_in("k=${OPENAI_API_KEY:-x}"), Some("OPENAI_API_KEY"));
+        assert_eq!(
+            secret_var_in("k=${OPENAI_API_KEY:-x}"),
+            Some("OPENAI_API_KEY")
+        );
         assert_eq!(secret_var_in("$HOME/$USER"), None);
     }
 
     #[test]
     fn environment_dumps() {
-        for line in ["env", "printenv", "set", "export -p", "declare -x", "declare -p", "ps eww"] {
+        for line in [
+            "env",
+            "printenv",
+            "set",
+            "export -p",
+            "declare -x",
+            "declare -p",
+            "ps eww",
+        ] {
             assert!(dumps_environment(&Command::from_words(line)), "{line}");
         }
-        for line in ["printenv HOME", "set -e", "export X=1", "declare -f", "ps -ef"] {
+        for line in [
+            "printenv HOME",
+            "set -e",
+            "export X=1",
+            "declare -f",
+            "ps -ef",
+        ] {
             assert!(!dumps_environment(&Command::from_words(line)), "{line}");
         }
     }
@@ -581,12 +641,17 @@ mod tests {
     #[test]
     fn printers() {
         let token = |l: &str| prints_credential(&Command::from_words(l));
-        assert!(matches!(token("gh auth token"), Some(Secret::Token { provider: Some(p), .. }) if p.name == "GitHub"));
+        assert!(
+            matches!(token("gh auth token"), Some(Secret::Token { provider: Some(p), .. }) if p.name == "GitHub")
+        );
         assert!(matches!(
             token("aws --profile x configure get aws_secret_access_key"),
             Some(Secret::Token { name, .. }) if name == "AWS_SECRET_ACCESS_KEY"
         ));
-        assert!(matches!(token("kubectl config view --raw"), Some(Secret::File(_))));
+        assert!(matches!(
+            token("kubectl config view --raw"),
+            Some(Secret::File(_))
+        ));
         assert!(token("aws configure get region").is_none());
         assert!(token("gh auth status").is_none());
         assert!(token("kubectl config view").is_none());
@@ -595,12 +660,21 @@ mod tests {
     #[test]
     fn archives() {
         let tar = |l: &str| archive_written(&Command::from_words(l));
-        assert_eq!(tar("tar czf /tmp/a.tgz ~/.ssh").as_deref(), Some("/tmp/a.tgz"));
+        assert_eq!(
+            tar("tar czf /tmp/a.tgz ~/.ssh").as_deref(),
+            Some("/tmp/a.tgz")
+        );
         assert_eq!(tar("tar -czf a.tgz x").as_deref(), Some("a.tgz"));
-        assert_eq!(tar("tar -c -C / -f out.tar etc").as_deref(), Some("out.tar"));
+        assert_eq!(
+            tar("tar -c -C / -f out.tar etc").as_deref(),
+            Some("out.tar")
+        );
         assert_eq!(tar("tar --file=o.tar -c x").as_deref(), Some("o.tar"));
         assert_eq!(tar("tar cCf / o.tar etc").as_deref(), Some("o.tar"));
-        assert_eq!(tar("zip -r /tmp/s.zip ~/.ssh").as_deref(), Some("/tmp/s.zip"));
+        assert_eq!(
+            tar("zip -r /tmp/s.zip ~/.ssh").as_deref(),
+            Some("/tmp/s.zip")
+        );
         assert_eq!(tar("tar cz ~/.ssh"), None);
     }
 
@@ -619,6 +693,9 @@ mod tests {
         flow.after(&Command::from_words("cp .env ./backup/"));
         assert!(flow.staged("backup/.env").is_some());
         assert!(flow.staged("report.txt").is_none());
-        assert_eq!(flow.staged_in_tree().collect::<Vec<_>>(), vec!["backup", "backup/.env"]);
+        assert_eq!(
+            flow.staged_in_tree().collect::<Vec<_>>(),
+            vec!["backup", "backup/.env"]
+        );
     }
 }
