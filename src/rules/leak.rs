@@ -244,25 +244,31 @@ type Leaks = Rc<Vec<(&'static str, String)>>;
 fn leaks(analysis: &Analysis) -> Leaks {
     thread_local! {
         static LAST: RefCell<Option<(String, usize, Leaks)>> = const { RefCell::new(None) };
+        static NONE: Leaks = Rc::new(Vec::new());
     }
+    // Most lines send nothing: they are answered without a copy of their text.
+    let Some(last) = analysis.commands.iter().rposition(may_send) else {
+        return NONE.with(Rc::clone);
+    };
     let key = (analysis.text.as_str(), analysis.commands.len());
-    let known = LAST.with(|last| {
-        last.borrow()
+    let known = LAST.with(|cached| {
+        cached
+            .borrow()
             .as_ref()
             .filter(|(text, n, _)| (text.as_str(), *n) == key)
             .map(|(_, _, leaks)| leaks.clone())
     });
     known.unwrap_or_else(|| {
-        let leaks = Rc::new(walk(analysis));
-        LAST.with(|last| *last.borrow_mut() = Some((key.0.to_string(), key.1, leaks.clone())));
+        let leaks = Rc::new(walk(&analysis.commands[..=last]));
+        LAST.with(|cached| *cached.borrow_mut() = Some((key.0.to_string(), key.1, leaks.clone())));
         leaks
     })
 }
 
-/// A command that could send something anywhere.
+/// A command that could send something anywhere (git only by pushing).
 fn may_send(cmd: &Command) -> bool {
-    sinks::SENDERS.contains(&cmd.program.as_str())
-        || cmd.program == "git"
+    sinks::may_send(&cmd.program)
+        || (cmd.program == "git" && cmd.args.iter().any(|a| a == "push"))
         || interpreter_language(&cmd.program).is_some()
         || cmd
             .redirects
@@ -270,13 +276,12 @@ fn may_send(cmd: &Command) -> bool {
             .any(|r| r.target.starts_with("/dev/tcp/") || r.target.starts_with("/dev/udp/"))
 }
 
-fn walk(analysis: &Analysis) -> Vec<(&'static str, String)> {
-    if !analysis.commands.iter().any(may_send) {
-        return Vec::new();
-    }
+/// The commands of a line up to its last sender, in order: each is
+/// judged with what the ones before it left in files and in git.
+fn walk(commands: &[Command]) -> Vec<(&'static str, String)> {
     let mut flow = Flow::default();
     let mut out = Vec::new();
-    for cmd in &analysis.commands {
+    for cmd in commands {
         for d in sinks::deliveries(cmd, &flow) {
             if let Some(id) = decide(&d) {
                 out.push((id, quote(cmd, &d)));

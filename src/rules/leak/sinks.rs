@@ -7,7 +7,9 @@ use super::sources::{
 use crate::rules::access::WGET;
 use crate::rules::net::curl_options;
 use crate::rules::opts::parse_opts;
-use crate::rules::secrets::{ab_sent_files, sent_files, sftp_puts, socat_address, upload_files};
+use crate::rules::secrets::{
+    ab_sent_files, sent_files, sftp_puts, socat_address, upload_files, SOCAT_NET,
+};
 use crate::shell::{self, Command, RedirectOp};
 
 /// Where in a transfer the secret travels, which says whether it is used or stolen.
@@ -39,26 +41,10 @@ pub(in crate::rules) struct Delivery {
 }
 
 /// Programs that look a name up in DNS (or make the resolver do it).
+#[rustfmt::skip]
 const RESOLVERS: &[&str] = &[
-    "dig",
-    "nslookup",
-    "host",
-    "drill",
-    "kdig",
-    "delv",
-    "dog",
-    "doggo",
-    "resolvectl",
-    "getent",
-    "ping",
-    "ping6",
-    "traceroute",
-    "traceroute6",
-    "tracepath",
-    "mtr",
-    "nping",
-    "hping3",
-    "whois",
+    "dig", "nslookup", "host", "drill", "kdig", "delv", "dog", "doggo", "resolvectl", "getent",
+    "ping", "ping6", "traceroute", "traceroute6", "tracepath", "mtr", "nping", "hping3", "whois",
 ];
 
 /// Programs with a raw connection: what reaches their stdin is sent as it is.
@@ -69,64 +55,20 @@ const MAILERS: &[&str] = &[
     "mail", "mailx", "s-nail", "mutt", "sendmail", "msmtp", "ssmtp",
 ];
 
-/// Programs that may send something: the rest are passed over cheaply.
-pub(in crate::rules) const SENDERS: &[&str] = &[
-    "curl",
-    "wget",
-    "http",
-    "https",
-    "xh",
-    "xhs",
-    "nc",
-    "ncat",
-    "netcat",
-    "telnet",
-    "socat",
-    "openssl",
-    "ssh",
-    "ab",
-    "scp",
-    "rsync",
-    "sftp",
-    "ftp",
-    "lftp",
-    "gh",
-    "aws",
-    "gsutil",
-    "gcloud",
-    "rclone",
-    "az",
-    "pastebinit",
-    "croc",
-    "wormhole",
-    "ffsend",
-    "mail",
-    "mailx",
-    "s-nail",
-    "mutt",
-    "sendmail",
-    "msmtp",
-    "ssmtp",
-    "dig",
-    "nslookup",
-    "host",
-    "drill",
-    "kdig",
-    "delv",
-    "dog",
-    "doggo",
-    "resolvectl",
-    "getent",
-    "ping",
-    "ping6",
-    "traceroute",
-    "traceroute6",
-    "tracepath",
-    "mtr",
-    "nping",
-    "hping3",
-    "whois",
+/// Other programs that may send something.
+#[rustfmt::skip]
+const SENDERS: &[&str] = &[
+    "curl", "wget", "http", "https", "xh", "xhs", "socat", "openssl", "ssh", "ab", "scp", "rsync",
+    "sftp", "ftp", "lftp", "gh", "aws", "gsutil", "gcloud", "rclone", "az", "pastebinit", "croc",
+    "wormhole", "ffsend",
 ];
+
+/// Whether a program may send something: the rest are passed over cheaply.
+pub(in crate::rules) fn may_send(program: &str) -> bool {
+    [SENDERS, RESOLVERS, SOCKETS, MAILERS]
+        .iter()
+        .any(|list| list.contains(&program))
+}
 
 impl Delivery {
     fn new(carried: Carried, place: Place) -> Delivery {
@@ -456,13 +398,9 @@ fn socat(cmd: &Command, flow: &Flow) -> Vec<Delivery> {
             None => addresses.push((word.to_ascii_lowercase(), "")),
         }
     }
-    const NET: &[&str] = &[
-        "tcp", "tcp4", "tcp6", "udp", "udp4", "udp6", "sctp", "openssl", "ssl", "socks", "socks4",
-        "socks4a", "socks5", "proxy", "dccp", "udplite",
-    ];
     let hosts: Vec<&str> = addresses
         .iter()
-        .filter(|(k, _)| NET.contains(&k.as_str()))
+        .filter(|(k, _)| SOCAT_NET.contains(&k.as_str()))
         .map(|(_, p)| *p)
         .collect();
     if hosts.is_empty() {

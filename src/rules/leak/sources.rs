@@ -219,30 +219,11 @@ pub(in crate::rules) fn path_secret(path: &str, flow: &Flow) -> Option<Carried> 
 
 /// Programs that use a key or credential file named in their arguments
 /// without printing it (`ssh -i KEY`, `curl --key KEY`, `kubectl --kubeconfig`).
+#[rustfmt::skip]
 const USES_KEYS: &[&str] = &[
-    "ssh",
-    "scp",
-    "sftp",
-    "ssh-add",
-    "ssh-keygen",
-    "ssh-copy-id",
-    "git",
-    "curl",
-    "wget",
-    "docker",
-    "podman",
-    "kubectl",
-    "helm",
-    "terraform",
-    "ansible",
-    "ansible-playbook",
-    "psql",
-    "mysql",
-    "aws",
-    "gcloud",
-    "az",
-    "source",
-    ".",
+    "ssh", "scp", "sftp", "ssh-add", "ssh-keygen", "ssh-copy-id", "git", "curl", "wget", "docker",
+    "podman", "kubectl", "helm", "terraform", "ansible", "ansible-playbook", "psql", "mysql", "aws",
+    "gcloud", "az", "source", ".",
 ];
 
 /// Shell builtins that read a variable without printing it.
