@@ -202,6 +202,16 @@ fn command_uses(cmd: &crate::shell::Command) -> Vec<access::FileUse<'_>> {
     if QUIET_READERS.contains(&cmd.program.as_str()) {
         uses.retain(|u| u.access == access::Access::Write);
     }
+    // A program warden has no model of may write any file it is given.
+    if uses.is_empty() && crate::rules::hidden_paths_searched(cmd) {
+        for path in crate::rules::path_arguments(cmd) {
+            uses.push(access::FileUse {
+                path: path.into(),
+                access: access::Access::Write,
+                how: How::Unknown,
+            });
+        }
+    }
     // Codex's `apply_patch` run as a command carries its patch along.
     if crate::patch::is_apply_patch_program(&cmd.program) {
         let text = cmd
@@ -271,7 +281,13 @@ pub(crate) fn verdict(touched: &Touched, rule: &'static PathRule, layer: Layer) 
         Reason::Path {
             category: rule.category,
             why: rule.reason,
-            access: if touched.write { "writes" } else { "reads" },
+            access: match (touched.write, touched.how) {
+                (true, Some(How::Unknown)) => {
+                    "may write (a program warden has no model of is given it)"
+                }
+                (true, _) => "writes",
+                (false, _) => "reads",
+            },
             path: r.path.clone(),
             unresolved: r.problem.clone(),
         },

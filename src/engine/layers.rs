@@ -9,9 +9,9 @@ use crate::rules::{self, Hit, RuleSet};
 use crate::shell::Analysis;
 use crate::verdict::{Decision, Layer, Reason, Verdict};
 
-static HARDLINE: Lazy<RuleSet> = Lazy::new(|| RuleSet::new(rules::hardline()));
+use crate::rules::{DANGEROUS_SET as DANGEROUS, HARDLINE_SET as HARDLINE};
+
 static SUDO_GUARD: Lazy<RuleSet> = Lazy::new(|| RuleSet::new(rules::sudo_guard()));
-static DANGEROUS: Lazy<RuleSet> = Lazy::new(|| RuleSet::new(rules::dangerous()).help_is_harmless());
 
 /// The order of the decision. The first layer with an opinion decides;
 /// post-processing then applies what the environment says about asks.
@@ -54,7 +54,7 @@ pub static STAGES: &[Stage] = &[
     Stage {
         name: "dangerous",
         decides: "ask",
-        catches: "writes to system files, shell start-up files, login items, crontabs, git hooks, env files, Hermes' settings, another Hermes profile, or outside the project (`files.*`); built-in rules for destructive but sometimes intended commands, e.g. `git reset --hard`, in the groups fs, git, system, containers, db, net (with `net.token-in-request`: a secret-named variable or CLI token in a request body or URL to a host warden cannot vouch for), exec, windows, admin; plus the custom-patterns plugin's `patterns`; then reads of private keys, credentials, env files, browser profiles and password hashes (`files.*`). Categories named in Hermes' `command_allowlist` are skipped, and yolo lifts the rest",
+        catches: "writes to system files, shell start-up files, login items, crontabs, git hooks, env files, Hermes' settings, another Hermes profile, or outside the project (`files.*`); built-in rules for destructive but sometimes intended commands, e.g. `git reset --hard`, in the groups fs, git, system, containers, cloud, db, net (with `net.token-in-request`: a secret-named variable or CLI token in a request body or URL to a host warden cannot vouch for), exec, windows, admin; plus the custom-patterns plugin's `patterns`; then reads of private keys, credentials, env files, browser profiles and password hashes (`files.*`). Categories named in Hermes' `command_allowlist` are skipped, and yolo lifts the rest",
         after_layers: false,
         run: dangerous,
     },
@@ -400,7 +400,13 @@ fn call_text(cx: &Context<'_>) -> String {
 /// about: the ask, or why it stands aside (a user allow, yolo).
 fn path_danger(cx: &mut Context<'_>, writes: bool) -> Option<Step> {
     let exempt = &cx.policy.settings.exempt_categories;
-    let touched = cx.touched.iter().filter(|t| t.write == writes);
+    // A path given to a program warden has no model of is not known to be
+    // written: it waits, like a read, for the rules that know the program.
+    let unknown = Some(crate::rules::access::How::Unknown);
+    let touched = cx
+        .touched
+        .iter()
+        .filter(|t| (t.write && t.how != unknown) == writes);
     let (t, rule) = files::first_hit(touched, &cx.around, Decision::Ask, exempt)?;
     let (verdict, note) = (
         files::verdict(t, rule, Layer::Dangerous),

@@ -42,6 +42,9 @@ pub enum How {
     /// `patch`: the file it patches, `-o`, `-r`.
     Patch,
     Read,
+    /// A path in the arguments of a program warden has no model of: it may
+    /// be read or written (`iconv -o F`, `tsc --outFile F`, `mypy --junit-xml F`).
+    Unknown,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -200,8 +200,7 @@ pub static RULES: &[Rule] = &[
         matcher: Matcher::Analysis(hidden_characters),
         hits: &["echo 'a\u{202e}b'", "ls\u{200b} -la", "cat notes\u{2066}.txt"],
         misses: &["echo café", "ls -la", "echo 'ｈｅｌｌｏ'"],
-    },
-];
+    },];
 
 /// Whether an interpreter in `INTERPRETERS` takes its program from stdin
 /// rather than from an inline code option (`-c`, `-e`) or a script operand.

@@ -195,16 +195,38 @@ impl PathRule {
             return self.read;
         }
         match how {
+            // Not known to be a write: where a write is refused outright,
+            // the program's unknown use of the file asks instead.
+            // Devices and boot files are what disk tools are for, and
+            // those have rules of their own.
+            Some(How::Unknown) => UNKNOWN_USE_ASKS.contains(&self.id).then_some(Decision::Ask),
             Some(how) if !content_write(how) && !self.changes => None,
             _ => self.write,
         }
     }
 }
 
+/// The rules whose files a program warden has no model of may not be given
+/// without a question: keys, credentials, sudoers, the account files and the
+/// guard's own files. A write there is refused; an unknown use asks.
+const UNKNOWN_USE_ASKS: &[&str] = &[
+    "files.guard",
+    "files.ssh",
+    "files.cloud-credentials",
+    "files.tool-credentials",
+    "files.gnupg",
+    "files.hermes-secrets",
+    "files.sudoers",
+    "files.accounts",
+];
+
 /// The spellings that put content into a file; the others (deleting,
 /// creating, changing permissions) only count for rules with `changes`.
 fn content_write(how: How) -> bool {
-    !matches!(how, How::Delete | How::Touch | How::Chmod | How::Read)
+    !matches!(
+        how,
+        How::Delete | How::Touch | How::Chmod | How::Read | How::Unknown
+    )
 }
 
 const GUARD_REASON: &str = "an agent must not change the policy, hooks or binary that guard it; to change policy, edit the file yourself, then run `warden bless`";

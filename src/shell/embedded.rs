@@ -1,4 +1,4 @@
-//! Commands hidden in ordinary programs' options and scripts: ssh's `ProxyCommand`, `sshfs -o ssh_command`, `rsync -e`, tar's checkpoint actions and filters, `at`/`batch` jobs, awk's `system()` and pipes, sed's `e`, m4's `syscmd`, ed's `!`, emacs' `shell-command`.
+//! Commands hidden in ordinary programs' options and scripts: ssh's `ProxyCommand`, `sshfs -o ssh_command`, `rsync -e`, tar's checkpoint actions and filters, `at`/`batch` jobs, awk's `system()` and pipes, sed's `e`, m4's `syscmd`, ed's `!`, emacs' `shell-command` and `term`, sftp's `!`.
 //!
 //! Each of these hands a string to a shell (or runs a program named by it),
 //! so the string is analysed as a command line, as `bash -c` would be.
@@ -36,7 +36,7 @@ static M4_SYSCMD: Lazy<Regex> =
     Lazy::new(|| Regex::new(r"e?syscmd\s*\(([^)]*)\)").expect("m4 syscmd regex is valid"));
 static EMACS_SHELL: Lazy<Regex> = Lazy::new(|| {
     Regex::new(
-        r#"(?:shell-command|call-process-shell-command|async-shell-command)\s+"((?:[^"\\]|\\.)*)""#,
+        r#"(?:shell-command|call-process-shell-command|async-shell-command|\bterm|ansi-term)\s+"((?:[^"\\]|\\.)*)""#,
     )
     .expect("emacs shell-command regex is valid")
 });
@@ -52,6 +52,19 @@ impl Eval<'_> {
                     let name = name.trim().to_ascii_lowercase();
                     if SSH_COMMAND_OPTIONS.contains(&name.as_str()) || name == "ssh_command" {
                         self.reanalyze(text.trim(), "ssh -o command", None);
+                    }
+                }
+                // sftp runs `!CMD` lines of its batch input locally.
+                if cmd.program == "sftp" {
+                    let escapes: Vec<String> = cmd
+                        .stdin
+                        .iter()
+                        .flat_map(|s| s.lines())
+                        .filter_map(|l| l.trim_start().strip_prefix('!'))
+                        .map(str::to_string)
+                        .collect();
+                    for text in escapes {
+                        self.reanalyze(&text, "sftp !", None);
                     }
                 }
             }
