@@ -307,6 +307,15 @@ pub static RULES: &[PathRule] = &[
         misses: &["read ~/.hermes/memories/MEMORY.md", "write ~/.hermes/skills/x/.env.example"],
     },
     PathRule {
+        id: "files.browser-profile",
+        category: "a web browser's profile",
+        reason: "browser profiles keep saved passwords and session cookies that sign in as the user on every site",
+        write: None, read: Some(Decision::Ask), changes: false,
+        places: Places::Under(&["~/.mozilla/firefox", "~/snap/firefox/common/.mozilla/firefox", "~/.var/app/org.mozilla.firefox", "~/.config/google-chrome", "~/.config/chromium", "~/snap/chromium/common/chromium", "~/.config/BraveSoftware", "~/.config/microsoft-edge", "~/.config/vivaldi", "~/.config/opera", "~/Library/Application Support/Google/Chrome", "~/Library/Application Support/Firefox", "~/Library/Application Support/BraveSoftware", "~/Library/Application Support/Microsoft Edge", "~/Library/Cookies", "~/Library/Safari", "~/AppData/Local/Google/Chrome/User Data", "~/AppData/Roaming/Mozilla/Firefox"]),
+        hits: &["read ~/.mozilla/firefox/abc.default-release/logins.json", "read ~/.config/google-chrome/Default/Cookies", "read ~/.config/BraveSoftware/Brave-Browser/Default/Cookies"],
+        misses: &["read ~/.mozilla/extensions/x.xpi", "read chrome/Default/Cookies", "read ~/.config/chromium-flags.conf"],
+    },
+    PathRule {
         id: "files.sudoers",
         category: "the sudoers policy",
         reason: "editing sudoers can grant passwordless root to anyone",

@@ -17,6 +17,7 @@ mod fs_write;
 mod git;
 mod hardline;
 mod hidden;
+mod leak;
 
 pub(crate) use hidden::{path_arguments, searched as hidden_paths_searched};
 mod net;
@@ -101,6 +102,15 @@ pub static EXFILTRATION: Table = Table {
     rules: secrets::RULES,
 };
 
+/// Secrets followed through a line to the network (pipes, `$( )`, temp
+/// files, DNS names, git pushes, interpreters): part of the floor, in the
+/// `net.` group beside the rules above.
+pub static LEAKS: Table = Table {
+    file: "leak",
+    group: "net",
+    rules: leak::RULES,
+};
+
 /// `sudo -S` without a configured password: the agent would be guessing one.
 pub static SUDO_GUARD: Table = Table {
     file: "system",
@@ -152,6 +162,13 @@ pub static DANGEROUS: &[Table] = &[
         group: "net",
         rules: net::RULES,
     },
+    // Credential variables in a request body or URL, where only a person who
+    // knows the host can tell use from theft.
+    Table {
+        file: "leak",
+        group: "net",
+        rules: leak::ASK,
+    },
     Table {
         file: "exec",
         group: "exec",
@@ -178,14 +195,18 @@ pub static DANGEROUS: &[Table] = &[
 
 /// Every table, in evaluation order.
 pub fn tables() -> impl Iterator<Item = &'static Table> {
-    [&HARDLINE, &EXFILTRATION, &SUDO_GUARD]
+    [&HARDLINE, &EXFILTRATION, &LEAKS, &SUDO_GUARD]
         .into_iter()
         .chain(DANGEROUS)
 }
 
 /// The unbypassable floor: every rule blocks.
 pub fn hardline() -> impl Iterator<Item = &'static Rule> {
-    HARDLINE.rules.iter().chain(EXFILTRATION.rules)
+    HARDLINE
+        .rules
+        .iter()
+        .chain(EXFILTRATION.rules)
+        .chain(LEAKS.rules)
 }
 
 /// `sudo -S` without a configured password.

@@ -23,6 +23,7 @@ mod wrappers;
 
 pub use command::{program_in, program_name, Command, Redirect, RedirectOp, Wrapper};
 pub(crate) use eval::GROUP_REDIRECT;
+pub(crate) use interp::{inline_code, language as interpreter_language};
 pub(crate) use programs::{has_model, DECODED};
 
 /// Limits past which the analysis stops and the verdict is block.
