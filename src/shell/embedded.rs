@@ -32,6 +32,11 @@ static AWK_PIPE: Lazy<Regex> = Lazy::new(|| {
     Regex::new(r#"\|\s*"((?:[^"\\]|\\.)*)"|"((?:[^"\\]|\\.)*)"\s*\|\s*getline"#)
         .expect("awk pipe regex is valid")
 });
+/// awk's output redirections to a named file: `print x > "FILE"`, `>> "FILE"`.
+static AWK_WRITE: Lazy<Regex> = Lazy::new(|| {
+    Regex::new(r#"(?:print|printf)[^;}>|]*?(>>?)\s*"((?:[^"\\]|\\.)*)""#)
+        .expect("awk write regex is valid")
+});
 static M4_SYSCMD: Lazy<Regex> =
     Lazy::new(|| Regex::new(r"e?syscmd\s*\(([^)]*)\)").expect("m4 syscmd regex is valid"));
 static EMACS_SHELL: Lazy<Regex> = Lazy::new(|| {
@@ -90,6 +95,23 @@ impl Eval<'_> {
                         .collect();
                     for text in found {
                         self.reanalyze(&text, "awk system", None);
+                    }
+                    // gawk's `/inet/tcp/...` special files are sockets; read
+                    // with `|& getline` and fed to commands, a remote shell.
+                    if code.contains("/inet") && code.contains("|&") && code.contains("getline") {
+                        self.reverse_shell(cmd);
+                    }
+                    let writes: Vec<(String, bool)> = AWK_WRITE
+                        .captures_iter(&code)
+                        .filter_map(|c| {
+                            Some((unescape(c.get(2)?.as_str()), c.get(1)?.as_str() == ">>"))
+                        })
+                        .filter(|(path, _)| {
+                            !path.starts_with("/inet") && !path.starts_with("/dev/std")
+                        })
+                        .collect();
+                    for (path, append) in writes {
+                        self.write_by(cmd, path, append);
                     }
                 }
             }

@@ -413,19 +413,44 @@ impl Eval<'_> {
                         self.out.findings.push(finding);
                     }
                 }
-                interp::Action::ReverseShell => {
-                    let shown = cmd.display();
-                    let mut command: String = shown.chars().take(120).collect();
-                    if command.len() < shown.len() {
-                        command.push('…');
-                    }
-                    let finding = Finding::ReverseShell { command };
-                    if !self.out.findings.contains(&finding) {
-                        self.out.findings.push(finding);
-                    }
-                }
+                interp::Action::ReverseShell => self.reverse_shell(cmd),
             }
         }
+    }
+
+    /// Records that `cmd` hands a shell to a network peer.
+    pub(super) fn reverse_shell(&mut self, cmd: &Command) {
+        let shown = cmd.display();
+        let mut command: String = shown.chars().take(120).collect();
+        if command.len() < shown.len() {
+            command.push('…');
+        }
+        let finding = super::Finding::ReverseShell { command };
+        if !self.out.findings.contains(&finding) {
+            self.out.findings.push(finding);
+        }
+    }
+
+    /// Records that `cmd` writes `path` from inside its own script (awk's
+    /// `print > "f"`, an interpreter's `open(f, "w")`): a redirect-only
+    /// command, which the file rules judge like `> f`.
+    pub(super) fn write_by(&mut self, cmd: &Command, path: String, append: bool) {
+        use super::command::{Redirect, RedirectOp};
+        self.emit(Command {
+            cwd: cmd.cwd.clone(),
+            via: [cmd.via.as_slice(), &["script write", super::GROUP_REDIRECT]].concat(),
+            wrappers: cmd.wrappers.clone(),
+            redirects: vec![Redirect {
+                op: if append {
+                    RedirectOp::Append
+                } else {
+                    RedirectOp::Write
+                },
+                fd: None,
+                target: path,
+            }],
+            ..Command::default()
+        });
     }
 
     /// `read [-r] [-a ARRAY] NAME...` from known input sets variables.
