@@ -156,6 +156,8 @@ pub(crate) fn path_arguments(cmd: &Command) -> Vec<String> {
     };
     for arg in &cmd.args {
         let mut found: Vec<&str> = vec![arg.as_str()];
+        // `.output FILE`, `-o FILE` inside one argument.
+        found.extend(arg.split_whitespace().skip(1));
         if let Some((_, value)) = arg.split_once('=') {
             found.push(value);
         }

@@ -120,6 +120,9 @@ impl Eval<'_> {
                     for text in sed_commands(&code) {
                         self.reanalyze(&text, "sed e", None);
                     }
+                    for path in sed_writes(&code) {
+                        self.write_by(cmd, path, false);
+                    }
                 }
             }
             "m4" => {
@@ -268,6 +271,33 @@ fn sed_commands(script: &str) -> Vec<String> {
     out
 }
 
+/// The files sed's `w FILE` commands and `s///w FILE` flags write.
+fn sed_writes(script: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for part in script.split(['\n', ';']) {
+        let rest = part
+            .trim_start()
+            .trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, '$' | ',' | '!' | ' '));
+        if let Some(file) = rest.strip_prefix('w').filter(|f| f.starts_with(' ')) {
+            out.push(file.trim().to_string());
+        } else if let Some(body) = rest.strip_prefix('s') {
+            let mut chars = body.chars();
+            let Some(delim) = chars.next().filter(|c| !c.is_alphanumeric() && *c != '\\') else {
+                continue;
+            };
+            let fields: Vec<&str> = body[delim.len_utf8()..].splitn(3, delim).collect();
+            if let [_, _, flags] = fields.as_slice() {
+                if let Some((_, file)) = flags.split_once('w') {
+                    if !file.trim().is_empty() {
+                        out.push(file.trim().to_string());
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The text of a double-quoted string in awk or elisp, escapes undone.
 fn unescape(text: &str) -> String {
     text.replace("\\\"", "\"").replace("\\\\", "\\")
@@ -284,6 +314,9 @@ mod tests {
         assert_eq!(sed_commands("$e echo hi; s/a/b/g"), ["echo hi"]);
         assert!(sed_commands("s/a/b/g").is_empty());
         assert!(sed_commands("/start/,/end/p").is_empty());
+        assert_eq!(sed_writes("1s/.*/key/w /tmp/k"), ["/tmp/k"]);
+        assert_eq!(sed_writes("/x/w out.txt"), ["out.txt"]);
+        assert!(sed_writes("s/a/b/g").is_empty());
     }
 
     #[test]

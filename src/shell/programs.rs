@@ -33,7 +33,7 @@ const MODELLED: &[&str] = &[
     "flock", "ssh", "scp", "sftp", "sshfs", "rsync", "tar", "gtar", "bsdtar", "at", "batch", "awk",
     "gawk", "mawk", "nawk", "sed", "gsed", "m4", "ed", "red", "emacs", "tmux", "nix-shell",
     "runuser", "sg", "npx", "npm", "pnpm", "sem", "screen", "gdb", "ip", "vim", "vi", "nvim", "ex",
-    "view", "vimdiff", "git",
+    "view", "vimdiff", "git", "less", "more",
 ];
 
 /// Whether warden models what `program` runs (a shell, an interpreter, a
@@ -237,10 +237,21 @@ impl Eval<'_> {
                 }
             }
             "read" => self.read(cmd),
+            "less" | "more" => {
+                // `less '+!CMD' file` runs CMD as its first command.
+                let escapes: Vec<String> = cmd
+                    .args
+                    .iter()
+                    .filter_map(|a| a.strip_prefix('+')?.strip_prefix('!').map(str::to_string))
+                    .collect();
+                for text in escapes {
+                    self.reanalyze(&text, "pager !", None);
+                }
+            }
             "cp" | "ln" | "install" | "mv" => {
                 // A program copied or linked under a new name still runs as
                 // itself: `cp /bin/rm x && ./x -rf ~` is `rm -rf ~`.
-                if let [source, dest] = cmd.operands()[..] {
+                if let [.., source, dest] = cmd.operands()[..] {
                     if is_program_path(source) {
                         self.copies.insert(file_key(dest), program_name(source));
                     }
