@@ -275,8 +275,12 @@ fn sed_commands(script: &str) -> Vec<String> {
 fn sed_writes(script: &str) -> Vec<String> {
     let mut out = Vec::new();
     for part in script.split(['\n', ';']) {
+        let mut part = part.trim_start();
+        // A `/regex/` address.
+        if let Some(after) = part.strip_prefix('/') {
+            part = after.split_once('/').map_or("", |(_, rest)| rest);
+        }
         let rest = part
-            .trim_start()
             .trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, '$' | ',' | '!' | ' '));
         if let Some(file) = rest.strip_prefix('w').filter(|f| f.starts_with(' ')) {
             out.push(file.trim().to_string());

@@ -502,6 +502,7 @@ impl Eval<'_> {
 
     /// `sh -c CODE`, `sh FILE`, and shells reading code on stdin.
     fn shell(&mut self, cmd: &Command) {
+        self.startup_hooks(cmd);
         let mut iter = cmd.args.iter().enumerate();
         let mut inline = false;
         let mut reads_stdin = false;
@@ -521,7 +522,9 @@ impl Eval<'_> {
                     }
                 }
                 if matches!(long, "rcfile" | "init-file") {
-                    iter.next();
+                    if let Some((_, file)) = iter.next() {
+                        self.startup_file(file, "--rcfile");
+                    }
                 }
                 continue;
             }
@@ -566,6 +569,36 @@ impl Eval<'_> {
                     self.reanalyze(&code, via, None);
                 }
             }
+        }
+    }
+
+    /// What a shell runs before its own commands, set in its environment:
+    /// the file `BASH_ENV`/`ENV` names, `PS4` expanded for each traced line,
+    /// and functions exported as `BASH_FUNC_name%%=() { ...; }`.
+    fn startup_hooks(&mut self, cmd: &Command) {
+        for (name, value) in &cmd.env {
+            match name.as_str() {
+                "BASH_ENV" | "ENV" => self.startup_file(value, "BASH_ENV"),
+                "PS4" => self.reanalyze(&format!("echo \"{value}\""), "PS4", None),
+                _ if name.starts_with("BASH_FUNC_") => {
+                    let body = value.trim_start_matches("()").trim();
+                    self.reanalyze(body, "exported function", None);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// A start-up file whose content the line wrote (or a process
+    /// substitution produced) is analysed as the shell would read it.
+    fn startup_file(&mut self, file: &str, via: &'static str) {
+        let code = self
+            .files
+            .get(&file_key(file))
+            .or_else(|| self.proc_outputs.get(file))
+            .cloned();
+        if let Some(code) = code {
+            self.reanalyze(&code, via, None);
         }
     }
 
