@@ -32,11 +32,6 @@ static AWK_PIPE: Lazy<Regex> = Lazy::new(|| {
     Regex::new(r#"\|\s*"((?:[^"\\]|\\.)*)"|"((?:[^"\\]|\\.)*)"\s*\|\s*getline"#)
         .expect("awk pipe regex is valid")
 });
-/// awk's output redirections to a named file: `print x > "FILE"`, `>> "FILE"`.
-static AWK_WRITE: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(r#"(?:print|printf)[^;}>|]*?(>>?)\s*"((?:[^"\\]|\\.)*)""#)
-        .expect("awk write regex is valid")
-});
 static M4_SYSCMD: Lazy<Regex> =
     Lazy::new(|| Regex::new(r"e?syscmd\s*\(([^)]*)\)").expect("m4 syscmd regex is valid"));
 static EMACS_SHELL: Lazy<Regex> = Lazy::new(|| {
@@ -101,11 +96,8 @@ impl Eval<'_> {
                     if code.contains("/inet") && code.contains("|&") && code.contains("getline") {
                         self.reverse_shell(cmd);
                     }
-                    let writes: Vec<(String, bool)> = AWK_WRITE
-                        .captures_iter(&code)
-                        .filter_map(|c| {
-                            Some((unescape(c.get(2)?.as_str()), c.get(1)?.as_str() == ">>"))
-                        })
+                    let writes: Vec<(String, bool)> = awk_writes(&code)
+                        .into_iter()
                         .filter(|(path, _)| {
                             !path.starts_with("/inet") && !path.starts_with("/dev/std")
                         })
@@ -271,6 +263,35 @@ fn sed_commands(script: &str) -> Vec<String> {
     out
 }
 
+/// awk's output redirections to a named file, `print x > "FILE"` and
+/// `>> "FILE"`, with whether they append. Scanned by hand: a regex for it
+/// costs more to compile than the whole analysis of a line.
+fn awk_writes(code: &str) -> Vec<(String, bool)> {
+    let mut out = Vec::new();
+    let bytes = code.as_bytes();
+    let mut at = 0;
+    while let Some(found) = code[at..].find('>') {
+        let start = at + found;
+        let append = bytes.get(start + 1) == Some(&b'>');
+        let after = start + 1 + usize::from(append);
+        at = after;
+        // Only in a print statement: `a > "b"` elsewhere is a comparison.
+        let statement = code[..start]
+            .rsplit([';', '{', '}', '\n'])
+            .next()
+            .unwrap_or("");
+        if !statement.trim_start().starts_with("print") {
+            continue;
+        }
+        let rest = code[after..].trim_start();
+        if let Some(quoted) = rest.strip_prefix('"') {
+            let end = quoted.find('"').unwrap_or(quoted.len());
+            out.push((unescape(&quoted[..end]), append));
+        }
+    }
+    out
+}
+
 /// The files sed's `w FILE` commands and `s///w FILE` flags write.
 fn sed_writes(script: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -319,6 +340,10 @@ mod tests {
         assert!(sed_commands("s/a/b/g").is_empty());
         assert!(sed_commands("/start/,/end/p").is_empty());
         assert_eq!(sed_writes("1s/.*/key/w /tmp/k"), ["/tmp/k"]);
+        assert_eq!(
+            awk_writes(r#"BEGIN { print "k" > "/tmp/a"; printf "x" >> "b" } $1 > "m" { print }"#),
+            [("/tmp/a".to_string(), false), ("b".to_string(), true)]
+        );
         assert_eq!(sed_writes("/x/w out.txt"), ["out.txt"]);
         assert!(sed_writes("s/a/b/g").is_empty());
     }
