@@ -3,10 +3,11 @@
 use once_cell::sync::Lazy;
 use regex::Regex;
 
+use super::indirect::{self, Aliases};
 use super::lex::{Dialect, Lexed};
 use super::value::{Val, PLACEHOLDER};
-use super::view::{Arg, Span, View};
-use super::{patterns, Action, Reading};
+use super::view::{Arg, Recv, Span, View};
+use super::{patterns, Action, Concern, Lang, Reading};
 
 /// Deepest nesting of code evaluated from strings (`exec("exec('...')")`).
 const MAX_CODE_DEPTH: usize = 4;
@@ -20,8 +21,24 @@ const COMMAND_CALLS: &[&str] = &[
     "check_output", "check_call", "run", "call", "Popen", "execSync", "shell_exec", "passthru",
     "proc_open", "execute", "capture2", "capture2e", "capture3", "readpipe", "spawn",
     "spawnSync", "execFile", "execFileSync", "create_subprocess_shell",
-    "create_subprocess_exec", "pcntl_exec", "system2", "Command", "exec",
+    "create_subprocess_exec", "pcntl_exec", "system2", "Command", "exec", "CommandContext",
+    "ProcessBuilder", "Exec", "StartProcess", "ForkExec", "shell",
 ];
+
+/// Calls that load a native library into the interpreter, whatever their
+/// receiver (`ctypes.CDLL`, `Fiddle.dlopen`, `package.loadlib`).
+#[rustfmt::skip]
+const NATIVE_CALLS: &[&str] = &[
+    "CDLL", "PyDLL", "WinDLL", "OleDLL", "LoadLibrary", "dlopen", "dl_load_file", "loadlib",
+    "loadLibrary", "ccall",
+];
+
+/// Calls that load a native library on some receivers only (PHP's `dl`
+/// and `FFI::cdef`, Go's `plugin.Open`; `load` is among [`CODE_CALLS`]).
+const NATIVE_MAYBE: &[&str] = &["dl", "cdef", "Open"];
+
+/// Calls that open a network connection, judged with their receiver.
+const NET_CALLS: &[&str] = &["Dial", "DialTCP", "DialTimeout", "socketConnection"];
 
 /// Calls that evaluate more code of the same language.
 #[rustfmt::skip]
@@ -50,9 +67,16 @@ const FILE_CALLS: &[&str] = &[
 /// Names worth a closer look; every other identifier is skipped.
 pub(super) fn interesting(name: &str) -> bool {
     is_exec_family(name)
-        || [COMMAND_CALLS, CODE_CALLS, FILE_CALLS]
-            .iter()
-            .any(|table| table.contains(&name))
+        || [
+            COMMAND_CALLS,
+            CODE_CALLS,
+            FILE_CALLS,
+            NATIVE_CALLS,
+            NATIVE_MAYBE,
+            NET_CALLS,
+        ]
+        .iter()
+        .any(|table| table.contains(&name))
 }
 
 /// `execl`, `execvp`, `spawnlp`, `posix_spawnp` and the like: the program
@@ -74,16 +98,27 @@ fn is_exec_family(name: &str) -> bool {
 }
 
 pub(super) struct Reader<'v, 'a> {
-    view: &'v View<'a>,
+    pub(super) view: &'v View<'a>,
+    pub(super) lang: Lang,
+    pub(super) aliases: &'v Aliases,
     out: &'v mut Reading,
     depth: usize,
     decoded: bool,
 }
 
 impl<'v, 'a> Reader<'v, 'a> {
-    pub fn new(view: &'v View<'a>, out: &'v mut Reading, depth: usize, decoded: bool) -> Self {
+    pub fn new(
+        view: &'v View<'a>,
+        lang: Lang,
+        aliases: &'v Aliases,
+        out: &'v mut Reading,
+        depth: usize,
+        decoded: bool,
+    ) -> Self {
         Reader {
             view,
+            lang,
+            aliases,
             out,
             depth,
             decoded,
@@ -91,14 +126,27 @@ impl<'v, 'a> Reader<'v, 'a> {
     }
 
     fn push(&mut self, action: Action, decoded: bool) {
-        // A command whose program warden cannot compute (`os.system(tool +
-        // ' x')`) says nothing the shell rules could judge.
         if let Action::Shell(text) = &action {
+            if runs_unknown(text) {
+                self.out.net.runs_unknown = true;
+            }
+            // A command whose program warden cannot compute (`os.system(tool +
+            // ' x')`) says nothing the shell rules could judge; the caller
+            // asks about it where the call surely runs a program.
             if text.trim_start().starts_with(PLACEHOLDER) {
                 return;
             }
         }
         self.out.push(action, self.decoded || decoded);
+    }
+
+    /// Something the code hides, quoted by the code at `at`.
+    pub(super) fn concern(&mut self, concern: Concern, at: Span) {
+        if matches!(concern, Concern::Indirection | Concern::DynamicCommand) {
+            self.out.net.runs_unknown = true;
+        }
+        let code = compact(self.view.text(at));
+        self.out.concern(concern, code);
     }
 
     /// Reads every call named by `tokens`, the quoted shell commands, fork
@@ -109,32 +157,63 @@ impl<'v, 'a> Reader<'v, 'a> {
         for &(start, end) in &code {
             self.call(start, end);
         }
+        indirect::calls(self);
         for &body in &lexed.commands {
             if let Some(val) = v.body_value(body, true, false) {
+                if val.text.trim_start().starts_with(PLACEHOLDER) {
+                    self.concern(Concern::DynamicCommand, body);
+                }
                 self.push(Action::Shell(val.text), val.decoded);
             }
         }
         if let Some(snippet) = patterns::fork_loop(v, &code) {
             self.push(Action::ForkLoop(snippet), false);
         }
-        if patterns::reverse_shell(v, &code) {
-            self.push(Action::ReverseShell, false);
+        if patterns::socket(v, &code) {
+            self.out.net.socket = true;
+            if patterns::shell_hookup(v, &code) {
+                self.push(Action::ReverseShell, false);
+            }
         }
     }
 
     fn call(&mut self, start: usize, end: usize) {
         let v = self.view;
-        let name = v.text((start, end));
         let recv = v.receiver(start);
-        let recv_name = recv.map_or("", |r| v.text(r.name));
         let Some((args, _)) = v.call_args(end) else {
             return;
         };
+        let (name, module) = self.aliases.resolve(v, v.text((start, end)), recv);
+        let last = args.last().map_or(end, |a| a.value.1 + 1).min(v.len());
+        let at = (recv.map_or(start, |r| r.span.0), last);
+        self.apply(&name, recv, &module, &args, at);
+    }
+
+    /// What a call of `name` on `module` (its receiver, or the module it
+    /// was imported from) does with `args`; `at` is the call's code.
+    pub(super) fn apply(
+        &mut self,
+        name: &str,
+        recv: Option<Recv>,
+        module: &str,
+        args: &[Arg],
+        at: Span,
+    ) {
+        let v = self.view;
+        let recv_name = module;
+        if self.native(name, module, recv.is_some()) {
+            self.concern(Concern::NativeLibrary, at);
+        }
+        self.network(name, module, args);
         match name {
             // Python's `exec` runs Python; the others' run programs.
-            "exec" if v.d == Dialect::Python => self.code_arg(&args),
-            n if is_exec_family(n) || COMMAND_CALLS.contains(&n) => self.command(name, &args),
-            n if CODE_CALLS.contains(&n) => self.code_arg(&args),
+            "exec" if v.d == Dialect::Python => self.code_arg(&args, at),
+            // R's `shell` is Windows' `system`; elsewhere the name is common.
+            "shell" if self.lang != Lang::R => {}
+            n if is_exec_family(n) || COMMAND_CALLS.contains(&n) => {
+                self.command(name, module, &args, at)
+            }
+            n if CODE_CALLS.contains(&n) => self.code_arg(&args, at),
             "rmtree"
             | "rm_rf"
             | "rm_r"
@@ -228,10 +307,44 @@ impl<'v, 'a> Reader<'v, 'a> {
         })
     }
 
+    /// Whether a call loads a native library.
+    fn native(&self, name: &str, module: &str, has_recv: bool) -> bool {
+        match name {
+            n if NATIVE_CALLS.contains(&n) => true,
+            "load" => matches!(module, "dyn" | "System" | "FFI" | "getRuntime" | "Runtime"),
+            "dl" => self.lang == Lang::Php && !has_recv,
+            "cdef" => module == "FFI",
+            "Open" => module == "plugin",
+            _ => false,
+        }
+    }
+
+    /// Notes a connection opened by a call that names its host.
+    fn network(&mut self, name: &str, module: &str, args: &[Arg]) {
+        let connects = match name {
+            "connect" | "createConnection" => {
+                matches!(module, "net" | "tls")
+                    || (self.lang == Lang::Julia && module.is_empty() && args.len() >= 2)
+            }
+            "Dial" | "DialTCP" | "DialTimeout" => module == "net",
+            "socketConnection" => true,
+            // Java's `new Socket(host, port)`, Ruby's `Socket.tcp(host, port)`.
+            "Socket" => args.len() >= 2 && self.lang == Lang::Java,
+            "tcp" => module == "Socket" && args.len() >= 2,
+            _ => false,
+        };
+        self.out.net.socket |= connects;
+    }
+
     /// A program with arguments, or a shell command line.
-    fn command(&mut self, name: &str, args: &[Arg]) {
+    fn command(&mut self, name: &str, module: &str, args: &[Arg], at: Span) {
         let v = self.view;
+        let spawns = indirect::runs_commands(self.lang, module, name);
         let mut pos = self.positional(args);
+        // Go's `exec.CommandContext(ctx, name, args...)`.
+        if name == "CommandContext" && !pos.is_empty() {
+            pos.remove(0);
+        }
         if let Some(k) = self.keyword(args, &["args", "cmd", "command"]) {
             pos.insert(0, k);
         }
@@ -255,15 +368,36 @@ impl<'v, 'a> Reader<'v, 'a> {
             return;
         };
         if let Some(items) = v.list_items(first.value) {
+            if spawns && items.first().is_none_or(|&i| v.value(i, false).is_none()) {
+                self.concern(Concern::DynamicCommand, at);
+            }
             self.run_words(&items);
             return;
         }
-        let Some(program) = v.value(first.value, true) else {
+        let program = v.value(first.value, true);
+        let unknown = program
+            .as_ref()
+            .is_none_or(|p| p.text.trim_start().starts_with(PLACEHOLDER));
+        if unknown && spawns {
+            self.concern(Concern::DynamicCommand, at);
+        }
+        let Some(program) = program else {
             return;
         };
-        let vector = is_exec_family(name) && (name.contains('v') || name.starts_with("posix"));
+        // `syscall.Exec(path, argv, env)`, `os.StartProcess(name, argv, attr)`:
+        // the program, then its argv with argv[0].
+        let vector = is_exec_family(name) && (name.contains('v') || name.starts_with("posix"))
+            || matches!(name, "Exec" | "StartProcess" | "ForkExec");
+        // Calls taking the program, then its arguments as a list; others
+        // take lists of options (`proc_open(cmd, [], $pipes)`).
+        let takes_list = vector
+            || matches!(
+                name,
+                "spawn" | "spawnSync" | "execFile" | "execFileSync" | "pcntl_exec" | "system2"
+            );
         let list = pos[1..]
             .iter()
+            .filter(|_| takes_list)
             .find_map(|a| v.list_items(a.value).or_else(|| self.object_list(a.value)));
         let multi = is_exec_family(name)
             || matches!(
@@ -275,11 +409,23 @@ impl<'v, 'a> Reader<'v, 'a> {
                     | "capture2e"
                     | "capture3"
                     | "create_subprocess_exec"
+                    | "Command"
+                    | "CommandContext"
+                    | "ProcessBuilder"
             );
         if let Some(items) = list {
-            let mut words = vec![shell_word(&program)];
+            // R's `system2` pastes its arguments into a shell command unquoted.
+            let raw = name == "system2";
+            let mut words = vec![if raw {
+                program.text.clone()
+            } else {
+                shell_word(&program)
+            }];
             let skip = usize::from(vector && !items.is_empty());
-            words.extend(items[skip..].iter().map(|&i| self.word(i)));
+            words.extend(items[skip..].iter().map(|&i| match v.value(i, true) {
+                Some(val) if raw => val.text,
+                _ => self.word(i),
+            }));
             self.push(Action::Shell(words.join(" ")), program.decoded);
         } else if multi
             && pos.len() > 1
@@ -330,22 +476,54 @@ impl<'v, 'a> Reader<'v, 'a> {
     }
 
     /// `eval("...")`, `exec(b64decode(...))`: more code in the same language.
-    fn code_arg(&mut self, args: &[Arg]) {
+    fn code_arg(&mut self, args: &[Arg], at: Span) {
         if self.depth >= MAX_CODE_DEPTH {
             return;
         }
         let Some(first) = self.positional(args).first().copied() else {
             return;
         };
-        if let Some(val) = self.view.value(first.value, false) {
-            let nested = super::read_code(
-                &val.text,
-                self.view.d,
-                self.depth + 1,
-                self.decoded || val.decoded,
-            );
-            self.out.merge(nested);
+        let code = self.parsed_text(first.value);
+        match self.view.value(code, false) {
+            Some(val) => {
+                let nested = super::read_code(
+                    &val.text,
+                    self.lang,
+                    self.depth + 1,
+                    self.decoded || val.decoded,
+                );
+                self.out.merge(nested);
+            }
+            None => {
+                // Code the guard cannot read may be anything the socket sent.
+                self.out.net.runs_unknown = true;
+                if DECODING.is_match(self.view.text(code)) {
+                    self.concern(Concern::EvalDecoded, at);
+                }
+            }
         }
+    }
+
+    /// The text R's `parse(text = X)` and Julia's `Meta.parse(X)` turn
+    /// into code: `X`.
+    fn parsed_text(&self, span: Span) -> Span {
+        let v = self.view;
+        let (a, b) = v.trim(span);
+        let text = v.text((a, b));
+        let Some(open) = ["parse(", "Meta.parse(", "str2lang(", "parse_expr("]
+            .iter()
+            .find(|p| text.starts_with(*p))
+            .map(|p| a + p.len() - 1)
+        else {
+            return span;
+        };
+        if v.partner(open) != Some(b - 1) {
+            return span;
+        }
+        let args = v.paren_args(open).unwrap_or_default();
+        self.keyword(&args, &["text"])
+            .or_else(|| self.positional(&args).first().copied())
+            .map_or(span, |a| a.value)
     }
 
     fn delete(&mut self, args: &[Arg], recursive: bool, every: bool) {
@@ -429,6 +607,12 @@ impl<'v, 'a> Reader<'v, 'a> {
             return;
         };
         let spec_text = spec.text.trim();
+        // `open(F, "|-")` forks: the child runs the rest of the program.
+        if pos.len() == 2 && matches!(spec_text, "|-" | "-|") {
+            let at = (pos[0].value.0, pos[1].value.1);
+            self.concern(Concern::Indirection, at);
+            return;
+        }
         if pos.len() >= 3 {
             if spec_text.starts_with("-|") || spec_text.starts_with("|-") {
                 let items: Vec<Span> = pos[2..].iter().map(|a| a.value).collect();
@@ -554,9 +738,61 @@ fn write(path: String, append: bool) -> Action {
     Action::Write { path, append }
 }
 
+/// Code that decodes, decompresses or unpacks text at run time.
+static DECODING: Lazy<Regex> = Lazy::new(|| {
+    Regex::new(r"(?i)b64decode|base64|decode64|atob|decompress|inflate|gunzip|unzip|uncompress|zlib|rot13|rot_13|fromhex|unhexlify|hex2bin|a2b_|fromCharCode|unpack|\bchr\(|marshal|strrev|reverse|\[::-1\]|Buffer\.from|decode\(")
+        .expect("decoding regex is valid")
+});
+
+/// Whether a command line starts a shell with no command of its own or
+/// runs text the code could not compute.
+pub(super) fn runs_unknown(text: &str) -> bool {
+    if text.contains(PLACEHOLDER) {
+        return true;
+    }
+    let words: Vec<&str> = text
+        .split_whitespace()
+        .map(|w| w.trim_matches(['\'', '"']))
+        .collect();
+    let Some(program) = words.first() else {
+        return false;
+    };
+    let base = program.rsplit(['/', '\\']).next().unwrap_or(program);
+    let shell = matches!(
+        base.to_ascii_lowercase().as_str(),
+        "sh" | "bash"
+            | "zsh"
+            | "dash"
+            | "ksh"
+            | "ash"
+            | "csh"
+            | "tcsh"
+            | "fish"
+            | "cmd"
+            | "cmd.exe"
+            | "powershell"
+            | "powershell.exe"
+            | "pwsh"
+    );
+    shell
+        && !words[1..]
+            .iter()
+            .any(|w| matches!(*w, "-c" | "/c" | "-Command"))
+}
+
 /// A value as one shell word: quoted, with unknown parts left as
-/// substitutions.
+/// substitutions, and the home directory as `~`.
 fn shell_word(v: &Val) -> String {
+    if v.home {
+        if let Some(rest) = v.text.strip_prefix('~') {
+            let rest = Val {
+                text: rest.to_string(),
+                home: false,
+                ..v.clone()
+            };
+            return format!("~{}", shell_word(&rest));
+        }
+    }
     v.text
         .split(PLACEHOLDER)
         .map(|piece| {
@@ -570,7 +806,7 @@ fn shell_word(v: &Val) -> String {
         .join(PLACEHOLDER)
 }
 
-fn compact(s: &str) -> String {
+pub(super) fn compact(s: &str) -> String {
     let flat: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
     flat.chars().take(MAX_SNIPPET).collect()
 }

@@ -160,9 +160,8 @@ fn has_stopper(v: &View, body: Span) -> bool {
         .any(|m| LOOP_STOPPERS.contains(&m.as_str()) && v.is_code(body.0 + m.start()))
 }
 
-/// A socket connected to (or accepting from) a host, and a shell or
-/// file-descriptor plumbing to hand it.
-pub(super) fn reverse_shell(v: &View, tokens: &[Span]) -> bool {
+/// A socket connected to (or accepting from) a host.
+pub(super) fn socket(v: &View, tokens: &[Span]) -> bool {
     let names: Vec<&str> = tokens.iter().map(|&t| v.text(t)).collect();
     let has = |set: &[&str]| names.iter().any(|n| set.contains(n));
     let socket = has(&[
@@ -189,10 +188,17 @@ pub(super) fn reverse_shell(v: &View, tokens: &[Span]) -> bool {
         "PeerHost",
         "accept",
     ]);
-    let shell = has(&["dup2", "dup", "reopen"])
+    socket && connected
+}
+
+/// A shell or file-descriptor plumbing to hand a socket: descriptors
+/// duplicated, an interactive shell, a pseudo-terminal, a pipe.
+pub(super) fn shell_hookup(v: &View, tokens: &[Span]) -> bool {
+    tokens
+        .iter()
+        .any(|&t| matches!(v.text(t), "dup2" | "dup" | "reopen"))
         || SHELL_HOOKUP.is_match(v.src)
-        || (SHELL_PATH.is_match(v.src) && STREAMS.is_match(v.src));
-    socket && connected && shell
+        || (SHELL_PATH.is_match(v.src) && STREAMS.is_match(v.src))
 }
 
 fn snippet(s: &str) -> String {
