@@ -10,6 +10,7 @@
 //! `tcl` reads Tcl and Expect, whose commands are words like the shell's.
 
 mod calls;
+mod files;
 mod indirect;
 mod lex;
 mod patterns;

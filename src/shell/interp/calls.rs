@@ -3,6 +3,7 @@
 use once_cell::sync::Lazy;
 use regex::Regex;
 
+use super::files::{rm, write, FLAG_APPEND};
 use super::indirect::{self, Aliases};
 use super::lex::{Dialect, Lexed};
 use super::value::{Val, PLACEHOLDER};
@@ -125,7 +126,7 @@ impl<'v, 'a> Reader<'v, 'a> {
         }
     }
 
-    fn push(&mut self, action: Action, decoded: bool) {
+    pub(super) fn push(&mut self, action: Action, decoded: bool) {
         if let Action::Shell(text) = &action {
             if runs_unknown(text) {
                 self.out.net.runs_unknown = true;
@@ -207,13 +208,13 @@ impl<'v, 'a> Reader<'v, 'a> {
         self.network(name, module, args);
         match name {
             // Python's `exec` runs Python; the others' run programs.
-            "exec" if v.d == Dialect::Python => self.code_arg(&args, at),
+            "exec" if v.d == Dialect::Python => self.code_arg(args, at),
             // R's `shell` is Windows' `system`; elsewhere the name is common.
             "shell" if self.lang != Lang::R => {}
             n if is_exec_family(n) || COMMAND_CALLS.contains(&n) => {
-                self.command(name, module, &args, at)
+                self.command(name, module, args, at)
             }
-            n if CODE_CALLS.contains(&n) => self.code_arg(&args, at),
+            n if CODE_CALLS.contains(&n) => self.code_arg(args, at),
             "rmtree"
             | "rm_rf"
             | "rm_r"
@@ -223,37 +224,35 @@ impl<'v, 'a> Reader<'v, 'a> {
             | "remove_entry_secure"
             | "removedirs"
             | "remove_dir_all"
-            | "rimraf" => self.delete(&args, true, true),
-            "sync" if recv_name == "rimraf" => self.delete(&args, true, true),
+            | "rimraf" => self.delete(args, true, true),
+            "sync" if recv_name == "rimraf" => self.delete(args, true, true),
             "removeSync" | "remove" if recv_name == "fs" || recv_name == "fse" => {
-                self.delete(&args, true, false)
+                self.delete(args, true, false)
             }
             "rm" | "rm_f" | "delete" if recv_name == "FileUtils" || recv_name == "File" => {
-                self.delete(&args, false, true)
+                self.delete(args, false, true)
             }
             "rmSync" | "rm" | "rmdirSync" | "rmdir" | "remove" | "removeSync"
                 if recv.is_some() && !matches!(recv_name, "os" | "Dir" | "file" | "shutil") =>
             {
-                if self.recursive_option(&args) {
-                    self.delete(&args, true, false);
+                if self.recursive_option(args) {
+                    self.delete(args, true, false);
                 } else if !name.starts_with("rmdir") {
-                    self.delete(&args, false, false);
+                    self.delete(args, false, false);
                 }
             }
-            "remove" if matches!(recv_name, "os" | "file") => self.delete(&args, false, false),
+            "remove" if matches!(recv_name, "os" | "file") => self.delete(args, false, false),
             "unlink" | "unlinkSync" => {
-                let recursive = self.recursive_option(&args);
+                let recursive = self.recursive_option(args);
                 if args.is_empty() {
                     if let Some(path) = recv.and_then(|r| v.value(r.span, false)) {
                         self.push(rm(&path.text, false), path.decoded);
                     }
                 } else {
-                    self.delete(&args, recursive, recv.is_none());
+                    self.delete(args, recursive, recv.is_none());
                 }
             }
-            "open" | "fopen" | "openSync" => {
-                self.open(name, recv.map(|r| r.span), recv_name, &args)
-            }
+            "open" | "fopen" | "openSync" => self.open(name, recv.map(|r| r.span), recv_name, args),
             "write_text" | "write_bytes" => {
                 if let Some(path) = recv.and_then(|r| v.value(r.span, false)) {
                     self.push(write(path.text, false), path.decoded);
@@ -266,44 +265,35 @@ impl<'v, 'a> Reader<'v, 'a> {
                     let t = v.text(a.value);
                     t.contains("FILE_APPEND") || FLAG_APPEND.is_match(t)
                 });
-                self.write_first(&args, append);
+                self.write_first(args, append);
             }
-            "write" if matches!(recv_name, "File" | "IO" | "Bun") => self.write_first(&args, false),
-            "appendFileSync" | "appendFile" | "append_file" => self.write_first(&args, true),
+            "write" if matches!(recv_name, "File" | "IO" | "Bun") => self.write_first(args, false),
+            "appendFileSync" | "appendFile" | "append_file" => self.write_first(args, true),
             "copyfile" | "copy2" | "copyFileSync" | "copyFile" | "cpSync" | "copy_file"
-            | "copytree" => self.transfer("cp", &args),
+            | "copytree" => self.transfer("cp", args),
             "copy" | "cp" | "install"
                 if matches!(recv_name, "shutil" | "FileUtils" | "fs" | "fse" | "File") =>
             {
-                self.transfer("cp", &args)
+                self.transfer("cp", args)
             }
             "move" | "mv" if matches!(recv_name, "shutil" | "FileUtils" | "fs" | "fse") => {
-                self.transfer("mv", &args)
+                self.transfer("mv", args)
             }
-            "rename" | "renameSync" => self.transfer("mv", &args),
-            "replace" if recv_name == "os" => self.transfer("mv", &args),
-            "kill" | "posix_kill" => self.kill(name, recv_name, &args),
+            "rename" | "renameSync" => self.transfer("mv", args),
+            "replace" if recv_name == "os" => self.transfer("mv", args),
+            "kill" | "posix_kill" => self.kill(name, recv_name, args),
             _ => {}
         }
     }
 
-    fn positional<'x>(&self, args: &'x [Arg]) -> Vec<&'x Arg> {
+    pub(super) fn positional<'x>(&self, args: &'x [Arg]) -> Vec<&'x Arg> {
         args.iter().filter(|a| a.key.is_none()).collect()
     }
 
-    fn keyword<'x>(&self, args: &'x [Arg], names: &[&str]) -> Option<&'x Arg> {
+    pub(super) fn keyword<'x>(&self, args: &'x [Arg], names: &[&str]) -> Option<&'x Arg> {
         args.iter().find(|a| {
             a.key
                 .is_some_and(|k| names.contains(&self.view.text(k).trim_start_matches(['$', '@'])))
-        })
-    }
-
-    fn recursive_option(&self, args: &[Arg]) -> bool {
-        args.iter().skip(1).any(|a| {
-            RECURSIVE.is_match(
-                self.view
-                    .text((a.key.map_or(a.value.0, |k| k.0), a.value.1)),
-            )
         })
     }
 
@@ -464,7 +454,7 @@ impl<'v, 'a> Reader<'v, 'a> {
         }
     }
 
-    fn run_words(&mut self, items: &[Span]) {
+    pub(super) fn run_words(&mut self, items: &[Span]) {
         if items.is_empty() {
             return;
         }
@@ -525,217 +515,6 @@ impl<'v, 'a> Reader<'v, 'a> {
             .or_else(|| self.positional(&args).first().copied())
             .map_or(span, |a| a.value)
     }
-
-    fn delete(&mut self, args: &[Arg], recursive: bool, every: bool) {
-        let v = self.view;
-        let pos = self.positional(args);
-        let targets: Vec<Span> = match pos.first() {
-            Some(first) if v.is_list(first.value) => v.list_items(first.value).unwrap_or_default(),
-            Some(_) if every => pos
-                .iter()
-                .filter(|a| v.byte(a.value.0) != b'{')
-                .map(|a| a.value)
-                .collect(),
-            Some(first) => vec![first.value],
-            None => Vec::new(),
-        };
-        for target in targets {
-            if recursive {
-                let (path, decoded) = match v.value(target, true) {
-                    Some(val) => (
-                        val.text.replace(PLACEHOLDER, "$(interpreter value)"),
-                        val.decoded,
-                    ),
-                    None => (
-                        format!("$(interpreter value {})", compact(v.text(target))),
-                        false,
-                    ),
-                };
-                self.push(rm(&path, true), decoded);
-            } else if let Some(val) = v.value(target, false) {
-                self.push(rm(&val.text, false), val.decoded);
-            }
-        }
-    }
-
-    fn write_first(&mut self, args: &[Arg], append: bool) {
-        let first = self.positional(args).first().copied();
-        if let Some(path) = first.and_then(|a| self.view.value(a.value, false)) {
-            self.push(write(path.text, append), path.decoded);
-        }
-    }
-
-    /// `open(P, 'w')`, `Path(P).open('w')`, Perl's `open(F, '>', P)` and
-    /// `open(F, "| cmd")`.
-    fn open(&mut self, name: &str, recv: Option<Span>, recv_name: &str, args: &[Arg]) {
-        let v = self.view;
-        let pos = self.positional(args);
-        let mode_kw = self.keyword(args, &["mode", "flags", "flag"]);
-        let path_recv = recv
-            .filter(|_| {
-                name == "open"
-                    && !matches!(
-                        recv_name,
-                        "os" | "io" | "File" | "IO" | "codecs" | "fs" | "Kernel"
-                    )
-            })
-            .and_then(|r| v.value(r, false));
-        if let Some(path) = path_recv {
-            if let Some(append) = self.mode(mode_kw.or(pos.first().copied())) {
-                self.push(write(path.text, append), path.decoded);
-            }
-            return;
-        }
-        let first = pos.first().and_then(|a| v.value(a.value, false));
-        if let Some(path) = first {
-            if name == "open" {
-                if let Some(cmd) = path.text.strip_prefix('|') {
-                    self.push(Action::Shell(cmd.to_string()), path.decoded);
-                    return;
-                }
-            }
-            if let Some(append) = self.mode(mode_kw.or(pos.get(1).copied())) {
-                self.push(write(path.text, append), path.decoded);
-            }
-            return;
-        }
-        // Perl: the first argument is a file handle.
-        if name != "open" || pos.len() < 2 {
-            return;
-        }
-        let Some(spec) = v.value(pos[1].value, false) else {
-            return;
-        };
-        let spec_text = spec.text.trim();
-        // `open(F, "|-")` forks: the child runs the rest of the program.
-        if pos.len() == 2 && matches!(spec_text, "|-" | "-|") {
-            let at = (pos[0].value.0, pos[1].value.1);
-            self.concern(Concern::Indirection, at);
-            return;
-        }
-        if pos.len() >= 3 {
-            if spec_text.starts_with("-|") || spec_text.starts_with("|-") {
-                let items: Vec<Span> = pos[2..].iter().map(|a| a.value).collect();
-                if items.len() == 1 {
-                    if let Some(cmd) = v.value(items[0], true) {
-                        self.push(Action::Shell(cmd.text), cmd.decoded);
-                    }
-                } else {
-                    self.run_words(&items);
-                }
-            } else if spec_text.contains('>') || spec_text.starts_with("+<") {
-                if let Some(path) = v.value(pos[2].value, false) {
-                    self.push(write(path.text, spec_text.contains(">>")), path.decoded);
-                }
-            }
-            return;
-        }
-        if let Some(rest) = spec_text.strip_prefix(">>") {
-            self.push(write(rest.trim().to_string(), true), spec.decoded);
-        } else if let Some(rest) = spec_text
-            .strip_prefix("+>")
-            .or_else(|| spec_text.strip_prefix("+<"))
-            .or_else(|| spec_text.strip_prefix('>'))
-        {
-            self.push(write(rest.trim().to_string(), false), spec.decoded);
-        } else if let Some(cmd) = spec_text
-            .strip_suffix('|')
-            .or_else(|| spec_text.strip_prefix('|'))
-        {
-            self.push(Action::Shell(cmd.trim().to_string()), spec.decoded);
-        }
-    }
-
-    /// Whether a mode writes (`Some(false)`) or appends (`Some(true)`).
-    fn mode(&self, arg: Option<&Arg>) -> Option<bool> {
-        let arg = arg?;
-        match self.view.value(arg.value, false) {
-            Some(m) => {
-                let m = m.text;
-                if m.len() > 4 || !m.chars().all(|c| "rwaxbtcUse+".contains(c)) {
-                    return None;
-                }
-                if m.contains('a') {
-                    Some(true)
-                } else {
-                    (m.contains('w') || m.contains('+') || m.contains('x') || m.contains('c'))
-                        .then_some(false)
-                }
-            }
-            None => {
-                let raw = self.view.text(arg.value);
-                if raw.contains("APPEND") {
-                    Some(true)
-                } else {
-                    ["WRONLY", "RDWR", "TRUNC", "CREAT"]
-                        .iter()
-                        .any(|f| raw.contains(f))
-                        .then_some(false)
-                }
-            }
-        }
-    }
-
-    fn transfer(&mut self, program: &str, args: &[Arg]) {
-        let v = self.view;
-        let pos = self.positional(args);
-        if pos.len() < 2 {
-            return;
-        }
-        let Some(dest) = v.value(pos[1].value, false) else {
-            return;
-        };
-        let src = v
-            .value(pos[0].value, false)
-            .map_or("$(interpreter value)".to_string(), |s| s.text);
-        self.push(
-            Action::Run(vec![program.to_string(), src, dest.text]),
-            dest.decoded,
-        );
-    }
-
-    /// `os.kill(-1, 9)`, `process.kill(-1)`, `Process.kill(9, -1)`, `kill 9, -1`.
-    fn kill(&mut self, name: &str, recv_name: &str, args: &[Arg]) {
-        let v = self.view;
-        let pos = self.positional(args);
-        let is_all = |a: &&Arg| compact(v.text(a.value)) == "-1";
-        let hit = if name == "posix_kill" || matches!(recv_name, "os" | "process" | "POSIX") {
-            pos.first().is_some_and(is_all)
-        } else if recv_name == "Process" {
-            pos.iter().skip(1).any(is_all)
-        } else {
-            recv_name.is_empty() && pos.iter().any(is_all)
-        };
-        if hit {
-            self.push(
-                Action::Run(vec!["kill".into(), "-9".into(), "-1".into()]),
-                false,
-            );
-        }
-    }
-}
-
-static RECURSIVE: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(r"recursive\s*[:=]>?\s*(?:true|True|TRUE|T\b|1)").expect("recursive regex is valid")
-});
-
-static FLAG_APPEND: Lazy<Regex> =
-    Lazy::new(|| Regex::new(r#"flags?\s*:\s*['"]a"#).expect("append flag regex is valid"));
-
-fn rm(path: &str, recursive: bool) -> Action {
-    let mut argv = vec!["rm".to_string()];
-    if recursive {
-        argv.extend(["-r".to_string(), "-f".to_string()]);
-    }
-    if path.starts_with('-') {
-        argv.push("--".into());
-    }
-    argv.push(path.to_string());
-    Action::Run(argv)
-}
-
-fn write(path: String, append: bool) -> Action {
-    Action::Write { path, append }
 }
 
 /// Code that decodes, decompresses or unpacks text at run time.
