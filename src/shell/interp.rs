@@ -175,11 +175,20 @@ pub fn read(code: &str, lang: Lang) -> Reading {
 static IDENT: Lazy<Regex> =
     Lazy::new(|| Regex::new(r"[A-Za-z_$][A-Za-z0-9_$]*").expect("identifier regex is valid"));
 
+/// Names where `$` is a sigil, not a letter (Perl's `system$_`).
+static SIGIL_IDENT: Lazy<Regex> = Lazy::new(|| {
+    Regex::new(r"[A-Za-z_$@][A-Za-z0-9_]*").expect("sigil identifier regex is valid")
+});
+
 fn read_code(code: &str, lang: Lang, depth: usize, decoded: bool) -> Reading {
     let lexed = lex::lex(code, lang.dialect());
     let view = View::new(code, lang.dialect(), &lexed);
     let aliases = indirect::Aliases::find(&view, lang);
-    let tokens: Vec<Span> = IDENT
+    let names = match lang.dialect() {
+        Dialect::Js => &IDENT,
+        _ => &SIGIL_IDENT,
+    };
+    let tokens: Vec<Span> = names
         .find_iter(code)
         .filter(|m| calls::interesting(m.as_str()) || aliases.renames(m.as_str()))
         .map(|m| (m.start(), m.end()))

@@ -167,6 +167,10 @@ impl<'v, 'a> Reader<'v, 'a> {
                 self.push(Action::Shell(val.text), val.decoded);
             }
         }
+        // The loader reads these when the code starts a program.
+        if let Some(m) = PRELOAD.find(v.src) {
+            self.concern(Concern::NativeLibrary, (m.start(), (m.end() + 40).min(v.len())));
+        }
         if let Some(snippet) = patterns::fork_loop(v, &code) {
             self.push(Action::ForkLoop(snippet), false);
         }
@@ -516,6 +520,12 @@ impl<'v, 'a> Reader<'v, 'a> {
             .map_or(span, |a| a.value)
     }
 }
+
+/// The dynamic loader's injection variables set by the code.
+static PRELOAD: Lazy<Regex> = Lazy::new(|| {
+    Regex::new(r#"\b(?:LD_PRELOAD|LD_AUDIT|DYLD_INSERT_LIBRARIES)\b['"\]}]*\s*(?:=[^=]|,|:)"#)
+        .expect("preload regex is valid")
+});
 
 /// Code that decodes, decompresses or unpacks text at run time.
 static DECODING: Lazy<Regex> = Lazy::new(|| {

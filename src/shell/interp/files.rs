@@ -82,6 +82,11 @@ impl Reader<'_, '_> {
         if let Some(path) = first {
             if name == "open" {
                 if let Some(cmd) = path.text.strip_prefix('|') {
+                    // Ruby's `open("|-")` forks: the child runs the rest.
+                    if cmd.trim() == "-" {
+                        self.concern(Concern::Indirection, pos[0].value);
+                        return;
+                    }
                     self.push(Action::Shell(cmd.to_string()), path.decoded);
                     return;
                 }

@@ -501,8 +501,12 @@ fn variable_call(r: &mut Reader, var: usize, end: usize, open: usize) {
         r.apply(&name, None, "", &args, at);
         return;
     }
-    // A closure the code wrote itself is code warden reads where it stands.
     let rhs = v.lookup(v.text((var, end)), var).map(|s| v.text(v.trim(s)));
+    if let Some(name) = rhs.and_then(|t| t.strip_prefix("\\&")) {
+        r.apply(&perl_name(name), None, "", &args, at);
+        return;
+    }
+    // A closure the code wrote itself is code warden reads where it stands.
     let closure = rhs.is_some_and(|t| {
         ["function", "fn", "static", "sub", "\\&", "Closure::"]
             .iter()

@@ -367,9 +367,26 @@ impl<'a> View<'a> {
                     None => Some(Val::plain(text)),
                 }
             }
-            "Path" | "PurePath" | "PosixPath" | "Pathname" | "str" | "String" | "expanduser"
-            | "expand_path" | "abspath" | "realpath" | "realpathSync" | "normpath"
-            | "normalize" | "fspath" | "expand" => self.eval(arg(0)?, lenient, depth + 1),
+            // `expanduser('~/x')` is the home directory's x.
+            "expanduser" | "expand_path" | "expand" => {
+                let v = self.eval(arg(0)?, lenient, depth + 1)?;
+                let home = v.home || v.text == "~" || v.text.starts_with("~/");
+                Some(Val { home, ..v })
+            }
+            "Path" | "PurePath" | "PosixPath" | "Pathname" | "str" | "String" | "abspath"
+            | "realpath" | "realpathSync" | "normpath" | "normalize" | "fspath" => {
+                self.eval(arg(0)?, lenient, depth + 1)
+            }
+            // R's `paste(a, b, sep = " ")` and `paste0(a, b)`.
+            "paste" | "paste0" if self.d == Dialect::Python => {
+                let sep = match args.iter().find(|a| a.key.is_some_and(|k| self.text(k) == "sep")) {
+                    Some(a) => self.eval(a.value, false, depth + 1)?.text,
+                    None if name == "paste" => " ".to_string(),
+                    None => String::new(),
+                };
+                let items: Vec<Span> = args.iter().filter(|a| a.key.is_none()).map(|a| a.value).collect();
+                self.join_values(&items, &sep, lenient, depth)
+            }
             "resolve" if args.len() == 1 => self.eval(arg(0)?, lenient, depth + 1),
             "join" | "joinpath" | "resolve" | "path" => {
                 let recv_span = self.trim((callee.0, callee.0 + recv.len()));

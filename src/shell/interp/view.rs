@@ -252,6 +252,8 @@ impl<'a> View<'a> {
         // a string: `os.execute "x"`).
         let first = self.byte(j);
         let starts_value = match self.d {
+            // Perl's sigils need no space: `system$_`, `exec@ARGV`.
+            Dialect::Perl if j == name_end => matches!(first, b'$' | b'@'),
             Dialect::Ruby | Dialect::Perl => {
                 j > name_end && (first.is_ascii_alphanumeric() || b"'\"`$@-[%".contains(&first))
             }
