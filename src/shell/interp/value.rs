@@ -379,12 +379,19 @@ impl<'a> View<'a> {
             }
             // R's `paste(a, b, sep = " ")` and `paste0(a, b)`.
             "paste" | "paste0" if self.d == Dialect::Python => {
-                let sep = match args.iter().find(|a| a.key.is_some_and(|k| self.text(k) == "sep")) {
+                let sep = match args
+                    .iter()
+                    .find(|a| a.key.is_some_and(|k| self.text(k) == "sep"))
+                {
                     Some(a) => self.eval(a.value, false, depth + 1)?.text,
                     None if name == "paste" => " ".to_string(),
                     None => String::new(),
                 };
-                let items: Vec<Span> = args.iter().filter(|a| a.key.is_none()).map(|a| a.value).collect();
+                let items: Vec<Span> = args
+                    .iter()
+                    .filter(|a| a.key.is_none())
+                    .map(|a| a.value)
+                    .collect();
                 self.join_values(&items, &sep, lenient, depth)
             }
             "resolve" if args.len() == 1 => self.eval(arg(0)?, lenient, depth + 1),
