@@ -599,6 +599,12 @@ fn shell_word(v: &Val) -> String {
 }
 
 pub(super) fn compact(s: &str) -> String {
-    let flat: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    // Only the start is quoted, so only the start is read: a call's text
+    // may hold most of the code, and there may be a call per line.
+    let end = s
+        .char_indices()
+        .nth(MAX_SNIPPET * 4)
+        .map_or(s.len(), |(i, _)| i);
+    let flat: String = s[..end].split_whitespace().collect::<Vec<_>>().join(" ");
     flat.chars().take(MAX_SNIPPET).collect()
 }

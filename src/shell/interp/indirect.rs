@@ -48,6 +48,13 @@ pub(super) fn runs_commands(lang: Lang, module: &str, name: &str) -> bool {
     }
 }
 
+/// Longest expression read as a module or function reference: a longer
+/// one names neither, and reading it again for every assignment of a chain
+/// (`a = b = c = ...`) would cost the square of its length.
+const MAX_REFERENCE: usize = 256;
+/// Most links (`.x`, `(...)`, `[...]`) followed back from a call.
+const MAX_LINKS: usize = 16;
+
 /// What a name was given: a module, a function of one, or a function of
 /// one whose name is computed at run time.
 enum Ref {
@@ -243,6 +250,9 @@ impl Aliases {
     /// What an assigned expression names, if a module or a function.
     fn reference(&self, v: &View, rhs: Span) -> Option<Ref> {
         let (a, b) = v.trim(rhs);
+        if b - a > MAX_REFERENCE {
+            return None;
+        }
         let text = v.text((a, b));
         if MODULE_EXPR.is_match(&text.replace(char::is_whitespace, "")) {
             return self.module_expr(text).map(Ref::Module);
@@ -467,7 +477,7 @@ fn picked_call(r: &mut Reader, close: usize, open: usize) {
 /// back over `a.b`, `a::b`, `a->b`, calls and subscripts.
 fn chain_start(v: &View, first: usize) -> usize {
     let mut k = first;
-    loop {
+    for _ in 0..MAX_LINKS {
         if k > 0 && matches!(v.byte(k - 1), b')' | b']') {
             match v.partner(k - 1) {
                 Some(p) if p < k - 1 => {
@@ -488,6 +498,7 @@ fn chain_start(v: &View, first: usize) -> usize {
             return k;
         }
     }
+    k
 }
 
 /// `$f(...)` (PHP), `&$f(...)` or `$f->(...)` (Perl): `$f` at `var`.

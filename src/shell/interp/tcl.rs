@@ -12,6 +12,9 @@ const MAX_DEPTH: usize = 24;
 const MAX_WORDS: usize = 200_000;
 /// Longest code quoted in a concern.
 const MAX_QUOTED: usize = 80;
+/// Longest value a variable keeps; past it the value is unknown
+/// (`set a $a$a` doubles it at every step).
+const MAX_VALUE: usize = 64 * 1024;
 
 /// Commands whose braced arguments are scripts that run.
 #[rustfmt::skip]
@@ -195,8 +198,12 @@ impl Tcl {
         let args = &words[1..];
         match name {
             "set" if args.len() == 2 => {
-                self.vars
-                    .insert(args[0].value.clone(), args[1].value.clone());
+                let value = if args[1].value.len() > MAX_VALUE {
+                    PLACEHOLDER.to_string()
+                } else {
+                    args[1].value.clone()
+                };
+                self.vars.insert(args[0].value.clone(), value);
             }
             "exec" => {
                 let rest = skip_switches(args, &["-ignorestderr", "-keepnewline"], &[]);
