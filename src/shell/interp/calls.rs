@@ -75,6 +75,7 @@ pub(super) fn interesting(name: &str) -> bool {
             NATIVE_CALLS,
             NATIVE_MAYBE,
             NET_CALLS,
+            indirect::CALLERS,
         ]
         .iter()
         .any(|table| table.contains(&name))
@@ -158,7 +159,7 @@ impl<'v, 'a> Reader<'v, 'a> {
         for &(start, end) in &code {
             self.call(start, end);
         }
-        indirect::calls(self);
+        indirect::calls(self, &code);
         for &body in &lexed.commands {
             if let Some(val) = v.body_value(body, true, false) {
                 if val.text.trim_start().starts_with(PLACEHOLDER) {
@@ -168,7 +169,10 @@ impl<'v, 'a> Reader<'v, 'a> {
             }
         }
         // The loader reads these when the code starts a program.
-        if let Some(m) = PRELOAD.find(v.src) {
+        let preload = (v.src.contains("LD_") || v.src.contains("DYLD_"))
+            .then(|| PRELOAD.find(v.src))
+            .flatten();
+        if let Some(m) = preload {
             self.concern(
                 Concern::NativeLibrary,
                 (m.start(), (m.end() + 40).min(v.len())),
@@ -526,13 +530,13 @@ impl<'v, 'a> Reader<'v, 'a> {
 
 /// The dynamic loader's injection variables set by the code.
 static PRELOAD: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(r#"\b(?:LD_PRELOAD|LD_AUDIT|DYLD_INSERT_LIBRARIES)\b['"\]}]*\s*(?:=[^=]|,|:)"#)
+    Regex::new(r#"(?-u:\b)(?:LD_PRELOAD|LD_AUDIT|DYLD_INSERT_LIBRARIES)(?-u:\b)['"\]}]*[\t\n\x0B\x0C\r ]*(?:=[^=]|,|:)"#)
         .expect("preload regex is valid")
 });
 
 /// Code that decodes, decompresses or unpacks text at run time.
 static DECODING: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(r"(?i)b64decode|base64|decode64|atob|decompress|inflate|gunzip|unzip|uncompress|zlib|rot13|rot_13|fromhex|unhexlify|hex2bin|a2b_|fromCharCode|unpack|\bchr\(|marshal|strrev|reverse|\[::-1\]|Buffer\.from|decode\(")
+    Regex::new(r"(?i-u)b64decode|base64|decode64|atob|decompress|inflate|gunzip|unzip|uncompress|zlib|rot13|rot_13|fromhex|unhexlify|hex2bin|a2b_|fromCharCode|unpack|(?-u:\b)chr\(|marshal|strrev|reverse|\[::-1\]|Buffer\.from|decode\(")
         .expect("decoding regex is valid")
 });
 

@@ -213,11 +213,14 @@ impl Reader<'_, '_> {
 }
 
 static RECURSIVE: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(r"recursive\s*[:=]>?\s*(?:true|True|TRUE|T\b|1)").expect("recursive regex is valid")
+    Regex::new(r"recursive[\t\n\x0B\x0C\r ]*[:=]>?[\t\n\x0B\x0C\r ]*(?:true|True|TRUE|T(?-u:\b)|1)")
+        .expect("recursive regex is valid")
 });
 
-pub(super) static FLAG_APPEND: Lazy<Regex> =
-    Lazy::new(|| Regex::new(r#"flags?\s*:\s*['"]a"#).expect("append flag regex is valid"));
+pub(super) static FLAG_APPEND: Lazy<Regex> = Lazy::new(|| {
+    Regex::new(r#"flags?[\t\n\x0B\x0C\r ]*:[\t\n\x0B\x0C\r ]*['"]a"#)
+        .expect("append flag regex is valid")
+});
 
 pub(super) fn rm(path: &str, recursive: bool) -> Action {
     let mut argv = vec!["rm".to_string()];

@@ -74,93 +74,18 @@ pub(super) struct Aliases {
     computed: HashSet<String>,
 }
 
-static PY_IMPORT: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(r"(?m)(?:\bfrom\s+([\w.]+)\s+)?\bimport\s+\(?([\w., \t]+)")
-        .expect("import regex is valid")
-});
-
-static JS_NAMED: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(r#"\{([^{}]*)\}\s*(?:=\s*(?:await\s+)?(?:require|import)\(\s*|from\s*)['"](?:node:)?([\w./-]+)['"]"#)
-        .expect("named import regex is valid")
-});
-
-static JS_NAMESPACE: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(r#"\bimport\s+(?:\*\s+as\s+)?(\w+)\s+from\s*['"](?:node:)?([\w./-]+)['"]"#)
-        .expect("namespace import regex is valid")
-});
-
 /// Go's `import name "path/pkg"`.
 static GO_IMPORT: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(r#"(?m)^\s*(?:import\s+)?(\w+)\s+"(?:[\w.-]+/)*(\w+)""#)
+    Regex::new(r#"(?m)^[\t\n\x0B\x0C\r ]*(?:import[\t\n\x0B\x0C\r ]+)?([0-9A-Za-z_]+)[\t\n\x0B\x0C\r ]+"(?:[[0-9A-Za-z_].-]+/)*([0-9A-Za-z_]+)""#)
         .expect("go import regex is valid")
-});
-
-static MODULE_EXPR: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(r#"^(?:[\w.]*\b(?:__import__|import_module|require)\(\s*['"](?:node:)?(?:[\w.-]+/)*([\w.-]+)['"]\s*\)|sys\.modules\[\s*['"]([\w.]+)['"]\s*\]|_G\s*(?:\.\s*(\w+)|\[\s*['"](\w+)['"]\s*\]))$"#)
-        .expect("module expression regex is valid")
 });
 
 impl Aliases {
     pub fn find(v: &View, lang: Lang) -> Aliases {
         let mut out = Aliases::default();
-        let code = |m: &regex::Match| v.is_code(m.start());
         match lang {
-            Lang::Python => {
-                for caps in PY_IMPORT.captures_iter(v.src) {
-                    let (Some(names), from) = (caps.get(2), caps.get(1)) else {
-                        continue;
-                    };
-                    if !code(&names) {
-                        continue;
-                    }
-                    for item in names.as_str().split(',') {
-                        let mut words = item.split_whitespace();
-                        let (Some(name), alias) = (words.next(), words.nth(1)) else {
-                            continue;
-                        };
-                        let local = alias.unwrap_or(name).to_string();
-                        match from {
-                            Some(module) => {
-                                let entry = (module.as_str().to_string(), name.to_string());
-                                out.functions.insert(local, entry);
-                            }
-                            None => {
-                                out.modules.insert(local, name.to_string());
-                            }
-                        }
-                    }
-                }
-            }
-            Lang::Node => {
-                for caps in JS_NAMED.captures_iter(v.src) {
-                    let (Some(names), Some(module)) = (caps.get(1), caps.get(2)) else {
-                        continue;
-                    };
-                    if !code(&names) {
-                        continue;
-                    }
-                    for item in names.as_str().split(',') {
-                        let item = item.split('=').next().unwrap_or("");
-                        let (name, local) = match item.split_once(':') {
-                            Some((n, l)) => (n.trim(), l.trim()),
-                            None => match item.split_once(" as ") {
-                                Some((n, l)) => (n.trim(), l.trim()),
-                                None => (item.trim(), item.trim()),
-                            },
-                        };
-                        if !name.is_empty() && !local.is_empty() {
-                            let entry = (module.as_str().to_string(), name.to_string());
-                            out.functions.insert(local.to_string(), entry);
-                        }
-                    }
-                }
-                for caps in JS_NAMESPACE.captures_iter(v.src) {
-                    if let (Some(local), Some(module)) = (caps.get(1), caps.get(2)) {
-                        out.modules
-                            .insert(local.as_str().into(), module.as_str().into());
-                    }
-                }
-            }
+            Lang::Python => python_imports(v, &mut out),
+            Lang::Node => js_imports(v, &mut out),
             Lang::Go => {
                 for caps in GO_IMPORT.captures_iter(v.src) {
                     if let (Some(local), Some(package)) = (caps.get(1), caps.get(2)) {
@@ -228,23 +153,22 @@ impl Aliases {
     /// `__import__('os')`, `sys.modules['os']`, `_G.os`, or a local name.
     fn module_expr(&self, text: &str) -> Option<String> {
         let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
-        if let Some(caps) = MODULE_EXPR.captures(&compact) {
-            let name = (1..=4).find_map(|i| caps.get(i))?;
-            return Some(self.module_name(name.as_str()));
-        }
-        if let Some(inner) = compact
-            .strip_prefix("vars(")
-            .and_then(|r| r.strip_suffix(')'))
-            .or_else(|| compact.strip_suffix(".__dict__"))
-        {
-            return self.module_expr(inner);
-        }
         let ident = compact.trim_start_matches('$');
-        (!ident.is_empty()
+        if !ident.is_empty()
             && ident
                 .bytes()
-                .all(|c| c.is_ascii_alphanumeric() || c == b'_'))
-        .then(|| self.module_name(ident))
+                .all(|c| c.is_ascii_alphanumeric() || c == b'_')
+        {
+            return Some(self.module_name(ident));
+        }
+        if let Some(name) = loaded_module(&compact) {
+            return Some(self.module_name(name));
+        }
+        let inner = compact
+            .strip_prefix("vars(")
+            .and_then(|r| r.strip_suffix(')'))
+            .or_else(|| compact.strip_suffix(".__dict__"))?;
+        self.module_expr(inner)
     }
 
     /// What an assigned expression names, if a module or a function.
@@ -254,8 +178,9 @@ impl Aliases {
             return None;
         }
         let text = v.text((a, b));
-        if MODULE_EXPR.is_match(&text.replace(char::is_whitespace, "")) {
-            return self.module_expr(text).map(Ref::Module);
+        let compact = text.replace(char::is_whitespace, "");
+        if let Some(name) = loaded_module(&compact) {
+            return Some(Ref::Module(self.module_name(name)));
         }
         // `getattr(M, N)`, `M[N]`, `method(:n)`, `\&name`.
         if let Some((module, name)) = self.picked(v, (a, b)) {
@@ -321,6 +246,159 @@ impl Aliases {
     }
 }
 
+/// Python's `import a, b as c` and `from m import f as g`: the local names
+/// of modules and functions.
+fn python_imports(v: &View, out: &mut Aliases) {
+    for (at, _) in v.src.match_indices("import") {
+        let end = at + "import".len();
+        let bounded = (at == 0 || !is_word(v.byte(at - 1))) && !is_word(v.byte(end));
+        if !bounded || !v.is_code(at) {
+            continue;
+        }
+        let before = window(v.src, at.saturating_sub(MAX_STATEMENT), at);
+        let head = match before.rfind([';', '\n']) {
+            Some(p) => &before[p + 1..],
+            None if before.len() == at => before,
+            None => continue,
+        }
+        .trim();
+        let tail = window(v.src, end, end + MAX_STATEMENT);
+        let tail = &tail[..tail.find([';', '\n']).unwrap_or(tail.len())];
+        let from = match head.strip_prefix("from ") {
+            Some(module) => Some(module.trim()),
+            None if head.is_empty() => None,
+            None => continue,
+        };
+        let names = tail.trim().trim_matches(['(', ')']);
+        for item in names.split(',') {
+            let mut words = item.split_whitespace();
+            let (Some(name), alias) = (words.next(), words.nth(1)) else {
+                continue;
+            };
+            let local = alias.unwrap_or(name).to_string();
+            match from {
+                Some(module) => {
+                    let entry = (module.to_string(), name.to_string());
+                    out.functions.insert(local, entry);
+                }
+                None => {
+                    out.modules.insert(local, name.to_string());
+                }
+            }
+        }
+    }
+}
+
+/// Most of a statement read around an import: import statements are short,
+/// and reading to the end of each of many on one line would cost the square
+/// of its length.
+const MAX_STATEMENT: usize = 512;
+
+/// `s[from..to]`, clamped to its length and to character boundaries.
+fn window(s: &str, from: usize, to: usize) -> &str {
+    let mut from = from.min(s.len());
+    let mut to = to.min(s.len());
+    while !s.is_char_boundary(from) {
+        from += 1;
+    }
+    while to > from && !s.is_char_boundary(to) {
+        to -= 1;
+    }
+    &s[from..to.max(from)]
+}
+
+/// JavaScript's `const {a: b, c} = require('m')`, `import {a as b} from
+/// 'm'`, `import * as m from 'm'` and `import m from 'm'`.
+fn js_imports(v: &View, out: &mut Aliases) {
+    for (close, _) in v.src.match_indices('}') {
+        let Some(open) = v.partner(close).filter(|&o| o < close && v.is_code(o)) else {
+            continue;
+        };
+        let after = v.src[close + 1..].trim_start();
+        let module = if let Some(rest) = after.strip_prefix('=') {
+            let rest = rest.trim_start();
+            let rest = rest.strip_prefix("await ").unwrap_or(rest).trim_start();
+            let rest = window(rest, 0, MAX_STATEMENT);
+            let end = rest.find(')').map_or(rest.len(), |e| e + 1);
+            loaded_module(&rest[..end].replace(char::is_whitespace, "")).map(str::to_string)
+        } else if let Some(rest) = after.strip_prefix("from") {
+            literal_prefix(rest.trim_start())
+        } else {
+            None
+        };
+        let Some(module) = module else {
+            continue;
+        };
+        for item in v.src[open + 1..close].split(',') {
+            let item = item.split('=').next().unwrap_or("");
+            let (name, local) = match item.split_once(':') {
+                Some((n, l)) => (n.trim(), l.trim()),
+                None => match item.split_once(" as ") {
+                    Some((n, l)) => (n.trim(), l.trim()),
+                    None => (item.trim(), item.trim()),
+                },
+            };
+            if !name.is_empty() && !local.is_empty() {
+                let entry = (module.clone(), name.to_string());
+                out.functions.insert(local.to_string(), entry);
+            }
+        }
+    }
+    for (at, _) in v.src.match_indices("import ") {
+        if !v.is_code(at) || (at > 0 && is_word(v.byte(at - 1))) {
+            continue;
+        }
+        let rest = v.src[at + "import ".len()..].trim_start();
+        let rest = rest.strip_prefix("* as ").unwrap_or(rest).trim_start();
+        let len = rest.bytes().take_while(|&c| is_word(c)).count();
+        let (local, tail) = rest.split_at(len);
+        let Some(tail) = tail.trim_start().strip_prefix("from") else {
+            continue;
+        };
+        if let (false, Some(module)) = (local.is_empty(), literal_prefix(tail.trim_start())) {
+            out.modules.insert(local.to_string(), module);
+        }
+    }
+}
+
+/// The module name quoted at the start of `text` (`'node:fs'` is `fs`).
+fn literal_prefix(text: &str) -> Option<String> {
+    let q = text.chars().next().filter(|c| matches!(c, '\'' | '"'))?;
+    let end = window(text, 1, MAX_STATEMENT).find(q)? + 1;
+    let inner = &text[1..end];
+    Some(inner.strip_prefix("node:").unwrap_or(inner).to_string())
+}
+
+/// The module an expression loads: `require('x')`, `__import__('x')`,
+/// `importlib.import_module('x')`, `sys.modules['x']`, `_G.x`, `_G['x']`
+/// (written without spaces).
+fn loaded_module(compact: &str) -> Option<&str> {
+    fn quoted(rest: &str, close: char) -> Option<&str> {
+        let q = rest.chars().next().filter(|c| matches!(c, '\'' | '"'))?;
+        let inner = rest[1..].strip_suffix(close)?.strip_suffix(q)?;
+        let inner = inner.strip_prefix("node:").unwrap_or(inner);
+        let plain = |c: u8| c.is_ascii_alphanumeric() || b"_.-/".contains(&c);
+        (!inner.is_empty() && inner.bytes().all(plain)).then_some(inner)
+    }
+    for call in ["__import__(", "import_module(", "require(", "import("] {
+        if let Some(at) = compact.find(call) {
+            let prefix = &compact[..at];
+            let chain = prefix.bytes().all(|c| is_word(c) || c == b'.');
+            if chain && (prefix.is_empty() || prefix.ends_with('.')) {
+                return quoted(&compact[at + call.len()..], ')');
+            }
+        }
+    }
+    if let Some(rest) = compact.strip_prefix("sys.modules[") {
+        return quoted(rest, ']');
+    }
+    let rest = compact.strip_prefix("_G")?;
+    if let Some(name) = rest.strip_prefix('.') {
+        return name.bytes().all(is_word).then_some(name);
+    }
+    quoted(rest.strip_prefix('[')?, ']')
+}
+
 /// The function name an expression computes: a string, or a Ruby symbol.
 fn name_value(v: &View, span: Span) -> Option<String> {
     let text = v.text(v.trim(span));
@@ -345,21 +423,23 @@ fn perl_name(name: &str) -> String {
 }
 
 /// PHP `$f(...)`, Perl `&$f(...)` and `$f->(...)`: a call through a variable.
-static VARIABLE_CALL: Lazy<Regex> =
-    Lazy::new(|| Regex::new(r"(&?)\$(\w+)\s*(->\s*)?\(").expect("variable call regex is valid"));
-
-/// Functions that call the function named by their first argument.
-static CALLER: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(r"\b(call_user_func(?:_array)?|array_map|register_shutdown_function|forward_static_call(?:_array)?|send|public_send|__send__|do\.call|method|public_method)\b")
-        .expect("caller regex is valid")
+static VARIABLE_CALL: Lazy<Regex> = Lazy::new(|| {
+    Regex::new(r"(&?)\$([0-9A-Za-z_]+)[\t\n\x0B\x0C\r ]*(->[\t\n\x0B\x0C\r ]*)?\(")
+        .expect("variable call regex is valid")
 });
 
-static BINDING: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(r"\bprocess\s*\.\s*(?:binding|_linkedBinding)\s*\(").expect("binding regex is valid")
-});
+/// Functions that call the function named by their first argument, and
+/// Node's `process.binding`.
+#[rustfmt::skip]
+pub(super) const CALLERS: &[&str] = &[
+    "call_user_func", "call_user_func_array", "array_map", "register_shutdown_function",
+    "forward_static_call", "forward_static_call_array", "send", "public_send", "__send__",
+    "method", "public_method", "binding", "_linkedBinding",
+];
 
-/// Reads the calls the code makes by computed names.
-pub(super) fn calls(r: &mut Reader) {
+/// Reads the calls the code makes by computed names; `tokens` are the
+/// names in code worth a look.
+pub(super) fn calls(r: &mut Reader, tokens: &[Span]) {
     let v = r.view;
     // `getattr(M, N)(...)`, `M[N](...)`, `(expr)(...)`, `&{expr}(...)`.
     let mut sites = Vec::new();
@@ -375,7 +455,7 @@ pub(super) fn calls(r: &mut Reader) {
     for (close, open) in sites {
         picked_call(r, close, open);
     }
-    if matches!(v.d, Dialect::Php | Dialect::Perl) {
+    if matches!(v.d, Dialect::Php | Dialect::Perl) && v.src.contains('$') {
         for caps in VARIABLE_CALL.captures_iter(v.src) {
             let (Some(all), Some(var)) = (caps.get(0), caps.get(2)) else {
                 continue;
@@ -393,20 +473,26 @@ pub(super) fn calls(r: &mut Reader) {
             variable_call(r, var.start() - 1, var.end(), all.end() - 1);
         }
     }
-    // Node's internal bindings reach its process spawner under no name
-    // warden could follow.
-    for m in BINDING.find_iter(v.src) {
-        if v.d == Dialect::Js && v.is_code(m.start()) {
-            let open = m.end() - 1;
-            r.concern(
-                Concern::Indirection,
-                (m.start(), v.partner(open).map_or(open, |c| c + 1)),
-            );
-        }
-    }
-    for m in CALLER.find_iter(v.src) {
-        if v.is_code(m.start()) && !(m.start() > 0 && is_word(v.byte(m.start() - 1))) {
-            caller(r, m.start(), m.end());
+    for &(start, end) in tokens {
+        let recv = v.receiver(start);
+        let recv_name = recv.map_or("", |rv| v.text(rv.name));
+        match v.text((start, end)) {
+            // Node's internal bindings reach its process spawner under no
+            // name warden could follow.
+            "binding" | "_linkedBinding" if recv_name == "process" && v.d == Dialect::Js => {
+                if let Some((args, true)) = v.call_args(end) {
+                    let last = args.last().map_or(end, |a| a.value.1 + 1);
+                    r.concern(
+                        Concern::Indirection,
+                        (start.min(recv.map_or(start, |rv| rv.span.0)), last + 1),
+                    );
+                }
+            }
+            "call" if recv_name == "do" => {
+                caller(r, recv.map_or(start, |rv| rv.span.0), end);
+            }
+            name if CALLERS.contains(&name) => caller(r, start, end),
+            _ => {}
         }
     }
     // Names given a function picked by a computed name, then called.

@@ -17,28 +17,30 @@ const LOOP_STOPPERS: &[&str] = &[
 ];
 
 static LOOP: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(r"\b(?:while\s*\(?\s*(?:True|true|1|!0|!false)\s*\)?|for\s*\(\s*;\s*;\s*\)|loop\b|until\s*\(?\s*(?:false|0|nil)\s*\)?)")
+    Regex::new(r"(?-u:\b)(?:while[\t\n\x0B\x0C\r ]*\(?[\t\n\x0B\x0C\r ]*(?:True|true|1|!0|!false)[\t\n\x0B\x0C\r ]*\)?|for[\t\n\x0B\x0C\r ]*\([\t\n\x0B\x0C\r ]*;[\t\n\x0B\x0C\r ]*;[\t\n\x0B\x0C\r ]*\)|loop(?-u:\b)|until[\t\n\x0B\x0C\r ]*\(?[\t\n\x0B\x0C\r ]*(?:false|0|nil)[\t\n\x0B\x0C\r ]*\)?)")
         .expect("loop regex is valid")
 });
 
 /// A shell handed to a stream: an interactive shell, a pseudo-terminal,
 /// descriptors duplicated onto a socket (`>&3`, `>&S`) or piped to one.
 static SHELL_HOOKUP: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(r#"pty\.spawn|\b(?:ba|z|da|k)?sh\s+-i\b|cmd\.exe|["']cmd["']|powershell|\.pipe\(|[<>]&\s*(?:[3-9]|[A-Za-z$])"#)
+    Regex::new(r#"pty\.spawn|(?-u:\b)(?:ba|z|da|k)?sh[\t\n\x0B\x0C\r ]+-i(?-u:\b)|cmd\.exe|["']cmd["']|powershell|\.pipe\(|[<>]&[\t\n\x0B\x0C\r ]*(?:[3-9]|[A-Za-z$])"#)
         .expect("shell hookup regex is valid")
 });
 
 /// A shell program, which counts when the code also touches standard
 /// streams or file descriptors.
 static SHELL_PATH: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(r"/bin/(?:ba|z|da|k|c|tc|fi)?sh\b").expect("shell path regex is valid")
+    Regex::new(r"/bin/(?:ba|z|da|k|c|tc|fi)?sh(?-u:\b)").expect("shell path regex is valid")
 });
 
 static STREAMS: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(r"(?i)\bstd(?:in|out|err|io)\b|\bfileno\b").expect("streams regex is valid")
+    Regex::new(r"(?i-u)(?-u:\b)std(?:in|out|err|io)(?-u:\b)|(?-u:\b)fileno(?-u:\b)")
+        .expect("streams regex is valid")
 });
 
-static WORD: Lazy<Regex> = Lazy::new(|| Regex::new(r"[A-Za-z_]\w*").expect("word regex is valid"));
+static WORD: Lazy<Regex> =
+    Lazy::new(|| Regex::new(r"[A-Za-z_][0-9A-Za-z_]*").expect("word regex is valid"));
 
 /// A fork inside a loop that never ends (`while True: os.fork()`,
 /// `loop { fork }`, `for(;;) fork()`), or repeated by a statement

@@ -52,7 +52,7 @@ pub(super) struct View<'a> {
 
 static ASSIGNMENT: Lazy<Regex> = Lazy::new(|| {
     // R assigns with `<-` too; a `<-` before a number is a comparison.
-    Regex::new(r"(?:\b(?:const|let|var|my|our|local)\s+)?([$@]?[A-Za-z_]\w*)\s*(=|<-[^\d-])")
+    Regex::new(r"(?:(?-u:\b)(?:const|let|var|my|our|local)[\t\n\x0B\x0C\r ]+)?([$@]?[A-Za-z_][0-9A-Za-z_]*)[\t\n\x0B\x0C\r ]*(=|<-[^[0-9]-])")
         .expect("assignment regex is valid")
 });
 
