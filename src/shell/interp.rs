@@ -9,6 +9,7 @@
 //! each call does; `indirect` follows aliases and calls by computed name;
 //! `tcl` reads Tcl and Expect, whose commands are words like the shell's.
 
+mod aliases;
 mod calls;
 mod files;
 mod indirect;
@@ -182,7 +183,7 @@ static SIGIL_IDENT: Lazy<Regex> =
 fn read_code(code: &str, lang: Lang, depth: usize, decoded: bool) -> Reading {
     let lexed = lex::lex(code, lang.dialect());
     let view = View::new(code, lang.dialect(), &lexed);
-    let aliases = indirect::Aliases::find(&view, lang);
+    let aliases = aliases::Aliases::find(&view, lang);
     let names = match lang.dialect() {
         Dialect::Js => &IDENT,
         _ => &SIGIL_IDENT,
@@ -668,5 +669,14 @@ mod tests {
         assert!(!effects("python3", check).contains(&Action::ReverseShell));
         let client = "require('net').connect(80, 'h', () => console.log('up'))";
         assert!(!effects("node", client).contains(&Action::ReverseShell));
+        // Data the code cannot compute, given to a known program or parsed
+        // as data, is no shell for the socket.
+        for code in [
+            "import socket, subprocess; s = socket.create_connection(('db', 5432)); subprocess.run(['pg_dump', name])",
+            "import socket, re, json; s = socket.socket(); s.connect(('h', 1)); r = re.compile(p); c = json.load(f)",
+            "import socket, os; s = socket.create_connection(('h', 1)); os.system('ls ' + d)",
+        ] {
+            assert!(!effects("python3", code).contains(&Action::ReverseShell), "{code}");
+        }
     }
 }

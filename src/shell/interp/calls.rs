@@ -3,8 +3,9 @@
 use once_cell::sync::Lazy;
 use regex::Regex;
 
+use super::aliases::Aliases;
 use super::files::{rm, write, FLAG_APPEND};
-use super::indirect::{self, Aliases};
+use super::indirect;
 use super::lex::{Dialect, Lexed};
 use super::value::{Val, PLACEHOLDER};
 use super::view::{Arg, Recv, Span, View};
@@ -219,13 +220,13 @@ impl<'v, 'a> Reader<'v, 'a> {
         self.network(name, module, args);
         match name {
             // Python's `exec` runs Python; the others' run programs.
-            "exec" if v.d == Dialect::Python => self.code_arg(args, at),
+            "exec" if v.d == Dialect::Python => self.code_arg(name, args, at),
             // R's `shell` is Windows' `system`; elsewhere the name is common.
             "shell" if self.lang != Lang::R => {}
             n if is_exec_family(n) || COMMAND_CALLS.contains(&n) => {
                 self.command(name, module, args, at)
             }
-            n if CODE_CALLS.contains(&n) => self.code_arg(args, at),
+            n if CODE_CALLS.contains(&n) => self.code_arg(name, args, at),
             "rmtree"
             | "rm_rf"
             | "rm_r"
@@ -324,7 +325,7 @@ impl<'v, 'a> Reader<'v, 'a> {
     fn network(&mut self, name: &str, module: &str, args: &[Arg]) {
         let connects = match name {
             "connect" | "createConnection" => {
-                matches!(module, "net" | "tls")
+                matches!(module, "net" | "tls" | "socket")
                     || (self.lang == Lang::Julia && module.is_empty() && args.len() >= 2)
             }
             "Dial" | "DialTCP" | "DialTimeout" => module == "net",
@@ -477,7 +478,7 @@ impl<'v, 'a> Reader<'v, 'a> {
     }
 
     /// `eval("...")`, `exec(b64decode(...))`: more code in the same language.
-    fn code_arg(&mut self, args: &[Arg], at: Span) {
+    fn code_arg(&mut self, name: &str, args: &[Arg], at: Span) {
         if self.depth >= MAX_CODE_DEPTH {
             return;
         }
@@ -495,13 +496,15 @@ impl<'v, 'a> Reader<'v, 'a> {
                 );
                 self.out.merge(nested);
             }
-            None => {
-                // Code the guard cannot read may be anything the socket sent.
+            // Code the guard cannot read may be anything a socket sent; but
+            // `re.compile`, `json.load` and Ruby's `load FILE` take no code.
+            None if name != "compile" && (name != "load" || self.lang == Lang::Lua) => {
                 self.out.net.runs_unknown = true;
                 if DECODING.is_match(self.view.text(code)) {
                     self.concern(Concern::EvalDecoded, at);
                 }
             }
+            None => {}
         }
     }
 
@@ -543,7 +546,7 @@ static DECODING: Lazy<Regex> = Lazy::new(|| {
 /// Whether a command line starts a shell with no command of its own or
 /// runs text the code could not compute.
 pub(super) fn runs_unknown(text: &str) -> bool {
-    if text.contains(PLACEHOLDER) {
+    if text.trim_start().starts_with(PLACEHOLDER) {
         return true;
     }
     let words: Vec<&str> = text
@@ -570,10 +573,13 @@ pub(super) fn runs_unknown(text: &str) -> bool {
             | "powershell.exe"
             | "pwsh"
     );
-    shell
-        && !words[1..]
-            .iter()
-            .any(|w| matches!(*w, "-c" | "/c" | "-Command"))
+    // A shell given no command reads one; given one, it runs what the
+    // code could not compute (an unknown argument of another program is
+    // only data).
+    let given = words[1..]
+        .iter()
+        .any(|w| matches!(*w, "-c" | "/c" | "-Command"));
+    shell && (!given || text.contains(PLACEHOLDER))
 }
 
 /// A value as one shell word: quoted, with unknown parts left as
