@@ -182,6 +182,12 @@ pub(crate) fn subjects(touched: &[Touched]) -> Vec<FileSubject> {
 }
 
 /// What one command reads and writes, as the path rules judge it.
+/// Programs that edit the files they are given.
+const EDITORS: &[&str] = &[
+    "ed", "red", "ex", "vi", "vim", "nvim", "view", "nano", "pico", "emacs", "joe", "jed",
+    "mcedit", "micro", "kak", "hx", "helix", "ne",
+];
+
 fn command_uses(cmd: &crate::shell::Command) -> Vec<access::FileUse<'_>> {
     let mut uses = access::file_uses(cmd);
     // `cp .env.example .env` is the first step of every project that ships
@@ -201,6 +207,18 @@ fn command_uses(cmd: &crate::shell::Command) -> Vec<access::FileUse<'_>> {
     // checksums) are not a secret read; where the copy lands is judged.
     if QUIET_READERS.contains(&cmd.program.as_str()) {
         uses.retain(|u| u.access == access::Access::Write);
+    }
+    // An editor writes the files it opens (`ed FILE <<EOF`, `vim -c wq FILE`),
+    // and a program warden has no model of may write any file it is given.
+    let editor = EDITORS.contains(&cmd.program.as_str());
+    if uses.is_empty() && (editor || crate::rules::hidden_paths_searched(cmd)) {
+        for path in crate::rules::path_arguments(cmd) {
+            uses.push(access::FileUse {
+                path: path.into(),
+                access: access::Access::Write,
+                how: How::Unknown,
+            });
+        }
     }
     // Codex's `apply_patch` run as a command carries its patch along.
     if crate::patch::is_apply_patch_program(&cmd.program) {
@@ -271,7 +289,13 @@ pub(crate) fn verdict(touched: &Touched, rule: &'static PathRule, layer: Layer) 
         Reason::Path {
             category: rule.category,
             why: rule.reason,
-            access: if touched.write { "writes" } else { "reads" },
+            access: match (touched.write, touched.how) {
+                (true, Some(How::Unknown)) => {
+                    "may write (a program warden has no model of is given it)"
+                }
+                (true, _) => "writes",
+                (false, _) => "reads",
+            },
             path: r.path.clone(),
             unresolved: r.problem.clone(),
         },

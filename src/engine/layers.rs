@@ -9,9 +9,9 @@ use crate::rules::{self, Hit, RuleSet};
 use crate::shell::Analysis;
 use crate::verdict::{Decision, Layer, Reason, Verdict};
 
-static HARDLINE: Lazy<RuleSet> = Lazy::new(|| RuleSet::new(rules::hardline()));
+use crate::rules::{DANGEROUS_SET as DANGEROUS, HARDLINE_SET as HARDLINE};
+
 static SUDO_GUARD: Lazy<RuleSet> = Lazy::new(|| RuleSet::new(rules::sudo_guard()));
-static DANGEROUS: Lazy<RuleSet> = Lazy::new(|| RuleSet::new(rules::dangerous()).help_is_harmless());
 
 /// The order of the decision. The first layer with an opinion decides;
 /// post-processing then applies what the environment says about asks.
@@ -19,7 +19,7 @@ pub static STAGES: &[Stage] = &[
     Stage {
         name: "hardline",
         decides: "block",
-        catches: "the floor nothing can lift: writes by any tool or shell spelling to SSH keys, cloud and tool credentials, GnuPG, Hermes' keys, sudoers, the account files, boot and service files, the Docker socket, block devices, the guard's own files, or outside `HERMES_WRITE_SAFE_ROOT` (`files.*`, see [Files](#files-what-is-protected-and-why)); then `hardline.*`: `rm -rf` of `/`, system directories or home; `mkfs`, `dd`, wipes, partition-table rewrites (`parted rm|mklabel`, `sfdisk`) and `cryptsetup luksFormat|erase` of any device under `/dev`; fork bombs; `kill -1`; shutdown and reboot in their spellings (`shutdown`, `init 0`, `telinit 6`, `systemctl poweroff`, ...); recursive ownership or permission changes of `/`; moving `/`, a system directory or a home away; reverse shells; secrets sent off the machine (`net.upload-secret`, `net.pipe-secret-upload`, `net.remote-copy-secret`, `net.send-secret`: a credential file uploaded by curl, wget or ab, piped or redirected into a socket or `openssl s_client`, copied to a remote host, sent through ssh or socat); switching the agent's guard off (`HERMES_YOLO_MODE=1`, `hermes config set approvals.mode off`, `warden uninstall`, removing warden's binary); remote code from insecure or look-alike sources run by a shell; interpreter one-liners that do any of these; decoded payloads that run a destructive command",
+        catches: "the floor nothing can lift: writes by any tool or shell spelling to SSH keys, cloud and tool credentials, GnuPG, Hermes' keys, sudoers, the account files, boot and service files, the Docker socket, block devices, the guard's own files, or outside `HERMES_WRITE_SAFE_ROOT` (`files.*`, see [Files](#files-what-is-protected-and-why)); then `hardline.*`: `rm -rf` of `/`, system directories or home; `mkfs`, `dd`, wipes, partition-table rewrites (`parted rm|mklabel`, `sfdisk`) and `cryptsetup luksFormat|erase` of any device under `/dev`; fork bombs; `kill -1`; shutdown and reboot in their spellings (`shutdown`, `init 0`, `telinit 6`, `systemctl poweroff`, ...); recursive ownership or permission changes of `/`; moving `/`, a system directory or a home away; reverse shells; secrets sent off the machine (`net.upload-secret`, `net.pipe-secret-upload`, `net.remote-copy-secret`, `net.send-secret`: a credential file uploaded by curl, wget or ab, piped or redirected into a socket or `openssl s_client`, copied to a remote host, sent through ssh or socat; and, followed through pipes, here-strings, `$( )`, backquotes and files written earlier in the line, `net.send-environment`: the whole environment (`env`, `printenv`, `set`, `export -p`, `/proc/*/environ`) sent anywhere, `net.secret-in-request`: a secret file's content put into a request or socket, `net.staged-secret-upload`: a temp file filled with a secret then sent, `net.share-secret`: a secret file gisted, mailed or copied to cloud storage, `net.secret-in-dns`: a secret in a host name looked up, `net.push-secret`: a secret added to git then pushed, `net.script-sends-secret`: interpreter code that reads a secret and opens a connection, `net.send-token`: a credential variable or CLI token in a raw socket, mail or DNS name, or a service's token sent to another host; a token in a header or `-u` is its use and allowed); switching the agent's guard off (`HERMES_YOLO_MODE=1`, `hermes config set approvals.mode off`, `warden uninstall`, removing warden's binary); remote code from insecure or look-alike sources run by a shell; interpreter one-liners that do any of these; decoded payloads that run a destructive command",
         after_layers: false,
         run: hardline,
     },
@@ -54,7 +54,7 @@ pub static STAGES: &[Stage] = &[
     Stage {
         name: "dangerous",
         decides: "ask",
-        catches: "writes to system files, shell start-up files, login items, crontabs, git hooks, env files, Hermes' settings, another Hermes profile, or outside the project (`files.*`); built-in rules for destructive but sometimes intended commands, e.g. `git reset --hard`, in the groups fs, git, system, containers, db, net, exec, windows, admin; plus the custom-patterns plugin's `patterns`; then reads of private keys, credentials, env files and password hashes (`files.*`). Categories named in Hermes' `command_allowlist` are skipped, and yolo lifts the rest",
+        catches: "writes to system files, shell start-up files, login items, crontabs, git hooks, env files, Hermes' settings, another Hermes profile, or outside the project (`files.*`); built-in rules for destructive but sometimes intended commands, e.g. `git reset --hard`, in the groups fs, git, system, containers, cloud, db, net (with `net.token-in-request`: a secret-named variable or CLI token in a request body or URL to a host warden cannot vouch for), exec, windows, admin; last `exec.command-in-argument`: a text handed to a program warden has no model of (an option, `key=CMD`, the rest of its arguments, a `!CMD` input line, a file or build file the line wrote) that the floor would refuse on its own; plus the custom-patterns plugin's `patterns`; then reads of private keys, credentials, env files, browser profiles and password hashes, and those files (or sudoers, account and guard files) given to a program warden has no model of or to an editor (`files.*`). Categories named in Hermes' `command_allowlist` are skipped, and yolo lifts the rest",
         after_layers: false,
         run: dangerous,
     },
@@ -400,7 +400,13 @@ fn call_text(cx: &Context<'_>) -> String {
 /// about: the ask, or why it stands aside (a user allow, yolo).
 fn path_danger(cx: &mut Context<'_>, writes: bool) -> Option<Step> {
     let exempt = &cx.policy.settings.exempt_categories;
-    let touched = cx.touched.iter().filter(|t| t.write == writes);
+    // A path given to a program warden has no model of is not known to be
+    // written: it waits, like a read, for the rules that know the program.
+    let unknown = Some(crate::rules::access::How::Unknown);
+    let touched = cx
+        .touched
+        .iter()
+        .filter(|t| (t.write && t.how != unknown) == writes);
     let (t, rule) = files::first_hit(touched, &cx.around, Decision::Ask, exempt)?;
     let (verdict, note) = (
         files::verdict(t, rule, Layer::Dangerous),

@@ -42,6 +42,9 @@ pub enum How {
     /// `patch`: the file it patches, `-o`, `-r`.
     Patch,
     Read,
+    /// A path in the arguments of a program warden has no model of: it may
+    /// be read or written (`iconv -o F`, `tsc --outFile F`, `mypy --junit-xml F`).
+    Unknown,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -499,7 +502,7 @@ fn curl<'c>(cmd: &'c Command, u: &mut Uses<'c>) {
 }
 
 #[rustfmt::skip]
-const WGET: Spec = Spec::gnu("oaiBeOPtTwQlARDIXU", &["output-document", "directory-prefix", "output-file", "append-output", "input-file", "post-file", "body-file", "load-cookies", "config", "execute", "tries", "timeout", "wait", "user-agent", "header", "user", "password", "level", "accept", "reject", "domains", "include-directories", "exclude-directories", "post-data", "body-data", "method", "referer", "quota", "limit-rate", "base"]);
+pub(super) const WGET: Spec = Spec::gnu("oaiBeOPtTwQlARDIXU", &["output-document", "directory-prefix", "output-file", "append-output", "input-file", "post-file", "body-file", "load-cookies", "config", "execute", "tries", "timeout", "wait", "user-agent", "header", "user", "password", "level", "accept", "reject", "domains", "include-directories", "exclude-directories", "post-data", "body-data", "method", "referer", "quota", "limit-rate", "base"]);
 #[rustfmt::skip]
 const ARIA2C: Spec = Spec::gnu("doijxskmtUlTM", &["dir", "out", "input-file", "log", "torrent-file", "metalink-file", "max-concurrent-downloads", "max-connection-per-server", "split", "min-split-size", "max-tries", "timeout", "user-agent", "header", "referer", "load-cookies"]);
 #[rustfmt::skip]

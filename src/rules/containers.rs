@@ -105,8 +105,8 @@ pub static RULES: &[Rule] = &[
         reason: "it destroys every resource the configuration manages",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf"], check: infra_destroy },
-        hits: &["terraform destroy -auto-approve", "terraform -chdir=infra apply -destroy", "tofu destroy", "terragrunt run-all destroy", "pulumi destroy --yes -s prod"],
-        misses: &["terraform plan -destroy", "terraform apply -auto-approve", "terraform plan", "pulumi preview"],
+        hits: &["terraform destroy -auto-approve", "terraform -chdir=infra apply -destroy", "tofu destroy", "terragrunt run-all destroy", "pulumi destroy --yes -s prod", "terragrunt destroy-all", "pulumi down -s dev"],
+        misses: &["terraform plan -destroy", "terraform apply -auto-approve", "terraform plan", "pulumi preview", "terraform help destroy"],
     },
     Rule {
         id: "containers.helm-uninstall",
@@ -392,9 +392,15 @@ fn kubectl_delete(cmd: &Command) -> bool {
 
 fn infra_destroy(cmd: &Command) -> bool {
     let ops = cmd.operands();
+    // `terraform help destroy` prints the manual.
+    if ops.first() == Some(&"help") {
+        return false;
+    }
     let apply_destroy =
         ops.contains(&"apply") && cmd.args.iter().any(|a| a == "-destroy" || a == "--destroy");
-    ops.contains(&"destroy") || apply_destroy
+    // `destroy-all` is terragrunt's older spelling of `run-all destroy`; `down` is pulumi's alias.
+    let alias = ops.contains(&"destroy-all") || (cmd.program == "pulumi" && ops.contains(&"down"));
+    ops.contains(&"destroy") || apply_destroy || alias
 }
 
 fn helm_uninstall(cmd: &Command) -> bool {

@@ -200,8 +200,7 @@ pub static RULES: &[Rule] = &[
         matcher: Matcher::Analysis(hidden_characters),
         hits: &["echo 'a\u{202e}b'", "ls\u{200b} -la", "cat notes\u{2066}.txt"],
         misses: &["echo café", "ls -la", "echo 'ｈｅｌｌｏ'"],
-    },
-];
+    },];
 
 /// Whether an interpreter in `INTERPRETERS` takes its program from stdin
 /// rather than from an inline code option (`-c`, `-e`) or a script operand.
@@ -384,11 +383,21 @@ fn loads_native_library(cmd: &Command) -> bool {
                         .any(|f| a.contains(f))
             })
         }
-        _ => cmd.args.iter().any(|a| {
-            a.split([',', '=', ':'])
-                .zip(a.split([',', '=', ':']).skip(1))
-                .any(|(k, v)| k.ends_with("ladspa") && library(v))
-        }),
+        // A LADSPA plugin by path: `ladspa=./x.so`, `ladspa=file=x.so`,
+        // `ladspa=f=x.so`, or sox's effect `ladspa x.so`.
+        _ => {
+            cmd.args
+                .windows(2)
+                .any(|w| w[0] == "ladspa" && library(&w[1]))
+                || cmd.args.iter().any(|a| {
+                    a.split_once("ladspa=").is_some_and(|(_, rest)| {
+                        rest.split([',', ':', '='])
+                            .take_while(|p| !p.is_empty())
+                            .take(2)
+                            .any(library)
+                    })
+                })
+        }
     }
 }
 

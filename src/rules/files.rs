@@ -195,16 +195,38 @@ impl PathRule {
             return self.read;
         }
         match how {
+            // Not known to be a write: where a write is refused outright,
+            // the program's unknown use of the file asks instead.
+            // Devices and boot files are what disk tools are for, and
+            // those have rules of their own.
+            Some(How::Unknown) => UNKNOWN_USE_ASKS.contains(&self.id).then_some(Decision::Ask),
             Some(how) if !content_write(how) && !self.changes => None,
             _ => self.write,
         }
     }
 }
 
+/// The rules whose files a program warden has no model of may not be given
+/// without a question: keys, credentials, sudoers, the account files and the
+/// guard's own files. A write there is refused; an unknown use asks.
+const UNKNOWN_USE_ASKS: &[&str] = &[
+    "files.guard",
+    "files.ssh",
+    "files.cloud-credentials",
+    "files.tool-credentials",
+    "files.gnupg",
+    "files.hermes-secrets",
+    "files.sudoers",
+    "files.accounts",
+];
+
 /// The spellings that put content into a file; the others (deleting,
 /// creating, changing permissions) only count for rules with `changes`.
 fn content_write(how: How) -> bool {
-    !matches!(how, How::Delete | How::Touch | How::Chmod | How::Read)
+    !matches!(
+        how,
+        How::Delete | How::Touch | How::Chmod | How::Read | How::Unknown
+    )
 }
 
 const GUARD_REASON: &str = "an agent must not change the policy, hooks or binary that guard it; to change policy, edit the file yourself, then run `warden bless`";
@@ -283,6 +305,15 @@ pub static RULES: &[PathRule] = &[
         places: Places::Check { test: is_hermes_secret, says: "`.env`, `auth.json` and OAuth token files in Hermes' home and its profiles" },
         hits: &["write ~/.hermes/.env", "read ~/.hermes/auth.json", "write ~/.hermes/profiles/work/.env"],
         misses: &["read ~/.hermes/memories/MEMORY.md", "write ~/.hermes/skills/x/.env.example"],
+    },
+    PathRule {
+        id: "files.browser-profile",
+        category: "a web browser's profile",
+        reason: "browser profiles keep saved passwords and session cookies that sign in as the user on every site",
+        write: None, read: Some(Decision::Ask), changes: false,
+        places: Places::Under(&["~/.mozilla/firefox", "~/snap/firefox/common/.mozilla/firefox", "~/.var/app/org.mozilla.firefox", "~/.config/google-chrome", "~/.config/chromium", "~/snap/chromium/common/chromium", "~/.config/BraveSoftware", "~/.config/microsoft-edge", "~/.config/vivaldi", "~/.config/opera", "~/Library/Application Support/Google/Chrome", "~/Library/Application Support/Firefox", "~/Library/Application Support/BraveSoftware", "~/Library/Application Support/Microsoft Edge", "~/Library/Cookies", "~/Library/Safari", "~/AppData/Local/Google/Chrome/User Data", "~/AppData/Roaming/Mozilla/Firefox"]),
+        hits: &["read ~/.mozilla/firefox/abc.default-release/logins.json", "read ~/.config/google-chrome/Default/Cookies", "read ~/.config/BraveSoftware/Brave-Browser/Default/Cookies"],
+        misses: &["read ~/.mozilla/extensions/x.xpi", "read chrome/Default/Cookies", "read ~/.config/chromium-flags.conf"],
     },
     PathRule {
         id: "files.sudoers",

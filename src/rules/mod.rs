@@ -7,6 +7,7 @@
 
 pub mod access;
 mod admin;
+mod cloud;
 mod containers;
 mod db;
 mod exec;
@@ -16,6 +17,10 @@ mod fs;
 mod fs_write;
 mod git;
 mod hardline;
+mod hidden;
+mod leak;
+
+pub(crate) use hidden::{path_arguments, searched as hidden_paths_searched};
 mod net;
 mod opts;
 mod paths;
@@ -28,7 +33,7 @@ mod windows_script;
 
 use std::collections::HashMap;
 
-use once_cell::sync::OnceCell;
+use once_cell::sync::{Lazy, OnceCell};
 use regex::Regex;
 
 pub(crate) use crate::shell::program_in;
@@ -98,6 +103,15 @@ pub static EXFILTRATION: Table = Table {
     rules: secrets::RULES,
 };
 
+/// Secrets followed through a line to the network (pipes, `$( )`, temp
+/// files, DNS names, git pushes, interpreters): part of the floor, in the
+/// `net.` group beside the rules above.
+pub static LEAKS: Table = Table {
+    file: "leak",
+    group: "net",
+    rules: leak::RULES,
+};
+
 /// `sudo -S` without a configured password: the agent would be guessing one.
 pub static SUDO_GUARD: Table = Table {
     file: "system",
@@ -135,6 +149,11 @@ pub static DANGEROUS: &[Table] = &[
         rules: containers::RULES,
     },
     Table {
+        file: "cloud",
+        group: "cloud",
+        rules: cloud::RULES,
+    },
+    Table {
         file: "db",
         group: "db",
         rules: db::RULES,
@@ -143,6 +162,13 @@ pub static DANGEROUS: &[Table] = &[
         file: "net",
         group: "net",
         rules: net::RULES,
+    },
+    // Credential variables in a request body or URL, where only a person who
+    // knows the host can tell use from theft.
+    Table {
+        file: "leak",
+        group: "net",
+        rules: leak::ASK,
     },
     Table {
         file: "exec",
@@ -165,18 +191,29 @@ pub static DANGEROUS: &[Table] = &[
         group: "admin",
         rules: admin::RULES,
     },
+    // Last: a text handed to an unmodelled program is judged only when no
+    // rule with a model of the command has spoken.
+    Table {
+        file: "hidden",
+        group: "exec",
+        rules: hidden::RULES,
+    },
 ];
 
 /// Every table, in evaluation order.
 pub fn tables() -> impl Iterator<Item = &'static Table> {
-    [&HARDLINE, &EXFILTRATION, &SUDO_GUARD]
+    [&HARDLINE, &EXFILTRATION, &LEAKS, &SUDO_GUARD]
         .into_iter()
         .chain(DANGEROUS)
 }
 
 /// The unbypassable floor: every rule blocks.
 pub fn hardline() -> impl Iterator<Item = &'static Rule> {
-    HARDLINE.rules.iter().chain(EXFILTRATION.rules)
+    HARDLINE
+        .rules
+        .iter()
+        .chain(EXFILTRATION.rules)
+        .chain(LEAKS.rules)
 }
 
 /// `sudo -S` without a configured password.
@@ -193,6 +230,13 @@ pub fn dangerous() -> impl Iterator<Item = &'static Rule> {
 pub fn all() -> impl Iterator<Item = &'static Rule> {
     tables().flat_map(|t| t.rules)
 }
+
+/// The floor, ready to match.
+pub(crate) static HARDLINE_SET: Lazy<RuleSet> = Lazy::new(|| RuleSet::new(hardline()));
+/// The built-in dangerous rules, ready to match; a command that only asks
+/// for its help text is passed over.
+pub(crate) static DANGEROUS_SET: Lazy<RuleSet> =
+    Lazy::new(|| RuleSet::new(dangerous()).help_is_harmless());
 
 /// What matched: the rule and the text to quote in the verdict.
 pub(crate) struct Hit<'r> {
@@ -216,13 +260,22 @@ pub(crate) struct RuleSet {
     help_is_harmless: bool,
 }
 
-/// Whether `cmd` asks for its help text (`--help`, or Go-style `-help`,
-/// before any `--`), which programs print instead of doing their work.
+/// Programs whose `-h` always means help, wherever it stands (their option
+/// parsers reserve it: cobra, oclif, commander, yargs, argparse, Go's
+/// `mitchellh/cli`). Elsewhere `-h` is often something else (`df -h`,
+/// `docker run -h NAME`, `ssh-keygen -h`).
+#[rustfmt::skip]
+const SHORT_HELP: &[&str] = &["kubectl", "oc", "helm", "helmfile", "terraform", "tofu", "terragrunt", "pulumi", "gcloud", "az", "doctl", "fly", "flyctl", "heroku", "vercel", "netlify", "firebase", "wrangler", "supabase", "gh", "glab", "eksctl", "hcloud", "openstack"];
+
+/// Whether `cmd` asks for its help text (`--help`, Go-style `-help`, or `-h`
+/// where that is help, before any `--`), which programs print instead of
+/// doing their work.
 fn asks_for_help(cmd: &Command) -> bool {
+    let short = SHORT_HELP.contains(&cmd.program.as_str());
     cmd.args
         .iter()
         .take_while(|a| *a != "--")
-        .any(|a| a == "--help" || a == "-help")
+        .any(|a| a == "--help" || a == "-help" || (short && a == "-h"))
 }
 
 impl RuleSet {
@@ -261,6 +314,13 @@ impl RuleSet {
     pub fn help_is_harmless(mut self) -> RuleSet {
         self.help_is_harmless = true;
         self
+    }
+
+    /// Whether a rule of this set names `program` (not counting rules that
+    /// match any program).
+    pub fn names(&self, program: &str) -> bool {
+        self.by_program.contains_key(program)
+            || self.prefixed.iter().any(|(p, _)| program.starts_with(p))
     }
 
     /// The commands of `analysis` this set judges one by one.
@@ -394,5 +454,10 @@ mod tests {
         // After `--` the word is an operand, not a request for help.
         let operand = crate::shell::analyze("git reset --hard -- --help");
         assert!(asking.first_match(&operand).is_some());
+        // `-h` is help only where the program reserves it.
+        let short = crate::shell::analyze("kubectl delete ns prod -h");
+        assert!(asking.first_match(&short).is_none());
+        let hostname = crate::shell::analyze("docker run -h box --privileged alpine");
+        assert!(asking.first_match(&hostname).is_some());
     }
 }

@@ -288,7 +288,7 @@ fn substitution_bodies(word: &str) -> Vec<&str> {
 /// The commands inside the substitutions of `word`, as the analyzer sees them.
 /// Several rules ask about the same words, and deeply nested input repeats
 /// one body inside another, so each body is analysed once per process.
-fn substituted(word: &str) -> Vec<Command> {
+pub(super) fn substituted(word: &str) -> Vec<Command> {
     thread_local! {
         static SEEN: RefCell<HashMap<String, Rc<Vec<Command>>>> = RefCell::new(HashMap::new());
     }
@@ -512,36 +512,20 @@ pub(super) fn curl_options(cmd: &Command) -> Vec<(String, String)> {
     out
 }
 
+/// curl's long options that take the next word as their value: a value
+/// read as an operand would pass for a URL.
+#[rustfmt::skip]
+const CURL_LONG_VALUED: &[&str] = &[
+    "output", "output-dir", "data", "data-binary", "data-ascii", "data-raw", "data-urlencode",
+    "form", "form-string", "upload-file", "json", "header", "user", "request", "url", "user-agent",
+    "referer", "cookie", "cookie-jar", "config", "cert", "proxy", "write-out", "max-time", "range",
+    "continue-at", "oauth2-bearer", "proxy-user", "proxy-header", "url-query", "key", "cacert",
+    "capath", "resolve", "connect-to", "connect-timeout", "retry", "limit-rate", "aws-sigv4",
+    "netrc-file", "unix-socket", "interface", "dns-servers", "max-filesize", "proto", "ciphers",
+];
+
 fn curl_long_takes_value(name: &str) -> bool {
-    matches!(
-        name,
-        "output"
-            | "output-dir"
-            | "data"
-            | "data-binary"
-            | "data-ascii"
-            | "data-raw"
-            | "data-urlencode"
-            | "form"
-            | "form-string"
-            | "upload-file"
-            | "json"
-            | "header"
-            | "user"
-            | "request"
-            | "url"
-            | "user-agent"
-            | "referer"
-            | "cookie"
-            | "cookie-jar"
-            | "config"
-            | "cert"
-            | "proxy"
-            | "write-out"
-            | "max-time"
-            | "range"
-            | "continue-at"
-    )
+    CURL_LONG_VALUED.contains(&name)
 }
 
 /// The file name a URL would be saved as by `curl -O` or plain `wget`.

@@ -3,6 +3,7 @@
 //! The ids keep the `net.` group they had when these rules lived in `net.rs`,
 //! so allowlists written against them keep working.
 
+use super::files::{self, Around, Place};
 use super::net::curl_options;
 use super::opts::{parse_opts, Spec, RSYNC};
 use super::{Matcher, Rule};
@@ -106,7 +107,7 @@ pub static RULES: &[Rule] = &[
 ];
 
 /// Files curl or wget would send in a request body (`-` is stdin).
-fn upload_files(cmd: &Command) -> Vec<String> {
+pub(super) fn upload_files(cmd: &Command) -> Vec<String> {
     let mut out = Vec::new();
     if cmd.program == "wget" {
         let mut args = cmd.args.iter();
@@ -147,8 +148,32 @@ fn upload_files(cmd: &Command) -> Vec<String> {
     out
 }
 
-/// Whether a path names a credential or secret store.
+/// Whether a path names a credential or secret store: by the names
+/// below, or by a rule of the file-tools table that asks before it is read
+/// (`files.cloud-credentials`, `files.browser-profile`, ...), so a place
+/// that table protects is a secret on its way out too.
 pub(super) fn is_secret_path(path: &str) -> bool {
+    named_secret(path) || read_guarded(path)
+}
+
+fn read_guarded(path: &str) -> bool {
+    // Every place the table guards for reads is in a home, under `/etc`, or
+    // a dot-file; a plain relative path (`src/main.rs`) is none of them.
+    let candidate = path.starts_with(['~', '$', '/', '.']) || path.contains("/.");
+    if !candidate {
+        return false;
+    }
+    let around = Around::default();
+    let place = Place {
+        path: path.trim_end_matches('/'),
+        around: &around,
+    };
+    files::RULES
+        .iter()
+        .any(|r| r.read == Some(Decision::Ask) && r.matches(&place))
+}
+
+fn named_secret(path: &str) -> bool {
     let p = path.replace('\\', "/").to_ascii_lowercase();
     let p = p.trim_end_matches('/');
     let base = p.rsplit('/').next().unwrap_or(p);
@@ -248,7 +273,7 @@ fn secret_piped_to_upload(cmd: &Command) -> bool {
 }
 
 /// The files `ab -p FILE` / `-u FILE` (attached or separate) sends.
-fn ab_sent_files(cmd: &Command) -> Vec<&str> {
+pub(super) fn ab_sent_files(cmd: &Command) -> Vec<&str> {
     let mut out = Vec::new();
     let mut args = cmd.args.iter();
     while let Some(arg) = args.next() {
@@ -289,7 +314,7 @@ fn is_remote(word: &str) -> bool {
 }
 
 /// Local files an scp or rsync command sends to a remote target.
-fn sent_files(cmd: &Command) -> Vec<&str> {
+pub(super) fn sent_files(cmd: &Command) -> Vec<&str> {
     let spec = if cmd.program == "rsync" { &RSYNC } else { &SCP };
     let ops = parse_opts(&cmd.args, spec).operands;
     match ops.split_last() {
@@ -301,7 +326,7 @@ fn sent_files(cmd: &Command) -> Vec<&str> {
 }
 
 /// Local files an sftp batch (a heredoc, here-string or piped text) uploads.
-fn sftp_puts(batch: &str) -> Vec<&str> {
+pub(super) fn sftp_puts(batch: &str) -> Vec<&str> {
     batch
         .lines()
         .filter_map(|line| {
@@ -334,13 +359,13 @@ fn copies_secret_out(cmd: &Command) -> bool {
 /// socat address types that open a local file.
 const SOCAT_FILES: &[&str] = &["file", "open", "gopen", "create", "pipe"];
 /// socat address types that reach another machine.
-const SOCAT_NET: &[&str] = &[
+pub(super) const SOCAT_NET: &[&str] = &[
     "tcp", "tcp4", "tcp6", "udp", "udp4", "udp6", "sctp", "openssl", "ssl", "socks", "socks4",
     "socks4a", "socks5", "proxy", "dccp", "udplite",
 ];
 
 /// An address's type and its first parameter (`FILE:~/.ssh/id_rsa,rdonly`).
-fn socat_address(word: &str) -> Option<(String, &str)> {
+pub(super) fn socat_address(word: &str) -> Option<(String, &str)> {
     let (kind, rest) = word.split_once(':')?;
     Some((
         kind.to_ascii_lowercase(),

@@ -19,6 +19,12 @@ pub enum Target {
     WorkingDir,
     /// Outside the working directory but not one of the above (`~/src/x`, `/opt/app`, `../x`).
     Outside,
+    /// A toolchain installed in a directory of its own under `/usr/local`
+    /// (`/usr/local/go`), which install guides replace by deleting it.
+    Toolchain,
+    /// A cache tools refill by themselves (`~/.cache/pip`, `~/.npm/_cacache`,
+    /// `/var/lib/apt/lists/*`).
+    Cache,
     /// A temporary directory's contents (`/tmp/x`, `$TMPDIR/x`).
     Temp,
     /// A path inside the working directory.
@@ -48,6 +54,39 @@ const SYSTEM_ROOTS: &[&str] = &[
     "root",
     "workspace",
 ];
+/// Caches under a home that their tools refill (whole, or anything in them).
+#[rustfmt::skip]
+const HOME_CACHES: &[&str] = &[
+    ".cache", ".npm/_cacache", ".npm/_npx", ".npm/_logs", ".cargo/registry/cache",
+    ".cargo/registry/src", ".cargo/registry/index", ".cargo/git/db", ".cargo/git/checkouts",
+    ".gradle/caches", ".m2/repository", ".yarn/cache", ".yarn/berry/cache", ".pnpm-store",
+    ".local/share/pnpm/store", ".bun/install/cache", ".composer/cache", ".nuget/packages",
+    ".pub-cache", ".ccache", ".sccache", ".android/cache", ".expo/cache", ".node-gyp",
+    "go/pkg/mod/cache", "Library/Caches", "Library/Developer/Xcode/DerivedData",
+    "Library/Developer/CoreSimulator/Caches", "Library/Caches/Homebrew",
+];
+/// System caches package managers refill (`apt-get update` rebuilds the lists).
+#[rustfmt::skip]
+const SYSTEM_CACHES: &[&str] = &[
+    "var/lib/apt/lists", "var/cache/apt", "var/cache/apk", "var/cache/yum", "var/cache/dnf",
+    "var/cache/pacman/pkg", "var/cache/zypp", "var/cache/debconf/templates.dat-old",
+];
+/// Directories of `/usr/local` that belong to the system's layout rather
+/// than to one installed toolchain.
+#[rustfmt::skip]
+const USR_LOCAL_LAYOUT: &[&str] = &[
+    "bin", "sbin", "lib", "lib32", "lib64", "libexec", "include", "share", "etc", "man", "src",
+    "games", "var", "opt", "Cellar", "Homebrew", "Caskroom", "Frameworks", "*",
+];
+
+/// Whether `parts` (relative to a home, or to `/`) is, or is inside, one of `caches`.
+fn in_cache(parts: &[&str], caches: &[&str]) -> bool {
+    caches.iter().any(|c| {
+        let cache: Vec<&str> = c.split('/').collect();
+        parts.len() >= cache.len() && parts[..cache.len()] == cache[..]
+    })
+}
+
 /// Carve-outs under system trees that hold temporary files.
 const TEMP_PREFIXES: &[&str] = &[
     "/tmp/",
@@ -80,6 +119,7 @@ pub fn classify(path: &str, cwd: Option<&str>) -> Target {
         return match normalize(rest) {
             Norm::Escaped => Target::Unknown,
             Norm::Parts(parts) if is_whole(&parts) => Target::Home,
+            Norm::Parts(parts) if in_cache(&parts, HOME_CACHES) => Target::Cache,
             Norm::Parts(_) if user.is_empty() => Target::Outside,
             Norm::Parts(_) => Target::Outside,
         };
@@ -132,6 +172,14 @@ fn classify_absolute(parts: &[&str]) -> Target {
     {
         return Target::Temp;
     }
+    if in_cache(parts, SYSTEM_CACHES) {
+        return Target::Cache;
+    }
+    if let ["usr", "local", dir, ..] = parts {
+        if !USR_LOCAL_LAYOUT.contains(dir) && !dir.contains(['*', '?', '[']) {
+            return Target::Toolchain;
+        }
+    }
     let top = parts[0];
     // `/e*`, `/us?`, `/[eu]*`: a top-level glob can name system directories.
     if top.contains(['*', '?', '[']) {
@@ -150,6 +198,14 @@ fn classify_absolute(parts: &[&str]) -> Target {
         }
         if matches!(top, "home" | "Users") && is_whole(&rest[1..]) {
             return Target::Home;
+        }
+        let home_rest = match top {
+            "home" | "Users" => &rest[1..],
+            "root" => rest,
+            _ => &[],
+        };
+        if in_cache(home_rest, HOME_CACHES) {
+            return Target::Cache;
         }
         return Target::Outside;
     }

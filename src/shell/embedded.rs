@@ -1,4 +1,4 @@
-//! Commands hidden in ordinary programs' options and scripts: ssh's `ProxyCommand`, `sshfs -o ssh_command`, `rsync -e`, tar's checkpoint actions and filters, `at`/`batch` jobs, awk's `system()` and pipes, sed's `e`, m4's `syscmd`, ed's `!`, emacs' `shell-command`.
+//! Commands hidden in ordinary programs' options and scripts: ssh's `ProxyCommand`, `sshfs -o ssh_command`, `rsync -e`, tar's checkpoint actions and filters, `at`/`batch` jobs, awk's `system()` and pipes, sed's `e`, m4's `syscmd`, ed's `!`, emacs' `shell-command` and `term`, sftp's `!`.
 //!
 //! Each of these hands a string to a shell (or runs a program named by it),
 //! so the string is analysed as a command line, as `bash -c` would be.
@@ -32,11 +32,16 @@ static AWK_PIPE: Lazy<Regex> = Lazy::new(|| {
     Regex::new(r#"\|\s*"((?:[^"\\]|\\.)*)"|"((?:[^"\\]|\\.)*)"\s*\|\s*getline"#)
         .expect("awk pipe regex is valid")
 });
+/// awk's output redirections to a named file: `print x > "FILE"`, `>> "FILE"`.
+static AWK_WRITE: Lazy<Regex> = Lazy::new(|| {
+    Regex::new(r#"(?:print|printf)[^;}>|]*?(>>?)\s*"((?:[^"\\]|\\.)*)""#)
+        .expect("awk write regex is valid")
+});
 static M4_SYSCMD: Lazy<Regex> =
     Lazy::new(|| Regex::new(r"e?syscmd\s*\(([^)]*)\)").expect("m4 syscmd regex is valid"));
 static EMACS_SHELL: Lazy<Regex> = Lazy::new(|| {
     Regex::new(
-        r#"(?:shell-command|call-process-shell-command|async-shell-command)\s+"((?:[^"\\]|\\.)*)""#,
+        r#"(?:shell-command|call-process-shell-command|async-shell-command|\bterm|ansi-term)\s+"((?:[^"\\]|\\.)*)""#,
     )
     .expect("emacs shell-command regex is valid")
 });
@@ -52,6 +57,19 @@ impl Eval<'_> {
                     let name = name.trim().to_ascii_lowercase();
                     if SSH_COMMAND_OPTIONS.contains(&name.as_str()) || name == "ssh_command" {
                         self.reanalyze(text.trim(), "ssh -o command", None);
+                    }
+                }
+                // sftp runs `!CMD` lines of its batch input locally.
+                if cmd.program == "sftp" {
+                    let escapes: Vec<String> = cmd
+                        .stdin
+                        .iter()
+                        .flat_map(|s| s.lines())
+                        .filter_map(|l| l.trim_start().strip_prefix('!'))
+                        .map(str::to_string)
+                        .collect();
+                    for text in escapes {
+                        self.reanalyze(&text, "sftp !", None);
                     }
                 }
             }
@@ -78,12 +96,32 @@ impl Eval<'_> {
                     for text in found {
                         self.reanalyze(&text, "awk system", None);
                     }
+                    // gawk's `/inet/tcp/...` special files are sockets; read
+                    // with `|& getline` and fed to commands, a remote shell.
+                    if code.contains("/inet") && code.contains("|&") && code.contains("getline") {
+                        self.reverse_shell(cmd);
+                    }
+                    let writes: Vec<(String, bool)> = AWK_WRITE
+                        .captures_iter(&code)
+                        .filter_map(|c| {
+                            Some((unescape(c.get(2)?.as_str()), c.get(1)?.as_str() == ">>"))
+                        })
+                        .filter(|(path, _)| {
+                            !path.starts_with("/inet") && !path.starts_with("/dev/std")
+                        })
+                        .collect();
+                    for (path, append) in writes {
+                        self.write_by(cmd, path, append);
+                    }
                 }
             }
             "sed" | "gsed" => {
                 for code in script_texts(cmd, &["-f", "-l", "--file", "--line-length"]) {
                     for text in sed_commands(&code) {
                         self.reanalyze(&text, "sed e", None);
+                    }
+                    for path in sed_writes(&code) {
+                        self.write_by(cmd, path, false);
                     }
                 }
             }
@@ -233,6 +271,37 @@ fn sed_commands(script: &str) -> Vec<String> {
     out
 }
 
+/// The files sed's `w FILE` commands and `s///w FILE` flags write.
+fn sed_writes(script: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for part in script.split(['\n', ';']) {
+        let mut part = part.trim_start();
+        // A `/regex/` address.
+        if let Some(after) = part.strip_prefix('/') {
+            part = after.split_once('/').map_or("", |(_, rest)| rest);
+        }
+        let rest = part
+            .trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, '$' | ',' | '!' | ' '));
+        if let Some(file) = rest.strip_prefix('w').filter(|f| f.starts_with(' ')) {
+            out.push(file.trim().to_string());
+        } else if let Some(body) = rest.strip_prefix('s') {
+            let mut chars = body.chars();
+            let Some(delim) = chars.next().filter(|c| !c.is_alphanumeric() && *c != '\\') else {
+                continue;
+            };
+            let fields: Vec<&str> = body[delim.len_utf8()..].splitn(3, delim).collect();
+            if let [_, _, flags] = fields.as_slice() {
+                if let Some((_, file)) = flags.split_once('w') {
+                    if !file.trim().is_empty() {
+                        out.push(file.trim().to_string());
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The text of a double-quoted string in awk or elisp, escapes undone.
 fn unescape(text: &str) -> String {
     text.replace("\\\"", "\"").replace("\\\\", "\\")
@@ -249,6 +318,9 @@ mod tests {
         assert_eq!(sed_commands("$e echo hi; s/a/b/g"), ["echo hi"]);
         assert!(sed_commands("s/a/b/g").is_empty());
         assert!(sed_commands("/start/,/end/p").is_empty());
+        assert_eq!(sed_writes("1s/.*/key/w /tmp/k"), ["/tmp/k"]);
+        assert_eq!(sed_writes("/x/w out.txt"), ["out.txt"]);
+        assert!(sed_writes("s/a/b/g").is_empty());
     }
 
     #[test]

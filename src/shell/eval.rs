@@ -24,6 +24,9 @@ pub fn run(analysis: &mut Analysis) {
     }
     eval.script(&parsed.script, None);
     eval.uncalled_functions();
+    let mut files: Vec<(String, String)> = eval.files.drain().collect();
+    files.sort();
+    eval.out.files = files;
 }
 
 /// The `via` marker of the redirect-only command standing for a group's
@@ -44,6 +47,9 @@ pub(super) struct Eval<'a> {
     /// Files written earlier on the line whose content is known
     /// (`echo 'rm -rf /' > x.sh && bash x.sh`).
     pub(super) files: HashMap<String, String>,
+    /// Programs copied or linked under another name earlier on the line
+    /// (`cp /bin/rm x && ./x -rf ~`): the new path and the program's name.
+    pub(super) copies: HashMap<String, String>,
     /// `>( )` substitutions of the command being evaluated, run after it.
     pub(super) writers: Vec<(Script, String)>,
     /// Output of process substitutions whose output is known, by source text.
@@ -81,6 +87,7 @@ impl<'a> Eval<'a> {
             aliases: HashMap::new(),
             expanding_aliases: Vec::new(),
             files: HashMap::new(),
+            copies: HashMap::new(),
             proc_outputs: HashMap::new(),
             writers: Vec::new(),
             positional: Vec::new(),

@@ -26,6 +26,7 @@ use std::collections::HashSet;
 use once_cell::sync::Lazy;
 use regex::Regex;
 
+use super::command;
 use lex::Dialect;
 use view::{Span, View};
 
@@ -216,17 +217,27 @@ pub fn language(program: &str) -> Option<Lang> {
         "rscript" | "r" => Some(Lang::R),
         "tclsh" | "wish" | "expect" => Some(Lang::Tcl),
         "jshell" => Some(Lang::Java),
-        "go" => Some(Lang::Go),
         _ => None,
     }
 }
 
 /// Whether `program` runs code warden reads (`go` only as `go run`).
 pub fn runs_code(program: &str, args: &[String]) -> bool {
-    match language(program) {
-        Some(Lang::Go) => args.first().is_some_and(|a| a == "run"),
-        Some(_) => true,
-        None => false,
+    language(program).is_some() || go_run(program, args)
+}
+
+/// `go run`: Go is compiled, not an interpreter, but `go run` runs the
+/// files it names.
+fn go_run(program: &str, args: &[String]) -> bool {
+    program == "go" && args.first().is_some_and(|a| a == "run")
+}
+
+/// The code an interpreter command runs inline: its `-c`/`-e` code or its
+/// stdin (not a script file, which only the line's own writes can tell).
+pub fn inline_code(cmd: &command::Command) -> Option<String> {
+    match source(cmd)? {
+        (_, Source::Inline(code)) => Some(code),
+        _ => None,
     }
 }
 

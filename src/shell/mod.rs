@@ -18,12 +18,14 @@ mod launchers;
 mod normalize;
 mod parse;
 mod programs;
+mod runners;
 mod wrappers;
 
 pub use command::{program_in, program_name, Command, Redirect, RedirectOp, Wrapper};
 pub(crate) use eval::GROUP_REDIRECT;
 pub use interp::Concern;
-pub(crate) use programs::DECODED;
+pub(crate) use interp::{inline_code, language as interpreter_language};
+pub(crate) use programs::{has_model, DECODED};
 
 /// Limits past which the analysis stops and the verdict is block.
 pub mod limits {
@@ -50,6 +52,9 @@ pub struct Analysis {
     /// Set when the input went past a limit; what was analysed up to then is
     /// still in `commands`.
     pub limit: Option<String>,
+    /// Files the line writes with content warden knows (`echo 'x' > f`), by
+    /// path as written: a program given one of them may run what is in it.
+    pub files: Vec<(String, String)>,
 }
 
 /// Structural observations no single command shows.
@@ -106,6 +111,11 @@ pub fn analyze(command: &str) -> Analysis {
         for finding in second.findings {
             if !analysis.findings.contains(&finding) {
                 analysis.findings.push(finding);
+            }
+        }
+        for file in second.files {
+            if !analysis.files.contains(&file) {
+                analysis.files.push(file);
             }
         }
         analysis.limit = analysis.limit.take().or(second.limit);

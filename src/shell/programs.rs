@@ -23,6 +23,37 @@ const SHELLS: &[&str] = &[
     "posh",
 ];
 
+/// The programs `Eval::special` gives a model of their own (besides shells,
+/// interpreters, wrappers and decoders): what they run is analysed there, so
+/// their arguments are not searched for hidden commands.
+#[rustfmt::skip]
+const MODELLED: &[&str] = &[
+    "su", "eval", "source", ".", "trap", "alias", "cd", "pushd", "export", "declare", "typeset",
+    "local", "readonly", "unset", "printf", "read", "xargs", "find", "parallel", "watch", "script",
+    "flock", "ssh", "scp", "sftp", "sshfs", "rsync", "tar", "gtar", "bsdtar", "at", "batch", "awk",
+    "gawk", "mawk", "nawk", "sed", "gsed", "m4", "ed", "red", "emacs", "tmux", "nix-shell",
+    "runuser", "sg", "npx", "npm", "pnpm", "sem", "screen", "gdb", "ip", "vim", "vi", "nvim", "ex",
+    "view", "vimdiff", "git", "less", "more",
+];
+
+/// Whether warden models what `program` runs (a shell, an interpreter, a
+/// wrapper, a decoder, or one of the programs `Eval::special` knows).
+pub fn has_model(program: &str) -> bool {
+    MODELLED.contains(&program)
+        || SHELLS.contains(&program)
+        || DECODERS.contains(&program)
+        || interp::language(program).is_some()
+        || wrappers::find(program).is_some()
+}
+
+/// Whether `path` names an installed program (`/bin/rm`, `/usr/local/bin/x`).
+fn is_program_path(path: &str) -> bool {
+    path.starts_with('/')
+        && path.rsplit_once('/').is_some_and(|(dir, name)| {
+            !name.is_empty() && (dir.ends_with("/bin") || dir.ends_with("/sbin"))
+        })
+}
+
 /// Environment variables whose value some program runs as a shell command.
 const COMMAND_ENV_VARS: &[&str] = &[
     "GIT_SSH_COMMAND",
@@ -122,6 +153,9 @@ impl Eval<'_> {
         } else {
             program_name(&cmd.path)
         };
+        if let Some(real) = self.copies.get(&file_key(&cmd.path)) {
+            cmd.program = real.clone();
+        }
         cmd.args = fields[1..].iter().map(|f| f.text.clone()).collect();
         for (name, value) in cmd.env.clone() {
             if COMMAND_ENV_VARS.contains(&name.as_str()) {
@@ -203,6 +237,26 @@ impl Eval<'_> {
                 }
             }
             "read" => self.read(cmd),
+            "less" | "more" => {
+                // `less '+!CMD' file` runs CMD as its first command.
+                let escapes: Vec<String> = cmd
+                    .args
+                    .iter()
+                    .filter_map(|a| a.strip_prefix('+')?.strip_prefix('!').map(str::to_string))
+                    .collect();
+                for text in escapes {
+                    self.reanalyze(&text, "pager !", None);
+                }
+            }
+            "cp" | "ln" | "install" | "mv" => {
+                // A program copied or linked under a new name still runs as
+                // itself: `cp /bin/rm x && ./x -rf ~` is `rm -rf ~`.
+                if let [.., source, dest] = cmd.operands()[..] {
+                    if is_program_path(source) {
+                        self.copies.insert(file_key(dest), program_name(source));
+                    }
+                }
+            }
             "xargs" => self.xargs(cmd, args),
             "find" => self.find(cmd, args),
             "parallel" => self.parallel(args),
@@ -243,7 +297,13 @@ impl Eval<'_> {
                     };
                     if let Some(code) = code {
                         let code = code.trim_start_matches(':');
-                        if let Some(shell) = code.strip_prefix('!') {
+                        // `:!CMD` and `:terminal CMD` run CMD.
+                        let shell = code.strip_prefix('!').or_else(|| {
+                            ["terminal ", "term "]
+                                .iter()
+                                .find_map(|p| code.strip_prefix(p))
+                        });
+                        if let Some(shell) = shell {
                             self.reanalyze(shell, "editor shell escape", None);
                         }
                     }
@@ -358,19 +418,44 @@ impl Eval<'_> {
                         self.out.findings.push(finding);
                     }
                 }
-                interp::Action::ReverseShell => {
-                    let shown = cmd.display();
-                    let mut command: String = shown.chars().take(120).collect();
-                    if command.len() < shown.len() {
-                        command.push('…');
-                    }
-                    let finding = Finding::ReverseShell { command };
-                    if !self.out.findings.contains(&finding) {
-                        self.out.findings.push(finding);
-                    }
-                }
+                interp::Action::ReverseShell => self.reverse_shell(cmd),
             }
         }
+    }
+
+    /// Records that `cmd` hands a shell to a network peer.
+    pub(super) fn reverse_shell(&mut self, cmd: &Command) {
+        let shown = cmd.display();
+        let mut command: String = shown.chars().take(120).collect();
+        if command.len() < shown.len() {
+            command.push('…');
+        }
+        let finding = super::Finding::ReverseShell { command };
+        if !self.out.findings.contains(&finding) {
+            self.out.findings.push(finding);
+        }
+    }
+
+    /// Records that `cmd` writes `path` from inside its own script (awk's
+    /// `print > "f"`, an interpreter's `open(f, "w")`): a redirect-only
+    /// command, which the file rules judge like `> f`.
+    pub(super) fn write_by(&mut self, cmd: &Command, path: String, append: bool) {
+        use super::command::{Redirect, RedirectOp};
+        self.emit(Command {
+            cwd: cmd.cwd.clone(),
+            via: [cmd.via.as_slice(), &["script write", super::GROUP_REDIRECT]].concat(),
+            wrappers: cmd.wrappers.clone(),
+            redirects: vec![Redirect {
+                op: if append {
+                    RedirectOp::Append
+                } else {
+                    RedirectOp::Write
+                },
+                fd: None,
+                target: path,
+            }],
+            ..Command::default()
+        });
     }
 
     /// `read [-r] [-a ARRAY] NAME...` from known input sets variables.
@@ -411,6 +496,7 @@ impl Eval<'_> {
 
     /// `sh -c CODE`, `sh FILE`, and shells reading code on stdin.
     fn shell(&mut self, cmd: &Command) {
+        self.startup_hooks(cmd);
         let mut iter = cmd.args.iter().enumerate();
         let mut inline = false;
         let mut reads_stdin = false;
@@ -430,7 +516,9 @@ impl Eval<'_> {
                     }
                 }
                 if matches!(long, "rcfile" | "init-file") {
-                    iter.next();
+                    if let Some((_, file)) = iter.next() {
+                        self.startup_file(file, "--rcfile");
+                    }
                 }
                 continue;
             }
@@ -478,6 +566,36 @@ impl Eval<'_> {
         }
     }
 
+    /// What a shell runs before its own commands, set in its environment:
+    /// the file `BASH_ENV`/`ENV` names, `PS4` expanded for each traced line,
+    /// and functions exported as `BASH_FUNC_name%%=() { ...; }`.
+    fn startup_hooks(&mut self, cmd: &Command) {
+        for (name, value) in &cmd.env {
+            match name.as_str() {
+                "BASH_ENV" | "ENV" => self.startup_file(value, "BASH_ENV"),
+                "PS4" => self.reanalyze(&format!("echo \"{value}\""), "PS4", None),
+                _ if name.starts_with("BASH_FUNC_") => {
+                    let body = value.trim_start_matches("()").trim();
+                    self.reanalyze(body, "exported function", None);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// A start-up file whose content the line wrote (or a process
+    /// substitution produced) is analysed as the shell would read it.
+    fn startup_file(&mut self, file: &str, via: &'static str) {
+        let code = self
+            .files
+            .get(&file_key(file))
+            .or_else(|| self.proc_outputs.get(file))
+            .cloned();
+        if let Some(code) = code {
+            self.reanalyze(&code, via, None);
+        }
+    }
+
     fn ssh(&mut self, cmd: &Command) {
         const VALUED: &str = "bcDEeFIiJLlmOopQRSWw";
         let mut i = 0;
@@ -500,240 +618,9 @@ impl Eval<'_> {
             self.reanalyze(&text, "ssh", cmd.stdin.clone());
         }
     }
-
-    fn xargs(&mut self, cmd: &Command, args: &[Field]) {
-        const VALUED: &[&str] = &[
-            "-a",
-            "-d",
-            "-E",
-            "-I",
-            "-L",
-            "-n",
-            "-P",
-            "-s",
-            "--arg-file",
-            "--delimiter",
-            "--eof",
-            "--max-lines",
-            "--max-args",
-            "--max-procs",
-            "--max-chars",
-            "--process-slot-var",
-        ];
-        let mut i = 0;
-        let mut replace = None;
-        while i < args.len() {
-            let a = args[i].text.as_str();
-            if !a.starts_with('-') || a == "-" {
-                break;
-            }
-            if a == "--" {
-                i += 1;
-                break;
-            }
-            if a == "-I" {
-                replace = args.get(i + 1).map(|f| f.text.clone());
-            } else if let Some(r) = a
-                .strip_prefix("-I")
-                .or_else(|| a.strip_prefix("--replace="))
-            {
-                replace = Some(r.to_string());
-            } else if a == "-i" || a == "--replace" {
-                replace = Some("{}".into());
-            }
-            i += if VALUED.contains(&a) { 2 } else { 1 };
-        }
-        let rest = args.get(i..).unwrap_or(&[]);
-        if rest.is_empty() {
-            return;
-        }
-        // Items come from stdin (or -a FILE): known text when we have it.
-        let items: Vec<String> = match &cmd.stdin {
-            Some(text) => text
-                .split_whitespace()
-                .map(str::to_string)
-                .take(64)
-                .collect(),
-            None => vec!["$(xargs input)".to_string()],
-        };
-        let mut fields: Vec<Field> = rest.to_vec();
-        match replace {
-            Some(r) => {
-                for f in fields.iter_mut() {
-                    f.text = f.text.replace(&r, &items.join(" "));
-                }
-            }
-            None => fields.extend(items.iter().map(|s| Field::plain(s))),
-        }
-        self.nested(cmd, fields, "xargs");
-    }
-
-    /// `find ROOTS ... -exec CMD {} ;` / `-delete`: the command runs on what
-    /// find walks, so `{}` stands for the roots (and their contents).
-    fn find(&mut self, cmd: &Command, args: &[Field]) {
-        let roots: Vec<String> = args
-            .iter()
-            .take_while(|f| !f.text.starts_with('-') && f.text != "(" && f.text != "!")
-            .map(|f| f.text.clone())
-            .collect();
-        let roots = if roots.is_empty() {
-            vec![".".to_string()]
-        } else {
-            roots
-        };
-        // Only a name/path/time filter narrows what is removed; `-type f`
-        // under a root still removes every file in it.
-        let filtered = args.iter().any(|f| {
-            matches!(
-                f.text.as_str(),
-                "-name"
-                    | "-iname"
-                    | "-path"
-                    | "-ipath"
-                    | "-regex"
-                    | "-iregex"
-                    | "-newer"
-                    | "-mtime"
-                    | "-mmin"
-                    | "-size"
-                    | "-user"
-                    | "-empty"
-                    | "-perm"
-                    | "-wholename"
-                    | "-links"
-                    | "-inum"
-                    | "-atime"
-                    | "-ctime"
-            )
-        });
-        let mut i = roots.len().min(args.len());
-        while i < args.len() {
-            let a = args[i].text.as_str();
-            if matches!(a, "-exec" | "-execdir" | "-ok" | "-okdir") {
-                let end = args[i + 1..]
-                    .iter()
-                    .position(|f| f.text == ";" || f.text == "+")
-                    .map_or(args.len(), |p| i + 1 + p);
-                let mut fields: Vec<Field> = args[i + 1..end].to_vec();
-                if !fields.is_empty() {
-                    for f in fields.iter_mut() {
-                        if f.text.contains("{}") {
-                            f.text = f.text.replace("{}", &roots.join(" "));
-                        }
-                    }
-                    let name = program_name(&fields[0].text);
-                    if matches!(name.as_str(), "rm" | "shred" | "unlink") && !filtered {
-                        fields.insert(1, Field::plain("-r"));
-                    }
-                    self.nested(cmd, fields, "find -exec");
-                }
-                i = end + 1;
-            } else if a == "-delete" {
-                let mut fields = vec![Field::plain("rm")];
-                if !filtered {
-                    fields.push(Field::plain("-r"));
-                }
-                fields.extend(roots.iter().map(|r| Field::plain(r)));
-                self.nested(cmd, fields, "find -delete");
-                i += 1;
-            } else {
-                i += 1;
-            }
-        }
-    }
-
-    /// `parallel CMD ::: inputs`: CMD is a shell template run once per
-    /// input, with `{}` (and `{.}`, `{/}`, ...) replaced or the input appended.
-    fn parallel(&mut self, args: &[Field]) {
-        const VALUED: &[&str] = &[
-            "-j",
-            "-P",
-            "-S",
-            "-n",
-            "-N",
-            "-a",
-            "-d",
-            "-I",
-            "-C",
-            "--jobs",
-            "--sshlogin",
-            "--delay",
-            "--timeout",
-            "--joblog",
-            "--results",
-            "--arg-file",
-            "--colsep",
-            "--delimiter",
-        ];
-        let mut i = 0;
-        while i < args.len() && args[i].text.starts_with('-') && !args[i].text.starts_with(":::") {
-            i += if VALUED.contains(&args[i].text.as_str()) {
-                2
-            } else {
-                1
-            };
-        }
-        let rest = args.get(i..).unwrap_or(&[]);
-        let sep = rest.iter().position(|f| f.text.starts_with(":::"));
-        let (template, inputs) = match sep {
-            Some(p) => (&rest[..p], &rest[p + 1..]),
-            None => (rest, &[][..]),
-        };
-        let template = template
-            .iter()
-            .map(|f| f.text.as_str())
-            .collect::<Vec<_>>()
-            .join(" ");
-        let mut inputs: Vec<&str> = inputs
-            .iter()
-            .map(|f| f.text.as_str())
-            .filter(|t| !t.starts_with(":::"))
-            .take(16)
-            .collect();
-        // Without `:::` the inputs come from stdin, which warden cannot see.
-        if inputs.is_empty() && !template.is_empty() {
-            inputs.push("$(parallel input)");
-        }
-        for input in inputs {
-            let line = if template.is_empty() {
-                input.to_string()
-            } else if template.contains('{') {
-                ["{}", "{.}", "{/}", "{//}", "{/.}", "{1}"]
-                    .iter()
-                    .fold(template.clone(), |t, r| t.replace(r, input))
-            } else {
-                format!("{template} {input}")
-            };
-            self.reanalyze(&line, "parallel", None);
-        }
-    }
-
-    /// Runs `fields` as a command started by `parent` (xargs, find, parallel).
-    fn nested(&mut self, parent: &Command, fields: Vec<Field>, via: &'static str) {
-        if fields.is_empty() {
-            return;
-        }
-        let base = Command {
-            cwd: parent.cwd.clone(),
-            // What fed the parent (xargs' input) feeds what it starts.
-            upstream: parent.upstream.clone(),
-            stdin: parent.stdin.clone(),
-            via: with(&parent.via, via),
-            wrappers: parent.wrappers.clone(),
-            env: parent.env.clone(),
-            ..Command::default()
-        };
-        if !self.descend() {
-            return;
-        }
-        self.via.push(via);
-        self.dispatch(base, fields);
-        self.via.pop();
-        self.ascend();
-    }
 }
 
-fn with(via: &[&'static str], more: &'static str) -> Vec<&'static str> {
+pub(super) fn with(via: &[&'static str], more: &'static str) -> Vec<&'static str> {
     let mut v = via.to_vec();
     v.push(more);
     v

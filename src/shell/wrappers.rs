@@ -160,10 +160,17 @@ pub(super) fn runs_command(spec: &WrapperSpec, own: &[Field], rest: &[Field]) ->
 
 pub(super) fn split_assignment(word: &str) -> Option<(String, String)> {
     let (name, value) = word.split_once('=')?;
-    let valid = name
+    // `env 'BASH_FUNC_ls%%=() { ...; }'` exports a function the shell imports.
+    let name_part = name
+        .strip_prefix("BASH_FUNC_")
+        .and_then(|n| n.strip_suffix("%%"))
+        .map_or(name, |_| name.trim_end_matches("%%"));
+    let valid = name_part
         .chars()
         .next()
         .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        && name_part
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_');
     valid.then(|| (name.to_string(), value.to_string()))
 }

@@ -8,7 +8,7 @@ use warden::engine::{evaluate_command, Options};
 
 use crate::support;
 
-tests![stacked_evasions_block, dangerous_text_as_data_is_allowed; files];
+tests![stacked_evasions_block, dangerous_text_as_data_is_allowed, gtfobins_cases_cover_every_function; files];
 
 /// One trial per corpus file, found on disk, so adding a file needs no code.
 fn files() -> Vec<Trial> {
@@ -79,6 +79,49 @@ fn run(path: &Path) -> Result<(), Failed> {
             failures.join("\n")
         )
         .into())
+    }
+}
+
+/// The GTFOBins-derived corpus (`corpus::gtfobins` runs its lines) keeps
+/// cases for each way the catalogue lists of running or moving things,
+/// and as many harmless uses of the same programs: a family left empty or a
+/// line without one is a gap in the measure, not a pass.
+fn gtfobins_cases_cover_every_function() {
+    const FAMILIES: &[(&str, usize)] = &[
+        ("shell", 40),
+        ("command", 15),
+        ("reverse-shell", 8),
+        ("bind-shell", 3),
+        ("library-load", 5),
+        ("file-write", 15),
+        ("upload", 10),
+        ("false-positive", 25),
+    ];
+    let path = support::repo_path("tests/corpus/gtfobins.jsonl");
+    let text = std::fs::read_to_string(&path).expect("tests/corpus/gtfobins.jsonl is readable");
+    let mut counts = std::collections::BTreeMap::new();
+    for (n, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let case: Value = serde_json::from_str(line).expect("each line is JSON");
+        let family = case["family"]
+            .as_str()
+            .unwrap_or_else(|| panic!("line {} has no family", n + 1));
+        assert!(
+            FAMILIES.iter().any(|(f, _)| *f == family),
+            "line {}: unknown family {family}",
+            n + 1
+        );
+        *counts.entry(family.to_string()).or_insert(0usize) += 1;
+    }
+    for (family, least) in FAMILIES {
+        let got = counts.get(*family).copied().unwrap_or(0);
+        assert!(
+            got >= *least,
+            "family {family}: {got} cases, want at least {least}"
+        );
     }
 }
 

@@ -142,10 +142,10 @@ fn options(lang: Lang) -> Options {
 
 /// The code `cmd` runs and its language, if `cmd` is an interpreter.
 pub fn source(cmd: &Command) -> Option<(Lang, Source)> {
-    let lang = super::language(&cmd.program)?;
-    if lang == Lang::Go {
-        return go_run(&cmd.args).map(|files| (lang, Source::Files(files)));
+    if cmd.program == "go" {
+        return go_run(&cmd.args).map(|files| (Lang::Go, Source::Files(files)));
     }
+    let lang = super::language(&cmd.program)?;
     let opts = options(lang);
     // Python stops reading options at `-c`; what follows is the program's argv.
     let stop_at_code = lang == Lang::Python;

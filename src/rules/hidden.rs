@@ -1,0 +1,398 @@
+//! Commands hidden where no model looks: the arguments, environment and input of programs warden knows nothing about, and the files such a program is pointed at.
+//!
+//! Hundreds of ordinary programs run a command they are handed: a hook
+//! option (`certbot --pre-hook`), a `key=value` setting (`apt-get -o
+//! APT::Update::Pre-Invoke::=CMD`), the rest of their arguments (`aa-exec
+//! CMD`), a script in a little language (`bpftrace -e 'system("CMD")'`),
+//! `!CMD` typed at their prompt, or a file written a moment earlier. warden
+//! models some of them; for the rest, text that reads as a dangerous command
+//! is not waved through: when the text alone would be refused by the floor,
+//! the call asks, naming that rule. Known data positions (`echo`, `printf`, `grep` patterns,
+//! messages) stay allowed.
+
+use crate::shell::{self, has_model, program_name, Analysis, Command};
+
+use super::{Matcher, Rule, DANGEROUS_SET, HARDLINE_SET};
+use crate::verdict::Decision;
+
+/// The last of the dangerous rules: every other rule has had its say.
+#[rustfmt::skip]
+pub static RULES: &[Rule] = &[
+    Rule {
+        id: "exec.command-in-argument",
+        category: "a dangerous command handed to a program warden has no model of",
+        reason: "many programs run a command they are given (hook options, `key=CMD` settings, the rest of their arguments, `!CMD` at their prompt, a file written just before); warden cannot tell whether this one does, and the text alone would be refused outright",
+        decision: Decision::Ask,
+        matcher: Matcher::Analysis(command_in_argument),
+        hits: &["aa-exec rm -rf ~", "csvtool call 'rm -rf ~;false' /etc/hosts", "certbot certonly --pre-hook 'rm -rf ~'", "bpftrace -e 'BEGIN {system(\"rm -rf ~\")}'", "ftp <<'EOF'\n!rm -rf ~\nEOF", "echo 'rm -rf ~' > /tmp/t; AUTOM4TE=/tmp/t autoconf", "printf 'all:\\n\\trm -rf ~\\n' > Makefile && make", "ansible all -m shell -a 'rm -rf /'"],
+        misses: &["hg commit -m 'rm -rf ~ is gone'", "notify-send 'rm -rf finished'", "mytool --exec 'ls -la'", "ee preflight check --cmd \"git reset --hard HEAD~5\"", "psql -c \"SELECT * FROM t WHERE a = 'DROP TABLE'\"", "cargo build --release", "aa-exec ls", "echo 'rm -rf ~' > notes.txt && mytool notes.md", "apt-get install -y rm-improved"],
+    },
+];
+
+/// Programs whose arguments are text to show, search for or store, never run.
+#[rustfmt::skip]
+const DATA_PROGRAMS: &[&str] = &[
+    "echo", "printf", "print", "grep", "egrep", "fgrep", "rg", "ag", "ack", "pt", "ugrep", "jq",
+    "yq", "gojq", "jaq", "test", "[", "[[", "expr", "man", "info", "tldr", "whatis", "apropos",
+    "help", "which", "whereis", "type", "hash", "command", "logger", "notify-send", "wall", "cowsay",
+    "figlet", "toilet", "say", "espeak", "banner", "true", "false", ":", "basename", "dirname",
+    "realpath", "readlink", "stat", "file", "wc", "head", "tail", "cat", "tee", "less", "more",
+    "most", "bat", "touch",
+    "mkdir", "date", "sleep", "seq", "printenv", "getopts", "complete", "compgen", "pwd", "let",
+    "shift", "return", "exit", "set", "shopt", "history", "ls", "cut", "sort", "uniq", "tr",
+    "column", "fold", "fmt", "nl", "pr", "paste", "join", "comm", "diff", "cmp", "md5sum",
+    "sha256sum", "sha1sum",
+];
+
+/// Program names that are also everyday subcommands of other tools (`adb
+/// reboot`, `vagrant halt`, `getent passwd`, `sqlx database drop`): as the
+/// rest of another program's arguments they name an action of that program.
+#[rustfmt::skip]
+const COMMON_VERBS: &[&str] = &[
+    "reboot", "shutdown", "halt", "poweroff", "suspend", "hibernate", "logout", "init", "passwd",
+    "userdel", "useradd", "usermod", "deluser", "adduser", "groupdel", "kill", "drop", "delete",
+    "truncate", "alter", "format", "reset", "destroy", "remove", "uninstall", "clean", "prune",
+    "stop", "restart", "reload", "reg",
+];
+
+/// Options whose value is a message for people (commit messages, titles,
+/// bodies of issues and notifications).
+#[rustfmt::skip]
+const MESSAGE_OPTIONS: &[&str] = &[
+    "-m", "--message", "--msg", "--title", "--body", "--description", "--desc", "--comment",
+    "--subject", "--summary", "--note", "--notes", "--text", "--label", "--reason", "--help",
+];
+
+/// Files a build or package tool reads by name from the working directory,
+/// and the tools that run what is in them.
+const BUILD_FILES: &[(&str, &[&str])] = &[
+    ("Makefile", &["make", "gmake"]),
+    ("makefile", &["make", "gmake"]),
+    ("GNUmakefile", &["make", "gmake"]),
+    ("CMakeLists.txt", &["cmake"]),
+    ("Gemfile", &["bundle", "bundler"]),
+    ("Rakefile", &["rake"]),
+    ("composer.json", &["composer"]),
+    (
+        "setup.py",
+        &["pip", "pip3", "pipx", "uv", "python", "python3"],
+    ),
+    (
+        "pyproject.toml",
+        &["pip", "pip3", "pipx", "uv", "poetry", "hatch", "pdm"],
+    ),
+    ("package.json", &["npm", "yarn", "pnpm", "bun"]),
+    ("build.gradle", &["gradle", "gradlew"]),
+    ("build.gradle.kts", &["gradle", "gradlew"]),
+    ("pom.xml", &["mvn", "mvnw"]),
+    ("build.rs", &["cargo"]),
+    ("justfile", &["just"]),
+    ("Justfile", &["just"]),
+    ("Taskfile.yml", &["task"]),
+    ("Vagrantfile", &["vagrant"]),
+    ("meson.build", &["meson"]),
+    ("SConstruct", &["scons"]),
+    ("build.xml", &["ant"]),
+    ("Cakefile", &["cake"]),
+    ("Gruntfile.js", &["grunt"]),
+    ("gulpfile.js", &["gulp"]),
+];
+
+/// Characters after which a program's own syntax often starts a command:
+/// `key=CMD`, `!CMD`, `|CMD`, `exec:CMD`, `(CMD`.
+const LEADS: &[char] = &['=', '!', '|', ':', ';', '(', '{', '`', '^'];
+
+/// Most texts judged on one line, so a line with thousands of arguments
+/// costs no more than a few analyses.
+const MAX_JUDGED: usize = 48;
+/// Longest text judged as a hidden command.
+const MAX_TEXT: usize = 8 * 1024;
+
+/// The rule's matcher: the first text handed to an unmodelled program that
+/// the floor would refuse as a command of its own, quoted with the program
+/// and the floor rule's id.
+pub(super) fn command_in_argument(analysis: &Analysis) -> Option<String> {
+    let mut budget = MAX_JUDGED;
+    for cmd in &analysis.commands {
+        for text in texts(cmd, analysis) {
+            if budget == 0 {
+                return None;
+            }
+            if let Some(found) = judge(&text, &mut budget) {
+                return Some(format!(
+                    "{text}` given to `{}`, which alone is `{found}",
+                    cmd.program
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// Whether `cmd`'s arguments are searched: programs whose shell model does
+/// not say what they run. Rules may know other things about a program
+/// (`apt-get` installs, `mysql` reaches a database) and still not see the
+/// command in its `-o Pre-Invoke=` or its `\\!` line, so they are searched.
+pub(crate) fn searched(cmd: &Command) -> bool {
+    !cmd.program.is_empty()
+        && !cmd.dynamic
+        && !cmd.program.contains(['$', '(', '`'])
+        && !has_model(&cmd.program)
+        && !DATA_PROGRAMS.contains(&cmd.program.as_str())
+}
+
+/// The arguments of `cmd` that name a file (`~/x`, `/etc/x`, `dir/x`), alone,
+/// as an option's value (`--out=F`) or quoted inside a script (`"~/.ssh/x"`).
+pub(crate) fn path_arguments(cmd: &Command) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let looks_like_path = |t: &str| {
+        let t = t.trim();
+        !t.is_empty()
+            && !t.contains(char::is_whitespace)
+            && !t.contains("://")
+            // A public key is meant to be handed out.
+            && !t.ends_with(".pub")
+            && (t.starts_with('~') || t.starts_with('/') || t.starts_with("./") || t.starts_with("../"))
+    };
+    for arg in &cmd.args {
+        let mut found: Vec<&str> = vec![arg.as_str()];
+        // `.output FILE`, `-o FILE` inside one argument.
+        found.extend(arg.split_whitespace().skip(1));
+        if let Some((_, value)) = arg.split_once('=') {
+            found.push(value);
+        }
+        for quote in ['"', '\''] {
+            found.extend(arg.split(quote).skip(1).step_by(2));
+        }
+        for text in found {
+            if looks_like_path(text) && !out.iter().any(|o| o == text) {
+                out.push(text.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// Whether a built-in rule names `program`: it has a model of its own there.
+fn known(program: &str) -> bool {
+    HARDLINE_SET.names(program) || DANGEROUS_SET.names(program)
+}
+
+/// Whether `text` starts with a word that names a program a rule or a model
+/// knows, so it is worth analysing.
+fn starts_a_command(text: &str) -> bool {
+    let text = text.trim_start();
+    let end = text
+        .find(|c: char| c.is_whitespace() || ";|&()<>\"'".contains(c))
+        .unwrap_or(text.len());
+    let word = &text[..end];
+    if word.is_empty() || word.starts_with('-') || word.len() > 200 {
+        return false;
+    }
+    let name = program_name(word);
+    !DATA_PROGRAMS.contains(&name.as_str()) && (has_model(&name) || known(&name))
+}
+
+/// Whether `arg` may be a program run with the arguments after it (`aa-exec
+/// rm -rf ~`, `choom -n 0 /bin/rm -rf ~`): a program's name or its path in a
+/// `bin` directory, not a common verb, not a data file path (`/etc/passwd`).
+fn runs_rest(arg: &str) -> bool {
+    let plain = !arg.starts_with('-') && !arg.contains(char::is_whitespace);
+    let path_ok = !arg.contains('/')
+        || arg
+            .rsplit_once('/')
+            .is_some_and(|(dir, _)| dir.ends_with("bin"));
+    plain && path_ok && !COMMON_VERBS.contains(&program_name(arg).as_str()) && starts_a_command(arg)
+}
+
+/// The rule that would stop `text` as a command line of its own, if any.
+fn judge(text: &str, budget: &mut usize) -> Option<&'static str> {
+    if text.len() > MAX_TEXT || !starts_a_command(text) {
+        return None;
+    }
+    *budget -= 1;
+    let inner = shell::analyze(text);
+    // Only what the floor would refuse: a tool handed `git reset --hard` or
+    // a SQL string naming `DROP TABLE` is most often inspecting it.
+    let hit = HARDLINE_SET.first_match(&inner);
+    hit.map(|h| h.rule.id)
+}
+
+/// The texts in `cmd` that could be a command it runs: the rest of its
+/// arguments from a program name on, each argument and what follows a lead
+/// character or sits in quotes inside it, its environment values, the lines
+/// of its input, and the lines of files the line wrote and hands to it.
+fn texts(cmd: &Command, analysis: &Analysis) -> Vec<String> {
+    let mut out = Vec::new();
+    if DATA_PROGRAMS.contains(&cmd.program.as_str()) {
+        return out;
+    }
+    let whole = searched(cmd);
+    let mut skip_next = false;
+    let mut rests = 0;
+    let mut named_files = Vec::new();
+    // A model of the program says what its arguments run; the environment
+    // (`PERL5DB=`, `SYSTEMD_EDITOR=`) and build files are still searched.
+    let args = if whole { &cmd.args[..] } else { &[] };
+    for (i, arg) in args.iter().enumerate() {
+        // A message is text for people, but it may still name a file.
+        named_files.push(arg.as_str());
+        if std::mem::take(&mut skip_next) {
+            continue;
+        }
+        if MESSAGE_OPTIONS.contains(&arg.as_str()) {
+            skip_next = true;
+            continue;
+        }
+        if arg
+            .split_once('=')
+            .is_some_and(|(name, _)| MESSAGE_OPTIONS.contains(&name))
+        {
+            continue;
+        }
+        if rests < 3 && runs_rest(arg) {
+            rests += 1;
+            let rest: Vec<String> = args[i..].iter().map(|a| quote(a)).collect();
+            out.push(rest.join(" "));
+        }
+        pieces(arg, &mut out);
+    }
+    for (_, value) in &cmd.env {
+        pieces(value, &mut out);
+        named_files.push(value.as_str());
+    }
+    if let Some(stdin) = cmd.stdin.as_ref().filter(|_| whole) {
+        lines(stdin, &mut out);
+    }
+    for (path, content) in &analysis.files {
+        let named = named_files.iter().any(|a| names_file(a, path));
+        let by_convention = BUILD_FILES.iter().any(|(file, tools)| {
+            tools.contains(&cmd.program.as_str())
+                && (path == file || path.ends_with(&format!("/{file}")))
+        });
+        if named || by_convention {
+            lines(content, &mut out);
+        }
+    }
+    out.dedup();
+    out
+}
+
+/// Whether an argument names the file `path`, alone or as an option's value.
+fn names_file(arg: &str, path: &str) -> bool {
+    let clean = |p: &str| p.strip_prefix("./").unwrap_or(p).to_string();
+    let path = clean(path);
+    clean(arg) == path
+        || arg
+            .split_once('=')
+            .is_some_and(|(_, value)| clean(value) == path)
+}
+
+/// An argument, what follows each lead character in it, and its quoted parts.
+fn pieces(arg: &str, out: &mut Vec<String>) {
+    // One word alone is most often a subcommand or a value (`adb reboot`,
+    // `--action=reboot`); a command line has words after its program.
+    let mut push = |text: &str| {
+        if text.trim().contains(char::is_whitespace) {
+            out.push(text.to_string());
+        }
+    };
+    push(arg);
+    // `spawn CMD`, `ProxyCommand CMD`, `.shell CMD`: a keyword, then the command.
+    if let Some((_, rest)) = arg.trim().split_once(char::is_whitespace) {
+        push(rest.trim_start());
+    }
+    for (at, c) in arg.char_indices() {
+        if LEADS.contains(&c) {
+            let rest = &arg[at + c.len_utf8()..];
+            push(rest);
+        }
+    }
+    for quote in ['"', '\''] {
+        let mut parts = arg.split(quote);
+        parts.next();
+        // Every other part is inside the quotes.
+        for (i, part) in parts.enumerate() {
+            if i % 2 == 0 {
+                push(part);
+            }
+        }
+    }
+}
+
+/// Each line of text a program reads, as written and without the prompt
+/// escape in front (`!CMD`, `\!CMD`, `.shell CMD`, `@exec CMD`).
+fn lines(text: &str, out: &mut Vec<String>) {
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        pieces(line, out);
+        if let Some(rest) = line.strip_prefix("\\!") {
+            out.push(rest.to_string());
+        }
+    }
+}
+
+/// Quotes a word so the analysis reads it back as one word.
+fn quote(word: &str) -> String {
+    if !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%~".contains(c))
+    {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts_of(line: &str) -> Vec<String> {
+        let analysis = shell::analyze(line);
+        analysis
+            .commands
+            .iter()
+            .filter(|c| searched(c))
+            .flat_map(|c| texts(c, &analysis))
+            .collect()
+    }
+
+    #[test]
+    fn pieces_follow_leads_and_quotes() {
+        let mut out = Vec::new();
+        pieces("--hook=system(\"rm -rf ~\")", &mut out);
+        assert!(out.contains(&"system(\"rm -rf ~\")".to_string()));
+        assert!(out.contains(&"rm -rf ~".to_string()));
+    }
+
+    #[test]
+    fn the_rest_of_the_arguments_from_a_program_on() {
+        assert!(texts_of("aa-exec -p x rm -rf ~").contains(&"rm -rf ~".to_string()));
+    }
+
+    #[test]
+    fn data_programs_and_messages_are_not_searched() {
+        assert!(texts_of("echo rm -rf ~").is_empty());
+        let hg = texts_of("hg commit -m 'rm -rf ~ is gone'");
+        assert!(!hg.iter().any(|t| t.contains("rm -rf")));
+    }
+
+    #[test]
+    fn files_written_on_the_line_are_read_when_named_or_by_convention() {
+        let named = texts_of("echo 'rm -rf ~' > /tmp/t; AUTOM4TE=/tmp/t autoconf");
+        assert!(named.contains(&"rm -rf ~".to_string()));
+        let make = texts_of("printf 'all:\\n\\trm -rf ~\\n' > Makefile && make");
+        assert!(make.iter().any(|t| t == "rm -rf ~"));
+    }
+
+    #[test]
+    fn only_what_the_floor_refuses_is_judged() {
+        let mut budget = 4;
+        assert_eq!(judge("rm -rf ~", &mut budget), Some("hardline.rm-home"));
+        assert_eq!(budget, 3);
+        assert_eq!(judge("ls -la", &mut budget), None);
+        assert_eq!(judge("git reset --hard", &mut budget), None);
+        assert_eq!(judge("not a command at all", &mut budget), None);
+    }
+}

@@ -1,0 +1,261 @@
+//! `xargs`, `find -exec` and `parallel`: programs that run a command once per file or input line.
+
+use super::command::{program_name, Command};
+use super::eval::Eval;
+use super::expand::Field;
+use super::programs::with;
+
+impl Eval<'_> {
+    pub(super) fn xargs(&mut self, cmd: &Command, args: &[Field]) {
+        const VALUED: &[&str] = &[
+            "-a",
+            "-d",
+            "-E",
+            "-I",
+            "-L",
+            "-n",
+            "-P",
+            "-s",
+            "--arg-file",
+            "--delimiter",
+            "--eof",
+            "--max-lines",
+            "--max-args",
+            "--max-procs",
+            "--max-chars",
+            "--process-slot-var",
+        ];
+        let mut i = 0;
+        let mut replace = None;
+        while i < args.len() {
+            let a = args[i].text.as_str();
+            if !a.starts_with('-') || a == "-" {
+                break;
+            }
+            if a == "--" {
+                i += 1;
+                break;
+            }
+            if a == "-I" {
+                replace = args.get(i + 1).map(|f| f.text.clone());
+            } else if let Some(r) = a
+                .strip_prefix("-I")
+                .or_else(|| a.strip_prefix("--replace="))
+            {
+                replace = Some(r.to_string());
+            } else if a == "-i" || a == "--replace" {
+                replace = Some("{}".into());
+            }
+            i += if VALUED.contains(&a) { 2 } else { 1 };
+        }
+        let rest = args.get(i..).unwrap_or(&[]);
+        if rest.is_empty() {
+            return;
+        }
+        // Items come from stdin (or -a FILE): known text when we have it.
+        let items: Vec<String> = match &cmd.stdin {
+            Some(text) => text
+                .split_whitespace()
+                .map(str::to_string)
+                .take(64)
+                .collect(),
+            None => vec!["$(xargs input)".to_string()],
+        };
+        let mut fields: Vec<Field> = rest.to_vec();
+        match replace {
+            Some(r) => {
+                for f in fields.iter_mut() {
+                    f.text = f.text.replace(&r, &items.join(" "));
+                }
+            }
+            None => fields.extend(items.iter().map(|s| Field::plain(s))),
+        }
+        self.nested(cmd, fields, "xargs");
+    }
+
+    /// `find ROOTS ... -exec CMD {} ;` / `-delete`: the command runs on what
+    /// find walks, so `{}` stands for the roots (and their contents).
+    pub(super) fn find(&mut self, cmd: &Command, args: &[Field]) {
+        let roots: Vec<String> = args
+            .iter()
+            .take_while(|f| !f.text.starts_with('-') && f.text != "(" && f.text != "!")
+            .map(|f| f.text.clone())
+            .collect();
+        let roots = if roots.is_empty() {
+            vec![".".to_string()]
+        } else {
+            roots
+        };
+        // Only a name/path/time filter narrows what is removed; `-type f`
+        // under a root still removes every file in it.
+        let filtered = args.iter().any(|f| {
+            matches!(
+                f.text.as_str(),
+                "-name"
+                    | "-iname"
+                    | "-path"
+                    | "-ipath"
+                    | "-regex"
+                    | "-iregex"
+                    | "-newer"
+                    | "-mtime"
+                    | "-mmin"
+                    | "-size"
+                    | "-user"
+                    | "-empty"
+                    | "-perm"
+                    | "-wholename"
+                    | "-links"
+                    | "-inum"
+                    | "-atime"
+                    | "-ctime"
+            )
+        });
+        // One literal name and nothing to widen it (`-name __pycache__`):
+        // what `{}` stands for is that name, somewhere under each root.
+        let words: Vec<&str> = args.iter().map(|f| f.text.as_str()).collect();
+        let names: Vec<&str> = words
+            .windows(2)
+            .filter(|w| matches!(w[0], "-name" | "-iname"))
+            .map(|w| w[1])
+            .collect();
+        let widened = words.iter().any(|w| {
+            matches!(
+                *w,
+                "-o" | "-or" | "!" | "-not" | "-path" | "-ipath" | "-regex"
+            )
+        });
+        let found = match names.as_slice() {
+            [name] if !widened && !name.contains(['*', '?', '[', '/']) && !name.is_empty() => roots
+                .iter()
+                .map(|r| format!("{}/{name}", r.trim_end_matches('/')))
+                .collect::<Vec<_>>()
+                .join(" "),
+            _ => roots.join(" "),
+        };
+        let mut i = roots.len().min(args.len());
+        while i < args.len() {
+            let a = args[i].text.as_str();
+            if matches!(a, "-exec" | "-execdir" | "-ok" | "-okdir") {
+                let end = args[i + 1..]
+                    .iter()
+                    .position(|f| f.text == ";" || f.text == "+")
+                    .map_or(args.len(), |p| i + 1 + p);
+                let mut fields: Vec<Field> = args[i + 1..end].to_vec();
+                if !fields.is_empty() {
+                    for f in fields.iter_mut() {
+                        if f.text.contains("{}") {
+                            f.text = f.text.replace("{}", &found);
+                        }
+                    }
+                    let name = program_name(&fields[0].text);
+                    if matches!(name.as_str(), "rm" | "shred" | "unlink") && !filtered {
+                        fields.insert(1, Field::plain("-r"));
+                    }
+                    self.nested(cmd, fields, "find -exec");
+                }
+                i = end + 1;
+            } else if a == "-delete" {
+                let mut fields = vec![Field::plain("rm")];
+                if !filtered {
+                    fields.push(Field::plain("-r"));
+                }
+                fields.extend(roots.iter().map(|r| Field::plain(r)));
+                self.nested(cmd, fields, "find -delete");
+                i += 1;
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    /// `parallel CMD ::: inputs`: CMD is a shell template run once per
+    /// input, with `{}` (and `{.}`, `{/}`, ...) replaced or the input appended.
+    pub(super) fn parallel(&mut self, args: &[Field]) {
+        const VALUED: &[&str] = &[
+            "-j",
+            "-P",
+            "-S",
+            "-n",
+            "-N",
+            "-a",
+            "-d",
+            "-I",
+            "-C",
+            "--jobs",
+            "--sshlogin",
+            "--delay",
+            "--timeout",
+            "--joblog",
+            "--results",
+            "--arg-file",
+            "--colsep",
+            "--delimiter",
+        ];
+        let mut i = 0;
+        while i < args.len() && args[i].text.starts_with('-') && !args[i].text.starts_with(":::") {
+            i += if VALUED.contains(&args[i].text.as_str()) {
+                2
+            } else {
+                1
+            };
+        }
+        let rest = args.get(i..).unwrap_or(&[]);
+        let sep = rest.iter().position(|f| f.text.starts_with(":::"));
+        let (template, inputs) = match sep {
+            Some(p) => (&rest[..p], &rest[p + 1..]),
+            None => (rest, &[][..]),
+        };
+        let template = template
+            .iter()
+            .map(|f| f.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let mut inputs: Vec<&str> = inputs
+            .iter()
+            .map(|f| f.text.as_str())
+            .filter(|t| !t.starts_with(":::"))
+            .take(16)
+            .collect();
+        // Without `:::` the inputs come from stdin, which warden cannot see.
+        if inputs.is_empty() && !template.is_empty() {
+            inputs.push("$(parallel input)");
+        }
+        for input in inputs {
+            let line = if template.is_empty() {
+                input.to_string()
+            } else if template.contains('{') {
+                ["{}", "{.}", "{/}", "{//}", "{/.}", "{1}"]
+                    .iter()
+                    .fold(template.clone(), |t, r| t.replace(r, input))
+            } else {
+                format!("{template} {input}")
+            };
+            self.reanalyze(&line, "parallel", None);
+        }
+    }
+
+    /// Runs `fields` as a command started by `parent` (xargs, find, parallel).
+    fn nested(&mut self, parent: &Command, fields: Vec<Field>, via: &'static str) {
+        if fields.is_empty() {
+            return;
+        }
+        let base = Command {
+            cwd: parent.cwd.clone(),
+            // What fed the parent (xargs' input) feeds what it starts.
+            upstream: parent.upstream.clone(),
+            stdin: parent.stdin.clone(),
+            via: with(&parent.via, via),
+            wrappers: parent.wrappers.clone(),
+            env: parent.env.clone(),
+            ..Command::default()
+        };
+        if !self.descend() {
+            return;
+        }
+        self.via.push(via);
+        self.dispatch(base, fields);
+        self.via.pop();
+        self.ascend();
+    }
+}
