@@ -11,6 +11,7 @@ mod cloud;
 mod containers;
 mod db;
 mod exec;
+mod exec_interp;
 pub mod files;
 mod fs;
 mod fs_write;
@@ -173,6 +174,12 @@ pub static DANGEROUS: &[Table] = &[
         file: "exec",
         group: "exec",
         rules: exec::RULES,
+    },
+    // Interpreter code's side doors are exec's: one group, two files.
+    Table {
+        file: "exec_interp",
+        group: "exec",
+        rules: exec_interp::RULES,
     },
     Table {
         file: "windows",

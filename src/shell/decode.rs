@@ -235,6 +235,23 @@ pub fn gunzip(data: &[u8]) -> Option<String> {
     }
 }
 
+/// The text inside compressed data of any of the three DEFLATE wrappings
+/// libraries produce: gzip, zlib (RFC 1950) or none (`gzinflate`,
+/// `inflateRawSync`); `None` as for [`gunzip`].
+pub fn decompress(data: &[u8]) -> Option<String> {
+    if data.starts_with(&[0x1f, 0x8b]) {
+        return gunzip(data);
+    }
+    let zlib = match data {
+        [cmf, flg, ..] => cmf & 0x0f == 8 && (u16::from(*cmf) << 8 | u16::from(*flg)) % 31 == 0,
+        _ => false,
+    };
+    let body = if zlib { &data[2..] } else { data };
+    let mut out = Vec::new();
+    inflate(&mut Bits::new(body), &mut out)?;
+    String::from_utf8(out).ok()
+}
+
 /// The DEFLATE data of a gzip member: what follows its header.
 fn gzip_body(data: &[u8]) -> Option<&[u8]> {
     const FHCRC: u8 = 2;
@@ -574,6 +591,15 @@ mod tests {
 
     fn s(v: &[&str]) -> Vec<String> {
         v.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn decompressors() {
+        let zlib = base64_bytes("eJwrylXQLUpT0AcAC50CVA==").unwrap_or_default();
+        assert_eq!(decompress(&zlib).as_deref(), Some("rm -rf /"));
+        let raw = base64_bytes("K8pV0C1KU9AHAA==").unwrap_or_default();
+        assert_eq!(decompress(&raw).as_deref(), Some("rm -rf /"));
+        assert_eq!(decompress(b"not compressed"), None);
     }
 
     #[test]

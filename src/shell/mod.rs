@@ -23,6 +23,7 @@ mod wrappers;
 
 pub use command::{program_in, program_name, Command, Redirect, RedirectOp, Wrapper};
 pub(crate) use eval::GROUP_REDIRECT;
+pub use interp::Concern;
 pub(crate) use interp::{inline_code, language as interpreter_language};
 pub(crate) use programs::{has_model, DECODED};
 
@@ -69,6 +70,9 @@ pub enum Finding {
     /// Interpreter code that connects a socket to a host and hands it a
     /// shell: the interpreter command, shortened.
     ReverseShell { command: String },
+    /// Interpreter code that hides what it runs or loads: what it does
+    /// (`concern`) and the code that does it, shortened.
+    Interpreter { concern: Concern, code: String },
 }
 
 /// Analyses one command line.

@@ -336,12 +336,7 @@ impl Eval<'_> {
                     }
                 }
             }
-            p if interp::language(p).is_some() => {
-                if let Some(code) = interp::inline_code(cmd) {
-                    let found = interp::scan(&code);
-                    self.interp_findings(cmd, found);
-                }
-            }
+            p if interp::runs_code(p, &cmd.args) => self.interpreter(cmd),
             _ => {}
         }
     }
@@ -371,10 +366,9 @@ impl Eval<'_> {
         }
     }
 
-    fn interp_findings(&mut self, cmd: &Command, found: interp::Found) {
+    pub(super) fn interp_findings(&mut self, cmd: &Command, reading: interp::Reading) {
         use super::command::{Redirect, RedirectOp};
         use super::Finding;
-        let reading = found.read(&cmd.program);
         if let Some(why) = reading.limit {
             self.set_limit(why.to_string());
         }

@@ -222,5 +222,6 @@ fn finding_text(finding: &Finding) -> String {
         ),
         Finding::ForkLoop { code } => format!("fork loop {code:?}"),
         Finding::ReverseShell { command } => format!("reverse shell {command:?}"),
+        Finding::Interpreter { concern, code } => format!("interpreter {concern:?} {code:?}"),
     }
 }

@@ -203,6 +203,37 @@ fn adversarial_shapes_finish() {
             format!("echo {}; ls", "a".repeat((1 << 20) - 9)),
         ),
         ("10,000 nested $(", "$(".repeat(10_000)),
+        (
+            "interpreter calls by computed name",
+            format!("python3 -c '{}'", "x[1](2)".repeat(60_000)),
+        ),
+        (
+            "nested getattr calls",
+            format!(
+                "python3 -c '{}{}'",
+                "getattr(os,n)(".repeat(20_000),
+                ")".repeat(20_000)
+            ),
+        ),
+        (
+            "interpreter assignment chain",
+            format!("python3 -c '{}getattr(os,n)'", "a=".repeat(100_000)),
+        ),
+        (
+            "Tcl doubling variables",
+            format!(
+                "tclsh <<'E'\nset a x\n{}exec $a\nE",
+                "set a $a$a\n".repeat(40)
+            ),
+        ),
+        (
+            "PHP variable calls",
+            format!("php -r '{}'", "$f(1);".repeat(60_000)),
+        ),
+        (
+            "Ruby sends",
+            format!("ruby -e '{}'", "Kernel.send(x, 1);".repeat(30_000)),
+        ),
     ];
     for (name, text) in shapes {
         let start = std::time::Instant::now();

@@ -92,6 +92,11 @@ const GROUP_EXCEPTIONS: &[(&str, &str, &str)] = &[
         "writes are deletions' neighbours for a user: one group, two files",
     ),
     (
+        "exec_interp",
+        "exec",
+        "code reaching a program by an interpreter's side door is exec's: one group, two files",
+    ),
+    (
         "secrets",
         "net",
         "secrets leave the machine over the network",

@@ -3,10 +3,13 @@
 use once_cell::sync::Lazy;
 use regex::Regex;
 
+use super::aliases::Aliases;
+use super::files::{rm, write, FLAG_APPEND};
+use super::indirect;
 use super::lex::{Dialect, Lexed};
 use super::value::{Val, PLACEHOLDER};
-use super::view::{Arg, Span, View};
-use super::{patterns, Action, Reading};
+use super::view::{Arg, Recv, Span, View};
+use super::{patterns, Action, Concern, Lang, Reading};
 
 /// Deepest nesting of code evaluated from strings (`exec("exec('...')")`).
 const MAX_CODE_DEPTH: usize = 4;
@@ -20,8 +23,24 @@ const COMMAND_CALLS: &[&str] = &[
     "check_output", "check_call", "run", "call", "Popen", "execSync", "shell_exec", "passthru",
     "proc_open", "execute", "capture2", "capture2e", "capture3", "readpipe", "spawn",
     "spawnSync", "execFile", "execFileSync", "create_subprocess_shell",
-    "create_subprocess_exec", "pcntl_exec", "system2", "Command", "exec",
+    "create_subprocess_exec", "pcntl_exec", "system2", "Command", "exec", "CommandContext",
+    "ProcessBuilder", "Exec", "StartProcess", "ForkExec", "shell",
 ];
+
+/// Calls that load a native library into the interpreter, whatever their
+/// receiver (`ctypes.CDLL`, `Fiddle.dlopen`, `package.loadlib`).
+#[rustfmt::skip]
+const NATIVE_CALLS: &[&str] = &[
+    "CDLL", "PyDLL", "WinDLL", "OleDLL", "LoadLibrary", "dlopen", "dl_load_file", "loadlib",
+    "loadLibrary", "ccall",
+];
+
+/// Calls that load a native library on some receivers only (PHP's `dl`
+/// and `FFI::cdef`, Go's `plugin.Open`; `load` is among [`CODE_CALLS`]).
+const NATIVE_MAYBE: &[&str] = &["dl", "cdef", "Open"];
+
+/// Calls that open a network connection, judged with their receiver.
+const NET_CALLS: &[&str] = &["Dial", "DialTCP", "DialTimeout", "socketConnection"];
 
 /// Calls that evaluate more code of the same language.
 #[rustfmt::skip]
@@ -50,9 +69,17 @@ const FILE_CALLS: &[&str] = &[
 /// Names worth a closer look; every other identifier is skipped.
 pub(super) fn interesting(name: &str) -> bool {
     is_exec_family(name)
-        || [COMMAND_CALLS, CODE_CALLS, FILE_CALLS]
-            .iter()
-            .any(|table| table.contains(&name))
+        || [
+            COMMAND_CALLS,
+            CODE_CALLS,
+            FILE_CALLS,
+            NATIVE_CALLS,
+            NATIVE_MAYBE,
+            NET_CALLS,
+            indirect::CALLERS,
+        ]
+        .iter()
+        .any(|table| table.contains(&name))
 }
 
 /// `execl`, `execvp`, `spawnlp`, `posix_spawnp` and the like: the program
@@ -74,31 +101,55 @@ fn is_exec_family(name: &str) -> bool {
 }
 
 pub(super) struct Reader<'v, 'a> {
-    view: &'v View<'a>,
+    pub(super) view: &'v View<'a>,
+    pub(super) lang: Lang,
+    pub(super) aliases: &'v Aliases,
     out: &'v mut Reading,
     depth: usize,
     decoded: bool,
 }
 
 impl<'v, 'a> Reader<'v, 'a> {
-    pub fn new(view: &'v View<'a>, out: &'v mut Reading, depth: usize, decoded: bool) -> Self {
+    pub fn new(
+        view: &'v View<'a>,
+        lang: Lang,
+        aliases: &'v Aliases,
+        out: &'v mut Reading,
+        depth: usize,
+        decoded: bool,
+    ) -> Self {
         Reader {
             view,
+            lang,
+            aliases,
             out,
             depth,
             decoded,
         }
     }
 
-    fn push(&mut self, action: Action, decoded: bool) {
-        // A command whose program warden cannot compute (`os.system(tool +
-        // ' x')`) says nothing the shell rules could judge.
+    pub(super) fn push(&mut self, action: Action, decoded: bool) {
         if let Action::Shell(text) = &action {
+            if runs_unknown(text) {
+                self.out.net.runs_unknown = true;
+            }
+            // A command whose program warden cannot compute (`os.system(tool +
+            // ' x')`) says nothing the shell rules could judge; the caller
+            // asks about it where the call surely runs a program.
             if text.trim_start().starts_with(PLACEHOLDER) {
                 return;
             }
         }
         self.out.push(action, self.decoded || decoded);
+    }
+
+    /// Something the code hides, quoted by the code at `at`.
+    pub(super) fn concern(&mut self, concern: Concern, at: Span) {
+        if matches!(concern, Concern::Indirection | Concern::DynamicCommand) {
+            self.out.net.runs_unknown = true;
+        }
+        let code = compact(self.view.text(at));
+        self.out.concern(concern, code);
     }
 
     /// Reads every call named by `tokens`, the quoted shell commands, fork
@@ -109,32 +160,73 @@ impl<'v, 'a> Reader<'v, 'a> {
         for &(start, end) in &code {
             self.call(start, end);
         }
+        indirect::calls(self, &code);
         for &body in &lexed.commands {
             if let Some(val) = v.body_value(body, true, false) {
+                if val.text.trim_start().starts_with(PLACEHOLDER) {
+                    self.concern(Concern::DynamicCommand, body);
+                }
                 self.push(Action::Shell(val.text), val.decoded);
             }
+        }
+        // The loader reads these when the code starts a program.
+        let preload = (v.src.contains("LD_") || v.src.contains("DYLD_"))
+            .then(|| PRELOAD.find(v.src))
+            .flatten();
+        if let Some(m) = preload {
+            self.concern(
+                Concern::NativeLibrary,
+                (m.start(), (m.end() + 40).min(v.len())),
+            );
         }
         if let Some(snippet) = patterns::fork_loop(v, &code) {
             self.push(Action::ForkLoop(snippet), false);
         }
-        if patterns::reverse_shell(v, &code) {
-            self.push(Action::ReverseShell, false);
+        if patterns::socket(v, &code) {
+            self.out.net.socket = true;
+            if patterns::shell_hookup(v, &code) {
+                self.push(Action::ReverseShell, false);
+            }
         }
     }
 
     fn call(&mut self, start: usize, end: usize) {
         let v = self.view;
-        let name = v.text((start, end));
         let recv = v.receiver(start);
-        let recv_name = recv.map_or("", |r| v.text(r.name));
         let Some((args, _)) = v.call_args(end) else {
             return;
         };
+        let (name, module) = self.aliases.resolve(v, v.text((start, end)), recv);
+        let last = args.last().map_or(end, |a| a.value.1 + 1).min(v.len());
+        let at = (recv.map_or(start, |r| r.span.0), last);
+        self.apply(&name, recv, &module, &args, at);
+    }
+
+    /// What a call of `name` on `module` (its receiver, or the module it
+    /// was imported from) does with `args`; `at` is the call's code.
+    pub(super) fn apply(
+        &mut self,
+        name: &str,
+        recv: Option<Recv>,
+        module: &str,
+        args: &[Arg],
+        at: Span,
+    ) {
+        let v = self.view;
+        let recv_name = module;
+        if self.native(name, module, recv.is_some()) {
+            self.concern(Concern::NativeLibrary, at);
+        }
+        self.network(name, module, args);
         match name {
             // Python's `exec` runs Python; the others' run programs.
-            "exec" if v.d == Dialect::Python => self.code_arg(&args),
-            n if is_exec_family(n) || COMMAND_CALLS.contains(&n) => self.command(name, &args),
-            n if CODE_CALLS.contains(&n) => self.code_arg(&args),
+            "exec" if v.d == Dialect::Python => self.code_arg(name, args, at),
+            // R's `shell` is Windows' `system`; elsewhere the name is common.
+            "shell" if self.lang != Lang::R => {}
+            n if is_exec_family(n) || COMMAND_CALLS.contains(&n) => {
+                self.command(name, module, args, at)
+            }
+            n if CODE_CALLS.contains(&n) => self.code_arg(name, args, at),
             "rmtree"
             | "rm_rf"
             | "rm_r"
@@ -144,37 +236,35 @@ impl<'v, 'a> Reader<'v, 'a> {
             | "remove_entry_secure"
             | "removedirs"
             | "remove_dir_all"
-            | "rimraf" => self.delete(&args, true, true),
-            "sync" if recv_name == "rimraf" => self.delete(&args, true, true),
+            | "rimraf" => self.delete(args, true, true),
+            "sync" if recv_name == "rimraf" => self.delete(args, true, true),
             "removeSync" | "remove" if recv_name == "fs" || recv_name == "fse" => {
-                self.delete(&args, true, false)
+                self.delete(args, true, false)
             }
             "rm" | "rm_f" | "delete" if recv_name == "FileUtils" || recv_name == "File" => {
-                self.delete(&args, false, true)
+                self.delete(args, false, true)
             }
             "rmSync" | "rm" | "rmdirSync" | "rmdir" | "remove" | "removeSync"
                 if recv.is_some() && !matches!(recv_name, "os" | "Dir" | "file" | "shutil") =>
             {
-                if self.recursive_option(&args) {
-                    self.delete(&args, true, false);
+                if self.recursive_option(args) {
+                    self.delete(args, true, false);
                 } else if !name.starts_with("rmdir") {
-                    self.delete(&args, false, false);
+                    self.delete(args, false, false);
                 }
             }
-            "remove" if matches!(recv_name, "os" | "file") => self.delete(&args, false, false),
+            "remove" if matches!(recv_name, "os" | "file") => self.delete(args, false, false),
             "unlink" | "unlinkSync" => {
-                let recursive = self.recursive_option(&args);
+                let recursive = self.recursive_option(args);
                 if args.is_empty() {
                     if let Some(path) = recv.and_then(|r| v.value(r.span, false)) {
                         self.push(rm(&path.text, false), path.decoded);
                     }
                 } else {
-                    self.delete(&args, recursive, recv.is_none());
+                    self.delete(args, recursive, recv.is_none());
                 }
             }
-            "open" | "fopen" | "openSync" => {
-                self.open(name, recv.map(|r| r.span), recv_name, &args)
-            }
+            "open" | "fopen" | "openSync" => self.open(name, recv.map(|r| r.span), recv_name, args),
             "write_text" | "write_bytes" => {
                 if let Some(path) = recv.and_then(|r| v.value(r.span, false)) {
                     self.push(write(path.text, false), path.decoded);
@@ -187,51 +277,76 @@ impl<'v, 'a> Reader<'v, 'a> {
                     let t = v.text(a.value);
                     t.contains("FILE_APPEND") || FLAG_APPEND.is_match(t)
                 });
-                self.write_first(&args, append);
+                self.write_first(args, append);
             }
-            "write" if matches!(recv_name, "File" | "IO" | "Bun") => self.write_first(&args, false),
-            "appendFileSync" | "appendFile" | "append_file" => self.write_first(&args, true),
+            "write" if matches!(recv_name, "File" | "IO" | "Bun") => self.write_first(args, false),
+            "appendFileSync" | "appendFile" | "append_file" => self.write_first(args, true),
             "copyfile" | "copy2" | "copyFileSync" | "copyFile" | "cpSync" | "copy_file"
-            | "copytree" => self.transfer("cp", &args),
+            | "copytree" => self.transfer("cp", args),
             "copy" | "cp" | "install"
                 if matches!(recv_name, "shutil" | "FileUtils" | "fs" | "fse" | "File") =>
             {
-                self.transfer("cp", &args)
+                self.transfer("cp", args)
             }
             "move" | "mv" if matches!(recv_name, "shutil" | "FileUtils" | "fs" | "fse") => {
-                self.transfer("mv", &args)
+                self.transfer("mv", args)
             }
-            "rename" | "renameSync" => self.transfer("mv", &args),
-            "replace" if recv_name == "os" => self.transfer("mv", &args),
-            "kill" | "posix_kill" => self.kill(name, recv_name, &args),
+            "rename" | "renameSync" => self.transfer("mv", args),
+            "replace" if recv_name == "os" => self.transfer("mv", args),
+            "kill" | "posix_kill" => self.kill(name, recv_name, args),
             _ => {}
         }
     }
 
-    fn positional<'x>(&self, args: &'x [Arg]) -> Vec<&'x Arg> {
+    pub(super) fn positional<'x>(&self, args: &'x [Arg]) -> Vec<&'x Arg> {
         args.iter().filter(|a| a.key.is_none()).collect()
     }
 
-    fn keyword<'x>(&self, args: &'x [Arg], names: &[&str]) -> Option<&'x Arg> {
+    pub(super) fn keyword<'x>(&self, args: &'x [Arg], names: &[&str]) -> Option<&'x Arg> {
         args.iter().find(|a| {
             a.key
                 .is_some_and(|k| names.contains(&self.view.text(k).trim_start_matches(['$', '@'])))
         })
     }
 
-    fn recursive_option(&self, args: &[Arg]) -> bool {
-        args.iter().skip(1).any(|a| {
-            RECURSIVE.is_match(
-                self.view
-                    .text((a.key.map_or(a.value.0, |k| k.0), a.value.1)),
-            )
-        })
+    /// Whether a call loads a native library.
+    fn native(&self, name: &str, module: &str, has_recv: bool) -> bool {
+        match name {
+            n if NATIVE_CALLS.contains(&n) => true,
+            "load" => matches!(module, "dyn" | "System" | "FFI" | "getRuntime" | "Runtime"),
+            "dl" => self.lang == Lang::Php && !has_recv,
+            "cdef" => module == "FFI",
+            "Open" => module == "plugin",
+            _ => false,
+        }
+    }
+
+    /// Notes a connection opened by a call that names its host.
+    fn network(&mut self, name: &str, module: &str, args: &[Arg]) {
+        let connects = match name {
+            "connect" | "createConnection" => {
+                matches!(module, "net" | "tls" | "socket")
+                    || (self.lang == Lang::Julia && module.is_empty() && args.len() >= 2)
+            }
+            "Dial" | "DialTCP" | "DialTimeout" => module == "net",
+            "socketConnection" => true,
+            // Java's `new Socket(host, port)`, Ruby's `Socket.tcp(host, port)`.
+            "Socket" => args.len() >= 2 && self.lang == Lang::Java,
+            "tcp" => module == "Socket" && args.len() >= 2,
+            _ => false,
+        };
+        self.out.net.socket |= connects;
     }
 
     /// A program with arguments, or a shell command line.
-    fn command(&mut self, name: &str, args: &[Arg]) {
+    fn command(&mut self, name: &str, module: &str, args: &[Arg], at: Span) {
         let v = self.view;
+        let spawns = indirect::runs_commands(self.lang, module, name);
         let mut pos = self.positional(args);
+        // Go's `exec.CommandContext(ctx, name, args...)`.
+        if name == "CommandContext" && !pos.is_empty() {
+            pos.remove(0);
+        }
         if let Some(k) = self.keyword(args, &["args", "cmd", "command"]) {
             pos.insert(0, k);
         }
@@ -255,15 +370,36 @@ impl<'v, 'a> Reader<'v, 'a> {
             return;
         };
         if let Some(items) = v.list_items(first.value) {
+            if spawns && items.first().is_none_or(|&i| v.value(i, false).is_none()) {
+                self.concern(Concern::DynamicCommand, at);
+            }
             self.run_words(&items);
             return;
         }
-        let Some(program) = v.value(first.value, true) else {
+        let program = v.value(first.value, true);
+        let unknown = program
+            .as_ref()
+            .is_none_or(|p| p.text.trim_start().starts_with(PLACEHOLDER));
+        if unknown && spawns {
+            self.concern(Concern::DynamicCommand, at);
+        }
+        let Some(program) = program else {
             return;
         };
-        let vector = is_exec_family(name) && (name.contains('v') || name.starts_with("posix"));
+        // `syscall.Exec(path, argv, env)`, `os.StartProcess(name, argv, attr)`:
+        // the program, then its argv with argv[0].
+        let vector = is_exec_family(name) && (name.contains('v') || name.starts_with("posix"))
+            || matches!(name, "Exec" | "StartProcess" | "ForkExec");
+        // Calls taking the program, then its arguments as a list; others
+        // take lists of options (`proc_open(cmd, [], $pipes)`).
+        let takes_list = vector
+            || matches!(
+                name,
+                "spawn" | "spawnSync" | "execFile" | "execFileSync" | "pcntl_exec" | "system2"
+            );
         let list = pos[1..]
             .iter()
+            .filter(|_| takes_list)
             .find_map(|a| v.list_items(a.value).or_else(|| self.object_list(a.value)));
         let multi = is_exec_family(name)
             || matches!(
@@ -275,11 +411,23 @@ impl<'v, 'a> Reader<'v, 'a> {
                     | "capture2e"
                     | "capture3"
                     | "create_subprocess_exec"
+                    | "Command"
+                    | "CommandContext"
+                    | "ProcessBuilder"
             );
         if let Some(items) = list {
-            let mut words = vec![shell_word(&program)];
+            // R's `system2` pastes its arguments into a shell command unquoted.
+            let raw = name == "system2";
+            let mut words = vec![if raw {
+                program.text.clone()
+            } else {
+                shell_word(&program)
+            }];
             let skip = usize::from(vector && !items.is_empty());
-            words.extend(items[skip..].iter().map(|&i| self.word(i)));
+            words.extend(items[skip..].iter().map(|&i| match v.value(i, true) {
+                Some(val) if raw => val.text,
+                _ => self.word(i),
+            }));
             self.push(Action::Shell(words.join(" ")), program.decoded);
         } else if multi
             && pos.len() > 1
@@ -318,7 +466,7 @@ impl<'v, 'a> Reader<'v, 'a> {
         }
     }
 
-    fn run_words(&mut self, items: &[Span]) {
+    pub(super) fn run_words(&mut self, items: &[Span]) {
         if items.is_empty() {
             return;
         }
@@ -330,233 +478,123 @@ impl<'v, 'a> Reader<'v, 'a> {
     }
 
     /// `eval("...")`, `exec(b64decode(...))`: more code in the same language.
-    fn code_arg(&mut self, args: &[Arg]) {
+    fn code_arg(&mut self, name: &str, args: &[Arg], at: Span) {
         if self.depth >= MAX_CODE_DEPTH {
             return;
         }
         let Some(first) = self.positional(args).first().copied() else {
             return;
         };
-        if let Some(val) = self.view.value(first.value, false) {
-            let nested = super::read_code(
-                &val.text,
-                self.view.d,
-                self.depth + 1,
-                self.decoded || val.decoded,
-            );
-            self.out.merge(nested);
+        let code = self.parsed_text(first.value);
+        match self.view.value(code, false) {
+            Some(val) => {
+                let nested = super::read_code(
+                    &val.text,
+                    self.lang,
+                    self.depth + 1,
+                    self.decoded || val.decoded,
+                );
+                self.out.merge(nested);
+            }
+            // Code the guard cannot read may be anything a socket sent; but
+            // `re.compile`, `json.load` and Ruby's `load FILE` take no code.
+            None if name != "compile" && (name != "load" || self.lang == Lang::Lua) => {
+                self.out.net.runs_unknown = true;
+                if DECODING.is_match(self.view.text(code)) {
+                    self.concern(Concern::EvalDecoded, at);
+                }
+            }
+            None => {}
         }
     }
 
-    fn delete(&mut self, args: &[Arg], recursive: bool, every: bool) {
+    /// The text R's `parse(text = X)` and Julia's `Meta.parse(X)` turn
+    /// into code: `X`.
+    fn parsed_text(&self, span: Span) -> Span {
         let v = self.view;
-        let pos = self.positional(args);
-        let targets: Vec<Span> = match pos.first() {
-            Some(first) if v.is_list(first.value) => v.list_items(first.value).unwrap_or_default(),
-            Some(_) if every => pos
-                .iter()
-                .filter(|a| v.byte(a.value.0) != b'{')
-                .map(|a| a.value)
-                .collect(),
-            Some(first) => vec![first.value],
-            None => Vec::new(),
+        let (a, b) = v.trim(span);
+        let text = v.text((a, b));
+        let Some(open) = ["parse(", "Meta.parse(", "str2lang(", "parse_expr("]
+            .iter()
+            .find(|p| text.starts_with(*p))
+            .map(|p| a + p.len() - 1)
+        else {
+            return span;
         };
-        for target in targets {
-            if recursive {
-                let (path, decoded) = match v.value(target, true) {
-                    Some(val) => (
-                        val.text.replace(PLACEHOLDER, "$(interpreter value)"),
-                        val.decoded,
-                    ),
-                    None => (
-                        format!("$(interpreter value {})", compact(v.text(target))),
-                        false,
-                    ),
-                };
-                self.push(rm(&path, true), decoded);
-            } else if let Some(val) = v.value(target, false) {
-                self.push(rm(&val.text, false), val.decoded);
-            }
+        if v.partner(open) != Some(b - 1) {
+            return span;
         }
-    }
-
-    fn write_first(&mut self, args: &[Arg], append: bool) {
-        let first = self.positional(args).first().copied();
-        if let Some(path) = first.and_then(|a| self.view.value(a.value, false)) {
-            self.push(write(path.text, append), path.decoded);
-        }
-    }
-
-    /// `open(P, 'w')`, `Path(P).open('w')`, Perl's `open(F, '>', P)` and
-    /// `open(F, "| cmd")`.
-    fn open(&mut self, name: &str, recv: Option<Span>, recv_name: &str, args: &[Arg]) {
-        let v = self.view;
-        let pos = self.positional(args);
-        let mode_kw = self.keyword(args, &["mode", "flags", "flag"]);
-        let path_recv = recv
-            .filter(|_| {
-                name == "open"
-                    && !matches!(
-                        recv_name,
-                        "os" | "io" | "File" | "IO" | "codecs" | "fs" | "Kernel"
-                    )
-            })
-            .and_then(|r| v.value(r, false));
-        if let Some(path) = path_recv {
-            if let Some(append) = self.mode(mode_kw.or(pos.first().copied())) {
-                self.push(write(path.text, append), path.decoded);
-            }
-            return;
-        }
-        let first = pos.first().and_then(|a| v.value(a.value, false));
-        if let Some(path) = first {
-            if name == "open" {
-                if let Some(cmd) = path.text.strip_prefix('|') {
-                    self.push(Action::Shell(cmd.to_string()), path.decoded);
-                    return;
-                }
-            }
-            if let Some(append) = self.mode(mode_kw.or(pos.get(1).copied())) {
-                self.push(write(path.text, append), path.decoded);
-            }
-            return;
-        }
-        // Perl: the first argument is a file handle.
-        if name != "open" || pos.len() < 2 {
-            return;
-        }
-        let Some(spec) = v.value(pos[1].value, false) else {
-            return;
-        };
-        let spec_text = spec.text.trim();
-        if pos.len() >= 3 {
-            if spec_text.starts_with("-|") || spec_text.starts_with("|-") {
-                let items: Vec<Span> = pos[2..].iter().map(|a| a.value).collect();
-                if items.len() == 1 {
-                    if let Some(cmd) = v.value(items[0], true) {
-                        self.push(Action::Shell(cmd.text), cmd.decoded);
-                    }
-                } else {
-                    self.run_words(&items);
-                }
-            } else if spec_text.contains('>') || spec_text.starts_with("+<") {
-                if let Some(path) = v.value(pos[2].value, false) {
-                    self.push(write(path.text, spec_text.contains(">>")), path.decoded);
-                }
-            }
-            return;
-        }
-        if let Some(rest) = spec_text.strip_prefix(">>") {
-            self.push(write(rest.trim().to_string(), true), spec.decoded);
-        } else if let Some(rest) = spec_text
-            .strip_prefix("+>")
-            .or_else(|| spec_text.strip_prefix("+<"))
-            .or_else(|| spec_text.strip_prefix('>'))
-        {
-            self.push(write(rest.trim().to_string(), false), spec.decoded);
-        } else if let Some(cmd) = spec_text
-            .strip_suffix('|')
-            .or_else(|| spec_text.strip_prefix('|'))
-        {
-            self.push(Action::Shell(cmd.trim().to_string()), spec.decoded);
-        }
-    }
-
-    /// Whether a mode writes (`Some(false)`) or appends (`Some(true)`).
-    fn mode(&self, arg: Option<&Arg>) -> Option<bool> {
-        let arg = arg?;
-        match self.view.value(arg.value, false) {
-            Some(m) => {
-                let m = m.text;
-                if m.len() > 4 || !m.chars().all(|c| "rwaxbtcUse+".contains(c)) {
-                    return None;
-                }
-                if m.contains('a') {
-                    Some(true)
-                } else {
-                    (m.contains('w') || m.contains('+') || m.contains('x') || m.contains('c'))
-                        .then_some(false)
-                }
-            }
-            None => {
-                let raw = self.view.text(arg.value);
-                if raw.contains("APPEND") {
-                    Some(true)
-                } else {
-                    ["WRONLY", "RDWR", "TRUNC", "CREAT"]
-                        .iter()
-                        .any(|f| raw.contains(f))
-                        .then_some(false)
-                }
-            }
-        }
-    }
-
-    fn transfer(&mut self, program: &str, args: &[Arg]) {
-        let v = self.view;
-        let pos = self.positional(args);
-        if pos.len() < 2 {
-            return;
-        }
-        let Some(dest) = v.value(pos[1].value, false) else {
-            return;
-        };
-        let src = v
-            .value(pos[0].value, false)
-            .map_or("$(interpreter value)".to_string(), |s| s.text);
-        self.push(
-            Action::Run(vec![program.to_string(), src, dest.text]),
-            dest.decoded,
-        );
-    }
-
-    /// `os.kill(-1, 9)`, `process.kill(-1)`, `Process.kill(9, -1)`, `kill 9, -1`.
-    fn kill(&mut self, name: &str, recv_name: &str, args: &[Arg]) {
-        let v = self.view;
-        let pos = self.positional(args);
-        let is_all = |a: &&Arg| compact(v.text(a.value)) == "-1";
-        let hit = if name == "posix_kill" || matches!(recv_name, "os" | "process" | "POSIX") {
-            pos.first().is_some_and(is_all)
-        } else if recv_name == "Process" {
-            pos.iter().skip(1).any(is_all)
-        } else {
-            recv_name.is_empty() && pos.iter().any(is_all)
-        };
-        if hit {
-            self.push(
-                Action::Run(vec!["kill".into(), "-9".into(), "-1".into()]),
-                false,
-            );
-        }
+        let args = v.paren_args(open).unwrap_or_default();
+        self.keyword(&args, &["text"])
+            .or_else(|| self.positional(&args).first().copied())
+            .map_or(span, |a| a.value)
     }
 }
 
-static RECURSIVE: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(r"recursive\s*[:=]>?\s*(?:true|True|TRUE|T\b|1)").expect("recursive regex is valid")
+/// The dynamic loader's injection variables set by the code.
+static PRELOAD: Lazy<Regex> = Lazy::new(|| {
+    Regex::new(r#"(?-u:\b)(?:LD_PRELOAD|LD_AUDIT|DYLD_INSERT_LIBRARIES)(?-u:\b)['"\]}]*[\t\n\x0B\x0C\r ]*(?:=[^=]|,|:)"#)
+        .expect("preload regex is valid")
 });
 
-static FLAG_APPEND: Lazy<Regex> =
-    Lazy::new(|| Regex::new(r#"flags?\s*:\s*['"]a"#).expect("append flag regex is valid"));
+/// Code that decodes, decompresses or unpacks text at run time.
+static DECODING: Lazy<Regex> = Lazy::new(|| {
+    Regex::new(r"(?i-u)b64decode|base64|decode64|atob|decompress|inflate|gunzip|unzip|uncompress|zlib|rot13|rot_13|fromhex|unhexlify|hex2bin|a2b_|fromCharCode|unpack|(?-u:\b)chr\(|marshal|strrev|reverse|\[::-1\]|Buffer\.from|decode\(")
+        .expect("decoding regex is valid")
+});
 
-fn rm(path: &str, recursive: bool) -> Action {
-    let mut argv = vec!["rm".to_string()];
-    if recursive {
-        argv.extend(["-r".to_string(), "-f".to_string()]);
+/// Whether a command line starts a shell with no command of its own or
+/// runs text the code could not compute.
+pub(super) fn runs_unknown(text: &str) -> bool {
+    if text.trim_start().starts_with(PLACEHOLDER) {
+        return true;
     }
-    if path.starts_with('-') {
-        argv.push("--".into());
-    }
-    argv.push(path.to_string());
-    Action::Run(argv)
-}
-
-fn write(path: String, append: bool) -> Action {
-    Action::Write { path, append }
+    let words: Vec<&str> = text
+        .split_whitespace()
+        .map(|w| w.trim_matches(['\'', '"']))
+        .collect();
+    let Some(program) = words.first() else {
+        return false;
+    };
+    let base = program.rsplit(['/', '\\']).next().unwrap_or(program);
+    let shell = matches!(
+        base.to_ascii_lowercase().as_str(),
+        "sh" | "bash"
+            | "zsh"
+            | "dash"
+            | "ksh"
+            | "ash"
+            | "csh"
+            | "tcsh"
+            | "fish"
+            | "cmd"
+            | "cmd.exe"
+            | "powershell"
+            | "powershell.exe"
+            | "pwsh"
+    );
+    // A shell given no command reads one; given one, it runs what the
+    // code could not compute (an unknown argument of another program is
+    // only data).
+    let given = words[1..]
+        .iter()
+        .any(|w| matches!(*w, "-c" | "/c" | "-Command"));
+    shell && (!given || text.contains(PLACEHOLDER))
 }
 
 /// A value as one shell word: quoted, with unknown parts left as
-/// substitutions.
+/// substitutions, and the home directory as `~`.
 fn shell_word(v: &Val) -> String {
+    if v.home {
+        if let Some(rest) = v.text.strip_prefix('~') {
+            let rest = Val {
+                text: rest.to_string(),
+                home: false,
+                ..v.clone()
+            };
+            return format!("~{}", shell_word(&rest));
+        }
+    }
     v.text
         .split(PLACEHOLDER)
         .map(|piece| {
@@ -570,7 +608,13 @@ fn shell_word(v: &Val) -> String {
         .join(PLACEHOLDER)
 }
 
-fn compact(s: &str) -> String {
-    let flat: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+pub(super) fn compact(s: &str) -> String {
+    // Only the start is quoted, so only the start is read: a call's text
+    // may hold most of the code, and there may be a call per line.
+    let end = s
+        .char_indices()
+        .nth(MAX_SNIPPET * 4)
+        .map_or(s.len(), |(i, _)| i);
+    let flat: String = s[..end].split_whitespace().collect::<Vec<_>>().join(" ");
     flat.chars().take(MAX_SNIPPET).collect()
 }

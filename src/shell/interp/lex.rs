@@ -16,6 +16,8 @@ pub(super) enum Dialect {
     Perl,
     Php,
     Lua,
+    /// Julia: `#=` comments, `$` interpolation, backtick commands.
+    Julia,
 }
 
 /// Deepest nesting of interpolations (`f"{f'{x}'}"`) followed.
@@ -51,6 +53,8 @@ enum Interp {
     Php,
     /// Python f-string `{...}` (`{{` is a brace).
     Brace,
+    /// Julia `$(...)`.
+    Julia,
 }
 
 struct Heredoc {
@@ -90,7 +94,7 @@ pub(super) fn lex(code: &str, d: Dialect) -> Lexed {
         prev_word: None,
         space: false,
     };
-    lexer.code(false);
+    lexer.code(None);
     lexer.out
 }
 
@@ -151,9 +155,10 @@ impl Lexer<'_> {
     }
 
     /// Lexes code up to the end, or (inside an interpolation) up to the
-    /// unmatched `}` where `self.i` is left.
-    fn code(&mut self, interpolated: bool) {
-        let mut braces = 0usize;
+    /// unmatched `close` where `self.i` is left.
+    fn code(&mut self, close: Option<u8>) {
+        let mut nest = 0usize;
+        let open = if close == Some(b')') { b'(' } else { b'{' };
         while !self.done && self.i < self.s.len() {
             let i = self.i;
             let c = self.s[i];
@@ -173,9 +178,15 @@ impl Lexer<'_> {
                     continue;
                 }
                 b'=' if self.line_start(i) && self.block_comment_at(i) => continue,
-                b'}' if interpolated && braces == 0 => return,
-                b'{' => braces += 1,
-                b'}' => braces = braces.saturating_sub(1),
+                _ if close == Some(c) && nest == 0 => return,
+                _ if close.is_some() && c == open => nest += 1,
+                _ if close == Some(c) => nest -= 1,
+                b'#' if self.d == Dialect::Julia && next == b'=' => {
+                    let end = find(self.s, i + 2, b"=#").map_or(self.s.len(), |e| e + 2);
+                    self.out.text.push((i, end));
+                    self.i = end;
+                    continue;
+                }
                 b'#' if self.hash_comment() => {
                     self.line_comment(i);
                     continue;
@@ -209,6 +220,11 @@ impl Lexer<'_> {
                     if matches!(self.d, Dialect::Perl | Dialect::Ruby)
                         && i > 0
                         && self.s[i - 1] == b'$' => {}
+                // Julia's `'` after a value is the transpose operator.
+                b'\''
+                    if self.d == Dialect::Julia
+                        && i > 0
+                        && (is_word_byte(self.s[i - 1]) || b")]'.".contains(&self.s[i - 1])) => {}
                 b'\'' | b'"' => {
                     self.string(c);
                     self.value();
@@ -218,6 +234,7 @@ impl Lexer<'_> {
                     let (interp, command) = match self.d {
                         Dialect::Js => (Interp::Dollar, i > 0 && self.s[i - 1] == b'$'),
                         Dialect::Ruby => (Interp::Hash, true),
+                        Dialect::Julia => (Interp::Julia, true),
                         Dialect::Perl => (Interp::Perl, true),
                         _ => (Interp::Php, true),
                     };
@@ -306,7 +323,7 @@ impl Lexer<'_> {
 
     fn hash_comment(&self) -> bool {
         match self.d {
-            Dialect::Python | Dialect::Ruby | Dialect::Php => true,
+            Dialect::Python | Dialect::Ruby | Dialect::Php | Dialect::Julia => true,
             // `$#array` is the last index, not a comment.
             Dialect::Perl => !(self.i > 0 && self.s[self.i - 1] == b'$'),
             Dialect::Js | Dialect::Lua => false,
@@ -366,9 +383,15 @@ impl Lexer<'_> {
             (Dialect::Ruby, b'"') => Interp::Hash,
             (Dialect::Perl, b'"') => Interp::Perl,
             (Dialect::Php, b'"') => Interp::Php,
+            (Dialect::Julia, b'"') => Interp::Julia,
             _ => Interp::None,
         };
         let single_line = matches!(self.d, Dialect::Python | Dialect::Js | Dialect::Lua);
+        if self.d == Dialect::Julia && self.at(i + 1) == quote && self.at(i + 2) == quote {
+            self.i = i + 3;
+            self.quoted(None, &[quote; 3], interp, false, false);
+            return;
+        }
         if self.d == Dialect::Python {
             let mut k = i;
             while k > 0 && self.s[k - 1].is_ascii_alphabetic() {
@@ -463,11 +486,12 @@ impl Lexer<'_> {
                 }
             }
             Interp::Brace => (c == b'{' && next != b'{').then_some(j + 1),
+            Interp::Julia => (c == b'$' && next == b'(').then_some(j + 2),
         }
     }
 
-    /// Lexes interpolated code from `start` to its closing `}` (left at
-    /// `self.i`); false when the input ends first.
+    /// Lexes interpolated code from `start` to its closing `}` (`)` for
+    /// Julia's `$(...)`), left at `self.i`; false when the input ends first.
     fn interpolate(&mut self, start: usize) -> bool {
         if self.depth >= MAX_DEPTH {
             return false;
@@ -477,7 +501,12 @@ impl Lexer<'_> {
         self.i = start;
         self.prev = 0;
         self.prev_word = None;
-        self.code(true);
+        let close = if self.s[start - 1] == b'(' {
+            b')'
+        } else {
+            b'}'
+        };
+        self.code(Some(close));
         self.depth -= 1;
         (self.prev, self.prev_word, self.space) = saved;
         !self.done && self.i < self.s.len()

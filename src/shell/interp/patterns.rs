@@ -17,28 +17,30 @@ const LOOP_STOPPERS: &[&str] = &[
 ];
 
 static LOOP: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(r"\b(?:while\s*\(?\s*(?:True|true|1|!0|!false)\s*\)?|for\s*\(\s*;\s*;\s*\)|loop\b|until\s*\(?\s*(?:false|0|nil)\s*\)?)")
+    Regex::new(r"(?-u:\b)(?:while[\t\n\x0B\x0C\r ]*\(?[\t\n\x0B\x0C\r ]*(?:True|true|1|!0|!false)[\t\n\x0B\x0C\r ]*\)?|for[\t\n\x0B\x0C\r ]*\([\t\n\x0B\x0C\r ]*;[\t\n\x0B\x0C\r ]*;[\t\n\x0B\x0C\r ]*\)|loop(?-u:\b)|until[\t\n\x0B\x0C\r ]*\(?[\t\n\x0B\x0C\r ]*(?:false|0|nil)[\t\n\x0B\x0C\r ]*\)?)")
         .expect("loop regex is valid")
 });
 
 /// A shell handed to a stream: an interactive shell, a pseudo-terminal,
 /// descriptors duplicated onto a socket (`>&3`, `>&S`) or piped to one.
 static SHELL_HOOKUP: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(r#"pty\.spawn|\b(?:ba|z|da|k)?sh\s+-i\b|cmd\.exe|["']cmd["']|powershell|\.pipe\(|[<>]&\s*(?:[3-9]|[A-Za-z$])"#)
+    Regex::new(r#"pty\.spawn|(?-u:\b)(?:ba|z|da|k)?sh[\t\n\x0B\x0C\r ]+-i(?-u:\b)|cmd\.exe|["']cmd["']|powershell|\.pipe\(|[<>]&[\t\n\x0B\x0C\r ]*(?:[3-9]|[A-Za-z$])"#)
         .expect("shell hookup regex is valid")
 });
 
 /// A shell program, which counts when the code also touches standard
 /// streams or file descriptors.
 static SHELL_PATH: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(r"/bin/(?:ba|z|da|k|c|tc|fi)?sh\b").expect("shell path regex is valid")
+    Regex::new(r"/bin/(?:ba|z|da|k|c|tc|fi)?sh(?-u:\b)").expect("shell path regex is valid")
 });
 
 static STREAMS: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(r"(?i)\bstd(?:in|out|err|io)\b|\bfileno\b").expect("streams regex is valid")
+    Regex::new(r"(?i-u)(?-u:\b)std(?:in|out|err|io)(?-u:\b)|(?-u:\b)fileno(?-u:\b)")
+        .expect("streams regex is valid")
 });
 
-static WORD: Lazy<Regex> = Lazy::new(|| Regex::new(r"[A-Za-z_]\w*").expect("word regex is valid"));
+static WORD: Lazy<Regex> =
+    Lazy::new(|| Regex::new(r"[A-Za-z_][0-9A-Za-z_]*").expect("word regex is valid"));
 
 /// A fork inside a loop that never ends (`while True: os.fork()`,
 /// `loop { fork }`, `for(;;) fork()`), or repeated by a statement
@@ -160,9 +162,8 @@ fn has_stopper(v: &View, body: Span) -> bool {
         .any(|m| LOOP_STOPPERS.contains(&m.as_str()) && v.is_code(body.0 + m.start()))
 }
 
-/// A socket connected to (or accepting from) a host, and a shell or
-/// file-descriptor plumbing to hand it.
-pub(super) fn reverse_shell(v: &View, tokens: &[Span]) -> bool {
+/// A socket connected to (or accepting from) a host.
+pub(super) fn socket(v: &View, tokens: &[Span]) -> bool {
     let names: Vec<&str> = tokens.iter().map(|&t| v.text(t)).collect();
     let has = |set: &[&str]| names.iter().any(|n| set.contains(n));
     let socket = has(&[
@@ -189,10 +190,17 @@ pub(super) fn reverse_shell(v: &View, tokens: &[Span]) -> bool {
         "PeerHost",
         "accept",
     ]);
-    let shell = has(&["dup2", "dup", "reopen"])
+    socket && connected
+}
+
+/// A shell or file-descriptor plumbing to hand a socket: descriptors
+/// duplicated, an interactive shell, a pseudo-terminal, a pipe.
+pub(super) fn shell_hookup(v: &View, tokens: &[Span]) -> bool {
+    tokens
+        .iter()
+        .any(|&t| matches!(v.text(t), "dup2" | "dup" | "reopen"))
         || SHELL_HOOKUP.is_match(v.src)
-        || (SHELL_PATH.is_match(v.src) && STREAMS.is_match(v.src));
-    socket && connected && shell
+        || (SHELL_PATH.is_match(v.src) && STREAMS.is_match(v.src))
 }
 
 fn snippet(s: &str) -> String {

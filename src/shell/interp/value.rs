@@ -4,7 +4,7 @@ use once_cell::sync::Lazy;
 use regex::Regex;
 
 use super::lex::Dialect;
-use super::view::{Span, View};
+use super::view::{Arg, Span, View};
 use crate::shell::decode;
 
 /// What stands for a value warden cannot compute, inside a known string
@@ -28,6 +28,9 @@ pub(super) struct Val {
     pub decoded: bool,
     /// Some of it is unknown and stands as [`PLACEHOLDER`].
     pub partial: bool,
+    /// It starts with the home directory, which `~` stands for (a `~`
+    /// the code wrote itself is a plain character).
+    pub home: bool,
 }
 
 impl Val {
@@ -36,13 +39,14 @@ impl Val {
             text: text.into(),
             decoded: false,
             partial: false,
+            home: false,
         }
     }
 }
 
 static HOME: Lazy<Regex> = Lazy::new(|| {
     Regex::new(
-        r"^(?:~|(?:[\w$]+(?:\('[\w/]*'\))?(?:\.|::|->))*(?:homedir\(\)|home\(\)|homeDir\(\)|expanduser\('~'\)|expand_path\('~'\)|expand\('~'\))|Dir\.home(?:\(\))?|(?:os\.)?environ(?:\['HOME'\]|\.get\('HOME'(?:,[^)]*)?\))|(?:os\.)?getenv\('HOME'\)|(?:process|Bun)\.env(?:\.HOME|\['HOME'\])|ENV(?:\['HOME'\]|\.fetch\('HOME'\))|\$ENV\{'?HOME'?\}|\$_(?:SERVER|ENV)\['HOME'\]|Sys\.getenv\('HOME'\)|Deno\.env\.get\('HOME'\))$",
+        r"^(?:~|(?:[[0-9A-Za-z_]$]+(?:\('[[0-9A-Za-z_]/]*'\))?(?:\.|::|->))*(?:homedir\(\)|home\(\)|homeDir\(\)|expanduser\('~'\)|expand_path\('~'\)|expand\('~'\))|Dir\.home(?:\(\))?|(?:os\.)?environ(?:\['HOME'\]|\.get\('HOME'(?:,[^)]*)?\))|(?:os\.)?getenv\('HOME'\)|(?:process|Bun)\.env(?:\.HOME|\['HOME'\])|ENV(?:\['HOME'\]|\.fetch\('HOME'\))|\$ENV\{'?HOME'?\}|\$_(?:SERVER|ENV)\['HOME'\]|Sys\.getenv\('HOME'\)|Deno\.env\.get\('HOME'\))$",
     )
     .expect("home regex is valid")
 });
@@ -61,7 +65,7 @@ fn is_word_byte(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_' || c == b'$'
 }
 
-impl View<'_> {
+impl<'a> View<'a> {
     /// The string value of an expression, if warden can compute it.
     /// `lenient` lets unknown parts of a concatenation or interpolation
     /// stand as [`PLACEHOLDER`].
@@ -96,7 +100,10 @@ impl View<'_> {
                 .map(|c| if c == '"' { '\'' } else { c })
                 .collect();
             if HOME.is_match(&compact) {
-                return Some(Val::plain("~"));
+                return Some(Val {
+                    home: true,
+                    ..Val::plain("~")
+                });
             }
             if CWD.is_match(&compact) {
                 return Some(Val::plain("."));
@@ -126,6 +133,7 @@ impl View<'_> {
             Dialect::Js | Dialect::Ruby => &[b"+"],
             Dialect::Perl | Dialect::Php => &[b"."],
             Dialect::Lua => &[b".."],
+            Dialect::Julia => &[b"*"],
         };
         for op in ops {
             let parts = self.split(span, op);
@@ -147,6 +155,7 @@ impl View<'_> {
                     Some(v) => {
                         out.decoded |= v.decoded;
                         out.partial |= v.partial;
+                        out.home |= i == 0 && v.home;
                         v.text
                     }
                     None => {
@@ -216,6 +225,11 @@ impl View<'_> {
         while j < body_end {
             if let Some(end) = self.text_end(j) {
                 let end = end.min(body_end);
+                if self.d == Dialect::Julia {
+                    self.julia_text(&mut out, (j, end), lenient, depth)?;
+                    j = end;
+                    continue;
+                }
                 let piece = self.text((j, end));
                 out.text.push_str(&if minimal {
                     unescape_minimal(piece)
@@ -227,19 +241,51 @@ impl View<'_> {
             }
             // Code inside the literal: only interpolations may be there.
             let c = self.s[j];
-            if matches!(c, b'#' | b'$' | b'@') && self.byte(j + 1) == b'{' {
+            if matches!(c, b'#' | b'$' | b'@') && matches!(self.byte(j + 1), b'{' | b'(') {
                 j += 1;
                 continue;
             }
-            let close = self.partner(j).filter(|&e| c == b'{' && e < body_end)?;
+            let close = self
+                .partner(j)
+                .filter(|&e| matches!(c, b'{' | b'(') && e < body_end)?;
             self.append(&mut out, (j + 1, close), lenient, depth)?;
             j = close + 1;
         }
         (out.text.len() <= MAX_VALUE).then_some(out)
     }
 
-    /// `callee(args)` followed by no-op methods (`.decode()`, `.toString()`).
-    fn call_value(&self, span: Span, lenient: bool, depth: usize) -> Option<Val> {
+    /// Julia text in a string or command literal: `$name` is the
+    /// variable's value.
+    fn julia_text(&self, out: &mut Val, (a, b): Span, lenient: bool, depth: usize) -> Option<()> {
+        let mut j = a;
+        let mut start = a;
+        while j < b {
+            if self.s[j] == b'\\' {
+                j += 2;
+                continue;
+            }
+            let first = self.byte(j + 1);
+            if self.s[j] == b'$' && (first.is_ascii_alphabetic() || first == b'_') {
+                out.text.push_str(&unescape(self.text((start, j))));
+                let mut k = j + 1;
+                while k < b && (self.s[k].is_ascii_alphanumeric() || self.s[k] == b'_') {
+                    k += 1;
+                }
+                self.append(out, (j + 1, k), lenient, depth)?;
+                j = k;
+                start = k;
+                continue;
+            }
+            j += 1;
+        }
+        out.text
+            .push_str(&unescape(self.text((start, b.min(self.len())))));
+        Some(())
+    }
+
+    /// The callee and arguments of `callee(args)` followed by no-op methods
+    /// (`.decode()`, `.toString()`): receiver text, name, arguments.
+    fn callee(&self, span: Span) -> Option<(&'a str, &'a str, Vec<Arg>, Span)> {
         let mut open = None;
         self.walk(span, |j| {
             if self.s[j] == b'(' {
@@ -254,22 +300,60 @@ impl View<'_> {
             return None;
         }
         let callee = self.trim((span.0, open));
-        let callee_text = self.text(callee);
-        let (recv, name) = split_callee(callee_text);
+        let (recv, name) = split_callee(self.text(callee));
         let name = if name == "new" {
             recv.rsplit(['.', ':']).next().unwrap_or("")
         } else {
             name
         };
-        let args = self.paren_args(open)?;
+        Some((recv, name, self.paren_args(open)?, callee))
+    }
+
+    /// The bytes a decoding call stands for (`b64decode(...)`,
+    /// `Buffer.from(..., 'base64')`), for decompressors to read.
+    fn bytes(&self, span: Span, depth: usize) -> Option<Vec<u8>> {
+        let (recv, name, args, _) = self.callee(self.trim(span))?;
+        let strict = |i: usize| {
+            args.get(i)
+                .and_then(|a| self.eval(a.value, false, depth + 1))
+        };
+        let encoding = match name {
+            n if BASE64_DECODERS.contains(&n) => "base64".to_string(),
+            n if HEX_DECODERS.contains(&n) => "hex".to_string(),
+            "from" if recv == "Buffer" => strict(1)?.text.to_ascii_lowercase(),
+            "decode" if args.len() >= 2 => strict(1)?.text.to_ascii_lowercase(),
+            _ => return None,
+        };
+        let text = strict(0)?.text;
+        match encoding.as_str() {
+            "base64" | "base64url" | "base64_codec" => decode::base64_bytes(&text),
+            "hex" | "hex_codec" => decode::hex(&text).map(String::into_bytes),
+            _ => None,
+        }
+    }
+
+    /// `callee(args)` followed by no-op methods (`.decode()`, `.toString()`).
+    fn call_value(&self, span: Span, lenient: bool, depth: usize) -> Option<Val> {
+        let (recv, name, args, callee) = self.callee(span)?;
         let arg = |i: usize| args.get(i).map(|a| a.value);
         let strict = |i: usize| arg(i).and_then(|s| self.eval(s, false, depth + 1));
         match name {
-            "b64decode" | "standard_b64decode" | "urlsafe_b64decode" | "decodebytes"
-            | "decodestring" | "atob" | "decode64" | "strict_decode64" | "urlsafe_decode64"
-            | "decode_base64" | "base64_decode" => decoded(decode::base64(&strict(0)?.text)?),
-            "fromhex" | "unhexlify" | "a2b_hex" | "hex2bin" => {
-                decoded(decode::hex(&strict(0)?.text)?)
+            n if BASE64_DECODERS.contains(&n) => decoded(decode::base64(&strict(0)?.text)?),
+            n if HEX_DECODERS.contains(&n) => decoded(decode::hex(&strict(0)?.text)?),
+            n if DECOMPRESSORS.contains(&n) => {
+                decoded(decode::decompress(&self.bytes(arg(0)?, depth)?)?)
+            }
+            "str_rot13" => decoded(rot13(&strict(0)?.text)),
+            // `codecs.decode(text, 'rot13')`, `codecs.decode(data, 'zlib')`.
+            "decode" if recv == "codecs" => {
+                let codec = strict(1)?.text.to_ascii_lowercase();
+                match codec.as_str() {
+                    "rot13" | "rot_13" => decoded(rot13(&strict(0)?.text)),
+                    "zlib" | "zlib_codec" => {
+                        decoded(decode::decompress(&self.bytes(arg(0)?, depth)?)?)
+                    }
+                    _ => decoded(String::from_utf8(self.bytes(span, depth)?).ok()?),
+                }
             }
             // A directory the code has just created, wherever it lies:
             // deleting it harms nothing else, as deleting under /tmp.
@@ -283,9 +367,33 @@ impl View<'_> {
                     None => Some(Val::plain(text)),
                 }
             }
-            "Path" | "PurePath" | "PosixPath" | "Pathname" | "str" | "String" | "expanduser"
-            | "expand_path" | "abspath" | "realpath" | "realpathSync" | "normpath"
-            | "normalize" | "fspath" | "expand" => self.eval(arg(0)?, lenient, depth + 1),
+            // `expanduser('~/x')` is the home directory's x.
+            "expanduser" | "expand_path" | "expand" => {
+                let v = self.eval(arg(0)?, lenient, depth + 1)?;
+                let home = v.home || v.text == "~" || v.text.starts_with("~/");
+                Some(Val { home, ..v })
+            }
+            "Path" | "PurePath" | "PosixPath" | "Pathname" | "str" | "String" | "abspath"
+            | "realpath" | "realpathSync" | "normpath" | "normalize" | "fspath" => {
+                self.eval(arg(0)?, lenient, depth + 1)
+            }
+            // R's `paste(a, b, sep = " ")` and `paste0(a, b)`.
+            "paste" | "paste0" if self.d == Dialect::Python => {
+                let sep = match args
+                    .iter()
+                    .find(|a| a.key.is_some_and(|k| self.text(k) == "sep"))
+                {
+                    Some(a) => self.eval(a.value, false, depth + 1)?.text,
+                    None if name == "paste" => " ".to_string(),
+                    None => String::new(),
+                };
+                let items: Vec<Span> = args
+                    .iter()
+                    .filter(|a| a.key.is_none())
+                    .map(|a| a.value)
+                    .collect();
+                self.join_values(&items, &sep, lenient, depth)
+            }
             "resolve" if args.len() == 1 => self.eval(arg(0)?, lenient, depth + 1),
             "join" | "joinpath" | "resolve" | "path" => {
                 let recv_span = self.trim((callee.0, callee.0 + recv.len()));
@@ -305,6 +413,7 @@ impl View<'_> {
                     let v = self.eval(a.value, lenient, depth + 1)?;
                     out.decoded |= v.decoded;
                     out.partial |= v.partial;
+                    out.home |= i == 0 && v.home;
                     out.text = join_path(&out.text, &v.text, i == 0);
                 }
                 Some(out)
@@ -370,6 +479,32 @@ impl View<'_> {
     }
 }
 
+#[rustfmt::skip]
+const BASE64_DECODERS: &[&str] = &[
+    "b64decode", "standard_b64decode", "urlsafe_b64decode", "decodebytes", "decodestring", "atob",
+    "decode64", "strict_decode64", "urlsafe_decode64", "decode_base64", "base64_decode",
+    "a2b_base64",
+];
+
+const HEX_DECODERS: &[&str] = &["fromhex", "unhexlify", "a2b_hex", "hex2bin"];
+
+/// Calls that inflate DEFLATE data (zlib, gzip or raw) in the languages read.
+#[rustfmt::skip]
+const DECOMPRESSORS: &[&str] = &[
+    "decompress", "gzinflate", "gzuncompress", "gzdecode", "inflate", "inflateSync",
+    "inflateRawSync", "gunzipSync", "unzipSync", "gunzip", "uncompress", "zlib_decode",
+];
+
+fn rot13(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            'a'..='z' => (((c as u8 - b'a') + 13) % 26 + b'a') as char,
+            'A'..='Z' => (((c as u8 - b'A') + 13) % 26 + b'A') as char,
+            _ => c,
+        })
+        .collect()
+}
+
 /// Methods that leave a string's text as it is.
 const NOOP_METHODS: &[&str] = &[
     "decode",
@@ -392,9 +527,8 @@ const NOOP_METHODS: &[&str] = &[
 
 fn decoded(text: String) -> Option<Val> {
     Some(Val {
-        text,
         decoded: true,
-        partial: false,
+        ..Val::plain(text)
     })
 }
 

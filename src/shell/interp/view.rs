@@ -51,7 +51,8 @@ pub(super) struct View<'a> {
 }
 
 static ASSIGNMENT: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(r"(?:\b(?:const|let|var|my|our|local)\s+)?([$@]?[A-Za-z_]\w*)\s*=")
+    // R assigns with `<-` too; a `<-` before a number is a comparison.
+    Regex::new(r"(?:(?-u:\b)(?:const|let|var|my|our|local)[\t\n\x0B\x0C\r ]+)?([$@]?[A-Za-z_][0-9A-Za-z_]*)[\t\n\x0B\x0C\r ]*(=|<-[^[0-9]-])")
         .expect("assignment regex is valid")
 });
 
@@ -251,6 +252,8 @@ impl<'a> View<'a> {
         // a string: `os.execute "x"`).
         let first = self.byte(j);
         let starts_value = match self.d {
+            // Perl's sigils need no space: `system$_`, `exec@ARGV`.
+            Dialect::Perl if j == name_end => matches!(first, b'$' | b'@'),
             Dialect::Ruby | Dialect::Perl => {
                 j > name_end && (first.is_ascii_alphanumeric() || b"'\"`$@-[%".contains(&first))
             }
@@ -343,10 +346,14 @@ impl<'a> View<'a> {
             let mut ends: Vec<u32> = vec![NONE; self.s.len()];
             let mut count = 0;
             for caps in ASSIGNMENT.captures_iter(self.src) {
-                let (Some(all), Some(name)) = (caps.get(0), caps.get(1)) else {
+                let (Some(name), Some(op)) = (caps.get(1), caps.get(2)) else {
                     continue;
                 };
-                let eq = all.end() - 1;
+                let eq = if op.as_str() == "=" {
+                    op.start()
+                } else {
+                    op.start() + 1
+                };
                 let before = if name.start() > 0 {
                     self.s[name.start() - 1]
                 } else {
@@ -391,6 +398,17 @@ impl<'a> View<'a> {
         })
     }
 
+    /// Every simple assignment in order: the name and the assigned expression.
+    pub(super) fn assigned(&self) -> Vec<(&'a str, Span)> {
+        let mut all: Vec<(usize, &'a str, Span)> = self
+            .assignments()
+            .iter()
+            .flat_map(|(name, list)| list.iter().map(|&(at, rhs)| (at, *name, rhs)))
+            .collect();
+        all.sort_unstable_by_key(|&(at, _, _)| at);
+        all.into_iter().map(|(_, name, rhs)| (name, rhs)).collect()
+    }
+
     /// The value last assigned to `name` by a statement that ends before `pos`.
     pub(super) fn lookup(&self, name: &str, pos: usize) -> Option<Span> {
         let list = self.assignments().get(name)?;
@@ -420,12 +438,10 @@ impl<'a> View<'a> {
                 offset += word.len() + 1;
             }
             return Some(items);
+        } else if let Some(open) = self.literal_open((a, b)) {
+            open
         } else if matches!(self.s[a], b'[' | b'(') {
             a
-        } else if self.starts_with(a, b"c(") {
-            a + 1
-        } else if self.starts_with(a, b"array(") {
-            a + 5
         } else {
             return None;
         };
@@ -438,6 +454,26 @@ impl<'a> View<'a> {
                 .filter(|s| s.0 < s.1)
                 .collect(),
         )
+    }
+
+    /// Where the items of a list written as a call or a typed literal
+    /// open: R's `c(...)`, PHP's `array(...)`, Java's `List.of(...)` and
+    /// `new String[]{...}`, Go's `[]string{...}`.
+    fn literal_open(&self, (a, b): Span) -> Option<usize> {
+        const CALLS: &[&str] = &["c(", "array(", "list(", "List.of(", "Arrays.asList("];
+        if let Some(call) = CALLS.iter().find(|c| self.starts_with(a, c.as_bytes())) {
+            return Some(a + call.len() - 1);
+        }
+        let text = self.text((a, b));
+        if text.starts_with("new ") {
+            return text.find("[]{").map(|k| a + k + 2);
+        }
+        let head = text.strip_prefix("[]")?;
+        let k = head.find('{')?;
+        head[..k]
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || c == b'.')
+            .then_some(a + 2 + k)
     }
 
     pub fn is_list(&self, span: Span) -> bool {

@@ -111,3 +111,17 @@ fn perl_and_ruby_oddities() {
     let rb = "system('x')\n__END__\nexec('y')";
     assert!(text_at(rb, Dialect::Ruby, "exec"));
 }
+
+#[test]
+fn julia_comments_transposes_and_interpolation() {
+    let code = "#= it's =# x = A'; run(`rm $(homedir())`); println(\"$(f(1)) done\")";
+    let d = Dialect::Julia;
+    assert!(text_at(code, d, "it's"));
+    // `A'` transposes: the quote opens no string, so `run` is code.
+    assert!(!text_at(code, d, "run("));
+    assert!(!text_at(code, d, "homedir()"));
+    assert!(text_at(code, d, "rm "));
+    assert!(!text_at(code, d, "f(1)"));
+    assert!(text_at(code, d, " done"));
+    assert_eq!(lex(code, d).commands.len(), 1);
+}

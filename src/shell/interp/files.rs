@@ -1,0 +1,239 @@
+//! What interpreter calls do to files and processes: delete, write, copy, move, open pipes and kill.
+
+use once_cell::sync::Lazy;
+use regex::Regex;
+
+use super::calls::{compact, Reader};
+use super::value::PLACEHOLDER;
+use super::view::{Arg, Span};
+use super::{Action, Concern};
+
+impl Reader<'_, '_> {
+    pub(super) fn recursive_option(&self, args: &[Arg]) -> bool {
+        args.iter().skip(1).any(|a| {
+            RECURSIVE.is_match(
+                self.view
+                    .text((a.key.map_or(a.value.0, |k| k.0), a.value.1)),
+            )
+        })
+    }
+
+    pub(super) fn delete(&mut self, args: &[Arg], recursive: bool, every: bool) {
+        let v = self.view;
+        let pos = self.positional(args);
+        let targets: Vec<Span> = match pos.first() {
+            Some(first) if v.is_list(first.value) => v.list_items(first.value).unwrap_or_default(),
+            Some(_) if every => pos
+                .iter()
+                .filter(|a| v.byte(a.value.0) != b'{')
+                .map(|a| a.value)
+                .collect(),
+            Some(first) => vec![first.value],
+            None => Vec::new(),
+        };
+        for target in targets {
+            if recursive {
+                let (path, decoded) = match v.value(target, true) {
+                    Some(val) => (
+                        val.text.replace(PLACEHOLDER, "$(interpreter value)"),
+                        val.decoded,
+                    ),
+                    None => (
+                        format!("$(interpreter value {})", compact(v.text(target))),
+                        false,
+                    ),
+                };
+                self.push(rm(&path, true), decoded);
+            } else if let Some(val) = v.value(target, false) {
+                self.push(rm(&val.text, false), val.decoded);
+            }
+        }
+    }
+
+    pub(super) fn write_first(&mut self, args: &[Arg], append: bool) {
+        let first = self.positional(args).first().copied();
+        if let Some(path) = first.and_then(|a| self.view.value(a.value, false)) {
+            self.push(write(path.text, append), path.decoded);
+        }
+    }
+
+    /// `open(P, 'w')`, `Path(P).open('w')`, Perl's `open(F, '>', P)` and
+    /// `open(F, "| cmd")`.
+    pub(super) fn open(&mut self, name: &str, recv: Option<Span>, recv_name: &str, args: &[Arg]) {
+        let v = self.view;
+        let pos = self.positional(args);
+        let mode_kw = self.keyword(args, &["mode", "flags", "flag"]);
+        let path_recv = recv
+            .filter(|_| {
+                name == "open"
+                    && !matches!(
+                        recv_name,
+                        "os" | "io" | "File" | "IO" | "codecs" | "fs" | "Kernel"
+                    )
+            })
+            .and_then(|r| v.value(r, false));
+        if let Some(path) = path_recv {
+            if let Some(append) = self.mode(mode_kw.or(pos.first().copied())) {
+                self.push(write(path.text, append), path.decoded);
+            }
+            return;
+        }
+        let first = pos.first().and_then(|a| v.value(a.value, false));
+        if let Some(path) = first {
+            if name == "open" {
+                if let Some(cmd) = path.text.strip_prefix('|') {
+                    // Ruby's `open("|-")` forks: the child runs the rest.
+                    if cmd.trim() == "-" {
+                        self.concern(Concern::Indirection, pos[0].value);
+                        return;
+                    }
+                    self.push(Action::Shell(cmd.to_string()), path.decoded);
+                    return;
+                }
+            }
+            if let Some(append) = self.mode(mode_kw.or(pos.get(1).copied())) {
+                self.push(write(path.text, append), path.decoded);
+            }
+            return;
+        }
+        // Perl: the first argument is a file handle.
+        if name != "open" || pos.len() < 2 {
+            return;
+        }
+        let Some(spec) = v.value(pos[1].value, false) else {
+            return;
+        };
+        let spec_text = spec.text.trim();
+        // `open(F, "|-")` forks: the child runs the rest of the program.
+        if pos.len() == 2 && matches!(spec_text, "|-" | "-|") {
+            let at = (pos[0].value.0, pos[1].value.1);
+            self.concern(Concern::Indirection, at);
+            return;
+        }
+        if pos.len() >= 3 {
+            if spec_text.starts_with("-|") || spec_text.starts_with("|-") {
+                let items: Vec<Span> = pos[2..].iter().map(|a| a.value).collect();
+                if items.len() == 1 {
+                    if let Some(cmd) = v.value(items[0], true) {
+                        self.push(Action::Shell(cmd.text), cmd.decoded);
+                    }
+                } else {
+                    self.run_words(&items);
+                }
+            } else if spec_text.contains('>') || spec_text.starts_with("+<") {
+                if let Some(path) = v.value(pos[2].value, false) {
+                    self.push(write(path.text, spec_text.contains(">>")), path.decoded);
+                }
+            }
+            return;
+        }
+        if let Some(rest) = spec_text.strip_prefix(">>") {
+            self.push(write(rest.trim().to_string(), true), spec.decoded);
+        } else if let Some(rest) = spec_text
+            .strip_prefix("+>")
+            .or_else(|| spec_text.strip_prefix("+<"))
+            .or_else(|| spec_text.strip_prefix('>'))
+        {
+            self.push(write(rest.trim().to_string(), false), spec.decoded);
+        } else if let Some(cmd) = spec_text
+            .strip_suffix('|')
+            .or_else(|| spec_text.strip_prefix('|'))
+        {
+            self.push(Action::Shell(cmd.trim().to_string()), spec.decoded);
+        }
+    }
+
+    /// Whether a mode writes (`Some(false)`) or appends (`Some(true)`).
+    fn mode(&self, arg: Option<&Arg>) -> Option<bool> {
+        let arg = arg?;
+        match self.view.value(arg.value, false) {
+            Some(m) => {
+                let m = m.text;
+                if m.len() > 4 || !m.chars().all(|c| "rwaxbtcUse+".contains(c)) {
+                    return None;
+                }
+                if m.contains('a') {
+                    Some(true)
+                } else {
+                    (m.contains('w') || m.contains('+') || m.contains('x') || m.contains('c'))
+                        .then_some(false)
+                }
+            }
+            None => {
+                let raw = self.view.text(arg.value);
+                if raw.contains("APPEND") {
+                    Some(true)
+                } else {
+                    ["WRONLY", "RDWR", "TRUNC", "CREAT"]
+                        .iter()
+                        .any(|f| raw.contains(f))
+                        .then_some(false)
+                }
+            }
+        }
+    }
+
+    pub(super) fn transfer(&mut self, program: &str, args: &[Arg]) {
+        let v = self.view;
+        let pos = self.positional(args);
+        if pos.len() < 2 {
+            return;
+        }
+        let Some(dest) = v.value(pos[1].value, false) else {
+            return;
+        };
+        let src = v
+            .value(pos[0].value, false)
+            .map_or("$(interpreter value)".to_string(), |s| s.text);
+        self.push(
+            Action::Run(vec![program.to_string(), src, dest.text]),
+            dest.decoded,
+        );
+    }
+
+    /// `os.kill(-1, 9)`, `process.kill(-1)`, `Process.kill(9, -1)`, `kill 9, -1`.
+    pub(super) fn kill(&mut self, name: &str, recv_name: &str, args: &[Arg]) {
+        let v = self.view;
+        let pos = self.positional(args);
+        let is_all = |a: &&Arg| compact(v.text(a.value)) == "-1";
+        let hit = if name == "posix_kill" || matches!(recv_name, "os" | "process" | "POSIX") {
+            pos.first().is_some_and(is_all)
+        } else if recv_name == "Process" {
+            pos.iter().skip(1).any(is_all)
+        } else {
+            recv_name.is_empty() && pos.iter().any(is_all)
+        };
+        if hit {
+            self.push(
+                Action::Run(vec!["kill".into(), "-9".into(), "-1".into()]),
+                false,
+            );
+        }
+    }
+}
+
+static RECURSIVE: Lazy<Regex> = Lazy::new(|| {
+    Regex::new(r"recursive[\t\n\x0B\x0C\r ]*[:=]>?[\t\n\x0B\x0C\r ]*(?:true|True|TRUE|T(?-u:\b)|1)")
+        .expect("recursive regex is valid")
+});
+
+pub(super) static FLAG_APPEND: Lazy<Regex> = Lazy::new(|| {
+    Regex::new(r#"flags?[\t\n\x0B\x0C\r ]*:[\t\n\x0B\x0C\r ]*['"]a"#)
+        .expect("append flag regex is valid")
+});
+
+pub(super) fn rm(path: &str, recursive: bool) -> Action {
+    let mut argv = vec!["rm".to_string()];
+    if recursive {
+        argv.extend(["-r".to_string(), "-f".to_string()]);
+    }
+    if path.starts_with('-') {
+        argv.push("--".into());
+    }
+    argv.push(path.to_string());
+    Action::Run(argv)
+}
+
+pub(super) fn write(path: String, append: bool) -> Action {
+    Action::Write { path, append }
+}

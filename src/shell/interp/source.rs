@@ -1,0 +1,394 @@
+//! Which code an interpreter command runs: its inline `-c`/`-e` code, its stdin, or the script files it names (`python3 x.py`, `go run x.go`, `tclsh x.tcl`).
+
+use super::Lang;
+use crate::shell::command::Command;
+
+/// Where the code of an interpreter command comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// Code given on the command line or on stdin.
+    Inline(String),
+    /// Script files, read only if the line itself wrote them.
+    Files(Vec<String>),
+}
+
+/// How an interpreter reads its short options.
+struct Options {
+    /// Options whose value is code (`-c`, `-e`).
+    code: &'static str,
+    /// Whether code may be attached to its option (`-cCODE`).
+    attached: bool,
+    /// Options whose value is attached or the next argument (`-W ignore`).
+    valued: &'static str,
+    /// Options that take the rest of their cluster (`-MFile::Path=rmtree`).
+    rest: &'static str,
+    /// Options followed by digits (`-l0`, `-0777`).
+    digits: &'static str,
+    /// Options after which the program is not inline code (`-m module`).
+    module: &'static str,
+    /// Options whose value is the script file (`php -f x.php`, `R -f x.R`).
+    file: &'static str,
+    /// Long options that take the next argument.
+    long_valued: &'static [&'static str],
+    /// Long options whose value is code.
+    long_code: &'static [&'static str],
+}
+
+const NONE: &[&str] = &[];
+
+const PLAIN: Options = Options {
+    code: "e",
+    attached: true,
+    valued: "",
+    rest: "",
+    digits: "",
+    module: "",
+    file: "",
+    long_valued: NONE,
+    long_code: &["--eval"],
+};
+
+fn options(lang: Lang) -> Options {
+    match lang {
+        Lang::Python => Options {
+            code: "c",
+            valued: "WX",
+            module: "m",
+            long_code: NONE,
+            ..PLAIN
+        },
+        Lang::Perl => Options {
+            code: "eE",
+            valued: "I",
+            rest: "MmxiCDdFV",
+            digits: "l0",
+            long_code: NONE,
+            ..PLAIN
+        },
+        Lang::Ruby => Options {
+            valued: "rICE",
+            rest: "xFiKTW",
+            digits: "0",
+            long_code: NONE,
+            ..PLAIN
+        },
+        Lang::Node => Options {
+            code: "ep",
+            attached: false,
+            valued: "rC",
+            long_valued: &[
+                "--require",
+                "--import",
+                "--loader",
+                "--experimental-loader",
+                "--conditions",
+                "--title",
+                "--env-file",
+            ],
+            long_code: &["--eval", "--print"],
+            ..PLAIN
+        },
+        Lang::Php => Options {
+            code: "rBRE",
+            valued: "dctz",
+            file: "f",
+            long_code: NONE,
+            ..PLAIN
+        },
+        Lang::Lua => Options {
+            valued: "l",
+            long_code: NONE,
+            ..PLAIN
+        },
+        Lang::R => Options {
+            file: "f",
+            long_valued: &["--file"],
+            ..PLAIN
+        },
+        // `-L FILE` loads a file before the program; `-E` evaluates and prints.
+        Lang::Julia => Options {
+            code: "eE",
+            valued: "JptCL",
+            long_valued: &["--project", "--load", "--sysimage", "--threads", "--procs"],
+            long_code: &["--eval", "--print"],
+            ..PLAIN
+        },
+        Lang::Tcl => Options {
+            code: "c",
+            valued: "D",
+            file: "f",
+            long_code: NONE,
+            ..PLAIN
+        },
+        Lang::Java => Options {
+            code: "",
+            valued: "RJC",
+            long_valued: &[
+                "--class-path",
+                "--module-path",
+                "--add-modules",
+                "--add-exports",
+                "--startup",
+                "--feedback",
+                "--execution",
+                "--enable-preview",
+            ],
+            long_code: NONE,
+            ..PLAIN
+        },
+        Lang::Go => PLAIN,
+    }
+}
+
+/// The code `cmd` runs and its language, if `cmd` is an interpreter.
+pub fn source(cmd: &Command) -> Option<(Lang, Source)> {
+    if cmd.program == "go" {
+        return go_run(&cmd.args).map(|files| (Lang::Go, Source::Files(files)));
+    }
+    let lang = super::language(&cmd.program)?;
+    let opts = options(lang);
+    // Python stops reading options at `-c`; what follows is the program's argv.
+    let stop_at_code = lang == Lang::Python;
+    let mut code: Vec<String> = Vec::new();
+    let mut script: Option<Option<String>> = None;
+    let mut iter = cmd.args.iter().peekable();
+    // Deno and Bun name their action first (`deno eval CODE`, `bun run x`).
+    let mut first = true;
+    'args: while let Some(arg) = iter.next() {
+        if std::mem::take(&mut first) && matches!(cmd.program.as_str(), "deno" | "bun") {
+            match arg.as_str() {
+                "eval" => {
+                    code.extend(iter.next().cloned());
+                    continue;
+                }
+                "run" => continue,
+                a if !a.starts_with('-') => {
+                    script = Some(Some(a.to_string()));
+                    break;
+                }
+                _ => {}
+            }
+        }
+        if arg == "-" {
+            break;
+        }
+        if arg == "--" || !arg.starts_with('-') {
+            let file = if arg == "--" { iter.next() } else { Some(arg) };
+            script = Some(file.cloned());
+            break;
+        }
+        if let Some(long) = arg.strip_prefix("--") {
+            let (key, value) = match long.split_once('=') {
+                Some((k, v)) => (format!("--{k}"), Some(v)),
+                None => (arg.clone(), None),
+            };
+            if opts.long_code.contains(&key.as_str()) {
+                code.extend(value.map(str::to_string).or_else(|| iter.next().cloned()));
+            } else if key == "--file" {
+                script = Some(value.map(str::to_string).or_else(|| iter.next().cloned()));
+                break;
+            } else if opts.long_valued.contains(&key.as_str()) && value.is_none() {
+                iter.next();
+            }
+            continue;
+        }
+        let cluster: Vec<char> = arg.chars().skip(1).collect();
+        let mut k = 0;
+        let mut wants_code = false;
+        while k < cluster.len() {
+            let c = cluster[k];
+            let rest: String = cluster[k + 1..].iter().collect();
+            let attached = || {
+                if rest.is_empty() {
+                    None
+                } else {
+                    Some(rest.clone())
+                }
+            };
+            if opts.code.contains(c) && !opts.attached {
+                // `node -pe CODE`: the flags share the next argument.
+                wants_code = true;
+                k += 1;
+            } else if opts.code.contains(c) {
+                code.extend(attached().or_else(|| iter.next().cloned()));
+                if stop_at_code {
+                    break 'args;
+                }
+                break;
+            } else if opts.module.contains(c) {
+                script = Some(None);
+                break 'args;
+            } else if opts.file.contains(c) {
+                script = Some(attached().or_else(|| iter.next().cloned()));
+                break 'args;
+            } else if opts.valued.contains(c) {
+                if rest.is_empty() {
+                    iter.next();
+                }
+                break;
+            } else if opts.rest.contains(c) {
+                break;
+            } else if opts.digits.contains(c) {
+                k += 1;
+                while k < cluster.len() && ('0'..='7').contains(&cluster[k]) {
+                    k += 1;
+                }
+            } else if c.is_ascii_alphabetic() {
+                k += 1;
+            } else {
+                break;
+            }
+        }
+        if wants_code {
+            code.extend(iter.next().cloned());
+        }
+    }
+    if !code.is_empty() {
+        return Some((lang, Source::Inline(code.join("\n"))));
+    }
+    match script {
+        Some(Some(file)) => Some((lang, Source::Files(vec![file]))),
+        Some(None) => None,
+        None => cmd.stdin.clone().map(|s| (lang, Source::Inline(s))),
+    }
+}
+
+/// Build flags of `go run` that take a value.
+const GO_VALUED: &[&str] = &[
+    "-C",
+    "-p",
+    "-tags",
+    "-ldflags",
+    "-gcflags",
+    "-asmflags",
+    "-mod",
+    "-modfile",
+    "-overlay",
+    "-pgo",
+    "-exec",
+    "-toolexec",
+    "-o",
+    "-pkgdir",
+    "-installsuffix",
+    "-buildmode",
+    "-compiler",
+    "-gccgoflags",
+    "-covermode",
+    "-coverpkg",
+];
+
+/// The `.go` files `go run` compiles and runs (`go run main.go util.go args`).
+fn go_run(args: &[String]) -> Option<Vec<String>> {
+    let mut iter = args.iter();
+    if iter.next()? != "run" {
+        return None;
+    }
+    let mut files = Vec::new();
+    while let Some(arg) = iter.next() {
+        let name = arg.split('=').next().unwrap_or(arg);
+        let name = name.strip_prefix('-').unwrap_or(name);
+        if arg.starts_with('-') && files.is_empty() {
+            if !arg.contains('=') && GO_VALUED.contains(&format!("-{name}").as_str()) {
+                iter.next();
+            }
+            continue;
+        }
+        if !arg.ends_with(".go") {
+            break;
+        }
+        files.push(arg.clone());
+    }
+    (!files.is_empty()).then_some(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn code_of(program: &str, args: &[&str]) -> Option<String> {
+        match source(&Command::new(program, args)) {
+            Some((_, Source::Inline(code))) => Some(code),
+            _ => None,
+        }
+    }
+
+    fn files_of(program: &str, args: &[&str]) -> Vec<String> {
+        match source(&Command::new(program, args)) {
+            Some((_, Source::Files(files))) => files,
+            _ => Vec::new(),
+        }
+    }
+
+    #[test]
+    fn inline_code_options() {
+        assert_eq!(
+            code_of("perl", &["-MFile::Path=remove_tree", "-e", "x"]).as_deref(),
+            Some("x")
+        );
+        assert_eq!(
+            code_of("perl", &["-Msome", "-e", "x"]).as_deref(),
+            Some("x")
+        );
+        assert_eq!(
+            code_of("perl", &["-lne", "x", "file"]).as_deref(),
+            Some("x")
+        );
+        assert_eq!(
+            code_of("perl", &["-e", "a", "-e", "b"]).as_deref(),
+            Some("a\nb")
+        );
+        assert_eq!(code_of("perl", &["-ie", "x"]), None);
+        assert_eq!(
+            code_of("ruby", &["-rfileutils", "-e", "x"]).as_deref(),
+            Some("x")
+        );
+        assert_eq!(
+            code_of("ruby", &["-r", "json", "-e", "x"]).as_deref(),
+            Some("x")
+        );
+        assert_eq!(
+            code_of("python3", &["-Bc", "x", "-c", "y"]).as_deref(),
+            Some("x")
+        );
+        assert_eq!(code_of("python3", &["-cx"]).as_deref(), Some("x"));
+        assert_eq!(code_of("python3", &["-m", "json.tool"]), None);
+        assert_eq!(
+            code_of("python3", &["-W", "ignore", "-c", "x"]).as_deref(),
+            Some("x")
+        );
+        assert_eq!(code_of("node", &["-pe", "x"]).as_deref(), Some("x"));
+        assert_eq!(code_of("node", &["--eval=x"]).as_deref(), Some("x"));
+        assert_eq!(
+            code_of("node", &["-r", "ts-node/register", "-e", "x"]).as_deref(),
+            Some("x")
+        );
+        assert_eq!(code_of("deno", &["eval", "x"]).as_deref(), Some("x"));
+        assert_eq!(code_of("php", &["-r", "x"]).as_deref(), Some("x"));
+        assert_eq!(code_of("node", &["script.js"]), None);
+        assert_eq!(
+            code_of("expect", &["-c", "spawn x"]).as_deref(),
+            Some("spawn x")
+        );
+        assert_eq!(code_of("julia", &["-E", "1+1"]).as_deref(), Some("1+1"));
+    }
+
+    #[test]
+    fn script_files() {
+        assert_eq!(files_of("python3", &["-u", "x.py", "arg"]), ["x.py"]);
+        assert_eq!(files_of("node", &["--", "x.js"]), ["x.js"]);
+        assert_eq!(files_of("php", &["-f", "x.php"]), ["x.php"]);
+        assert_eq!(files_of("rscript", &["--file=x.R"]), ["x.R"]);
+        assert_eq!(files_of("tclsh", &["x.tcl"]), ["x.tcl"]);
+        assert_eq!(
+            files_of("jshell", &["--feedback", "concise", "x.jsh"]),
+            ["x.jsh"]
+        );
+        assert_eq!(
+            files_of("go", &["run", "-tags", "dev", "a.go", "b.go", "arg.go2"]),
+            ["a.go", "b.go"]
+        );
+        assert!(files_of("go", &["run", "./cmd/server"]).is_empty());
+        assert!(files_of("go", &["build", "x.go"]).is_empty());
+        assert!(files_of("python3", &["-m", "http.server"]).is_empty());
+    }
+}
