@@ -22,16 +22,6 @@ const TAR_COMMAND_OPTIONS: &[&str] = &[
     "--new-volume-script",
 ];
 
-/// A double- or single-quoted string argument of a call named in the
-/// pattern: `system("CMD")`, `syscmd(CMD)`.
-static AWK_SYSTEM: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(r#"system\s*\(\s*"((?:[^"\\]|\\.)*)"\s*\)"#).expect("awk system regex is valid")
-});
-/// awk's pipes: `print | "CMD"`, `"CMD" | getline`.
-static AWK_PIPE: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(r#"\|\s*"((?:[^"\\]|\\.)*)"|"((?:[^"\\]|\\.)*)"\s*\|\s*getline"#)
-        .expect("awk pipe regex is valid")
-});
 static M4_SYSCMD: Lazy<Regex> =
     Lazy::new(|| Regex::new(r"e?syscmd\s*\(([^)]*)\)").expect("m4 syscmd regex is valid"));
 static EMACS_SHELL: Lazy<Regex> = Lazy::new(|| {
@@ -82,13 +72,7 @@ impl Eval<'_> {
             }
             "awk" | "gawk" | "mawk" | "nawk" => {
                 for code in script_texts(cmd, &["-f", "-v", "-F", "--file", "--assign"]) {
-                    let found: Vec<String> = AWK_SYSTEM
-                        .captures_iter(&code)
-                        .chain(AWK_PIPE.captures_iter(&code))
-                        .filter_map(|c| c.get(1).or_else(|| c.get(2)))
-                        .map(|m| unescape(m.as_str()))
-                        .collect();
-                    for text in found {
+                    for text in awk_commands(&code) {
                         self.reanalyze(&text, "awk system", None);
                     }
                     // gawk's `/inet/tcp/...` special files are sockets; read
@@ -263,6 +247,50 @@ fn sed_commands(script: &str) -> Vec<String> {
     out
 }
 
+/// The double-quoted strings of awk code, as (start of the opening quote,
+/// end after the closing one, text with escapes undone).
+fn awk_strings(code: &str) -> Vec<(usize, usize, String)> {
+    let bytes = code.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'"' {
+            i += 1;
+            continue;
+        }
+        let mut j = i + 1;
+        while j < bytes.len() && bytes[j] != b'"' {
+            j += if bytes[j] == b'\\' { 2 } else { 1 };
+        }
+        let end = j.min(bytes.len());
+        out.push((i, (end + 1).min(bytes.len()), unescape(&code[i + 1..end])));
+        i = end + 1;
+    }
+    out
+}
+
+/// The commands awk code runs: `system("CMD")`, `print | "CMD"` and
+/// `"CMD" | getline`. Scanned by hand: regexes for them cost more to
+/// compile than the whole analysis of a line.
+fn awk_commands(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (start, end, text) in awk_strings(code) {
+        let before = code[..start].trim_end();
+        let after = code[end..].trim_start();
+        let system = before
+            .strip_suffix('(')
+            .is_some_and(|b| b.trim_end().ends_with("system"));
+        let piped_to = before.ends_with('|') && !before.ends_with("||");
+        let piped_from = after
+            .strip_prefix('|')
+            .is_some_and(|a| a.trim_start().starts_with("getline"));
+        if system || piped_to || piped_from {
+            out.push(text);
+        }
+    }
+    out
+}
+
 /// awk's output redirections to a named file, `print x > "FILE"` and
 /// `>> "FILE"`, with whether they append. Scanned by hand: a regex for it
 /// costs more to compile than the whole analysis of a line.
@@ -340,6 +368,12 @@ mod tests {
         assert!(sed_commands("s/a/b/g").is_empty());
         assert!(sed_commands("/start/,/end/p").is_empty());
         assert_eq!(sed_writes("1s/.*/key/w /tmp/k"), ["/tmp/k"]);
+        assert_eq!(
+            awk_commands(
+                r#"BEGIN { system("rm -rf ~"); print "x" | "sh"; "date" | getline d; print "a" || "b" }"#
+            ),
+            ["rm -rf ~", "sh", "date"]
+        );
         assert_eq!(
             awk_writes(r#"BEGIN { print "k" > "/tmp/a"; printf "x" >> "b" } $1 > "m" { print }"#),
             [("/tmp/a".to_string(), false), ("b".to_string(), true)]
