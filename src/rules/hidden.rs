@@ -137,8 +137,8 @@ pub(crate) fn searched(cmd: &Command) -> bool {
     !cmd.program.is_empty()
         && !cmd.dynamic
         && !cmd.program.contains(['$', '(', '`'])
-        && !has_model(&cmd.program)
         && !DATA_PROGRAMS.contains(&cmd.program.as_str())
+        && !has_model(&cmd.program)
 }
 
 /// The arguments of `cmd` that name a file (`~/x`, `/etc/x`, `dir/x`), alone,
