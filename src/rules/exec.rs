@@ -179,9 +179,9 @@ pub static RULES: &[Rule] = &[
         category: "load a native library into a program",
         reason: "the library's code runs inside the program with all its rights, unseen by the guard",
         decision: Decision::Ask,
-        matcher: Matcher::Check { programs: &["curl", "openssl", "enable", "mpv", "mplayer", "ffmpeg", "sox", "nginx", "gdb", "python*", "pypy*"], check: loads_native_library },
-        hits: &["curl --engine ./lib.so https://x.example", "openssl req -engine ./evil.so -new", "enable -f ./builtin.so mycmd", "mpv --af=ladspa=./x.so:y song.mp3", "nginx -g 'load_module /tmp/x.so;'", "python3 -c 'import ctypes; ctypes.CDLL(\"./x.so\")'", "gdb -p 1 -batch -ex 'call dlopen(\"/tmp/x.so\", 2)'"],
-        misses: &["curl --engine list", "openssl req -new -key k.pem", "enable -n echo", "mpv song.mp3", "nginx -t", "python3 -c 'import json'", "gdb ./app"],
+        matcher: Matcher::Check { programs: &["curl", "openssl", "enable", "ssh-keygen", "ssh", "ssh-add", "mpv", "mplayer", "ffmpeg", "sox", "nginx", "gdb", "python*", "pypy*"], check: loads_native_library },
+        hits: &["curl --engine ./lib.so https://x.example", "openssl req -engine ./evil.so -new", "enable -f ./builtin.so mycmd", "mpv --af=ladspa=./x.so:y song.mp3", "nginx -g 'load_module /tmp/x.so;'", "python3 -c 'import ctypes; ctypes.CDLL(\"./x.so\")'", "gdb -p 1 -batch -ex 'call dlopen(\"/tmp/x.so\", 2)'", "ssh-keygen -D /tmp/w/pkcs11.so"],
+        misses: &["curl --engine list", "openssl req -new -key k.pem", "enable -n echo", "mpv song.mp3", "nginx -t", "python3 -c 'import json'", "gdb ./app", "ssh-keygen -t ed25519 -f ./deploy_key", "ssh -i ~/.ssh/id_ed25519 host"],
     },
     Rule {
         id: "exec.startup-hook",
@@ -373,6 +373,15 @@ fn loads_native_library(cmd: &Command) -> bool {
             false
         }
         "enable" => cmd.has_short('f'),
+        // PKCS#11 providers: `ssh-keygen -D lib.so`, `ssh -I lib.so`, `ssh-add -s lib.so`.
+        "ssh-keygen" | "ssh" | "ssh-add" => {
+            let flag = match program {
+                "ssh-keygen" => "-D",
+                "ssh" => "-I",
+                _ => "-s",
+            };
+            cmd.args.windows(2).any(|w| w[0] == flag && library(&w[1]))
+        }
         "nginx" => cmd.args.iter().any(|a| a.contains("load_module")),
         "gdb" => cmd.args.iter().any(|a| a.contains("dlopen")),
         _ if program.starts_with("python") || program.starts_with("pypy") => {

@@ -174,6 +174,15 @@ pub static RULES: &[Rule] = &[
         hits: &["npm publish", "npm unpublish my-pkg@1.0.0", "cargo publish --allow-dirty", "twine upload dist/*", "gem push mygem-1.0.gem", "yarn npm publish", "dotnet nuget push pkg.nupkg"],
         misses: &["npm publish --dry-run", "cargo publish --dry-run", "npm pack", "twine check dist/*", "echo npm publish", "npm install publish"],
     },
+    Rule {
+        id: "system.install-local-package",
+        category: "install a package file from disk",
+        reason: "installing a package runs its maintainer scripts as root, and a file on disk comes with no repository's signature to vouch for it",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &["dpkg", "apt", "apt-get", "rpm", "dnf", "yum", "zypper", "pkg", "snap", "pacman", "apk", "installer"], check: installs_local_package },
+        hits: &["sudo dpkg -i ./tool_1.0_amd64.deb", "sudo apt install ./tool.deb", "rpm -ivh x-1.0-1.noarch.rpm", "sudo dnf install -y ./x-1.0.rpm", "yum localinstall -y x.rpm", "sudo snap install ./x_1.0.snap --dangerous", "pacman -U ./x-1.0-1-x86_64.pkg.tar.zst", "apk add --allow-untrusted ./x.apk", "pkg install -y ./x-1.0.txz", "sudo installer -pkg ./x.pkg -target /"],
+        misses: &["sudo apt install -y curl", "dnf install git", "snap install code --classic", "rpm -qa", "dpkg -l", "rpm -qpl x.rpm", "pacman -S ripgrep", "apk add git"],
+    },
 ];
 
 #[rustfmt::skip]
@@ -626,5 +635,49 @@ mod tests {
             "python3 -m pip uninstall x"
         )));
         assert!(!package_publish(&Command::from_words("npm publish --dry")));
+    }
+}
+
+/// A package installed from a file rather than a repository.
+fn installs_local_package(cmd: &Command) -> bool {
+    const SUFFIXES: &[&str] = &[
+        ".deb",
+        ".rpm",
+        ".snap",
+        ".apk",
+        ".txz",
+        ".pkg",
+        ".pkg.tar.zst",
+        ".pkg.tar.xz",
+        ".pkg.tar.gz",
+    ];
+    let file = || {
+        cmd.operands()
+            .iter()
+            .any(|o| SUFFIXES.iter().any(|s| o.ends_with(s)))
+    };
+    let args: Vec<&str> = cmd.args.iter().map(String::as_str).collect();
+    let first_operand = cmd.operands().first().copied().unwrap_or("");
+    match cmd.program.as_str() {
+        "dpkg" => args.iter().any(|a| {
+            *a == "--install" || (a.starts_with('-') && !a.starts_with("--") && a.contains('i'))
+        }),
+        "rpm" => {
+            args.iter().any(|a| {
+                matches!(*a, "--install" | "--upgrade" | "--freshen" | "--reinstall")
+                    || a.starts_with('-') && !a.starts_with("--") && a.contains(['i', 'U', 'F'])
+            }) && !args.iter().any(|a| a.starts_with("-q") || *a == "--query")
+        }
+        "pacman" => args.iter().any(|a| {
+            *a == "--upgrade" || (a.starts_with('-') && !a.starts_with("--") && a.contains('U'))
+        }),
+        "installer" => args.contains(&"-pkg"),
+        "apt" | "apt-get" | "dnf" | "yum" | "zypper" | "pkg" | "snap" | "apk" => {
+            matches!(
+                first_operand,
+                "install" | "localinstall" | "reinstall" | "in" | "add" | "upgrade"
+            ) && file()
+        }
+        _ => false,
     }
 }
