@@ -537,6 +537,50 @@ fn package_publish(cmd: &Command) -> bool {
     }
 }
 
+/// A package installed from a file rather than a repository.
+fn installs_local_package(cmd: &Command) -> bool {
+    const SUFFIXES: &[&str] = &[
+        ".deb",
+        ".rpm",
+        ".snap",
+        ".apk",
+        ".txz",
+        ".pkg",
+        ".pkg.tar.zst",
+        ".pkg.tar.xz",
+        ".pkg.tar.gz",
+    ];
+    let file = || {
+        cmd.operands()
+            .iter()
+            .any(|o| SUFFIXES.iter().any(|s| o.ends_with(s)))
+    };
+    let args: Vec<&str> = cmd.args.iter().map(String::as_str).collect();
+    let first_operand = cmd.operands().first().copied().unwrap_or("");
+    match cmd.program.as_str() {
+        "dpkg" => args.iter().any(|a| {
+            *a == "--install" || (a.starts_with('-') && !a.starts_with("--") && a.contains('i'))
+        }),
+        "rpm" => {
+            args.iter().any(|a| {
+                matches!(*a, "--install" | "--upgrade" | "--freshen" | "--reinstall")
+                    || a.starts_with('-') && !a.starts_with("--") && a.contains(['i', 'U', 'F'])
+            }) && !args.iter().any(|a| a.starts_with("-q") || *a == "--query")
+        }
+        "pacman" => args.iter().any(|a| {
+            *a == "--upgrade" || (a.starts_with('-') && !a.starts_with("--") && a.contains('U'))
+        }),
+        "installer" => args.contains(&"-pkg"),
+        "apt" | "apt-get" | "dnf" | "yum" | "zypper" | "pkg" | "snap" | "apk" => {
+            matches!(
+                first_operand,
+                "install" | "localinstall" | "reinstall" | "in" | "add" | "upgrade"
+            ) && file()
+        }
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -635,49 +679,5 @@ mod tests {
             "python3 -m pip uninstall x"
         )));
         assert!(!package_publish(&Command::from_words("npm publish --dry")));
-    }
-}
-
-/// A package installed from a file rather than a repository.
-fn installs_local_package(cmd: &Command) -> bool {
-    const SUFFIXES: &[&str] = &[
-        ".deb",
-        ".rpm",
-        ".snap",
-        ".apk",
-        ".txz",
-        ".pkg",
-        ".pkg.tar.zst",
-        ".pkg.tar.xz",
-        ".pkg.tar.gz",
-    ];
-    let file = || {
-        cmd.operands()
-            .iter()
-            .any(|o| SUFFIXES.iter().any(|s| o.ends_with(s)))
-    };
-    let args: Vec<&str> = cmd.args.iter().map(String::as_str).collect();
-    let first_operand = cmd.operands().first().copied().unwrap_or("");
-    match cmd.program.as_str() {
-        "dpkg" => args.iter().any(|a| {
-            *a == "--install" || (a.starts_with('-') && !a.starts_with("--") && a.contains('i'))
-        }),
-        "rpm" => {
-            args.iter().any(|a| {
-                matches!(*a, "--install" | "--upgrade" | "--freshen" | "--reinstall")
-                    || a.starts_with('-') && !a.starts_with("--") && a.contains(['i', 'U', 'F'])
-            }) && !args.iter().any(|a| a.starts_with("-q") || *a == "--query")
-        }
-        "pacman" => args.iter().any(|a| {
-            *a == "--upgrade" || (a.starts_with('-') && !a.starts_with("--") && a.contains('U'))
-        }),
-        "installer" => args.contains(&"-pkg"),
-        "apt" | "apt-get" | "dnf" | "yum" | "zypper" | "pkg" | "snap" | "apk" => {
-            matches!(
-                first_operand,
-                "install" | "localinstall" | "reinstall" | "in" | "add" | "upgrade"
-            ) && file()
-        }
-        _ => false,
     }
 }
