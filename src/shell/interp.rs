@@ -177,8 +177,15 @@ pub fn read(code: &str, lang: Lang) -> Reading {
 static IDENT: Lazy<Regex> =
     Lazy::new(|| Regex::new(r"[A-Za-z_$][A-Za-z0-9_$]*").expect("identifier regex is valid"));
 
-/// Names where `$` is a sigil, not a letter (Perl's `system$_`).
+/// Names where `$` is a sigil, not a letter (Perl's `system$_`, PHP's `$x`).
 static SIGIL_IDENT: Lazy<Regex> =
+    Lazy::new(|| Regex::new(r"[A-Za-z_$][A-Za-z0-9_]*").expect("sigil identifier regex is valid"));
+
+/// Names where `@` is a sigil too: Perl's arrays (`@ARGV`) and Ruby's
+/// instance variables (`@x`) are variables, not calls. Elsewhere `@` is an
+/// operator before a name: PHP's error suppression (`@system(...)`),
+/// Python's decorators and matrix product, Julia's macros, R's slots.
+static AT_SIGIL_IDENT: Lazy<Regex> =
     Lazy::new(|| Regex::new(r"[A-Za-z_$@][A-Za-z0-9_]*").expect("sigil identifier regex is valid"));
 
 fn read_code(code: &str, lang: Lang, depth: usize, decoded: bool) -> Reading {
@@ -187,6 +194,7 @@ fn read_code(code: &str, lang: Lang, depth: usize, decoded: bool) -> Reading {
     let aliases = aliases::Aliases::find(&view, lang);
     let names = match lang.dialect() {
         Dialect::Js => &IDENT,
+        Dialect::Perl | Dialect::Ruby => &AT_SIGIL_IDENT,
         _ => &SIGIL_IDENT,
     };
     let tokens: Vec<Span> = names
@@ -659,6 +667,39 @@ mod tests {
         ] {
             assert!(concerns(program, code).is_empty(), "{program}: {code}");
         }
+    }
+
+    #[test]
+    fn at_is_a_sigil_only_in_perl_and_ruby() {
+        // PHP's `@` silences errors: the call after it still runs.
+        for code in [
+            "@system(\"rm -rf ~\");",
+            "$h=@popen(\"rm -rf ~\",\"r\");",
+            "$h = @proc_open(\"rm -rf ~\", $p, $pipes);",
+            "@shell_exec('rm -rf ~');",
+            "$c = @base64_decode('cm0gLXJmIH4='); system($c);",
+            "$c = 'rm -rf ~'; @exec(@$c);",
+        ] {
+            assert_eq!(shell("php", code), ["rm -rf ~"], "{code}");
+        }
+        assert!(effects("php", "$x = @file_get_contents('config.json'); echo $x;").is_empty());
+        // Python's `@` is an operator (matrix product, decorator).
+        assert_eq!(
+            shell("python3", "from os import system; 1@system('rm -rf ~')"),
+            ["rm -rf ~"]
+        );
+        // Perl's arrays and Ruby's instance variables are no calls.
+        assert_eq!(concerns("perl", "exec@ARGV"), [Concern::DynamicCommand]);
+        for (program, code) in [
+            ("perl", "my @exec = (1, 2); my $n = @exec - 1; print $n"),
+            ("ruby", "@system = 2; puts @system - 1"),
+            ("ruby", "@exec = 'rm -rf ~'; puts @exec"),
+        ] {
+            let reading = read_as(program, code);
+            assert!(reading.effects.is_empty(), "{program}: {code}");
+            assert!(reading.concerns.is_empty(), "{program}: {code}");
+        }
+        assert_eq!(shell("ruby", "@x = 'rm -rf ~'; system(@x)"), ["rm -rf ~"]);
     }
 
     #[test]

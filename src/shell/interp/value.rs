@@ -89,6 +89,10 @@ impl<'a> View<'a> {
         if self.s[a] == b'(' && self.partner(a) == Some(b - 1) {
             return self.eval((a + 1, b - 1), lenient, depth + 1);
         }
+        // PHP's `@` silences the expression's errors, not its value.
+        if self.d == Dialect::Php && self.s[a] == b'@' {
+            return self.eval((a + 1, b), lenient, depth + 1);
+        }
         if let Some(v) = self.literal((a, b), lenient, depth) {
             return Some(v);
         }
@@ -729,5 +733,19 @@ mod tests {
             eval("' '.join(['rm', '-rf', '/'])", Dialect::Python).as_deref(),
             Some("rm -rf /")
         );
+    }
+
+    #[test]
+    fn php_error_suppression_keeps_the_value() {
+        assert_eq!(
+            eval("@base64_decode('cm0gLXJmIC8=')", Dialect::Php).as_deref(),
+            Some("rm -rf /")
+        );
+        assert_eq!(
+            eval("@'rm ' . @'-rf /'", Dialect::Php).as_deref(),
+            Some("rm -rf /")
+        );
+        // Elsewhere `@` is no such operator: a Perl array has no string value.
+        assert_eq!(eval("@ARGV", Dialect::Perl), None);
     }
 }
