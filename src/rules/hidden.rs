@@ -10,7 +10,7 @@
 //! the call asks, naming that rule. Known data positions (`echo`, `printf`, `grep` patterns,
 //! messages) stay allowed.
 
-use crate::shell::{self, has_model, program_name, Analysis, Command};
+use crate::shell::{self, has_model, program_name, shell_quote, Analysis, Command};
 
 use super::{Matcher, Rule, DANGEROUS_SET, HARDLINE_SET};
 use crate::verdict::Decision;
@@ -252,7 +252,7 @@ fn texts(cmd: &Command, analysis: &Analysis) -> Vec<String> {
         }
         if rests < 3 && runs_rest(arg) {
             rests += 1;
-            let rest: Vec<String> = args[i..].iter().map(|a| quote(a)).collect();
+            let rest: Vec<String> = args[i..].iter().map(|a| shell_quote(a)).collect();
             out.push(rest.join(" "));
         }
         pieces(arg, &mut out);
@@ -328,19 +328,6 @@ fn lines(text: &str, out: &mut Vec<String>) {
         if let Some(rest) = line.strip_prefix("\\!") {
             out.push(rest.to_string());
         }
-    }
-}
-
-/// Quotes a word so the analysis reads it back as one word.
-fn quote(word: &str) -> String {
-    if !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%~".contains(c))
-    {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
     }
 }
 

@@ -87,7 +87,7 @@ impl Eval<'_> {
                         })
                         .collect();
                     for (path, append) in writes {
-                        self.write_by(cmd, path, append);
+                        self.write_by(cmd, "awk print >", path, append);
                     }
                 }
             }
@@ -97,7 +97,7 @@ impl Eval<'_> {
                         self.reanalyze(&text, "sed e", None);
                     }
                     for path in sed_writes(&code) {
-                        self.write_by(cmd, path, false);
+                        self.write_by(cmd, "sed w", path, false);
                     }
                 }
             }

@@ -662,7 +662,7 @@ pub(super) fn file_key(path: &str) -> String {
 }
 
 /// Quotes a word so re-parsing gives it back unchanged.
-pub(super) fn shell_quote(word: &str) -> String {
+pub(crate) fn shell_quote(word: &str) -> String {
     if !word.is_empty()
         && word
             .chars()

@@ -22,7 +22,7 @@ mod runners;
 mod wrappers;
 
 pub use command::{program_in, program_name, Command, Redirect, RedirectOp, Wrapper};
-pub(crate) use eval::GROUP_REDIRECT;
+pub(crate) use eval::{shell_quote, GROUP_REDIRECT};
 pub use interp::Concern;
 pub(crate) use interp::{inline_code, language as interpreter_language};
 pub(crate) use programs::{has_model, DECODED};

@@ -367,7 +367,6 @@ impl Eval<'_> {
     }
 
     pub(super) fn interp_findings(&mut self, cmd: &Command, reading: interp::Reading) {
-        use super::command::{Redirect, RedirectOp};
         use super::Finding;
         if let Some(why) = reading.limit {
             self.set_limit(why.to_string());
@@ -399,19 +398,7 @@ impl Eval<'_> {
                 }
                 // Like a group's redirection, the file receives what the
                 // program writes; it is not truncated to nothing.
-                interp::Action::Write { path, append } => self.emit(Command {
-                    via: [base.via.as_slice(), &[super::GROUP_REDIRECT]].concat(),
-                    redirects: vec![Redirect {
-                        op: if append {
-                            RedirectOp::Append
-                        } else {
-                            RedirectOp::Write
-                        },
-                        fd: None,
-                        target: path,
-                    }],
-                    ..base
-                }),
+                interp::Action::Write { path, append } => self.write_by(cmd, via, path, append),
                 interp::Action::ForkLoop(code) => {
                     let finding = Finding::ForkLoop { code };
                     if !self.out.findings.contains(&finding) {
@@ -439,11 +426,17 @@ impl Eval<'_> {
     /// Records that `cmd` writes `path` from inside its own script (awk's
     /// `print > "f"`, an interpreter's `open(f, "w")`): a redirect-only
     /// command, which the file rules judge like `> f`.
-    pub(super) fn write_by(&mut self, cmd: &Command, path: String, append: bool) {
+    pub(super) fn write_by(
+        &mut self,
+        cmd: &Command,
+        via: &'static str,
+        path: String,
+        append: bool,
+    ) {
         use super::command::{Redirect, RedirectOp};
         self.emit(Command {
             cwd: cmd.cwd.clone(),
-            via: [cmd.via.as_slice(), &["script write", super::GROUP_REDIRECT]].concat(),
+            via: [cmd.via.as_slice(), &[via, super::GROUP_REDIRECT]].concat(),
             wrappers: cmd.wrappers.clone(),
             redirects: vec![Redirect {
                 op: if append {
