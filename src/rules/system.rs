@@ -181,7 +181,7 @@ pub static RULES: &[Rule] = &[
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["dpkg", "apt", "apt-get", "rpm", "dnf", "yum", "zypper", "pkg", "snap", "pacman", "apk", "installer"], check: installs_local_package },
         hits: &["sudo dpkg -i ./tool_1.0_amd64.deb", "sudo apt install ./tool.deb", "rpm -ivh x-1.0-1.noarch.rpm", "sudo dnf install -y ./x-1.0.rpm", "yum localinstall -y x.rpm", "sudo snap install ./x_1.0.snap --dangerous", "pacman -U ./x-1.0-1-x86_64.pkg.tar.zst", "apk add --allow-untrusted ./x.apk", "pkg install -y ./x-1.0.txz", "sudo installer -pkg ./x.pkg -target /"],
-        misses: &["sudo apt install -y curl", "dnf install git", "snap install code --classic", "rpm -qa", "dpkg -l", "rpm -qpl x.rpm", "pacman -S ripgrep", "apk add git"],
+        misses: &["sudo apt install -y curl", "dnf install git", "snap install code --classic", "rpm -qa", "dpkg -l", "rpm -qpl x.rpm", "pacman -S ripgrep", "apk add git", "pacman -Uh"],
     },
 ];
 
@@ -567,8 +567,13 @@ fn installs_local_package(cmd: &Command) -> bool {
                     || a.starts_with('-') && !a.starts_with("--") && a.contains(['i', 'U', 'F'])
             }) && !args.iter().any(|a| a.starts_with("-q") || *a == "--query")
         }
+        // `-Uh` asks pacman for help, not to install.
         "pacman" => args.iter().any(|a| {
-            *a == "--upgrade" || (a.starts_with('-') && !a.starts_with("--") && a.contains('U'))
+            *a == "--upgrade"
+                || (a.starts_with('-')
+                    && !a.starts_with("--")
+                    && a.contains('U')
+                    && !a.contains('h'))
         }),
         "installer" => args.contains(&"-pkg"),
         "apt" | "apt-get" | "dnf" | "yum" | "zypper" | "pkg" | "snap" | "apk" => {
