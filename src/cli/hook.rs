@@ -13,20 +13,23 @@ use crate::verdict::{Dialect, Reason, Verdict};
 /// anything past this is refused (blocked) rather than buffered.
 pub const MAX_PAYLOAD_BYTES: usize = 4 * 1024 * 1024;
 
-pub(super) static FLAGS: &[Flag] = &[
-    Flag {
-        long: "--agent",
-        value: Some("NAME"),
-        choices: &["hermes", "claude", "codex", "native"],
-        help: "output dialect: hermes, claude, codex or native\n(default: the one the payload's shape names)",
-    },
-    Flag {
-        long: "--on-ask",
-        value: Some("WHAT"),
-        choices: &["ask", "block"],
-        help: "`ask` (default) or `block`: block what would be asked, for\nagents that cannot ask (Hermes before `approve` support)",
-    },
-];
+/// `--agent`: the dialect to answer in.
+pub(super) const AGENT: Flag = Flag {
+    long: "--agent",
+    value: Some("NAME"),
+    choices: &["hermes", "claude", "codex", "native"],
+    help: "output dialect: hermes, claude, codex or native\n(default: the one the payload's shape names)",
+};
+
+/// `--on-ask`: what to do with an ask.
+pub(super) const ON_ASK: Flag = Flag {
+    long: "--on-ask",
+    value: Some("WHAT"),
+    choices: &["ask", "block"],
+    help: "`ask` (default) or `block`: block what would be asked, for\nagents that cannot ask (Hermes before `approve` support)",
+};
+
+pub(super) static FLAGS: &[Flag] = &[AGENT, ON_ASK];
 
 /// The dialect and the ask policy the flags ask for.
 pub(super) fn settings(parsed: &Parsed) -> (Option<Dialect>, OnAsk) {
@@ -47,20 +50,8 @@ fn judge(parsed: &Parsed, env: &Env, stdin: &mut dyn Read) -> Outcome {
     let call = match read_payload(stdin).and_then(|text| payload::parse(&text)) {
         Ok(call) => call,
         Err(err) => {
-            let verdict = Verdict::input_block(
-                err.id(),
-                Reason::Unreadable {
-                    error: err.to_string(),
-                },
-            );
-            // An unreadable payload names no agent: without --agent, write
-            // the block in a form every agent reads.
-            let line = match dialect {
-                Some(dialect) => verdict.render(dialect),
-                None => verdict.render_for_any_agent(),
-            };
             return Outcome {
-                stdout: format!("{line}\n"),
+                stdout: unreadable(&err, dialect),
                 stderr: format!("warden: {err}\n"),
                 code: 0,
             };
@@ -81,6 +72,22 @@ fn judge(parsed: &Parsed, env: &Env, stdin: &mut dyn Read) -> Outcome {
         stderr,
         code: 0,
     }
+}
+
+/// The block line for a payload that cannot be read. It names no agent:
+/// without --agent, the block is written in a form every agent reads.
+pub(super) fn unreadable(err: &Error, dialect: Option<Dialect>) -> String {
+    let verdict = Verdict::input_block(
+        err.id(),
+        Reason::Unreadable {
+            error: err.to_string(),
+        },
+    );
+    let line = match dialect {
+        Some(dialect) => verdict.render(dialect),
+        None => verdict.render_for_any_agent(),
+    };
+    format!("{line}\n")
 }
 
 /// The block for a hook started with arguments warden does not understand:

@@ -5,6 +5,7 @@
 //! one entry of `COMMANDS`, parsed by `args.rs` from its flag table.
 
 mod args;
+mod check;
 mod hook;
 mod policy;
 mod project;
@@ -214,6 +215,19 @@ static COMMANDS: &[Command] = &[
                 cannot read is blocked, with the reason on stderr.",
         flags: hook::FLAGS,
         run: hook::run,
+    },
+    Command {
+        name: "check",
+        summary:
+            "judge payloads as the hook would; --batch: JSON Lines in, one verdict per line out",
+        usage: "[--batch] [OPTIONS] < payloads.jsonl",
+        about: "Without --batch, the same as the hook. With --batch, reads one payload per\n\
+                line (JSON Lines) and writes, for each, the line the hook would print, in\n\
+                order, in one process: the policy is loaded once per working directory. A\n\
+                line that cannot be read gets the hook's block for it and a message on\n\
+                stderr naming the line; blank lines are skipped.",
+        flags: check::FLAGS,
+        run: check::run,
     },
     Command {
         name: "why",

@@ -42,6 +42,18 @@ pub fn tests() -> Vec<Trial> {
             })]
         }
     };
+    let batch: Vec<(String, PathBuf, PathBuf, PathBuf)> = cases
+        .iter()
+        .filter(|c| !c.world.is_dir())
+        .map(|c| {
+            (
+                c.name.clone(),
+                c.payload.clone(),
+                c.expected.clone(),
+                c.args.clone(),
+            )
+        })
+        .collect();
     let mut trials: Vec<Trial> = cases
         .into_iter()
         .map(|case| {
@@ -49,6 +61,11 @@ pub fn tests() -> Vec<Trial> {
             Trial::test(name, move || run_case(&case, update))
         })
         .collect();
+    if !update {
+        trials.push(Trial::test("fixtures::in_one_batch", move || {
+            in_one_batch(&batch)
+        }));
+    }
     // Stray files are reported as a test of their own so a renamed payload
     // cannot leave its expected file or world silently unused.
     trials.push(Trial::test("fixtures::no_stray_files", move || {
@@ -222,6 +239,75 @@ fn run_case(case: &Case, update: bool) -> Result<(), Failed> {
             pretty(&actual)
         )
         .into())
+    }
+}
+
+/// Every fixture without a world, run again through `warden check --batch`
+/// (one process per set of arguments, each payload on one line): each line
+/// it prints must be the verdict the hook prints for that payload alone.
+fn in_one_batch(cases: &[(String, PathBuf, PathBuf, PathBuf)]) -> Result<(), Failed> {
+    let mut groups: std::collections::BTreeMap<Vec<String>, Vec<(&str, String, &Path)>> =
+        Default::default();
+    for (name, payload, expected, args) in cases {
+        let text = fs::read_to_string(payload).unwrap_or_default();
+        // A payload that is not JSON cannot be put on one line unchanged.
+        let Ok(value) = serde_json::from_str::<Value>(&text) else {
+            continue;
+        };
+        groups
+            .entry(read_args(args)?)
+            .or_default()
+            .push((name, value.to_string(), expected));
+    }
+    let mut failures = Vec::new();
+    let mut judged = 0;
+    for (args, group) in &groups {
+        // Cases run through another subcommand are not hook calls.
+        let args: &[String] = match args.first().map(String::as_str) {
+            Some("hook") => &args[1..],
+            Some(first) if !first.starts_with("--") => continue,
+            _ => args,
+        };
+        let input: String = group
+            .iter()
+            .map(|(_, line, _)| format!("{line}\n"))
+            .collect();
+        let argv: Vec<String> = ["check", "--batch"]
+            .iter()
+            .map(|s| s.to_string())
+            .chain(args.iter().cloned())
+            .collect();
+        let outcome = warden::cli::run(&argv, &mut input.as_bytes(), &warden::cli::Env::default());
+        let lines: Vec<&str> = outcome.stdout.lines().collect();
+        if lines.len() != group.len() {
+            return Err(format!(
+                "args {args:?}: {} payloads in, {} lines out\nstderr: {}",
+                group.len(),
+                lines.len(),
+                outcome.stderr
+            )
+            .into());
+        }
+        for ((name, _, expected), line) in group.iter().zip(lines) {
+            judged += 1;
+            let want: Value = fs::read_to_string(expected)
+                .ok()
+                .and_then(|t| serde_json::from_str(&t).ok())
+                .ok_or_else(|| format!("{}: no expected verdict", expected.display()))?;
+            let got: Value = serde_json::from_str(line)
+                .map_err(|e| format!("{name}: batch line is not JSON ({e}): {line}"))?;
+            if got != want {
+                failures.push(format!("{name}: batch says {got}, alone {want}"));
+            }
+        }
+    }
+    if judged < 100 {
+        return Err(format!("only {judged} fixtures were judged in batch").into());
+    }
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(failures.join("\n").into())
     }
 }
 
