@@ -19,6 +19,8 @@ pub(crate) struct Parsed {
     values: Vec<(&'static str, String)>,
     /// `-h` or `--help` was given: print help and do nothing else.
     pub help: bool,
+    /// The action word a command with actions was given (`list`).
+    pub action: Option<String>,
 }
 
 impl Parsed {

@@ -9,6 +9,7 @@ mod check;
 mod hook;
 mod policy;
 mod project;
+mod rules;
 mod setup;
 
 use std::io::Read;
@@ -198,6 +199,8 @@ struct Command {
     /// Paragraphs for `warden NAME --help`.
     about: &'static str,
     flags: &'static [Flag],
+    /// The words that must come first (`warden rules list`); none for most.
+    actions: &'static [&'static str],
     /// A usage error it finds (a missing flag) comes back as `Err`.
     run: fn(&Parsed, &Env, &mut dyn Read) -> Result<Outcome, Error>,
 }
@@ -214,6 +217,7 @@ static COMMANDS: &[Command] = &[
                 Hermes' format, Claude Code's get Claude's, Codex's get Codex's. Anything it\n\
                 cannot read is blocked, with the reason on stderr.",
         flags: hook::FLAGS,
+        actions: &[],
         run: hook::run,
     },
     Command {
@@ -227,6 +231,7 @@ static COMMANDS: &[Command] = &[
                 line that cannot be read gets the hook's block for it and a message on\n\
                 stderr naming the line; blank lines are skipped.",
         flags: check::FLAGS,
+        actions: &[],
         run: check::run,
     },
     Command {
@@ -237,7 +242,21 @@ static COMMANDS: &[Command] = &[
                 tiers, the cache, every layer in order with what it saw (rules with file and\n\
                 line), post-processing, the verdict, and the line the agent would get.",
         flags: policy::WHY_FLAGS,
+        actions: &[],
         run: policy::why,
+    },
+    Command {
+        name: "rules",
+        summary: "list every rule, built-in and yours: id, layer, decision, source, examples",
+        usage: "list [--layer LAYER] [--group GROUP] [--json | --markdown] [--cwd DIR]",
+        about: "Lists the rules that decide calls in DIR (default: the current directory):\n\
+                the built-in rules with their file, and your rules from every policy file\n\
+                with file and line, each with its layer, decision, what it catches and how\n\
+                many examples (must match / must not) prove it. --markdown prints the\n\
+                built-in rules as docs/rules.md.",
+        flags: rules::FLAGS,
+        actions: &["list"],
+        run: rules::run,
     },
     Command {
         name: "lint",
@@ -247,6 +266,7 @@ static COMMANDS: &[Command] = &[
                 reports what is wrong with file and line, and runs every rule's examples:\n\
                 hits must match and misses must not. Exits 1 if anything is wrong.",
         flags: policy::CWD_FLAG,
+        actions: &[],
         run: policy::lint,
     },
     Command {
@@ -257,6 +277,7 @@ static COMMANDS: &[Command] = &[
                 were removed or changed stop being enforced from the ledger. Only a person\n\
                 at a terminal can do this; an agent's tool call cannot.",
         flags: policy::CWD_FLAG,
+        actions: &[],
         run: policy::bless,
     },
     Command {
@@ -272,6 +293,7 @@ static COMMANDS: &[Command] = &[
                 It also fixes hook lists Hermes skips (a mapping keyed by tool, hooks in\n\
                 cli-config.yaml) and says what it changed and what is left for you to do.",
         flags: setup::INSTALL_FLAGS,
+        actions: &[],
         run: setup::install,
     },
     Command {
@@ -282,6 +304,7 @@ static COMMANDS: &[Command] = &[
                 Codex's trust record) from each agent's configuration, leaving everything else\n\
                 as it was. Each changed file is backed up first.",
         flags: setup::UNINSTALL_FLAGS,
+        actions: &[],
         run: setup::uninstall,
     },
     Command {
@@ -294,6 +317,7 @@ static COMMANDS: &[Command] = &[
                 command line refuses `rm -rf /` and has no objection to `git status`; that the\n\
                 policy files are valid, the cache fresh and the ledger consistent.",
         flags: setup::DOCTOR_FLAGS,
+        actions: &[],
         run: setup::doctor,
     },
 ];
@@ -334,6 +358,21 @@ pub fn run(args: &[String], stdin: &mut dyn Read, env: &Env) -> Outcome {
 
 fn dispatch(command: &Command, args: &[String], stdin: &mut dyn Read, env: &Env) -> Outcome {
     let is_hook = command.name == COMMANDS[0].name;
+    let (action, args) = match (command.actions.is_empty(), args.split_first()) {
+        (true, _) => (None, args),
+        (false, Some((first, rest))) if command.actions.contains(&first.as_str()) => {
+            (Some(first.clone()), rest)
+        }
+        (false, Some((first, _))) if matches!(first.as_str(), "-h" | "--help") => (None, args),
+        (false, _) => {
+            let err = Error::Usage(format!(
+                "`warden {}` needs one of: {}",
+                command.name,
+                command.actions.join(", ")
+            ));
+            return usage_error(Some(command), &err);
+        }
+    };
     let parsed = match args::parse(command.flags, args) {
         Ok(parsed) => parsed,
         // A hook registered with a mistyped flag must still protect: block
@@ -364,6 +403,8 @@ fn dispatch(command: &Command, args: &[String], stdin: &mut dyn Read, env: &Env)
             code: 2,
         };
     }
+    let mut parsed = parsed;
+    parsed.action = action;
     (command.run)(&parsed, env, stdin).unwrap_or_else(|err| usage_error(Some(command), &err))
 }
 

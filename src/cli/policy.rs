@@ -57,7 +57,7 @@ pub(super) static WHY_FLAGS: &[Flag] = &[
     },
 ];
 
-fn current_dir(parsed: &Parsed) -> Option<String> {
+pub(super) fn current_dir(parsed: &Parsed) -> Option<String> {
     parsed.value("--cwd").map(str::to_string).or_else(|| {
         std::env::current_dir()
             .ok()

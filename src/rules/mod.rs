@@ -7,6 +7,7 @@
 
 pub mod access;
 mod admin;
+pub mod catalog;
 mod cloud;
 mod containers;
 mod db;

@@ -24,7 +24,62 @@ tests![
     a_mistyped_subcommand_fails_and_blocks,
     every_subcommand_has_help,
     why_shows_post_processing_and_the_agents_line,
+    rules_list_shows_built_in_and_user_rules,
+    docs_rules_page_is_the_built_in_rules,
 ];
+
+/// `warden rules list`: the built-in rules with their file, the user's with
+/// file and line; filters by layer and group; one JSON object per line.
+fn rules_list_shows_built_in_and_user_rules() {
+    let w = World::new("cli/rules-list").file(
+        "home/.config/warden/config.yaml",
+        "rules:\n  deny:\n    - \"terminal(git push:*)\"\n",
+    );
+    let all = w.run(&["rules", "list"]);
+    assert_eq!(all.code, 0, "{}", all.stderr);
+    assert!(all.stdout.contains("hardline.rm-root"), "{}", all.stdout);
+    assert!(
+        all.stdout.contains("src/rules/hardline.rs"),
+        "{}",
+        all.stdout
+    );
+    let user = w.run(&["rules", "list", "--layer", "user", "--json"]);
+    let rows: Vec<Value> = user
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect();
+    assert_eq!(rows.len(), 1, "{}", user.stdout);
+    assert_eq!(rows[0]["decision"], "block");
+    let source = rows[0]["source"].as_str().unwrap_or_default();
+    assert!(source.ends_with("config.yaml:3"), "{source}");
+    let git = w.run(&["rules", "list", "--group", "git", "--json"]);
+    assert!(git.stdout.lines().count() > 5);
+    assert!(
+        git.stdout.lines().all(|l| l.contains("\"id\":\"git.")),
+        "{}",
+        git.stdout
+    );
+    let wrong = w.run(&["rules"]);
+    assert_eq!(wrong.code, 2, "{}", wrong.stderr);
+}
+
+/// `docs/rules.md` is what `warden rules list --markdown` prints, so the page
+/// cannot drift from the tables.
+fn docs_rules_page_is_the_built_in_rules() {
+    let want = warden::rules::catalog::markdown();
+    let path = support::repo_path("docs/rules.md");
+    if support::updating() {
+        support::write_expected(&path, &want).expect("docs/rules.md is writable");
+        return;
+    }
+    let have = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        have == want,
+        "docs/rules.md is not the built-in rules; run `cargo run -- rules list --markdown > docs/rules.md` (or {}) and read the diff",
+        support::UPDATE_COMMAND
+    );
+}
 
 fn fixture(name: &str) -> PathBuf {
     support::repo_path("fixtures").join(name)

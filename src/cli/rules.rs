@@ -1,0 +1,125 @@
+//! `warden rules list`: every rule that decides here, built-in and the user's, with its layer, decision, source and examples.
+
+use std::io::Read;
+
+use super::args::{Flag, Parsed};
+use super::policy::CWD;
+use super::{Env, Outcome};
+use crate::error::Error;
+use crate::rules::catalog::{self, Entry};
+use crate::verdict::Decision;
+
+pub(super) static FLAGS: &[Flag] = &[
+    Flag {
+        long: "--layer",
+        value: Some("LAYER"),
+        choices: &["hardline", "sudo-guard", "user", "dangerous"],
+        help: "only the rules of one layer",
+    },
+    Flag {
+        long: "--group",
+        value: Some("GROUP"),
+        choices: &[],
+        help: "only the rules whose id starts with GROUP. (fs, git, net, files, ...)",
+    },
+    Flag {
+        long: "--json",
+        value: None,
+        choices: &[],
+        help: "one JSON object per rule, one per line",
+    },
+    Flag {
+        long: "--markdown",
+        value: None,
+        choices: &[],
+        help: "the built-in rules as the page docs/rules.md",
+    },
+    CWD,
+];
+
+pub(super) fn run(parsed: &Parsed, env: &Env, _stdin: &mut dyn Read) -> Result<Outcome, Error> {
+    if parsed.value("--markdown").is_some() {
+        return Ok(Outcome {
+            stdout: catalog::markdown(),
+            stderr: String::new(),
+            code: 0,
+        });
+    }
+    let mut stderr = String::new();
+    let cwd = super::policy::current_dir(parsed);
+    let (options, _) = env.options(cwd.as_deref(), &mut stderr);
+    let policy = &options.policy;
+    let mut entries = catalog::built_in();
+    entries.extend(policy.rules().iter().map(|rule| {
+        Entry {
+            id: rule.id.clone(),
+            layer: if rule.dangerous { "dangerous" } else { "user" },
+            decision: match rule.decision {
+                Decision::Block => "block",
+                Decision::Ask => "ask",
+                Decision::Allow => "allow",
+            }
+            .to_string(),
+            description: if rule.description.is_empty() {
+                rule.describe()
+            } else {
+                format!("{} ({})", rule.describe(), rule.description)
+            },
+            source: policy.origin(rule),
+            hits: rule.hits.len(),
+            misses: rule.misses.len(),
+        }
+    }));
+    let layer = parsed.value("--layer");
+    let group = parsed.value("--group");
+    entries.retain(|e| {
+        layer.is_none_or(|l| e.layer == l) && group.is_none_or(|g| catalog::group(&e.id) == g)
+    });
+    let stdout = if parsed.value("--json").is_some() {
+        entries
+            .iter()
+            .map(|e| {
+                format!(
+                    "{}\n",
+                    serde_json::json!({
+                        "id": e.id, "layer": e.layer, "decision": e.decision,
+                        "description": e.description, "source": e.source,
+                        "hits": e.hits, "misses": e.misses,
+                    })
+                )
+            })
+            .collect()
+    } else {
+        table(&entries)
+    };
+    Ok(Outcome {
+        stdout,
+        stderr,
+        code: 0,
+    })
+}
+
+/// Aligned columns for a terminal; the description last, since it is long.
+fn table(entries: &[Entry]) -> String {
+    let width = |f: fn(&Entry) -> usize, title: &str| {
+        entries.iter().map(f).max().unwrap_or(0).max(title.len())
+    };
+    let (wi, wl, wd, ws) = (
+        width(|e| e.id.len(), "ID"),
+        width(|e| e.layer.len(), "LAYER"),
+        width(|e| e.decision.len(), "DECISION"),
+        width(|e| e.source.len(), "SOURCE"),
+    );
+    let mut out = format!(
+        "{:wi$}  {:wl$}  {:wd$}  {:ws$}  EXAMPLES  DESCRIPTION\n",
+        "ID", "LAYER", "DECISION", "SOURCE"
+    );
+    for e in entries {
+        out.push_str(&format!(
+            "{:wi$}  {:wl$}  {:wd$}  {:ws$}  {:>3}/{:<3}   {}\n",
+            e.id, e.layer, e.decision, e.source, e.hits, e.misses, e.description
+        ));
+    }
+    out.push_str(&format!("{} rules\n", entries.len()));
+    out
+}
