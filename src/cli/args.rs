@@ -21,6 +21,8 @@ pub(crate) struct Parsed {
     pub help: bool,
     /// The action word a command with actions was given (`list`).
     pub action: Option<String>,
+    /// Words that are not flags, for a command that takes them.
+    pub operands: Vec<String>,
 }
 
 impl Parsed {
@@ -36,7 +38,11 @@ impl Parsed {
 
 /// Parses `args` against `flags`: `--name VALUE`, `--name=VALUE`, switches,
 /// and `-h`/`--help`. Anything else is a usage error naming the argument.
-pub(crate) fn parse(flags: &'static [Flag], args: &[String]) -> Result<Parsed, Error> {
+pub(crate) fn parse(
+    flags: &'static [Flag],
+    args: &[String],
+    operands: bool,
+) -> Result<Parsed, Error> {
     let mut parsed = Parsed::default();
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
@@ -48,6 +54,10 @@ pub(crate) fn parse(flags: &'static [Flag], args: &[String]) -> Result<Parsed, E
             Some((name, value)) if name.starts_with("--") => (name, Some(value)),
             _ => (arg.as_str(), None),
         };
+        if operands && !arg.starts_with('-') {
+            parsed.operands.push(arg.clone());
+            continue;
+        }
         let Some(flag) = flags.iter().find(|f| f.long == name) else {
             return Err(Error::Usage(format!("unknown argument `{arg}`")));
         };
@@ -127,7 +137,12 @@ mod tests {
 
     #[test]
     fn values_both_ways_and_the_last_wins() {
-        let p = parse(FLAGS, &args(&["--cwd", "/a", "--cwd=/b", "--agent=claude"])).unwrap();
+        let p = parse(
+            FLAGS,
+            &args(&["--cwd", "/a", "--cwd=/b", "--agent=claude"]),
+            false,
+        )
+        .unwrap();
         assert_eq!(p.value("--cwd"), Some("/b"));
         assert_eq!(p.value("--agent"), Some("claude"));
         assert!(!p.help);
@@ -135,7 +150,7 @@ mod tests {
 
     #[test]
     fn usage_errors_name_the_argument() {
-        let err = |list: &[&str]| parse(FLAGS, &args(list)).unwrap_err().to_string();
+        let err = |list: &[&str]| parse(FLAGS, &args(list), false).unwrap_err().to_string();
         assert!(err(&["--bogus"]).contains("`--bogus`"));
         assert!(err(&["--cwd"]).contains("--cwd needs a value"));
         assert!(err(&["--agent", "x"]).contains("unknown --agent value `x`"));
@@ -144,7 +159,7 @@ mod tests {
 
     #[test]
     fn help_is_a_flag_of_every_command() {
-        assert!(parse(FLAGS, &args(&["--help"])).unwrap().help);
-        assert!(parse(&[], &args(&["-h"])).unwrap().help);
+        assert!(parse(FLAGS, &args(&["--help"]), false).unwrap().help);
+        assert!(parse(&[], &args(&["-h"]), false).unwrap().help);
     }
 }

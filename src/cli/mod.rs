@@ -5,6 +5,7 @@
 //! one entry of `COMMANDS`, parsed by `args.rs` from its flag table.
 
 mod args;
+mod cases;
 mod check;
 mod hook;
 mod policy;
@@ -201,6 +202,8 @@ struct Command {
     flags: &'static [Flag],
     /// The words that must come first (`warden rules list`); none for most.
     actions: &'static [&'static str],
+    /// It takes operands after its flags (`warden test FILE...`).
+    operands: bool,
     /// A usage error it finds (a missing flag) comes back as `Err`.
     run: fn(&Parsed, &Env, &mut dyn Read) -> Result<Outcome, Error>,
 }
@@ -218,6 +221,7 @@ static COMMANDS: &[Command] = &[
                 cannot read is blocked, with the reason on stderr.",
         flags: hook::FLAGS,
         actions: &[],
+        operands: false,
         run: hook::run,
     },
     Command {
@@ -232,6 +236,7 @@ static COMMANDS: &[Command] = &[
                 stderr naming the line; blank lines are skipped.",
         flags: check::FLAGS,
         actions: &[],
+        operands: false,
         run: check::run,
     },
     Command {
@@ -243,6 +248,7 @@ static COMMANDS: &[Command] = &[
                 line), post-processing, the verdict, and the line the agent would get.",
         flags: policy::WHY_FLAGS,
         actions: &[],
+        operands: false,
         run: policy::why,
     },
     Command {
@@ -256,7 +262,23 @@ static COMMANDS: &[Command] = &[
                 built-in rules as docs/rules.md.",
         flags: rules::FLAGS,
         actions: &["list"],
+        operands: false,
         run: rules::run,
+    },
+    Command {
+        name: "test",
+        summary: "run every rule's examples and your case files (JSONL); exit 1 on a failure",
+        usage: "[FILE...] [--cwd DIR]",
+        about: "Runs every built-in rule's examples through the whole engine (each hit must be\n\
+                decided by its rule, no miss may be), your rules' examples, and each case\n\
+                FILE: JSON Lines of {\"command\": ..., \"expect\": ...} (a terminal call in DIR)\n\
+                or {\"payload\": {...}, \"expect\": ...}, judged with the policy that applies\n\
+                in DIR (default: the current directory). An expected ask is also met by a\n\
+                block. Prints the failures and a count; exits 1 if anything failed.",
+        flags: cases::FLAGS,
+        actions: &[],
+        operands: true,
+        run: cases::run,
     },
     Command {
         name: "lint",
@@ -267,6 +289,7 @@ static COMMANDS: &[Command] = &[
                 hits must match and misses must not. Exits 1 if anything is wrong.",
         flags: policy::CWD_FLAG,
         actions: &[],
+        operands: false,
         run: policy::lint,
     },
     Command {
@@ -278,6 +301,7 @@ static COMMANDS: &[Command] = &[
                 at a terminal can do this; an agent's tool call cannot.",
         flags: policy::CWD_FLAG,
         actions: &[],
+        operands: false,
         run: policy::bless,
     },
     Command {
@@ -294,6 +318,7 @@ static COMMANDS: &[Command] = &[
                 cli-config.yaml) and says what it changed and what is left for you to do.",
         flags: setup::INSTALL_FLAGS,
         actions: &[],
+        operands: false,
         run: setup::install,
     },
     Command {
@@ -305,6 +330,7 @@ static COMMANDS: &[Command] = &[
                 as it was. Each changed file is backed up first.",
         flags: setup::UNINSTALL_FLAGS,
         actions: &[],
+        operands: false,
         run: setup::uninstall,
     },
     Command {
@@ -318,6 +344,7 @@ static COMMANDS: &[Command] = &[
                 policy files are valid, the cache fresh and the ledger consistent.",
         flags: setup::DOCTOR_FLAGS,
         actions: &[],
+        operands: false,
         run: setup::doctor,
     },
 ];
@@ -373,7 +400,7 @@ fn dispatch(command: &Command, args: &[String], stdin: &mut dyn Read, env: &Env)
             return usage_error(Some(command), &err);
         }
     };
-    let parsed = match args::parse(command.flags, args) {
+    let parsed = match args::parse(command.flags, args, command.operands) {
         Ok(parsed) => parsed,
         // A hook registered with a mistyped flag must still protect: block
         // and say why on stderr, so the user sees every call refused.

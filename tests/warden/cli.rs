@@ -26,7 +26,43 @@ tests![
     why_shows_post_processing_and_the_agents_line,
     rules_list_shows_built_in_and_user_rules,
     docs_rules_page_is_the_built_in_rules,
+    test_runs_every_example_and_the_case_files,
 ];
+
+/// `warden test`: the built-in rules' examples pass; a case file's failing
+/// line is reported with file and line, and the exit code says so.
+fn test_runs_every_example_and_the_case_files() {
+    let good = "{\"command\": \"rm -rf /\", \"expect\": \"block\"}\n{\"command\": \"git reset --hard\", \"expect\": \"ask\"}\n{\"payload\": {\"tool_name\": \"terminal\", \"tool_input\": {\"command\": \"ls\"}}, \"expect\": \"allow\"}\n";
+    let bad = "{\"command\": \"git status\", \"expect\": \"block\"}\nnot json\n";
+    let w = World::new("cli/test-cases")
+        .file("cases/good.jsonl", good)
+        .file("cases/bad.jsonl", bad);
+    let pass = w.run(&["test", &w.path("cases/good.jsonl")]);
+    assert_eq!(pass.code, 0, "{}{}", pass.stdout, pass.stderr);
+    assert!(
+        pass.stdout.contains(" 0 failed (1 case file)"),
+        "{}",
+        pass.stdout
+    );
+    let fail = w.run(&[
+        "test",
+        &w.path("cases/good.jsonl"),
+        &w.path("cases/bad.jsonl"),
+    ]);
+    assert_eq!(fail.code, 1, "{}", fail.stdout);
+    assert!(
+        fail.stdout
+            .contains("bad.jsonl:1  git status  block  allow"),
+        "{}",
+        fail.stdout
+    );
+    assert!(fail.stdout.contains("bad.jsonl:2"), "{}", fail.stdout);
+    assert!(
+        fail.stdout.contains(" 2 failed (2 case files)"),
+        "{}",
+        fail.stdout
+    );
+}
 
 /// `warden rules list`: the built-in rules with their file, the user's with
 /// file and line; filters by layer and group; one JSON object per line.
