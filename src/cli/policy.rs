@@ -270,24 +270,33 @@ pub(super) fn lint(parsed: &Parsed, env: &Env, _: &mut dyn Read) -> Result<Outco
     let policy = load::lint(&env.locations, cwd.as_deref().map(Path::new));
     let mut out = String::new();
     describe_sources(&mut out, &policy);
-    for problem in &policy.problems {
+    let review = crate::config::review::review(&policy);
+    for problem in policy.problems.iter().chain(&review.errors) {
         let _ = writeln!(out, "{problem}");
+    }
+    for warning in &review.warnings {
+        let _ = writeln!(out, "{warning}");
     }
     let examples: usize = policy
         .rules()
         .iter()
         .map(|r| r.hits.len() + r.misses.len())
         .sum();
-    let code = if policy.problems.is_empty() {
+    let problems = policy.problems.len() + review.errors.len();
+    let warned = match review.warnings.len() {
+        0 => String::new(),
+        n => format!(" ({n} warnings)"),
+    };
+    let code = if problems == 0 {
         let _ = writeln!(
             out,
-            "ok: {} rules from {} files, {examples} examples behave as declared",
+            "ok: {} rules from {} files, {examples} examples behave as declared{warned}",
             policy.len(),
             policy.sources.len()
         );
         0
     } else {
-        let _ = writeln!(out, "{} problems", policy.problems.len());
+        let _ = writeln!(out, "{problems} problems{warned}");
         1
     };
     Ok(Outcome {

@@ -21,6 +21,7 @@ pub mod model;
 mod pattern;
 mod plugin;
 pub mod policy;
+pub mod review;
 mod sources;
 mod spec;
 mod warden_file;

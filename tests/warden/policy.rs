@@ -11,6 +11,7 @@ use std::fs;
 use crate::support::{cache_line, verdict_is, World};
 
 tests![
+    lint_reviews_shadowing_allows_duplicate_ids_and_costly_regexes,
     cache_is_written_then_hit_then_rebuilt_when_a_source_changes,
     corrupt_cache_is_rebuilt_silently,
     unwritable_cache_directory_changes_no_verdict,
@@ -33,6 +34,48 @@ tests![
 const USER: &str = "home/.config/warden/config.yaml";
 const PROJECT: &str = "project/.warden.yaml";
 const NO_PUSH: &str = "rules:\n  deny:\n    - \"terminal(git push:*)\"\n";
+
+// ---------------------------------------------------------------- lint
+
+/// `warden lint` says which built-in rule or deny an allow covers, with an
+/// example; an id used in two files fails it; a costly regex is a warning.
+fn lint_reviews_shadowing_allows_duplicate_ids_and_costly_regexes() {
+    let user = "rules:\n  allow:\n    - \"terminal(rm:*)\"\n    - \"terminal(git reset:*)\"\n  deny:\n    - id: mine\n      regex: \"curl.{1,60}\\\\w{1,5}\"\n";
+    let w = World::new("policy/lint-review").file(USER, user);
+    let clean = w.run(&["lint", "--cwd", &w.path("project")]);
+    assert_eq!(clean.code, 0, "{}", clean.stdout);
+    assert!(
+        clean
+            .stdout
+            .contains("covers `rm -rf /`, which hardline.rm-root blocks; the floor wins"),
+        "{}",
+        clean.stdout
+    );
+    assert!(
+        clean.stdout.contains("lets through what git.reset-hard"),
+        "{}",
+        clean.stdout
+    );
+    assert!(
+        clean
+            .stdout
+            .contains("rule `mine`: its pattern compiles to more than"),
+        "{}",
+        clean.stdout
+    );
+    assert!(clean.stdout.contains("warnings)"), "{}", clean.stdout);
+    let w = w.file(
+        PROJECT,
+        "rules:\n  deny:\n    - id: mine\n      pattern: \"terminal(shutdown:*)\"\n",
+    );
+    let twice = w.run(&["lint", "--cwd", &w.path("project")]);
+    assert_eq!(twice.code, 1, "{}", twice.stdout);
+    assert!(
+        twice.stdout.contains("rule id `mine` is also used at"),
+        "{}",
+        twice.stdout
+    );
+}
 
 // ---------------------------------------------------------------- cache
 

@@ -1,0 +1,144 @@
+//! What `warden lint` says about your rules beyond their syntax: allows that shadow a built-in rule or a deny, ids used twice, and regexes that cost more than they should.
+
+use super::model::{RuleSpec, Settings, Target, ToolSel};
+use super::pattern;
+use super::policy::{Policy, Subjects};
+use crate::payload::ToolCall;
+use crate::rules;
+use crate::verdict::Decision;
+
+/// A regex's compiled size above which it is reported: it still runs in
+/// linear time, but builds and scans slower on every call.
+const COSTLY_REGEX_BYTES: usize = 64 * 1024;
+/// Most findings of one kind per rule, so one broad allow does not drown the report.
+const MAX_PER_RULE: usize = 3;
+
+/// What lint found: errors fail `warden lint`, warnings are shown.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Review {
+    pub errors: Vec<String>,
+    pub warnings: Vec<String>,
+}
+
+/// Reviews every rule of `policy`.
+pub fn review(policy: &Policy) -> Review {
+    let rules = policy.rules();
+    let mut out = Review::default();
+    duplicate_ids(policy, &rules, &mut out);
+    for rule in &rules {
+        if rule.decision == Decision::Allow && !rule.dangerous {
+            shadows(policy, rule, &rules, &mut out);
+        }
+        costly_regex(policy, rule, &mut out);
+    }
+    out
+}
+
+/// The same id given to rules in two files: a verdict or `why` naming it
+/// could mean either. (Within one file the loader already refuses it, and
+/// generated ids such as `config.allow-1` count per file.)
+fn duplicate_ids(policy: &Policy, rules: &[RuleSpec], out: &mut Review) {
+    let generated = |id: &str| {
+        id.rsplit_once('-')
+            .is_some_and(|(head, n)| head.contains('.') && n.chars().all(|c| c.is_ascii_digit()))
+    };
+    for (i, rule) in rules.iter().enumerate() {
+        if generated(&rule.id) {
+            continue;
+        }
+        if let Some(first) = rules[..i]
+            .iter()
+            .find(|r| r.id == rule.id && r.source != rule.source)
+        {
+            out.errors.push(format!(
+                "warden: {}: rule id `{}` is also used at {}",
+                policy.origin(rule),
+                rule.id,
+                policy.origin(first)
+            ));
+        }
+    }
+}
+
+/// An allow that matches what a built-in rule or one of your denies
+/// stops, shown with an example command it would let through.
+fn shadows(policy: &Policy, allow: &RuleSpec, rules: &[RuleSpec], out: &mut Review) {
+    if !matches!(allow.tool, ToolSel::Any | ToolSel::Shell)
+        && !matches!(&allow.tool, ToolSel::Name(n) if super::spec::is_shell_tool(n))
+    {
+        return;
+    }
+    let alone = single(allow);
+    let matches = |command: &str| {
+        let call = ToolCall::shell(command, allow.base.clone());
+        let analysis = crate::shell::analyze(command);
+        !alone
+            .matches(&Subjects::of(&call, Some(&analysis), None))
+            .is_empty()
+    };
+    let origin = policy.origin(allow);
+    let mut found = 0;
+    for rule in rules::all() {
+        if found == MAX_PER_RULE {
+            break;
+        }
+        let Some(example) = rule.hits.iter().find(|h| matches(h)) else {
+            continue;
+        };
+        found += 1;
+        let floor = rules::hardline().any(|r| r.id == rule.id);
+        out.warnings.push(if floor {
+            format!(
+                "warden: {origin}: allow rule `{}` covers `{example}`, which {} blocks; the floor wins, so the allow does nothing there",
+                allow.id, rule.id
+            )
+        } else {
+            format!(
+                "warden: {origin}: allow rule `{}` lets through what {} ({}) would ask about, e.g. `{example}`",
+                allow.id, rule.id, rule.category
+            )
+        });
+    }
+    for deny in rules.iter().filter(|r| r.decision == Decision::Block) {
+        if let Some(example) = deny.hits.iter().find(|h| matches(h)) {
+            out.warnings.push(format!(
+                "warden: {origin}: allow rule `{}` also matches `{example}`, which deny rule `{}` ({}) blocks; the higher priority wins, deny on a tie",
+                allow.id,
+                deny.id,
+                policy.origin(deny)
+            ));
+        }
+    }
+}
+
+/// A regex whose compiled program is large: it is built and run on every call.
+fn costly_regex(policy: &Policy, rule: &RuleSpec, out: &mut Review) {
+    let Some(source) = pattern::regex_source(&rule.target, rule.case_insensitive) else {
+        return;
+    };
+    let small = regex::RegexBuilder::new(&source)
+        .size_limit(COSTLY_REGEX_BYTES)
+        .build();
+    if small.is_err() && pattern::compile(&source).is_ok() {
+        out.warnings.push(format!(
+            "warden: {}: rule `{}`: its pattern compiles to more than {} KiB (large counted repetitions or Unicode classes); every call pays for it",
+            policy.origin(rule),
+            rule.id,
+            COSTLY_REGEX_BYTES / 1024
+        ));
+    }
+    if matches!(rule.target, Target::Regex(_)) && source.trim_start_matches("(?i)").is_empty() {
+        out.warnings.push(format!(
+            "warden: {}: rule `{}`: an empty pattern matches every command",
+            policy.origin(rule),
+            rule.id
+        ));
+    }
+}
+
+/// A policy holding only `rule`, to ask what it alone matches.
+fn single(rule: &RuleSpec) -> Policy {
+    let mut alone = rule.clone();
+    alone.source = 0;
+    Policy::new(Vec::new(), Settings::default(), vec![alone])
+}
