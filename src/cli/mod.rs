@@ -12,6 +12,7 @@ mod policy;
 mod project;
 mod rules;
 mod setup;
+mod trust;
 
 use std::io::Read;
 use std::path::Path;
@@ -279,6 +280,20 @@ static COMMANDS: &[Command] = &[
         actions: &[],
         operands: true,
         run: cases::run,
+    },
+    Command {
+        name: "trust",
+        summary: "list, show, add, remove or start the trust rules of ~/.hermes/trust.json",
+        usage: "list | show --id ID | add --decision D [--tool T] [--pattern GLOB] [--scope PATH] [--priority N] [--id ID] | remove --id ID | init",
+        about: "Reads and edits Hermes' trust rules (~/.hermes/trust.json, or under\n\
+                HERMES_HOME), one of the policy sources warden reads: a JSON array of\n\
+                {id, tool, pattern, scope, decision, priority}. add, remove and init change\n\
+                the policy: only a person at a terminal can run them, never an agent's tool\n\
+                call. init writes a small read-only starter set into an empty file.",
+        flags: trust::FLAGS,
+        actions: &["list", "show", "add", "remove", "init"],
+        operands: false,
+        run: trust::run,
     },
     Command {
         name: "lint",

@@ -270,7 +270,15 @@ pub(super) fn lint(parsed: &Parsed, env: &Env, _: &mut dyn Read) -> Result<Outco
     let policy = load::lint(&env.locations, cwd.as_deref().map(Path::new));
     let mut out = String::new();
     describe_sources(&mut out, &policy);
-    let review = crate::config::review::review(&policy);
+    let decide = |policy: &std::sync::Arc<crate::config::policy::Policy>, command: &str| {
+        let options = crate::engine::Options {
+            policy: policy.clone(),
+            ..crate::engine::Options::default()
+        };
+        let verdict = crate::engine::evaluate_command(command, &options);
+        (verdict.decision, verdict.rule_id)
+    };
+    let review = crate::config::review::review(&policy, &decide);
     for problem in policy.problems.iter().chain(&review.errors) {
         let _ = writeln!(out, "{problem}");
     }

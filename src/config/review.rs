@@ -20,14 +20,18 @@ pub struct Review {
     pub warnings: Vec<String>,
 }
 
+/// How the engine decides a command under a policy: the decision and the
+/// deciding rule's id. Passed in, since the engine sits above the config.
+pub type Decide<'a> = &'a dyn Fn(&std::sync::Arc<Policy>, &str) -> (Decision, Option<String>);
+
 /// Reviews every rule of `policy`.
-pub fn review(policy: &Policy) -> Review {
+pub fn review(policy: &Policy, decide: Decide<'_>) -> Review {
     let rules = policy.rules();
     let mut out = Review::default();
     duplicate_ids(policy, &rules, &mut out);
     for rule in &rules {
         if rule.decision == Decision::Allow && !rule.dangerous {
-            shadows(policy, rule, &rules, &mut out);
+            shadows(policy, rule, &rules, decide, &mut out);
         }
         costly_regex(policy, rule, &mut out);
     }
@@ -62,13 +66,19 @@ fn duplicate_ids(policy: &Policy, rules: &[RuleSpec], out: &mut Review) {
 
 /// An allow that matches what a built-in rule or one of your denies
 /// stops, shown with an example command it would let through.
-fn shadows(policy: &Policy, allow: &RuleSpec, rules: &[RuleSpec], out: &mut Review) {
+fn shadows(
+    policy: &Policy,
+    allow: &RuleSpec,
+    rules: &[RuleSpec],
+    decide: Decide<'_>,
+    out: &mut Review,
+) {
     if !matches!(allow.tool, ToolSel::Any | ToolSel::Shell)
         && !matches!(&allow.tool, ToolSel::Name(n) if super::spec::is_shell_tool(n))
     {
         return;
     }
-    let alone = single(allow);
+    let alone = std::sync::Arc::new(single(allow));
     let matches = |command: &str| {
         let call = ToolCall::shell(command, allow.base.clone());
         let analysis = crate::shell::analyze(command);
@@ -76,17 +86,27 @@ fn shadows(policy: &Policy, allow: &RuleSpec, rules: &[RuleSpec], out: &mut Revi
             .matches(&Subjects::of(&call, Some(&analysis), None))
             .is_empty()
     };
+    // Whether the allow would decide the call: it must cover every command
+    // of the line, as the user layer requires.
+    let lets_through = |command: &str| {
+        let (decision, rule) = decide(&alone, command);
+        decision == Decision::Allow && rule.as_deref() == Some(allow.id.as_str())
+    };
     let origin = policy.origin(allow);
     let mut found = 0;
     for rule in rules::all() {
         if found == MAX_PER_RULE {
             break;
         }
-        let Some(example) = rule.hits.iter().find(|h| matches(h)) else {
+        let floor = rules::hardline().any(|r| r.id == rule.id);
+        let Some(example) = rule
+            .hits
+            .iter()
+            .find(|h| if floor { matches(h) } else { lets_through(h) })
+        else {
             continue;
         };
         found += 1;
-        let floor = rules::hardline().any(|r| r.id == rule.id);
         out.warnings.push(if floor {
             format!(
                 "warden: {origin}: allow rule `{}` covers `{example}`, which {} blocks; the floor wins, so the allow does nothing there",
@@ -100,7 +120,7 @@ fn shadows(policy: &Policy, allow: &RuleSpec, rules: &[RuleSpec], out: &mut Revi
         });
     }
     for deny in rules.iter().filter(|r| r.decision == Decision::Block) {
-        if let Some(example) = deny.hits.iter().find(|h| matches(h)) {
+        if let Some(example) = deny.hits.iter().find(|h| lets_through(h)) {
             out.warnings.push(format!(
                 "warden: {origin}: allow rule `{}` also matches `{example}`, which deny rule `{}` ({}) blocks; the higher priority wins, deny on a tie",
                 allow.id,

@@ -165,8 +165,8 @@ pub static RULES: &[Rule] = &[
         reason: "an agent must not rewrite the settings or hooks that guard it; edit them yourself",
         decision: Decision::Block,
         matcher: Matcher::Analysis(tampers_guard),
-        hits: &["warden bless", "script -qc 'warden bless' /dev/null", "warden uninstall", "~/.local/bin/warden uninstall --agent claude", "warden install --warden /tmp/fake/warden", "export HERMES_YOLO_MODE=1", "HERMES_YOLO_MODE=1 hermes chat -q 'clean up'", "env HERMES_SAFE_MODE=1 hermes", "export HERMES_ACCEPT_HOOKS=1", "hermes config set approvals.mode off", "chmod -x /usr/local/bin/warden", "rm -f \"$(which warden)\"", "mv /opt/bin/warden /opt/bin/warden.off"],
-        misses: &["cat ~/.hermes/config.yaml", "warden why --cmd 'git status'", "warden lint", "cat ~/.local/state/warden/ledger.json", "warden doctor", "warden install --help", "echo $HERMES_YOLO_MODE", "hermes config set model.default gpt-5", "rm -rf target/debug/warden", "cp README.md docs/warden.md"],
+        hits: &["warden bless", "warden trust add --decision allow --pattern '*'", "warden trust remove --id no-push", "script -qc 'warden bless' /dev/null", "warden uninstall", "~/.local/bin/warden uninstall --agent claude", "warden install --warden /tmp/fake/warden", "export HERMES_YOLO_MODE=1", "HERMES_YOLO_MODE=1 hermes chat -q 'clean up'", "env HERMES_SAFE_MODE=1 hermes", "export HERMES_ACCEPT_HOOKS=1", "hermes config set approvals.mode off", "chmod -x /usr/local/bin/warden", "rm -f \"$(which warden)\"", "mv /opt/bin/warden /opt/bin/warden.off"],
+        misses: &["cat ~/.hermes/config.yaml", "warden why --cmd 'git status'", "warden lint", "warden trust list", "warden rules list", "cat ~/.local/state/warden/ledger.json", "warden doctor", "warden install --help", "echo $HERMES_YOLO_MODE", "hermes config set model.default gpt-5", "rm -rf target/debug/warden", "cp README.md docs/warden.md"],
     },
     Rule {
         id: "hardline.insecure-remote-code",
@@ -534,7 +534,9 @@ fn tampers_guard(analysis: &Analysis) -> Option<String> {
         // nothing, or to another binary): they are for a person, never for
         // an agent (which could fake a terminal with `script`).
         let warden_setup = cmd.program == "warden"
-            && matches!(args.first(), Some(&("bless" | "install" | "uninstall")))
+            && (matches!(args.first(), Some(&("bless" | "install" | "uninstall")))
+                || args.first() == Some(&"trust")
+                    && matches!(args.get(1), Some(&("add" | "remove" | "init"))))
             && !help;
         // Set for a later command (`export`), or for a Hermes started now.
         let sets_var = |name: &str| {

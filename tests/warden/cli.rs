@@ -27,7 +27,58 @@ tests![
     rules_list_shows_built_in_and_user_rules,
     docs_rules_page_is_the_built_in_rules,
     test_runs_every_example_and_the_case_files,
+    trust_edits_hermes_trust_file_from_a_terminal_only,
 ];
+
+/// `warden trust`: list, init (read-only starters), add, show, remove on
+/// `~/.hermes/trust.json`; changes need a terminal; the rules added decide.
+fn trust_edits_hermes_trust_file_from_a_terminal_only() {
+    let w = World::new("cli/trust");
+    let empty = w.run(&["trust", "list"]);
+    assert_eq!(empty.code, 0, "{}", empty.stderr);
+    assert!(empty.stdout.contains(": 0 trust rules"), "{}", empty.stdout);
+    let refused = w.run_as(&["trust", "init"], false);
+    assert_eq!(refused.code, 2, "{}", refused.stdout);
+    assert!(
+        refused.stderr.contains("must be run by a person"),
+        "{}",
+        refused.stderr
+    );
+    let init = w.run_as(&["trust", "init"], true);
+    assert_eq!(init.code, 0, "{}", init.stderr);
+    assert!(w.run(&["trust", "list"]).stdout.contains(": 6 trust rules"));
+    let again = w.run_as(&["trust", "init"], true);
+    assert_eq!(again.code, 2, "init never overwrites: {}", again.stderr);
+    let add = w.run_as(
+        &[
+            "trust",
+            "add",
+            "--decision",
+            "deny",
+            "--tool",
+            "terminal",
+            "--pattern",
+            "npm publish*",
+            "--id",
+            "no-publish",
+        ],
+        true,
+    );
+    assert_eq!(add.code, 0, "{}", add.stderr);
+    let shown = w.run(&["trust", "show", "--id", "no-publish"]);
+    assert!(
+        shown.stdout.contains("\"decision\": \"deny\""),
+        "{}",
+        shown.stdout
+    );
+    let (verdict, _) = w.hook("npm publish --access public");
+    support::verdict_is(&verdict, "block", Some("trust.no-publish"));
+    let remove = w.run_as(&["trust", "remove", "--id", "no-publish"], true);
+    assert_eq!(remove.code, 0, "{}", remove.stderr);
+    assert!(w.run(&["trust", "list"]).stdout.contains(": 6 trust rules"));
+    let missing = w.run_as(&["trust", "remove", "--id", "no-publish"], true);
+    assert_eq!(missing.code, 2, "{}", missing.stderr);
+}
 
 /// `warden test`: the built-in rules' examples pass; a case file's failing
 /// line is reported with file and line, and the exit code says so.
