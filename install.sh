@@ -149,6 +149,12 @@ else
     config_note="The default config is $config: read its comments, then edit it."
 fi
 if [ "$write_config" = yes ]; then
+    # The config names its schema on its first line, for editors that complete it.
+    mkdir -p "$config_dir"
+    cp "$here/examples/config.schema.json" "$config_dir/config.schema.json.tmp.$$"
+    mv -f "$config_dir/config.schema.json.tmp.$$" "$config_dir/config.schema.json"
+fi
+if [ "$write_config" = yes ]; then
     echo "==> Checking the config with warden lint"
     "$target" lint || die "warden lint found problems in the config (above); fix them, or remove $config and run this again"
 fi

@@ -35,6 +35,7 @@ mod corpus;
 mod files;
 mod fixtures;
 mod hooks;
+mod json_schema;
 mod layout;
 mod ledger;
 mod policy;
@@ -53,6 +54,7 @@ fn main() {
         files::tests(),
         fixtures::tests(),
         hooks::tests(),
+        json_schema::tests(),
         layout::tests(),
         ledger::tests(),
         policy::tests(),
