@@ -34,8 +34,50 @@ pub fn review(policy: &Policy, decide: Decide<'_>) -> Review {
             shadows(policy, rule, &rules, decide, &mut out);
         }
         costly_regex(policy, rule, &mut out);
+        never_decides(policy, rule, &rules, &mut out);
     }
     out
+}
+
+/// A rule that can never decide: another rule covers its whole tool, with
+/// no pattern or scope, and wins every contest with it (managed over the
+/// rest, then the higher priority, then deny > ask > allow).
+fn never_decides(policy: &Policy, rule: &RuleSpec, rules: &[RuleSpec], out: &mut Review) {
+    if rule.dangerous {
+        return;
+    }
+    let strength = |d: Decision| match d {
+        Decision::Block => 2,
+        Decision::Ask => 1,
+        Decision::Allow => 0,
+    };
+    let managed = |r: &RuleSpec| policy.tier_of(r) == super::model::Tier::Managed;
+    let beats = |d: &RuleSpec| {
+        if managed(d) != managed(rule) {
+            return managed(d);
+        }
+        d.priority > rule.priority
+            || d.priority == rule.priority && strength(d.decision) > strength(rule.decision)
+    };
+    let covers = |d: &RuleSpec| {
+        d.target == Target::Any
+            && d.scope.is_none()
+            && !d.dangerous
+            && !d.whole_command
+            && (d.tool == ToolSel::Any || d.tool == rule.tool)
+    };
+    if let Some(winner) = rules
+        .iter()
+        .find(|d| d.decision != rule.decision && covers(d) && beats(d))
+    {
+        out.warnings.push(format!(
+            "warden: {}: rule `{}` can never decide: `{}` ({}) covers every call to its tool and wins",
+            policy.origin(rule),
+            rule.id,
+            winner.id,
+            policy.origin(winner)
+        ));
+    }
 }
 
 /// The same id given to rules in two files: a verdict or `why` naming it

@@ -64,6 +64,18 @@ fn lint_reviews_shadowing_allows_duplicate_ids_and_costly_regexes() {
         clean.stdout
     );
     assert!(clean.stdout.contains("warnings)"), "{}", clean.stdout);
+    let shadowed = World::new("policy/lint-never").file(
+        USER,
+        "rules:\n  deny:\n    - read_file\n  allow:\n    - \"read_file(src/**)\"\n",
+    );
+    let never = shadowed.run(&["lint", "--cwd", &shadowed.path("project")]);
+    assert!(
+        never
+            .stdout
+            .contains("rule `config.allow-1` can never decide: `config.deny-1`"),
+        "{}",
+        never.stdout
+    );
     let w = w.file(
         PROJECT,
         "rules:\n  deny:\n    - id: mine\n      pattern: \"terminal(shutdown:*)\"\n",
