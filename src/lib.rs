@@ -11,12 +11,16 @@
 //! nothing in the library prints or exits. [`agents`] registers the hook in
 //! each agent's own configuration and checks that it runs there.
 //!
-//! Dependencies point one way: `cli` → `agents` → `engine` → `config` →
+//! [`audit`] appends a redacted line per decision, after the verdict is out,
+//! when the user's config asks for it.
+//!
+//! Dependencies point one way: `cli` → `agents` → `audit` → `engine` → `config` →
 //! `rules` → `shell`, with `payload`, `verdict`, `error`, `path` and `resolve` as leaves any of
 //! them may use. The policy machinery (`config`) is internal; the rest is
 //! public so tests and tools can drive each step.
 
 pub mod agents;
+pub mod audit;
 pub mod cli;
 pub(crate) mod config;
 pub mod engine;

@@ -15,7 +15,11 @@ fn main() {
     let env = warden::cli::Env::from_process();
     let outcome = warden::cli::run(&args, &mut std::io::stdin().lock(), &env);
     // Nothing useful can be done if the agent closed our pipes.
-    let _ = std::io::stdout().write_all(outcome.stdout.as_bytes());
-    let _ = std::io::stderr().write_all(outcome.stderr.as_bytes());
+    let mut stdout = std::io::stdout();
+    let _ = stdout
+        .write_all(outcome.stdout.as_bytes())
+        .and_then(|()| stdout.flush());
+    let late = outcome.after_verdict();
+    let _ = std::io::stderr().write_all(format!("{}{late}", outcome.stderr).as_bytes());
     std::process::exit(outcome.code);
 }

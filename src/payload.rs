@@ -57,6 +57,8 @@ pub struct ToolCall {
     pub profile: Option<String>,
     /// `tool_input.cross_profile: true`: a write into another Hermes profile is meant.
     pub cross_profile: bool,
+    /// The agent's session id (`session_id`), for the audit log.
+    pub session: Option<String>,
 }
 
 /// A file a tool would read or write, as its input names it.
@@ -141,6 +143,7 @@ impl ToolCall {
             files: Vec::new(),
             profile: None,
             cross_profile: false,
+            session: None,
         }
     }
 
@@ -265,6 +268,11 @@ pub fn parse(text: &str) -> Result<ToolCall> {
         .ok()
         .flatten()
         .filter(|p| !p.is_empty())
+        .map(str::to_string);
+    call.session = optional_str(&root, "session_id")
+        .ok()
+        .flatten()
+        .filter(|s| !s.is_empty())
         .map(str::to_string);
     call.cross_profile = input.is_some_and(|m| m.get("cross_profile") == Some(&Value::Bool(true)));
     if is_pre_tool_event(event) && call.kind == ToolKind::Shell {

@@ -123,18 +123,29 @@ pub(super) fn run(parsed: &Parsed, env: &Env, _stdin: &mut dyn Read) -> Result<O
     }
 
     let mut out = String::new();
+    let style = env.style();
     if !failures.is_empty() {
         out.push_str("FAIL  WHERE  WHAT  WANT  GOT\n");
         for f in &failures {
             out.push_str(&format!(
-                "FAIL  {}  {}  {}  {}\n",
-                f.at, f.what, f.want, f.got
+                "{}  {}  {}  {}  {}\n",
+                style.fail("FAIL"),
+                f.at,
+                f.what,
+                f.want,
+                f.got
             ));
         }
     }
+    let failed = format!("{} failed", failures.len());
     out.push_str(&format!(
-        "{passed} passed, {} failed ({} case file{})\n",
-        failures.len(),
+        "{} passed, {} ({} case file{})\n",
+        style.ok(&passed.to_string()),
+        if failures.is_empty() {
+            failed
+        } else {
+            style.fail(&failed)
+        },
         parsed.operands.len(),
         if parsed.operands.len() == 1 { "" } else { "s" }
     ));
@@ -142,6 +153,7 @@ pub(super) fn run(parsed: &Parsed, env: &Env, _stdin: &mut dyn Read) -> Result<O
         stdout: out,
         stderr,
         code: i32::from(!failures.is_empty()),
+        audit: None,
     })
 }
 

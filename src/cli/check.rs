@@ -35,6 +35,7 @@ pub(super) fn run(parsed: &Parsed, env: &Env, stdin: &mut dyn Read) -> Result<Ou
         stdout: String::new(),
         stderr: String::new(),
         code: 0,
+        audit: None,
     };
     for (n, line) in BufReader::new(stdin).lines().enumerate() {
         let line = match line {

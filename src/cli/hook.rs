@@ -54,6 +54,7 @@ fn judge(parsed: &Parsed, env: &Env, stdin: &mut dyn Read) -> Outcome {
                 stdout: unreadable(&err, dialect),
                 stderr: format!("warden: {err}\n"),
                 code: 0,
+                audit: None,
             };
         }
     };
@@ -67,10 +68,19 @@ fn judge(parsed: &Parsed, env: &Env, stdin: &mut dyn Read) -> Outcome {
     let options = Options { on_ask, ..options };
     let verdict = engine::evaluate(&call, &options);
     let line = verdict.render(dialect.unwrap_or(call.agent.dialect()));
+    let audit = match call.is_pre_tool() {
+        true => env.audit_log(&options.policy.settings),
+        false => None,
+    }
+    .map(|log| crate::audit::Pending {
+        log,
+        entry: crate::audit::Entry::new(&call, &verdict, std::time::SystemTime::now()),
+    });
     Outcome {
         stdout: format!("{line}\n"),
         stderr,
         code: 0,
+        audit,
     }
 }
 

@@ -5,6 +5,7 @@
 //! one entry of `COMMANDS`, parsed by `args.rs` from its flag table.
 
 mod args;
+mod audit;
 mod cases;
 mod check;
 mod hook;
@@ -12,6 +13,7 @@ mod policy;
 mod project;
 mod rules;
 mod setup;
+mod style;
 mod trust;
 
 use std::io::Read;
@@ -31,6 +33,19 @@ pub struct Outcome {
     pub stdout: String,
     pub stderr: String,
     pub code: i32,
+    /// The audit line to append once `stdout` is out (see [`Outcome::after_verdict`]).
+    pub audit: Option<crate::audit::Pending>,
+}
+
+impl Outcome {
+    /// What is done after the verdict is printed: appends the audit line.
+    /// Returns what to add to stderr; nothing here can change the verdict.
+    pub fn after_verdict(&self) -> String {
+        match self.audit.as_ref().map(crate::audit::Pending::write) {
+            Some(Err(err)) => format!("warden: audit log not written: {err}\n"),
+            _ => String::new(),
+        }
+    }
 }
 
 /// The process environment warden depends on, read by `main`.
@@ -54,6 +69,8 @@ pub struct Env {
     safe_roots: Vec<String>,
     /// The running binary.
     warden_exe: Option<String>,
+    /// stdout is a terminal and `NO_COLOR` is not set: colour what people read.
+    colour: bool,
 }
 
 impl Env {
@@ -66,6 +83,9 @@ impl Env {
         env.warden_exe = std::env::current_exe()
             .ok()
             .map(|p| p.display().to_string());
+        env.colour = std::io::stdout().is_terminal()
+            && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+            && std::env::var_os("TERM").is_none_or(|t| t != "dumb");
         env
     }
 
@@ -104,7 +124,13 @@ impl Env {
                 .map(|v| safe_roots(&v, var("HOME").as_deref()))
                 .unwrap_or_default(),
             warden_exe: None,
+            colour: false,
         }
+    }
+
+    /// How to style what people read.
+    pub(crate) fn style(&self) -> style::Style {
+        style::Style { on: self.colour }
     }
 
     /// Engine options for a call in `cwd`, with the policy loaded for it;
@@ -145,7 +171,37 @@ impl Env {
             links: Some(std::sync::Arc::new(crate::resolve::Disk)),
             ..Options::default()
         };
+        let mut options = options;
+        // The agent must not be able to edit away what it did.
+        if let Some(log) = self.audit_log(&options.policy.settings) {
+            options
+                .guard_paths
+                .extend(log.files().iter().map(|p| p.to_string_lossy().into_owned()));
+        }
         (options, loaded)
+    }
+
+    /// The audit log the settings ask for, with `~` and the default path
+    /// resolved; `None` when logging is off or has nowhere to go.
+    pub(crate) fn audit_log(
+        &self,
+        settings: &crate::config::model::Settings,
+    ) -> Option<crate::audit::Log> {
+        let audit = settings.audit.as_ref()?;
+        let home = self.locations.home.as_deref();
+        let path = match audit.path.as_deref() {
+            None => self.locations.state_dir.as_ref()?.join("audit.jsonl"),
+            Some("~") => return None,
+            Some(p) => match p.strip_prefix("~/") {
+                Some(rest) => home?.join(rest),
+                None => std::path::PathBuf::from(p),
+            },
+        };
+        Some(crate::audit::Log {
+            path,
+            max_bytes: audit.max_bytes,
+            keep: audit.keep,
+        })
     }
 
     /// The guard's own files where this machine keeps them.
@@ -296,6 +352,20 @@ static COMMANDS: &[Command] = &[
         run: trust::run,
     },
     Command {
+        name: "audit",
+        summary: "read the audit log: the latest decisions, or counts by rule and decision",
+        usage: "tail [--lines N] [--since WHEN] [--json] | stats [--since WHEN] [--json]  [--file PATH] [--cwd DIR]",
+        about: "Reads the log the hook appends to when your config has `audit:` (one JSON\n\
+                line per decision, secrets redacted; see the README). tail shows the latest\n\
+                decisions; stats counts a period by decision, layer, rule and tool: the\n\
+                rules that ask most are the ones worth an allow rule, the blocks are what\n\
+                the agent tried. Rotated files (PATH.1 ...) are read too.",
+        flags: audit::FLAGS,
+        actions: &["tail", "stats"],
+        operands: false,
+        run: audit::run,
+    },
+    Command {
         name: "lint",
         summary: "check every policy file and every rule's examples; exit 1 on problems",
         usage: "[--cwd DIR]",
@@ -373,11 +443,11 @@ pub fn run(args: &[String], stdin: &mut dyn Read, env: &Env) -> Outcome {
     let named = COMMANDS.iter().find(|c| c.name == first);
     match (first, named) {
         ("-V" | "--version", _) => plain(format!("warden {}\n", env!("CARGO_PKG_VERSION"))),
-        ("-h" | "--help", _) => plain(global_help()),
+        ("-h" | "--help", _) => plain(env.style().help(&global_help())),
         ("help", _) => match rest.first() {
-            None => plain(global_help()),
+            None => plain(env.style().help(&global_help())),
             Some(name) => match COMMANDS.iter().find(|c| c.name == name.as_str()) {
-                Some(command) => plain(command_help(command)),
+                Some(command) => plain(env.style().help(&command_help(command))),
                 None => usage_error(None, &Error::Usage(format!("unknown command `{name}`"))),
             },
         },
@@ -424,16 +494,17 @@ fn dispatch(command: &Command, args: &[String], stdin: &mut dyn Read, env: &Env)
                 stdout: hook::bad_start(&err),
                 stderr: format!("warden: {err}\n{}", global_help()),
                 code: 0,
+                audit: None,
             }
         }
         Err(err) => return usage_error(Some(command), &err),
     };
     if parsed.help {
-        return plain(if is_hook {
+        return plain(env.style().help(&if is_hook {
             global_help()
         } else {
             command_help(command)
-        });
+        }));
     }
     if is_hook && env.stdin_is_terminal {
         return Outcome {
@@ -443,6 +514,7 @@ fn dispatch(command: &Command, args: &[String], stdin: &mut dyn Read, env: &Env)
                 global_help()
             ),
             code: 2,
+            audit: None,
         };
     }
     let mut parsed = parsed;
@@ -466,6 +538,7 @@ fn plain(stdout: String) -> Outcome {
         stdout,
         stderr: String::new(),
         code: 0,
+        audit: None,
     }
 }
 
@@ -487,6 +560,7 @@ fn usage_error(command: Option<&Command>, err: &Error) -> Outcome {
         stdout: String::new(),
         stderr,
         code: 2,
+        audit: None,
     }
 }
 

@@ -126,6 +126,7 @@ pub(super) fn why(parsed: &Parsed, env: &Env, _: &mut dyn Read) -> Result<Outcom
         stdout: out,
         stderr,
         code: 0,
+        audit: None,
     })
 }
 
@@ -279,11 +280,12 @@ pub(super) fn lint(parsed: &Parsed, env: &Env, _: &mut dyn Read) -> Result<Outco
         (verdict.decision, verdict.rule_id)
     };
     let review = crate::config::review::review(&policy, &decide);
+    let style = env.style();
     for problem in policy.problems.iter().chain(&review.errors) {
-        let _ = writeln!(out, "{problem}");
+        let _ = writeln!(out, "{}", style.fail(problem));
     }
     for warning in &review.warnings {
-        let _ = writeln!(out, "{warning}");
+        let _ = writeln!(out, "{}", style.warn(warning));
     }
     let examples: usize = policy
         .rules()
@@ -298,19 +300,25 @@ pub(super) fn lint(parsed: &Parsed, env: &Env, _: &mut dyn Read) -> Result<Outco
     let code = if problems == 0 {
         let _ = writeln!(
             out,
-            "ok: {} rules from {} files, {examples} examples behave as declared{warned}",
+            "{}: {} rules from {} files, {examples} examples behave as declared{warned}",
+            style.ok("ok"),
             policy.len(),
             policy.sources.len()
         );
         0
     } else {
-        let _ = writeln!(out, "{problems} problems{warned}");
+        let _ = writeln!(
+            out,
+            "{}{warned}",
+            style.fail(&format!("{problems} problems"))
+        );
         1
     };
     Ok(Outcome {
         stdout: out,
         stderr: String::new(),
         code,
+        audit: None,
     })
 }
 
@@ -322,6 +330,7 @@ pub(super) fn bless(parsed: &Parsed, env: &Env, _: &mut dyn Read) -> Result<Outc
             stdout: String::new(),
             stderr: "warden: `warden bless` must be run by a person from a terminal (stdin is not one); nothing was changed\n".into(),
             code: 2,
+            audit: None,
         });
     }
     let cwd = current_dir(parsed);
@@ -331,11 +340,13 @@ pub(super) fn bless(parsed: &Parsed, env: &Env, _: &mut dyn Read) -> Result<Outc
                 stdout: lines.iter().map(|l| format!("{l}\n")).collect(),
                 stderr: String::new(),
                 code: 0,
+                audit: None,
             },
             Err(err) => Outcome {
                 stdout: String::new(),
                 stderr: format!("warden: {err}\n"),
                 code: 1,
+                audit: None,
             },
         },
     )

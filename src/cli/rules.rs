@@ -43,6 +43,7 @@ pub(super) fn run(parsed: &Parsed, env: &Env, _stdin: &mut dyn Read) -> Result<O
             stdout: catalog::markdown(),
             stderr: String::new(),
             code: 0,
+            audit: None,
         });
     }
     let mut stderr = String::new();
@@ -96,6 +97,7 @@ pub(super) fn run(parsed: &Parsed, env: &Env, _stdin: &mut dyn Read) -> Result<O
         stdout,
         stderr,
         code: 0,
+        audit: None,
     })
 }
 

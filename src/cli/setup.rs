@@ -123,6 +123,7 @@ pub(super) fn doctor(parsed: &Parsed, env: &Env, _: &mut dyn Read) -> Result<Out
         stdout: out,
         stderr: String::new(),
         code: i32::from(failed > 0),
+        audit: None,
     })
 }
 
@@ -133,6 +134,7 @@ fn none_found() -> Outcome {
                  ~/.hermes, ~/.claude, ~/.codex): name one with --agent\n"
             .into(),
         code: 1,
+        audit: None,
     }
 }
 
@@ -152,5 +154,6 @@ fn outcome(report: agents::Report) -> Outcome {
         stdout: out,
         stderr: String::new(),
         code: i32::from(report.failed()),
+        audit: None,
     }
 }

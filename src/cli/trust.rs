@@ -75,6 +75,7 @@ pub(super) fn run(parsed: &Parsed, env: &Env, _stdin: &mut dyn Read) -> Result<O
                 "warden: `warden trust {action}` changes the policy and must be run by a person from a terminal (stdin is not one); nothing was changed\n"
             ),
             code: 2,
+            audit: None,
         });
     }
     let shown = path.display().to_string();
@@ -166,6 +167,7 @@ pub(super) fn run(parsed: &Parsed, env: &Env, _stdin: &mut dyn Read) -> Result<O
         stdout,
         stderr: String::new(),
         code: 0,
+        audit: None,
     })
 }
 

@@ -391,6 +391,13 @@ fn compile(inputs: &Inputs) -> (Policy, Vec<RuleSpec>) {
         for warning in &doc.warnings {
             problems.push(format!("warden: {path}: {warning}"));
         }
+        let mut doc = doc;
+        if candidate.tier == Tier::Project && doc.settings.audit.take().is_some() {
+            problems.push(format!(
+                "warden: {path}: `audit` is ignored in a project file: only your own \
+                 config or a managed one chooses where your commands are logged"
+            ));
+        }
         sources.push(SourceInfo {
             path: path.clone(),
             tier: candidate.tier,
@@ -453,6 +460,9 @@ fn merge(sources: &[SourceInfo], settings: Vec<Settings>) -> Settings {
                     merged.$field = s.$field;
                 }
             )*};
+        }
+        if s.audit.is_some() {
+            merged.audit.clone_from(&s.audit);
         }
         take!(
             mode,

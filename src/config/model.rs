@@ -257,6 +257,29 @@ pub struct Settings {
     /// pattern keys, which are warden rules' descriptions): those built-in
     /// dangerous rules no longer ask.
     pub exempt_categories: Vec<String>,
+    /// `audit:` in warden's own config (user, managed or `WARDEN_CONFIG`
+    /// only: a project must not choose where a person's commands are written).
+    pub audit: Option<AuditSettings>,
+}
+
+/// Where decisions are logged, and how much of the log is kept.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AuditSettings {
+    /// The log file as written, made absolute against the config file's
+    /// directory; `~/` is expanded when it is used. `None`: the default,
+    /// `audit.jsonl` in warden's state directory.
+    pub path: Option<String>,
+    /// The log is rotated before a line would take it past this size.
+    pub max_bytes: u64,
+    /// Rotated files kept (`audit.jsonl.1` … `.N`); 0 keeps none.
+    pub keep: u32,
+}
+
+impl AuditSettings {
+    pub(crate) const DEFAULT_MAX_BYTES: u64 = 10 * 1024 * 1024;
+    pub(crate) const MIN_MAX_BYTES: u64 = 4096;
+    pub(crate) const DEFAULT_KEEP: u32 = 3;
+    pub(crate) const MAX_KEEP: u32 = 100;
 }
 
 /// What one source file says.

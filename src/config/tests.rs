@@ -45,8 +45,8 @@ fn temp_dir(tag: &str) -> PathBuf {
 /// `FORMAT_VERSION` and the SHA-256 of the representative policies' cached
 /// bytes when it was last bumped.
 const RECORDED_LAYOUT: (u32, &str) = (
-    6,
-    "5a26800c8f1d780800030268386c9226defe35c73a59ed9f5b8494b34169f389",
+    7,
+    "5b102640726798d0e1ce0bb949221e0f72b01809ec0577e5500f1bf40b746a85",
 );
 
 fn representative_sources() -> Vec<SourceInfo> {
@@ -154,6 +154,11 @@ fn representative_policies() -> Vec<Policy> {
                 unattended_mode: Some(unattended[i % 2]),
                 auto_approve_up_to: Some(risks[i]),
                 exempt_categories: vec!["recursive delete".into(), format!("category {i}")],
+                audit: Some(crate::config::model::AuditSettings {
+                    path: (i % 2 == 0).then(|| format!("/var/log/warden-{i}.jsonl")),
+                    max_bytes: 4096 << i,
+                    keep: i as u32,
+                }),
             };
             let mut policy =
                 Policy::new(representative_sources(), settings, representative_rules());

@@ -7,7 +7,9 @@ use std::collections::HashSet;
 
 use serde::Deserialize;
 
-use super::model::{Mode, OnError, Risk, Settings, SourceDoc, SourceKind, Unattended};
+use super::model::{
+    AuditSettings, Mode, OnError, Risk, Settings, SourceDoc, SourceKind, Unattended,
+};
 use super::spec::{build_rules, RuleCtx, RulesField};
 use super::yaml::lines::{self, Step};
 use super::yaml::{config_error, yaml_error};
@@ -47,6 +49,10 @@ pub(crate) fn parse(
         cron_mode: body.unattended,
         single_query_mode: body.unattended,
         unattended_mode: body.unattended,
+        audit: match body.audit {
+            Some(audit) => Some(audit.settings(path, text)?),
+            None => None,
+        },
         ..Settings::default()
     };
     settings.exempt_categories = body
@@ -82,6 +88,7 @@ struct Body {
     auto_approve_up_to: Option<Risk>,
     unattended: Option<Unattended>,
     exempt: Option<Vec<String>>,
+    audit: Option<AuditDoc>,
     rules: Option<RulesField>,
     /// Where `rules` sits, for finding entry lines.
     rules_keys: Vec<&'static str>,
@@ -95,7 +102,64 @@ struct WardenDoc {
     auto_approve_up_to: Option<Risk>,
     unattended: Option<Unattended>,
     exempt: Option<Vec<String>>,
+    audit: Option<AuditDoc>,
     rules: Option<RulesField>,
+}
+
+/// `audit:` as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AuditDoc {
+    path: Option<String>,
+    max_bytes: Option<u64>,
+    keep: Option<u32>,
+}
+
+impl AuditDoc {
+    /// Checks the values; a relative path is made absolute against the
+    /// directory of the file that names it.
+    fn settings(self, path: &str, text: &str) -> Result<AuditSettings> {
+        let line = |key: &str| lines::key_line(text, &[Step::Key("audit"), Step::Key(key)]);
+        let max_bytes = self.max_bytes.unwrap_or(AuditSettings::DEFAULT_MAX_BYTES);
+        if max_bytes < AuditSettings::MIN_MAX_BYTES {
+            return Err(config_error(
+                path,
+                line("max_bytes"),
+                format!(
+                    "audit.max_bytes is {max_bytes}; it must be at least {}",
+                    AuditSettings::MIN_MAX_BYTES
+                ),
+            ));
+        }
+        let keep = self.keep.unwrap_or(AuditSettings::DEFAULT_KEEP);
+        if keep > AuditSettings::MAX_KEEP {
+            return Err(config_error(
+                path,
+                line("keep"),
+                format!(
+                    "audit.keep is {keep}; at most {} rotated files are kept",
+                    AuditSettings::MAX_KEEP
+                ),
+            ));
+        }
+        let log = match self.path.as_deref().map(str::trim) {
+            None => None,
+            Some("") => return Err(config_error(path, line("path"), "audit.path is empty")),
+            Some(p) if p.starts_with('/') || p == "~" || p.starts_with("~/") => Some(p.to_string()),
+            Some(p) => {
+                let dir = std::path::Path::new(path)
+                    .parent()
+                    .map(|d| d.display().to_string())
+                    .unwrap_or_default();
+                Some(format!("{}/{p}", dir.trim_end_matches('/')))
+            }
+        };
+        Ok(AuditSettings {
+            path: log,
+            max_bytes,
+            keep,
+        })
+    }
 }
 
 impl WardenDoc {
@@ -106,6 +170,7 @@ impl WardenDoc {
             auto_approve_up_to: self.auto_approve_up_to,
             unattended: self.unattended,
             exempt: self.exempt,
+            audit: self.audit,
             rules: self.rules,
             rules_keys: vec!["rules"],
         }
@@ -149,6 +214,7 @@ impl PermissionsDoc {
             auto_approve_up_to: self.auto_approve_up_to,
             unattended: self.unattended,
             exempt: self.exempt,
+            audit: None,
             rules: self.rules,
             rules_keys: vec!["rules"],
         };

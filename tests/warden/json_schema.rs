@@ -72,6 +72,18 @@ fn fits(root: &Value, schema: &Value, value: &Value) -> bool {
             }
         }
     }
+    if let Some(n) = value.as_f64() {
+        let below = schema["minimum"].as_f64().is_some_and(|min| n < min);
+        let above = schema["maximum"].as_f64().is_some_and(|max| n > max);
+        if below || above {
+            return false;
+        }
+    }
+    if let (Some(min), Some(text)) = (schema["minLength"].as_u64(), value.as_str()) {
+        if (text.chars().count() as u64) < min {
+            return false;
+        }
+    }
     if let (Some(items), Some(array)) = (schema.get("items"), value.as_array()) {
         if !array.iter().all(|item| fits(root, items, item)) {
             return false;
@@ -152,6 +164,8 @@ fn config_schema_refuses_what_the_loader_refuses() {
     let root = schema("examples/config.schema.json");
     let good = "mode: cautious\nrules:\n  deny:\n    - \"terminal(git push --force:*)\"\n    - {regex: 'terraform\\s+destroy', examples: {hits: [terraform destroy]}}\n";
     assert!(fits(&root, &root, &yaml(good)));
+    let audit = "audit:\n  path: ~/logs/warden.jsonl\n  max_bytes: 4096\n  keep: 0\n";
+    assert!(fits(&root, &root, &yaml(audit)));
     for bad in [
         "mood: cautious\n",
         "mode: careful\n",
@@ -159,6 +173,10 @@ fn config_schema_refuses_what_the_loader_refuses() {
         "rules:\n  deny:\n    - {regexp: x}\n",
         "rules:\n  deny:\n    - {pattern: x, priority: high}\n",
         "on_error: maybe\n",
+        "audit:\n  max_bytes: 100\n",
+        "audit:\n  keep: 101\n",
+        "audit:\n  path: \"\"\n",
+        "audit:\n  rotate: daily\n",
     ] {
         assert!(!fits(&root, &root, &yaml(bad)), "schema accepts {bad:?}");
     }

@@ -98,7 +98,9 @@ fn readme_block(start_marker: &str, end_marker: &str, want: &str, source: &str) 
 
 /// The modules from the top of the program down: a module may use those
 /// after it, and the leaves, never one before it.
-const LAYERS: &[&str] = &["cli", "agents", "engine", "config", "rules", "shell"];
+const LAYERS: &[&str] = &[
+    "cli", "agents", "audit", "engine", "config", "rules", "shell",
+];
 const LEAVES: &[&str] = &["payload", "verdict", "error", "path", "resolve", "patch"];
 
 fn dependencies_point_one_way() {
@@ -127,7 +129,7 @@ fn dependencies_point_one_way() {
     }
     assert!(
         wrong.is_empty(),
-        "dependencies must point cli -> agents -> engine -> config -> rules -> shell (and to the leaves {LEAVES:?}):\n{}",
+        "dependencies must point cli -> agents -> audit -> engine -> config -> rules -> shell (and to the leaves {LEAVES:?}):\n{}",
         wrong.join("\n")
     );
 }

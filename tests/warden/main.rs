@@ -30,6 +30,7 @@ macro_rules! tests {
 }
 
 mod analyze;
+mod audit;
 mod cli;
 mod corpus;
 mod files;
@@ -49,6 +50,7 @@ fn main() {
     let args = Arguments::from_args();
     let trials: Vec<Trial> = [
         analyze::tests(),
+        audit::tests(),
         cli::tests(),
         corpus::tests(),
         files::tests(),

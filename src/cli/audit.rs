@@ -1,0 +1,202 @@
+//! `warden audit tail|stats`: reading the audit log the hook writes when the user's config has `audit:`.
+
+use std::fmt::Write as _;
+use std::io::Read;
+use std::path::PathBuf;
+
+use super::args::{Flag, Parsed};
+use super::policy::CWD;
+use super::style::Style;
+use super::{Env, Outcome};
+use crate::audit::{self, Log, Stats};
+use crate::error::Error;
+
+pub(super) static FLAGS: &[Flag] = &[
+    Flag {
+        long: "--lines",
+        value: Some("N"),
+        choices: &[],
+        help: "tail: how many of the latest decisions to show (default 20)",
+    },
+    Flag {
+        long: "--since",
+        value: Some("WHEN"),
+        choices: &[],
+        help: "only decisions since WHEN: a duration back from now (30m, 24h,\n7d, 2w) or a UTC date or time (2026-11-01, 2026-11-01T09:30:00Z)",
+    },
+    Flag {
+        long: "--json",
+        value: None,
+        choices: &[],
+        help: "tail: the log's own lines; stats: one JSON object",
+    },
+    Flag {
+        long: "--file",
+        value: Some("PATH"),
+        choices: &[],
+        help: "read this log instead of the one your config names",
+    },
+    CWD,
+];
+
+pub(super) fn run(parsed: &Parsed, env: &Env, _stdin: &mut dyn Read) -> Result<Outcome, Error> {
+    let mut stderr = String::new();
+    let log = match parsed.value("--file") {
+        Some(file) => Log {
+            path: PathBuf::from(file),
+            max_bytes: u64::MAX,
+            keep: crate::config::model::AuditSettings::MAX_KEEP,
+        },
+        None => {
+            let cwd = super::policy::current_dir(parsed);
+            let (options, _) = env.options(cwd.as_deref(), &mut stderr);
+            env.audit_log(&options.policy.settings).ok_or_else(|| {
+                Error::Usage(
+                    "no audit log is configured: add `audit: {}` to ~/.config/warden/config.yaml \
+                     (or name a log with --file)"
+                        .into(),
+                )
+            })?
+        }
+    };
+    let since = match parsed.value("--since") {
+        Some(value) => {
+            Some(audit::since(value, std::time::SystemTime::now()).map_err(Error::Usage)?)
+        }
+        None => None,
+    };
+    let read = log.read()?;
+    if read.files == 0 {
+        stderr.push_str(&format!(
+            "warden: {} does not exist yet: no decision has been logged\n",
+            log.path.display()
+        ));
+    }
+    if read.bad > 0 {
+        stderr.push_str(&format!(
+            "warden: {}: {} lines are not audit entries and were skipped\n",
+            log.path.display(),
+            read.bad
+        ));
+    }
+    let in_period: Vec<&audit::Entry> = read
+        .entries
+        .iter()
+        .filter(|e| since.as_deref().is_none_or(|s| e.time.as_str() >= s))
+        .collect();
+    let json = parsed.value("--json").is_some();
+    let style = env.style();
+    let stdout = match parsed.action.as_deref() {
+        Some("tail") => {
+            let lines = match parsed.value("--lines") {
+                Some(n) => n
+                    .parse::<usize>()
+                    .map_err(|_| Error::Usage(format!("--lines needs a number, not `{n}`")))?,
+                None => 20,
+            };
+            tail(
+                &in_period[in_period.len().saturating_sub(lines)..],
+                json,
+                style,
+            )
+        }
+        _ => {
+            let mut stats = Stats::of(in_period.iter().copied(), None);
+            stats.unreadable_lines = read.bad;
+            if json {
+                format!("{}\n", serde_json::to_string(&stats).unwrap_or_default())
+            } else {
+                report(&stats, &log, since.as_deref(), style)
+            }
+        }
+    };
+    Ok(Outcome {
+        stdout,
+        stderr,
+        code: 0,
+        audit: None,
+    })
+}
+
+fn tail(entries: &[&audit::Entry], json: bool, style: Style) -> String {
+    let mut out = String::new();
+    for e in entries {
+        if json {
+            let _ = writeln!(out, "{}", serde_json::to_string(e).unwrap_or_default());
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "{}  {}  {:<28}  {:<16}  {}",
+            e.time,
+            style.decision(&e.decision, &format!("{:<5}", e.decision)),
+            e.rule.as_deref().unwrap_or("-"),
+            format!("{} {}", e.agent, e.tool),
+            e.subject().replace('\n', "⏎")
+        );
+    }
+    out
+}
+
+fn report(stats: &Stats, log: &Log, since: Option<&str>, style: Style) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{} {}", style.bold("log:"), log.path.display());
+    let _ = writeln!(
+        out,
+        "{} {} decisions, {} to {}{}",
+        style.bold("period:"),
+        stats.decisions,
+        stats.first.as_deref().unwrap_or("-"),
+        stats.last.as_deref().unwrap_or("-"),
+        since.map(|s| format!(" (since {s})")).unwrap_or_default()
+    );
+    let _ = writeln!(out, "\n{}", style.bold("DECISION  COUNT"));
+    for decision in ["block", "ask", "allow"] {
+        let count = stats.by_decision.get(decision).copied().unwrap_or(0);
+        let _ = writeln!(
+            out,
+            "{}  {count:>5}",
+            style.decision(decision, &format!("{decision:<8}"))
+        );
+    }
+    let _ = writeln!(out, "\n{}", style.bold("LAYER            COUNT"));
+    for (layer, count) in &stats.by_layer {
+        let _ = writeln!(out, "{layer:<15}  {count:>5}");
+    }
+    let _ = writeln!(
+        out,
+        "\n{}",
+        style.bold("RULE                                DECISION  COUNT")
+    );
+    for c in stats.rules.iter().take(25) {
+        let _ = writeln!(
+            out,
+            "{:<34}  {}  {:>5}",
+            c.name,
+            style.decision(&c.decision, &format!("{:<8}", c.decision)),
+            c.count
+        );
+    }
+    if stats.rules.len() > 25 {
+        let _ = writeln!(
+            out,
+            "… {} more (--json has them all)",
+            stats.rules.len() - 25
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\n{}",
+        style.bold("AGENT TOOL                          DECISION  COUNT")
+    );
+    for c in stats.tools.iter().take(25) {
+        let _ = writeln!(
+            out,
+            "{:<34}  {}  {:>5}",
+            c.name,
+            style.decision(&c.decision, &format!("{:<8}", c.decision)),
+            c.count
+        );
+    }
+    out
+}
