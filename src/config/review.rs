@@ -1,4 +1,4 @@
-//! What `warden lint` says about your rules beyond their syntax: allows that shadow a built-in rule or a deny, rules that never decide or never match, ids used twice, and regexes that cost more than they should or fall back to a slow path.
+//! What `warden lint` says about your rules beyond their syntax: allows that shadow a built-in rule or a deny, rules that never decide or never match, ids used twice, and regexes that cost more than they should.
 
 use super::model::{RuleSpec, Settings, Target, ToolSel};
 use super::pattern;
@@ -194,18 +194,6 @@ fn costly_regex(policy: &Policy, rule: &RuleSpec, out: &mut Review) {
         if hir.properties().minimum_len().is_none() {
             out.warnings.push(format!(
                 "warden: {}: rule `{}`: its pattern can never match anything (an empty class such as `[^\\s\\S]`), so the rule never decides",
-                policy.origin(rule),
-                rule.id
-            ));
-        }
-        // The regex crate's fast engines cannot handle a Unicode word
-        // boundary on non-ASCII text; it then falls back to its slowest
-        // engine, on every call with such text.
-        if matches!(rule.target, Target::Regex(_))
-            && hir.properties().look_set().contains_word_unicode()
-        {
-            out.warnings.push(format!(
-                "warden: {}: rule `{}`: `\\b` (a Unicode word boundary) makes the regex engine fall back to its slow path on any command with non-ASCII text; write `(?-u:\\b)` for ASCII word boundaries",
                 policy.origin(rule),
                 rule.id
             ));
