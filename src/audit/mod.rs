@@ -82,7 +82,9 @@ impl Entry {
 
     /// The same entry with its secrets taken out and long texts cut.
     pub fn redacted(&self) -> Entry {
-        let clean = |text: &str| cut(&redact::redact(text));
+        // Redacting twice what is kept leaves room for redaction to
+        // shorten it, without scanning a megabyte command.
+        let clean = |text: &str| cut(&redact::redact(&prefix(text, 2 * MAX_LOGGED_BYTES)));
         Entry {
             command: self.command.as_deref().map(clean),
             paths: self.paths.iter().map(|p| clean(p)).collect(),
@@ -102,14 +104,20 @@ impl Entry {
 
 /// `text` cut to [`MAX_LOGGED_BYTES`] on a character boundary, saying how much went.
 fn cut(text: &str) -> String {
-    if text.len() <= MAX_LOGGED_BYTES {
+    let kept = prefix(text, MAX_LOGGED_BYTES);
+    if kept.len() == text.len() {
         return text.to_string();
     }
-    let mut end = MAX_LOGGED_BYTES;
+    format!("{kept}… [{} more bytes]", text.len() - kept.len())
+}
+
+/// At most `max` bytes of the start of `text`, ending on a character boundary.
+fn prefix(text: &str, max: usize) -> &str {
+    let mut end = max.min(text.len());
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    format!("{}… [{} more bytes]", &text[..end], text.len() - end)
+    &text[..end]
 }
 
 /// A log line waiting for the verdict to be printed.

@@ -8,7 +8,9 @@
 //! password is cheaper to lose than a real one is to keep.
 
 use once_cell::sync::Lazy;
-use regex::{Captures, Regex};
+use std::sync::OnceLock;
+
+use regex::Regex;
 
 /// What stands in for a removed secret.
 pub const MARK: &str = "[REDACTED]";
@@ -18,117 +20,257 @@ pub const MARK: &str = "[REDACTED]";
 const VALUE: &str = r#"(?:'[^']*'|"[^"]*"|[^\s'";&|)<>]+)"#;
 
 /// A name that says its value is secret.
-const SECRET_NAME: &str = r"[A-Za-z0-9_.-]*(?i:token|secret|passw(?:or)?d|passwd|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credential|auth[_-]?key|session[_-]?key|signing[_-]?key)[A-Za-z0-9_.-]*";
+const SECRET_NAME: &str = r"[a-z0-9_.-]*(?:token|secret|passw(?:or)?d|passwd|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credential|auth[_-]?key|session[_-]?key|signing[_-]?key)[a-z0-9_.-]*";
 
-/// Rewrites one match; the secret part becomes [`MARK`].
-type Replace = fn(&Captures<'_>) -> String;
+/// Rewrites one match, given its groups in the original text; the secret
+/// part becomes [`MARK`].
+type Replace = fn(&[&str]) -> String;
 
+/// One kind of secret.
 struct Redaction {
-    regex: Regex,
+    /// Lower-case texts one of which any match contains: a line without
+    /// them skips the regex, which is then never compiled. Most commands
+    /// name no secret, and compiling every pattern costs milliseconds.
+    triggers: &'static [&'static str],
+    pattern: fn() -> String,
+    /// The pattern is written in lower case and searched for in the
+    /// lower-cased text: case-insensitive regexes cost several times as
+    /// much to compile, and lower-casing ASCII keeps every byte offset.
+    lower: bool,
     replace: Replace,
 }
 
-fn keep_then_mark(caps: &Captures<'_>) -> String {
-    format!("{}{MARK}", &caps[1])
+fn group<'a>(groups: &[&'a str], n: usize) -> &'a str {
+    groups.get(n).copied().unwrap_or_default()
 }
 
-fn mark(_: &Captures<'_>) -> String {
+fn keep_then_mark(groups: &[&str]) -> String {
+    format!("{}{MARK}", group(groups, 1))
+}
+
+fn mark(_: &[&str]) -> String {
     MARK.to_string()
 }
 
-fn block(caps: &Captures<'_>) -> String {
-    format!(
-        "{}{MARK}{}",
-        &caps[1],
-        caps.get(3).map_or("", |m| m.as_str())
-    )
+fn block(groups: &[&str]) -> String {
+    format!("{}{MARK}{}", group(groups, 1), group(groups, 3))
 }
 
-fn url(caps: &Captures<'_>) -> String {
-    format!("{}{}:{MARK}@", &caps[1], &caps[2])
+fn url(groups: &[&str]) -> String {
+    format!("{}{}:{MARK}@", group(groups, 1), group(groups, 2))
 }
 
-// Built once per process that writes a log line, after the verdict is out.
-static REDACTIONS: Lazy<Vec<Redaction>> = Lazy::new(|| {
-    let table: Vec<(String, Replace)> = vec![
-        // PEM private keys, whole or cut short.
-        (
-            r"(-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----)([\s\S]*?)(-----END [A-Z0-9 ]*PRIVATE KEY-----|\z)"
-                .into(),
-            block,
-        ),
-        // Header values that are credentials, wherever the header is written.
-        (
-            r#"(?i)((?:proxy-)?authorization\s*:\s*|x-api-key\s*:\s*|api-key\s*:\s*|x-auth-token\s*:\s*|cookie\s*:\s*|private-token\s*:\s*)[^'"\n]+"#
-                .into(),
-            keep_then_mark,
-        ),
-        (r"(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]+".into(), keep_then_mark),
-        (r"(?i)(\bbasic\s+)[A-Za-z0-9+/=]{8,}".into(), keep_then_mark),
-        // scheme://user:password@host
-        (
-            r"([A-Za-z][A-Za-z0-9+.-]*://)([^/\s:@'\x22]*):([^@\s/'\x22]+)@".into(),
-            url,
-        ),
-        // curl -u user:pass, --user=user:pass
-        (
-            format!(r"((?:^|\s)(?:-u|--user|--proxy-user)(?:\s+|=)['\x22]?[^:\s'\x22]+:){VALUE}"),
-            keep_then_mark,
-        ),
-        // sshpass -p PASS, mysql -pPASS
-        (format!(r"(\bsshpass\s+-p\s*){VALUE}"), keep_then_mark),
-        (
-            format!(r"(\b(?:mysql|mysqldump|mariadb|mysqladmin)\b[^|;&\n]*?\s-p){VALUE}"),
-            keep_then_mark,
-        ),
-        // NAME=value, NAME: value, --name value, --name=value
-        (
-            format!(r"(\b{SECRET_NAME}\s*[=:]\s*){VALUE}"),
-            keep_then_mark,
-        ),
-        (
-            format!(r"((?:^|\s)--?{SECRET_NAME}(?:\s+|=)){VALUE}"),
-            keep_then_mark,
-        ),
-        // Tokens in formats their issuers publish.
-        (
-            r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b".into(),
-            mark,
-        ),
-        (r"\bgh[pousr]_[A-Za-z0-9]{30,}\b".into(), mark),
-        (r"\bgithub_pat_[A-Za-z0-9_]{20,}".into(), mark),
-        (r"\bglpat-[A-Za-z0-9_-]{20,}".into(), mark),
-        (r"\bxox[abeprs]-[A-Za-z0-9-]{10,}".into(), mark),
-        (r"\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}".into(), mark),
-        (r"\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}".into(), mark),
-        (r"\bAIza[0-9A-Za-z_-]{35}".into(), mark),
-        (r"\bnpm_[A-Za-z0-9]{36}\b".into(), mark),
-        (r"\bhf_[A-Za-z0-9]{30,}\b".into(), mark),
-        (
-            r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}".into(),
-            mark,
-        ),
-    ];
-    table
-        .into_iter()
-        .filter_map(|(pattern, replace)| {
-            // The patterns are constants; a test compiles every one.
-            Regex::new(&pattern)
-                .ok()
-                .map(|regex| Redaction { regex, replace })
-        })
-        .collect()
-});
+/// What `SECRET_NAME` contains, lower-cased.
+const SECRET_WORDS: &[&str] = &[
+    "token",
+    "secret",
+    "passw",
+    "pwd",
+    "api_key",
+    "api-key",
+    "apikey",
+    "access_key",
+    "access-key",
+    "private_key",
+    "private-key",
+    "credential",
+    "auth_key",
+    "auth-key",
+    "session_key",
+    "session-key",
+    "signing_key",
+    "signing-key",
+];
+
+static REDACTIONS: &[Redaction] = &[
+    // PEM private keys, whole or cut short.
+    Redaction {
+        triggers: &["private key-----"],
+        pattern: || {
+            r"(-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----)([\s\S]*?)(-----END [A-Z0-9 ]*PRIVATE KEY-----|\z)".into()
+        },
+        lower: false,
+        replace: block,
+    },
+    // Header values that are credentials, wherever the header is written.
+    Redaction {
+        triggers: &[
+            "authorization",
+            "api-key",
+            "auth-token",
+            "cookie",
+            "private-token",
+        ],
+        pattern: || {
+            r#"((?:proxy-)?authorization\s*:\s*|x-api-key\s*:\s*|api-key\s*:\s*|x-auth-token\s*:\s*|cookie\s*:\s*|private-token\s*:\s*)[^'"\n]+"#.into()
+        },
+        lower: true,
+        replace: keep_then_mark,
+    },
+    Redaction {
+        triggers: &["bearer"],
+        pattern: || r"(\bbearer\s+)[a-z0-9._~+/=-]+".into(),
+        lower: true,
+        replace: keep_then_mark,
+    },
+    Redaction {
+        triggers: &["basic"],
+        pattern: || r"(\bbasic\s+)[a-z0-9+/=]{8,}".into(),
+        lower: true,
+        replace: keep_then_mark,
+    },
+    // scheme://user:password@host
+    Redaction {
+        triggers: &["://"],
+        pattern: || r"([a-z][a-z0-9+.-]*://)([^/\s:@'\x22]*):([^@\s/'\x22]+)@".into(),
+        lower: true,
+        replace: url,
+    },
+    // curl -u user:pass, --user=user:pass
+    Redaction {
+        triggers: &["-u", "--user", "--proxy-user"],
+        pattern: || {
+            format!(r"((?:^|\s)(?:-u|--user|--proxy-user)(?:\s+|=)['\x22]?[^:\s'\x22]+:){VALUE}")
+        },
+        lower: true,
+        replace: keep_then_mark,
+    },
+    // sshpass -p PASS, mysql -pPASS
+    Redaction {
+        triggers: &["sshpass"],
+        pattern: || format!(r"(\bsshpass\s+-p\s*){VALUE}"),
+        lower: true,
+        replace: keep_then_mark,
+    },
+    Redaction {
+        triggers: &["mysql", "mariadb"],
+        pattern: || format!(r"(\b(?:mysql|mysqldump|mariadb|mysqladmin)\b[^|;&\n]*?\s-p){VALUE}"),
+        lower: true,
+        replace: keep_then_mark,
+    },
+    // NAME=value, NAME: value, --name value, --name=value
+    Redaction {
+        triggers: SECRET_WORDS,
+        pattern: || format!(r"(\b{SECRET_NAME}\s*[=:]\s*){VALUE}"),
+        lower: true,
+        replace: keep_then_mark,
+    },
+    Redaction {
+        triggers: SECRET_WORDS,
+        pattern: || format!(r"((?:^|\s)--?{SECRET_NAME}(?:\s+|=)){VALUE}"),
+        lower: true,
+        replace: keep_then_mark,
+    },
+    // Tokens in formats their issuers publish.
+    Redaction {
+        triggers: &[
+            "akia", "asia", "agpa", "aida", "aroa", "anpa", "anva", "aipa",
+        ],
+        pattern: || r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b".into(),
+        lower: false,
+        replace: mark,
+    },
+    Redaction {
+        triggers: &["ghp_", "gho_", "ghu_", "ghs_", "ghr_"],
+        pattern: || r"\bgh[pousr]_[A-Za-z0-9]{30,}\b".into(),
+        lower: false,
+        replace: mark,
+    },
+    Redaction {
+        triggers: &["github_pat_"],
+        pattern: || r"\bgithub_pat_[A-Za-z0-9_]{20,}".into(),
+        lower: false,
+        replace: mark,
+    },
+    Redaction {
+        triggers: &["glpat-"],
+        pattern: || r"\bglpat-[A-Za-z0-9_-]{20,}".into(),
+        lower: false,
+        replace: mark,
+    },
+    Redaction {
+        triggers: &["xox"],
+        pattern: || r"\bxox[abeprs]-[A-Za-z0-9-]{10,}".into(),
+        lower: false,
+        replace: mark,
+    },
+    Redaction {
+        triggers: &["sk-"],
+        pattern: || r"\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}".into(),
+        lower: false,
+        replace: mark,
+    },
+    Redaction {
+        triggers: &["k_live_", "k_test_"],
+        pattern: || r"\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}".into(),
+        lower: false,
+        replace: mark,
+    },
+    Redaction {
+        triggers: &["aiza"],
+        pattern: || r"\bAIza[0-9A-Za-z_-]{35}".into(),
+        lower: false,
+        replace: mark,
+    },
+    Redaction {
+        triggers: &["npm_"],
+        pattern: || r"\bnpm_[A-Za-z0-9]{36}\b".into(),
+        lower: false,
+        replace: mark,
+    },
+    Redaction {
+        triggers: &["hf_"],
+        pattern: || r"\bhf_[A-Za-z0-9]{30,}\b".into(),
+        lower: false,
+        replace: mark,
+    },
+    Redaction {
+        triggers: &["eyj"],
+        pattern: || r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}".into(),
+        lower: false,
+        replace: mark,
+    },
+];
+
+/// Each redaction's regex, compiled the first time a line needs it.
+static COMPILED: Lazy<Vec<OnceLock<Option<Regex>>>> =
+    Lazy::new(|| REDACTIONS.iter().map(|_| OnceLock::new()).collect());
+
+fn regex(index: usize) -> Option<&'static Regex> {
+    let r = REDACTIONS.get(index)?;
+    COMPILED
+        .get(index)?
+        // The patterns are constants; a test compiles every one.
+        .get_or_init(|| Regex::new(&(r.pattern)()).ok())
+        .as_ref()
+}
 
 /// `text` with every secret the redactions know replaced by [`MARK`].
 pub fn redact(text: &str) -> String {
     let mut out = text.to_string();
-    for r in REDACTIONS.iter() {
-        if r.regex.is_match(&out) {
-            out = r
-                .regex
-                .replace_all(&out, |c: &Captures<'_>| (r.replace)(c))
-                .into_owned();
+    let mut lower = out.to_ascii_lowercase();
+    for (i, r) in REDACTIONS.iter().enumerate() {
+        if !r.triggers.iter().any(|t| lower.contains(t)) {
+            continue;
+        }
+        let Some(regex) = regex(i) else { continue };
+        let haystack = if r.lower { &lower } else { &out };
+        let mut rewritten = String::with_capacity(out.len());
+        let mut last = 0;
+        for caps in regex.captures_iter(haystack) {
+            let Some(whole) = caps.get(0) else { continue };
+            // Offsets in the lower-cased text are offsets in `out`.
+            let groups: Vec<&str> = (0..caps.len())
+                .map(|g| caps.get(g).map_or("", |m| &out[m.range()]))
+                .collect();
+            rewritten.push_str(&out[last..whole.start()]);
+            rewritten.push_str(&(r.replace)(&groups));
+            last = whole.end();
+        }
+        if last > 0 {
+            rewritten.push_str(&out[last..]);
+            out = rewritten;
+            lower = out.to_ascii_lowercase();
         }
     }
     out
@@ -139,8 +281,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_pattern_compiles() {
-        assert_eq!(REDACTIONS.len(), 21);
+    fn every_pattern_compiles_and_names_its_triggers() {
+        for (i, r) in REDACTIONS.iter().enumerate() {
+            assert!(regex(i).is_some(), "{}", (r.pattern)());
+            assert!(!r.triggers.is_empty());
+            // A pattern searched in lower-cased text must not need capitals.
+            assert!(
+                !r.lower || !(r.pattern)().contains("A-Z"),
+                "{}",
+                (r.pattern)()
+            );
+            for t in r.triggers {
+                assert_eq!(*t, t.to_ascii_lowercase(), "triggers are lower case");
+            }
+        }
     }
 
     #[test]
