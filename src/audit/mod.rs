@@ -84,7 +84,7 @@ impl Entry {
     pub fn redacted(&self) -> Entry {
         // Redacting twice what is kept leaves room for redaction to
         // shorten it, without scanning a megabyte command.
-        let clean = |text: &str| cut(&redact::redact(&prefix(text, 2 * MAX_LOGGED_BYTES)));
+        let clean = |text: &str| cut(&redact::redact(prefix(text, 2 * MAX_LOGGED_BYTES)));
         Entry {
             command: self.command.as_deref().map(clean),
             paths: self.paths.iter().map(|p| clean(p)).collect(),
