@@ -25,6 +25,8 @@ pub mod cli;
 pub(crate) mod config;
 pub mod engine;
 pub mod error;
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
 pub mod patch;
 pub(crate) mod path;
 pub mod payload;

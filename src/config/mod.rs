@@ -12,19 +12,19 @@
 //! * [`load`]: from sources to one policy through the [`cache`] (bincode,
 //!   keyed by SHA-256, trusted by [`fingerprint`]s) and the [`ledger`].
 
-mod cache;
+pub(crate) mod cache;
 mod fingerprint;
-mod hermes;
+pub(crate) mod hermes;
 mod ledger;
 pub mod load;
 pub mod model;
 mod pattern;
-mod plugin;
+pub(crate) mod plugin;
 pub mod policy;
 pub mod review;
 mod sources;
-mod spec;
-mod warden_file;
+pub(crate) mod spec;
+pub(crate) mod warden_file;
 mod yaml;
 
 #[cfg(test)]
