@@ -381,6 +381,20 @@ fn detect_agent(root: &Map<String, Value>, event: &str, tool: &str) -> Agent {
 // Codex has sent the command as an argv array; a shell line is rebuilt from
 // it with quoting so the analysis sees the same words.
 fn shell_command(map: &Map<String, Value>) -> Result<String> {
+    let command = shell_command_text(map)?;
+    // No shell can be given a NUL; a program that passed the line on as a C
+    // string would cut it there and run only what came before, which is
+    // not what the rest of the line would be judged as.
+    if command.contains('\0') {
+        return Err(Error::PayloadField {
+            field: "tool_input.command",
+            problem: "a string with a NUL byte, which no shell can be given".into(),
+        });
+    }
+    Ok(command)
+}
+
+fn shell_command_text(map: &Map<String, Value>) -> Result<String> {
     match map.get("command").or_else(|| map.get("cmd")) {
         Some(Value::String(s)) => Ok(s.clone()),
         Some(Value::Array(items)) => {

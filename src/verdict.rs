@@ -147,6 +147,8 @@ pub enum Reason {
     BadStart { error: String },
     /// warden itself failed.
     Internal { detail: String },
+    /// Reading and deciding took longer than warden's own deadline.
+    Deadline { millis: u64 },
 }
 
 /// A change made to a verdict after the layers, in the order made.
@@ -331,6 +333,9 @@ impl Verdict {
             Reason::BadStart { error } => format!("warden was started wrongly: {error}"),
             Reason::Internal { detail } => format!(
                 "{lead}: warden hit an internal error ({detail}), so it fails closed."
+            ),
+            Reason::Deadline { millis } => format!(
+                "{lead}: warden did not read and decide the call within its {millis} ms deadline (WARDEN_DEADLINE_MS), so it fails closed."
             ),
         }
     }

@@ -71,6 +71,22 @@ pub struct Env {
     warden_exe: Option<String>,
     /// stdout is a terminal and `NO_COLOR` is not set: colour what people read.
     colour: bool,
+    /// `WARDEN_DEADLINE_MS`: how long the hook may take to read and decide.
+    deadline: Option<std::time::Duration>,
+}
+
+/// The hook's own deadline when `WARDEN_DEADLINE_MS` does not set one: far
+/// below the agents' hook timeouts (10 s as `warden install` registers it,
+/// 60 s by default), far above any real decision (milliseconds).
+pub const DEFAULT_DEADLINE_MS: u64 = 2000;
+
+/// What `main` does when the hook has not answered in time: print `stdout`
+/// (a block) and `stderr`, and exit 0.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Deadline {
+    pub after: std::time::Duration,
+    pub stdout: String,
+    pub stderr: String,
 }
 
 impl Env {
@@ -125,6 +141,12 @@ impl Env {
                 .unwrap_or_default(),
             warden_exe: None,
             colour: false,
+            deadline: match var("WARDEN_DEADLINE_MS").map(|v| v.trim().parse::<u64>()) {
+                // 0 turns it off, for debugging under a slow tracer.
+                Some(Ok(0)) => None,
+                Some(Ok(ms)) => Some(std::time::Duration::from_millis(ms)),
+                Some(Err(_)) | None => Some(std::time::Duration::from_millis(DEFAULT_DEADLINE_MS)),
+            },
         }
     }
 
@@ -520,6 +542,46 @@ fn dispatch(command: &Command, args: &[String], stdin: &mut dyn Read, env: &Env)
     let mut parsed = parsed;
     parsed.action = action;
     (command.run)(&parsed, env, stdin).unwrap_or_else(|err| usage_error(Some(command), &err))
+}
+
+/// The hook's deadline for this run: `None` for subcommands other than the
+/// hook (and `check` without `--batch`), which may take as long as they need.
+/// A hook that has not printed its verdict by then must print this block:
+/// an agent that times a hook out lets the call run.
+pub fn deadline(args: &[String], env: &Env) -> Option<Deadline> {
+    let after = env.deadline?;
+    let first = args.first().map(String::as_str).unwrap_or("");
+    let hook = match first {
+        "" | "hook" => true,
+        "check" => !args.iter().any(|a| a == "--batch"),
+        flag => flag.starts_with('-') && !matches!(flag, "-h" | "--help" | "-V" | "--version"),
+    };
+    if !hook {
+        return None;
+    }
+    let dialect = args
+        .iter()
+        .position(|a| a == "--agent")
+        .and_then(|i| args.get(i + 1))
+        .map(String::as_str)
+        .or_else(|| args.iter().find_map(|a| a.strip_prefix("--agent=")))
+        .and_then(crate::verdict::Dialect::parse);
+    let millis = after.as_millis() as u64;
+    let verdict = crate::verdict::Verdict::input_block(
+        "input.deadline",
+        crate::verdict::Reason::Deadline { millis },
+    );
+    let line = match dialect {
+        Some(dialect) => verdict.render(dialect),
+        None => verdict.render_for_any_agent(),
+    };
+    Some(Deadline {
+        after,
+        stdout: format!("{line}\n"),
+        stderr: format!(
+            "warden: no verdict within the {millis} ms deadline (stdin still open, or a decision too slow); blocked\n"
+        ),
+    })
 }
 
 /// The line to print when warden itself fails (a bug): a block every agent reads.

@@ -206,6 +206,39 @@ pub(crate) fn read(path: &Path, key: &Key) -> Option<Entry> {
     })
 }
 
+/// Why the file at `path` is not a usable cache entry for any key, if it
+/// exists and is not: a damaged or foreign file, as opposed to an entry
+/// written for other sources (a normal miss) or no file at all.
+pub(crate) fn damage(path: &Path) -> Option<String> {
+    let meta = fs::symlink_metadata(path).ok()?;
+    if !meta.is_file() {
+        return Some("is not a regular file".into());
+    }
+    let mut header = [0u8; HEADER_LEN];
+    let read = fs::File::open(path).and_then(|mut f| f.read_exact(&mut header));
+    if read.is_err() || header.get(..8) != Some(MAGIC.as_slice()) {
+        return Some("was truncated or is not a warden cache".into());
+    }
+    if u32_at(&header, 8) != Some(FORMAT_VERSION) {
+        return Some("was written by another warden version".into());
+    }
+    let head_len = u64_at(&header, 44)?;
+    let tail_len = u64_at(&header, 60)?;
+    let whole = head_len
+        .checked_add(tail_len)
+        .and_then(|n| n.checked_add(HEADER_LEN as u64));
+    if whole != Some(meta.len()) {
+        return Some("was truncated or its lengths are corrupt".into());
+    }
+    let mut head = vec![0u8; usize::try_from(head_len).ok()?];
+    let mut file = fs::File::open(path).ok()?;
+    let intact = std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(HEADER_LEN as u64))
+        .is_ok()
+        && file.read_exact(&mut head).is_ok()
+        && u64_at(&header, 52) == Some(checksum(&head));
+    (!intact).then(|| "failed its checksum".into())
+}
+
 /// Stores a checked `head` and an unchecked `tail` (see [`Entry`]) at
 /// `path` for `key`, replacing any older entry atomically.
 pub(crate) fn write(path: &Path, key: &Key, head: &[u8], tail: &[u8]) -> Result<()> {

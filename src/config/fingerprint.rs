@@ -19,6 +19,9 @@ pub(crate) struct Fingerprint {
     pub(crate) mtime_ns: Option<i128>,
     pub(crate) ctime_ns: Option<i128>,
     pub(crate) inode: Option<u64>,
+    /// `stat` failed for a reason other than absence (a symlink loop, no
+    /// permission): not the same as a missing file, whose policy is none.
+    pub(crate) unreadable: bool,
 }
 
 /// Files changed less than this long before a fingerprint is taken might
@@ -28,7 +31,9 @@ const SETTLE_NS: i128 = 2_000_000_000;
 
 impl Fingerprint {
     pub(crate) fn of(path: &Path) -> Fingerprint {
-        let meta = std::fs::metadata(path).ok();
+        let stat = std::fs::metadata(path);
+        let unreadable = matches!(&stat, Err(e) if e.kind() != std::io::ErrorKind::NotFound);
+        let meta = stat.ok();
         let (mtime_ns, ctime_ns, inode) = match &meta {
             Some(meta) => times(meta),
             None => (None, None, None),
@@ -39,6 +44,7 @@ impl Fingerprint {
             mtime_ns,
             ctime_ns,
             inode,
+            unreadable,
         }
     }
 

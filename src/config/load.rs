@@ -75,7 +75,7 @@ pub fn load(locations: &Locations, cwd: Option<&Path>) -> Loaded {
     let files = fingerprints(&inputs.looked_at, ledger_path.as_deref());
     // Nothing to compile and nothing recorded: the built-in layers alone,
     // with no cache file written for every directory an agent visits.
-    if files.iter().all(|f| f.len.is_none()) && inputs.named.is_empty() {
+    if files.iter().all(|f| f.len.is_none() && !f.unreadable) && inputs.named.is_empty() {
         return Loaded {
             policy: Policy::default(),
             notes: Vec::new(),
@@ -128,12 +128,26 @@ fn cache_key(
     ledger_path: Option<&Path>,
     ledger_bytes: Option<&[u8]>,
 ) -> cache::Key {
-    let mut keyed: Vec<KeyInput> = inputs
+    // A file that exists but cannot be read must not share a key with an
+    // absent one (both have no bytes): its key names it with the reason,
+    // after a NUL, which no path contains.
+    let names: Vec<String> = inputs
         .candidates
         .iter()
         .zip(&inputs.contents)
-        .map(|(c, bytes)| KeyInput {
-            path: c.path.to_str().unwrap_or(""),
+        .map(|(c, bytes)| {
+            let path = c.path.to_str().unwrap_or("");
+            match bytes {
+                Some(Err(why)) => format!("{path}\0unreadable: {why}"),
+                _ => path.to_string(),
+            }
+        })
+        .collect();
+    let mut keyed: Vec<KeyInput> = names
+        .iter()
+        .zip(&inputs.contents)
+        .map(|(path, bytes)| KeyInput {
+            path,
             bytes: match bytes {
                 Some(Ok(b)) => Some(b.as_slice()),
                 _ => None,
@@ -175,8 +189,9 @@ fn compile_and_store(
     mut ledger_bytes: Option<Vec<u8>>,
 ) -> Loaded {
     let ledger_path = locations.ledger_path();
+    let damage = cache_file.as_deref().and_then(cache::damage);
     let (mut policy, sources_rules) = compile(inputs);
-    let (notes, saved) = match &ledger_path {
+    let (mut notes, saved) = match &ledger_path {
         Some(path) => apply_ledger(&mut policy, inputs, locations, path, &sources_rules),
         None => (Vec::new(), false),
     };
@@ -194,6 +209,18 @@ fn compile_and_store(
             ledger_path.as_deref(),
         ),
     };
+    // A damaged entry is healed by the write above; say so once. A cache
+    // that cannot be written is said on every call, since every call pays.
+    match (&cache, damage, &cache_file) {
+        (CacheStatus::Unwritable(why), _, _) => notes.push(format!(
+            "warden: the policy cache could not be written ({why}); verdicts are unaffected, but every call compiles the policy"
+        )),
+        (_, Some(why), Some(file)) => notes.push(format!(
+            "warden: the policy cache {} {why}; it was rebuilt",
+            file.display()
+        )),
+        _ => {}
+    }
     Loaded {
         policy,
         notes,

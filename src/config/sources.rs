@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use crate::config::model::{SourceKind, Tier};
 
 /// A policy file larger than this is refused rather than read.
-pub(crate) const MAX_SOURCE_BYTES: u64 = 64 * 1024 * 1024;
+pub(crate) const MAX_SOURCE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Where the policy files, the cache and the ledger live. Read from the
 /// environment by the caller, so tests can point everything elsewhere.
@@ -265,6 +265,21 @@ fn yaml_files(dir: &Path) -> Vec<PathBuf> {
 /// A source's bytes; `None` if it does not exist.
 fn read_source(path: &Path) -> Option<Result<Vec<u8>, String>> {
     use std::io::Read;
+    // Opening a FIFO would wait for a writer, and a device may never end.
+    match std::fs::metadata(path) {
+        Ok(meta) if !meta.is_file() => {
+            let what = if meta.is_dir() {
+                "a directory"
+            } else {
+                "a pipe, socket or device"
+            };
+            return Some(Err(format!("is not a regular file but {what}")));
+        }
+        Err(err) if err.kind() != std::io::ErrorKind::NotFound => {
+            return Some(Err(format!("cannot be read: {err}")));
+        }
+        _ => {}
+    }
     let file = match std::fs::File::open(path) {
         Ok(file) => file,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return None,

@@ -97,7 +97,9 @@ impl World {
         ] {
             world = world.var_at(name, rel);
         }
-        world
+        // Debug builds on a loaded machine are slow; the deadline's own
+        // tests set a short one.
+        world.var("WARDEN_DEADLINE_MS", "60000")
     }
 
     /// Copies the tree at `from` into the world, with `WORLD_TOKEN` in every
