@@ -151,7 +151,23 @@ pub(crate) fn compile(source: &str) -> Result<Regex, String> {
         .size_limit(1 << 20)
         .dfa_size_limit(1 << 20)
         .build()
-        .map_err(|e| e.to_string())
+        .map_err(|e| one_line(&e))
+}
+
+/// The regex crate's error in one line: its syntax errors span three
+/// (the pattern, a caret, the problem), and stderr gets one line per problem.
+fn one_line(err: &regex::Error) -> String {
+    match err {
+        regex::Error::Syntax(text) => {
+            let problem = text
+                .lines()
+                .rev()
+                .find_map(|l| l.trim().strip_prefix("error: "))
+                .unwrap_or("invalid syntax");
+            format!("regex parse error: {problem}")
+        }
+        other => other.to_string().replace('\n', " "),
+    }
 }
 
 /// Whether `subject` (one command line, or one path) matches a target whose

@@ -201,8 +201,13 @@ fn globals<'a>(args: &'a [String], valued: &[&str]) -> Globals<'a> {
         } else if valued.contains(&arg) {
             opts.push((arg, args.get(i + 1).map(String::as_str)));
             i += 1;
-        } else if !arg.starts_with("--") && arg.len() > 2 && valued.contains(&&arg[..2]) {
-            opts.push((&arg[..2], Some(&arg[2..])));
+        } else if let Some((flag, value)) =
+            arg.get(..2).zip(arg.get(2..)).filter(|(flag, value)| {
+                !arg.starts_with("--") && !value.is_empty() && valued.contains(flag)
+            })
+        {
+            // `get`, not indexing: a second character may be any width.
+            opts.push((flag, Some(value)));
         } else {
             opts.push((arg, None));
         }

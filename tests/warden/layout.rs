@@ -3,7 +3,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::support::{self, read_repo_file, repo_path, UPDATE_COMMAND};
+use crate::support::{self, repo_path};
 
 tests![
     readme_stage_table_is_the_engines,
@@ -34,7 +34,7 @@ fn stage_table() -> String {
 }
 
 fn readme_stage_table_is_the_engines() {
-    readme_block(
+    support::readme_block(
         TABLE_START,
         TABLE_END,
         &stage_table(),
@@ -63,36 +63,11 @@ fn files_table() -> String {
 }
 
 fn readme_files_table_is_the_path_rules() {
-    readme_block(
+    support::readme_block(
         "<!-- files:start -->\n",
         "<!-- files:end -->",
         &files_table(),
         "the path rules (src/rules/files.rs)",
-    );
-}
-
-/// Holds the README's text between two markers to `want`, or rewrites it
-/// when updating.
-fn readme_block(start_marker: &str, end_marker: &str, want: &str, source: &str) {
-    let readme = read_repo_file("README.md");
-    let start = readme
-        .find(start_marker)
-        .unwrap_or_else(|| panic!("README has no {start_marker:?} marker"))
-        + start_marker.len();
-    let end = readme[start..]
-        .find(end_marker)
-        .map(|at| start + at)
-        .unwrap_or_else(|| panic!("README has no {end_marker:?} marker"));
-    if readme[start..end] == *want {
-        return;
-    }
-    if support::updating() {
-        let updated = format!("{}{want}{}", &readme[..start], &readme[end..]);
-        support::write_expected(&repo_path("README.md"), &updated).expect("README is writable");
-        return;
-    }
-    panic!(
-        "README's table is not {source}; run {UPDATE_COMMAND} -- layout:: and read the diff.\nwant:\n{want}"
     );
 }
 

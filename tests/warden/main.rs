@@ -31,6 +31,7 @@ macro_rules! tests {
 
 mod analyze;
 mod audit;
+mod bad_input;
 mod cli;
 mod corpus;
 mod files;
@@ -51,6 +52,7 @@ fn main() {
     let trials: Vec<Trial> = [
         analyze::tests(),
         audit::tests(),
+        bad_input::tests(),
         cli::tests(),
         corpus::tests(),
         files::tests(),

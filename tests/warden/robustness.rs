@@ -14,6 +14,7 @@ tests![
     adversarial_shapes_finish,
     deep_chains_are_blocked_not_overflowed,
     nesting_within_limits_still_sees_the_command,
+    fuzz_findings_stay_fixed,
 ];
 
 /// A small deterministic generator, so failures reproduce.
@@ -290,4 +291,28 @@ fn nesting_within_limits_still_sees_the_command() {
             "{text}"
         );
     }
+}
+
+/// Every input a fuzz target once failed on (`fuzz/regressions/<target>/`,
+/// as the target reads it: a selector byte, then the text) still meets the
+/// `command` target's properties: it is decided without a panic, and
+/// `rm -rf /` on a line before it is blocked.
+fn fuzz_findings_stay_fixed() {
+    let dir = crate::support::repo_path("fuzz/regressions/command");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).expect("fuzz/regressions/command") {
+        let path = entry.unwrap().path();
+        let bytes = std::fs::read(&path).unwrap();
+        let text = String::from_utf8_lossy(bytes.get(1..).unwrap_or_default()).into_owned();
+        let _ = evaluate_command(&text, &Options::default());
+        let line = format!("rm -rf /\n{text}");
+        assert_eq!(
+            evaluate_command(&line, &Options::default()).decision,
+            Decision::Block,
+            "{}",
+            path.display()
+        );
+        seen += 1;
+    }
+    assert!(seen > 0, "no regression inputs in {}", dir.display());
 }

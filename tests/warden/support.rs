@@ -298,3 +298,28 @@ pub fn cache_line(out: &Outcome) -> &str {
         .find(|l| l.starts_with("cache: "))
         .unwrap_or_else(|| panic!("no cache line in:\n{}", out.stdout))
 }
+
+/// Holds the README's text between two markers to `want`, or rewrites it
+/// when updating.
+pub fn readme_block(start_marker: &str, end_marker: &str, want: &str, source: &str) {
+    let readme = read_repo_file("README.md");
+    let start = readme
+        .find(start_marker)
+        .unwrap_or_else(|| panic!("README has no {start_marker:?} marker"))
+        + start_marker.len();
+    let end = readme[start..]
+        .find(end_marker)
+        .map(|at| start + at)
+        .unwrap_or_else(|| panic!("README has no {end_marker:?} marker"));
+    if readme[start..end] == *want {
+        return;
+    }
+    if updating() {
+        let updated = format!("{}{want}{}", &readme[..start], &readme[end..]);
+        write_expected(&repo_path("README.md"), &updated).expect("README is writable");
+        return;
+    }
+    panic!(
+        "README's table is not {source}; run {UPDATE_COMMAND} -- layout:: and read the diff.\nwant:\n{want}"
+    );
+}

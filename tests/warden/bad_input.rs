@@ -1,0 +1,319 @@
+//! The bad-input matrix through the real binary: every bad payload, environment, policy file and cache gets its documented verdict and stderr line, never a panic, and `rm -rf /` still blocks; the README's failure-policy table is this list.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::support::{self, World};
+
+tests![
+    every_bad_input_gets_its_documented_verdict,
+    stdin_that_never_closes_meets_the_deadline,
+    a_closed_stdout_is_not_a_crash,
+    readme_failure_table_is_this_matrix,
+];
+
+const USER: &str = "home/.config/warden/config.yaml";
+const DENY_PUSH: &str = "rules:\n  deny:\n    - \"terminal(git push:*)\"\n";
+
+/// What a case does to the world or the payload.
+enum Setup {
+    /// These bytes are the payload.
+    Payload(fn() -> Vec<u8>),
+    /// A terminal call of `command`, in a world changed by the function.
+    World(&'static str, fn(&World)),
+}
+
+/// What a case changes in warden's environment.
+type EnvChange = Box<dyn Fn(&mut Command)>;
+
+struct Case {
+    /// The input, as the README's table names it.
+    input: &'static str,
+    setup: Setup,
+    /// `block`, `ask` or `allow`, and the deciding rule.
+    decision: &'static str,
+    rule: Option<&'static str>,
+    /// What stderr says (empty: nothing).
+    says: &'static str,
+}
+
+fn terminal(command: &str) -> Vec<u8> {
+    json!({"hook_event_name": "pre_tool_call", "tool_name": "terminal", "tool_input": {"command": command}})
+        .to_string()
+        .into_bytes()
+}
+
+fn write_cache(w: &World, bytes: &[u8]) {
+    let dir = std::path::PathBuf::from(w.path("cache/warden"));
+    for entry in std::fs::read_dir(&dir).expect("the cache was written") {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "bin") {
+            let _ = std::fs::remove_file(&path).or_else(|_| std::fs::remove_dir_all(&path));
+            if bytes == b"DIR" {
+                std::fs::create_dir_all(&path).unwrap();
+            } else {
+                std::fs::write(&path, bytes).unwrap();
+            }
+        }
+    }
+}
+
+fn cases() -> Vec<Case> {
+    use Setup::{Payload, World as In};
+    let input = |input, setup, decision, rule, says| Case {
+        input,
+        setup,
+        decision,
+        rule,
+        says,
+    };
+    vec![
+        input("empty stdin", Payload(Vec::new), "block", Some("input.empty"), "payload is empty"),
+        input("only whitespace", Payload(|| b" \n\t".to_vec()), "block", Some("input.empty"), "payload is empty"),
+        input("not JSON (`hello`)", Payload(|| b"hello".to_vec()), "block", Some("input.malformed-json"), "not valid JSON"),
+        input("JSON that is not an object (`[1,2]`)", Payload(|| b"[1,2]".to_vec()), "block", Some("input.malformed-json"), "not a JSON object"),
+        input("`command: 42`", Payload(|| br#"{"tool_name":"terminal","tool_input":{"command":42}}"#.to_vec()), "block", Some("input.bad-field"), "`tool_input.command` is neither a string"),
+        input("`tool_input: \"x\"`", Payload(|| br#"{"tool_name":"terminal","tool_input":"x"}"#.to_vec()), "block", Some("input.bad-field"), "`tool_input` is not an object"),
+        input("`tool_name: null`", Payload(|| br#"{"hook_event_name":"pre_tool_call","tool_name":null,"tool_input":{}}"#.to_vec()), "block", Some("input.bad-field"), "`tool_name`"),
+        input("a shell call without `tool_input`", Payload(|| br#"{"tool_name":"terminal"}"#.to_vec()), "block", Some("input.bad-field"), "`tool_input`"),
+        input("a 10 MiB payload", Payload(|| terminal(&"a".repeat(10 << 20))), "block", Some("input.too-large"), "4194304-byte limit"),
+        input("invalid UTF-8", Payload(|| b"{\"tool_name\":\"terminal\",\"tool_input\":{\"command\":\"ls \xff\"}}".to_vec()), "block", Some("input.not-utf8"), "not valid UTF-8"),
+        input("a lone surrogate (`\\ud800`)", Payload(|| br#"{"tool_name":"terminal","tool_input":{"command":"ls \ud800"}}"#.to_vec()), "block", Some("input.malformed-json"), "not valid JSON"),
+        input("a raw NUL byte in the JSON", Payload(|| b"{\"tool_name\":\"terminal\",\"tool_input\":{\"command\":\"ls\0\"}}".to_vec()), "block", Some("input.malformed-json"), "not valid JSON"),
+        input("an escaped NUL in the command (`rm -rf /\\u0000x`)", Payload(|| terminal("rm -rf /\0x")), "block", Some("input.bad-field"), "NUL byte"),
+        input("a command of 200,000 `;` (bash refuses it: nothing runs)", Payload(|| terminal(&";".repeat(200_000))), "allow", None, ""),
+        input("`HOME` unset", In("git status", |_| {}), "allow", None, ""),
+        input("`HOME` pointing nowhere", In("git status", |_| {}), "allow", None, ""),
+        input("policy: invalid YAML", In("git status", |w| w.put(USER, "rules: [\n")), "block", Some("config.invalid"), "config.yaml:"),
+        input("policy: a regex the regex crate rejects", In("git status", |w| w.put(USER, "rules:\n  deny:\n    - regex: '(unclosed'\n")), "block", Some("config.invalid"), "config.yaml:3"),
+        input("policy: an id used twice in one file", In("git status", |w| w.put(USER, "rules:\n  deny:\n    - {id: x, pattern: 'terminal(a:*)'}\n    - {id: x, pattern: 'terminal(b:*)'}\n")), "block", Some("config.invalid"), "`x`"),
+        input("policy: an unknown key", In("git status", |w| w.put(USER, "rulez: {}\n")), "block", Some("config.invalid"), "unknown field `rulez`"),
+        input("policy: a directory where the file should be", In("git status", |w| {
+            std::fs::remove_file(w.path(USER)).unwrap();
+            std::fs::create_dir_all(w.path(USER)).unwrap()
+        }), "block", Some("config.invalid"), "not a regular file but a directory"),
+        input("policy: a FIFO where the file should be", In("git status", |w| make_fifo(&w.path(USER))), "block", Some("config.invalid"), "a pipe, socket or device"),
+        input("policy: a file that cannot be read (mode 000; root reads it anyway, so the test skips it as root)", In("git status", |w| chmod_000(&w.path(USER))), "block", Some("config.invalid"), "Permission denied"),
+        input("policy: a symlink loop", In("git status", |w| symlink_loop(&w.path(USER))), "block", Some("config.invalid"), "cannot be read"),
+        input("policy: a 50 MiB file", In("git status", |w| w.put(USER, format!("# {}\n", "x".repeat(50 << 20)))), "block", Some("config.invalid"), "16777216-byte limit"),
+        input("cache: truncated", In("git push", |w| { let b = cache_bytes(w); write_cache(w, &b[..b.len() / 2]) }), "block", Some("config.deny-1"), "was truncated"),
+        input("cache: random bytes", In("git push", |w| write_cache(w, &[0x5a; 300])), "block", Some("config.deny-1"), "is not a warden cache"),
+        input("cache: another format version", In("git push", |w| { let mut b = cache_bytes(w); b[8] ^= 0x7f; write_cache(w, &b) }), "block", Some("config.deny-1"), "another warden version"),
+        input("cache: a directory in its place", In("git push", |w| write_cache(w, b"DIR")), "block", Some("config.deny-1"), "could not be written"),
+        input("cache: its directory cannot be created", In("git push", |w| { std::fs::remove_dir_all(w.path("cache")).unwrap(); w.put("cache", "a file") }), "block", Some("config.deny-1"), "could not be written"),
+    ]
+}
+
+/// The cache bytes the world's policy compiled to (the world has run once).
+fn cache_bytes(w: &World) -> Vec<u8> {
+    let dir = std::path::PathBuf::from(w.path("cache/warden"));
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "bin"))
+        .map(|p| std::fs::read(p).unwrap())
+        .expect("a cache file")
+}
+
+fn make_fifo(path: &str) {
+    let _ = std::fs::remove_file(path);
+    let made = Command::new("mkfifo").arg(path).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo {path}");
+}
+
+fn chmod_000(path: &str) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o000)).unwrap();
+    }
+}
+
+fn symlink_loop(path: &str) {
+    let _ = std::fs::remove_file(path);
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(path, path).unwrap();
+}
+
+fn run(w: &World, payload: &[u8], change: impl FnOnce(&mut Command)) -> Output {
+    let mut cmd = w.command();
+    cmd.args(["--agent", "native"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    change(&mut cmd);
+    let mut child = cmd.spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let payload = payload.to_vec();
+    // warden may stop reading early (an oversized payload).
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&payload);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+/// The one verdict line, parsed; stderr; and the checks every case shares.
+fn check(case: &str, out: &Output) -> (Value, String) {
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(0), "{case}: {stderr}");
+    assert!(!stderr.contains("internal error"), "{case}: {stderr}");
+    let line = stdout
+        .strip_suffix('\n')
+        .unwrap_or_else(|| panic!("{case}: {stdout:?}"));
+    assert!(!line.contains('\n'), "{case}: one line: {stdout}");
+    let verdict = serde_json::from_str(line).unwrap_or_else(|e| panic!("{case}: {e}: {line}"));
+    (verdict, stderr)
+}
+
+fn every_bad_input_gets_its_documented_verdict() {
+    for (n, case) in cases().into_iter().enumerate() {
+        let w = World::new(&format!("bad-input/{n}")).file(USER, DENY_PUSH);
+        let (payload, env_change): (Vec<u8>, EnvChange) = match &case.setup {
+            Setup::Payload(bytes) => (bytes(), Box::new(|_| {})),
+            Setup::World(command, change) => {
+                // Run once so a cache exists to be damaged, then change the world.
+                let _ = run(&w, &terminal(command), |_| {});
+                change(&w);
+                let env: EnvChange = match case.input {
+                    "`HOME` unset" => Box::new(|c| {
+                        c.env_remove("HOME");
+                    }),
+                    "`HOME` pointing nowhere" => Box::new(|c| {
+                        c.env("HOME", "/nonexistent/warden-home");
+                    }),
+                    _ => Box::new(|_| {}),
+                };
+                (terminal(command), env)
+            }
+        };
+        if case.input.contains("mode 000") && unreadable_is_readable(&w) {
+            continue;
+        }
+        let (verdict, stderr) = check(case.input, &run(&w, &payload, &env_change));
+        assert_eq!(
+            verdict["action"], case.decision,
+            "{}: {verdict}",
+            case.input
+        );
+        assert_eq!(
+            verdict["rule_id"].as_str(),
+            case.rule,
+            "{}: {verdict}",
+            case.input
+        );
+        if case.says.is_empty() {
+            assert_eq!(stderr, "", "{}", case.input);
+        } else {
+            assert!(
+                stderr.starts_with("warden: ") && stderr.contains(case.says),
+                "{}: {stderr:?} does not say {:?}",
+                case.input,
+                case.says
+            );
+            assert!(stderr.lines().count() <= 2, "{}: {stderr}", case.input);
+        }
+        // Whatever is broken, the floor holds.
+        if matches!(case.setup, Setup::World(..)) {
+            let (floor, _) = check(case.input, &run(&w, &terminal("rm -rf /"), &env_change));
+            assert_eq!(floor["action"], "block", "{}: {floor}", case.input);
+            assert_eq!(floor["layer"], "hardline", "{}: {floor}", case.input);
+        }
+    }
+}
+
+/// Root reads a mode-000 file anyway.
+fn unreadable_is_readable(w: &World) -> bool {
+    std::fs::read(w.path(USER)).is_ok()
+}
+
+fn stdin_that_never_closes_meets_the_deadline() {
+    let w = World::new("bad-input/deadline").var("WARDEN_DEADLINE_MS", "300");
+    for agent in ["native", "claude"] {
+        let mut child = w
+            .command()
+            .args(["--agent", agent])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"{\"tool_name\":").unwrap();
+        let started = Instant::now();
+        // stdin stays open until the child is done.
+        let out = child.wait_with_output().unwrap();
+        drop(stdin);
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "{:?}",
+            started.elapsed()
+        );
+        let (verdict, stderr) = check("stdin never closes", &out);
+        if agent == "native" {
+            assert_eq!(verdict["action"], "block", "{verdict}");
+            assert_eq!(verdict["rule_id"], "input.deadline", "{verdict}");
+        } else {
+            assert_eq!(
+                verdict["hookSpecificOutput"]["permissionDecision"], "deny",
+                "{verdict}"
+            );
+        }
+        assert!(stderr.contains("300 ms deadline"), "{stderr}");
+    }
+}
+
+fn a_closed_stdout_is_not_a_crash() {
+    let w = World::new("bad-input/sigpipe");
+    let mut child = w
+        .command()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The reader goes away before the verdict is written.
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(&terminal("rm -rf /")).unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("internal error"));
+}
+
+/// The README's failure-policy table, generated from [`cases`].
+fn table() -> String {
+    let mut out = String::from("| input | verdict | stderr says |\n|---|---|---|\n");
+    for case in cases() {
+        let verdict = match case.rule {
+            Some(rule) => format!("{} (`{rule}`)", case.decision),
+            None => case.decision.to_string(),
+        };
+        let says = if case.says.is_empty() {
+            "nothing".to_string()
+        } else {
+            format!("`warden: …{}…`", case.says.replace('`', ""))
+        };
+        out.push_str(&format!("| {} | {verdict} | {says} |\n", case.input));
+    }
+    out.push_str("| stdin never closes | block (`input.deadline`) | `warden: no verdict within the 2000 ms deadline …` |\n");
+    out.push_str(
+        "| stdout closed before the verdict | exit 0, no verdict can be read | nothing |\n",
+    );
+    out
+}
+
+fn readme_failure_table_is_this_matrix() {
+    support::readme_block(
+        "<!-- failure-policy:start -->\n",
+        "<!-- failure-policy:end -->",
+        &table(),
+        "the bad-input matrix (tests/warden/bad_input.rs)",
+    );
+}
