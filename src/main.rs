@@ -36,7 +36,11 @@ fn main() {
             }
         });
     }
-    let outcome = warden::cli::run(&args, &mut std::io::stdin().lock(), &env);
+    // Not `stdout.lock()`: the deadline's thread must be able to print
+    // while this one is still waiting for stdin.
+    let mut stdout = std::io::stdout();
+    let outcome =
+        warden::cli::run_streaming(&args, &mut std::io::stdin().lock(), &mut stdout, &env);
     if ANSWERED.swap(true, Ordering::SeqCst) {
         // The deadline is printing its block and exiting.
         loop {
@@ -44,7 +48,6 @@ fn main() {
         }
     }
     // Nothing useful can be done if the agent closed our pipes.
-    let mut stdout = std::io::stdout();
     let _ = stdout
         .write_all(outcome.stdout.as_bytes())
         .and_then(|()| stdout.flush());

@@ -1,13 +1,12 @@
 //! `warden audit tail|stats`: reading the audit log the hook writes when the user's config has `audit:`.
 
 use std::fmt::Write as _;
-use std::io::Read;
 use std::path::PathBuf;
 
 use super::args::{Flag, Parsed};
 use super::policy::CWD;
 use super::style::Style;
-use super::{Env, Outcome};
+use super::{Env, Io, Outcome};
 use crate::audit::{self, Log, Stats};
 use crate::error::Error;
 
@@ -39,7 +38,7 @@ pub(super) static FLAGS: &[Flag] = &[
     CWD,
 ];
 
-pub(super) fn run(parsed: &Parsed, env: &Env, _stdin: &mut dyn Read) -> Result<Outcome, Error> {
+pub(super) fn run(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome, Error> {
     let mut stderr = String::new();
     let log = match parsed.value("--file") {
         Some(file) => Log {

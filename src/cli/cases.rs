@@ -1,13 +1,12 @@
 //! `warden test [FILE...]`: every rule's examples and people's own case files run through the whole engine, with a pass/fail report and exit code.
 
-use std::io::Read;
 use std::path::Path;
 
 use serde_json::Value;
 
 use super::args::{Flag, Parsed};
 use super::policy::{current_dir, CWD};
-use super::{Env, Outcome};
+use super::{Env, Io, Outcome};
 use crate::config::load;
 use crate::engine::{self, Options};
 use crate::error::Error;
@@ -24,7 +23,7 @@ struct Failure {
     got: String,
 }
 
-pub(super) fn run(parsed: &Parsed, env: &Env, _stdin: &mut dyn Read) -> Result<Outcome, Error> {
+pub(super) fn run(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome, Error> {
     let cwd = current_dir(parsed);
     let mut failures = Vec::new();
     let mut passed = 0usize;

@@ -5,11 +5,11 @@
 //! loaded once per working directory instead of once per call.
 
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader, Write};
 
 use super::args::{Flag, Parsed};
 use super::hook::{self, settings};
-use super::{Env, Outcome};
+use super::{Env, Io, Outcome};
 use crate::engine::{self, Options};
 use crate::error::Error;
 use crate::payload;
@@ -25,9 +25,9 @@ pub(super) static FLAGS: &[Flag] = &[
     hook::ON_ASK,
 ];
 
-pub(super) fn run(parsed: &Parsed, env: &Env, stdin: &mut dyn Read) -> Result<Outcome, Error> {
+pub(super) fn run(parsed: &Parsed, env: &Env, io: &mut Io<'_>) -> Result<Outcome, Error> {
     if parsed.value("--batch").is_none() {
-        return hook::run(parsed, env, stdin);
+        return hook::run(parsed, env, io);
     }
     let (dialect, on_ask) = settings(parsed);
     let mut policies: HashMap<Option<String>, Options> = HashMap::new();
@@ -37,7 +37,8 @@ pub(super) fn run(parsed: &Parsed, env: &Env, stdin: &mut dyn Read) -> Result<Ou
         code: 0,
         audit: None,
     };
-    for (n, line) in BufReader::new(stdin).lines().enumerate() {
+    let Io { stdin, stdout } = io;
+    for (n, line) in BufReader::new(&mut **stdin).lines().enumerate() {
         let line = match line {
             Ok(line) => line,
             Err(source) => {
@@ -54,13 +55,20 @@ pub(super) fn run(parsed: &Parsed, env: &Env, stdin: &mut dyn Read) -> Result<Ou
         let call = match payload::parse(&line) {
             Ok(call) => call,
             Err(err) => {
-                out.stdout.push_str(&hook::unreadable(&err, dialect));
                 out.stderr
                     .push_str(&format!("warden: line {}: {err}\n", n + 1));
+                if !emit(&mut **stdout, &hook::unreadable(&err, dialect), &mut out) {
+                    break;
+                }
                 continue;
             }
         };
         let options = if call.is_pre_tool() {
+            // Each policy holds its rules; a stream that visits many
+            // directories must not hold them all.
+            if policies.len() >= MAX_POLICIES && !policies.contains_key(&call.cwd) {
+                policies.clear();
+            }
             let cwd = call.cwd.clone();
             let cached = policies.entry(cwd).or_insert_with(|| {
                 let mut notes = String::new();
@@ -79,9 +87,28 @@ pub(super) fn run(parsed: &Parsed, env: &Env, stdin: &mut dyn Read) -> Result<Ou
             }
         };
         let verdict = engine::evaluate(&call, &options);
-        out.stdout
-            .push_str(&verdict.render(dialect.unwrap_or(call.agent.dialect())));
-        out.stdout.push('\n');
+        let line = verdict.render(dialect.unwrap_or(call.agent.dialect()));
+        if !emit(&mut **stdout, &format!("{line}\n"), &mut out) {
+            break;
+        }
     }
     Ok(out)
+}
+
+/// Working directories whose policy is kept loaded at once.
+const MAX_POLICIES: usize = 64;
+
+/// Writes one verdict line as it is decided, so a reader waiting on each
+/// answer gets it and memory stays flat however long the stream. A reader
+/// that went away ends the batch.
+fn emit(stdout: &mut dyn Write, line: &str, out: &mut Outcome) -> bool {
+    match stdout.write_all(line.as_bytes()) {
+        Ok(()) => true,
+        Err(err) => {
+            out.stderr
+                .push_str(&format!("warden: stdout: {err}; stopping\n"));
+            out.code = 1;
+            false
+        }
+    }
 }

@@ -3,7 +3,7 @@
 use std::io::Read;
 
 use super::args::{Flag, Parsed};
-use super::{Env, Outcome};
+use super::{Env, Io, Outcome};
 use crate::engine::{self, OnAsk, Options};
 use crate::error::Error;
 use crate::payload;
@@ -41,8 +41,8 @@ pub(super) fn settings(parsed: &Parsed) -> (Option<Dialect>, OnAsk) {
     (dialect, on_ask)
 }
 
-pub(super) fn run(parsed: &Parsed, env: &Env, stdin: &mut dyn Read) -> Result<Outcome, Error> {
-    Ok(judge(parsed, env, stdin))
+pub(super) fn run(parsed: &Parsed, env: &Env, io: &mut Io<'_>) -> Result<Outcome, Error> {
+    Ok(judge(parsed, env, io.stdin))
 }
 
 fn judge(parsed: &Parsed, env: &Env, stdin: &mut dyn Read) -> Outcome {

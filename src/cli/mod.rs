@@ -16,7 +16,7 @@ mod setup;
 mod style;
 mod trust;
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::Path;
 
 use args::{Flag, Parsed};
@@ -284,7 +284,7 @@ struct Command {
     /// It takes operands after its flags (`warden test FILE...`).
     operands: bool,
     /// A usage error it finds (a missing flag) comes back as `Err`.
-    run: fn(&Parsed, &Env, &mut dyn Read) -> Result<Outcome, Error>,
+    run: fn(&Parsed, &Env, &mut Io<'_>) -> Result<Outcome, Error>,
 }
 
 /// Every subcommand. The first is the hook, which also runs when no
@@ -456,8 +456,36 @@ static COMMANDS: &[Command] = &[
     },
 ];
 
-/// Runs warden with `args` (without the program name) and `stdin`.
+/// What a subcommand reads and may stream to. Only `check --batch` writes
+/// to `stdout` as it goes (its output has no end); the rest return theirs in
+/// [`Outcome::stdout`].
+pub(crate) struct Io<'a> {
+    pub(crate) stdin: &'a mut dyn Read,
+    pub(crate) stdout: &'a mut dyn Write,
+}
+
+/// Runs warden with `args` (without the program name) and `stdin`; what it
+/// prints is all in the outcome.
 pub fn run(args: &[String], stdin: &mut dyn Read, env: &Env) -> Outcome {
+    let mut streamed = Vec::new();
+    let mut outcome = run_streaming(args, stdin, &mut streamed, env);
+    if !streamed.is_empty() {
+        outcome.stdout = String::from_utf8_lossy(&streamed).into_owned() + &outcome.stdout;
+    }
+    outcome
+}
+
+/// Runs warden as [`run`] does, but a subcommand whose output has no end
+/// (`check --batch`) writes it to `stdout` as it goes; the rest of what to
+/// print is in the outcome, to follow it.
+pub fn run_streaming(
+    args: &[String],
+    stdin: &mut dyn Read,
+    stdout: &mut dyn Write,
+    env: &Env,
+) -> Outcome {
+    let mut io = Io { stdin, stdout };
+    let stdin = &mut io;
     let (first, rest) = match args.split_first() {
         Some((first, rest)) => (first.as_str(), rest),
         None => ("", args),
@@ -490,7 +518,7 @@ pub fn run(args: &[String], stdin: &mut dyn Read, env: &Env) -> Outcome {
     }
 }
 
-fn dispatch(command: &Command, args: &[String], stdin: &mut dyn Read, env: &Env) -> Outcome {
+fn dispatch(command: &Command, args: &[String], io: &mut Io<'_>, env: &Env) -> Outcome {
     let is_hook = command.name == COMMANDS[0].name;
     let (action, args) = match (command.actions.is_empty(), args.split_first()) {
         (true, _) => (None, args),
@@ -541,7 +569,7 @@ fn dispatch(command: &Command, args: &[String], stdin: &mut dyn Read, env: &Env)
     }
     let mut parsed = parsed;
     parsed.action = action;
-    (command.run)(&parsed, env, stdin).unwrap_or_else(|err| usage_error(Some(command), &err))
+    (command.run)(&parsed, env, io).unwrap_or_else(|err| usage_error(Some(command), &err))
 }
 
 /// The hook's deadline for this run: `None` for subcommands other than the

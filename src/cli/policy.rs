@@ -1,11 +1,10 @@
 //! The policy subcommands: `why` (every stage's view of one call), `lint` (check the policy files), `bless` (accept them into the ledger).
 
 use std::fmt::Write;
-use std::io::Read;
 use std::path::Path;
 
 use super::args::{Flag, Parsed};
-use super::{hook, Env, Outcome};
+use super::{hook, Env, Io, Outcome};
 use crate::agents::{Check, Status};
 use crate::config::load::{self, CacheStatus};
 use crate::config::policy::Policy;
@@ -65,7 +64,7 @@ pub(super) fn current_dir(parsed: &Parsed) -> Option<String> {
     })
 }
 
-pub(super) fn why(parsed: &Parsed, env: &Env, _: &mut dyn Read) -> Result<Outcome, Error> {
+pub(super) fn why(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome, Error> {
     let cmd = parsed.value("--cmd");
     let path = parsed.value("--path");
     let tool = match (parsed.value("--tool"), cmd, path) {
@@ -266,7 +265,7 @@ fn cache_line(status: &CacheStatus, file: Option<&Path>) -> String {
     }
 }
 
-pub(super) fn lint(parsed: &Parsed, env: &Env, _: &mut dyn Read) -> Result<Outcome, Error> {
+pub(super) fn lint(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome, Error> {
     let cwd = current_dir(parsed);
     let policy = load::lint(&env.locations, cwd.as_deref().map(Path::new));
     let mut out = String::new();
@@ -322,7 +321,7 @@ pub(super) fn lint(parsed: &Parsed, env: &Env, _: &mut dyn Read) -> Result<Outco
     })
 }
 
-pub(super) fn bless(parsed: &Parsed, env: &Env, _: &mut dyn Read) -> Result<Outcome, Error> {
+pub(super) fn bless(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome, Error> {
     // The ledger exists so an agent cannot quietly drop a protected rule;
     // an agent's tool calls have no terminal, a person at a prompt does.
     if !env.stdin_is_terminal {

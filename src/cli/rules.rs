@@ -1,10 +1,8 @@
 //! `warden rules list`: every rule that decides here, built-in and the user's, with its layer, decision, source and examples.
 
-use std::io::Read;
-
 use super::args::{Flag, Parsed};
 use super::policy::CWD;
-use super::{Env, Outcome};
+use super::{Env, Io, Outcome};
 use crate::error::Error;
 use crate::rules::catalog::{self, Entry};
 use crate::verdict::Decision;
@@ -37,7 +35,7 @@ pub(super) static FLAGS: &[Flag] = &[
     CWD,
 ];
 
-pub(super) fn run(parsed: &Parsed, env: &Env, _stdin: &mut dyn Read) -> Result<Outcome, Error> {
+pub(super) fn run(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome, Error> {
     if parsed.value("--markdown").is_some() {
         return Ok(Outcome {
             stdout: catalog::markdown(),

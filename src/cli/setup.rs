@@ -1,11 +1,10 @@
 //! The registration subcommands: `install` and `uninstall` (warden in each agent's configuration) and `doctor` (is it really guarding).
 
 use std::fmt::Write;
-use std::io::Read;
 use std::path::PathBuf;
 
 use super::args::{Flag, Parsed};
-use super::{Env, Outcome};
+use super::{Env, Io, Outcome};
 use crate::agents::{self, Agent, Kind, Options, Status};
 use crate::error::Error;
 
@@ -78,7 +77,7 @@ fn options(parsed: &Parsed, env: &Env) -> Result<Options, Error> {
     })
 }
 
-pub(super) fn install(parsed: &Parsed, env: &Env, _: &mut dyn Read) -> Result<Outcome, Error> {
+pub(super) fn install(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome, Error> {
     let options = options(parsed, env)?;
     if options.agents.is_empty() {
         return Ok(none_found());
@@ -86,7 +85,7 @@ pub(super) fn install(parsed: &Parsed, env: &Env, _: &mut dyn Read) -> Result<Ou
     Ok(outcome(agents::install(&env.homes, &options)))
 }
 
-pub(super) fn uninstall(parsed: &Parsed, env: &Env, _: &mut dyn Read) -> Result<Outcome, Error> {
+pub(super) fn uninstall(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome, Error> {
     let options = options(parsed, env)?;
     if options.agents.is_empty() {
         return Ok(none_found());
@@ -94,7 +93,7 @@ pub(super) fn uninstall(parsed: &Parsed, env: &Env, _: &mut dyn Read) -> Result<
     Ok(outcome(agents::uninstall(&env.homes, &options)))
 }
 
-pub(super) fn doctor(parsed: &Parsed, env: &Env, _: &mut dyn Read) -> Result<Outcome, Error> {
+pub(super) fn doctor(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome, Error> {
     let agents = chosen(parsed, env);
     let mut checks = agents::doctor(&env.homes, &agents);
     checks.extend(super::policy::health(parsed, env));

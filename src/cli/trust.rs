@@ -5,13 +5,12 @@
 //! changing the policy, so `add`, `remove` and `init` need a terminal, and
 //! the floor blocks them from an agent's tool calls (`hardline.guard-tamper`).
 
-use std::io::Read;
 use std::path::PathBuf;
 
 use serde_json::{json, Value};
 
 use super::args::{Flag, Parsed};
-use super::{Env, Outcome};
+use super::{Env, Io, Outcome};
 use crate::config::load::Locations;
 use crate::error::Error;
 
@@ -64,7 +63,7 @@ const STARTER: &[(&str, &str, &str)] = &[
     ("list-files", "terminal", "ls*"),
 ];
 
-pub(super) fn run(parsed: &Parsed, env: &Env, _stdin: &mut dyn Read) -> Result<Outcome, Error> {
+pub(super) fn run(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome, Error> {
     let path = trust_path(&env.locations)
         .ok_or_else(|| Error::Usage("no Hermes home: set HOME or HERMES_HOME".into()))?;
     let action = parsed.action.as_deref().unwrap_or("list");

@@ -10,9 +10,12 @@ pub(super) fn insecure_url(word: &str) -> bool {
     let Some(i) = word.find("://") else {
         return false;
     };
+    // The character before the scheme may be of any width.
     let scheme_start = word[..i]
-        .rfind(|c: char| !(c.is_ascii_alphanumeric() || "+.-".contains(c)))
-        .map_or(0, |j| j + 1);
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !(c.is_ascii_alphanumeric() || "+.-".contains(c)))
+        .map_or(0, |(j, c)| j + c.len_utf8());
     let scheme = word[scheme_start..i].to_ascii_lowercase();
     let host = url_host(&word[i + 3..]);
     !host.is_ascii() || matches!(scheme.as_str(), "http" | "ftp") && is_ip_literal(host)

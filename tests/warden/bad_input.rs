@@ -246,9 +246,16 @@ fn stdin_that_never_closes_meets_the_deadline() {
         let mut stdin = child.stdin.take().unwrap();
         stdin.write_all(b"{\"tool_name\":").unwrap();
         let started = Instant::now();
-        // stdin stays open until the child is done.
+        // stdin stays open until the child is done; a hook that never
+        // answers is killed, so the test fails instead of hanging.
+        let pid = child.id();
+        let killer = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_secs(20));
+            let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
+        });
         let out = child.wait_with_output().unwrap();
         drop(stdin);
+        drop(killer);
         assert!(
             started.elapsed() < Duration::from_secs(20),
             "{:?}",

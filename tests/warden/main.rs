@@ -33,6 +33,7 @@ mod analyze;
 mod audit;
 mod bad_input;
 mod cli;
+mod concurrency;
 mod corpus;
 mod files;
 mod fixtures;
@@ -54,6 +55,7 @@ fn main() {
         audit::tests(),
         bad_input::tests(),
         cli::tests(),
+        concurrency::tests(),
         corpus::tests(),
         files::tests(),
         fixtures::tests(),

@@ -294,25 +294,38 @@ fn nesting_within_limits_still_sees_the_command() {
 }
 
 /// Every input a fuzz target once failed on (`fuzz/regressions/<target>/`,
-/// as the target reads it: a selector byte, then the text) still meets the
-/// `command` target's properties: it is decided without a panic, and
-/// `rm -rf /` on a line before it is blocked.
+/// as the target reads it: a selector byte, then the rest) still meets that
+/// target's properties here: `command` inputs are decided without a panic
+/// and `rm -rf /` on a line before one is blocked; `hook` inputs give one
+/// JSON verdict line in the selected dialect.
 fn fuzz_findings_stay_fixed() {
-    let dir = crate::support::repo_path("fuzz/regressions/command");
     let mut seen = 0;
-    for entry in std::fs::read_dir(&dir).expect("fuzz/regressions/command") {
-        let path = entry.unwrap().path();
-        let bytes = std::fs::read(&path).unwrap();
-        let text = String::from_utf8_lossy(bytes.get(1..).unwrap_or_default()).into_owned();
-        let _ = evaluate_command(&text, &Options::default());
-        let line = format!("rm -rf /\n{text}");
-        assert_eq!(
-            evaluate_command(&line, &Options::default()).decision,
-            Decision::Block,
-            "{}",
-            path.display()
-        );
-        seen += 1;
+    for target in ["command", "hook"] {
+        let dir = crate::support::repo_path(&format!("fuzz/regressions/{target}"));
+        for entry in std::fs::read_dir(&dir).expect("fuzz/regressions") {
+            let path = entry.unwrap().path();
+            let bytes = std::fs::read(&path).unwrap();
+            let (pick, rest) = bytes.split_first().expect("a selector byte");
+            if target == "hook" {
+                let agent = ["native", "hermes", "claude", "codex"][usize::from(*pick) % 4];
+                let args = ["--agent".to_string(), agent.to_string()];
+                let out = warden::cli::run(&args, &mut &rest[..], &warden::cli::Env::default());
+                let line = out.stdout.strip_suffix('\n').expect("one line");
+                assert!(!line.contains('\n'), "{}", path.display());
+                serde_json::from_str::<serde_json::Value>(line).expect("JSON");
+                continue;
+            }
+            let text = String::from_utf8_lossy(rest).into_owned();
+            let _ = evaluate_command(&text, &Options::default());
+            let line = format!("rm -rf /\n{text}");
+            assert_eq!(
+                evaluate_command(&line, &Options::default()).decision,
+                Decision::Block,
+                "{}",
+                path.display()
+            );
+            seen += 1;
+        }
     }
-    assert!(seen > 0, "no regression inputs in {}", dir.display());
+    assert!(seen > 0, "no regression inputs in fuzz/regressions");
 }
