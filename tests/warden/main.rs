@@ -46,6 +46,7 @@ mod robustness;
 mod rules;
 mod schemas;
 mod setup;
+mod soak;
 mod support;
 
 fn main() {
@@ -68,6 +69,7 @@ fn main() {
         rules::tests(),
         schemas::tests(),
         setup::tests(),
+        soak::tests(),
     ]
     .into_iter()
     .flatten()
