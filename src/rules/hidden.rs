@@ -107,6 +107,11 @@ const LEADS: &[char] = &['=', '!', '|', ':', ';', '(', '{', '`', '^'];
 const MAX_JUDGED: usize = 48;
 /// Longest text judged as a hidden command.
 const MAX_TEXT: usize = 8 * 1024;
+/// Most texts gathered from one command. Every suffix after a lead
+/// character is a text, so a long argument full of `=` would otherwise
+/// make a number of copies quadratic in its length (80 KB of `k=v` once
+/// took 0.8 GB); at most [`MAX_JUDGED`] of them are judged anyway.
+const MAX_TEXTS: usize = 512;
 
 /// The rule's matcher: the first text handed to an unmodelled program that
 /// the floor would refuse as a command of its own, quoted with the program
@@ -292,8 +297,12 @@ fn names_file(arg: &str, path: &str) -> bool {
 fn pieces(arg: &str, out: &mut Vec<String>) {
     // One word alone is most often a subcommand or a value (`adb reboot`,
     // `--action=reboot`); a command line has words after its program.
+    // Texts too long to be judged are not copied.
     let mut push = |text: &str| {
-        if text.trim().contains(char::is_whitespace) {
+        if out.len() < MAX_TEXTS
+            && text.len() <= MAX_TEXT
+            && text.trim().contains(char::is_whitespace)
+        {
             out.push(text.to_string());
         }
     };

@@ -223,15 +223,23 @@ fn named_secret(path: &str) -> bool {
         || [".pem", ".key", ".p12", ".pfx"]
             .iter()
             .any(|ext| base.ends_with(ext))
-        || FILES
-            .iter()
-            .any(|f| p == *f || p.ends_with(&format!("/{f}")))
+        || FILES.iter().any(|f| p == *f || ends_with_part(p, f))
         || DIRS.iter().any(|d| {
             p == *d
-                || p.ends_with(&format!("/{d}"))
-                || p.contains(&format!("/{d}/"))
-                || p.starts_with(&format!("{d}/"))
+                || ends_with_part(p, d)
+                || p.match_indices(d).any(|(at, _)| {
+                    let before = at == 0 || p[..at].ends_with('/');
+                    before && p[at + d.len()..].starts_with('/')
+                })
         })
+}
+
+/// `path` ends with `/` and `part`: checked without building `"/{part}"`,
+/// since this runs for every word of every command (a brace expansion
+/// makes hundreds).
+fn ends_with_part(path: &str, part: &str) -> bool {
+    path.strip_suffix(part)
+        .is_some_and(|head| head.ends_with('/'))
 }
 
 fn uploads_secret(cmd: &Command) -> bool {

@@ -12,6 +12,7 @@ tests![
     every_bad_input_gets_its_documented_verdict,
     stdin_that_never_closes_meets_the_deadline,
     a_closed_stdout_is_not_a_crash,
+    long_arguments_full_of_separators_stay_small,
     readme_failure_table_is_this_matrix,
 ];
 
@@ -292,6 +293,47 @@ fn a_closed_stdout_is_not_a_crash() {
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     assert!(!String::from_utf8_lossy(&out.stderr).contains("internal error"));
+}
+
+/// Every suffix after a `=` or `:` in an argument is searched for a hidden
+/// command; a fuzz run found that copying them all made 80 KB of `k=v`
+/// take 0.8 GB. Under a 256 MiB address-space limit such a line (and a
+/// megabyte one) must still get its verdict, not die allocating.
+fn long_arguments_full_of_separators_stay_small() {
+    let w = World::new("bad-input/separators");
+    for (n, argument) in [
+        "k=v ".repeat(20_000),
+        "a:b|c=d ".repeat(120_000),
+        format!("{}rm -rf ~", "x=1 ".repeat(30_000)),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let command = format!("mytool --data \"{argument}\"");
+        let out = run(&w, &terminal(&command), |c| {
+            let exe = c.get_program().to_owned();
+            *c = {
+                let mut limited = Command::new("sh");
+                limited
+                    .arg("-c")
+                    .arg("ulimit -v 262144 && exec \"$0\" \"$@\"")
+                    .arg(exe)
+                    .args(["--agent", "native"])
+                    .env_clear()
+                    .envs(
+                        c.get_envs()
+                            .filter_map(|(k, v)| Some((k.to_owned(), v?.to_owned()))),
+                    )
+                    .current_dir(c.get_current_dir().unwrap_or(std::path::Path::new(".")))
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped());
+                limited
+            };
+        });
+        let (verdict, _) = check(&format!("separators {n}"), &out);
+        assert!(verdict["action"].is_string(), "{verdict}");
+    }
 }
 
 /// The README's failure-policy table, generated from [`cases`].
