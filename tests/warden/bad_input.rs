@@ -11,6 +11,7 @@ use crate::support::{self, World};
 tests![
     every_bad_input_gets_its_documented_verdict,
     stdin_that_never_closes_meets_the_deadline,
+    a_slow_decision_meets_the_deadline,
     a_closed_stdout_is_not_a_crash,
     long_arguments_full_of_separators_stay_small,
     readme_failure_table_is_this_matrix,
@@ -276,6 +277,16 @@ fn stdin_that_never_closes_meets_the_deadline() {
     }
 }
 
+/// A decision that outlasts the deadline (a megabyte command against a
+/// 1 ms deadline) ends in the deadline's block, not in a late allow.
+fn a_slow_decision_meets_the_deadline() {
+    let w = World::new("bad-input/slow").var("WARDEN_DEADLINE_MS", "1");
+    let command = "echo ok; ".repeat(100_000);
+    let (verdict, stderr) = check("slow decision", &run(&w, &terminal(&command), |_| {}));
+    assert_eq!(verdict["rule_id"], "input.deadline", "{verdict}");
+    assert!(stderr.contains("1 ms deadline"), "{stderr}");
+}
+
 fn a_closed_stdout_is_not_a_crash() {
     let w = World::new("bad-input/sigpipe");
     let mut child = w
@@ -352,6 +363,7 @@ fn table() -> String {
         out.push_str(&format!("| {} | {verdict} | {says} |\n", case.input));
     }
     out.push_str("| stdin never closes | block (`input.deadline`) | `warden: no verdict within the 2000 ms deadline …` |\n");
+    out.push_str("| a decision slower than the deadline | block (`input.deadline`) | `warden: no verdict within the 2000 ms deadline …` |\n");
     out.push_str(
         "| stdout closed before the verdict | exit 0, no verdict can be read | nothing |\n",
     );
