@@ -22,7 +22,7 @@ for target in $(cargo +nightly fuzz list); do
     mkdir -p target
     status=0
     cargo +nightly fuzz run -O "$target" -- \
-        -max_total_time="$seconds" -timeout=5 -rss_limit_mb=4096 -print_final_stats=1 >"$log" 2>&1 || status=$?
+        -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 >"$log" 2>&1 || status=$?
     grep -E '^(Done|stat::number_of_executed_units)|SUMMARY|panicked' "$log" || true
     if [ "$status" -ne 0 ]; then
         tail -40 "$log"
