@@ -14,6 +14,7 @@ tests![
     a_slow_decision_meets_the_deadline,
     a_closed_stdout_is_not_a_crash,
     long_arguments_full_of_separators_stay_small,
+    a_full_disk_changes_no_verdict,
     readme_failure_table_is_this_matrix,
 ];
 
@@ -344,6 +345,54 @@ fn long_arguments_full_of_separators_stay_small() {
         });
         let (verdict, _) = check(&format!("separators {n}"), &out);
         assert!(verdict["action"].is_string(), "{verdict}");
+    }
+}
+
+/// The cache and the audit log on a full file system (a 64 KiB tmpfs,
+/// filled): the verdicts are the same, stderr says what was not written.
+/// Mounting needs root; elsewhere the test says so and checks nothing.
+fn a_full_disk_changes_no_verdict() {
+    let w = World::new("bad-input/full-disk").file(
+        USER,
+        &format!("{DENY_PUSH}audit:\n  path: ~/full/audit.jsonl\n"),
+    );
+    let full = w.path("full");
+    std::fs::create_dir_all(&full).unwrap();
+    let mounted = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=64k", "tmpfs", &full])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !mounted {
+        eprintln!("bad_input::a_full_disk_changes_no_verdict: cannot mount a tmpfs here (not root?); skipped");
+        return;
+    }
+    let _ = Command::new("sh")
+        .arg("-c")
+        .arg(format!("cat /dev/zero > {full}/filler 2>/dev/null; true"))
+        .status();
+    let _ = std::fs::create_dir_all(format!("{full}/cache"));
+    let w = w.var("XDG_CACHE_HOME", &format!("{full}/cache"));
+    std::os::unix::fs::symlink(&full, w.path("home/full")).unwrap();
+    let result = std::panic::catch_unwind(|| {
+        for (command, action, rule) in [
+            ("git push origin main", "block", Some("config.deny-1")),
+            ("rm -rf /", "block", Some("hardline.rm-root")),
+            ("git status", "allow", None),
+        ] {
+            let (verdict, stderr) = check("full disk", &run(&w, &terminal(command), |_| {}));
+            assert_eq!(verdict["action"], action, "{command}: {verdict}");
+            assert_eq!(verdict["rule_id"].as_str(), rule, "{command}: {verdict}");
+            assert!(
+                stderr.contains("audit log not written"),
+                "{command}: {stderr}"
+            );
+            assert!(stderr.contains("No space left"), "{command}: {stderr}");
+        }
+    });
+    let _ = Command::new("umount").arg(&full).status();
+    if let Err(panic) = result {
+        std::panic::resume_unwind(panic);
     }
 }
 
