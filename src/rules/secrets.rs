@@ -153,7 +153,26 @@ pub(super) fn upload_files(cmd: &Command) -> Vec<String> {
 /// (`files.cloud-credentials`, `files.browser-profile`, ...), so a place
 /// that table protects is a secret on its way out too.
 pub(super) fn is_secret_path(path: &str) -> bool {
-    named_secret(path) || read_guarded(path)
+    // The leak rules ask this of the same words again and again (each
+    // pipeline stage re-reads what flows into it, and a brace expansion
+    // makes hundreds of words): answers are kept for the rest of the call.
+    thread_local! {
+        static KNOWN: std::cell::RefCell<std::collections::HashMap<String, bool>> =
+            std::cell::RefCell::default();
+    }
+    if let Some(known) = KNOWN.with(|k| k.borrow().get(path).copied()) {
+        return known;
+    }
+    let secret = named_secret(path) || read_guarded(path);
+    KNOWN.with(|k| {
+        let mut known = k.borrow_mut();
+        // A batch of many lines must not grow it without end.
+        if known.len() >= 4096 {
+            known.clear();
+        }
+        known.insert(path.to_string(), secret);
+    });
+    secret
 }
 
 fn read_guarded(path: &str) -> bool {
