@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-pub use stats::Stats;
+pub use stats::{Count, Stats};
 pub use time::{format_time, since};
 
 use crate::error::{Error, Result};

@@ -162,40 +162,28 @@ fn report(stats: &Stats, log: &Log, since: Option<&str>, style: Style) -> String
     for (layer, count) in &stats.by_layer {
         let _ = writeln!(out, "{layer:<15}  {count:>5}");
     }
-    let _ = writeln!(
-        out,
-        "\n{}",
-        style.bold("RULE                                DECISION  COUNT")
-    );
-    for c in stats.rules.iter().take(25) {
-        let _ = writeln!(
-            out,
-            "{:<34}  {}  {:>5}",
-            c.name,
-            style.decision(&c.decision, &format!("{:<8}", c.decision)),
-            c.count
-        );
-    }
-    if stats.rules.len() > 25 {
-        let _ = writeln!(
-            out,
-            "… {} more (--json has them all)",
-            stats.rules.len() - 25
-        );
-    }
-    let _ = writeln!(
-        out,
-        "\n{}",
-        style.bold("AGENT TOOL                          DECISION  COUNT")
-    );
-    for c in stats.tools.iter().take(25) {
-        let _ = writeln!(
-            out,
-            "{:<34}  {}  {:>5}",
-            c.name,
-            style.decision(&c.decision, &format!("{:<8}", c.decision)),
-            c.count
-        );
-    }
+    ranking(&mut out, "RULE", &stats.rules, style);
+    ranking(&mut out, "AGENT TOOL", &stats.tools, style);
     out
+}
+
+/// The 25 most frequent names of a ranking, with their decisions.
+fn ranking(out: &mut String, title: &str, counts: &[audit::Count], style: Style) {
+    let _ = writeln!(
+        out,
+        "\n{}",
+        style.bold(&format!("{title:<34}  DECISION  COUNT"))
+    );
+    for c in counts.iter().take(25) {
+        let _ = writeln!(
+            out,
+            "{:<34}  {}  {:>5}",
+            c.name,
+            style.decision(&c.decision, &format!("{:<8}", c.decision)),
+            c.count
+        );
+    }
+    if counts.len() > 25 {
+        let _ = writeln!(out, "… {} more (--json has them all)", counts.len() - 25);
+    }
 }
