@@ -22,17 +22,7 @@ fn world(name: &str, audit: &str) -> World {
 }
 
 fn hook(w: &World, payload: &Value) -> Output {
-    let mut child = w
-        .command()
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(payload.to_string().as_bytes()).unwrap();
-    drop(stdin);
-    child.wait_with_output().unwrap()
+    w.run_binary(&[], payload.to_string().as_bytes(), |_| {})
 }
 
 fn terminal(w: &World, command: &str) -> Value {

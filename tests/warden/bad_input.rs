@@ -142,22 +142,7 @@ fn symlink_loop(path: &str) {
 }
 
 fn run(w: &World, payload: &[u8], change: impl FnOnce(&mut Command)) -> Output {
-    let mut cmd = w.command();
-    cmd.args(["--agent", "native"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    change(&mut cmd);
-    let mut child = cmd.spawn().unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let payload = payload.to_vec();
-    // warden may stop reading early (an oversized payload).
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&payload);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
+    w.run_binary(&["--agent", "native"], payload, change)
 }
 
 /// The one verdict line, parsed; stderr; and the checks every case shares.

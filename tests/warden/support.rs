@@ -184,6 +184,35 @@ impl World {
         cmd
     }
 
+    /// The real binary with `args`, given `payload` on stdin, after
+    /// `change` (more arguments, variables, a wrapper) is made to its
+    /// command. stdin is written from a thread: warden may stop reading
+    /// early (an oversized payload), and a blocked write must not hang.
+    pub fn run_binary(
+        &self,
+        args: &[&str],
+        payload: &[u8],
+        change: impl FnOnce(&mut std::process::Command),
+    ) -> std::process::Output {
+        use std::io::Write;
+        use std::process::Stdio;
+        let mut cmd = self.command();
+        cmd.args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        change(&mut cmd);
+        let mut child = cmd.spawn().expect("spawn warden");
+        let mut stdin = child.stdin.take().expect("stdin pipe");
+        let payload = payload.to_vec();
+        let writer = std::thread::spawn(move || {
+            let _ = stdin.write_all(&payload);
+        });
+        let out = child.wait_with_output().expect("wait for warden");
+        writer.join().expect("stdin writer");
+        out
+    }
+
     /// A Hermes terminal call of `cmd` in `project/`: the native verdict and stderr.
     pub fn hook(&self, cmd: &str) -> (Value, String) {
         self.call(&serde_json::json!({
