@@ -1,7 +1,7 @@
 //! The audit log through the real binary: one redacted line per decision, written after the verdict, rotated, never changing a verdict; `warden audit tail|stats`.
 
 use std::io::Write;
-use std::process::{Output, Stdio};
+use std::process::Output;
 
 use serde_json::{json, Value};
 
@@ -193,13 +193,7 @@ fn processes_at_once_never_interleave_lines() {
     let w = world("audit/race", "audit:\n  max_bytes: 8192\n  keep: 50\n");
     let children: Vec<_> = (0..24)
         .map(|n| {
-            let mut child = w
-                .command()
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .unwrap();
+            let mut child = w.spawn(&[]);
             let payload = terminal(&w, &format!("echo {n} {}", "y".repeat(300)));
             child
                 .stdin

@@ -223,14 +223,7 @@ fn unreadable_is_readable(w: &World) -> bool {
 fn stdin_that_never_closes_meets_the_deadline() {
     let w = World::new("bad-input/deadline").var("WARDEN_DEADLINE_MS", "300");
     for agent in ["native", "claude"] {
-        let mut child = w
-            .command()
-            .args(["--agent", agent])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut child = w.spawn(&["--agent", agent]);
         let mut stdin = child.stdin.take().unwrap();
         stdin.write_all(b"{\"tool_name\":").unwrap();
         let started = Instant::now();
@@ -275,13 +268,7 @@ fn a_slow_decision_meets_the_deadline() {
 
 fn a_closed_stdout_is_not_a_crash() {
     let w = World::new("bad-input/sigpipe");
-    let mut child = w
-        .command()
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = w.spawn(&[]);
     // The reader goes away before the verdict is written.
     drop(child.stdout.take());
     let mut stdin = child.stdin.take().unwrap();

@@ -1,7 +1,7 @@
 //! Many hook processes at once: against a cold cache right after a config change, and while the config is being rewritten; every verdict right, one valid cache left, no partial file ever read.
 
 use std::io::Write;
-use std::process::{Child, Stdio};
+use std::process::Child;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -27,15 +27,7 @@ const CONFIG_B: &str = "rules:\n  deny:\n    - id: no-push\n      pattern: \"git
 fn storm(w: &World, commands: &[&str]) -> Vec<Child> {
     let mut children: Vec<Child> = commands
         .iter()
-        .map(|_| {
-            w.command()
-                .args(["--agent", "native"])
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .expect("spawn warden")
-        })
+        .map(|_| w.spawn(&["--agent", "native"]))
         .collect();
     // The payloads go out only once every process is up, so they race.
     for (child, command) in children.iter_mut().zip(commands) {

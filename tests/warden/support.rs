@@ -184,6 +184,19 @@ impl World {
         cmd
     }
 
+    /// The real binary started with `args` and every stream piped, for a
+    /// test that must hold the running process (write late, race many).
+    pub fn spawn(&self, args: &[&str]) -> std::process::Child {
+        use std::process::Stdio;
+        self.command()
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn warden")
+    }
+
     /// The real binary with `args`, given `payload` on stdin, after
     /// `change` (more arguments, variables, a wrapper) is made to its
     /// command. stdin is written from a thread: warden may stop reading
