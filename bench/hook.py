@@ -1,0 +1,310 @@
+#!/usr/bin/env python3
+"""bench/hook.py: what one hook call costs, as a ratio against the floor, at every policy size.
+
+Builds warden, the floor (bench/floor: read stdin, parse the JSON, print) and
+the runner (bench/measure) in release mode; writes user policies of 0, 100,
+1,000 and 10,000 rules; then runs every case and its floor interleaved,
+round after round, and prints a markdown table: case, floor median, warden
+median, ratio, instructions (callgrind), minor page faults and peak RSS.
+It also times a cache rebuild and `warden check --batch` on a mixed corpus.
+
+Usage: bench/hook.py [--rounds N] [--no-callgrind] [--write] [--warden PATH]
+  --rounds N      runs of each case (default 300), one per round
+  --no-callgrind  skip the instruction counts (valgrind takes a while)
+  --write         also put the table into BENCHMARKS.md, between its markers
+  --warden PATH   measure this binary instead of building target/release/warden
+"""
+import argparse
+import json
+import os
+import pathlib
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+OUT = ROOT / "target" / "bench" / "hook"
+BUILD = ROOT / "target" / "bench-crates"
+
+SIMPLE = {
+    "git status": "git status",
+    "ls -la": "ls -la",
+    "cargo build": "cargo build --release",
+    "rm -rf /": "rm -rf /",
+    "git reset --hard": "git reset --hard HEAD~1",
+}
+
+
+def pipeline(size):
+    """A realistic shell pipeline of about `size` bytes."""
+    stages = [
+        "git log --format='%H %an %s' --since='2 weeks ago'",
+        "grep -v 'Merge branch'",
+        "awk '{print $2}'",
+        "sort",
+        "uniq -c",
+        "sort -rn",
+        "head -n 20",
+        "sed -e 's/^ *//' -e 's/ /\\t/'",
+        "tee /tmp/authors.txt",
+        "cut -f2",
+        "tr 'a-z' 'A-Z'",
+        "xargs -n1 echo author:",
+    ]
+    parts, n = [], 0
+    while len(" | ".join(parts)) < size:
+        parts.append(stages[n % len(stages)])
+        n += 1
+    return " | ".join(parts)[:size].rsplit(" | ", 1)[0]
+
+
+def rules(count):
+    """`count` user rules: prefixes, globs, regexes and path globs over
+    realistic literals, many sharing a prefix (one tool, many subcommands)."""
+    deny, ask, allow = [], [], []
+    for i in range(count):
+        kind = i % 5
+        if kind == 0:
+            deny.append(f"terminal(kubectl delete namespace prod-{i}:*)")
+        elif kind == 1:
+            ask.append(f"terminal(deployctl release service-{i} *)")
+        elif kind == 2:
+            deny.append({"tool": "terminal", "regex": rf"\bterraform\s+destroy\s+-target=module\.m{i}\b"})
+        elif kind == 3:
+            allow.append(f"terminal(make target-{i}:*)")
+        else:
+            ask.append(f"write_file(deploy/env-{i}/**)")
+    return {"mode": "autonomous", "rules": {"deny": deny, "ask": ask, "allow": allow}}
+
+
+def matching(count):
+    """A command the last prefix deny rule of a `count`-rule policy matches."""
+    last = max(i for i in range(count) if i % 5 == 0)
+    return f"kubectl delete namespace prod-{last} --wait=false"
+
+
+def payload(command, cwd):
+    return json.dumps({
+        "hook_event_name": "pre_tool_call",
+        "tool_name": "terminal",
+        "tool_input": {"command": command},
+        "session_id": "bench",
+        "cwd": cwd,
+    })
+
+
+def world(count):
+    """A HOME with a `count`-rule policy, and the variables warden needs to see only it."""
+    root = OUT / f"world-{count}"
+    shutil.rmtree(root, ignore_errors=True)
+    (root / "project").mkdir(parents=True)
+    if count:
+        config = root / "home" / ".config" / "warden" / "config.yaml"
+        config.parent.mkdir(parents=True)
+        # JSON is YAML, and much faster to write for 10,000 rules.
+        config.write_text(json.dumps(rules(count), indent=1) + "\n")
+    else:
+        (root / "home").mkdir()
+    env = {
+        "HOME": str(root / "home"),
+        "XDG_CACHE_HOME": str(root / "cache"),
+        "XDG_STATE_HOME": str(root / "state"),
+        "WARDEN_MANAGED_DIR": str(root / "etc-warden"),
+        "WARDEN_PROJECT_CEILING": str(root),
+    }
+    return root, env
+
+
+def build(args):
+    if args.warden:
+        warden = pathlib.Path(args.warden).resolve()
+    else:
+        subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
+        warden = ROOT / "target" / "release" / "warden"
+    for crate in ["floor", "measure"]:
+        subprocess.run(
+            ["cargo", "build", "--release", "--quiet", "--target-dir", str(BUILD)],
+            cwd=ROOT / "bench" / crate, check=True)
+    return warden, BUILD / "release" / "warden-floor", BUILD / "release" / "warden-measure"
+
+
+def verdict(warden, stdin, env):
+    out = subprocess.run([str(warden)], stdin=open(stdin), capture_output=True, text=True, env=env)
+    text = out.stdout.strip()
+    if text in ("{}", ""):
+        return "allow"
+    try:
+        doc = json.loads(text)
+        return doc.get("action") or doc.get("decision") or "?"
+    except json.JSONDecodeError:
+        return "?"
+
+
+def instructions(program, stdin, env):
+    """Instructions the program executes, counted by callgrind."""
+    out = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", str(program)],
+        stdin=open(stdin), capture_output=True, text=True, env=env)
+    found = re.search(r"Collected : (\d+)", out.stderr)
+    return int(found.group(1)) if found else None
+
+
+def main():
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--rounds", type=int, default=300)
+    parser.add_argument("--no-callgrind", action="store_true")
+    parser.add_argument("--write", action="store_true")
+    parser.add_argument("--warden")
+    parser.add_argument("-h", "--help", action="store_true")
+    args = parser.parse_args()
+    if args.help:
+        print(__doc__.strip())
+        return
+    OUT.mkdir(parents=True, exist_ok=True)
+    warden, floor, measure = build(args)
+
+    cases = []  # (name, stdin, env, remove)
+    worlds = {n: world(n) for n in [0, 100, 1000, 10000]}
+
+    def case(name, command, count, remove=False):
+        root, env = worlds[count]
+        stdin = OUT / f"{re.sub(r'[^a-z0-9]+', '-', name.lower()).strip('-')}.json"
+        stdin.write_text(payload(command, str(root / "project")) + "\n")
+        cases.append((name, stdin, env, remove, len(command)))
+
+    for label, command in SIMPLE.items():
+        case(f"{label} (built-ins)", command, 0)
+        case(f"{label} (100 rules)", command, 100)
+    for size in [512, 2048, 8192]:
+        case(f"{size // 1024 or 0.5} KiB pipeline", pipeline(size), 100)
+    for count in [1000, 10000]:
+        case(f"git status ({count:,} rules)", "git status", count)
+        case(f"matching ({count:,} rules)", matching(count), count)
+    for count in [1000, 10000]:
+        case(f"cache rebuild ({count:,} rules)", "git status", count, remove=True)
+
+    # A first call writes each world's cache; a rebuild case deletes it every run.
+    for name, stdin, env, remove, _ in cases:
+        subprocess.run([str(warden)], stdin=open(stdin), capture_output=True, env=env)
+    plan = []
+    for name, stdin, env, remove, _ in cases:
+        gone = []
+        if remove:
+            gone = [str(p) for p in (pathlib.Path(env["XDG_CACHE_HOME"]) / "warden").glob("policy-*.bin")]
+        for who, program in [("floor", floor), ("warden", warden)]:
+            lines = [f"case {name} / {who}", f"stdin {stdin}"]
+            lines += [f"env {k}={v}" for k, v in env.items()]
+            if who == "warden":
+                lines += [f"remove {p}" for p in gone]
+            lines.append(f"run {program}")
+            plan.append("\n".join(lines))
+    plan_file = OUT / "plan.txt"
+    plan_file.write_text("\n\n".join(plan) + "\n")
+    print(f"bench/hook.py: {len(cases)} cases × 2 programs × {args.rounds} rounds", file=sys.stderr)
+    measured = subprocess.run([str(measure), str(plan_file), str(args.rounds)],
+                              capture_output=True, text=True, check=True).stdout
+    results = {}
+    for line in measured.splitlines():
+        name, runs, median, p10, p90, rss, minflt, majflt = line.split("\t")
+        results[name] = dict(median=float(median), p10=float(p10), p90=float(p90),
+                             rss=int(rss), minflt=int(minflt))
+
+    rows = []
+    for name, stdin, env, remove, length in cases:
+        f, w = results[f"{name} / floor"], results[f"{name} / warden"]
+        if args.no_callgrind or remove:
+            ir_f = ir_w = None
+        else:
+            ir_f, ir_w = instructions(floor, stdin, env), instructions(warden, stdin, env)
+        rows.append(dict(name=name, verdict=verdict(warden, stdin, env), floor=f, warden=w,
+                         ratio=w["median"] / f["median"], ir_floor=ir_f, ir_warden=ir_w,
+                         length=length, remove=remove))
+
+    batch = batch_rate(warden, worlds[100])
+    table = render(rows, batch, args.rounds)
+    (OUT / "table.md").write_text(table)
+    print(table)
+    if args.write:
+        write_benchmarks(table)
+
+
+def batch_rate(warden, world_):
+    """`warden check --batch` on one core over a mixed corpus: commands per second."""
+    root, env = world_
+    commands = []
+    for corpus in sorted((ROOT / "tests" / "corpus").glob("*.jsonl")):
+        for line in corpus.read_text().splitlines():
+            try:
+                command = json.loads(line).get("command")
+            except (json.JSONDecodeError, AttributeError):
+                continue
+            if isinstance(command, str):
+                commands.append(command)
+    stream = OUT / "batch.jsonl"
+    lines = [payload(c, str(root / "project")) for c in commands]
+    total = 0
+    with open(stream, "w") as f:
+        while total < 100_000:
+            f.write("\n".join(lines) + "\n")
+            total += len(lines)
+    taskset = ["taskset", "-c", "0"] if shutil.which("taskset") else []
+    times = []
+    for _ in range(5):
+        started = time.perf_counter()
+        subprocess.run(taskset + [str(warden), "check", "--batch"], stdin=open(stream),
+                       stdout=subprocess.DEVNULL, env=env, check=True)
+        times.append(time.perf_counter() - started)
+    return dict(commands=total, distinct=len(commands), seconds=statistics.median(times),
+                rate=total / statistics.median(times))
+
+
+def ms(us):
+    return f"{us / 1000:.2f} ms"
+
+
+def render(rows, batch, rounds):
+    out = ["| case | verdict | floor median | warden median | ratio | instructions (floor / warden) | page faults (floor / warden) | peak RSS (floor / warden) |",
+           "|---|---|---:|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        ir = "–" if r["ir_warden"] is None else f"{r['ir_floor']:,} / {r['ir_warden']:,}"
+        out.append(
+            f"| {r['name']} | {r['verdict'] if not r['remove'] else 'allow'} | {ms(r['floor']['median'])} | "
+            f"{ms(r['warden']['median'])} | {r['ratio']:.2f}× | {ir} | "
+            f"{r['floor']['minflt']} / {r['warden']['minflt']} | "
+            f"{r['floor']['rss'] / 1024:.1f} / {r['warden']['rss'] / 1024:.1f} MiB |")
+    out.append("")
+    out.append(f"Medians of {rounds} runs per program, interleaved in shuffled rounds. "
+               f"`check --batch`, one core: {batch['commands']:,} payloads "
+               f"({batch['distinct']:,} distinct corpus commands) in {batch['seconds']:.2f} s, "
+               f"**{batch['rate']:,.0f} commands/s**.")
+    out.append("")
+    cpu = "unknown CPU"
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    out.append(f"Machine: {cpu}, {os.cpu_count()} cores, Linux {platform.release()}; "
+               f"{subprocess.run(['rustc', '--version'], capture_output=True, text=True).stdout.strip()}.")
+    return "\n".join(out) + "\n"
+
+
+def write_benchmarks(table):
+    path = ROOT / "BENCHMARKS.md"
+    text = path.read_text()
+    start, end = "<!-- bench:start -->", "<!-- bench:end -->"
+    if start not in text or end not in text:
+        sys.exit(f"bench/hook.py: {path} has no {start} … {end} markers")
+    head, rest = text.split(start, 1)
+    _, tail = rest.split(end, 1)
+    path.write_text(f"{head}{start}\n{table}{end}{tail}")
+
+
+if __name__ == "__main__":
+    main()
