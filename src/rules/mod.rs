@@ -32,7 +32,6 @@ mod url;
 mod windows;
 mod windows_script;
 
-use std::collections::HashMap;
 
 use once_cell::sync::{Lazy, OnceCell};
 use regex::Regex;
@@ -251,7 +250,7 @@ pub(crate) struct Hit<'r> {
 /// than starting the process).
 pub(crate) struct RuleSet {
     rules: Vec<&'static Rule>,
-    by_program: HashMap<&'static str, Vec<usize>>,
+    by_program: ProgramIndex,
     prefixed: Vec<(&'static str, usize)>,
     any_program: Vec<usize>,
     regexes: Vec<OnceCell<Option<Regex>>>,
@@ -259,6 +258,56 @@ pub(crate) struct RuleSet {
     /// rules that ask, `terraform destroy -help` destroys nothing. The floor
     /// never passes anything over.
     help_is_harmless: bool,
+}
+
+/// Program name to rule indices, as buckets in one flat array (the layout of
+/// a compressed sparse row). A hook call builds it once and asks it a
+/// handful of times, so building must be cheap: two passes and two
+/// allocations, where a `HashMap` of vectors cost a third of a `git status`
+/// call's instructions in hashing, rehashing and per-program allocations.
+struct ProgramIndex {
+    /// Bucket `b` is `entries[starts[b]..starts[b + 1]]`.
+    starts: Vec<u32>,
+    /// Program name and rule index, in rule order within each bucket.
+    entries: Vec<(&'static str, u32)>,
+}
+
+impl ProgramIndex {
+    const BUCKETS: usize = 256;
+
+    fn bucket(program: &str) -> usize {
+        let bytes = program.as_bytes();
+        let first = bytes.first().copied().unwrap_or(0) as usize;
+        let last = bytes.last().copied().unwrap_or(0) as usize;
+        (bytes.len().wrapping_mul(31) ^ first ^ last.wrapping_mul(7)) % Self::BUCKETS
+    }
+
+    fn new(names: &[(&'static str, u32)]) -> ProgramIndex {
+        let mut starts = vec![0u32; Self::BUCKETS + 1];
+        for (name, _) in names {
+            starts[Self::bucket(name) + 1] += 1;
+        }
+        for b in 0..Self::BUCKETS {
+            starts[b + 1] += starts[b];
+        }
+        let mut next = starts.clone();
+        let mut entries = vec![("", 0u32); names.len()];
+        for &(name, rule) in names {
+            let b = Self::bucket(name);
+            entries[next[b] as usize] = (name, rule);
+            next[b] += 1;
+        }
+        ProgramIndex { starts, entries }
+    }
+
+    /// The rules naming `program`, in rule order.
+    fn get<'a>(&'a self, program: &'a str) -> impl Iterator<Item = usize> + 'a {
+        let b = Self::bucket(program);
+        self.entries[self.starts[b] as usize..self.starts[b + 1] as usize]
+            .iter()
+            .filter(move |(name, _)| *name == program)
+            .map(|(_, rule)| *rule as usize)
+    }
 }
 
 /// Programs whose `-h` always means help, wherever it stands (their option
@@ -282,7 +331,7 @@ fn asks_for_help(cmd: &Command) -> bool {
 impl RuleSet {
     pub fn new(rules: impl IntoIterator<Item = &'static Rule>) -> RuleSet {
         let rules: Vec<&'static Rule> = rules.into_iter().collect();
-        let mut by_program: HashMap<&'static str, Vec<usize>> = HashMap::new();
+        let mut named = Vec::with_capacity(rules.len() * 4);
         let mut prefixed = Vec::new();
         let mut any_program = Vec::new();
         for (i, rule) in rules.iter().enumerate() {
@@ -296,14 +345,14 @@ impl RuleSet {
             for p in programs {
                 match p.strip_suffix('*') {
                     Some(prefix) => prefixed.push((prefix, i)),
-                    None => by_program.entry(*p).or_default().push(i),
+                    None => named.push((*p, i as u32)),
                 }
             }
         }
         let regexes = rules.iter().map(|_| OnceCell::new()).collect();
         RuleSet {
             rules,
-            by_program,
+            by_program: ProgramIndex::new(&named),
             prefixed,
             any_program,
             regexes,
@@ -320,7 +369,7 @@ impl RuleSet {
     /// Whether a rule of this set names `program` (not counting rules that
     /// match any program).
     pub fn names(&self, program: &str) -> bool {
-        self.by_program.contains_key(program)
+        self.by_program.get(program).next().is_some()
             || self.prefixed.iter().any(|(p, _)| program.starts_with(p))
     }
 
@@ -400,9 +449,7 @@ impl RuleSet {
 
     fn candidates(&self, program: &str) -> Vec<usize> {
         let mut out: Vec<usize> = self.any_program.clone();
-        if let Some(list) = self.by_program.get(program) {
-            out.extend(list);
-        }
+        out.extend(self.by_program.get(program));
         for (prefix, i) in &self.prefixed {
             if program.starts_with(prefix) {
                 out.push(*i);
@@ -444,6 +491,31 @@ impl RuleSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_program_index_finds_exactly_the_rules_naming_a_program() {
+        let rules: Vec<&'static Rule> = all().collect();
+        let set = RuleSet::new(rules.iter().copied());
+        let naming = |program: &str| -> Vec<usize> {
+            let mut found = Vec::new();
+            for (i, rule) in rules.iter().enumerate() {
+                if let Matcher::Command { programs, .. } | Matcher::Check { programs, .. } =
+                    &rule.matcher
+                {
+                    if programs.contains(&program) {
+                        found.push(i);
+                    }
+                }
+            }
+            found
+        };
+        let mut programs: Vec<&str> = set.by_program.entries.iter().map(|(p, _)| *p).collect();
+        programs.extend(["", "x", "not-a-program", "gitt", "rmm"]);
+        for program in programs {
+            let indexed: Vec<usize> = set.by_program.get(program).collect();
+            assert_eq!(indexed, naming(program), "{program}");
+        }
+    }
 
     #[test]
     fn help_is_passed_over_only_where_the_set_says() {
