@@ -1,4 +1,11 @@
 //! The warden executable: reads the environment and stdin, runs the library, prints what it returns.
+//!
+//! On Unix it starts without std's runtime set-up (`no_main`): that set-up
+//! reads `/proc/self/maps` and installs stack-overflow handlers, a tenth of
+//! what a hook call costs. What of it matters is done here: stdin, stdout
+//! and stderr are made to exist and SIGPIPE is ignored. A stack overflow is
+//! then a plain SIGSEGV instead of a message; the README says so.
+#![cfg_attr(unix, no_main)]
 
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -7,7 +14,19 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// first: exactly one verdict line is ever printed.
 static ANSWERED: AtomicBool = AtomicBool::new(false);
 
+#[cfg(unix)]
+#[no_mangle]
+pub extern "C" fn main(_argc: std::os::raw::c_int, _argv: *const *const u8) -> std::os::raw::c_int {
+    unix::set_up();
+    run()
+}
+
+#[cfg(not(unix))]
 fn main() {
+    run();
+}
+
+fn run() -> ! {
     // With panic = "abort" nothing unwinds: a bug must still leave a block
     // verdict on stdout, because agents treat a crashed hook as "no opinion".
     std::panic::set_hook(Box::new(|info| {
@@ -27,17 +46,10 @@ fn main() {
     if let Some(deadline) = warden::cli::deadline(&args, &env) {
         // A payload that never ends, or a decision that never does, must
         // still end in a block before the agent's own timeout lets it run.
-        std::thread::spawn(move || {
-            std::thread::sleep(deadline.after);
-            if !ANSWERED.swap(true, Ordering::SeqCst) {
-                let _ = std::io::stdout().write_all(deadline.stdout.as_bytes());
-                let _ = std::io::stderr().write_all(deadline.stderr.as_bytes());
-                std::process::exit(0);
-            }
-        });
+        arm(deadline);
     }
-    // Not `stdout.lock()`: the deadline's thread must be able to print
-    // while this one is still waiting for stdin.
+    // Not `stdout.lock()`: on platforms where the deadline is a thread, it
+    // must be able to print while this one is still waiting for stdin.
     let mut stdout = std::io::stdout();
     let outcome =
         warden::cli::run_streaming(&args, &mut std::io::stdin().lock(), &mut stdout, &env);
@@ -54,4 +66,131 @@ fn main() {
     let late = outcome.after_verdict();
     let _ = std::io::stderr().write_all(format!("{}{late}", outcome.stderr).as_bytes());
     std::process::exit(outcome.code);
+}
+
+/// The deadline as a timer signal: no thread to start on every call.
+#[cfg(unix)]
+fn arm(deadline: warden::cli::Deadline) {
+    unix::arm(deadline);
+}
+
+#[cfg(not(unix))]
+fn arm(deadline: warden::cli::Deadline) {
+    std::thread::spawn(move || {
+        std::thread::sleep(deadline.after);
+        if !ANSWERED.swap(true, Ordering::SeqCst) {
+            let _ = std::io::stdout().write_all(deadline.stdout.as_bytes());
+            let _ = std::io::stderr().write_all(deadline.stderr.as_bytes());
+            std::process::exit(0);
+        }
+    });
+}
+
+/// The few C calls the start-up and the deadline need (64-bit Linux and
+/// macOS agree on every number and layout used here).
+#[cfg(unix)]
+mod unix {
+    use std::os::raw::{c_char, c_int, c_long, c_short, c_void};
+    use std::sync::atomic::Ordering;
+    use std::sync::OnceLock;
+
+    use super::ANSWERED;
+
+    #[repr(C)]
+    struct PollFd {
+        fd: c_int,
+        events: c_short,
+        revents: c_short,
+    }
+
+    #[repr(C)]
+    struct Timeval {
+        sec: c_long,
+        usec: c_long,
+    }
+
+    #[repr(C)]
+    struct Itimerval {
+        interval: Timeval,
+        value: Timeval,
+    }
+
+    extern "C" {
+        fn poll(fds: *mut PollFd, count: u64, timeout: c_int) -> c_int;
+        fn open(path: *const c_char, flags: c_int, ...) -> c_int;
+        fn signal(signum: c_int, handler: usize) -> usize;
+        fn setitimer(which: c_int, new: *const Itimerval, old: *mut Itimerval) -> c_int;
+        fn write(fd: c_int, buf: *const c_void, count: usize) -> isize;
+        fn _exit(status: c_int) -> !;
+    }
+
+    const POLLNVAL: c_short = 0x20;
+    const O_RDWR: c_int = 2;
+    const SIGPIPE: c_int = 13;
+    const SIGALRM: c_int = 14;
+    const SIG_IGN: usize = 1;
+    const ITIMER_REAL: c_int = 0;
+
+    /// The verdict and message the timer prints, rendered before it is armed:
+    /// a signal handler must not allocate.
+    static DEADLINE: OnceLock<(Vec<u8>, Vec<u8>)> = OnceLock::new();
+
+    /// What std's runtime would have done that warden relies on.
+    pub fn set_up() {
+        let mut fds = [0, 1, 2].map(|fd| PollFd {
+            fd,
+            events: 0,
+            revents: 0,
+        });
+        // SAFETY: plain system calls on our own descriptors and a valid array.
+        unsafe {
+            // A closed stdout must not be reused by the first file warden
+            // opens (the cache, the audit log): the verdict would land there.
+            if poll(fds.as_mut_ptr(), 3, 0) >= 0 {
+                for fd in &fds {
+                    if fd.revents & POLLNVAL != 0 {
+                        open(c"/dev/null".as_ptr(), O_RDWR);
+                    }
+                }
+            }
+            // An agent that stops reading gets a write error, not a killed hook
+            // that skipped its audit line.
+            signal(SIGPIPE, SIG_IGN);
+        }
+    }
+
+    pub fn arm(deadline: warden::cli::Deadline) {
+        let _ = DEADLINE.set((deadline.stdout.into_bytes(), deadline.stderr.into_bytes()));
+        let micros = deadline.after.as_micros();
+        let timer = Itimerval {
+            interval: Timeval { sec: 0, usec: 0 },
+            value: Timeval {
+                sec: (micros / 1_000_000) as c_long,
+                // Never zero: a zero timer is a disarmed one.
+                usec: ((micros % 1_000_000) as c_long).max(1),
+            },
+        };
+        // SAFETY: `on_alarm` only does async-signal-safe work (an atomic swap,
+        // write(2), _exit(2)) on data set before the timer starts.
+        unsafe {
+            signal(SIGALRM, on_alarm as extern "C" fn(c_int) as usize);
+            setitimer(ITIMER_REAL, &timer, std::ptr::null_mut());
+        }
+    }
+
+    extern "C" fn on_alarm(_: c_int) {
+        if ANSWERED.swap(true, Ordering::SeqCst) {
+            // The verdict is already out; let the run finish.
+            return;
+        }
+        if let Some((stdout, stderr)) = DEADLINE.get() {
+            // SAFETY: valid buffers; write(2) and _exit(2) are async-signal-safe.
+            unsafe {
+                write(1, stdout.as_ptr().cast(), stdout.len());
+                write(2, stderr.as_ptr().cast(), stderr.len());
+            }
+        }
+        // SAFETY: ends the process without running anything else.
+        unsafe { _exit(0) }
+    }
 }
