@@ -32,7 +32,6 @@ mod url;
 mod windows;
 mod windows_script;
 
-
 use once_cell::sync::{Lazy, OnceCell};
 use regex::Regex;
 
