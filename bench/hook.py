@@ -12,7 +12,7 @@ Usage: bench/hook.py [--rounds N] [--no-callgrind] [--write] [--warden PATH]
   --rounds N      runs of each case (default 300), one per round
   --no-callgrind  skip the instruction counts (valgrind takes a while)
   --write         also put the table into BENCHMARKS.md, between its markers
-  --warden PATH   measure this binary instead of building target/release/warden
+  --warden PATH   measure this binary instead of building one with `install.sh --build-only`
 """
 import argparse
 import json
@@ -123,8 +123,10 @@ def build(args):
     if args.warden:
         warden = pathlib.Path(args.warden).resolve()
     else:
-        subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
-        warden = ROOT / "target" / "release" / "warden"
+        # Built as install.sh builds it: what users run is what is measured.
+        built = subprocess.run([str(ROOT / "install.sh"), "--build-only"], cwd=ROOT, check=True,
+                               capture_output=True, text=True).stdout.strip().splitlines()[-1]
+        warden = ROOT / built
     for crate in ["floor", "measure"]:
         subprocess.run(
             ["cargo", "build", "--release", "--quiet", "--target-dir", str(BUILD)],

@@ -8,7 +8,8 @@
 //!   each depending on [`yaml`] (lines, `file:line` errors, shared serde
 //!   readers) and [`spec`] (rule entries), never on another parser;
 //! * [`policy`]: the compiled policy and matching a call against it, with
-//!   [`pattern`] for globs, regexes and the literals rules are indexed by;
+//!   [`pattern`] for globs, regexes and the literals rules are indexed by,
+//!   and [`table`] for the encoded rules and their index as the cache holds them;
 //! * [`load`]: from sources to one policy through the [`cache`] (bincode,
 //!   keyed by SHA-256, trusted by [`fingerprint`]s) and the [`ledger`].
 
@@ -24,6 +25,7 @@ pub mod policy;
 pub mod review;
 mod sources;
 pub(crate) mod spec;
+mod table;
 pub(crate) mod warden_file;
 mod yaml;
 

@@ -2,8 +2,9 @@
 //!
 //! This is what the cache stores. Matching is built so that its cost depends
 //! on the rules a call could hit, not on how many rules there are: every rule
-//! with a literal it needs is indexed by that literal's first three bytes,
-//! and only rules whose literal occurs in the call are compiled and run.
+//! with a literal it needs is indexed by the rarest four bytes of that
+//! literal (see `table`), and only rules whose literal occurs in the call
+//! are decoded, compiled and run.
 
 use std::fmt;
 use std::sync::Arc;
@@ -12,17 +13,18 @@ use bincode::Options as _;
 use serde::{Deserialize, Serialize};
 
 use crate::config::model::{RuleSpec, Settings, SourceInfo, Target, Tier, ToolSel};
-use crate::config::pattern::{self, GlobKind, MIN_LITERAL};
+use crate::config::pattern::{self, GlobKind};
+use crate::config::table::{Records, RuleTable};
 use crate::payload::{ToolCall, ToolKind};
 use crate::shell::{Analysis, Command};
 use crate::verdict::Decision;
 
 /// Every user rule from every source, ready for the engine.
 ///
-/// The rules are stored encoded, one after another, and decoded only when a
+/// The rules stay encoded in a [`RuleTable`] and are decoded only when a
 /// call could match them: loading the cache then costs a few allocations
 /// however many rules there are.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default)]
 pub struct Policy {
     pub sources: Vec<SourceInfo>,
     /// Settings merged across sources (the strongest tier that sets a value wins).
@@ -32,12 +34,19 @@ pub struct Policy {
     pub problems: Vec<String>,
     /// A source could not be used, so `on_error` applies.
     pub broken: bool,
-    table: Table,
-    index: Index,
+    table: RuleTable,
     /// For a policy read from the cache: where a fresh one comes from when
     /// a rule's bytes fail their check.
-    #[serde(skip)]
     recovery: Option<Arc<dyn Recompile>>,
+}
+
+/// What the cache keeps of a policy besides its rules (bincode).
+#[derive(Serialize, Deserialize)]
+struct Meta {
+    sources: Vec<SourceInfo>,
+    settings: Settings,
+    problems: Vec<String>,
+    broken: bool,
 }
 
 /// A way back to a cached policy's sources. When one of its rules fails
@@ -52,50 +61,6 @@ pub(crate) trait Recompile: Send + Sync + fmt::Debug {
     fn recompiled(&self) -> Option<&Policy>;
 }
 
-/// Encoded rules: rule `n` is bytes `offsets[n]..offsets[n + 1]` of the
-/// rule bytes, whose checksum's low 32 bits are `sums[n]`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-struct Table {
-    offsets: Vec<u32>,
-    sums: Vec<u32>,
-    #[serde(skip)]
-    rules: Rules,
-}
-
-/// Where the rule bytes are: in memory (just compiled), or still in the
-/// cache file, read one rule at a time when a call could match it.
-#[derive(Debug, Clone)]
-enum Rules {
-    Memory(Vec<u8>),
-    File {
-        file: Arc<std::fs::File>,
-        offset: u64,
-    },
-}
-
-impl Default for Rules {
-    fn default() -> Rules {
-        Rules::Memory(Vec::new())
-    }
-}
-
-/// Rule numbers by the first three bytes of the literal each one needs.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-struct Index {
-    /// `(key, rule)`, sorted by key.
-    keyed: Vec<(u32, u32)>,
-    /// Every rule's literal, lowercased, back to back (empty for none):
-    /// rule `n`'s is `literals[literal_ends[n - 1]..literal_ends[n]]`.
-    literals: String,
-    literal_ends: Vec<u32>,
-    /// Rules with no usable literal: always candidates.
-    always: Vec<u32>,
-}
-
-fn key(bytes: &[u8]) -> u32 {
-    u32::from(bytes[0]) << 16 | u32::from(bytes[1]) << 8 | u32::from(bytes[2])
-}
-
 impl Policy {
     /// Encodes `rules` and builds their index. Sources, settings and
     /// problems are the loader's to fill.
@@ -104,39 +69,12 @@ impl Policy {
         settings: Settings,
         rules: Vec<RuleSpec>,
     ) -> Policy {
-        let mut index = Index::default();
-        let mut table = Table::default();
-        let mut blob = Vec::new();
-        table.offsets.push(0);
-        for (n, rule) in rules.iter().enumerate() {
-            let n = n as u32;
-            // Encoding a struct whose every length is known into memory
-            // cannot fail; if it ever did, the empty entry would fail to
-            // decode and the rule would be skipped, not misread.
-            let bytes = bincode::DefaultOptions::new()
-                .serialize(rule)
-                .unwrap_or_default();
-            table.sums.push(checksum32(&bytes));
-            blob.extend_from_slice(&bytes);
-            table.offsets.push(blob.len() as u32);
-            match pattern::required_literal(&rule.target) {
-                Some(literal) if literal.len() >= MIN_LITERAL => {
-                    index.keyed.push((key(literal.as_bytes()), n));
-                    index.literals.push_str(&literal);
-                }
-                _ => index.always.push(n),
-            }
-            index.literal_ends.push(index.literals.len() as u32);
-        }
-        index.keyed.sort_unstable();
-        table.rules = Rules::Memory(blob);
         Policy {
             sources,
             settings,
             problems: Vec::new(),
             broken: false,
-            table,
-            index,
+            table: RuleTable::build(&rules),
             recovery: None,
         }
     }
@@ -150,61 +88,66 @@ impl Policy {
         }
     }
 
-    /// The cache's form, in two parts: the policy without its rules (read
-    /// whole and checksummed), and the rules' bytes (read one rule at a
-    /// time, each checked against its own sum).
+    /// The cache's form, in two parts: the head (read whole and
+    /// checksummed: the length of the bincode-encoded sources, settings and
+    /// problems, them, then the rule index), and the rule records (read one
+    /// at a time, each checked against its own sum).
     pub(crate) fn to_parts(&self) -> Option<(Vec<u8>, &[u8])> {
-        let Rules::Memory(rules) = &self.table.rules else {
-            return None;
-        };
-        let head = bincode::DefaultOptions::new()
+        let (index, records) = self.table.parts()?;
+        let meta = bincode::DefaultOptions::new()
             .with_fixint_encoding()
-            .serialize(self)
+            .serialize(&Meta {
+                sources: self.sources.clone(),
+                settings: self.settings.clone(),
+                problems: self.problems.clone(),
+                broken: self.broken,
+            })
             .ok()?;
-        Some((head, rules))
+        let mut head = Vec::with_capacity(8 + meta.len() + index.len());
+        head.extend_from_slice(&(meta.len() as u64).to_le_bytes());
+        head.extend_from_slice(&meta);
+        head.extend_from_slice(index);
+        Some((head, records))
     }
 
     /// A policy whose rules stay in the cache file until they are needed.
     pub(crate) fn from_entry(entry: crate::config::cache::Entry) -> Option<Policy> {
-        let mut policy = Policy::from_head(&entry.head, entry.tail_len)?;
+        let meta_len =
+            usize::try_from(u64::from_le_bytes(entry.head.get(..8)?.try_into().ok()?)).ok()?;
+        let base = meta_len.checked_add(8)?;
+        let meta: Meta = bincode::DefaultOptions::new()
+            .with_fixint_encoding()
+            .with_limit(meta_len as u64)
+            .deserialize(entry.head.get(8..base)?)
+            .ok()?;
         #[cfg(unix)]
-        {
-            policy.table.rules = Rules::File {
-                file: Arc::new(entry.file),
-                offset: entry.tail_offset,
-            };
-        }
+        let records = Records::File {
+            file: Arc::new(entry.file),
+            offset: entry.tail_offset,
+            len: entry.tail_len,
+        };
         #[cfg(not(unix))]
-        {
+        let records = {
             use std::io::{Read, Seek, SeekFrom};
             let mut file = entry.file;
             file.seek(SeekFrom::Start(entry.tail_offset)).ok()?;
-            let mut rules = Vec::new();
-            file.take(entry.tail_len).read_to_end(&mut rules).ok()?;
-            policy.table.rules = Rules::Memory(rules);
-        }
-        Some(policy)
-    }
-
-    fn from_head(head: &[u8], rules_len: u64) -> Option<Policy> {
-        let policy: Policy = bincode::DefaultOptions::new()
-            .with_fixint_encoding()
-            .with_limit(head.len() as u64)
-            .deserialize(head)
-            .ok()?;
-        let offsets = &policy.table.offsets;
-        let consistent = offsets
-            .last()
-            .is_some_and(|&end| u64::from(end) == rules_len)
-            && offsets.windows(2).all(|w| w[0] <= w[1])
-            && policy.table.sums.len() + 1 == offsets.len()
-            && policy.index.literal_ends.len() + 1 == offsets.len();
-        consistent.then_some(policy)
+            let mut records = Vec::new();
+            file.take(entry.tail_len).read_to_end(&mut records).ok()?;
+            Records::Memory(records)
+        };
+        Some(Policy {
+            sources: meta.sources,
+            settings: meta.settings,
+            problems: meta.problems,
+            broken: meta.broken,
+            table: RuleTable::from_parts(entry.head, base, records)?,
+            recovery: None,
+        })
     }
 
     /// How many rules there are.
     pub fn len(&self) -> usize {
-        self.table.offsets.len().saturating_sub(1)
+        self.table.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -226,27 +169,7 @@ impl Policy {
     /// Rule `n`, decoded; `None` if its bytes cannot be read or fail
     /// their check.
     fn read_rule(&self, n: usize) -> Option<RuleSpec> {
-        let start = *self.table.offsets.get(n)? as usize;
-        let end = *self.table.offsets.get(n + 1)? as usize;
-        let owned;
-        let bytes: &[u8] = match &self.table.rules {
-            Rules::Memory(rules) => rules.get(start..end)?,
-            #[cfg(unix)]
-            Rules::File { file, offset } => {
-                use std::os::unix::fs::FileExt;
-                let mut buf = vec![0u8; end.checked_sub(start)?];
-                file.read_exact_at(&mut buf, offset.checked_add(start as u64)?)
-                    .ok()?;
-                owned = buf;
-                &owned
-            }
-            #[cfg(not(unix))]
-            Rules::File { .. } => return None,
-        };
-        if checksum32(bytes) != *self.table.sums.get(n)? {
-            return None;
-        }
-        bincode::DefaultOptions::new().deserialize(bytes).ok()
+        self.table.record(n)?.rule()
     }
 
     /// Every rule, decoded (for `lint`, `why` and the ledger, not per call).
@@ -266,16 +189,6 @@ impl Policy {
             }
         }
         rules
-    }
-
-    fn literal(&self, n: u32) -> &str {
-        let n = n as usize;
-        let end = self.index.literal_ends.get(n).copied().unwrap_or(0) as usize;
-        let start = match n {
-            0 => 0,
-            _ => self.index.literal_ends.get(n - 1).copied().unwrap_or(0) as usize,
-        };
-        self.index.literals.get(start..end).unwrap_or("")
     }
 
     /// The source a rule came from. Rules from a fresh compile name its
@@ -307,27 +220,20 @@ impl Policy {
             return fresh.matches(call);
         }
         let haystack = call.haystack();
-        let mut candidates: Vec<u32> = self.index.always.clone();
-        let bytes = haystack.as_bytes();
-        for window in bytes.windows(MIN_LITERAL) {
-            let k = key(window);
-            let start = self.index.keyed.partition_point(|&(key, _)| key < k);
-            for &(key, rule) in &self.index.keyed[start..] {
-                if key != k {
-                    break;
-                }
-                candidates.push(rule);
-            }
-        }
-        candidates.sort_unstable();
-        candidates.dedup();
         let mut found = Vec::new();
-        for n in candidates {
-            let literal = self.literal(n);
-            if !literal.is_empty() && !haystack.contains(literal) {
-                continue;
-            }
-            let Some(rule) = self.read_rule(n as usize) else {
+        for n in self.table.candidates(haystack.as_bytes()) {
+            let record = self.table.record(n as usize);
+            let literal = record
+                .as_ref()
+                .and_then(|r| std::str::from_utf8(r.literal()).ok());
+            let rule = match (&record, literal) {
+                (Some(_), Some(literal)) if !literal.is_empty() && !haystack.contains(literal) => {
+                    continue
+                }
+                (Some(record), Some(_)) => record.rule(),
+                _ => None,
+            };
+            let Some(rule) = rule else {
                 match self.recompile() {
                     Some(fresh) => return fresh.matches(call),
                     None => continue,
@@ -339,10 +245,6 @@ impl Policy {
         }
         found
     }
-}
-
-fn checksum32(bytes: &[u8]) -> u32 {
-    crate::config::cache::checksum(bytes) as u32
 }
 
 /// One rule that matched a call: on which segments, and whether on the

@@ -45,8 +45,8 @@ fn temp_dir(tag: &str) -> PathBuf {
 /// `FORMAT_VERSION` and the SHA-256 of the representative policies' cached
 /// bytes when it was last bumped.
 const RECORDED_LAYOUT: (u32, &str) = (
-    7,
-    "5b102640726798d0e1ce0bb949221e0f72b01809ec0577e5500f1bf40b746a85",
+    8,
+    "54451b4a9f2d545dfb21c60a6a13f37731533544c29350afd75d284e54f744d7",
 );
 
 fn representative_sources() -> Vec<SourceInfo> {

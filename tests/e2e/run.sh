@@ -48,9 +48,9 @@ drive() {
     fi
 }
 
-say "warden (release)"
-cargo build --release --locked --quiet || { echo "build failed"; exit 1; }
-warden=$root/target/release/warden
+say "warden (release, built as install.sh builds it)"
+built=$("$root/install.sh" --build-only | tail -n 1) || { echo "build failed"; exit 1; }
+warden=$root/$built
 
 # Every driver registers warden through `warden install`, as a user would.
 export WARDEN_E2E_INSTALL=1
