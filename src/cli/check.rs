@@ -5,7 +5,7 @@
 //! loaded once per working directory instead of once per call.
 
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, BufWriter, Write};
 
 use super::args::{Flag, Parsed};
 use super::hook::{self, settings};
@@ -31,6 +31,10 @@ pub(super) fn run(parsed: &Parsed, env: &Env, io: &mut Io<'_>) -> Result<Outcome
     }
     let (dialect, on_ask) = settings(parsed);
     let mut policies: HashMap<Option<String>, Options> = HashMap::new();
+    let other_events = Options {
+        on_ask,
+        ..Options::default()
+    };
     let mut out = Outcome {
         stdout: String::new(),
         stderr: String::new(),
@@ -38,9 +42,20 @@ pub(super) fn run(parsed: &Parsed, env: &Env, io: &mut Io<'_>) -> Result<Outcome
         audit: None,
     };
     let Io { stdin, stdout } = io;
-    for (n, line) in BufReader::new(&mut **stdin).lines().enumerate() {
-        let line = match line {
-            Ok(line) => line,
+    let mut reader = BufReader::with_capacity(1 << 16, &mut **stdin);
+    let mut writer = BufWriter::with_capacity(1 << 16, &mut **stdout);
+    let mut line = String::new();
+    for n in 0.. {
+        // Verdicts are held back only while more input is already here:
+        // a reader that waits for each answer before sending the next
+        // payload gets it before warden waits in turn.
+        if reader.buffer().is_empty() && !flush(&mut writer, &mut out) {
+            break;
+        }
+        line.clear();
+        match reader.read_line(&mut line) {
+            Ok(0) => break,
+            Ok(_) => {}
             Err(source) => {
                 // Past a read error nothing more can be judged: say where it stopped.
                 out.stderr
@@ -48,16 +63,16 @@ pub(super) fn run(parsed: &Parsed, env: &Env, io: &mut Io<'_>) -> Result<Outcome
                 out.code = 1;
                 break;
             }
-        };
+        }
         if line.trim().is_empty() {
             continue;
         }
-        let call = match payload::parse(&line) {
+        let call = match payload::parse(line.trim_end_matches(['\n', '\r'])) {
             Ok(call) => call,
             Err(err) => {
                 out.stderr
                     .push_str(&format!("warden: line {}: {err}\n", n + 1));
-                if !emit(&mut **stdout, &hook::unreadable(&err, dialect), &mut out) {
+                if !emit(&mut writer, &hook::unreadable(&err, dialect), &mut out) {
                     break;
                 }
                 continue;
@@ -69,44 +84,48 @@ pub(super) fn run(parsed: &Parsed, env: &Env, io: &mut Io<'_>) -> Result<Outcome
             if policies.len() >= MAX_POLICIES && !policies.contains_key(&call.cwd) {
                 policies.clear();
             }
-            let cwd = call.cwd.clone();
-            let cached = policies.entry(cwd).or_insert_with(|| {
+            policies.entry(call.cwd.clone()).or_insert_with(|| {
                 let mut notes = String::new();
                 let options = env.options(call.cwd.as_deref(), &mut notes).0;
                 out.stderr.push_str(&notes);
-                options
-            });
-            Options {
-                on_ask,
-                ..cached.clone()
-            }
+                Options { on_ask, ..options }
+            })
         } else {
-            Options {
-                on_ask,
-                ..Options::default()
-            }
+            &other_events
         };
-        let verdict = engine::evaluate(&call, &options);
-        let line = verdict.render(dialect.unwrap_or(call.agent.dialect()));
-        if !emit(&mut **stdout, &format!("{line}\n"), &mut out) {
+        let verdict = engine::evaluate(&call, options);
+        let mut rendered = verdict.render(dialect.unwrap_or(call.agent.dialect()));
+        rendered.push('\n');
+        if !emit(&mut writer, &rendered, &mut out) {
             break;
         }
     }
+    flush(&mut writer, &mut out);
     Ok(out)
 }
 
 /// Working directories whose policy is kept loaded at once.
 const MAX_POLICIES: usize = 64;
 
-/// Writes one verdict line as it is decided, so a reader waiting on each
-/// answer gets it and memory stays flat however long the stream. A reader
-/// that went away ends the batch.
-fn emit(stdout: &mut dyn Write, line: &str, out: &mut Outcome) -> bool {
-    match stdout.write_all(line.as_bytes()) {
+/// Writes one verdict line as it is decided (into the buffer `flush`
+/// empties), so memory stays flat however long the stream. A reader that
+/// went away ends the batch.
+fn emit(stdout: &mut impl Write, line: &str, out: &mut Outcome) -> bool {
+    written(stdout.write_all(line.as_bytes()), out)
+}
+
+fn flush(stdout: &mut impl Write, out: &mut Outcome) -> bool {
+    written(stdout.flush(), out)
+}
+
+fn written(result: std::io::Result<()>, out: &mut Outcome) -> bool {
+    match result {
         Ok(()) => true,
         Err(err) => {
-            out.stderr
-                .push_str(&format!("warden: stdout: {err}; stopping\n"));
+            if out.code == 0 {
+                out.stderr
+                    .push_str(&format!("warden: stdout: {err}; stopping\n"));
+            }
             out.code = 1;
             false
         }
