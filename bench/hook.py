@@ -8,11 +8,18 @@ round after round, and prints a markdown table: case, floor median, warden
 median, ratio, instructions (callgrind), minor page faults and peak RSS.
 It also times a cache rebuild and `warden check --batch` on a mixed corpus.
 
-Usage: bench/hook.py [--rounds N] [--no-callgrind] [--write] [--warden PATH]
-  --rounds N      runs of each case (default 300), one per round
-  --no-callgrind  skip the instruction counts (valgrind takes a while)
-  --write         also put the table into BENCHMARKS.md, between its markers
-  --warden PATH   measure this binary instead of building one with `install.sh --build-only`
+Usage: bench/hook.py [--rounds N] [--no-callgrind] [--no-batch] [--write]
+                     [--warden PATH] [--baseline PATH]
+  --rounds N       runs of each case (default 300), one per round
+  --no-callgrind   skip the instruction counts (valgrind takes a while)
+  --no-batch       skip the `check --batch` throughput
+  --write          also put the table into BENCHMARKS.md, between its markers
+  --warden PATH    measure this binary instead of building one with `install.sh --build-only`
+  --baseline PATH  also run another warden build (one from before a change) on
+                   every case, interleaved with the others, with a cache of its own
+
+The table goes to target/bench/hook/table.md; the payloads and policies stay
+in target/bench/hook/ for profiling by hand.
 """
 import argparse
 import json
@@ -131,7 +138,19 @@ def build(args):
         subprocess.run(
             ["cargo", "build", "--release", "--quiet", "--target-dir", str(BUILD)],
             cwd=ROOT / "bench" / crate, check=True)
-    return warden, BUILD / "release" / "warden-floor", BUILD / "release" / "warden-measure"
+    return (installed(warden, "warden"), installed(BUILD / "release" / "warden-floor", "floor"),
+            BUILD / "release" / "warden-measure")
+
+
+def installed(program, name):
+    """A copy of `program`, as install.sh installs one. A binary fresh from
+    the linker (lld writes it through a memory map) was measured to take 15
+    more page faults and 0.2 ms more per start than a copy of it."""
+    (OUT / "bin").mkdir(parents=True, exist_ok=True)
+    copy = OUT / "bin" / name
+    shutil.copyfile(program, copy)
+    copy.chmod(0o755)
+    return copy
 
 
 def verdict(warden, stdin, env):
@@ -160,7 +179,9 @@ def main():
     parser.add_argument("--rounds", type=int, default=300)
     parser.add_argument("--no-callgrind", action="store_true")
     parser.add_argument("--write", action="store_true")
+    parser.add_argument("--no-batch", action="store_true")
     parser.add_argument("--warden")
+    parser.add_argument("--baseline")
     parser.add_argument("-h", "--help", action="store_true")
     args = parser.parse_args()
     if args.help:
@@ -188,25 +209,37 @@ def main():
         case(f"matching ({count:,} rules)", matching(count), count)
     for count in [1000, 10000]:
         case(f"cache rebuild ({count:,} rules)", "git status", count, remove=True)
+    # The analysis limits' worst cases: a command at the 1 MiB length limit,
+    # and nesting far past the depth limit.
+    case("1 MiB command (length limit)", "echo " + "a" * ((1 << 20) - 9) + "; ls", 0)
+    case("10,000 nested `$(`", "$(" * 10000, 0)
 
     # A first call writes each world's cache; a rebuild case deletes it every run.
-    for name, stdin, env, remove, _ in cases:
-        subprocess.run([str(warden)], stdin=open(stdin), capture_output=True, env=env)
+    programs = [("floor", floor), ("warden", warden)]
+    if args.baseline:
+        programs.append(("baseline", installed(pathlib.Path(args.baseline).resolve(), "baseline")))
     plan = []
     for name, stdin, env, remove, _ in cases:
-        gone = []
-        if remove:
-            gone = [str(p) for p in (pathlib.Path(env["XDG_CACHE_HOME"]) / "warden").glob("policy-*.bin")]
-        for who, program in [("floor", floor), ("warden", warden)]:
+        for who, program in programs:
+            env_ = dict(env)
+            if who == "baseline":
+                # Another build may write another cache or ledger format: each
+                # build keeps its own.
+                env_["XDG_CACHE_HOME"] = env["XDG_CACHE_HOME"] + "-baseline"
+                env_["XDG_STATE_HOME"] = env["XDG_STATE_HOME"] + "-baseline"
+            if who != "floor":
+                subprocess.run([str(program)], stdin=open(stdin), capture_output=True, env=env_)
             lines = [f"case {name} / {who}", f"stdin {stdin}"]
-            lines += [f"env {k}={v}" for k, v in env.items()]
-            if who == "warden":
-                lines += [f"remove {p}" for p in gone]
+            lines += [f"env {k}={v}" for k, v in env_.items()]
+            if remove and who != "floor":
+                cache = pathlib.Path(env_["XDG_CACHE_HOME"]) / "warden"
+                lines += [f"remove {p}" for p in cache.glob("policy-*.bin")]
             lines.append(f"run {program}")
             plan.append("\n".join(lines))
     plan_file = OUT / "plan.txt"
     plan_file.write_text("\n\n".join(plan) + "\n")
-    print(f"bench/hook.py: {len(cases)} cases × 2 programs × {args.rounds} rounds", file=sys.stderr)
+    print(f"bench/hook.py: {len(cases)} cases × {len(programs)} programs × {args.rounds} rounds",
+          file=sys.stderr)
     measured = subprocess.run([str(measure), str(plan_file), str(args.rounds)],
                               capture_output=True, text=True, check=True).stdout
     results = {}
@@ -222,11 +255,12 @@ def main():
             ir_f = ir_w = None
         else:
             ir_f, ir_w = instructions(floor, stdin, env), instructions(warden, stdin, env)
+        base = results.get(f"{name} / baseline")
         rows.append(dict(name=name, verdict=verdict(warden, stdin, env), floor=f, warden=w,
                          ratio=w["median"] / f["median"], ir_floor=ir_f, ir_warden=ir_w,
-                         length=length, remove=remove))
+                         length=length, remove=remove, baseline=base))
 
-    batch = batch_rate(warden, worlds[100])
+    batch = None if args.no_batch else batch_rate(warden, worlds[100])
     table = render(rows, batch, args.rounds)
     (OUT / "table.md").write_text(table)
     print(table)
@@ -269,20 +303,29 @@ def ms(us):
 
 
 def render(rows, batch, rounds):
-    out = ["| case | verdict | floor median | warden median | ratio | instructions (floor / warden) | page faults (floor / warden) | peak RSS (floor / warden) |",
-           "|---|---|---:|---:|---:|---:|---:|---:|"]
+    baseline = any(r["baseline"] for r in rows)
+    head = "| case | verdict | floor median | warden median | ratio |"
+    rule = "|---|---|---:|---:|---:|"
+    if baseline:
+        head += " baseline median | warden / baseline |"
+        rule += "---:|---:|"
+    out = [head + " instructions (floor / warden) | page faults (floor / warden) | peak RSS (floor / warden) |",
+           rule + "---:|---:|---:|"]
     for r in rows:
         ir = "–" if r["ir_warden"] is None else f"{r['ir_floor']:,} / {r['ir_warden']:,}"
-        out.append(
-            f"| {r['name']} | {r['verdict'] if not r['remove'] else 'allow'} | {ms(r['floor']['median'])} | "
-            f"{ms(r['warden']['median'])} | {r['ratio']:.2f}× | {ir} | "
-            f"{r['floor']['minflt']} / {r['warden']['minflt']} | "
-            f"{r['floor']['rss'] / 1024:.1f} / {r['warden']['rss'] / 1024:.1f} MiB |")
+        line = (f"| {r['name']} | {r['verdict']} | {ms(r['floor']['median'])} | "
+                f"{ms(r['warden']['median'])} | {r['ratio']:.2f}× |")
+        if baseline:
+            b = r["baseline"]
+            line += f" {ms(b['median'])} | {r['warden']['median'] / b['median']:.2f}× |"
+        out.append(line + f" {ir} | {r['floor']['minflt']} / {r['warden']['minflt']} | "
+                   f"{r['floor']['rss'] / 1024:.1f} / {r['warden']['rss'] / 1024:.1f} MiB |")
     out.append("")
-    out.append(f"Medians of {rounds} runs per program, interleaved in shuffled rounds. "
-               f"`check --batch`, one core: {batch['commands']:,} payloads "
-               f"({batch['distinct']:,} distinct corpus commands) in {batch['seconds']:.2f} s, "
-               f"**{batch['rate']:,.0f} commands/s**.")
+    out.append(f"Medians of {rounds} runs per program, interleaved in shuffled rounds.")
+    if batch:
+        out.append(f"`check --batch`, one core: {batch['commands']:,} payloads "
+                   f"({batch['distinct']:,} distinct corpus commands) in {batch['seconds']:.2f} s "
+                   f"(median of 5), **{batch['rate']:,.0f} commands/s**.")
     out.append("")
     cpu = "unknown CPU"
     try:

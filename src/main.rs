@@ -168,9 +168,7 @@ mod unix {
             #[cfg(all(target_os = "linux", target_env = "gnu"))]
             {
                 const M_TRIM_THRESHOLD: c_int = -1;
-                const M_TOP_PAD: c_int = -2;
                 mallopt(M_TRIM_THRESHOLD, 64 << 20);
-                mallopt(M_TOP_PAD, 1 << 20);
             }
         }
     }
