@@ -168,7 +168,12 @@ mod unix {
             #[cfg(all(target_os = "linux", target_env = "gnu"))]
             {
                 const M_TRIM_THRESHOLD: c_int = -1;
+                const M_MMAP_THRESHOLD: c_int = -3;
                 mallopt(M_TRIM_THRESHOLD, 64 << 20);
+                // Setting one threshold stops glibc from raising the other as
+                // it sees large blocks freed: every large buffer would then
+                // be a fresh mmap(2), faulted in page by page.
+                mallopt(M_MMAP_THRESHOLD, 32 << 20);
             }
         }
     }

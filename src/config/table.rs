@@ -246,7 +246,10 @@ impl RuleTable {
         words.extend(&starts);
         words.extend(&entries);
         words.extend(&always);
-        let bytes = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let mut bytes = Vec::with_capacity(words.len() * 4);
+        for word in &words {
+            bytes.extend_from_slice(&word.to_le_bytes());
+        }
         RuleTable {
             bytes,
             base: 0,
