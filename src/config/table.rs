@@ -278,6 +278,12 @@ impl RuleTable {
         let field = |i| table.word(i);
         let (rules, buckets, entries, always, flags) =
             (field(0)?, field(1)?, field(2)?, field(3)?, field(4)?);
+        // Every count is of 4-byte words inside the index: a count larger
+        // than the index is a lie, refused before any arithmetic on it.
+        let room = table.bytes.len();
+        if [rules, buckets, entries, always].iter().any(|&c| c as usize > room) {
+            return None;
+        }
         let shape = Shape::new(
             rules as usize,
             buckets as usize,
@@ -351,7 +357,7 @@ impl RuleTable {
                 else {
                     return;
                 };
-                for e in from as usize..to as usize {
+                for e in from as usize..(to as usize).min(shape.entries) {
                     if self.word(shape.grams + 2 * e) == Some(gram) {
                         if let Some(rule) = self.word(shape.grams + 2 * e + 1) {
                             out.push(rule);
