@@ -1,5 +1,7 @@
 //! The files a call touches, resolved where the call runs — a file tool's paths and patches, every shell spelling of a read or write — and what the path rules say of them.
 
+use std::collections::HashMap;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::config::policy::FileSubject;
@@ -7,7 +9,7 @@ use crate::payload::ToolCall;
 use crate::resolve::{self, Base, Links, Resolution};
 use crate::rules::access::{self, How};
 use crate::rules::files::{self as path_rules, Around, PathRule, Place};
-use crate::shell::Analysis;
+use crate::shell::{Analysis, Command};
 use crate::verdict::{Decision, Layer, Reason, Verdict};
 
 /// One file a call reads or writes.
@@ -128,25 +130,43 @@ pub(crate) fn place_commands(analysis: &mut Analysis, call: &ToolCall, around: &
         return;
     };
     let project = around.project.as_deref();
+    // The stages of a pipeline share their upstream commands: each shared
+    // one is placed once, and copied only when its directory changes. The
+    // old `Rc` stays in the map so that no address is reused while it is a key.
+    let mut placed: HashMap<*const Command, (Rc<Command>, Rc<Command>)> = HashMap::new();
     for cmd in &mut analysis.commands {
-        place(cmd, &cwd, project);
+        if let Some(dir) = placed_dir(cmd, &cwd, project) {
+            cmd.cwd = Some(dir);
+        }
         for up in &mut cmd.upstream {
-            place(up, &cwd, project);
+            let (_, new) = placed.entry(Rc::as_ptr(up)).or_insert_with(|| {
+                let new = match placed_dir(up, &cwd, project) {
+                    Some(dir) => Rc::new(Command {
+                        cwd: Some(dir),
+                        ..Command::clone(up)
+                    }),
+                    None => Rc::clone(up),
+                };
+                (Rc::clone(up), new)
+            });
+            *up = Rc::clone(new);
         }
     }
 }
 
-fn place(cmd: &mut crate::shell::Command, cwd: &str, project: Option<&str>) {
+/// The absolute directory `cmd` runs in, when it is outside the project
+/// and not already what the command says.
+fn placed_dir(cmd: &Command, cwd: &str, project: Option<&str>) -> Option<String> {
     let dir = match cmd.cwd.as_deref() {
         None => cwd.to_string(),
         // `~` and variables are judged as written; the rules know them.
-        Some(d) if d.starts_with('~') || d.contains('$') => return,
+        Some(d) if d.starts_with('~') || d.contains('$') => return None,
         Some(d) => crate::path::absolute(d, Some(cwd), None),
     };
     if project.is_some_and(|p| path_rules::strip_dir(&dir, p).is_some()) {
-        return;
+        return None;
     }
-    cmd.cwd = Some(dir);
+    Some(dir)
 }
 
 /// The project a call works in: the one the caller found, else the call's

@@ -472,7 +472,7 @@ impl RuleSet {
         };
         // Quote the whole pipeline: `curl x | sh` says more than `sh`.
         matched.then(|| {
-            let mut text: Vec<String> = cmd.upstream.iter().map(Command::display).collect();
+            let mut text: Vec<String> = cmd.upstream.iter().map(|u| u.display()).collect();
             text.push(cmd.display());
             text.join(" | ")
         })

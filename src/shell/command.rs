@@ -1,5 +1,7 @@
 //! `Command`: one simple command the shell would run, after expansion and unwrapping, with the queries rules ask of it.
 
+use std::rc::Rc;
+
 /// One simple command as the shell would run it: wrappers peeled off,
 /// quotes removed, variables and braces expanded where warden can know them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -23,7 +25,9 @@ pub struct Command {
     /// here-string, or the output of `echo`/`printf`/a decoder earlier in the pipeline.
     pub stdin: Option<String>,
     /// Commands earlier in the same pipeline, in order (`curl x` for `curl x | sh`).
-    pub upstream: Vec<Command>,
+    /// Shared: every later stage of a pipeline holds the same earlier
+    /// stages, so a copy per stage would make a long pipeline quadratic.
+    pub upstream: Vec<Rc<Command>>,
     /// The directory an earlier `cd` on the same line moved to, as written.
     pub cwd: Option<String>,
     /// The program word came from an expansion warden could not resolve.
