@@ -1,5 +1,6 @@
 //! The files a call touches, resolved where the call runs — a file tool's paths and patches, every shell spelling of a read or write — and what the path rules say of them.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -48,8 +49,38 @@ const TEMP_ROOTS: &[&str] = &[
 /// Where the call runs, absolute (`~` expanded), if the payload says.
 pub(crate) fn call_dir(call: &ToolCall, home: Option<&str>) -> Option<String> {
     let cwd = call.cwd.as_deref()?;
-    let dir = crate::path::absolute(cwd, None, home);
-    dir.starts_with('/').then_some(dir)
+    thread_local! {
+        static LAST: Last = const { RefCell::new(None) };
+    }
+    remembered(&LAST, cwd, home, || {
+        let dir = crate::path::absolute(cwd, None, home);
+        dir.starts_with('/').then_some(dir)
+    })
+}
+
+/// The last answer for a directory and a home: a call asks for its own
+/// directory three times, and a batch's calls mostly share one.
+type Last = RefCell<Option<(String, Option<String>, Option<String>)>>;
+
+fn remembered(
+    last: &'static std::thread::LocalKey<Last>,
+    dir: &str,
+    home: Option<&str>,
+    work: impl FnOnce() -> Option<String>,
+) -> Option<String> {
+    let known = last.with(|last| {
+        last.borrow()
+            .as_ref()
+            .filter(|(d, h, _)| d == dir && h.as_deref() == home)
+            .map(|(_, _, answer)| answer.clone())
+    });
+    known.unwrap_or_else(|| {
+        let answer = work();
+        last.with(|last| {
+            *last.borrow_mut() = Some((dir.to_string(), home.map(str::to_string), answer.clone()))
+        });
+        answer
+    })
 }
 
 /// Every file `call` touches, resolved against its working directory.
@@ -177,13 +208,18 @@ pub(crate) fn project(found: Option<&str>, call: &ToolCall, home: Option<&str>) 
         return Some(found.to_string());
     }
     let dir = call_dir(call, home)?;
-    // A temp root itself is a scratch workspace, like a directory in it.
-    let temp_root = TEMP_ROOTS.contains(&dir.as_str());
-    let ordinary = matches!(
-        crate::rules::targets::classify(&dir, None),
-        crate::rules::targets::Target::Outside | crate::rules::targets::Target::Temp
-    ) && home.is_none_or(|h| crate::path::absolute(h, None, None) != dir);
-    (ordinary || temp_root).then_some(dir)
+    thread_local! {
+        static LAST: Last = const { RefCell::new(None) };
+    }
+    remembered(&LAST, &dir, home, || {
+        // A temp root itself is a scratch workspace, like a directory in it.
+        let temp_root = TEMP_ROOTS.contains(&dir.as_str());
+        let ordinary = matches!(
+            crate::rules::targets::classify(&dir, None),
+            crate::rules::targets::Target::Outside | crate::rules::targets::Target::Temp
+        ) && home.is_none_or(|h| crate::path::absolute(h, None, None) != dir);
+        (ordinary || temp_root).then(|| dir.clone())
+    })
 }
 
 /// The files as the user's rules see them: each form of each path (a
@@ -373,6 +409,39 @@ mod tests {
                 None,
                 "{not_a_project}"
             );
+        }
+    }
+
+    #[test]
+    fn remembered_directories_follow_the_call_and_the_home() {
+        // Calls in turn, as a batch gives them: each answer must be the
+        // one worked out afresh, whatever the call before asked.
+        let cases = [
+            ("/home/u/p", Some("/home/u")),
+            ("/home/u/p", Some("/home/u")),
+            ("/home/u/p", Some("/home/u/p")),
+            ("~/p", Some("/home/u")),
+            ("~/p", Some("/home/v")),
+            ("~/p", None),
+            ("/tmp", None),
+            ("/home/u", Some("/home/u")),
+            ("/home/u", None),
+            ("rel", None),
+        ];
+        for (cwd, home) in cases {
+            let call = ToolCall::shell("ls", Some(cwd.into()));
+            let fresh = crate::path::absolute(cwd, None, home);
+            let fresh = fresh.starts_with('/').then_some(fresh);
+            assert_eq!(call_dir(&call, home), fresh, "{cwd} {home:?}");
+            let ordinary = fresh.filter(|dir| {
+                TEMP_ROOTS.contains(&dir.as_str())
+                    || matches!(
+                        crate::rules::targets::classify(dir, None),
+                        crate::rules::targets::Target::Outside
+                            | crate::rules::targets::Target::Temp
+                    ) && home.is_none_or(|h| crate::path::absolute(h, None, None) != *dir)
+            });
+            assert_eq!(project(None, &call, home), ordinary, "{cwd} {home:?}");
         }
     }
 
