@@ -1,5 +1,8 @@
 //! The files a call touches, resolved where the call runs — a file tool's paths and patches, every shell spelling of a read or write — and what the path rules say of them.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::config::policy::FileSubject;
@@ -7,7 +10,7 @@ use crate::payload::ToolCall;
 use crate::resolve::{self, Base, Links, Resolution};
 use crate::rules::access::{self, How};
 use crate::rules::files::{self as path_rules, Around, PathRule, Place};
-use crate::shell::Analysis;
+use crate::shell::{Analysis, Command};
 use crate::verdict::{Decision, Layer, Reason, Verdict};
 
 /// One file a call reads or writes.
@@ -46,8 +49,38 @@ const TEMP_ROOTS: &[&str] = &[
 /// Where the call runs, absolute (`~` expanded), if the payload says.
 pub(crate) fn call_dir(call: &ToolCall, home: Option<&str>) -> Option<String> {
     let cwd = call.cwd.as_deref()?;
-    let dir = crate::path::absolute(cwd, None, home);
-    dir.starts_with('/').then_some(dir)
+    thread_local! {
+        static LAST: Last = const { RefCell::new(None) };
+    }
+    remembered(&LAST, cwd, home, || {
+        let dir = crate::path::absolute(cwd, None, home);
+        dir.starts_with('/').then_some(dir)
+    })
+}
+
+/// The last answer for a directory and a home: a call asks for its own
+/// directory three times, and a batch's calls mostly share one.
+type Last = RefCell<Option<(String, Option<String>, Option<String>)>>;
+
+fn remembered(
+    last: &'static std::thread::LocalKey<Last>,
+    dir: &str,
+    home: Option<&str>,
+    work: impl FnOnce() -> Option<String>,
+) -> Option<String> {
+    let known = last.with(|last| {
+        last.borrow()
+            .as_ref()
+            .filter(|(d, h, _)| d == dir && h.as_deref() == home)
+            .map(|(_, _, answer)| answer.clone())
+    });
+    known.unwrap_or_else(|| {
+        let answer = work();
+        last.with(|last| {
+            *last.borrow_mut() = Some((dir.to_string(), home.map(str::to_string), answer.clone()))
+        });
+        answer
+    })
 }
 
 /// Every file `call` touches, resolved against its working directory.
@@ -128,25 +161,43 @@ pub(crate) fn place_commands(analysis: &mut Analysis, call: &ToolCall, around: &
         return;
     };
     let project = around.project.as_deref();
+    // The stages of a pipeline share their upstream commands: each shared
+    // one is placed once, and copied only when its directory changes. The
+    // old `Rc` stays in the map so that no address is reused while it is a key.
+    let mut placed: HashMap<*const Command, (Rc<Command>, Rc<Command>)> = HashMap::new();
     for cmd in &mut analysis.commands {
-        place(cmd, &cwd, project);
+        if let Some(dir) = placed_dir(cmd, &cwd, project) {
+            cmd.cwd = Some(dir);
+        }
         for up in &mut cmd.upstream {
-            place(up, &cwd, project);
+            let (_, new) = placed.entry(Rc::as_ptr(up)).or_insert_with(|| {
+                let new = match placed_dir(up, &cwd, project) {
+                    Some(dir) => Rc::new(Command {
+                        cwd: Some(dir),
+                        ..Command::clone(up)
+                    }),
+                    None => Rc::clone(up),
+                };
+                (Rc::clone(up), new)
+            });
+            *up = Rc::clone(new);
         }
     }
 }
 
-fn place(cmd: &mut crate::shell::Command, cwd: &str, project: Option<&str>) {
+/// The absolute directory `cmd` runs in, when it is outside the project
+/// and not already what the command says.
+fn placed_dir(cmd: &Command, cwd: &str, project: Option<&str>) -> Option<String> {
     let dir = match cmd.cwd.as_deref() {
         None => cwd.to_string(),
         // `~` and variables are judged as written; the rules know them.
-        Some(d) if d.starts_with('~') || d.contains('$') => return,
+        Some(d) if d.starts_with('~') || d.contains('$') => return None,
         Some(d) => crate::path::absolute(d, Some(cwd), None),
     };
     if project.is_some_and(|p| path_rules::strip_dir(&dir, p).is_some()) {
-        return;
+        return None;
     }
-    cmd.cwd = Some(dir);
+    Some(dir)
 }
 
 /// The project a call works in: the one the caller found, else the call's
@@ -157,13 +208,18 @@ pub(crate) fn project(found: Option<&str>, call: &ToolCall, home: Option<&str>) 
         return Some(found.to_string());
     }
     let dir = call_dir(call, home)?;
-    // A temp root itself is a scratch workspace, like a directory in it.
-    let temp_root = TEMP_ROOTS.contains(&dir.as_str());
-    let ordinary = matches!(
-        crate::rules::targets::classify(&dir, None),
-        crate::rules::targets::Target::Outside | crate::rules::targets::Target::Temp
-    ) && home.is_none_or(|h| crate::path::absolute(h, None, None) != dir);
-    (ordinary || temp_root).then_some(dir)
+    thread_local! {
+        static LAST: Last = const { RefCell::new(None) };
+    }
+    remembered(&LAST, &dir, home, || {
+        // A temp root itself is a scratch workspace, like a directory in it.
+        let temp_root = TEMP_ROOTS.contains(&dir.as_str());
+        let ordinary = matches!(
+            crate::rules::targets::classify(&dir, None),
+            crate::rules::targets::Target::Outside | crate::rules::targets::Target::Temp
+        ) && home.is_none_or(|h| crate::path::absolute(h, None, None) != dir);
+        (ordinary || temp_root).then(|| dir.clone())
+    })
 }
 
 /// The files as the user's rules see them: each form of each path (a
@@ -353,6 +409,39 @@ mod tests {
                 None,
                 "{not_a_project}"
             );
+        }
+    }
+
+    #[test]
+    fn remembered_directories_follow_the_call_and_the_home() {
+        // Calls in turn, as a batch gives them: each answer must be the
+        // one worked out afresh, whatever the call before asked.
+        let cases = [
+            ("/home/u/p", Some("/home/u")),
+            ("/home/u/p", Some("/home/u")),
+            ("/home/u/p", Some("/home/u/p")),
+            ("~/p", Some("/home/u")),
+            ("~/p", Some("/home/v")),
+            ("~/p", None),
+            ("/tmp", None),
+            ("/home/u", Some("/home/u")),
+            ("/home/u", None),
+            ("rel", None),
+        ];
+        for (cwd, home) in cases {
+            let call = ToolCall::shell("ls", Some(cwd.into()));
+            let fresh = crate::path::absolute(cwd, None, home);
+            let fresh = fresh.starts_with('/').then_some(fresh);
+            assert_eq!(call_dir(&call, home), fresh, "{cwd} {home:?}");
+            let ordinary = fresh.filter(|dir| {
+                TEMP_ROOTS.contains(&dir.as_str())
+                    || matches!(
+                        crate::rules::targets::classify(dir, None),
+                        crate::rules::targets::Target::Outside
+                            | crate::rules::targets::Target::Temp
+                    ) && home.is_none_or(|h| crate::path::absolute(h, None, None) != *dir)
+            });
+            assert_eq!(project(None, &call, home), ordinary, "{cwd} {home:?}");
         }
     }
 

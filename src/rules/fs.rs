@@ -279,9 +279,11 @@ fn names_from_project_find(cmd: &Command) -> bool {
     });
     !recursive
         && cmd.upstream.iter().any(|u| {
+            if u.program != "find" {
+                return false;
+            }
             let find = parse_find(&u.args);
-            u.program == "find"
-                && u.args.iter().any(|w| FILTERS.contains(&w.as_str()))
+            u.args.iter().any(|w| FILTERS.contains(&w.as_str()))
                 && find.roots.iter().all(|r| {
                     matches!(
                         classify(r, u.cwd.as_deref()),

@@ -480,8 +480,8 @@ fn reverse_shell(analysis: &Analysis) -> Option<String> {
                 || !cmd.redirects.is_empty() && cmd.program.is_empty());
         // `telnet h p | sh | telnet h q`, `sh -i < f | nc h p > f`: a shell
         // reading commands from, or answering to, a network client.
-        let piped = (network_client(cmd) && cmd.upstream.iter().any(interactive_shell))
-            || (interactive_shell(cmd) && cmd.upstream.iter().any(network_client));
+        let piped = (network_client(cmd) && cmd.upstream.iter().any(|u| interactive_shell(u)))
+            || (interactive_shell(cmd) && cmd.upstream.iter().any(|u| network_client(u)));
         // zsh's `ztcp HOST PORT` opens a socket a later shell is redirected to.
         let ztcp = cmd.program == "ztcp"
             && cmd.operands().len() >= 2
@@ -579,7 +579,7 @@ fn insecure_remote_code(analysis: &Analysis) -> Option<String> {
             .iter()
             .any(|fetch| fetch.args.iter().any(|a| super::url::insecure_url(a)));
         insecure.then(|| {
-            let mut stages: Vec<String> = cmd.upstream.iter().map(Command::display).collect();
+            let mut stages: Vec<String> = cmd.upstream.iter().map(|u| u.display()).collect();
             stages.push(cmd.display());
             stages.join(" | ")
         })

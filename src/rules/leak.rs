@@ -312,7 +312,7 @@ fn walk(commands: &[Command]) -> Vec<(&'static str, String)> {
 
 /// The pipeline that sends, after the command that staged the file it sends.
 fn quote(cmd: &Command, d: &Delivery) -> String {
-    let mut text: Vec<String> = cmd.upstream.iter().map(Command::display).collect();
+    let mut text: Vec<String> = cmd.upstream.iter().map(|u| u.display()).collect();
     text.push(cmd.display());
     let sent = text.join(" | ");
     match &d.carried.staged {

@@ -309,6 +309,45 @@ impl ProgramIndex {
     }
 }
 
+/// The rules a command meets, in rule order: those for any program (the
+/// same for every command, so borrowed) merged with the few that name it.
+struct Candidates<'a> {
+    any: &'a [usize],
+    /// Ascending, without repeats.
+    named: Vec<usize>,
+    i: usize,
+    j: usize,
+}
+
+impl Iterator for Candidates<'_> {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        let (a, n) = (self.any.get(self.i), self.named.get(self.j));
+        let next = match (a, n) {
+            (Some(&a), Some(&n)) if a == n => {
+                self.i += 1;
+                self.j += 1;
+                a
+            }
+            (Some(&a), Some(&n)) if a < n => {
+                self.i += 1;
+                a
+            }
+            (_, Some(&n)) => {
+                self.j += 1;
+                n
+            }
+            (Some(&a), None) => {
+                self.i += 1;
+                a
+            }
+            (None, None) => return None,
+        };
+        Some(next)
+    }
+}
+
 /// Programs whose `-h` always means help, wherever it stands (their option
 /// parsers reserve it: cobra, oclif, commander, yargs, argparse, Go's
 /// `mitchellh/cli`). Elsewhere `-h` is often something else (`df -h`,
@@ -320,11 +359,9 @@ const SHORT_HELP: &[&str] = &["kubectl", "oc", "helm", "helmfile", "terraform", 
 /// where that is help, before any `--`), which programs print instead of
 /// doing their work.
 fn asks_for_help(cmd: &Command) -> bool {
-    let short = SHORT_HELP.contains(&cmd.program.as_str());
-    cmd.args
-        .iter()
-        .take_while(|a| *a != "--")
-        .any(|a| a == "--help" || a == "-help" || (short && a == "-h"))
+    cmd.args.iter().take_while(|a| *a != "--").any(|a| {
+        a == "--help" || a == "-help" || (a == "-h" && SHORT_HELP.contains(&cmd.program.as_str()))
+    })
 }
 
 impl RuleSet {
@@ -446,17 +483,23 @@ impl RuleSet {
             .collect()
     }
 
-    fn candidates(&self, program: &str) -> Vec<usize> {
-        let mut out: Vec<usize> = self.any_program.clone();
-        out.extend(self.by_program.get(program));
+    /// The rules that could match `program`, in rule order, each once. Most
+    /// commands meet only the rules for any program, which need no copy.
+    fn candidates(&self, program: &str) -> Candidates<'_> {
+        let mut named: Vec<usize> = self.by_program.get(program).collect();
         for (prefix, i) in &self.prefixed {
             if program.starts_with(prefix) {
-                out.push(*i);
+                named.push(*i);
             }
         }
-        out.sort_unstable();
-        out.dedup();
-        out
+        named.sort_unstable();
+        named.dedup();
+        Candidates {
+            any: &self.any_program,
+            named,
+            i: 0,
+            j: 0,
+        }
     }
 
     fn match_command(&self, i: usize, cmd: &Command, line: &OnceCell<String>) -> Option<String> {
@@ -472,7 +515,7 @@ impl RuleSet {
         };
         // Quote the whole pipeline: `curl x | sh` says more than `sh`.
         matched.then(|| {
-            let mut text: Vec<String> = cmd.upstream.iter().map(Command::display).collect();
+            let mut text: Vec<String> = cmd.upstream.iter().map(|u| u.display()).collect();
             text.push(cmd.display());
             text.join(" | ")
         })
@@ -490,6 +533,41 @@ impl RuleSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn merged_candidates_are_the_sorted_union() {
+        for set in [&*HARDLINE_SET, &*DANGEROUS_SET, &RuleSet::new(all())] {
+            let mut programs: Vec<&str> = set
+                .rules
+                .iter()
+                .flat_map(|r| match &r.matcher {
+                    Matcher::Command { programs, .. } | Matcher::Check { programs, .. } => {
+                        *programs
+                    }
+                    Matcher::Analysis(_) => &[],
+                })
+                .map(|p| p.trim_end_matches('*'))
+                .collect();
+            programs.extend(["", "true", "mkfs.ext4", "newfs_msdos", "zzz", "git", "rm"]);
+            for program in programs {
+                let mut want: Vec<usize> = set.any_program.clone();
+                want.extend(set.by_program.get(program));
+                want.extend(
+                    set.prefixed
+                        .iter()
+                        .filter(|(p, _)| program.starts_with(p))
+                        .map(|(_, i)| *i),
+                );
+                want.sort_unstable();
+                want.dedup();
+                assert_eq!(
+                    set.candidates(program).collect::<Vec<_>>(),
+                    want,
+                    "{program}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn the_program_index_finds_exactly_the_rules_naming_a_program() {

