@@ -59,6 +59,10 @@ pub fn absolute(path: &str, cwd: Option<&str>, home: Option<&str>) -> String {
             None => path.to_string(),
         },
     };
+    // Most paths are already folded: then folding would rebuild the same text.
+    if is_folded(&joined) {
+        return joined;
+    }
     let folded = fold(&joined);
     let body = folded.parts.join("/");
     if folded.absolute {
@@ -66,6 +70,16 @@ pub fn absolute(path: &str, cwd: Option<&str>, home: Option<&str>) -> String {
     } else {
         body
     }
+}
+
+/// Whether `fold` would leave `path` as it is: `/`, or components that are
+/// neither empty, `.` nor `..`, after one leading `/` if absolute.
+fn is_folded(path: &str) -> bool {
+    if path == "/" {
+        return true;
+    }
+    let body = path.strip_prefix('/').unwrap_or(path);
+    !body.is_empty() && body.split('/').all(|p| !matches!(p, "" | "." | ".."))
 }
 
 #[cfg(test)]
@@ -80,6 +94,46 @@ mod tests {
         assert_eq!(absolute("/../..", None, None), "/");
         assert_eq!(absolute("../x", None, None), "../x");
         assert_eq!(absolute("a/../../x", None, None), "../x");
+    }
+
+    #[test]
+    fn the_shortcut_agrees_with_folding() {
+        let paths = [
+            "/",
+            "//",
+            "/a",
+            "/a/",
+            "/a//b",
+            "/a/./b",
+            "/a/../b",
+            "/a/b/..",
+            "/.",
+            "a",
+            "a/",
+            "./a",
+            "../a",
+            "a/b",
+            "a/.",
+            "",
+            ".",
+            "..",
+            "/a.b/c..d/.e",
+            "~",
+            "a/../../x",
+        ];
+        for path in paths {
+            let folded = fold(path);
+            let body = folded.parts.join("/");
+            let slow = if folded.absolute {
+                format!("/{body}")
+            } else {
+                body
+            };
+            if is_folded(path) {
+                assert_eq!(slow, path, "{path:?}");
+            }
+            assert_eq!(absolute(path, None, None), slow, "{path:?}");
+        }
     }
 
     #[test]

@@ -24,7 +24,7 @@ use crate::error::{Error, Result};
 /// the key too, but a development build keeps its version across changes.
 /// Bump it too when the way rules are compiled changes (their literals, the
 /// index): a cache built the old way would still decode, and mislead.
-pub(crate) const FORMAT_VERSION: u32 = 8;
+pub(crate) const FORMAT_VERSION: u32 = 9;
 
 const MAGIC: [u8; 8] = *b"WRDNPOL\x01";
 const HEADER_LEN: usize = 8 + 4 + 32 + 8 + 8 + 8;

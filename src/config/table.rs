@@ -24,7 +24,11 @@
 //! starts[buckets + 1]    bucket b is entries[starts[b]..starts[b + 1]]
 //! entries[entries]       (gram, rule), by bucket, rules ascending in each
 //! always[always]         rules with no literal
+//! filter[2048]           65,536 bits: bit h is set if some gram hashes to h
 //! ```
+//!
+//! The filter lets most of a call's 4-byte windows be passed over with one
+//! load and a bit test: with 100 rules, 99.8% of them.
 //!
 //! A record is `u16` literal length, the literal, then the rule (bincode).
 
@@ -46,6 +50,9 @@ const SHORT_GRAMS: u32 = 1;
 const SHORT_MARK: u32 = 0xff << 24;
 /// Longer literals are cut: any part of a required literal is required too.
 const MAX_LITERAL: usize = 1024;
+/// The filter's size in bits, and in 32-bit words.
+const FILTER_BITS: u32 = 16;
+const FILTER_WORDS: usize = (1 << FILTER_BITS) / 32;
 
 /// The rules and their index.
 #[derive(Debug, Clone, Default)]
@@ -69,6 +76,7 @@ struct Shape {
     starts: usize,
     grams: usize,
     always_at: usize,
+    filter: usize,
     /// `32 - log2(buckets)`: a gram's bucket is the top bits of its hash.
     shift: u32,
 }
@@ -80,6 +88,7 @@ impl Shape {
         let starts = sums + rules;
         let grams = starts + buckets + 1;
         let always_at = grams + 2 * entries;
+        let filter = always_at + always;
         Shape {
             rules,
             entries,
@@ -90,13 +99,14 @@ impl Shape {
             starts,
             grams,
             always_at,
+            filter,
             shift: 32 - buckets.max(1).trailing_zeros(),
         }
     }
 
     /// Length of the index in bytes.
     fn len(&self) -> usize {
-        (self.always_at + self.always) * 4
+        (self.filter + FILTER_WORDS) * 4
     }
 }
 
@@ -137,10 +147,19 @@ impl Record<'_> {
     }
 }
 
+/// A multiplicative hash: literals sharing a prefix differ in their last
+/// bytes, which the multiply carries into the top bits.
+fn hash(gram: u32) -> u32 {
+    gram.wrapping_mul(0x9e37_79b1)
+}
+
 fn bucket(gram: u32, shift: u32) -> usize {
-    // A multiplicative hash: literals sharing a prefix differ in their last
-    // bytes, which the multiply carries into the top bits.
-    (gram.wrapping_mul(0x9e37_79b1) >> shift) as usize
+    (hash(gram) >> shift) as usize
+}
+
+/// The filter bit of a gram.
+fn filter_bit(gram: u32) -> usize {
+    (hash(gram) >> (32 - FILTER_BITS)) as usize
 }
 
 fn gram4(bytes: &[u8]) -> u32 {
@@ -243,9 +262,15 @@ impl RuleTable {
             entries[2 * at + 1] = rule;
             next[b] += 1;
         }
+        let mut filter = vec![0u32; FILTER_WORDS];
+        for &(gram, _) in &grams {
+            let bit = filter_bit(gram);
+            filter[bit / 32] |= 1 << (bit % 32);
+        }
         words.extend(&starts);
         words.extend(&entries);
         words.extend(&always);
+        words.extend(&filter);
         let mut bytes = Vec::with_capacity(words.len() * 4);
         for word in &words {
             bytes.extend_from_slice(&word.to_le_bytes());
@@ -281,7 +306,10 @@ impl RuleTable {
         // Every count is of 4-byte words inside the index: a count larger
         // than the index is a lie, refused before any arithmetic on it.
         let room = table.bytes.len();
-        if [rules, buckets, entries, always].iter().any(|&c| c as usize > room) {
+        if [rules, buckets, entries, always]
+            .iter()
+            .any(|&c| c as usize > room)
+        {
             return None;
         }
         let shape = Shape::new(
@@ -351,6 +379,13 @@ impl RuleTable {
             .collect();
         if shape.entries > 0 {
             let mut look = |gram: u32| {
+                let bit = filter_bit(gram);
+                let set = self
+                    .word(shape.filter + bit / 32)
+                    .is_some_and(|w| w >> (bit % 32) & 1 == 1);
+                if !set {
+                    return;
+                }
                 let b = bucket(gram, shape.shift);
                 let (Some(from), Some(to)) =
                     (self.word(shape.starts + b), self.word(shape.starts + b + 1))

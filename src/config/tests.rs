@@ -45,8 +45,8 @@ fn temp_dir(tag: &str) -> PathBuf {
 /// `FORMAT_VERSION` and the SHA-256 of the representative policies' cached
 /// bytes when it was last bumped.
 const RECORDED_LAYOUT: (u32, &str) = (
-    8,
-    "54451b4a9f2d545dfb21c60a6a13f37731533544c29350afd75d284e54f744d7",
+    9,
+    "4bca4884f58fb247c2ada9da2e940dbd3aacf4f7bf9e05edfcfdb8c020435f1f",
 );
 
 fn representative_sources() -> Vec<SourceInfo> {
