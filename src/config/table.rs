@@ -377,35 +377,42 @@ impl RuleTable {
         let mut out: Vec<u32> = (0..shape.always)
             .filter_map(|i| self.word(shape.always_at + i))
             .collect();
-        if shape.entries > 0 {
-            let mut look = |gram: u32| {
-                let bit = filter_bit(gram);
-                let set = self
-                    .word(shape.filter + bit / 32)
-                    .is_some_and(|w| w >> (bit % 32) & 1 == 1);
-                if !set {
-                    return;
-                }
-                let b = bucket(gram, shape.shift);
-                let (Some(from), Some(to)) =
-                    (self.word(shape.starts + b), self.word(shape.starts + b + 1))
-                else {
-                    return;
-                };
-                for e in from as usize..(to as usize).min(shape.entries) {
-                    if self.word(shape.grams + 2 * e) == Some(gram) {
-                        if let Some(rule) = self.word(shape.grams + 2 * e + 1) {
-                            out.push(rule);
-                        }
+        let filter_at = self.base + shape.filter * 4;
+        let filter = match self.bytes.get(filter_at..filter_at + FILTER_WORDS * 4) {
+            Some(filter) if shape.entries > 0 => filter,
+            _ => return out,
+        };
+        // Bit `b` of the little-endian words is bit `b % 8` of byte `b / 8`.
+        let maybe = |gram: u32| {
+            let bit = filter_bit(gram);
+            filter[bit >> 3] >> (bit & 7) & 1 == 1
+        };
+        let mut look = |gram: u32| {
+            let b = bucket(gram, shape.shift);
+            let (Some(from), Some(to)) =
+                (self.word(shape.starts + b), self.word(shape.starts + b + 1))
+            else {
+                return;
+            };
+            for e in from as usize..(to as usize).min(shape.entries) {
+                if self.word(shape.grams + 2 * e) == Some(gram) {
+                    if let Some(rule) = self.word(shape.grams + 2 * e + 1) {
+                        out.push(rule);
                     }
                 }
-            };
-            for (i, window) in haystack.windows(3).enumerate() {
-                if let Some(four) = haystack.get(i..i + 4) {
-                    look(gram4(four));
-                }
-                if shape.short {
-                    look(gram3(window));
+            }
+        };
+        for four in haystack.windows(4) {
+            let gram = gram4(four);
+            if maybe(gram) {
+                look(gram);
+            }
+        }
+        if shape.short {
+            for three in haystack.windows(3) {
+                let gram = gram3(three);
+                if maybe(gram) {
+                    look(gram);
                 }
             }
         }
