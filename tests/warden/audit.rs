@@ -15,6 +15,7 @@ tests![
     the_log_rotates_by_size,
     processes_at_once_never_interleave_lines,
     audit_commands_read_the_log,
+    an_agent_that_stopped_reading_still_gets_its_line_logged,
 ];
 
 fn world(name: &str, audit: &str) -> World {
@@ -266,4 +267,24 @@ fn audit_commands_read_the_log() {
         &w.path("state/warden/audit.jsonl"),
     ]);
     assert_eq!(other.stdout.lines().count(), 5, "{}", other.stdout);
+}
+
+/// warden starts without std's runtime set-up, which would have ignored
+/// SIGPIPE: it ignores it itself, so an agent that closed the pipe before
+/// the verdict costs the verdict line only, not the process and its log.
+fn an_agent_that_stopped_reading_still_gets_its_line_logged() {
+    let w = world("audit/epipe", "audit:\n  path: ~/audit/log.jsonl\n");
+    let mut child = w.spawn(&[]);
+    // The reader is gone before warden has read its payload, let alone answered.
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().expect("stdin pipe");
+    stdin
+        .write_all(terminal(&w, "rm -rf /").to_string().as_bytes())
+        .expect("write the payload");
+    drop(stdin);
+    let status = child.wait().expect("wait for warden");
+    assert!(status.success(), "{status:?}");
+    let logged = lines(&w, "home/audit/log.jsonl");
+    assert_eq!(logged.len(), 1, "{logged:?}");
+    assert_eq!(logged[0]["decision"], "block", "{}", logged[0]);
 }
