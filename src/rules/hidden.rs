@@ -10,6 +10,9 @@
 //! the call asks, naming that rule. Known data positions (`echo`, `printf`, `grep` patterns,
 //! messages) stay allowed.
 
+use once_cell::sync::Lazy;
+
+use crate::shell::names::{self, NameSet};
 use crate::shell::{self, has_model, program_name, shell_quote, Analysis, Command};
 
 use super::{Matcher, Rule, DANGEROUS_SET, HARDLINE_SET};
@@ -43,6 +46,12 @@ const DATA_PROGRAMS: &[&str] = &[
     "column", "fold", "fmt", "nl", "pr", "paste", "join", "comm", "diff", "cmp", "md5sum",
     "sha256sum", "sha1sum",
 ];
+
+/// Whether `program` is one of [`DATA_PROGRAMS`], asked of every command.
+fn is_data_program(program: &str) -> bool {
+    static SET: Lazy<NameSet> = Lazy::new(|| names::set(&[DATA_PROGRAMS]));
+    SET.contains(program)
+}
 
 /// Program names that are also everyday subcommands of other tools (`adb
 /// reboot`, `vagrant halt`, `getent passwd`, `sqlx database drop`): as the
@@ -142,7 +151,7 @@ pub(crate) fn searched(cmd: &Command) -> bool {
     !cmd.program.is_empty()
         && !cmd.dynamic
         && !cmd.program.contains(['$', '(', '`'])
-        && !DATA_PROGRAMS.contains(&cmd.program.as_str())
+        && !is_data_program(&cmd.program)
         && !has_model(&cmd.program)
 }
 
@@ -195,7 +204,7 @@ fn starts_a_command(text: &str) -> bool {
         return false;
     }
     let name = program_name(word);
-    !DATA_PROGRAMS.contains(&name.as_str()) && (has_model(&name) || known(&name))
+    !is_data_program(&name) && (has_model(&name) || known(&name))
 }
 
 /// Whether `arg` may be a program run with the arguments after it (`aa-exec
@@ -229,7 +238,7 @@ fn judge(text: &str, budget: &mut usize) -> Option<&'static str> {
 /// of its input, and the lines of files the line wrote and hands to it.
 fn texts(cmd: &Command, analysis: &Analysis) -> Vec<String> {
     let mut out = Vec::new();
-    if DATA_PROGRAMS.contains(&cmd.program.as_str()) {
+    if is_data_program(&cmd.program) {
         return out;
     }
     let whole = searched(cmd);
