@@ -307,6 +307,11 @@ fn pieces(arg: &str, out: &mut Vec<String>) {
     // One word alone is most often a subcommand or a value (`adb reboot`,
     // `--action=reboot`); a command line has words after its program.
     // Texts too long to be judged are not copied.
+    // Every piece is a part of `arg`: with no space in it, none would be
+    // kept, and most arguments are single words.
+    if !arg.contains(char::is_whitespace) {
+        return;
+    }
     let mut push = |text: &str| {
         if out.len() < MAX_TEXTS
             && text.len() <= MAX_TEXT
@@ -389,6 +394,27 @@ mod tests {
         assert!(named.contains(&"rm -rf ~".to_string()));
         let make = texts_of("printf 'all:\\n\\trm -rf ~\\n' > Makefile && make");
         assert!(make.iter().any(|t| t == "rm -rf ~"));
+    }
+
+    #[test]
+    fn a_single_word_has_no_pieces() {
+        // The early return in `pieces` against the walk it skips.
+        for arg in [
+            "--hook=system(x)",
+            "a=b",
+            "'x'",
+            "!rm",
+            "|sh",
+            "x\"y\"z",
+            "é=ü",
+        ] {
+            let mut out = Vec::new();
+            pieces(arg, &mut out);
+            assert!(out.is_empty(), "{arg}");
+        }
+        let mut out = Vec::new();
+        pieces("k=rm\t-rf", &mut out);
+        assert!(out.contains(&"rm\t-rf".to_string()), "{out:?}");
     }
 
     #[test]

@@ -65,7 +65,9 @@ pub(crate) fn set(lists: &[&[&'static str]]) -> NameSet {
 }
 
 /// The map from each item's name to the first item with that name.
-pub(crate) fn first_by_name<V: Copy>(items: impl IntoIterator<Item = (&'static str, V)>) -> NameMap<V> {
+pub(crate) fn first_by_name<V: Copy>(
+    items: impl IntoIterator<Item = (&'static str, V)>,
+) -> NameMap<V> {
     let mut map = NameMap::default();
     for (name, value) in items {
         map.entry(name).or_insert(value);
@@ -83,7 +85,13 @@ mod tests {
         for name in ["rm", "git", "a-very-long-program-name", ""] {
             assert!(s.contains(name), "{name}");
         }
-        for name in ["r", "gi", "a-very-long-program-nam", "a-very-long-program-namex", "rmx"] {
+        for name in [
+            "r",
+            "gi",
+            "a-very-long-program-nam",
+            "a-very-long-program-namex",
+            "rmx",
+        ] {
             assert!(!s.contains(name), "{name}");
         }
     }

@@ -156,14 +156,22 @@ impl Eval<'_> {
         } else {
             program_name(&cmd.path)
         };
-        if let Some(real) = self.copies.get(&file_key(&cmd.path)) {
-            cmd.program = real.clone();
+        // Most lines copy no program: no key to make.
+        if !self.copies.is_empty() {
+            if let Some(real) = self.copies.get(&file_key(&cmd.path)) {
+                cmd.program = real.clone();
+            }
         }
         cmd.args = fields[1..].iter().map(|f| f.text.clone()).collect();
-        for (name, value) in cmd.env.clone() {
-            if COMMAND_ENV_VARS.contains(&name.as_str()) {
-                self.reanalyze(&value, "environment variable", None);
-            }
+        // Only the values that run are copied (`reanalyze` needs `self`).
+        let run: Vec<String> = cmd
+            .env
+            .iter()
+            .filter(|(name, _)| COMMAND_ENV_VARS.contains(&name.as_str()))
+            .map(|(_, value)| value.clone())
+            .collect();
+        for value in run {
+            self.reanalyze(&value, "environment variable", None);
         }
         self.special(&mut cmd, fields);
         self.emit(cmd.clone());
