@@ -403,7 +403,7 @@ fn executed_substitutions(cmd: &Command) -> &[Command] {
 /// substitutions it executes. The hardline floor judges their URLs.
 pub(super) fn downloads_run_by(cmd: &Command) -> Vec<Command> {
     let mut out = Vec::new();
-    if runs_stdin(cmd) {
+    if !cmd.upstream.is_empty() && runs_stdin(cmd) {
         for up in &cmd.upstream {
             if is_fetcher(up) {
                 out.push(Command::clone(up));
@@ -427,7 +427,8 @@ fn remote_command_substitution(cmd: &Command) -> bool {
 /// Ask when content produced by a command passing `pred` is run as code:
 /// piped into an interpreter reading stdin, or substituted into code.
 fn runs_output_of(cmd: &Command, pred: fn(&Command) -> bool) -> bool {
-    let piped = runs_stdin(cmd) && cmd.upstream.iter().any(|u| pred(u));
+    // Most commands have no upstream: no need to ask whether they read code.
+    let piped = !cmd.upstream.is_empty() && runs_stdin(cmd) && cmd.upstream.iter().any(|u| pred(u));
     piped || executed_substitutions(cmd).iter().any(pred)
 }
 
