@@ -197,7 +197,9 @@ fn known(program: &str) -> bool {
 fn starts_a_command(text: &str) -> bool {
     let text = text.trim_start();
     let end = text
-        .find(|c: char| c.is_whitespace() || ";|&()<>\"'".contains(c))
+        .find(|c: char| {
+            c.is_whitespace() || matches!(c, ';' | '|' | '&' | '(' | ')' | '<' | '>' | '"' | '\'')
+        })
         .unwrap_or(text.len());
     let word = &text[..end];
     if word.is_empty() || word.starts_with('-') || word.len() > 200 {

@@ -75,9 +75,64 @@ pub(crate) fn first_by_name<V: Copy>(
     map
 }
 
+/// A program list as the rule tables write it, where an entry ending in
+/// `*` is a prefix (`python3*`): [`crate::shell::program_in`] with one probe
+/// for the exact names.
+pub(crate) struct ProgramSet {
+    exact: NameSet,
+    prefixes: Vec<&'static str>,
+}
+
+impl ProgramSet {
+    pub(crate) fn new(list: &[&'static str]) -> ProgramSet {
+        let mut exact = NameSet::default();
+        let mut prefixes = Vec::new();
+        for entry in list {
+            match entry.strip_suffix('*') {
+                Some(prefix) => prefixes.push(prefix),
+                None => {
+                    exact.insert(*entry);
+                }
+            }
+        }
+        ProgramSet { exact, prefixes }
+    }
+
+    pub(crate) fn contains(&self, program: &str) -> bool {
+        self.exact.contains(program) || self.prefixes.iter().any(|p| program.starts_with(p))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_program_set_is_program_in() {
+        let list: &[&'static str] = &["sh", "python*", "node", "*", "x*"];
+        let names = [
+            "",
+            "sh",
+            "shx",
+            "python",
+            "python3.11",
+            "pytho",
+            "node",
+            "nodejs",
+            "x",
+            "xy",
+        ];
+        for lists in [list, &list[..3], &[]] {
+            let set = ProgramSet::new(lists);
+            for name in names {
+                assert_eq!(
+                    set.contains(name),
+                    crate::shell::program_in(name, lists),
+                    "{name} in {lists:?}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn a_set_holds_exactly_its_lists() {
