@@ -218,7 +218,8 @@ fn runs_rest(arg: &str) -> bool {
         || arg
             .rsplit_once('/')
             .is_some_and(|(dir, _)| dir.ends_with("bin"));
-    plain && path_ok && !COMMON_VERBS.contains(&program_name(arg).as_str()) && starts_a_command(arg)
+    // Most words start no command: that test first spares the verb's copy.
+    plain && path_ok && starts_a_command(arg) && !COMMON_VERBS.contains(&program_name(arg).as_str())
 }
 
 /// The rule that would stop `text` as a command line of its own, if any.
