@@ -1,6 +1,8 @@
 //! Hook payloads of each agent (Hermes, Claude Code, Codex), read into one internal `ToolCall`.
 
-use serde_json::{Map, Value};
+mod json;
+
+use json::{Json, Object};
 
 use crate::error::{Error, Result};
 use crate::verdict::Dialect;
@@ -223,8 +225,8 @@ pub fn parse(text: &str) -> Result<ToolCall> {
     if text.trim().is_empty() {
         return Err(Error::PayloadEmpty);
     }
-    let value: Value = serde_json::from_str(text).map_err(|e| Error::PayloadJson(e.to_string()))?;
-    let Value::Object(root) = value else {
+    let value = json::from_str(text).map_err(|e| Error::PayloadJson(e.to_string()))?;
+    let Json::Object(root) = value else {
         return Err(Error::PayloadJson(
             "the payload is not a JSON object".into(),
         ));
@@ -239,8 +241,8 @@ pub fn parse(text: &str) -> Result<ToolCall> {
     };
     let agent = detect_agent(&root, event, &tool);
     let input = match root.get("tool_input") {
-        None | Some(Value::Null) => None,
-        Some(Value::Object(map)) => Some(map),
+        None | Some(Json::Null) => None,
+        Some(Json::Object(map)) => Some(map),
         Some(_) => {
             return Err(Error::PayloadField {
                 field: "tool_input",
@@ -274,7 +276,8 @@ pub fn parse(text: &str) -> Result<ToolCall> {
         .flatten()
         .filter(|s| !s.is_empty())
         .map(str::to_string);
-    call.cross_profile = input.is_some_and(|m| m.get("cross_profile") == Some(&Value::Bool(true)));
+    call.cross_profile =
+        input.is_some_and(|m| matches!(m.get("cross_profile"), Some(Json::Bool(true))));
     if is_pre_tool_event(event) && call.kind == ToolKind::Shell {
         let map = input.ok_or_else(|| missing("tool_input"))?;
         return Ok(call.with_command(shell_command(map)?));
@@ -303,7 +306,7 @@ const PATCH_FIELDS: &[&str] = &["patch", "command", "input", "diff"];
 
 /// The files a non-shell tool touches. Only string arguments count: a
 /// mistyped one is the tool's problem, and judging the rest is still right.
-fn tool_files(tool: &str, kind: ToolKind, map: &Map<String, Value>) -> Vec<FileRef> {
+fn tool_files(tool: &str, kind: ToolKind, map: &Object<'_>) -> Vec<FileRef> {
     let write = match kind {
         ToolKind::Read => false,
         ToolKind::Write => true,
@@ -311,7 +314,7 @@ fn tool_files(tool: &str, kind: ToolKind, map: &Map<String, Value>) -> Vec<FileR
         _ => !reads_only(tool),
     };
     let text = |field: &str| match map.get(field) {
-        Some(Value::String(s)) if !s.trim().is_empty() => Some(s.as_str()),
+        Some(Json::Str(s)) if !s.trim().is_empty() => Some(&**s),
         _ => None,
     };
     let mut files: Vec<FileRef> = Vec::new();
@@ -366,8 +369,8 @@ fn reads_only(tool: &str) -> bool {
     )
 }
 
-fn detect_agent(root: &Map<String, Value>, event: &str, tool: &str) -> Agent {
-    let has_turn_id = matches!(root.get("turn_id"), Some(Value::String(s)) if !s.is_empty());
+fn detect_agent(root: &Object<'_>, event: &str, tool: &str) -> Agent {
+    let has_turn_id = matches!(root.get("turn_id"), Some(Json::Str(s)) if !s.is_empty());
     match event {
         "pre_tool_call" => Agent::Hermes,
         "PreToolUse" if has_turn_id => Agent::Codex,
@@ -380,7 +383,7 @@ fn detect_agent(root: &Map<String, Value>, event: &str, tool: &str) -> Agent {
 
 // Codex has sent the command as an argv array; a shell line is rebuilt from
 // it with quoting so the analysis sees the same words.
-fn shell_command(map: &Map<String, Value>) -> Result<String> {
+fn shell_command(map: &Object<'_>) -> Result<String> {
     let command = shell_command_text(map)?;
     // No shell can be given a NUL; a program that passed the line on as a C
     // string would cut it there and run only what came before, which is
@@ -394,14 +397,14 @@ fn shell_command(map: &Map<String, Value>) -> Result<String> {
     Ok(command)
 }
 
-fn shell_command_text(map: &Map<String, Value>) -> Result<String> {
+fn shell_command_text(map: &Object<'_>) -> Result<String> {
     match map.get("command").or_else(|| map.get("cmd")) {
-        Some(Value::String(s)) => Ok(s.clone()),
-        Some(Value::Array(items)) => {
+        Some(Json::Str(s)) => Ok(s.to_string()),
+        Some(Json::Array(items)) => {
             let mut words = Vec::with_capacity(items.len());
             for item in items {
                 match item {
-                    Value::String(s) => words.push(quote(s)),
+                    Json::Str(s) => words.push(quote(s)),
                     _ => {
                         return Err(Error::PayloadField {
                             field: "tool_input.command",
@@ -412,7 +415,7 @@ fn shell_command_text(map: &Map<String, Value>) -> Result<String> {
             }
             Ok(words.join(" "))
         }
-        None | Some(Value::Null) => Err(missing("tool_input.command")),
+        None | Some(Json::Null) => Err(missing("tool_input.command")),
         Some(_) => Err(Error::PayloadField {
             field: "tool_input.command",
             problem: "neither a string nor an array of strings".into(),
@@ -432,10 +435,10 @@ fn quote(word: &str) -> String {
     }
 }
 
-fn optional_str<'a>(map: &'a Map<String, Value>, field: &'static str) -> Result<Option<&'a str>> {
+fn optional_str<'a>(map: &'a Object<'_>, field: &'static str) -> Result<Option<&'a str>> {
     match map.get(field) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s)),
+        None | Some(Json::Null) => Ok(None),
+        Some(Json::Str(s)) => Ok(Some(s)),
         Some(_) => Err(Error::PayloadField {
             field,
             problem: "not a string".into(),

@@ -307,7 +307,7 @@ pub(crate) fn first_hit<'t>(
 ) -> Option<(&'t Touched, &'static PathRule)> {
     touched.into_iter().find_map(|t| {
         t.resolution.forms().find_map(|path| {
-            let place = Place { path, around };
+            let place = Place::new(path, around);
             let rule = path_rules::first_match(&place, t.how, t.write, decision)?;
             let exempted = t
                 .how

@@ -88,48 +88,78 @@ pub static STAGES: &[Stage] = &[
     },
 ];
 
+/// A stage that passes. What a stage saw is read only when explaining, so
+/// otherwise no note is kept (each would cost an allocation per call).
+pub(super) fn pass(cx: &Context<'_>, note: impl Into<Note>) -> Step {
+    if cx.explaining {
+        Step::pass(note)
+    } else {
+        Step::default()
+    }
+}
+
+/// A stage that decides; its note is kept only when explaining.
+pub(super) fn decide(cx: &Context<'_>, verdict: Verdict, note: impl Into<Note>) -> Step {
+    if cx.explaining {
+        Step::decide(verdict, note)
+    } else {
+        Step {
+            verdict: Some(verdict),
+            notes: Vec::new(),
+        }
+    }
+}
+
+/// Adds a fixed note, only when explaining.
+pub(super) fn quiet_push(cx: &Context<'_>, notes: &mut Vec<Note>, note: &'static str) {
+    if cx.explaining {
+        notes.push(note.into());
+    }
+}
+
 fn hardline(cx: &mut Context<'_>) -> Step {
     if let Some((touched, rule)) = files::first_hit(&cx.touched, &cx.around, Decision::Block, &[]) {
         let verdict = files::verdict(touched, rule, Layer::Hardline);
         let note = path_note(touched, rule.id);
-        return Step::decide(verdict, note);
+        return decide(cx, verdict, note);
     }
     let Some(analysis) = cx.analysis else {
-        return Step::pass(cx.note(|| files_note(cx)));
+        return pass(cx, cx.note(|| files_note(cx)));
     };
     match HARDLINE.first_match(analysis) {
         Some(hit) => built_in(&hit, Layer::Hardline),
-        None => Step::pass("no match"),
+        None => pass(cx, "no match"),
     }
 }
 
 fn limits(cx: &mut Context<'_>) -> Step {
     match cx.analysis.and_then(|a| a.limit.as_ref()) {
-        Some(limit) => Step::decide(
+        Some(limit) => decide(
+            cx,
             Verdict::input_block("input.limit-exceeded", Reason::Limit(limit.clone())),
             limit.clone(),
         ),
-        None => Step::pass("within the limits"),
+        None => pass(cx, "within the limits"),
     }
 }
 
 fn sudo_guard(cx: &mut Context<'_>) -> Step {
     let Some(analysis) = cx.analysis else {
-        return Step::pass("not a command line");
+        return pass(cx, "not a command line");
     };
     if cx.options.sudo_password_set {
-        return Step::pass("off: SUDO_PASSWORD is set");
+        return pass(cx, "off: SUDO_PASSWORD is set");
     }
     match SUDO_GUARD.first_match(analysis) {
         Some(hit) => built_in(&hit, Layer::SudoGuard),
-        None => Step::pass("no match"),
+        None => pass(cx, "no match"),
     }
 }
 
 fn config(cx: &mut Context<'_>) -> Step {
     let policy = cx.policy;
     if !policy.broken {
-        return Step::pass("every policy file is usable");
+        return pass(cx, "every policy file is usable");
     }
     let on_error = policy.settings.on_error.unwrap_or(OnError::Block);
     let mut notes: Vec<Note> = policy.problems.iter().cloned().map(Note::from).collect();
@@ -162,7 +192,7 @@ fn user_rules(cx: &mut Context<'_>) -> Step {
     // With no user rules there is nothing to match, and building the
     // subjects copies the command several times (a megabyte, at worst).
     if policy.is_empty() {
-        return Step::pass("no user rule matches");
+        return pass(cx, "no user rule matches");
     }
     let mut subjects = Subjects::of(cx.call, cx.analysis, cx.options.home.as_deref());
     subjects.files = files::subjects(&cx.touched);
@@ -174,7 +204,7 @@ fn user_rules(cx: &mut Context<'_>) -> Step {
         Vec::new()
     };
     if cx.user.matches.is_empty() {
-        notes.push("no user rule matches".into());
+        quiet_push(cx, &mut notes, "no user rule matches");
     }
     let Some(won) = &cx.user.decision else {
         if !cx.user.matches.is_empty() {
@@ -217,7 +247,7 @@ fn dangerous(cx: &mut Context<'_>) -> Step {
         return step;
     }
     let Some(analysis) = cx.analysis else {
-        return path_danger(cx, false).unwrap_or_else(|| Step::pass(cx.note(|| files_note(cx))));
+        return path_danger(cx, false).unwrap_or_else(|| pass(cx, cx.note(|| files_note(cx))));
     };
     let mut notes = Vec::new();
     let hit = built_in_danger(cx, analysis, &mut notes);
@@ -237,13 +267,17 @@ fn dangerous(cx: &mut Context<'_>) -> Step {
     cx.flagged = hit.is_some() || !patterns.is_empty();
     let command = cx.call.command().unwrap_or_default();
     let verdict = if !cx.flagged {
-        notes.push("no match".into());
+        quiet_push(cx, &mut notes, "no match");
         None
     } else if cx.user_allowed {
-        notes.push("skipped: a user allow rule won".into());
+        quiet_push(cx, &mut notes, "skipped: a user allow rule won");
         None
     } else if cx.yolo() {
-        notes.push("skipped: yolo (HERMES_YOLO_MODE or approvals.mode: off)".into());
+        quiet_push(
+            cx,
+            &mut notes,
+            "skipped: yolo (HERMES_YOLO_MODE or approvals.mode: off)",
+        );
         let what = match (&hit, patterns.first()) {
             (Some(hit), _) => format!("{} ({})", hit.rule.category, hit.rule.id),
             (None, Some(rule)) => format!("your pattern {}", rule.id),
@@ -323,7 +357,7 @@ fn mode(cx: &mut Context<'_>) -> Step {
     let (decision, why) = fallback::mode_decision(mode, cx.call.kind, cx.analysis);
     let note = cx.note(|| format!("{why} ({} tool)", cx.call.kind.as_str()));
     if decision == Decision::Allow {
-        return Step::pass(note);
+        return pass(cx, note);
     }
     let verdict = Verdict::new(
         decision,
@@ -332,12 +366,12 @@ fn mode(cx: &mut Context<'_>) -> Step {
         call_text(cx),
         Reason::Unnamed { why: why.into() },
     );
-    Step::decide(verdict, note)
+    decide(cx, verdict, note)
 }
 
 fn threshold(cx: &mut Context<'_>) -> Step {
     let Some(limit) = cx.policy.settings.auto_approve_up_to else {
-        return Step::pass("off (approvals.auto_approve_up_to is not set)");
+        return pass(cx, "off (approvals.auto_approve_up_to is not set)");
     };
     let risk = fallback::risk(cx.call.kind, cx.flagged);
     let note = cx.note(|| {
@@ -345,7 +379,7 @@ fn threshold(cx: &mut Context<'_>) -> Step {
         format!("risk {risk}, auto-approved up to {limit}")
     });
     if risk <= limit {
-        return Step::pass(note);
+        return pass(cx, note);
     }
     let verdict = Verdict::new(
         Decision::Ask,
@@ -357,14 +391,14 @@ fn threshold(cx: &mut Context<'_>) -> Step {
             limit: fallback::risk_name(limit),
         },
     );
-    Step::decide(verdict, note)
+    decide(cx, verdict, note)
 }
 
 fn default(cx: &mut Context<'_>) -> Step {
     if cx.verdict.is_some() {
-        return Step::pass("not reached");
+        return pass(cx, "not reached");
     }
-    Step::decide(no_match(cx), "nothing above decided: allow")
+    decide(cx, no_match(cx), "nothing above decided: allow")
 }
 
 /// The allow for a call no layer decided: why something that matched was
@@ -414,7 +448,7 @@ fn path_danger(cx: &mut Context<'_>, writes: bool) -> Option<Step> {
     );
     cx.flagged = true;
     if cx.user_allowed {
-        return Some(Step::pass("skipped: a user allow rule won"));
+        return Some(pass(cx, "skipped: a user allow rule won"));
     }
     if cx.yolo() {
         let what = format!("{} ({})", rule.category, rule.id);
@@ -427,11 +461,12 @@ fn path_danger(cx: &mut Context<'_>, writes: bool) -> Option<Step> {
             reason,
         );
         cx.lifted = Some(lifted);
-        return Some(Step::pass(
+        return Some(pass(
+            cx,
             "skipped: yolo (HERMES_YOLO_MODE or approvals.mode: off)",
         ));
     }
-    Some(Step::decide(verdict, note))
+    Some(decide(cx, verdict, note))
 }
 
 /// What a path rule matched, for `warden why`.

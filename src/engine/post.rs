@@ -16,14 +16,14 @@ const ADJUSTMENTS: [Adjustment; 4] = [yolo, on_error_ask, no_human, on_ask_block
 /// changed it.
 pub(super) fn finish(cx: &mut Context<'_>) -> Step {
     let Some(given) = &cx.verdict else {
-        return Step::pass("no verdict to change");
+        return layers::pass(cx, "no verdict to change");
     };
     let mut verdict = Cow::Borrowed(given);
     let mut notes: Vec<Note> = ADJUSTMENTS
         .iter()
         .filter_map(|adjust| adjust(cx, &mut verdict))
         .collect();
-    if notes.is_empty() {
+    if notes.is_empty() && cx.explaining {
         notes.push(cx.note(|| {
             format!(
                 "nothing to change (yolo {}, {}, --on-ask {})",

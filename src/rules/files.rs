@@ -56,6 +56,8 @@ pub struct Place<'a> {
     /// directory is unknown).
     pub path: &'a str,
     pub around: &'a Around,
+    /// [`Place::in_home`], worked out once: rule after rule asks it.
+    home: Option<&'a str>,
 }
 
 /// Facts about the machine and the call that path rules need.
@@ -80,32 +82,47 @@ pub struct Around {
     pub guard_paths: Vec<String>,
 }
 
-impl Place<'_> {
-    /// The path inside a home directory (`.ssh/config`), whoever's it is.
-    pub fn in_home(&self) -> Option<&str> {
-        let path = self.path;
-        // A home warden was not told of stays as written.
-        for prefix in ["~", "$HOME", "${HOME}"] {
-            if let Some(rest) = strip_dir(path, prefix) {
-                return Some(rest);
-            }
+impl<'a> Place<'a> {
+    /// The access of `path`, with `around`.
+    pub fn new(path: &'a str, around: &'a Around) -> Place<'a> {
+        Place {
+            path,
+            around,
+            home: home_part(path, around),
         }
-        if let Some(home) = self.around.home.as_deref() {
-            if let Some(rest) = strip_dir(path, home) {
-                return Some(rest);
-            }
-        }
-        if let Some(rest) = strip_dir(path, "/root") {
-            return Some(rest);
-        }
-        for top in ["/home/", "/Users/"] {
-            if let Some(rest) = path.strip_prefix(top) {
-                return Some(rest.split_once('/').map_or("", |(_, r)| r));
-            }
-        }
-        None
     }
 
+    /// The path inside a home directory (`.ssh/config`), whoever's it is.
+    pub fn in_home(&self) -> Option<&'a str> {
+        self.home
+    }
+}
+
+/// The part of `path` inside a home directory, whoever's it is.
+fn home_part<'a>(path: &'a str, around: &Around) -> Option<&'a str> {
+    // A home warden was not told of stays as written.
+    for prefix in ["~", "$HOME", "${HOME}"] {
+        if let Some(rest) = strip_dir(path, prefix) {
+            return Some(rest);
+        }
+    }
+    if let Some(home) = around.home.as_deref() {
+        if let Some(rest) = strip_dir(path, home) {
+            return Some(rest);
+        }
+    }
+    if let Some(rest) = strip_dir(path, "/root") {
+        return Some(rest);
+    }
+    for top in ["/home/", "/Users/"] {
+        if let Some(rest) = path.strip_prefix(top) {
+            return Some(rest.split_once('/').map_or("", |(_, r)| r));
+        }
+    }
+    None
+}
+
+impl Place<'_> {
     /// The path inside Hermes' home (`config.yaml`, `profiles/w/.env`).
     pub fn in_hermes_home(&self) -> Option<&str> {
         if let Some(dir) = self.around.hermes_home.as_deref() {

@@ -10,6 +10,9 @@
 //! the call asks, naming that rule. Known data positions (`echo`, `printf`, `grep` patterns,
 //! messages) stay allowed.
 
+use once_cell::sync::Lazy;
+
+use crate::shell::names::{self, NameSet};
 use crate::shell::{self, has_model, program_name, shell_quote, Analysis, Command};
 
 use super::{Matcher, Rule, DANGEROUS_SET, HARDLINE_SET};
@@ -43,6 +46,12 @@ const DATA_PROGRAMS: &[&str] = &[
     "column", "fold", "fmt", "nl", "pr", "paste", "join", "comm", "diff", "cmp", "md5sum",
     "sha256sum", "sha1sum",
 ];
+
+/// Whether `program` is one of [`DATA_PROGRAMS`], asked of every command.
+fn is_data_program(program: &str) -> bool {
+    static SET: Lazy<NameSet> = Lazy::new(|| names::set(&[DATA_PROGRAMS]));
+    SET.contains(program)
+}
 
 /// Program names that are also everyday subcommands of other tools (`adb
 /// reboot`, `vagrant halt`, `getent passwd`, `sqlx database drop`): as the
@@ -142,7 +151,7 @@ pub(crate) fn searched(cmd: &Command) -> bool {
     !cmd.program.is_empty()
         && !cmd.dynamic
         && !cmd.program.contains(['$', '(', '`'])
-        && !DATA_PROGRAMS.contains(&cmd.program.as_str())
+        && !is_data_program(&cmd.program)
         && !has_model(&cmd.program)
 }
 
@@ -188,14 +197,16 @@ fn known(program: &str) -> bool {
 fn starts_a_command(text: &str) -> bool {
     let text = text.trim_start();
     let end = text
-        .find(|c: char| c.is_whitespace() || ";|&()<>\"'".contains(c))
+        .find(|c: char| {
+            c.is_whitespace() || matches!(c, ';' | '|' | '&' | '(' | ')' | '<' | '>' | '"' | '\'')
+        })
         .unwrap_or(text.len());
     let word = &text[..end];
     if word.is_empty() || word.starts_with('-') || word.len() > 200 {
         return false;
     }
     let name = program_name(word);
-    !DATA_PROGRAMS.contains(&name.as_str()) && (has_model(&name) || known(&name))
+    !is_data_program(&name) && (has_model(&name) || known(&name))
 }
 
 /// Whether `arg` may be a program run with the arguments after it (`aa-exec
@@ -207,7 +218,8 @@ fn runs_rest(arg: &str) -> bool {
         || arg
             .rsplit_once('/')
             .is_some_and(|(dir, _)| dir.ends_with("bin"));
-    plain && path_ok && !COMMON_VERBS.contains(&program_name(arg).as_str()) && starts_a_command(arg)
+    // Most words start no command: that test first spares the verb's copy.
+    plain && path_ok && starts_a_command(arg) && !COMMON_VERBS.contains(&program_name(arg).as_str())
 }
 
 /// The rule that would stop `text` as a command line of its own, if any.
@@ -229,7 +241,7 @@ fn judge(text: &str, budget: &mut usize) -> Option<&'static str> {
 /// of its input, and the lines of files the line wrote and hands to it.
 fn texts(cmd: &Command, analysis: &Analysis) -> Vec<String> {
     let mut out = Vec::new();
-    if DATA_PROGRAMS.contains(&cmd.program.as_str()) {
+    if is_data_program(&cmd.program) {
         return out;
     }
     let whole = searched(cmd);
@@ -298,6 +310,11 @@ fn pieces(arg: &str, out: &mut Vec<String>) {
     // One word alone is most often a subcommand or a value (`adb reboot`,
     // `--action=reboot`); a command line has words after its program.
     // Texts too long to be judged are not copied.
+    // Every piece is a part of `arg`: with no space in it, none would be
+    // kept, and most arguments are single words.
+    if !arg.contains(char::is_whitespace) {
+        return;
+    }
     let mut push = |text: &str| {
         if out.len() < MAX_TEXTS
             && text.len() <= MAX_TEXT
@@ -380,6 +397,27 @@ mod tests {
         assert!(named.contains(&"rm -rf ~".to_string()));
         let make = texts_of("printf 'all:\\n\\trm -rf ~\\n' > Makefile && make");
         assert!(make.iter().any(|t| t == "rm -rf ~"));
+    }
+
+    #[test]
+    fn a_single_word_has_no_pieces() {
+        // The early return in `pieces` against the walk it skips.
+        for arg in [
+            "--hook=system(x)",
+            "a=b",
+            "'x'",
+            "!rm",
+            "|sh",
+            "x\"y\"z",
+            "é=ü",
+        ] {
+            let mut out = Vec::new();
+            pieces(arg, &mut out);
+            assert!(out.is_empty(), "{arg}");
+        }
+        let mut out = Vec::new();
+        pieces("k=rm\t-rf", &mut out);
+        assert!(out.contains(&"rm\t-rf".to_string()), "{out:?}");
     }
 
     #[test]

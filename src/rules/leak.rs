@@ -246,10 +246,6 @@ fn leaks(analysis: &Analysis) -> Leaks {
         static LAST: RefCell<Option<(String, usize, Leaks)>> = const { RefCell::new(None) };
         static NONE: Leaks = Rc::new(Vec::new());
     }
-    // Most lines send nothing: they are answered without a copy of their text.
-    let Some(last) = analysis.commands.iter().rposition(may_send) else {
-        return NONE.with(Rc::clone);
-    };
     let key = (analysis.text.as_str(), analysis.commands.len());
     let known = LAST.with(|cached| {
         cached
@@ -258,11 +254,26 @@ fn leaks(analysis: &Analysis) -> Leaks {
             .filter(|(text, n, _)| (text.as_str(), *n) == key)
             .map(|(_, _, leaks)| leaks.clone())
     });
-    known.unwrap_or_else(|| {
-        let leaks = Rc::new(walk(&analysis.commands[..=last]));
-        LAST.with(|cached| *cached.borrow_mut() = Some((key.0.to_string(), key.1, leaks.clone())));
-        leaks
-    })
+    if let Some(leaks) = known {
+        return leaks;
+    }
+    // Most lines send nothing; that answer is kept too, as the other eight
+    // rules would otherwise ask every command again.
+    let leaks = match analysis.commands.iter().rposition(may_send) {
+        Some(last) => Rc::new(walk(&analysis.commands[..=last])),
+        None => NONE.with(Rc::clone),
+    };
+    LAST.with(|cached| match &mut *cached.borrow_mut() {
+        // The last line's buffer is reused: no allocation per line.
+        Some((text, n, kept)) => {
+            text.clear();
+            text.push_str(key.0);
+            *n = key.1;
+            *kept = leaks.clone();
+        }
+        empty => *empty = Some((key.0.to_string(), key.1, leaks.clone())),
+    });
+    leaks
 }
 
 /// A command that could send something anywhere (git only by pushing).

@@ -252,6 +252,9 @@ pub(crate) struct RuleSet {
     by_program: ProgramIndex,
     prefixed: Vec<(&'static str, usize)>,
     any_program: Vec<usize>,
+    /// The rules that judge the whole analysis, in rule order (a few among
+    /// hundreds: walking the table for them cost more than matching them).
+    whole_line: Vec<usize>,
     regexes: Vec<OnceCell<Option<Regex>>>,
     /// A command that only asks for its help text is passed over: for the
     /// rules that ask, `terraform destroy -help` destroys nothing. The floor
@@ -370,10 +373,15 @@ impl RuleSet {
         let mut named = Vec::with_capacity(rules.len() * 4);
         let mut prefixed = Vec::new();
         let mut any_program = Vec::new();
+        let mut whole_line = Vec::new();
         for (i, rule) in rules.iter().enumerate() {
             let programs = match &rule.matcher {
                 Matcher::Command { programs, .. } | Matcher::Check { programs, .. } => *programs,
-                Matcher::Analysis(_) => &[],
+                // Never matched command by command: not a candidate for any.
+                Matcher::Analysis(_) => {
+                    whole_line.push(i);
+                    continue;
+                }
             };
             if programs.is_empty() {
                 any_program.push(i);
@@ -391,6 +399,7 @@ impl RuleSet {
             by_program: ProgramIndex::new(&named),
             prefixed,
             any_program,
+            whole_line,
             regexes,
             help_is_harmless: false,
         }
@@ -436,11 +445,11 @@ impl RuleSet {
                 }
             }
         }
-        for (i, rule) in self.rules.iter().enumerate() {
+        for &i in &self.whole_line {
             if beaten(&best, i) {
                 break;
             }
-            let text = match &rule.matcher {
+            let text = match &self.rules[i].matcher {
                 Matcher::Analysis(f) => f(analysis),
                 _ => None,
             };
@@ -466,8 +475,8 @@ impl RuleSet {
                 }
             }
         }
-        for (i, rule) in self.rules.iter().enumerate() {
-            if let (None, Matcher::Analysis(f)) = (&found[i], &rule.matcher) {
+        for &i in &self.whole_line {
+            if let (None, Matcher::Analysis(f)) = (&found[i], &self.rules[i].matcher) {
                 found[i] = f(analysis);
             }
         }

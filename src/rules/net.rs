@@ -4,8 +4,11 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use once_cell::sync::Lazy;
+
 use super::exec::{reads_code_from_stdin, same_file, INTERPRETERS};
 use super::{program_in, Matcher, Rule};
+use crate::shell::names::ProgramSet;
 use crate::shell::{self, Analysis, Command, RedirectOp};
 use crate::verdict::Decision;
 
@@ -213,8 +216,15 @@ fn remote_piped_to_shell(cmd: &Command) -> bool {
 
 /// Whether an interpreter runs what reaches its stdin: it reads its code
 /// from there and is not a shell that only parses (`bash -n`).
+/// Whether `program` is one of [`INTERPRETERS`]: asked several times of
+/// every command, so one probe rather than a scan of the list.
+fn is_interpreter(program: &str) -> bool {
+    static SET: Lazy<ProgramSet> = Lazy::new(|| ProgramSet::new(INTERPRETERS));
+    SET.contains(program)
+}
+
 fn runs_stdin(cmd: &Command) -> bool {
-    program_in(&cmd.program, INTERPRETERS) && reads_code_from_stdin(cmd) && !parse_only(cmd)
+    is_interpreter(&cmd.program) && reads_code_from_stdin(cmd) && !parse_only(cmd)
 }
 
 /// The commands inside the substitutions of a pipeline stage's arguments:
@@ -342,7 +352,7 @@ fn code_words(cmd: &Command) -> Vec<&str> {
     }
     if program_in(&cmd.program, SOURCERS) {
         out.extend(cmd.args.iter().map(String::as_str));
-    } else if program_in(&cmd.program, INTERPRETERS) {
+    } else if is_interpreter(&cmd.program) {
         let mut prev: Option<&str> = None;
         for arg in &cmd.args {
             let after_code_flag = prev.is_some_and(|p| {
@@ -371,7 +381,7 @@ fn executed_texts(cmd: &Command) -> Vec<&str> {
     }
     let mut out = code_words(cmd);
     let sourcer = matches!(cmd.program.as_str(), "source" | ".");
-    if sourcer || program_in(&cmd.program, INTERPRETERS) {
+    if sourcer || is_interpreter(&cmd.program) {
         out.extend(script_substitutions(cmd));
     }
     let stdin_is_code = if sourcer {
@@ -403,7 +413,7 @@ fn executed_substitutions(cmd: &Command) -> &[Command] {
 /// substitutions it executes. The hardline floor judges their URLs.
 pub(super) fn downloads_run_by(cmd: &Command) -> Vec<Command> {
     let mut out = Vec::new();
-    if runs_stdin(cmd) {
+    if !cmd.upstream.is_empty() && runs_stdin(cmd) {
         for up in &cmd.upstream {
             if is_fetcher(up) {
                 out.push(Command::clone(up));
@@ -427,7 +437,8 @@ fn remote_command_substitution(cmd: &Command) -> bool {
 /// Ask when content produced by a command passing `pred` is run as code:
 /// piped into an interpreter reading stdin, or substituted into code.
 fn runs_output_of(cmd: &Command, pred: fn(&Command) -> bool) -> bool {
-    let piped = runs_stdin(cmd) && cmd.upstream.iter().any(|u| pred(u));
+    // Most commands have no upstream: no need to ask whether they read code.
+    let piped = !cmd.upstream.is_empty() && runs_stdin(cmd) && cmd.upstream.iter().any(|u| pred(u));
     piped || executed_substitutions(cmd).iter().any(pred)
 }
 
@@ -628,7 +639,7 @@ fn runs_file(cmd: &Command, file: &str) -> bool {
     if same_file(file, &cmd.path) {
         return true;
     }
-    let runner = program_in(&cmd.program, INTERPRETERS) || program_in(&cmd.program, SOURCERS);
+    let runner = is_interpreter(&cmd.program) || program_in(&cmd.program, SOURCERS);
     runner && cmd.operands().first().is_some_and(|op| same_file(file, op))
 }
 

@@ -183,10 +183,7 @@ fn read_guarded(path: &str) -> bool {
         return false;
     }
     let around = Around::default();
-    let place = Place {
-        path: path.trim_end_matches('/'),
-        around: &around,
-    };
+    let place = Place::new(path.trim_end_matches('/'), &around);
     files::RULES
         .iter()
         .any(|r| r.read == Some(Decision::Ask) && r.matches(&place))

@@ -104,14 +104,18 @@ pub struct Redirect {
 /// removed (`/bin/RM` and `C:\\x\\rm.exe` are both `rm`). Lowercased because
 /// macOS and Windows resolve program names without regard to case.
 pub fn program_name(word: &str) -> String {
-    let base = word
-        .rsplit(['/', '\\'])
-        .next()
-        .unwrap_or(word)
-        .to_lowercase();
-    base.strip_suffix(".exe")
-        .map(str::to_string)
-        .unwrap_or(base)
+    let base = word.rsplit(['/', '\\']).next().unwrap_or(word);
+    // Asked of every command: ASCII names (nearly all) skip Unicode case
+    // mapping, which gives the same for them.
+    let mut base = if base.is_ascii() {
+        base.to_ascii_lowercase()
+    } else {
+        base.to_lowercase()
+    };
+    if base.ends_with(".exe") {
+        base.truncate(base.len() - ".exe".len());
+    }
+    base
 }
 
 /// Whether `program` is in `programs`, where an entry ending in `*` is a
@@ -147,7 +151,9 @@ impl Command {
     /// The command as a person would read it: wrappers, program word,
     /// arguments and redirections (`sudo -S tee -a /etc/sudoers`, `echo x > f`).
     pub fn display(&self) -> String {
-        let mut out = String::new();
+        // Sized for the usual command, so the text is not copied as it grows.
+        let words: usize = self.args.iter().map(|a| a.len() + 3).sum();
+        let mut out = String::with_capacity(self.path.len() + words + 16);
         for w in &self.wrappers {
             out.push_str(&w.name);
             for arg in &w.args {
@@ -276,6 +282,36 @@ mod tests {
         assert!(c.has_short('r') && c.has_short('f') && !c.has_short('v'));
         assert!(c.has_long("--no-preserve-root"));
         assert_eq!(c.operands(), vec!["a", "-b"]);
+    }
+
+    #[test]
+    fn program_names_as_the_plain_computation() {
+        let plain = |word: &str| {
+            let base = word
+                .rsplit(['/', '\\'])
+                .next()
+                .unwrap_or(word)
+                .to_lowercase();
+            base.strip_suffix(".exe")
+                .map(str::to_string)
+                .unwrap_or(base)
+        };
+        for word in [
+            "",
+            "rm",
+            "/bin/RM",
+            "C:\\x\\Rm.EXE",
+            "rm.exe",
+            ".exe",
+            "a/.EXE",
+            "Ünïcode/ÄBC.exe",
+            "İstanbul",
+            "x.exe.exe",
+            "dir/",
+            "ΣΑΣ",
+        ] {
+            assert_eq!(program_name(word), plain(word), "{word}");
+        }
     }
 
     #[test]

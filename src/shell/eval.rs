@@ -390,7 +390,7 @@ impl<'a> Eval<'a> {
     /// Records a command (and stops collecting past the limit).
     pub(super) fn emit(&mut self, cmd: Command) {
         // A command run here may also run wherever else the line may be.
-        let elsewhere: Vec<Command> = if cmd.cwd == self.cwd {
+        let elsewhere: Vec<Command> = if cmd.cwd == self.cwd && !self.other_cwds.is_empty() {
             self.other_cwds
                 .iter()
                 .filter(|other| **other != cmd.cwd)
@@ -402,15 +402,26 @@ impl<'a> Eval<'a> {
         } else {
             Vec::new()
         };
-        for cmd in std::iter::once(cmd).chain(elsewhere) {
-            if self.out.commands.len() >= MAX_COMMANDS {
-                self.set_limit(format!(
-                    "the command runs more than {MAX_COMMANDS} commands"
-                ));
+        if !self.record(cmd) {
+            return;
+        }
+        for cmd in elsewhere {
+            if !self.record(cmd) {
                 return;
             }
-            self.out.commands.push(cmd);
         }
+    }
+
+    /// Adds one command to the analysis; past the limit, says so instead.
+    fn record(&mut self, cmd: Command) -> bool {
+        if self.out.commands.len() >= MAX_COMMANDS {
+            self.set_limit(format!(
+                "the command runs more than {MAX_COMMANDS} commands"
+            ));
+            return false;
+        }
+        self.out.commands.push(cmd);
+        true
     }
 
     /// Enters one level of nested evaluation (a function body, a command

@@ -1,5 +1,7 @@
 //! Word expansion as the shell does it: braces, parameters, command substitution, field splitting on IFS, quote removal.
 
+use std::borrow::Cow;
+
 use super::eval::Eval;
 use super::parse::{Part, Word};
 
@@ -65,6 +67,17 @@ const MAX_FIELDS: usize = 256;
 impl Eval<'_> {
     /// Expands a word into fields: braces, expansions, splitting.
     pub(super) fn expand(&mut self, word: &Word) -> Vec<Field> {
+        // Most words are one literal with no brace: splitting gives it back
+        // whole (`literal_field`), so the per-character walk is skipped.
+        if let [Part::Lit(text)] = word.parts.as_slice() {
+            if !text.contains('{') {
+                if !self.charge_expansion(0) {
+                    return Vec::new();
+                }
+                self.expanded_chars += text.chars().count();
+                return literal_field(text).into_iter().collect();
+            }
+        }
         let mut chars = Chars::default();
         self.parts(&word.parts, false, &mut chars);
         self.expanded_chars += chars.chars.len();
@@ -162,10 +175,10 @@ impl Eval<'_> {
         true
     }
 
-    fn ifs(&self) -> String {
+    fn ifs(&self) -> Cow<'static, str> {
         match self.vars.get("IFS") {
-            Some(v) => v.first().cloned().unwrap_or_default(),
-            None => " \t\n".to_string(),
+            Some(v) => Cow::Owned(v.first().cloned().unwrap_or_default()),
+            None => Cow::Borrowed(" \t\n"),
         }
     }
 
@@ -468,6 +481,16 @@ fn glob(pat: &[char], text: &[char]) -> bool {
 
 /// Splits expanded characters into fields on unquoted IFS characters that
 /// came from an expansion, and on multi-value separators.
+/// What [`split`] makes of an unquoted literal with no brace: the text as
+/// one field, or nothing when it is empty.
+fn literal_field(text: &str) -> Option<Field> {
+    (!text.is_empty()).then(|| Field {
+        text: text.to_string(),
+        dynamic: false,
+        quoted: false,
+    })
+}
+
 fn split(chars: &[(char, u8)], ifs: &str, dynamic: bool, quoted: bool, out: &mut Vec<Field>) {
     let mut current = String::new();
     let mut has_content = false;
@@ -615,4 +638,27 @@ fn sequence(inner: &str) -> Option<Vec<String>> {
     }
     let (lo, hi) = (x.min(y) as u8, x.max(y) as u8);
     Some((lo..=hi).map(|c| (c as char).to_string()).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_literal_without_braces_splits_into_itself() {
+        for text in [
+            "", "a", "rm", "-rf", "~", "~/x", "a b", "a\tb", "x=1", "*.txt", "é~ü", "a}b", ",",
+        ] {
+            for ifs in [" \t\n", "", ",", "~"] {
+                let chars: Vec<(char, u8)> = text.chars().map(|c| (c, 0)).collect();
+                let mut out = Vec::new();
+                split(&chars, ifs, false, false, &mut out);
+                assert_eq!(
+                    out,
+                    literal_field(text).into_iter().collect::<Vec<_>>(),
+                    "{text:?} {ifs:?}"
+                );
+            }
+        }
+    }
 }

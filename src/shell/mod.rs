@@ -15,6 +15,7 @@ mod eval;
 mod expand;
 mod interp;
 mod launchers;
+pub(crate) mod names;
 mod normalize;
 mod parse;
 mod programs;

@@ -1,9 +1,12 @@
 //! What particular programs do with their arguments: wrappers that run another command, shells and `eval` that run text, `find`/`xargs` that run commands on files.
 
+use once_cell::sync::Lazy;
+
 use super::command::{program_name, Command, Wrapper};
 use super::eval::{file_key, Eval};
 use super::expand::Field;
 use super::interp;
+use super::names::{self, NameSet};
 use super::wrappers::{self, split_assignment, split_wrapper};
 
 /// Most wrappers peeled off one command (`sudo env timeout nice ... cmd`).
@@ -39,9 +42,9 @@ const MODELLED: &[&str] = &[
 /// Whether warden models what `program` runs (a shell, an interpreter, a
 /// wrapper, a decoder, or one of the programs `Eval::special` knows).
 pub fn has_model(program: &str) -> bool {
-    MODELLED.contains(&program)
-        || SHELLS.contains(&program)
-        || DECODERS.contains(&program)
+    // Asked of every command, several times: one probe of the lists together.
+    static NAMED: Lazy<NameSet> = Lazy::new(|| names::set(&[MODELLED, SHELLS, DECODERS]));
+    NAMED.contains(program)
         || interp::language(program).is_some()
         || wrappers::find(program).is_some()
 }
@@ -153,14 +156,22 @@ impl Eval<'_> {
         } else {
             program_name(&cmd.path)
         };
-        if let Some(real) = self.copies.get(&file_key(&cmd.path)) {
-            cmd.program = real.clone();
+        // Most lines copy no program: no key to make.
+        if !self.copies.is_empty() {
+            if let Some(real) = self.copies.get(&file_key(&cmd.path)) {
+                cmd.program = real.clone();
+            }
         }
         cmd.args = fields[1..].iter().map(|f| f.text.clone()).collect();
-        for (name, value) in cmd.env.clone() {
-            if COMMAND_ENV_VARS.contains(&name.as_str()) {
-                self.reanalyze(&value, "environment variable", None);
-            }
+        // Only the values that run are copied (`reanalyze` needs `self`).
+        let run: Vec<String> = cmd
+            .env
+            .iter()
+            .filter(|(name, _)| COMMAND_ENV_VARS.contains(&name.as_str()))
+            .map(|(_, value)| value.clone())
+            .collect();
+        for value in run {
+            self.reanalyze(&value, "environment variable", None);
         }
         self.special(&mut cmd, fields);
         self.emit(cmd.clone());

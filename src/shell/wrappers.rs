@@ -5,7 +5,10 @@ mod table;
 #[cfg(test)]
 mod tests;
 
+use once_cell::sync::Lazy;
+
 use super::expand::Field;
+use super::names::{self, NameMap};
 
 /// A program that runs the rest of its arguments as a command.
 pub(super) struct WrapperSpec {
@@ -43,11 +46,17 @@ pub(super) const fn plain(name: &'static str) -> WrapperSpec {
 }
 
 /// The wrapper named `name`, if it is one.
+/// Asked for every command and every word that may start one, so a map
+/// from name to the first entry of that name replaces the scan of the tables.
 pub(super) fn find(name: &str) -> Option<&'static WrapperSpec> {
-    table::WRAPPERS
-        .iter()
-        .chain(runners::WRAPPERS)
-        .find(|w| w.name == name)
+    static BY_NAME: Lazy<NameMap<&'static WrapperSpec>> =
+        Lazy::new(|| names::first_by_name(all().map(|w| (w.name, w))));
+    BY_NAME.get(name).copied()
+}
+
+/// Every wrapper, in the order a lookup by name prefers.
+fn all() -> impl Iterator<Item = &'static WrapperSpec> {
+    table::WRAPPERS.iter().chain(runners::WRAPPERS)
 }
 
 /// Splits a wrapper's own options (and subcommand and positionals) from the

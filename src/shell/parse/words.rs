@@ -96,8 +96,18 @@ impl Parser {
                     }
                 }
                 _ => {
-                    lit_buf.push(c);
-                    self.pos += 1;
+                    // The run of ordinary characters from here goes in at
+                    // once, so the buffer grows once rather than per character.
+                    let end = self.chars[self.pos + 1..]
+                        .iter()
+                        .position(|&n| {
+                            Some(n) == close
+                                || (close.is_none() && is_meta(n))
+                                || matches!(n, '\\' | '\'' | '"' | '`' | '$')
+                        })
+                        .map_or(self.chars.len(), |at| self.pos + 1 + at);
+                    lit_buf.extend(&self.chars[self.pos..end]);
+                    self.pos = end;
                 }
             }
         }

@@ -188,3 +188,14 @@ fn sudo_chroot_and_login_class_take_values() {
     runs("sudo -R /srv/jail rm -rf /", "rm -rf /");
     runs("sudo -c staff rm -rf /", "rm -rf /");
 }
+
+#[test]
+fn finding_a_wrapper_by_name_is_the_first_in_table_order() {
+    use super::{all, find};
+    let scan = |name: &str| all().find(|w| w.name == name).map(|w| w as *const _);
+    let mut names: Vec<&str> = all().map(|w| w.name).collect();
+    names.extend(["", "x", "sud", "sudoo", "not-a-wrapper"]);
+    for name in names {
+        assert_eq!(find(name).map(|w| w as *const _), scan(name), "{name}");
+    }
+}
