@@ -397,15 +397,11 @@ fn executed_texts(cmd: &Command) -> Vec<&str> {
     out
 }
 
-/// The commands inside the substitutions `cmd` runs as code; half a dozen
-/// rules ask, so the answer is kept on the command.
-fn executed_substitutions(cmd: &Command) -> &[Command] {
-    cmd.memo.executed.get_or_init(|| {
-        executed_texts(cmd)
-            .into_iter()
-            .flat_map(substituted)
-            .collect()
-    })
+fn executed_substitutions(cmd: &Command) -> Vec<Command> {
+    executed_texts(cmd)
+        .into_iter()
+        .flat_map(substituted)
+        .collect()
 }
 
 /// The downloads a command runs as code: fetchers piped into it (directly
@@ -421,12 +417,7 @@ pub(super) fn downloads_run_by(cmd: &Command) -> Vec<Command> {
             out.extend(upstream_substitutions(up).into_iter().filter(is_fetcher));
         }
     }
-    out.extend(
-        executed_substitutions(cmd)
-            .iter()
-            .filter(|c| is_fetcher(c))
-            .cloned(),
-    );
+    out.extend(executed_substitutions(cmd).into_iter().filter(is_fetcher));
     out
 }
 

@@ -1,7 +1,5 @@
 //! `Command`: one simple command the shell would run, after expansion and unwrapping, with the queries rules ask of it.
 
-use std::cell::OnceCell;
-use std::fmt;
 use std::rc::Rc;
 
 /// One simple command as the shell would run it: wrappers peeled off,
@@ -36,40 +34,6 @@ pub struct Command {
     pub dynamic: bool,
     /// How this command was reached, outermost first (`bash -c`, `$( )`, `find -exec`).
     pub via: Vec<&'static str>,
-    /// Facts the rules work out from the fields above, kept for the next rule.
-    pub memo: Memo,
-}
-
-/// What the built-in rules derive from a command and ask for again and
-/// again (each rule is a function of one command, and several share a
-/// question), worked out on first use. The fields of a command are not
-/// changed once rules look at it; a copy starts empty, as a copy may be
-/// changed before it is judged. It takes no part in comparisons.
-#[derive(Default)]
-pub struct Memo {
-    /// The commands inside the substitutions the command runs as code
-    /// (`bash -c "$(curl x)"`), as `rules::net` finds them.
-    pub(crate) executed: OnceCell<Vec<Command>>,
-}
-
-impl Clone for Memo {
-    fn clone(&self) -> Memo {
-        Memo::default()
-    }
-}
-
-impl PartialEq for Memo {
-    fn eq(&self, _: &Memo) -> bool {
-        true
-    }
-}
-
-impl Eq for Memo {}
-
-impl fmt::Debug for Memo {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Memo")
-    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
