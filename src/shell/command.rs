@@ -34,6 +34,41 @@ pub struct Command {
     pub dynamic: bool,
     /// How this command was reached, outermost first (`bash -c`, `$( )`, `find -exec`).
     pub via: Vec<&'static str>,
+    /// What the rules work out from the fields above and ask again.
+    pub memo: Memo,
+}
+
+/// Facts the built-in rules derive from a command, kept for the next rule
+/// that asks. The fields of a command do not change once rules look at it;
+/// a copy starts empty, as a copy may be changed before it is judged. It
+/// takes no part in comparisons.
+#[derive(Default)]
+pub struct Memo {
+    /// The command runs no code from substitutions (`bash -c "$(curl x)"`
+    /// does), as `rules::net` finds: half a dozen rules ask of every
+    /// command, and almost none does. A flag, not the commands found:
+    /// keeping those would keep every level of nested substitutions alive.
+    pub(crate) runs_no_substitution: std::cell::OnceCell<bool>,
+}
+
+impl Clone for Memo {
+    fn clone(&self) -> Memo {
+        Memo::default()
+    }
+}
+
+impl PartialEq for Memo {
+    fn eq(&self, _: &Memo) -> bool {
+        true
+    }
+}
+
+impl Eq for Memo {}
+
+impl std::fmt::Debug for Memo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Memo")
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
