@@ -1,6 +1,7 @@
 //! What carries a secret: secret files, the whole environment, secret-named variables, credentials printed by CLIs, and files the same line filled with one of these.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 
 use super::hosts::{provider, provider_of, Provider};
 use super::script;
@@ -164,7 +165,7 @@ pub(in crate::rules) fn secret_var_in(word: &str) -> Option<&str> {
 pub(in crate::rules) fn word_secret(word: &str, flow: &Flow) -> Option<Carried> {
     let nested = word.contains("$(") || word.contains('`') || word.contains("<(");
     let from_commands = if nested {
-        within_depth(|| {
+        within_depth(word, || {
             strongest(
                 substituted(word)
                     .iter()
@@ -183,17 +184,33 @@ pub(in crate::rules) fn word_secret(word: &str, flow: &Flow) -> Option<Carried> 
 /// `$(xargs input)`), which would otherwise be followed for ever.
 const MAX_DEPTH: usize = 8;
 
-fn within_depth(f: impl FnOnce() -> Option<Carried>) -> Option<Carried> {
+fn within_depth(word: &str, f: impl FnOnce() -> Option<Carried>) -> Option<Carried> {
     thread_local! {
         static DEPTH: Cell<usize> = const { Cell::new(0) };
+        /// Answers below the outermost word, by depth and word. Below it the
+        /// line's flow is the same, so an answer is the same wherever the
+        /// word recurs; without this, a program modelled as running its
+        /// input (`parallel r>m /usr`) recurs into the same words at every
+        /// level and the work grows as its branching to the eighth power.
+        static SEEN: RefCell<HashMap<(usize, String), Option<Carried>>> =
+            RefCell::new(HashMap::new());
     }
     let depth = DEPTH.with(Cell::get);
     if depth >= MAX_DEPTH {
         return None;
     }
+    let key = (depth, word.to_string());
+    if depth == 0 {
+        SEEN.with(|seen| seen.borrow_mut().clear());
+    } else if let Some(known) = SEEN.with(|seen| seen.borrow().get(&key).cloned()) {
+        return known;
+    }
     DEPTH.with(|d| d.set(depth + 1));
     let found = f();
     DEPTH.with(|d| d.set(depth));
+    if depth > 0 {
+        SEEN.with(|seen| seen.borrow_mut().insert(key, found.clone()));
+    }
     found
 }
 
