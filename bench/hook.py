@@ -34,6 +34,8 @@ import sys
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+import soak  # noqa: E402  (the corpus commands, read as bench/soak.py reads them)
 OUT = ROOT / "target" / "bench" / "hook"
 BUILD = ROOT / "target" / "bench-crates"
 
@@ -273,15 +275,7 @@ def batch_rate(warden, world_):
     the ordinary ones (without the four 10–50 KB lines that test the
     analysis limits): commands per second."""
     root, env = world_
-    commands = []
-    for corpus in sorted((ROOT / "tests" / "corpus").glob("*.jsonl")):
-        for line in corpus.read_text().splitlines():
-            try:
-                command = json.loads(line).get("command")
-            except (json.JSONDecodeError, AttributeError):
-                continue
-            if isinstance(command, str):
-                commands.append(command)
+    commands = soak.commands()
     taskset = ["taskset", "-c", "0"] if shutil.which("taskset") else []
     rates = {}
     for label, chosen in [("all", commands), ("ordinary", [c for c in commands if len(c) <= 4096])]:
