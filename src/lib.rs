@@ -27,6 +27,7 @@ pub mod engine;
 pub mod error;
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;
+pub mod heap;
 pub mod patch;
 pub(crate) mod path;
 pub mod payload;

@@ -14,6 +14,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// first: exactly one verdict line is ever printed.
 static ANSWERED: AtomicBool = AtomicBool::new(false);
 
+#[global_allocator]
+static HEAP: warden::heap::Heap = warden::heap::Heap;
+
 #[cfg(unix)]
 #[no_mangle]
 pub extern "C" fn main(_argc: std::os::raw::c_int, _argv: *const *const u8) -> std::os::raw::c_int {
