@@ -225,7 +225,10 @@ mod tests {
         let mut last = 0;
         for size in 1..=SMALL {
             let (index, rounded) = class(Layout::from_size_align(size, 1).unwrap()).unwrap();
-            assert!(rounded >= size && rounded % GRAIN == 0, "{size} → {rounded}");
+            assert!(
+                rounded >= size && rounded % GRAIN == 0,
+                "{size} → {rounded}"
+            );
             assert!(index < CLASSES, "{size} → class {index}");
             assert!(index >= last, "classes grow with size");
             last = index;
@@ -289,13 +292,19 @@ mod tests {
                 assert!(!block.is_null());
                 let kept = layout.size().min(new_size).min(10);
                 for i in 0..kept {
-                    assert_eq!(*block.add(i), i as u8, "byte {i} after growing to {new_size}");
+                    assert_eq!(
+                        *block.add(i),
+                        i as u8,
+                        "byte {i} after growing to {new_size}"
+                    );
                 }
                 layout = Layout::from_size_align(new_size, 1).unwrap();
             }
             heap.dealloc(block, layout);
             let zeroed = heap.alloc_zeroed(Layout::from_size_align(300, 8).unwrap());
-            assert!(std::slice::from_raw_parts(zeroed, 300).iter().all(|b| *b == 0));
+            assert!(std::slice::from_raw_parts(zeroed, 300)
+                .iter()
+                .all(|b| *b == 0));
             heap.dealloc(zeroed, Layout::from_size_align(300, 8).unwrap());
         }
     }

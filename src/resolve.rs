@@ -26,11 +26,29 @@ pub enum Probe {
 pub trait Links: Send + Sync + fmt::Debug {
     /// What is at `path`, an absolute path whose parents are not symlinks.
     fn probe(&self, path: &str) -> Probe;
+
+    /// How walking the working directory `dir` ended, if this file system
+    /// remembers it from an earlier path: relative paths all start with the
+    /// same walk.
+    fn walked(&self, _dir: &str) -> Option<Walked> {
+        None
+    }
+
+    /// Remember how walking the working directory `dir` ended.
+    fn remember(&self, _dir: &str, _walked: &Walked) {}
 }
 
-/// The real file system.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Disk;
+/// The real file system. It remembers how each working directory it was
+/// asked about resolved, for as long as it lives: one call in the hook,
+/// and in `check --batch` the calls made from one working directory, which
+/// also share that directory's policy and project.
+#[derive(Debug, Default)]
+pub struct Disk {
+    dirs: std::sync::Mutex<std::collections::HashMap<String, Walked>>,
+}
+
+/// Working directories a [`Disk`] remembers at once.
+const REMEMBERED_DIRS: usize = 64;
 
 impl Links for Disk {
     fn probe(&self, path: &str) -> Probe {
@@ -44,6 +62,20 @@ impl Links for Disk {
             // A file where a directory was expected: the rest cannot exist.
             Err(e) if e.raw_os_error() == Some(20) => Probe::Missing,
             Err(e) => Probe::Denied(e.to_string()),
+        }
+    }
+
+    fn walked(&self, dir: &str) -> Option<Walked> {
+        let dirs = self.dirs.lock().ok()?;
+        dirs.get(dir).cloned()
+    }
+
+    fn remember(&self, dir: &str, walked: &Walked) {
+        if let Ok(mut dirs) = self.dirs.lock() {
+            if dirs.len() >= REMEMBERED_DIRS {
+                dirs.clear();
+            }
+            dirs.insert(dir.to_string(), walked.clone());
         }
     }
 }
@@ -101,16 +133,22 @@ pub fn resolve(path: &str, base: Base<'_>, links: Option<&dyn Links>) -> Resolut
     let Some(links) = links else {
         return out;
     };
-    // The unexpanded path joined to the cwd, not the folded one: `link/..`
+    // The unexpanded path walked from the cwd, not the folded one: `link/..`
     // is the parent of the link's target, not the directory holding the link.
-    let start = match expanded.starts_with('/') {
-        true => expanded,
-        false => format!("{}/{expanded}", base.cwd.unwrap_or("/")),
+    let walked = match (expanded.starts_with('/'), base.cwd) {
+        (false, Some(cwd)) => {
+            let from = links.walked(cwd).unwrap_or_else(|| {
+                let from = Walked::default().walk(cwd, links);
+                links.remember(cwd, &from);
+                from
+            });
+            from.walk(&expanded, links)
+        }
+        _ => Walked::default().walk(&expanded, links),
     };
-    let walk = follow(&start, links);
-    out.path = walk.path;
-    out.followed_link = walk.followed;
-    out.problem = walk.problem;
+    out.followed_link = walked.followed > 0;
+    out.path = format!("/{}", walked.done.join("/"));
+    out.problem = walked.problem;
     out
 }
 
@@ -160,63 +198,59 @@ fn expand(path: &str, base: Base<'_>) -> (String, Option<String>) {
     (path.to_string(), None)
 }
 
-/// How far a walk got: the path with every link it could follow followed
-/// (the rest appended as written), and why it stopped short, if it did.
-struct Walk {
-    path: String,
-    followed: bool,
+/// How far a walk through the file system got: the components reached,
+/// with every link it could follow followed (the rest appended as written),
+/// and why it stopped short, if it did.
+#[derive(Debug, Clone, Default)]
+pub struct Walked {
+    done: Vec<String>,
+    followed: usize,
+    missing: bool,
     problem: Option<String>,
 }
 
-/// Walks `path` (absolute) component by component as the kernel does,
-/// splicing in each symlink's target. What does not exist yet is appended
-/// lexically.
-fn follow(path: &str, links: &dyn Links) -> Walk {
-    let mut pending: Vec<String> = components(path);
-    pending.reverse();
-    let mut done: Vec<String> = Vec::new();
-    let mut followed = 0usize;
-    let mut missing = false;
-    let mut problem = None;
-    while let Some(part) = pending.pop() {
-        match part.as_str() {
-            "." => continue,
-            ".." => {
-                done.pop();
+impl Walked {
+    /// Walks on through `path`'s components as the kernel does, splicing in
+    /// each symlink's target. What does not exist yet is appended lexically.
+    fn walk(mut self, path: &str, links: &dyn Links) -> Walked {
+        let mut pending: Vec<String> = components(path);
+        pending.reverse();
+        while let Some(part) = pending.pop() {
+            match part.as_str() {
+                "." => continue,
+                ".." => {
+                    self.done.pop();
+                    continue;
+                }
+                _ => {}
+            }
+            self.done.push(part);
+            if self.missing || self.problem.is_some() {
                 continue;
             }
-            _ => {}
-        }
-        done.push(part);
-        if missing || problem.is_some() {
-            continue;
-        }
-        let here = format!("/{}", done.join("/"));
-        match links.probe(&here) {
-            Probe::Present => {}
-            Probe::Missing => missing = true,
-            // The rest is judged as written from here: both this form and
-            // the lexical one are judged, and the more cautious wins.
-            Probe::Denied(why) => problem = Some(format!("{here}: {why}")),
-            Probe::Link(_) if followed >= MAX_LINKS => {
-                problem = Some(format!("{here}: too many levels of symbolic links"));
-            }
-            Probe::Link(target) => {
-                followed += 1;
-                done.pop();
-                if target.starts_with('/') {
-                    done.clear();
+            let here = format!("/{}", self.done.join("/"));
+            match links.probe(&here) {
+                Probe::Present => {}
+                Probe::Missing => self.missing = true,
+                // The rest is judged as written from here: both this form and
+                // the lexical one are judged, and the more cautious wins.
+                Probe::Denied(why) => self.problem = Some(format!("{here}: {why}")),
+                Probe::Link(_) if self.followed >= MAX_LINKS => {
+                    self.problem = Some(format!("{here}: too many levels of symbolic links"));
                 }
-                for part in components(&target).into_iter().rev() {
-                    pending.push(part);
+                Probe::Link(target) => {
+                    self.followed += 1;
+                    self.done.pop();
+                    if target.starts_with('/') {
+                        self.done.clear();
+                    }
+                    for part in components(&target).into_iter().rev() {
+                        pending.push(part);
+                    }
                 }
             }
         }
-    }
-    Walk {
-        path: format!("/{}", done.join("/")),
-        followed: followed > 0,
-        problem,
+        self
     }
 }
 
@@ -319,6 +353,76 @@ mod tests {
         assert_eq!(r.path, "b");
     }
 
+    /// The fake file system, remembering walked directories as `Disk` does
+    /// and counting the probes.
+    #[derive(Debug)]
+    struct Remembering {
+        fs: Fake,
+        probes: std::sync::atomic::AtomicUsize,
+        dirs: std::sync::Mutex<HashMap<String, Walked>>,
+    }
+
+    impl Links for Remembering {
+        fn probe(&self, path: &str) -> Probe {
+            self.probes
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            self.fs.probe(path)
+        }
+        fn walked(&self, dir: &str) -> Option<Walked> {
+            self.dirs.lock().unwrap().get(dir).cloned()
+        }
+        fn remember(&self, dir: &str, walked: &Walked) {
+            self.dirs.lock().unwrap().insert(dir.into(), walked.clone());
+        }
+    }
+
+    #[test]
+    fn a_remembered_working_directory_resolves_as_a_fresh_walk() {
+        let links = Remembering {
+            fs: fake(),
+            probes: Default::default(),
+            dirs: Default::default(),
+        };
+        let cwds = [
+            "/home/u/p",
+            "/home/u/p/keys",
+            "/home/u/p/loop",
+            "/home/u/p/locked/d",
+            "/nowhere/x",
+        ];
+        let paths = [
+            "a",
+            "keys/x",
+            "rel",
+            "../.ssh/k",
+            "keys/../b",
+            "loop/x",
+            "./.",
+            "/home/u/p/keys/y",
+        ];
+        for cwd in cwds {
+            let base = Base {
+                cwd: Some(cwd),
+                ..base()
+            };
+            for path in paths {
+                let fresh = resolve(path, base, Some(&fake()));
+                for _ in 0..2 {
+                    assert_eq!(
+                        resolve(path, base, Some(&links)),
+                        fresh,
+                        "{path} from {cwd}"
+                    );
+                }
+            }
+        }
+        // Asked again, a directory's own components are not probed again.
+        let before = links.probes.load(std::sync::atomic::Ordering::Relaxed);
+        resolve("a", base(), Some(&links));
+        let after = links.probes.load(std::sync::atomic::Ordering::Relaxed);
+        assert_eq!(after - before, 1, "only /home/u/p/a is probed");
+    }
+
     #[test]
     fn the_real_disk() {
         let dir = std::env::temp_dir().join(format!("warden-resolve-{}", std::process::id()));
@@ -331,7 +435,7 @@ mod tests {
             cwd: Some(&cwd),
             ..Base::default()
         };
-        let r = resolve("link/new.txt", base, Some(&Disk));
+        let r = resolve("link/new.txt", base, Some(&Disk::default()));
         assert_eq!(r.path, format!("{cwd}/real/new.txt"));
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -7,7 +7,8 @@
 //! so the lead word always follows the final decision.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+#[cfg(test)]
+use serde_json::Value;
 
 /// What should happen to the tool call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -351,32 +352,37 @@ impl Verdict {
             return NO_OPINION.into();
         }
         let message = self.message();
-        let value = match (dialect, self.decision) {
-            (Dialect::Native, decision) => json!({
-                "action": decision.as_str(),
-                "message": message,
-                "rule_id": self.rule_id,
-                "layer": self.layer.as_str(),
+        let line = match (dialect, self.decision) {
+            (Dialect::Native, decision) => serde_json::to_string(&NativeLine {
+                action: decision.as_str(),
+                layer: self.layer.as_str(),
+                message: &message,
+                rule_id: self.rule_id.as_deref(),
             }),
             // The only escalation Hermes honours is `approve`, keyed by a
             // rule so the user can approve it for the session.
-            (Dialect::Hermes, Decision::Ask) => json!({
-                "action": "approve",
-                "message": message,
-                "rule_key": self.rule_id.as_deref().unwrap_or("warden"),
+            (Dialect::Hermes, Decision::Ask) => serde_json::to_string(&HermesLine {
+                action: "approve",
+                message: &message,
+                rule_key: Some(self.rule_id.as_deref().unwrap_or("warden")),
             }),
-            (Dialect::Hermes, _) => json!({"action": "block", "message": message}),
+            (Dialect::Hermes, _) => serde_json::to_string(&HermesLine {
+                action: "block",
+                message: &message,
+                rule_key: None,
+            }),
             // Codex rejects `ask` and then runs the command anyway, so an
             // ask must reach Codex as a deny that says how to let it through.
             // Codex shows the model "<reason>. Command: <command>": a reason
             // that ends in its own full stop would read "..".
             (Dialect::Codex, Decision::Ask) => {
-                claude("deny", codex_reason(&format!("{message} {CODEX_ASK}")))
+                claude("deny", &codex_reason(&format!("{message} {CODEX_ASK}")))
             }
-            (Dialect::Codex, decision) => claude(decision.as_claude(), codex_reason(&message)),
-            (Dialect::Claude, decision) => claude(decision.as_claude(), message),
+            (Dialect::Codex, decision) => claude(decision.as_claude(), &codex_reason(&message)),
+            (Dialect::Claude, decision) => claude(decision.as_claude(), &message),
         };
-        value.to_string()
+        // Serializing borrowed strings into a string cannot fail.
+        line.unwrap_or_else(|_| NO_OPINION.into())
     }
 
     /// Whether an allow may reach `dialect` as a grant. Claude Code skips its
@@ -397,17 +403,67 @@ impl Verdict {
     /// reads `hookSpecificOutput`, and every field is in Codex's strict schema.
     pub fn render_for_any_agent(&self) -> String {
         let message = self.message();
-        json!({
-            "decision": "block",
-            "reason": message,
-            "hookSpecificOutput": {
-                "hookEventName": "PreToolUse",
-                "permissionDecision": "deny",
-                "permissionDecisionReason": message,
-            }
-        })
-        .to_string()
+        let line = AnyAgentLine {
+            decision: "block",
+            hook_specific_output: ClaudeOutput::pre_tool_use("deny", &message),
+            reason: &message,
+        };
+        // A block nobody can misread if even this could not be written.
+        serde_json::to_string(&line).unwrap_or_else(|_| r#"{"decision":"block"}"#.into())
     }
+}
+
+// The lines each dialect prints, their fields in alphabetical order (the
+// order the contract tests and golden fixtures were written in).
+
+#[derive(Serialize)]
+struct NativeLine<'a> {
+    action: &'a str,
+    layer: &'a str,
+    message: &'a str,
+    rule_id: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct HermesLine<'a> {
+    action: &'a str,
+    message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rule_key: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct ClaudeLine<'a> {
+    #[serde(rename = "hookSpecificOutput")]
+    hook_specific_output: ClaudeOutput<'a>,
+}
+
+#[derive(Serialize)]
+struct ClaudeOutput<'a> {
+    #[serde(rename = "hookEventName")]
+    hook_event_name: &'a str,
+    #[serde(rename = "permissionDecision")]
+    permission_decision: &'a str,
+    #[serde(rename = "permissionDecisionReason")]
+    permission_decision_reason: &'a str,
+}
+
+impl<'a> ClaudeOutput<'a> {
+    fn pre_tool_use(decision: &'a str, reason: &'a str) -> Self {
+        ClaudeOutput {
+            hook_event_name: "PreToolUse",
+            permission_decision: decision,
+            permission_decision_reason: reason,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct AnyAgentLine<'a> {
+    decision: &'a str,
+    #[serde(rename = "hookSpecificOutput")]
+    hook_specific_output: ClaudeOutput<'a>,
+    reason: &'a str,
 }
 
 fn codex_reason(message: &str) -> String {
@@ -415,13 +471,9 @@ fn codex_reason(message: &str) -> String {
 }
 
 /// Claude Code's and Codex's shape of an answer.
-fn claude(decision: &str, reason: String) -> Value {
-    json!({
-        "hookSpecificOutput": {
-            "hookEventName": "PreToolUse",
-            "permissionDecision": decision,
-            "permissionDecisionReason": reason,
-        }
+fn claude(decision: &str, reason: &str) -> serde_json::Result<String> {
+    serde_json::to_string(&ClaudeLine {
+        hook_specific_output: ClaudeOutput::pre_tool_use(decision, reason),
     })
 }
 

@@ -190,7 +190,7 @@ impl Env {
             safe_roots: self.safe_roots.clone(),
             warden_exe: self.warden_exe.clone(),
             guard_paths: self.guard_paths(),
-            links: Some(std::sync::Arc::new(crate::resolve::Disk)),
+            links: Some(std::sync::Arc::new(crate::resolve::Disk::default())),
             ..Options::default()
         };
         let mut options = options;
