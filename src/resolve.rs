@@ -27,28 +27,28 @@ pub trait Links: Send + Sync + fmt::Debug {
     /// What is at `path`, an absolute path whose parents are not symlinks.
     fn probe(&self, path: &str) -> Probe;
 
-    /// How walking the working directory `dir` ended, if this file system
-    /// remembers it from an earlier path: relative paths all start with the
-    /// same walk.
+    /// How walking the directory `dir` ended, if this file system remembers
+    /// it from an earlier path: paths in one directory, and relative paths
+    /// in one working directory, start with the same walk.
     fn walked(&self, _dir: &str) -> Option<Walked> {
         None
     }
 
-    /// Remember how walking the working directory `dir` ended.
+    /// Remember how walking the directory `dir` ended.
     fn remember(&self, _dir: &str, _walked: &Walked) {}
 }
 
-/// The real file system. It remembers how each working directory it was
-/// asked about resolved, for as long as it lives: one call in the hook,
-/// and in `check --batch` the calls made from one working directory, which
-/// also share that directory's policy and project.
+/// The real file system. It remembers how the directories it was asked
+/// about resolved, for as long as it lives: one call in the hook, and in
+/// `check --batch` the calls made from one working directory, which also
+/// share that directory's policy and project.
 #[derive(Debug, Default)]
 pub struct Disk {
     dirs: std::sync::Mutex<std::collections::HashMap<String, Walked>>,
 }
 
-/// Working directories a [`Disk`] remembers at once.
-const REMEMBERED_DIRS: usize = 64;
+/// Directories a [`Disk`] remembers at once.
+const REMEMBERED_DIRS: usize = 1024;
 
 impl Links for Disk {
     fn probe(&self, path: &str) -> Probe {
@@ -133,19 +133,20 @@ pub fn resolve(path: &str, base: Base<'_>, links: Option<&dyn Links>) -> Resolut
     let Some(links) = links else {
         return out;
     };
-    // The unexpanded path walked from the cwd, not the folded one: `link/..`
+    // The unexpanded path joined to the cwd, not the folded one: `link/..`
     // is the parent of the link's target, not the directory holding the link.
-    let walked = match (expanded.starts_with('/'), base.cwd) {
-        (false, Some(cwd)) => {
-            let from = links.walked(cwd).unwrap_or_else(|| {
-                let from = Walked::default().walk(cwd, links);
-                links.remember(cwd, &from);
-                from
-            });
-            from.walk(&expanded, links)
-        }
-        _ => Walked::default().walk(&expanded, links),
+    let joined = match (expanded.starts_with('/'), base.cwd) {
+        (false, Some(cwd)) => format!("{cwd}/{expanded}"),
+        _ => expanded,
     };
+    // Paths in one directory walk the same way up to their last component.
+    let (dir, name) = joined.rsplit_once('/').unwrap_or(("", joined.as_str()));
+    let from = links.walked(dir).unwrap_or_else(|| {
+        let from = Walked::default().walk(dir, links);
+        links.remember(dir, &from);
+        from
+    });
+    let walked = from.walk(name, links);
     out.followed_link = walked.followed > 0;
     out.path = format!("/{}", walked.done.join("/"));
     out.problem = walked.problem;
@@ -377,7 +378,7 @@ mod tests {
     }
 
     #[test]
-    fn a_remembered_working_directory_resolves_as_a_fresh_walk() {
+    fn a_remembered_directory_resolves_as_a_fresh_walk() {
         let links = Remembering {
             fs: fake(),
             probes: Default::default(),
@@ -416,11 +417,15 @@ mod tests {
                 }
             }
         }
-        // Asked again, a directory's own components are not probed again.
+        // Asked again, a directory's own components are not probed again,
+        // nor are those of a directory an absolute path names.
         let before = links.probes.load(std::sync::atomic::Ordering::Relaxed);
         resolve("a", base(), Some(&links));
         let after = links.probes.load(std::sync::atomic::Ordering::Relaxed);
         assert_eq!(after - before, 1, "only /home/u/p/a is probed");
+        resolve("/home/u/p/b", base(), Some(&links));
+        let again = links.probes.load(std::sync::atomic::Ordering::Relaxed);
+        assert_eq!(again - after, 1, "only /home/u/p/b is probed");
     }
 
     #[test]
