@@ -229,8 +229,12 @@ fn runs_stdin(cmd: &Command) -> bool {
 
 /// The commands inside the substitutions of a pipeline stage's arguments:
 /// `cat <(curl x) | sh` pipes the download on as surely as `curl x | sh`.
-fn upstream_substitutions(up: &Command) -> Vec<Command> {
-    up.args.iter().flat_map(|a| substituted(a)).collect()
+fn upstream_substitutions(up: &Command) -> Substituted {
+    let mut out = Substituted::default();
+    for arg in &up.args {
+        out.0.extend(substituted(arg).0);
+    }
+    out
 }
 
 /// Whether a shell is told to read its script without running it (`-n`,
@@ -298,22 +302,34 @@ fn substitution_bodies(word: &str) -> Vec<&str> {
 /// The commands inside the substitutions of `word`, as the analyzer sees them.
 /// Several rules ask about the same words, and deeply nested input repeats
 /// one body inside another, so each body is analysed once per process.
-pub(super) fn substituted(word: &str) -> Vec<Command> {
+pub(super) fn substituted(word: &str) -> Substituted {
     thread_local! {
         static SEEN: RefCell<HashMap<String, Rc<Vec<Command>>>> = RefCell::new(HashMap::new());
     }
-    substitution_bodies(word)
+    let bodies = substitution_bodies(word)
         .into_iter()
-        .flat_map(|body| {
+        .map(|body| {
             let known = SEEN.with(|seen| seen.borrow().get(body).cloned());
-            let commands = known.unwrap_or_else(|| {
+            known.unwrap_or_else(|| {
                 let commands = Rc::new(shell::analyze(body).commands);
                 SEEN.with(|seen| seen.borrow_mut().insert(body.to_string(), commands.clone()));
                 commands
-            });
-            commands.iter().cloned().collect::<Vec<_>>()
+            })
         })
-        .collect()
+        .collect();
+    Substituted(bodies)
+}
+
+/// The commands found inside substitutions, each body's as its analysis
+/// holds them: asked of many commands, and copies would cost more than
+/// the questions.
+#[derive(Default)]
+pub(super) struct Substituted(Vec<Rc<Vec<Command>>>);
+
+impl Substituted {
+    pub(super) fn iter(&self) -> impl Iterator<Item = &Command> {
+        self.0.iter().flat_map(|commands| commands.iter())
+    }
 }
 
 fn is_fetcher(c: &Command) -> bool {
@@ -397,15 +413,18 @@ fn executed_texts(cmd: &Command) -> Vec<&str> {
     out
 }
 
-fn executed_substitutions(cmd: &Command) -> Vec<Command> {
+fn executed_substitutions(cmd: &Command) -> Substituted {
+    let mut found = Substituted::default();
     if cmd.memo.runs_no_substitution.get() == Some(&true) {
-        return Vec::new();
+        return found;
     }
-    let found: Vec<Command> = executed_texts(cmd)
-        .into_iter()
-        .flat_map(substituted)
-        .collect();
-    let _ = cmd.memo.runs_no_substitution.set(found.is_empty());
+    for text in executed_texts(cmd) {
+        found.0.extend(substituted(text).0);
+    }
+    let _ = cmd
+        .memo
+        .runs_no_substitution
+        .set(found.iter().next().is_none());
     found
 }
 
@@ -419,10 +438,10 @@ pub(super) fn downloads_run_by(cmd: &Command) -> Vec<Command> {
             if is_fetcher(up) {
                 out.push(Command::clone(up));
             }
-            out.extend(upstream_substitutions(up).into_iter().filter(is_fetcher));
+            out.extend(upstream_substitutions(up).iter().filter(|c| is_fetcher(c)).cloned());
         }
     }
-    out.extend(executed_substitutions(cmd).into_iter().filter(is_fetcher));
+    out.extend(executed_substitutions(cmd).iter().filter(|c| is_fetcher(c)).cloned());
     out
 }
 
@@ -673,15 +692,15 @@ mod tests {
             for cmd in crate::shell::analyze(line).commands {
                 let plain: Vec<Command> = executed_texts(&cmd)
                     .into_iter()
-                    .flat_map(substituted)
+                    .flat_map(substitution_bodies)
+                    .flat_map(|body| shell::analyze(body).commands)
                     .collect();
-                assert_eq!(executed_substitutions(&cmd), plain, "{line}");
-                assert_eq!(executed_substitutions(&cmd), plain, "{line}, asked again");
-                assert_eq!(
-                    executed_substitutions(&cmd.clone()),
-                    plain,
-                    "{line}, a copy"
-                );
+                let found = |cmd: &Command| -> Vec<Command> {
+                    executed_substitutions(cmd).iter().cloned().collect()
+                };
+                assert_eq!(found(&cmd), plain, "{line}");
+                assert_eq!(found(&cmd), plain, "{line}, asked again");
+                assert_eq!(found(&cmd.clone()), plain, "{line}, a copy");
             }
         }
     }
