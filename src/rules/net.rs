@@ -1,16 +1,19 @@
 //! Built-in rules: the network as a code or exfiltration channel (remote scripts run by a shell, decoded payloads, instance metadata); credential uploads are in `secrets`.
 
-use std::cell::RefCell;
-use std::collections::HashMap;
-use std::rc::Rc;
-
 use once_cell::sync::Lazy;
 
 use super::exec::{reads_code_from_stdin, same_file, INTERPRETERS};
 use super::{program_in, Matcher, Rule};
 use crate::shell::names::ProgramSet;
-use crate::shell::{self, Analysis, Command, RedirectOp};
+use crate::shell::{Analysis, Command, RedirectOp};
 use crate::verdict::Decision;
+
+mod substitutions;
+
+pub(super) use substitutions::substituted;
+#[cfg(test)]
+use substitutions::substitution_bodies;
+use substitutions::Substituted;
 
 /// Programs that fetch a URL's content.
 const FETCHERS: &[&str] = &[
@@ -267,71 +270,6 @@ fn parse_only(cmd: &Command) -> bool {
     false
 }
 
-/// The bodies of `$( )`, `<( )`, `>( )` and backquote substitutions in a word.
-fn substitution_bodies(word: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let bytes = word.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'`' {
-            let end = word[i + 1..].find('`').map_or(word.len(), |e| i + 1 + e);
-            out.push(&word[i + 1..end]);
-            i = end + 1;
-        } else if matches!(bytes[i], b'$' | b'<' | b'>') && bytes.get(i + 1) == Some(&b'(') {
-            let start = i + 2;
-            let mut depth = 1;
-            let mut j = start;
-            while j < bytes.len() && depth > 0 {
-                match bytes[j] {
-                    b'(' => depth += 1,
-                    b')' => depth -= 1,
-                    _ => {}
-                }
-                j += 1;
-            }
-            let end = if depth == 0 { j - 1 } else { bytes.len() };
-            out.push(&word[start..end]);
-            i = j;
-        } else {
-            i += 1;
-        }
-    }
-    out
-}
-
-/// The commands inside the substitutions of `word`, as the analyzer sees them.
-/// Several rules ask about the same words, and deeply nested input repeats
-/// one body inside another, so each body is analysed once per process.
-pub(super) fn substituted(word: &str) -> Substituted {
-    thread_local! {
-        static SEEN: RefCell<HashMap<String, Rc<Vec<Command>>>> = RefCell::new(HashMap::new());
-    }
-    let bodies = substitution_bodies(word)
-        .into_iter()
-        .map(|body| {
-            let known = SEEN.with(|seen| seen.borrow().get(body).cloned());
-            known.unwrap_or_else(|| {
-                let commands = Rc::new(shell::analyze(body).commands);
-                SEEN.with(|seen| seen.borrow_mut().insert(body.to_string(), commands.clone()));
-                commands
-            })
-        })
-        .collect();
-    Substituted(bodies)
-}
-
-/// The commands found inside substitutions, each body's as its analysis
-/// holds them: asked of many commands, and copies would cost more than
-/// the questions.
-#[derive(Default)]
-pub(super) struct Substituted(Vec<Rc<Vec<Command>>>);
-
-impl Substituted {
-    pub(super) fn iter(&self) -> impl Iterator<Item = &Command> {
-        self.0.iter().flat_map(|commands| commands.iter())
-    }
-}
-
 fn is_fetcher(c: &Command) -> bool {
     program_in(&c.program, FETCHERS)
 }
@@ -438,10 +376,20 @@ pub(super) fn downloads_run_by(cmd: &Command) -> Vec<Command> {
             if is_fetcher(up) {
                 out.push(Command::clone(up));
             }
-            out.extend(upstream_substitutions(up).iter().filter(|c| is_fetcher(c)).cloned());
+            out.extend(
+                upstream_substitutions(up)
+                    .iter()
+                    .filter(|c| is_fetcher(c))
+                    .cloned(),
+            );
         }
     }
-    out.extend(executed_substitutions(cmd).iter().filter(|c| is_fetcher(c)).cloned());
+    out.extend(
+        executed_substitutions(cmd)
+            .iter()
+            .filter(|c| is_fetcher(c))
+            .cloned(),
+    );
     out
 }
 
@@ -693,7 +641,7 @@ mod tests {
                 let plain: Vec<Command> = executed_texts(&cmd)
                     .into_iter()
                     .flat_map(substitution_bodies)
-                    .flat_map(|body| shell::analyze(body).commands)
+                    .flat_map(|body| crate::shell::analyze(body).commands)
                     .collect();
                 let found = |cmd: &Command| -> Vec<Command> {
                     executed_substitutions(cmd).iter().cloned().collect()
@@ -703,16 +651,6 @@ mod tests {
                 assert_eq!(found(&cmd.clone()), plain, "{line}, a copy");
             }
         }
-    }
-
-    #[test]
-    fn bodies() {
-        assert_eq!(substitution_bodies("$(curl -s x)"), vec!["curl -s x"]);
-        assert_eq!(
-            substitution_bodies("<(wget -qO- $(echo u))"),
-            vec!["wget -qO- $(echo u)"]
-        );
-        assert_eq!(substitution_bodies("a`b`c$(d"), vec!["b", "d"]);
     }
 
     #[test]
