@@ -233,11 +233,7 @@ fn runs_stdin(cmd: &Command) -> bool {
 /// The commands inside the substitutions of a pipeline stage's arguments:
 /// `cat <(curl x) | sh` pipes the download on as surely as `curl x | sh`.
 fn upstream_substitutions(up: &Command) -> Substituted {
-    let mut out = Substituted::default();
-    for arg in &up.args {
-        out.0.extend(substituted(arg).0);
-    }
-    out
+    up.args.iter().map(|arg| substituted(arg)).collect()
 }
 
 /// Whether a shell is told to read its script without running it (`-n`,
@@ -352,17 +348,11 @@ fn executed_texts(cmd: &Command) -> Vec<&str> {
 }
 
 fn executed_substitutions(cmd: &Command) -> Substituted {
-    let mut found = Substituted::default();
     if cmd.memo.runs_no_substitution.get() == Some(&true) {
-        return found;
+        return Substituted::default();
     }
-    for text in executed_texts(cmd) {
-        found.0.extend(substituted(text).0);
-    }
-    let _ = cmd
-        .memo
-        .runs_no_substitution
-        .set(found.iter().next().is_none());
+    let found: Substituted = executed_texts(cmd).into_iter().map(substituted).collect();
+    let _ = cmd.memo.runs_no_substitution.set(found.is_empty());
     found
 }
 

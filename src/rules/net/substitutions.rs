@@ -63,11 +63,22 @@ pub(in crate::rules) fn substituted(word: &str) -> Substituted {
 /// holds them: asked of many commands, and copies would cost more than
 /// the questions.
 #[derive(Default)]
-pub(in crate::rules) struct Substituted(pub(super) Vec<Rc<Vec<Command>>>);
+pub(in crate::rules) struct Substituted(Vec<Rc<Vec<Command>>>);
 
 impl Substituted {
     pub(in crate::rules) fn iter(&self) -> impl Iterator<Item = &Command> {
         self.0.iter().flat_map(|commands| commands.iter())
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.iter().next().is_none()
+    }
+}
+
+/// The substitutions of several words, one after another.
+impl FromIterator<Substituted> for Substituted {
+    fn from_iter<I: IntoIterator<Item = Substituted>>(parts: I) -> Substituted {
+        Substituted(parts.into_iter().flat_map(|part| part.0).collect())
     }
 }
 
