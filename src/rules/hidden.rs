@@ -13,7 +13,7 @@
 use once_cell::sync::Lazy;
 
 use crate::shell::names::{self, NameSet};
-use crate::shell::{self, has_model, program_name, shell_quote, Analysis, Command};
+use crate::shell::{self, has_model, program_name_of, shell_quote, Analysis, Command};
 
 use super::{Matcher, Rule, DANGEROUS_SET, HARDLINE_SET};
 use crate::verdict::Decision;
@@ -168,20 +168,20 @@ pub(crate) fn path_arguments(cmd: &Command) -> Vec<String> {
             && !t.ends_with(".pub")
             && (t.starts_with('~') || t.starts_with('/') || t.starts_with("./") || t.starts_with("../"))
     };
+    let mut keep = |text: &str| {
+        if looks_like_path(text) && !out.iter().any(|o| o == text) {
+            out.push(text.to_string());
+        }
+    };
     for arg in &cmd.args {
-        let mut found: Vec<&str> = vec![arg.as_str()];
+        keep(arg);
         // `.output FILE`, `-o FILE` inside one argument.
-        found.extend(arg.split_whitespace().skip(1));
+        arg.split_whitespace().skip(1).for_each(&mut keep);
         if let Some((_, value)) = arg.split_once('=') {
-            found.push(value);
+            keep(value);
         }
         for quote in ['"', '\''] {
-            found.extend(arg.split(quote).skip(1).step_by(2));
-        }
-        for text in found {
-            if looks_like_path(text) && !out.iter().any(|o| o == text) {
-                out.push(text.to_string());
-            }
+            arg.split(quote).skip(1).step_by(2).for_each(&mut keep);
         }
     }
     out
@@ -205,7 +205,7 @@ fn starts_a_command(text: &str) -> bool {
     if word.is_empty() || word.starts_with('-') || word.len() > 200 {
         return false;
     }
-    let name = program_name(word);
+    let name = program_name_of(word);
     !is_data_program(&name) && (has_model(&name) || known(&name))
 }
 
@@ -219,7 +219,7 @@ fn runs_rest(arg: &str) -> bool {
             .rsplit_once('/')
             .is_some_and(|(dir, _)| dir.ends_with("bin"));
     // Most words start no command: that test first spares the verb's copy.
-    plain && path_ok && starts_a_command(arg) && !COMMON_VERBS.contains(&program_name(arg).as_str())
+    plain && path_ok && starts_a_command(arg) && !COMMON_VERBS.contains(&program_name_of(arg).as_ref())
 }
 
 /// The rule that would stop `text` as a command line of its own, if any.

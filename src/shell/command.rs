@@ -117,6 +117,20 @@ pub fn program_name(word: &str) -> String {
     base
 }
 
+/// [`program_name`] without a copy when the word is already the name, as
+/// most words asked about are (`rm`, `git`): rules that only look a name up
+/// ask this of every argument.
+pub fn program_name_of(word: &str) -> std::borrow::Cow<'_, str> {
+    let plain = word
+        .bytes()
+        .all(|b| b.is_ascii() && !b.is_ascii_uppercase() && b != b'/' && b != b'\\');
+    if plain && !word.ends_with(".exe") {
+        std::borrow::Cow::Borrowed(word)
+    } else {
+        std::borrow::Cow::Owned(program_name(word))
+    }
+}
+
 /// Whether `program` is in `programs`, where an entry ending in `*` is a
 /// prefix (`mkfs*`); the same test the rule matchers' program lists use.
 pub fn program_in(program: &str, programs: &[&str]) -> bool {
@@ -310,6 +324,7 @@ mod tests {
             "ΣΑΣ",
         ] {
             assert_eq!(program_name(word), plain(word), "{word}");
+            assert_eq!(program_name_of(word), plain(word), "{word}");
         }
     }
 
