@@ -5,11 +5,14 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::Arc;
 
+use once_cell::sync::Lazy;
+
 use crate::config::policy::FileSubject;
 use crate::payload::ToolCall;
 use crate::resolve::{self, Base, Links, Resolution};
 use crate::rules::access::{self, How};
 use crate::rules::files::{self as path_rules, Around, PathRule, Place};
+use crate::shell::names::{self, NameSet};
 use crate::shell::{Analysis, Command};
 use crate::verdict::{Decision, Layer, Reason, Verdict};
 
@@ -261,12 +264,15 @@ fn command_uses(cmd: &crate::shell::Command) -> Vec<access::FileUse<'_>> {
     }
     // Reads that never show the content to the agent (copies, `source`,
     // checksums) are not a secret read; where the copy lands is judged.
-    if QUIET_READERS.contains(&cmd.program.as_str()) {
+    // Asked of every command: one probe each instead of scanning the lists.
+    static QUIET: Lazy<NameSet> = Lazy::new(|| names::set(&[QUIET_READERS]));
+    static EDITING: Lazy<NameSet> = Lazy::new(|| names::set(&[EDITORS]));
+    if QUIET.contains(cmd.program.as_str()) {
         uses.retain(|u| u.access == access::Access::Write);
     }
     // An editor writes the files it opens (`ed FILE <<EOF`, `vim -c wq FILE`),
     // and a program warden has no model of may write any file it is given.
-    let editor = EDITORS.contains(&cmd.program.as_str());
+    let editor = EDITING.contains(cmd.program.as_str());
     if uses.is_empty() && (editor || crate::rules::hidden_paths_searched(cmd)) {
         for path in crate::rules::path_arguments(cmd) {
             uses.push(access::FileUse {

@@ -187,9 +187,21 @@ pub(crate) fn path_arguments(cmd: &Command) -> Vec<String> {
     out
 }
 
-/// Whether a built-in rule names `program`: it has a model of its own there.
-fn known(program: &str) -> bool {
-    HARDLINE_SET.names(program) || DANGEROUS_SET.names(program)
+/// Whether a model or a built-in rule knows `name`: [`has_model`], or a
+/// floor or dangerous rule names it. Asked of most arguments, so the names
+/// written out are one probe, and only interpreters' versioned names and
+/// the rules' prefixes are asked of each.
+fn known_command(name: &str) -> bool {
+    static EXACT: Lazy<NameSet> = Lazy::new(|| {
+        shell::modelled_names()
+            .chain(HARDLINE_SET.exact_names())
+            .chain(DANGEROUS_SET.exact_names())
+            .collect()
+    });
+    EXACT.contains(name)
+        || shell::interpreter_language(name).is_some()
+        || HARDLINE_SET.names_by_prefix(name)
+        || DANGEROUS_SET.names_by_prefix(name)
 }
 
 /// Whether `text` starts with a word that names a program a rule or a model
@@ -206,7 +218,7 @@ fn starts_a_command(text: &str) -> bool {
         return false;
     }
     let name = program_name_of(word);
-    !is_data_program(&name) && (has_model(&name) || known(&name))
+    !is_data_program(&name) && known_command(&name)
 }
 
 /// Whether `arg` may be a program run with the arguments after it (`aa-exec
@@ -418,6 +430,19 @@ mod tests {
         let mut out = Vec::new();
         pieces("k=rm\t-rf", &mut out);
         assert!(out.contains(&"rm\t-rf".to_string()), "{out:?}");
+    }
+
+    #[test]
+    fn one_probe_knows_what_the_models_and_rules_know() {
+        let rules = HARDLINE_SET.exact_names().chain(DANGEROUS_SET.exact_names());
+        let names: Vec<&str> = shell::modelled_names()
+            .chain(rules)
+            .chain(["python3.11", "mkfs.ext4", "ls", "cargo", "", "x", "nodejs22"])
+            .collect();
+        for name in names {
+            let slow = has_model(name) || HARDLINE_SET.names(name) || DANGEROUS_SET.names(name);
+            assert_eq!(known_command(name), slow, "{name}");
+        }
     }
 
     #[test]

@@ -412,10 +412,21 @@ impl RuleSet {
     }
 
     /// Whether a rule of this set names `program` (not counting rules that
-    /// match any program).
+    /// match any program): what [`hidden`]'s one probe must agree with.
+    #[cfg(test)]
     pub fn names(&self, program: &str) -> bool {
         self.by_program.get(program).next().is_some()
             || self.prefixed.iter().any(|(p, _)| program.starts_with(p))
+    }
+
+    /// Every program name a rule of this set writes out (prefixes aside).
+    pub(crate) fn exact_names(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.by_program.entries.iter().map(|(name, _)| *name)
+    }
+
+    /// Whether a rule of this set names `program` by a prefix (`mkfs*`).
+    pub(crate) fn names_by_prefix(&self, program: &str) -> bool {
+        self.prefixed.iter().any(|(p, _)| program.starts_with(p))
     }
 
     /// The commands of `analysis` this set judges one by one.

@@ -26,7 +26,7 @@ pub use command::{program_in, program_name, program_name_of, Command, Redirect, 
 pub(crate) use eval::{shell_quote, GROUP_REDIRECT};
 pub use interp::Concern;
 pub(crate) use interp::{inline_code, language as interpreter_language};
-pub(crate) use programs::{has_model, DECODED};
+pub(crate) use programs::{has_model, modelled_names, DECODED};
 
 /// Limits past which the analysis stops and the verdict is block.
 pub mod limits {

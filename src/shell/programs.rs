@@ -49,6 +49,15 @@ pub fn has_model(program: &str) -> bool {
         || wrappers::find(program).is_some()
 }
 
+/// The names [`has_model`] knows by name; interpreters (`python3.11`) are
+/// known by [`interp::language`] as well.
+pub(crate) fn modelled_names() -> impl Iterator<Item = &'static str> {
+    [MODELLED, SHELLS, DECODERS]
+        .into_iter()
+        .flat_map(|list| list.iter().copied())
+        .chain(wrappers::names())
+}
+
 /// Whether `path` names an installed program (`/bin/rm`, `/usr/local/bin/x`).
 fn is_program_path(path: &str) -> bool {
     path.starts_with('/')

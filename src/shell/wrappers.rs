@@ -54,6 +54,11 @@ pub(super) fn find(name: &str) -> Option<&'static WrapperSpec> {
     BY_NAME.get(name).copied()
 }
 
+/// The name of every wrapper.
+pub(super) fn names() -> impl Iterator<Item = &'static str> {
+    all().map(|w| w.name)
+}
+
 /// Every wrapper, in the order a lookup by name prefers.
 fn all() -> impl Iterator<Item = &'static WrapperSpec> {
     table::WRAPPERS.iter().chain(runners::WRAPPERS)
