@@ -231,7 +231,10 @@ fn runs_rest(arg: &str) -> bool {
             .rsplit_once('/')
             .is_some_and(|(dir, _)| dir.ends_with("bin"));
     // Most words start no command: that test first spares the verb's copy.
-    plain && path_ok && starts_a_command(arg) && !COMMON_VERBS.contains(&program_name_of(arg).as_ref())
+    plain
+        && path_ok
+        && starts_a_command(arg)
+        && !COMMON_VERBS.contains(&program_name_of(arg).as_ref())
 }
 
 /// The rule that would stop `text` as a command line of its own, if any.
@@ -434,10 +437,20 @@ mod tests {
 
     #[test]
     fn one_probe_knows_what_the_models_and_rules_know() {
-        let rules = HARDLINE_SET.exact_names().chain(DANGEROUS_SET.exact_names());
+        let rules = HARDLINE_SET
+            .exact_names()
+            .chain(DANGEROUS_SET.exact_names());
         let names: Vec<&str> = shell::modelled_names()
             .chain(rules)
-            .chain(["python3.11", "mkfs.ext4", "ls", "cargo", "", "x", "nodejs22"])
+            .chain([
+                "python3.11",
+                "mkfs.ext4",
+                "ls",
+                "cargo",
+                "",
+                "x",
+                "nodejs22",
+            ])
             .collect();
         for name in names {
             let slow = has_model(name) || HARDLINE_SET.names(name) || DANGEROUS_SET.names(name);

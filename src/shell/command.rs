@@ -1,5 +1,6 @@
 //! `Command`: one simple command the shell would run, after expansion and unwrapping, with the queries rules ask of it.
 
+use std::borrow::Cow;
 use std::rc::Rc;
 
 /// One simple command as the shell would run it: wrappers peeled off,
@@ -103,31 +104,36 @@ pub struct Redirect {
 /// removed (`/bin/RM` and `C:\\x\\rm.exe` are both `rm`). Lowercased because
 /// macOS and Windows resolve program names without regard to case.
 pub fn program_name(word: &str) -> String {
-    let base = word.rsplit(['/', '\\']).next().unwrap_or(word);
-    // Asked of every command: ASCII names (nearly all) skip Unicode case
-    // mapping, which gives the same for them.
-    let mut base = if base.is_ascii() {
-        base.to_ascii_lowercase()
-    } else {
-        base.to_lowercase()
-    };
-    if base.ends_with(".exe") {
-        base.truncate(base.len() - ".exe".len());
-    }
-    base
+    program_name_of(word).into_owned()
 }
 
-/// [`program_name`] without a copy when the word is already the name, as
-/// most words asked about are (`rm`, `git`): rules that only look a name up
-/// ask this of every argument.
-pub fn program_name_of(word: &str) -> std::borrow::Cow<'_, str> {
-    let plain = word
+/// [`program_name`] without a copy when the name is part of the word as
+/// written (`rm`, `/usr/bin/git`): asked of every command and of many
+/// arguments, most of which need no change.
+pub fn program_name_of(word: &str) -> Cow<'_, str> {
+    let start = word
         .bytes()
-        .all(|b| b.is_ascii() && !b.is_ascii_uppercase() && b != b'/' && b != b'\\');
-    if plain && !word.ends_with(".exe") {
-        std::borrow::Cow::Borrowed(word)
+        .rposition(|b| b == b'/' || b == b'\\')
+        .map_or(0, |i| i + 1);
+    let base = &word[start..];
+    if !base.is_ascii() {
+        let mut lower = base.to_lowercase();
+        if lower.ends_with(".exe") {
+            lower.truncate(lower.len() - ".exe".len());
+        }
+        return Cow::Owned(lower);
+    }
+    // ASCII lowercasing keeps every byte where it is, so `.exe` can be
+    // cut first, in any case.
+    let cut = base.len().saturating_sub(".exe".len());
+    let base = match base.get(cut..) {
+        Some(ext) if ext.eq_ignore_ascii_case(".exe") => &base[..cut],
+        _ => base,
+    };
+    if base.bytes().any(|b| b.is_ascii_uppercase()) {
+        Cow::Owned(base.to_ascii_lowercase())
     } else {
-        std::borrow::Cow::Owned(program_name(word))
+        Cow::Borrowed(base)
     }
 }
 

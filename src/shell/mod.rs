@@ -22,7 +22,9 @@ mod programs;
 mod runners;
 mod wrappers;
 
-pub use command::{program_in, program_name, program_name_of, Command, Redirect, RedirectOp, Wrapper};
+pub use command::{
+    program_in, program_name, program_name_of, Command, Redirect, RedirectOp, Wrapper,
+};
 pub(crate) use eval::{shell_quote, GROUP_REDIRECT};
 pub use interp::Concern;
 pub(crate) use interp::{inline_code, language as interpreter_language};

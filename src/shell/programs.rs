@@ -2,7 +2,7 @@
 
 use once_cell::sync::Lazy;
 
-use super::command::{program_name, Command, Wrapper};
+use super::command::{program_name, program_name_of, Command, Wrapper};
 use super::eval::{file_key, Eval};
 use super::expand::Field;
 use super::interp;
@@ -92,10 +92,12 @@ impl Eval<'_> {
     pub(super) fn dispatch(&mut self, mut cmd: Command, mut fields: Vec<Field>) -> Option<Command> {
         let mut peeled = 0;
         loop {
-            let name = program_name(&fields[0].text);
+            let name = program_name_of(&fields[0].text);
             let Some(spec) = wrappers::find(&name) else {
                 break;
             };
+            // Most commands are no wrapper: only a wrapper's name is kept.
+            let name = name.into_owned();
             peeled += 1;
             if peeled > MAX_WRAPPERS {
                 self.set_limit(format!(
