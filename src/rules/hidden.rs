@@ -230,7 +230,7 @@ fn runs_rest(arg: &str) -> bool {
         || arg
             .rsplit_once('/')
             .is_some_and(|(dir, _)| dir.ends_with("bin"));
-    // Most words start no command: that test first spares the verb's copy.
+    // Most words start no command: that test first spares the verb lookup.
     plain
         && path_ok
         && starts_a_command(arg)
