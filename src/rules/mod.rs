@@ -415,8 +415,7 @@ impl RuleSet {
     /// match any program): what [`hidden`]'s one probe must agree with.
     #[cfg(test)]
     pub fn names(&self, program: &str) -> bool {
-        self.by_program.get(program).next().is_some()
-            || self.prefixed.iter().any(|(p, _)| program.starts_with(p))
+        self.by_program.get(program).next().is_some() || self.names_by_prefix(program)
     }
 
     /// Every program name a rule of this set writes out (prefixes aside).
