@@ -90,17 +90,17 @@ fn remembered(
 pub(crate) fn touched(
     call: &ToolCall,
     analysis: Option<&Analysis>,
-    around: &Around,
+    around: &Around<'_>,
     links: Option<&Arc<dyn Links>>,
 ) -> Vec<Touched> {
     let links = links.map(|l| l.as_ref() as &dyn Links);
-    let home = around.home.as_deref();
+    let home = around.home;
     let cwd = call_dir(call, home);
-    fn base<'a>(cwd: Option<&'a str>, home: Option<&'a str>, around: &'a Around) -> Base<'a> {
+    fn base<'a>(cwd: Option<&'a str>, home: Option<&'a str>, around: &Around<'a>) -> Base<'a> {
         Base {
             cwd,
             home,
-            hermes_home: around.hermes_home.as_deref(),
+            hermes_home: around.hermes_home,
         }
     }
     let Some(analysis) = analysis else {
@@ -160,7 +160,7 @@ pub(crate) fn touched(
 /// `/` points. Commands in the project keep the relative view they had,
 /// where a relative path is the project's own.
 pub(crate) fn place_commands(analysis: &mut Analysis, call: &ToolCall, around: &Around) {
-    let Some(cwd) = call_dir(call, around.home.as_deref()) else {
+    let Some(cwd) = call_dir(call, around.home) else {
         return;
     };
     let project = around.project.as_deref();
@@ -307,7 +307,7 @@ fn tool_subject(tool: &str, path: &str) -> String {
 /// the resolved and the literal form are judged: the more cautious wins.
 pub(crate) fn first_hit<'t>(
     touched: impl IntoIterator<Item = &'t Touched>,
-    around: &Around,
+    around: &Around<'_>,
     decision: Decision,
     exempt: &[String],
 ) -> Option<(&'t Touched, &'static PathRule)> {
@@ -368,9 +368,9 @@ pub(crate) fn verdict(touched: &Touched, rule: &'static PathRule, layer: Layer) 
 mod tests {
     use super::*;
 
-    fn around(project: Option<&str>) -> Around {
+    fn around(project: Option<&str>) -> Around<'static> {
         Around {
-            home: Some("/home/u".into()),
+            home: Some("/home/u"),
             project: project.map(str::to_string),
             ..Around::default()
         }

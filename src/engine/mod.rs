@@ -82,16 +82,16 @@ impl Options {
     }
 
     /// What the path rules need to know, for `call`.
-    fn around(&self, call: &ToolCall) -> Around {
+    fn around<'a>(&'a self, call: &'a ToolCall) -> Around<'a> {
         Around {
-            home: self.home.clone(),
+            home: self.home.as_deref(),
             project: files::project(self.project.as_deref(), call, self.home.as_deref()),
-            hermes_home: self.hermes_home.clone(),
-            safe_roots: self.safe_roots.clone(),
-            profile: call.profile.clone(),
+            hermes_home: self.hermes_home.as_deref(),
+            safe_roots: &self.safe_roots,
+            profile: call.profile.as_deref(),
             cross_profile: call.cross_profile,
-            warden_exe: self.warden_exe.clone(),
-            guard_paths: self.guard_paths.clone(),
+            warden_exe: self.warden_exe.as_deref(),
+            guard_paths: &self.guard_paths,
         }
     }
 }
@@ -167,7 +167,7 @@ pub(crate) struct Context<'a> {
     /// The files the call reads or writes, resolved.
     touched: Vec<files::Touched>,
     /// What the path rules need to know.
-    around: Around,
+    around: Around<'a>,
     /// Every stage runs and reports, even after the verdict is known.
     explaining: bool,
     /// The user layer's findings: the plugin's patterns in them belong to

@@ -55,36 +55,37 @@ pub struct Place<'a> {
     /// Absolute, folded, symlinks followed (relative only when the working
     /// directory is unknown).
     pub path: &'a str,
-    pub around: &'a Around,
+    pub around: &'a Around<'a>,
     /// [`Place::in_home`], worked out once: rule after rule asks it.
     home: Option<&'a str>,
 }
 
-/// Facts about the machine and the call that path rules need.
+/// Facts about the machine and the call that path rules need. The machine's
+/// facts are borrowed from the engine's options: one is made for every call.
 #[derive(Debug, Clone, Default)]
-pub struct Around {
-    pub home: Option<String>,
+pub struct Around<'a> {
+    pub home: Option<&'a str>,
     /// The project the call works in: writes inside it are ordinary work.
     pub project: Option<String>,
     /// `$HERMES_HOME` (else `~/.hermes`).
-    pub hermes_home: Option<String>,
+    pub hermes_home: Option<&'a str>,
     /// `HERMES_WRITE_SAFE_ROOT`: when set, writes outside these block.
-    pub safe_roots: Vec<String>,
+    pub safe_roots: &'a [String],
     /// The Hermes profile the call runs in (`None`: the default profile).
-    pub profile: Option<String>,
+    pub profile: Option<&'a str>,
     /// The tool was told `cross_profile: true`.
     pub cross_profile: bool,
     /// Where the running warden binary is, so it cannot be replaced.
-    pub warden_exe: Option<String>,
+    pub warden_exe: Option<&'a str>,
     /// Where this machine keeps the guard's files when not in the usual
     /// places (`XDG_*`, `CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `WARDEN_CONFIG`,
     /// the plugin's path): each path and what is under it.
-    pub guard_paths: Vec<String>,
+    pub guard_paths: &'a [String],
 }
 
 impl<'a> Place<'a> {
     /// The access of `path`, with `around`.
-    pub fn new(path: &'a str, around: &'a Around) -> Place<'a> {
+    pub fn new(path: &'a str, around: &'a Around<'a>) -> Place<'a> {
         Place {
             path,
             around,
@@ -99,14 +100,14 @@ impl<'a> Place<'a> {
 }
 
 /// The part of `path` inside a home directory, whoever's it is.
-fn home_part<'a>(path: &'a str, around: &Around) -> Option<&'a str> {
+fn home_part<'a>(path: &'a str, around: &Around<'_>) -> Option<&'a str> {
     // A home warden was not told of stays as written.
     for prefix in ["~", "$HOME", "${HOME}"] {
         if let Some(rest) = strip_dir(path, prefix) {
             return Some(rest);
         }
     }
-    if let Some(home) = around.home.as_deref() {
+    if let Some(home) = around.home {
         if let Some(rest) = strip_dir(path, home) {
             return Some(rest);
         }
@@ -125,7 +126,7 @@ fn home_part<'a>(path: &'a str, around: &Around) -> Option<&'a str> {
 impl Place<'_> {
     /// The path inside Hermes' home (`config.yaml`, `profiles/w/.env`).
     pub fn in_hermes_home(&self) -> Option<&str> {
-        if let Some(dir) = self.around.hermes_home.as_deref() {
+        if let Some(dir) = self.around.hermes_home {
             if let Some(rest) = strip_dir(self.path, dir) {
                 return Some(rest);
             }
@@ -495,7 +496,7 @@ fn is_guard_file(p: &Place<'_>) -> bool {
         || p.path.ends_with("/.hermes/permissions.yaml")
         || p.path.starts_with("/etc/warden/")
         || p.path == "/etc/warden"
-        || p.around.warden_exe.as_deref() == Some(p.path)
+        || p.around.warden_exe == Some(p.path)
         || p.around
             .guard_paths
             .iter()
@@ -582,7 +583,7 @@ fn is_other_profile(p: &Place<'_>) -> bool {
     let (Some(profile), Some(area)) = (parts.next(), parts.next()) else {
         return false;
     };
-    p.around.profile.as_deref() != Some(profile) && PROFILE_AREAS.contains(&area)
+    p.around.profile != Some(profile) && PROFILE_AREAS.contains(&area)
 }
 
 /// Devices that are safe to write: they discard, or are the terminal.
@@ -659,7 +660,7 @@ fn is_outside_project(p: &Place<'_>) -> bool {
 }
 
 fn outside_safe_roots(p: &Place<'_>) -> bool {
-    let roots = &p.around.safe_roots;
+    let roots = p.around.safe_roots;
     !roots.is_empty()
         && p.path.starts_with('/')
         && !harmless_device(p.path)

@@ -148,11 +148,13 @@ impl<'a> Eval<'a> {
         // Every stage of a real pipeline, and a command put in the
         // background, runs in a child process of its own.
         let forked = self.forking;
-        for node in &pipeline.stages {
+        for (n, node) in pipeline.stages.iter().enumerate() {
+            // Only a stage with stages after it is kept as their upstream.
+            let keep = n + 1 < pipeline.stages.len();
             let (cmd, output) = if forked {
-                self.child(|eval| eval.node(node, input.take(), &upstream))
+                self.child(|eval| eval.node(node, input.take(), &upstream, keep))
             } else {
-                self.node(node, input.take(), &upstream)
+                self.node(node, input.take(), &upstream, keep)
             };
             input = output;
             if let Some(mut cmd) = cmd {
@@ -171,14 +173,17 @@ impl<'a> Eval<'a> {
         input
     }
 
+    /// Evaluates one stage of a pipeline: the command it ran when `keep` asks
+    /// for it (a copy, as the command itself is recorded), and its output.
     fn node(
         &mut self,
         node: &Node,
         stdin: Option<String>,
         upstream: &[Rc<Command>],
+        keep: bool,
     ) -> (Option<Command>, Option<String>) {
         match node {
-            Node::Simple(simple) => self.simple(simple, stdin, upstream),
+            Node::Simple(simple) => self.simple(simple, stdin, upstream, keep),
             Node::Group {
                 body,
                 redirs,
@@ -225,6 +230,7 @@ impl<'a> Eval<'a> {
         simple: &Simple,
         stdin: Option<String>,
         upstream: &[Rc<Command>],
+        keep: bool,
     ) -> (Option<Command>, Option<String>) {
         self.steps += 1;
         if self.steps > MAX_STEPS {
@@ -290,13 +296,19 @@ impl<'a> Eval<'a> {
             via: self.via.clone(),
             ..Command::default()
         };
-        let cmd = self.dispatch(base, fields);
-        let output = cmd.as_ref().and_then(|c| self.output(c));
-        if let Some(c) = &cmd {
-            self.record_writes(&c.redirects, output.as_deref());
-        }
-        self.flush_writers(cmd.as_ref(), output.as_deref());
-        (cmd, output)
+        let Some(cmd) = self.dispatch(base, fields) else {
+            self.flush_writers(None, None);
+            return (None, None);
+        };
+        let output = self.output(&cmd);
+        self.record_writes(&cmd.redirects, output.as_deref());
+        // The command is recorded before what its `>( )` substitutions run,
+        // and they are fed from it: their inputs are taken first.
+        let writers = self.writer_inputs(Some(&cmd), output.as_deref());
+        let kept = keep.then(|| cmd.clone());
+        self.emit(cmd);
+        self.run_writers(writers);
+        (kept, output)
     }
 
     fn alias_expansion(&self, fields: &[super::expand::Field]) -> Option<String> {
@@ -352,7 +364,19 @@ impl<'a> Eval<'a> {
     /// Runs the `>( )` substitutions of a command with what it writes into
     /// them: `tee` copies its input there, `> >(sh)` sends its output.
     fn flush_writers(&mut self, cmd: Option<&Command>, output: Option<&str>) {
-        for (script, src) in std::mem::take(&mut self.writers) {
+        let writers = self.writer_inputs(cmd, output);
+        self.run_writers(writers);
+    }
+
+    /// The pending `>( )` substitutions, each with what `cmd` writes into it.
+    fn writer_inputs(
+        &mut self,
+        cmd: Option<&Command>,
+        output: Option<&str>,
+    ) -> Vec<(Script, Option<String>)> {
+        let writers = std::mem::take(&mut self.writers);
+        let mut fed = Vec::with_capacity(writers.len());
+        for (script, src) in writers {
             let input = cmd.and_then(|c| {
                 if c.program == "tee" && c.args.contains(&src) {
                     c.stdin.clone()
@@ -362,6 +386,13 @@ impl<'a> Eval<'a> {
                     None
                 }
             });
+            fed.push((script, input));
+        }
+        fed
+    }
+
+    fn run_writers(&mut self, writers: Vec<(Script, Option<String>)>) {
+        for (script, input) in writers {
             self.via.push(">( )");
             self.child(|eval| eval.script(&script, input));
             self.via.pop();

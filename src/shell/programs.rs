@@ -87,8 +87,10 @@ const COMMAND_ENV_VARS: &[&str] = &[
 ];
 
 impl Eval<'_> {
-    /// Peels wrappers off `fields`, applies what special programs do, emits
-    /// the resulting command, and returns it.
+    /// Peels wrappers off `fields`, applies what special programs do, and
+    /// returns the resulting command for the caller to emit (the caller may
+    /// still need to read it, and a copy of every command cost more than
+    /// the reading).
     pub(super) fn dispatch(&mut self, mut cmd: Command, mut fields: Vec<Field>) -> Option<Command> {
         let mut peeled = 0;
         loop {
@@ -185,7 +187,6 @@ impl Eval<'_> {
             self.reanalyze(&value, "environment variable", None);
         }
         self.special(&mut cmd, fields);
-        self.emit(cmd.clone());
         Some(cmd)
     }
 

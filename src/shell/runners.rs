@@ -254,7 +254,9 @@ impl Eval<'_> {
             return;
         }
         self.via.push(via);
-        self.dispatch(base, fields);
+        if let Some(cmd) = self.dispatch(base, fields) {
+            self.emit(cmd);
+        }
         self.via.pop();
         self.ascend();
     }
