@@ -214,6 +214,27 @@ impl Policy {
         self.source_of(rule).map_or(Tier::User, |s| s.tier)
     }
 
+    /// Whether a rule may match a call whose [`haystack`] is `haystack`:
+    /// false only when [`Policy::matches`] would find nothing, as no rule's
+    /// literal occurs in it.
+    pub(crate) fn may_match(&self, haystack: &str) -> bool {
+        if let Some(fresh) = self.recompiled() {
+            return fresh.may_match(haystack);
+        }
+        if self.is_empty() {
+            return false;
+        }
+        self.table.candidates(haystack.as_bytes()).into_iter().any(|n| {
+            let record = self.table.record(n as usize);
+            let literal = record
+                .as_ref()
+                .and_then(|r| std::str::from_utf8(r.literal()).ok());
+            // A record that cannot be read is left to `matches`, which
+            // recompiles.
+            !matches!(literal, Some(literal) if !literal.is_empty() && !haystack.contains(literal))
+        })
+    }
+
     /// Every rule that matches `call`, with the parts of it each one matched.
     pub fn matches(&self, call: &Subjects) -> Vec<RuleMatch> {
         if let Some(fresh) = self.recompiled() {
@@ -282,26 +303,90 @@ fn has_shell_operator(text: &str) -> bool {
 
 impl Segment {
     fn of(cmd: &Command) -> Segment {
-        let words = |program: &str| {
-            let mut line = program.to_string();
-            for arg in &cmd.args {
-                line.push(' ');
-                line.push_str(arg);
-            }
-            line
-        };
-        let mut bare = Vec::new();
-        if !cmd.path.is_empty() {
-            bare.push(words(&cmd.path));
-        }
-        if cmd.program != cmd.path {
-            bare.push(words(&cmd.program));
-        }
+        let bare = bare_programs(cmd)
+            .map(|program| {
+                let mut line = String::new();
+                write_words(&mut line, program, &cmd.args);
+                line
+            })
+            .collect();
         Segment {
             full: cmd.display(),
             bare,
         }
     }
+}
+
+/// The program words of a command's bare forms: as written (`/usr/bin/git`)
+/// and by its name when that differs (`git`).
+fn bare_programs(cmd: &Command) -> impl Iterator<Item = &str> {
+    let path = (!cmd.path.is_empty()).then_some(cmd.path.as_str());
+    let program = (cmd.program != cmd.path).then_some(cmd.program.as_str());
+    path.into_iter().chain(program)
+}
+
+fn write_words(out: &mut String, program: &str, args: &[String]) {
+    out.push_str(program);
+    for arg in args {
+        out.push(' ');
+        out.push_str(arg);
+    }
+}
+
+/// The text the rule index and the rules' literals are looked for in: every
+/// form of a call on a line of its own, lowercased.
+#[derive(Default)]
+struct Lines(String);
+
+impl Lines {
+    fn line(&mut self, text: &str) {
+        self.0.push_str(text);
+        self.0.push('\n');
+    }
+
+    fn segment(&mut self, cmd: &Command) {
+        cmd.display_into(&mut self.0);
+        self.0.push('\n');
+        for program in bare_programs(cmd) {
+            write_words(&mut self.0, program, &cmd.args);
+            self.0.push('\n');
+        }
+    }
+
+    fn finish(mut self) -> String {
+        self.0.make_ascii_lowercase();
+        self.0
+    }
+}
+
+/// What [`Subjects::of`] followed by [`Subjects::haystack`] gives, written
+/// straight from the call: a call in which no rule's literal occurs (most
+/// calls) then costs one string, not its subjects (several copies of every
+/// command). `files` are the paths [`Subjects::files`] would hold.
+pub(crate) fn haystack<'f>(
+    call: &ToolCall,
+    analysis: Option<&Analysis>,
+    home: Option<&str>,
+    files: impl Iterator<Item = &'f str>,
+) -> String {
+    let mut lines = Lines::default();
+    if let Some(analysis) = analysis {
+        lines.line(analysis.text.trim());
+    }
+    if let Some(path) = call.path.as_deref() {
+        let cwd = call
+            .cwd
+            .as_deref()
+            .map(|c| crate::path::absolute(c, None, home));
+        lines.line(&crate::path::absolute(path, cwd.as_deref(), home));
+    }
+    for file in files {
+        lines.line(file);
+    }
+    for cmd in analysis.iter().flat_map(|a| &a.commands) {
+        lines.segment(cmd);
+    }
+    lines.finish()
 }
 
 /// A tool call, as the user rules see it.
@@ -362,22 +447,19 @@ impl Subjects {
         subjects
     }
 
-    fn haystack(&self) -> String {
-        let mut all = String::new();
+    pub(crate) fn haystack(&self) -> String {
+        let mut lines = Lines::default();
         let files = self.files.iter().map(|f| &f.path);
         for text in self.text.iter().chain(self.path.iter()).chain(files) {
-            all.push_str(text);
-            all.push('\n');
+            lines.line(text);
         }
         for segment in &self.segments {
-            all.push_str(&segment.full);
-            all.push('\n');
+            lines.line(&segment.full);
             for bare in &segment.bare {
-                all.push_str(bare);
-                all.push('\n');
+                lines.line(bare);
             }
         }
-        all.to_ascii_lowercase()
+        lines.finish()
     }
 }
 

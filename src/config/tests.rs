@@ -11,7 +11,7 @@ use crate::config::model::{
     Counts, Mode, OnError, Risk, RuleSpec, Settings, SourceInfo, SourceKind, Target, Tier, ToolSel,
     Unattended,
 };
-use crate::config::policy::{Policy, Subjects};
+use crate::config::policy::{haystack, FileSubject, Policy, Subjects};
 use crate::config::{hermes, plugin, warden_file};
 use crate::payload::ToolCall;
 use crate::verdict::Decision;
@@ -438,4 +438,88 @@ fn without_a_cache_directory_every_load_compiles() {
     assert_eq!(loaded.policy.rules().len(), 2);
     assert_eq!(loaded.policy.matches(&shell("git push")).len(), 1);
     fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn the_haystack_written_from_a_call_is_the_subjects_and_may_match_only_ever_spares_work() {
+    let rule = |n: usize, tool: ToolSel, target: Target| {
+        RuleSpec::new(format!("t.rule-{n}"), tool, target, Decision::Ask)
+    };
+    let policy = Policy::new(
+        Vec::new(),
+        Settings::default(),
+        vec![
+            rule(1, ToolSel::Shell, Target::Prefix("git push".into())),
+            rule(2, ToolSel::Shell, Target::Regex(r"rm\s+-rf".into())),
+            rule(3, ToolSel::Shell, Target::Exact("npm test".into())),
+            rule(
+                4,
+                ToolSel::Shell,
+                Target::CommandGlob("docker * prune".into()),
+            ),
+            rule(
+                5,
+                ToolSel::Name("write_file".into()),
+                Target::PathGlob("/home/u/proj/src/**".into()),
+            ),
+            rule(6, ToolSel::Shell, Target::Prefix("/usr/bin/env".into())),
+            rule(7, ToolSel::Shell, Target::Prefix("Kubectl Delete".into())),
+        ],
+    );
+    let home = Some("/home/u");
+    let files = [
+        vec![],
+        vec!["/home/u/proj/src/main.rs", "/home/u/proj/link"],
+        vec!["/tmp/x"],
+    ];
+    let commands = [
+        "git push origin main",
+        "GIT PUSH",
+        "sudo -u root git push",
+        "/usr/bin/env FOO=1 git status > out.txt 2>&1",
+        "rm  -rf build && npm test",
+        "npm test",
+        "docker system prune -af",
+        "> only-a-redirect",
+        "X=1",
+        "kubectl delete ns prod",
+        "cat <<EOF\nrm -rf ~\nEOF",
+        "echo 'a b' \"\" | /bin/Sh -c 'ls ~'",
+        "ls -la",
+    ];
+    let (mut spared, mut matched) = (0, 0);
+    for (i, command) in commands.iter().enumerate() {
+        let call = ToolCall::shell(command, Some("/home/u/proj".into()));
+        let analysis = crate::shell::analyze(command);
+        let mut subjects = Subjects::of(&call, Some(&analysis), home);
+        subjects.files = files[i % files.len()]
+            .iter()
+            .map(|path| FileSubject {
+                path: path.to_string(),
+                ..FileSubject::default()
+            })
+            .collect();
+        let paths = subjects.files.iter().map(|f| f.path.as_str());
+        let direct = haystack(&call, Some(&analysis), home, paths);
+        assert_eq!(direct, subjects.haystack(), "{command}");
+        if policy.may_match(&direct) {
+            matched += !policy.matches(&subjects).is_empty() as usize;
+        } else {
+            spared += 1;
+            assert!(policy.matches(&subjects).is_empty(), "{command}");
+        }
+    }
+    // A file tool: its path made absolute against the call's directory.
+    let call = ToolCall::new("write_file")
+        .with_path(Some("src/lib.rs".into()))
+        .with_cwd(Some("~/proj".into()));
+    let subjects = Subjects::of(&call, None, home);
+    let direct = haystack(&call, None, home, std::iter::empty());
+    assert_eq!(direct, subjects.haystack());
+    assert!(policy.may_match(&direct));
+    assert_eq!(policy.matches(&subjects).len(), 1);
+    assert!(
+        spared >= 3 && matched >= 5,
+        "spared {spared}, matched {matched}"
+    );
 }

@@ -4,7 +4,7 @@ use once_cell::sync::Lazy;
 
 use super::{fallback, files, post, user, Context, Note, Stage, Step};
 use crate::config::model::{Mode, OnError};
-use crate::config::policy::Subjects;
+use crate::config::policy::{haystack, Subjects};
 use crate::rules::{self, Hit, RuleSet};
 use crate::shell::Analysis;
 use crate::verdict::{Decision, Layer, Reason, Verdict};
@@ -194,9 +194,15 @@ fn user_rules(cx: &mut Context<'_>) -> Step {
     if policy.is_empty() {
         return pass(cx, "no user rule matches");
     }
-    let mut subjects = Subjects::of(cx.call, cx.analysis, cx.options.home.as_deref());
-    subjects.files = files::subjects(&cx.touched);
-    cx.user = user::decide(policy, subjects);
+    let home = cx.options.home.as_deref();
+    let files = cx.touched.iter().flat_map(|t| t.resolution.forms());
+    // Most calls contain no rule's literal: the subjects are made only when
+    // a rule may match, or to explain.
+    if cx.explaining || policy.may_match(&haystack(cx.call, cx.analysis, home, files)) {
+        let mut subjects = Subjects::of(cx.call, cx.analysis, home);
+        subjects.files = files::subjects(&cx.touched);
+        cx.user = user::decide(policy, subjects);
+    }
     let mut notes: Vec<Note> = if cx.explaining {
         let lines = user::describe_matches(policy, &cx.user);
         lines.into_iter().map(Note::from).collect()

@@ -173,6 +173,13 @@ impl Command {
         // Sized for the usual command, so the text is not copied as it grows.
         let words: usize = self.args.iter().map(|a| a.len() + 3).sum();
         let mut out = String::with_capacity(self.path.len() + words + 16);
+        self.display_into(&mut out);
+        out
+    }
+
+    /// [`Command::display`], written at the end of `out`.
+    pub fn display_into(&self, out: &mut String) {
+        let start = out.len();
         for w in &self.wrappers {
             out.push_str(&w.name);
             for arg in &w.args {
@@ -182,7 +189,10 @@ impl Command {
             out.push(' ');
         }
         for (name, value) in &self.env {
-            out.push_str(&format!("{name}={value} "));
+            out.push_str(name);
+            out.push('=');
+            out.push_str(value);
+            out.push(' ');
         }
         out.push_str(&self.path);
         for arg in &self.args {
@@ -209,7 +219,9 @@ impl Command {
             };
             out.push_str(&format!(" {fd}{op} {}", r.target));
         }
-        out.trim_start().to_string()
+        // A line of only redirections (`> f`) starts with a space.
+        let lead = out[start..].len() - out[start..].trim_start().len();
+        out.drain(start..start + lead);
     }
 
     /// Arguments joined by single spaces: what an `args` regex of a rule sees.
