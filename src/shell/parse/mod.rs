@@ -136,7 +136,11 @@ enum Stop {
     CaseItem,
 }
 
-struct Parser {
+struct Parser<'a> {
+    /// The input, for copying runs of it at once when it is all ASCII
+    /// (nearly always), where character and byte positions agree.
+    text: &'a str,
+    ascii: bool,
     chars: Vec<char>,
     pos: usize,
     depth: usize,
@@ -152,15 +156,26 @@ const KEYWORDS_SKIPPED: &[&str] = &[
     "if", "then", "elif", "else", "fi", "do", "done", "while", "until", "!", "esac",
 ];
 
-impl Parser {
-    fn new(text: &str, depth: usize) -> Parser {
+impl<'a> Parser<'a> {
+    fn new(text: &'a str, depth: usize) -> Parser<'a> {
         Parser {
+            text,
+            ascii: text.is_ascii(),
             chars: text.chars().collect(),
             pos: 0,
             depth,
             limit: None,
             resume_after_newline: None,
             line_end: None,
+        }
+    }
+
+    /// Appends the input from character `from` to `to`.
+    fn push_span(&self, buf: &mut String, from: usize, to: usize) {
+        if self.ascii {
+            buf.push_str(&self.text[from..to]);
+        } else {
+            buf.extend(&self.chars[from..to]);
         }
     }
 
@@ -359,6 +374,10 @@ impl Parser {
                     });
                 }
                 _ => {}
+            }
+            // Every keyword starts with one of these: most commands skip the lookups.
+            if !matches!(self.peek(), Some('i' | 't' | 'e' | 'f' | 'd' | 'w' | 'u' | '!' | 's' | 'c')) {
+                return self.simple();
             }
             let keyword = KEYWORDS_SKIPPED.iter().find(|k| self.word_is(k)).copied();
             if let Some(k) = keyword {

@@ -2,7 +2,7 @@
 
 use super::{literal_text, word_source_text, Parser, Part, Redir, RedirKind, Word};
 
-impl Parser {
+impl Parser<'_> {
     /// Redirections after a compound command (`{ ...; } > out`).
     pub(super) fn trailing_redirs(&mut self) -> Vec<Redir> {
         let mut redirs = Vec::new();

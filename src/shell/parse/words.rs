@@ -7,14 +7,16 @@ use super::{is_meta, Parser, Part, Script, Stop, Word};
 /// their inner text, so without a cap the copies grow with depth × length.
 const MAX_SOURCE_CHARS: usize = 1024;
 
-impl Parser {
+impl Parser<'_> {
     /// The source text from `start` to here, shortened past the cap.
     pub(super) fn source(&self, start: usize) -> String {
         let end = self.pos.min(self.chars.len());
+        let mut text = String::new();
         if end - start <= MAX_SOURCE_CHARS {
-            return self.chars[start..end].iter().collect();
+            self.push_span(&mut text, start, end);
+            return text;
         }
-        let mut text: String = self.chars[start..start + MAX_SOURCE_CHARS].iter().collect();
+        self.push_span(&mut text, start, start + MAX_SOURCE_CHARS);
         text.push('…');
         text
     }
@@ -106,7 +108,7 @@ impl Parser {
                                 || matches!(n, '\\' | '\'' | '"' | '`' | '$')
                         })
                         .map_or(self.chars.len(), |at| self.pos + 1 + at);
-                    lit_buf.extend(&self.chars[self.pos..end]);
+                    self.push_span(&mut lit_buf, self.pos, end);
                     self.pos = end;
                 }
             }
@@ -120,14 +122,15 @@ impl Parser {
     }
 
     pub(super) fn take_until(&mut self, end: char) -> String {
+        let start = self.pos.min(self.chars.len());
+        let stop = self.chars[start..]
+            .iter()
+            .position(|&c| c == end)
+            .map_or(self.chars.len(), |at| start + at);
         let mut out = String::new();
-        while let Some(c) = self.peek() {
-            self.pos += 1;
-            if c == end {
-                break;
-            }
-            out.push(c);
-        }
+        self.push_span(&mut out, start, stop);
+        // Past the closing character, when there is one.
+        self.pos = (stop + 1).min(self.chars.len()).max(self.pos);
         out
     }
 
