@@ -159,14 +159,14 @@ pub(crate) fn searched(cmd: &Command) -> bool {
 /// as an option's value (`--out=F`) or quoted inside a script (`"~/.ssh/x"`).
 pub(crate) fn path_arguments(cmd: &Command) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
+    // The cheap test of the start first: most words fail it.
     let looks_like_path = |t: &str| {
         let t = t.trim();
-        !t.is_empty()
+        (t.starts_with('~') || t.starts_with('/') || t.starts_with("./") || t.starts_with("../"))
             && !t.contains(char::is_whitespace)
             && !t.contains("://")
             // A public key is meant to be handed out.
             && !t.ends_with(".pub")
-            && (t.starts_with('~') || t.starts_with('/') || t.starts_with("./") || t.starts_with("../"))
     };
     let mut keep = |text: &str| {
         if looks_like_path(text) && !out.iter().any(|o| o == text) {
