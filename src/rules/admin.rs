@@ -453,15 +453,20 @@ fn is_history_file(path: &str) -> bool {
 }
 
 fn history_wipe(cmd: &Command) -> bool {
-    let ops = cmd.operands();
     let truncated = cmd
         .redirects
         .iter()
         .any(|r| r.op == RedirectOp::Write && is_history_file(&r.target));
+    // Asked of every command: the operands only of the programs that need them.
     let by_program = match cmd.program.as_str() {
-        "rm" | "unlink" | "shred" | "srm" | "wipe" | "mv" => ops.iter().any(|p| is_history_file(p)),
+        "rm" | "unlink" | "shred" | "srm" | "wipe" | "mv" => {
+            cmd.operands().iter().any(|p| is_history_file(p))
+        }
         // The last operand is what `cp`, `ln` and `install` (over)write.
-        "cp" | "ln" | "install" => ops.len() >= 2 && ops.last().is_some_and(|p| is_history_file(p)),
+        "cp" | "ln" | "install" => {
+            let ops = cmd.operands();
+            ops.len() >= 2 && ops.last().is_some_and(|p| is_history_file(p))
+        }
         _ => false,
     };
     truncated || by_program

@@ -537,9 +537,16 @@ fn windows_style(lower: &str) -> bool {
 /// Whether `hay` contains `needle` (lowercase) in any ASCII case: the test
 /// every argument of every command meets, so made before any lowercase copy.
 fn contains_any_case(hay: &str, needle: &str) -> bool {
+    // Asked of every argument: a window is compared only where its first
+    // byte already agrees.
+    let needle = needle.as_bytes();
+    let Some(&first) = needle.first() else {
+        return true;
+    };
+    let first = first.to_ascii_lowercase();
     hay.as_bytes()
         .windows(needle.len())
-        .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+        .any(|w| w[0].to_ascii_lowercase() == first && w.eq_ignore_ascii_case(needle))
 }
 
 fn is_windows_ssh_key(arg: &str) -> bool {
