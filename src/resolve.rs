@@ -4,6 +4,7 @@
 //! I/O: the hook passes [`Disk`], tests and rule examples pass nothing and get
 //! the lexical answer.
 
+use std::borrow::Cow;
 use std::fmt;
 
 /// Most symlinks followed for one path, as Linux's `MAXSYMLINKS`.
@@ -148,7 +149,7 @@ pub fn resolve(path: &str, base: Base<'_>, links: Option<&dyn Links>) -> Resolut
     });
     let walked = from.walk(name, links);
     out.followed_link = walked.followed > 0;
-    out.path = format!("/{}", walked.done.join("/"));
+    out.path = walked.path().to_string();
     out.problem = walked.problem;
     out
 }
@@ -156,25 +157,24 @@ pub fn resolve(path: &str, base: Base<'_>, links: Option<&dyn Links>) -> Resolut
 /// `~`, `$HOME`, `${HOME}` and `$HERMES_HOME` replaced; any other variable
 /// left in place and reported.
 fn expand(path: &str, base: Base<'_>) -> (String, Option<String>) {
-    let hermes_home = base.hermes_home.map(str::to_string).or_else(|| {
-        base.home
-            .map(|h| format!("{}/.hermes", h.trim_end_matches('/')))
-    });
-    let prefixes: [(&str, Option<String>); 6] = [
-        ("~", base.home.map(str::to_string)),
-        ("$HOME", base.home.map(str::to_string)),
-        ("${HOME}", base.home.map(str::to_string)),
-        ("$HERMES_HOME", hermes_home.clone()),
-        ("${HERMES_HOME}", hermes_home),
-        ("$PWD", base.cwd.map(str::to_string)),
-    ];
-    for (prefix, value) in prefixes {
+    // Every path of every call comes here: a value is made only for the
+    // prefix that is there.
+    const PREFIXES: [&str; 6] = ["~", "$HOME", "${HOME}", "$HERMES_HOME", "${HERMES_HOME}", "$PWD"];
+    for (i, prefix) in PREFIXES.into_iter().enumerate() {
         let Some(rest) = path.strip_prefix(prefix) else {
             continue;
         };
         if !(rest.is_empty() || rest.starts_with('/')) {
             continue;
         }
+        let value: Option<Cow<'_, str>> = match i {
+            0..=2 => base.home.map(Cow::Borrowed),
+            3 | 4 => base.hermes_home.map(Cow::Borrowed).or_else(|| {
+                base.home
+                    .map(|h| Cow::Owned(format!("{}/.hermes", h.trim_end_matches('/'))))
+            }),
+            _ => base.cwd.map(Cow::Borrowed),
+        };
         return match value {
             Some(value) => (format!("{}{rest}", value.trim_end_matches('/')), None),
             None => (path.to_string(), Some(format!("{prefix} is not known"))),
@@ -204,7 +204,9 @@ fn expand(path: &str, base: Base<'_>) -> (String, Option<String>) {
 /// and why it stopped short, if it did.
 #[derive(Debug, Clone, Default)]
 pub struct Walked {
-    done: Vec<String>,
+    /// The components reached, each after a `/` (empty: the root), kept as
+    /// one string: a walk is copied for every path in a remembered directory.
+    done: String,
     followed: usize,
     missing: bool,
     problem: Option<String>,
@@ -213,6 +215,21 @@ pub struct Walked {
 impl Walked {
     /// Walks on through `path`'s components as the kernel does, splicing in
     /// each symlink's target. What does not exist yet is appended lexically.
+    /// The path reached, absolute.
+    fn path(&self) -> &str {
+        if self.done.is_empty() {
+            "/"
+        } else {
+            &self.done
+        }
+    }
+
+    /// Back to the parent of the last component reached (the root stays).
+    fn pop(&mut self) {
+        let parent = self.done.rfind('/').unwrap_or(0);
+        self.done.truncate(parent);
+    }
+
     fn walk(mut self, path: &str, links: &dyn Links) -> Walked {
         let mut pending: Vec<String> = components(path);
         pending.reverse();
@@ -220,17 +237,18 @@ impl Walked {
             match part.as_str() {
                 "." => continue,
                 ".." => {
-                    self.done.pop();
+                    self.pop();
                     continue;
                 }
                 _ => {}
             }
-            self.done.push(part);
+            self.done.push('/');
+            self.done.push_str(&part);
             if self.missing || self.problem.is_some() {
                 continue;
             }
-            let here = format!("/{}", self.done.join("/"));
-            match links.probe(&here) {
+            let here = self.path();
+            match links.probe(here) {
                 Probe::Present => {}
                 Probe::Missing => self.missing = true,
                 // The rest is judged as written from here: both this form and
@@ -241,7 +259,7 @@ impl Walked {
                 }
                 Probe::Link(target) => {
                     self.followed += 1;
-                    self.done.pop();
+                    self.pop();
                     if target.starts_with('/') {
                         self.done.clear();
                     }
