@@ -147,7 +147,8 @@ impl Eval<'_> {
                         name,
                         args: own_args,
                     });
-                    return self.finish(cmd, &fields[..1]);
+                    fields.truncate(1);
+                    return self.finish(cmd, fields);
                 }
             }
             cmd.wrappers.push(Wrapper {
@@ -156,11 +157,11 @@ impl Eval<'_> {
             });
             fields = rest;
         }
-        self.finish(cmd, &fields)
+        self.finish(cmd, fields)
     }
 
-    fn finish(&mut self, mut cmd: Command, fields: &[Field]) -> Option<Command> {
-        cmd.path = fields[0].text.clone();
+    fn finish(&mut self, mut cmd: Command, mut fields: Vec<Field>) -> Option<Command> {
+        cmd.path = std::mem::take(&mut fields[0].text);
         cmd.dynamic = fields[0].dynamic;
         // An unresolved word (`$(curl -s http://x/a.sh)`) has no basename to
         // speak of: keep it whole so no program rule matches a fragment.
@@ -175,7 +176,13 @@ impl Eval<'_> {
                 cmd.program = real.clone();
             }
         }
-        cmd.args = fields[1..].iter().map(|f| f.text.clone()).collect();
+        // Only the programs that run their arguments read the fields again
+        // (quoted or not); the others' words move into the command.
+        cmd.args = if matches!(cmd.program.as_str(), "xargs" | "find" | "parallel") {
+            fields[1..].iter().map(|f| f.text.clone()).collect()
+        } else {
+            fields.drain(1..).map(|f| f.text).collect()
+        };
         // Only the values that run are copied (`reanalyze` needs `self`).
         let run: Vec<String> = cmd
             .env
@@ -186,7 +193,7 @@ impl Eval<'_> {
         for value in run {
             self.reanalyze(&value, "environment variable", None);
         }
-        self.special(&mut cmd, fields);
+        self.special(&mut cmd, &fields);
         Some(cmd)
     }
 
