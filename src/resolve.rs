@@ -159,7 +159,14 @@ pub fn resolve(path: &str, base: Base<'_>, links: Option<&dyn Links>) -> Resolut
 fn expand(path: &str, base: Base<'_>) -> (String, Option<String>) {
     // Every path of every call comes here: a value is made only for the
     // prefix that is there.
-    const PREFIXES: [&str; 6] = ["~", "$HOME", "${HOME}", "$HERMES_HOME", "${HERMES_HOME}", "$PWD"];
+    const PREFIXES: [&str; 6] = [
+        "~",
+        "$HOME",
+        "${HOME}",
+        "$HERMES_HOME",
+        "${HERMES_HOME}",
+        "$PWD",
+    ];
     for (i, prefix) in PREFIXES.into_iter().enumerate() {
         let Some(rest) = path.strip_prefix(prefix) else {
             continue;

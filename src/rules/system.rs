@@ -343,8 +343,8 @@ const STOP_VERBS: &[&str] = &[
 /// The verb and units of a service-manager call that stops something.
 fn stopped_units(cmd: &Command) -> Option<Vec<&str>> {
     // Asked of every command: most program words hold no `/` at all.
-    let init_script = cmd.path.contains('/')
-        && (cmd.path.contains("/init.d/") || cmd.path.contains("/rc.d/"));
+    let init_script =
+        cmd.path.contains('/') && (cmd.path.contains("/init.d/") || cmd.path.contains("/rc.d/"));
     if !init_script
         && !matches!(
             cmd.program.as_str(),

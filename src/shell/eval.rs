@@ -558,14 +558,18 @@ impl<'a> Eval<'a> {
     /// What a command prints, when warden can know it without running it.
     fn output(&mut self, cmd: &Command) -> Option<String> {
         let stdin = cmd.stdin.as_deref();
-        let operands = cmd.operands();
+        // Asked of every command: the operands only for the programs that look.
+        let found = std::cell::OnceCell::new();
+        let operands = || found.get_or_init(|| cmd.operands()).as_slice();
         match cmd.program.as_str() {
             "echo" => Some(decode::echo(&cmd.args)),
             "printf" => decode::printf(&cmd.args),
-            "cat" | "tac" if operands.is_empty() || operands == ["-"] => stdin.map(str::to_string),
+            "cat" | "tac" if operands().is_empty() || operands() == ["-"] => {
+                stdin.map(str::to_string)
+            }
             "cat" => {
                 let mut text = String::new();
-                for op in operands {
+                for op in operands() {
                     text.push_str(self.files.get(&file_key(op))?);
                 }
                 Some(text)
@@ -573,7 +577,7 @@ impl<'a> Eval<'a> {
             "base64" | "base32" | "basenc"
                 if cmd.has_short('d') || cmd.has_short('D') || cmd.has_long("--decode") =>
             {
-                let input = match operands.first() {
+                let input = match operands().first() {
                     Some(f) => self.files.get(&file_key(f))?.as_str(),
                     None => stdin?,
                 };
@@ -600,7 +604,7 @@ impl<'a> Eval<'a> {
                 if (cmd.program != "gzip"
                     || cmd.has_short('d')
                     || cmd.has_long("--decompress"))
-                    && operands.iter().all(|o| *o == "-") =>
+                    && operands().iter().all(|o| *o == "-") =>
             {
                 // Compressed bytes are not text, so they never travel down the
                 // pipeline as stdin: a base64 stage just before is decoded again
@@ -647,18 +651,18 @@ impl<'a> Eval<'a> {
             // end of the pipeline is judged on all of it, an upper bound of
             // what could reach it (`echo 'rm -rf ~' | sed s/x/y/ | sh`).
             "sed" | "gsed" | "grep" | "egrep" | "fgrep" | "awk" | "gawk" | "mawk"
-                if operands.len() <= 1 && !cmd.has_short('i') =>
+                if operands().len() <= 1 && !cmd.has_short('i') =>
             {
                 stdin.map(str::to_string)
             }
             "head" | "tail" | "sort" | "uniq" | "cut" | "fold" | "expand" | "unexpand"
             | "column"
-                if operands.is_empty() =>
+                if operands().is_empty() =>
             {
                 stdin.map(str::to_string)
             }
             "xxd" if cmd.has_short('r') => decode::hex(stdin?),
-            "rev" if operands.is_empty() => Some(decode::rev(stdin?)),
+            "rev" if operands().is_empty() => Some(decode::rev(stdin?)),
             "tr" => decode::tr(&cmd.args, stdin?),
             "openssl" => {
                 let base64 = cmd.args.first().is_some_and(|a| a == "base64")
@@ -688,7 +692,7 @@ impl<'a> Eval<'a> {
             }),
             "tee" => {
                 let text = stdin?.to_string();
-                for op in operands {
+                for op in operands() {
                     self.files.insert(file_key(op), text.clone());
                 }
                 Some(text)

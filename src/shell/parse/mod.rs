@@ -376,7 +376,10 @@ impl<'a> Parser<'a> {
                 _ => {}
             }
             // Every keyword starts with one of these: most commands skip the lookups.
-            if !matches!(self.peek(), Some('i' | 't' | 'e' | 'f' | 'd' | 'w' | 'u' | '!' | 's' | 'c')) {
+            if !matches!(
+                self.peek(),
+                Some('i' | 't' | 'e' | 'f' | 'd' | 'w' | 'u' | '!' | 's' | 'c')
+            ) {
                 return self.simple();
             }
             let keyword = KEYWORDS_SKIPPED.iter().find(|k| self.word_is(k)).copied();
