@@ -148,11 +148,13 @@ pub(super) fn command_in_argument(analysis: &Analysis) -> Option<String> {
 /// (`apt-get` installs, `mysql` reaches a database) and still not see the
 /// command in its `-o Pre-Invoke=` or its `\\!` line, so they are searched.
 pub(crate) fn searched(cmd: &Command) -> bool {
-    !cmd.program.is_empty()
-        && !cmd.dynamic
-        && !cmd.program.contains(['$', '(', '`'])
-        && !is_data_program(&cmd.program)
-        && !has_model(&cmd.program)
+    *cmd.memo.searched.get_or_init(|| {
+        !cmd.program.is_empty()
+            && !cmd.dynamic
+            && !cmd.program.contains(['$', '(', '`'])
+            && !is_data_program(&cmd.program)
+            && !has_model(&cmd.program)
+    })
 }
 
 /// The arguments of `cmd` that name a file (`~/x`, `/etc/x`, `dir/x`), alone,

@@ -50,6 +50,9 @@ pub struct Memo {
     /// command, and almost none does. A flag, not the commands found:
     /// keeping those would keep every level of nested substitutions alive.
     pub(crate) runs_no_substitution: std::cell::OnceCell<bool>,
+    /// The hidden-command search and the files the call touches both ask
+    /// whether the command's arguments are searched (`rules::hidden`).
+    pub(crate) searched: std::cell::OnceCell<bool>,
 }
 
 impl Clone for Memo {

@@ -6,7 +6,7 @@ use super::command::{program_name, program_name_of, Command, Wrapper};
 use super::eval::{file_key, Eval};
 use super::expand::Field;
 use super::interp;
-use super::names::{self, NameSet};
+use super::names::NameSet;
 use super::wrappers::{self, split_assignment, split_wrapper};
 
 /// Most wrappers peeled off one command (`sudo env timeout nice ... cmd`).
@@ -42,11 +42,10 @@ const MODELLED: &[&str] = &[
 /// Whether warden models what `program` runs (a shell, an interpreter, a
 /// wrapper, a decoder, or one of the programs `Eval::special` knows).
 pub fn has_model(program: &str) -> bool {
-    // Asked of every command, several times: one probe of the lists together.
-    static NAMED: Lazy<NameSet> = Lazy::new(|| names::set(&[MODELLED, SHELLS, DECODERS]));
-    NAMED.contains(program)
-        || interp::language(program).is_some()
-        || wrappers::find(program).is_some()
+    // Asked of every command, several times: one probe of the lists and the
+    // wrappers' names together.
+    static NAMED: Lazy<NameSet> = Lazy::new(|| modelled_names().collect());
+    NAMED.contains(program) || interp::language(program).is_some()
 }
 
 /// The names [`has_model`] knows by name; interpreters (`python3.11`) are
