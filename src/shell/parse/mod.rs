@@ -441,7 +441,9 @@ impl<'a> Parser<'a> {
             }
             match self.word() {
                 Some(w) => {
-                    if simple.words.is_empty() && w.parts == [Part::Lit("[[".into())] {
+                    if simple.words.is_empty()
+                        && matches!(w.parts.as_slice(), [Part::Lit(l)] if l == "[[")
+                    {
                         is_test = true;
                     }
                     simple.words.push(w);
