@@ -248,9 +248,9 @@ impl<'a> Eval<'a> {
             }
             idx += 1;
         }
-        let mut fields = Vec::new();
+        let mut fields = Vec::with_capacity(simple.words.len() - idx);
         for word in &simple.words[idx..] {
-            fields.extend(self.expand(word));
+            self.expand_onto(word, &mut fields);
         }
         let (redirects, here) = self.redirects(&simple.redirs);
         let stdin = here.or(stdin);

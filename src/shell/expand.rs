@@ -67,17 +67,30 @@ const MAX_FIELDS: usize = 256;
 impl Eval<'_> {
     /// Expands a word into fields: braces, expansions, splitting.
     pub(super) fn expand(&mut self, word: &Word) -> Vec<Field> {
+        let mut fields = Vec::new();
+        self.expand_onto(word, &mut fields);
+        fields
+    }
+
+    /// [`Eval::expand`], its fields appended to `fields`: a command's words
+    /// go straight into its list.
+    pub(super) fn expand_onto(&mut self, word: &Word, fields: &mut Vec<Field>) {
         // Most words are one literal with no brace: splitting gives it back
         // whole (`literal_field`), so the per-character walk is skipped.
         if let [Part::Lit(text)] = word.parts.as_slice() {
             if !text.contains('{') {
                 if !self.charge_expansion(0) {
-                    return Vec::new();
+                    return;
                 }
                 self.expanded_chars += text.chars().count();
-                return literal_field(text).into_iter().collect();
+                fields.extend(literal_field(text));
+                return;
             }
         }
+        fields.extend(self.expand_parts(word));
+    }
+
+    fn expand_parts(&mut self, word: &Word) -> Vec<Field> {
         let mut chars = Chars::default();
         self.parts(&word.parts, false, &mut chars);
         self.expanded_chars += chars.chars.len();
