@@ -137,10 +137,12 @@ enum Stop {
 }
 
 struct Parser<'a> {
-    /// The input, for copying runs of it at once when it is all ASCII
-    /// (nearly always), where character and byte positions agree.
+    /// The input. Positions count characters; when the input is all ASCII
+    /// (nearly always) they are its byte offsets, and runs of it are read
+    /// and copied in place.
     text: &'a str,
     ascii: bool,
+    /// The input's characters, made only when it is not all ASCII.
     chars: Vec<char>,
     pos: usize,
     depth: usize,
@@ -158,10 +160,11 @@ const KEYWORDS_SKIPPED: &[&str] = &[
 
 impl<'a> Parser<'a> {
     fn new(text: &'a str, depth: usize) -> Parser<'a> {
+        let ascii = text.is_ascii();
         Parser {
             text,
-            ascii: text.is_ascii(),
-            chars: text.chars().collect(),
+            ascii,
+            chars: if ascii { Vec::new() } else { text.chars().collect() },
             pos: 0,
             depth,
             limit: None,
@@ -179,12 +182,40 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// How many characters the input has.
+    fn len(&self) -> usize {
+        if self.ascii {
+            self.text.len()
+        } else {
+            self.chars.len()
+        }
+    }
+
+    fn char_at(&self, at: usize) -> Option<char> {
+        if self.ascii {
+            self.text.as_bytes().get(at).map(|&b| char::from(b))
+        } else {
+            self.chars.get(at).copied()
+        }
+    }
+
+    /// The first position from `from` on whose character passes `test`.
+    fn find_from(&self, from: usize, test: impl Fn(char) -> bool) -> Option<usize> {
+        let found = if self.ascii {
+            let rest = self.text.as_bytes().get(from..)?;
+            rest.iter().position(|&b| test(char::from(b)))
+        } else {
+            self.chars.get(from..)?.iter().position(|&c| test(c))
+        };
+        found.map(|at| from + at)
+    }
+
     fn peek(&self) -> Option<char> {
-        self.chars.get(self.pos).copied()
+        self.char_at(self.pos)
     }
 
     fn peek_at(&self, offset: usize) -> Option<char> {
-        self.chars.get(self.pos + offset).copied()
+        self.char_at(self.pos + offset)
     }
 
     fn starts_with(&self, s: &str) -> bool {
@@ -194,7 +225,7 @@ impl<'a> Parser<'a> {
     }
 
     fn at_end(&self) -> bool {
-        self.pos >= self.chars.len()
+        self.pos >= self.len()
     }
 
     /// Enters a nested construct; past the limit, records it and skips the
@@ -207,7 +238,7 @@ impl<'a> Parser<'a> {
                     "the command nests quotes, groups or substitutions more than {MAX_NESTING} levels deep"
                 ));
             }
-            self.pos = self.chars.len();
+            self.pos = self.len();
             return false;
         }
         true

@@ -101,10 +101,7 @@ impl Parser<'_> {
         // Several heredocs on one line share its end: find it once.
         let line_end = match self.line_end {
             Some(end) if end >= self.pos => Some(end),
-            _ => self.chars[self.pos..]
-                .iter()
-                .position(|&c| c == '\n')
-                .map(|i| self.pos + i),
+            _ => self.find_from(self.pos, |c| c == '\n'),
         };
         self.line_end = line_end;
         let Some(line_end) = line_end else {
@@ -119,18 +116,16 @@ impl Parser<'_> {
             .unwrap_or(line_end + 1)
             .max(line_end + 1);
         let mut body = String::new();
-        while at < self.chars.len() {
-            let end = self.chars[at..]
-                .iter()
-                .position(|&c| c == '\n')
-                .map_or(self.chars.len(), |i| at + i);
-            let line: String = self.chars[at..end].iter().collect();
+        while at < self.len() {
+            let end = self.find_from(at, |c| c == '\n').unwrap_or(self.len());
+            let mut line = String::new();
+            self.push_span(&mut line, at, end);
             let line = if strip_tabs {
                 line.trim_start_matches('\t').to_string()
             } else {
                 line
             };
-            at = (end + 1).min(self.chars.len());
+            at = (end + 1).min(self.len());
             if line == delim {
                 break;
             }

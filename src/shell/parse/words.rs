@@ -10,7 +10,7 @@ const MAX_SOURCE_CHARS: usize = 1024;
 impl Parser<'_> {
     /// The source text from `start` to here, shortened past the cap.
     pub(super) fn source(&self, start: usize) -> String {
-        let end = self.pos.min(self.chars.len());
+        let end = self.pos.min(self.len());
         let mut text = String::new();
         if end - start <= MAX_SOURCE_CHARS {
             self.push_span(&mut text, start, end);
@@ -100,14 +100,13 @@ impl Parser<'_> {
                 _ => {
                     // The run of ordinary characters from here goes in at
                     // once, so the buffer grows once rather than per character.
-                    let end = self.chars[self.pos + 1..]
-                        .iter()
-                        .position(|&n| {
+                    let end = self
+                        .find_from(self.pos + 1, |n| {
                             Some(n) == close
                                 || (close.is_none() && is_meta(n))
                                 || matches!(n, '\\' | '\'' | '"' | '`' | '$')
                         })
-                        .map_or(self.chars.len(), |at| self.pos + 1 + at);
+                        .unwrap_or(self.len());
                     self.push_span(&mut lit_buf, self.pos, end);
                     self.pos = end;
                 }
@@ -122,15 +121,12 @@ impl Parser<'_> {
     }
 
     pub(super) fn take_until(&mut self, end: char) -> String {
-        let start = self.pos.min(self.chars.len());
-        let stop = self.chars[start..]
-            .iter()
-            .position(|&c| c == end)
-            .map_or(self.chars.len(), |at| start + at);
+        let start = self.pos.min(self.len());
+        let stop = self.find_from(start, |c| c == end).unwrap_or(self.len());
         let mut out = String::new();
         self.push_span(&mut out, start, stop);
         // Past the closing character, when there is one.
-        self.pos = (stop + 1).min(self.chars.len()).max(self.pos);
+        self.pos = (stop + 1).min(self.len()).max(self.pos);
         out
     }
 
@@ -364,7 +360,7 @@ impl Parser<'_> {
             self.limit = sub.limit;
         }
         if self.limit.is_some() {
-            self.pos = self.chars.len();
+            self.pos = self.len();
         }
         Part::CommandSub { script, src }
     }
