@@ -11,7 +11,8 @@ pub fn mode_decision(
     kind: ToolKind,
     analysis: Option<&Analysis>,
 ) -> (Decision, &'static str) {
-    let read_only = match kind {
+    // Only plan mode asks, and the question reads every command.
+    let read_only = || match kind {
         ToolKind::Read => true,
         ToolKind::Shell => analysis.is_some_and(is_read_only_command),
         ToolKind::Write | ToolKind::Other => false,
@@ -29,7 +30,7 @@ pub fn mode_decision(
             Decision::Ask,
             "mode supervised asks for everything no allow rule allows",
         ),
-        Mode::Plan if read_only => (Decision::Allow, "mode plan lets read-only calls run"),
+        Mode::Plan if read_only() => (Decision::Allow, "mode plan lets read-only calls run"),
         Mode::Plan => (
             Decision::Block,
             "mode plan only lets read-only tools and commands run; make the change once the plan is agreed",
