@@ -21,8 +21,6 @@ mod script;
 mod sinks;
 mod sources;
 
-use std::cell::RefCell;
-use std::rc::Rc;
 
 use super::{Matcher, Rule};
 use crate::shell::{interpreter_language, Analysis, Command};
@@ -236,44 +234,16 @@ fn found(analysis: &Analysis, id: &str) -> Option<String> {
         .map(|(_, text)| text.clone())
 }
 
-type Leaks = Rc<Vec<(&'static str, String)>>;
-
-/// Every leak in a line, each with the rule that decides it. Nine rules
-/// ask about the same line one after the other, so the last line's answer
-/// is kept.
-fn leaks(analysis: &Analysis) -> Leaks {
-    thread_local! {
-        static LAST: RefCell<Option<(String, usize, Leaks)>> = const { RefCell::new(None) };
-        static NONE: Leaks = Rc::new(Vec::new());
-    }
-    let key = (analysis.text.as_str(), analysis.commands.len());
-    let known = LAST.with(|cached| {
-        cached
-            .borrow()
-            .as_ref()
-            .filter(|(text, n, _)| (text.as_str(), *n) == key)
-            .map(|(_, _, leaks)| leaks.clone())
-    });
-    if let Some(leaks) = known {
-        return leaks;
-    }
-    // Most lines send nothing; that answer is kept too, as the other eight
-    // rules would otherwise ask every command again.
-    let leaks = match analysis.commands.iter().rposition(may_send) {
-        Some(last) => Rc::new(walk(&analysis.commands[..=last])),
-        None => NONE.with(Rc::clone),
-    };
-    LAST.with(|cached| match &mut *cached.borrow_mut() {
-        // The last line's buffer is reused: no allocation per line.
-        Some((text, n, kept)) => {
-            text.clear();
-            text.push_str(key.0);
-            *n = key.1;
-            *kept = leaks.clone();
+/// Every leak in a line, each with the rule that decides it, worked out
+/// once for the nine rules that ask.
+fn leaks(analysis: &Analysis) -> &[(&'static str, String)] {
+    analysis.memo.leaks.get_or_init(|| {
+        // Most lines send nothing: no command before the last sender to walk.
+        match analysis.commands.iter().rposition(may_send) {
+            Some(last) => walk(&analysis.commands[..=last]),
+            None => Vec::new(),
         }
-        empty => *empty = Some((key.0.to_string(), key.1, leaks.clone())),
-    });
-    leaks
+    })
 }
 
 /// A command that could send something anywhere (git only by pushing).

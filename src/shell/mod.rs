@@ -58,6 +58,30 @@ pub struct Analysis {
     /// Files the line writes with content warden knows (`echo 'x' > f`), by
     /// path as written: a program given one of them may run what is in it.
     pub files: Vec<(String, String)>,
+    /// What the rules work out from the whole line and ask again.
+    pub memo: LineMemo,
+}
+
+/// Facts the built-in rules derive from a whole line, kept for the next
+/// rule that asks; like a command's [`command::Memo`], a copy starts empty
+/// and it takes no part in what the analysis says.
+#[derive(Default)]
+pub struct LineMemo {
+    /// Every leak of secrets on the line, with the rule that decides it:
+    /// nine rules ask (`rules::leak`).
+    pub(crate) leaks: std::cell::OnceCell<Vec<(&'static str, String)>>,
+}
+
+impl Clone for LineMemo {
+    fn clone(&self) -> LineMemo {
+        LineMemo::default()
+    }
+}
+
+impl std::fmt::Debug for LineMemo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("LineMemo")
+    }
 }
 
 /// Structural observations no single command shows.
