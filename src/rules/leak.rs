@@ -21,7 +21,6 @@ mod script;
 mod sinks;
 mod sources;
 
-
 use super::{Matcher, Rule};
 use crate::shell::{interpreter_language, Analysis, Command};
 use crate::verdict::Decision;

@@ -164,7 +164,11 @@ impl<'a> Parser<'a> {
         Parser {
             text,
             ascii,
-            chars: if ascii { Vec::new() } else { text.chars().collect() },
+            chars: if ascii {
+                Vec::new()
+            } else {
+                text.chars().collect()
+            },
             pos: 0,
             depth,
             limit: None,
