@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::model::{RuleSpec, Settings, SourceInfo, Target, Tier, ToolSel};
 use crate::config::pattern::{self, GlobKind};
-use crate::config::table::{Records, RuleTable};
+use crate::config::table::{Record, Records, RuleTable};
 use crate::payload::{ToolCall, ToolKind};
 use crate::shell::{Analysis, Command};
 use crate::verdict::Decision;
@@ -224,15 +224,16 @@ impl Policy {
         if self.is_empty() {
             return false;
         }
-        self.table.candidates(haystack.as_bytes()).into_iter().any(|n| {
-            let record = self.table.record(n as usize);
-            let literal = record
-                .as_ref()
-                .and_then(|r| std::str::from_utf8(r.literal()).ok());
-            // A record that cannot be read is left to `matches`, which
-            // recompiles.
-            !matches!(literal, Some(literal) if !literal.is_empty() && !haystack.contains(literal))
-        })
+        // A record that cannot be read is left to `matches`, which recompiles.
+        self.table
+            .candidates(haystack.as_bytes())
+            .into_iter()
+            .any(|n| {
+                !self
+                    .table
+                    .record(n as usize)
+                    .is_some_and(|record| ruled_out(&record, haystack))
+            })
     }
 
     /// Every rule that matches `call`, with the parts of it each one matched.
@@ -247,17 +248,11 @@ impl Policy {
         let mut found = Vec::new();
         for n in self.table.candidates(haystack.as_bytes()) {
             let record = self.table.record(n as usize);
-            let literal = record
-                .as_ref()
-                .and_then(|r| std::str::from_utf8(r.literal()).ok());
-            let rule = match (&record, literal) {
-                (Some(_), Some(literal)) if !literal.is_empty() && !haystack.contains(literal) => {
-                    continue
-                }
-                (Some(record), Some(_)) => record.rule(),
-                _ => None,
-            };
-            let Some(rule) = rule else {
+            if record.as_ref().is_some_and(|r| ruled_out(r, &haystack)) {
+                continue;
+            }
+            let readable = record.filter(|r| std::str::from_utf8(r.literal()).is_ok());
+            let Some(rule) = readable.and_then(|r| r.rule()) else {
                 match self.recompile() {
                     Some(fresh) => return fresh.matches(call),
                     None => continue,
@@ -269,6 +264,14 @@ impl Policy {
         }
         found
     }
+}
+
+/// Whether a rule's record says it cannot match a call whose haystack is
+/// `haystack`: its literal is not in it. A literal that is not text rules
+/// nothing out (the rule is read, fails, and the policy recompiles).
+fn ruled_out(record: &Record<'_>, haystack: &str) -> bool {
+    std::str::from_utf8(record.literal())
+        .is_ok_and(|literal| !literal.is_empty() && !haystack.contains(literal))
 }
 
 /// One rule that matched a call: on which segments, and whether on the
