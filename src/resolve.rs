@@ -159,28 +159,33 @@ pub fn resolve(path: &str, base: Base<'_>, links: Option<&dyn Links>) -> Resolut
 fn expand(path: &str, base: Base<'_>) -> (String, Option<String>) {
     // Every path of every call comes here: a value is made only for the
     // prefix that is there.
-    const PREFIXES: [&str; 6] = [
-        "~",
-        "$HOME",
-        "${HOME}",
-        "$HERMES_HOME",
-        "${HERMES_HOME}",
-        "$PWD",
+    enum Var {
+        Home,
+        HermesHome,
+        Pwd,
+    }
+    const PREFIXES: [(&str, Var); 6] = [
+        ("~", Var::Home),
+        ("$HOME", Var::Home),
+        ("${HOME}", Var::Home),
+        ("$HERMES_HOME", Var::HermesHome),
+        ("${HERMES_HOME}", Var::HermesHome),
+        ("$PWD", Var::Pwd),
     ];
-    for (i, prefix) in PREFIXES.into_iter().enumerate() {
+    for (prefix, var) in PREFIXES {
         let Some(rest) = path.strip_prefix(prefix) else {
             continue;
         };
         if !(rest.is_empty() || rest.starts_with('/')) {
             continue;
         }
-        let value: Option<Cow<'_, str>> = match i {
-            0..=2 => base.home.map(Cow::Borrowed),
-            3 | 4 => base.hermes_home.map(Cow::Borrowed).or_else(|| {
+        let value: Option<Cow<'_, str>> = match var {
+            Var::Home => base.home.map(Cow::Borrowed),
+            Var::HermesHome => base.hermes_home.map(Cow::Borrowed).or_else(|| {
                 base.home
                     .map(|h| Cow::Owned(format!("{}/.hermes", h.trim_end_matches('/'))))
             }),
-            _ => base.cwd.map(Cow::Borrowed),
+            Var::Pwd => base.cwd.map(Cow::Borrowed),
         };
         return match value {
             Some(value) => (format!("{}{rest}", value.trim_end_matches('/')), None),
