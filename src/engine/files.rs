@@ -95,7 +95,7 @@ pub(crate) fn touched(
 ) -> Vec<Touched> {
     let links = links.map(|l| l.as_ref() as &dyn Links);
     let home = around.home;
-    let cwd = call_dir(call, home);
+    let cwd = around.dir.as_deref();
     fn base<'a>(cwd: Option<&'a str>, home: Option<&'a str>, around: &Around<'a>) -> Base<'a> {
         Base {
             cwd,
@@ -108,8 +108,7 @@ pub(crate) fn touched(
             .files
             .iter()
             .map(|file| {
-                let resolution =
-                    resolve::resolve(&file.path, base(cwd.as_deref(), home, around), links);
+                let resolution = resolve::resolve(&file.path, base(cwd, home, around), links);
                 Touched {
                     subject: tool_subject(&call.tool, &file.path),
                     literal: file.path.clone(),
@@ -129,9 +128,9 @@ pub(crate) fn touched(
         }
         // The directory an earlier `cd` moved to, seen from the call's.
         let dir = match cmd.cwd.as_deref() {
-            None => cwd.clone(),
+            None => cwd.map(str::to_string),
             Some(dir) => {
-                let r = resolve::resolve(dir, base(cwd.as_deref(), home, around), links);
+                let r = resolve::resolve(dir, base(cwd, home, around), links);
                 (r.problem.is_none() && r.path.starts_with('/')).then_some(r.path)
             }
         };
@@ -159,8 +158,8 @@ pub(crate) fn touched(
 /// directory, so the rules that judge targets see where `rm -rf etc usr` in
 /// `/` points. Commands in the project keep the relative view they had,
 /// where a relative path is the project's own.
-pub(crate) fn place_commands(analysis: &mut Analysis, call: &ToolCall, around: &Around) {
-    let Some(cwd) = call_dir(call, around.home) else {
+pub(crate) fn place_commands(analysis: &mut Analysis, around: &Around<'_>) {
+    let Some(cwd) = around.dir.as_deref() else {
         return;
     };
     let project = around.project.as_deref();
@@ -169,12 +168,12 @@ pub(crate) fn place_commands(analysis: &mut Analysis, call: &ToolCall, around: &
     // old `Rc` stays in the map so that no address is reused while it is a key.
     let mut placed: HashMap<*const Command, (Rc<Command>, Rc<Command>)> = HashMap::new();
     for cmd in &mut analysis.commands {
-        if let Some(dir) = placed_dir(cmd, &cwd, project) {
+        if let Some(dir) = placed_dir(cmd, cwd, project) {
             cmd.cwd = Some(dir);
         }
         for up in &mut cmd.upstream {
             let (_, new) = placed.entry(Rc::as_ptr(up)).or_insert_with(|| {
-                let new = match placed_dir(up, &cwd, project) {
+                let new = match placed_dir(up, cwd, project) {
                     Some(dir) => Rc::new(Command {
                         cwd: Some(dir),
                         ..Command::clone(up)
@@ -206,22 +205,26 @@ fn placed_dir(cmd: &Command, cwd: &str, project: Option<&str>) -> Option<String>
 /// The project a call works in: the one the caller found, else the call's
 /// own directory when it is an ordinary one (not `/`, a system directory or
 /// a whole home, where every write would count as the project's).
-pub(crate) fn project(found: Option<&str>, call: &ToolCall, home: Option<&str>) -> Option<String> {
+pub(crate) fn project(
+    found: Option<&str>,
+    dir: Option<&str>,
+    home: Option<&str>,
+) -> Option<String> {
     if let Some(found) = found {
         return Some(found.to_string());
     }
-    let dir = call_dir(call, home)?;
+    let dir = dir?;
     thread_local! {
         static LAST: Last = const { RefCell::new(None) };
     }
-    remembered(&LAST, &dir, home, || {
+    remembered(&LAST, dir, home, || {
         // A temp root itself is a scratch workspace, like a directory in it.
-        let temp_root = TEMP_ROOTS.contains(&dir.as_str());
+        let temp_root = TEMP_ROOTS.contains(&dir);
         let ordinary = matches!(
-            crate::rules::targets::classify(&dir, None),
+            crate::rules::targets::classify(dir, None),
             crate::rules::targets::Target::Outside | crate::rules::targets::Target::Temp
         ) && home.is_none_or(|h| crate::path::absolute(h, None, None) != dir);
-        (ordinary || temp_root).then(|| dir.clone())
+        (ordinary || temp_root).then(|| dir.to_string())
     })
 }
 
@@ -368,9 +371,11 @@ pub(crate) fn verdict(touched: &Touched, rule: &'static PathRule, layer: Layer) 
 mod tests {
     use super::*;
 
-    fn around(project: Option<&str>) -> Around<'static> {
+    /// What the engine knows around `call`, with home `/home/u`.
+    fn around(call: &ToolCall, project: Option<&str>) -> Around<'static> {
         Around {
             home: Some("/home/u"),
+            dir: call_dir(call, Some("/home/u")),
             project: project.map(str::to_string),
             ..Around::default()
         }
@@ -379,7 +384,7 @@ mod tests {
     fn dirs(command: &str, cwd: &str, project: Option<&str>) -> Vec<Option<String>> {
         let call = ToolCall::shell(command, Some(cwd.into()));
         let mut analysis = crate::shell::analyze(command);
-        place_commands(&mut analysis, &call, &around(project));
+        place_commands(&mut analysis, &around(&call, project));
         analysis.commands.into_iter().map(|c| c.cwd).collect()
     }
 
@@ -401,20 +406,14 @@ mod tests {
 
     #[test]
     fn the_project_is_found_or_the_working_directory_when_ordinary() {
-        let call = |cwd: &str| ToolCall::shell("ls", Some(cwd.into()));
         let home = Some("/home/u");
-        assert_eq!(project(Some("/r"), &call("/r/x"), home), Some("/r".into()));
-        assert_eq!(
-            project(None, &call("/home/u/p"), home),
-            Some("/home/u/p".into())
-        );
-        assert_eq!(project(None, &call("/tmp"), home), Some("/tmp".into()));
+        let dir = |cwd: &str| call_dir(&ToolCall::shell("ls", Some(cwd.into())), home);
+        let project = |found, cwd| project(found, dir(cwd).as_deref(), home);
+        assert_eq!(project(Some("/r"), "/r/x"), Some("/r".into()));
+        assert_eq!(project(None, "/home/u/p"), Some("/home/u/p".into()));
+        assert_eq!(project(None, "/tmp"), Some("/tmp".into()));
         for not_a_project in ["/", "/usr/lib", "/home/u", "/etc"] {
-            assert_eq!(
-                project(None, &call(not_a_project), home),
-                None,
-                "{not_a_project}"
-            );
+            assert_eq!(project(None, not_a_project), None, "{not_a_project}");
         }
     }
 
@@ -447,7 +446,12 @@ mod tests {
                             | crate::rules::targets::Target::Temp
                     ) && home.is_none_or(|h| crate::path::absolute(h, None, None) != *dir)
             });
-            assert_eq!(project(None, &call, home), ordinary, "{cwd} {home:?}");
+            let dir = call_dir(&call, home);
+            assert_eq!(
+                project(None, dir.as_deref(), home),
+                ordinary,
+                "{cwd} {home:?}"
+            );
         }
     }
 
@@ -456,11 +460,12 @@ mod tests {
         let call = ToolCall::new("write_file")
             .with_cwd(Some("/home/u/p/sub".into()))
             .with_path(Some("../../.ssh/x".into()));
-        let touched = touched(&call, None, &around(Some("/home/u/p")), None);
+        let touched = touched(&call, None, &around(&call, Some("/home/u/p")), None);
         assert_eq!(touched.len(), 1);
         assert_eq!(touched[0].resolution.path, "/home/u/.ssh/x");
         assert!(touched[0].write && touched[0].how.is_none());
-        let (_, rule) = first_hit(&touched, &around(None), Decision::Block, &[]).unwrap();
+        let around = around(&call, None);
+        let (_, rule) = first_hit(&touched, &around, Decision::Block, &[]).unwrap();
         assert_eq!(rule.id, "files.ssh");
     }
 }

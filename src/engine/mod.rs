@@ -83,9 +83,12 @@ impl Options {
 
     /// What the path rules need to know, for `call`.
     fn around<'a>(&'a self, call: &'a ToolCall) -> Around<'a> {
+        let home = self.home.as_deref();
+        let dir = files::call_dir(call, home);
         Around {
-            home: self.home.as_deref(),
-            project: files::project(self.project.as_deref(), call, self.home.as_deref()),
+            home,
+            project: files::project(self.project.as_deref(), dir.as_deref(), home),
+            dir,
             hermes_home: self.hermes_home.as_deref(),
             safe_roots: &self.safe_roots,
             profile: call.profile.as_deref(),
@@ -284,7 +287,7 @@ fn run(call: &ToolCall, options: &Options, explaining: bool) -> (Verdict, Vec<Ex
     let around = options.around(call);
     let touched = files::touched(call, analysis.as_ref(), &around, options.links.as_ref());
     if let Some(analysis) = analysis.as_mut() {
-        files::place_commands(analysis, call, &around);
+        files::place_commands(analysis, &around);
     }
     let mut cx = Context {
         call,

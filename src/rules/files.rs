@@ -65,6 +65,9 @@ pub struct Place<'a> {
 #[derive(Debug, Clone, Default)]
 pub struct Around<'a> {
     pub home: Option<&'a str>,
+    /// The call's own directory, absolute (`None`: not known), worked out
+    /// once for everything that resolves the call's paths.
+    pub dir: Option<String>,
     /// The project the call works in: writes inside it are ordinary work.
     pub project: Option<String>,
     /// `$HERMES_HOME` (else `~/.hermes`).
