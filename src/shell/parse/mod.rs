@@ -138,26 +138,34 @@ pub fn parse(text: &str) -> Parsed {
     }
 }
 
-/// Whether `b` may appear in a [`plain`] line: no quote, expansion, glob,
-/// brace, comment, operator or escape, so every word is literal text.
-fn is_plain_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric()
-        || matches!(
-            b,
-            b' ' | b'\t'
-                | b'_'
-                | b'.'
-                | b'/'
-                | b':'
-                | b','
-                | b'@'
-                | b'+'
-                | b'%'
-                | b'^'
-                | b'='
-                | b'-'
-        )
-}
+/// The bytes a [`plain`] line may hold: letters, digits, `_./:,@+%^=-` and
+/// blanks. None of them quotes, expands, globs, groups, comments, escapes
+/// or separates commands, so every word is literal text.
+static PLAIN: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric()
+            || matches!(
+                c,
+                b' ' | b'\t'
+                    | b'_'
+                    | b'.'
+                    | b'/'
+                    | b':'
+                    | b','
+                    | b'@'
+                    | b'+'
+                    | b'%'
+                    | b'^'
+                    | b'='
+                    | b'-'
+            );
+        b += 1;
+    }
+    table
+};
 
 /// The tree of a line of plain words (`git status -s`, `tar -xzf a.tgz -C
 /// out`): one simple command whose words are literal text, or `None` for
@@ -166,10 +174,13 @@ fn is_plain_byte(b: u8) -> bool {
 /// parser's work per character; `parse` checks in debug builds, and so in
 /// every test, that the general parser reads the same tree.
 fn plain(text: &str) -> Option<Script> {
-    if !text.bytes().all(is_plain_byte) {
+    if !text.bytes().all(|b| PLAIN[usize::from(b)]) {
         return None;
     }
-    let mut words = text.split([' ', '\t']).filter(|w| !w.is_empty()).peekable();
+    let mut words = text
+        .split(|c| c == ' ' || c == '\t')
+        .filter(|w| !w.is_empty())
+        .peekable();
     // A keyword in command position is the general parser's business.
     let first = *words.peek()?;
     if KEYWORDS_SKIPPED.contains(&first) || matches!(first, "for" | "select" | "case" | "function")
