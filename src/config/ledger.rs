@@ -37,9 +37,15 @@ pub(crate) struct Entry {
 
 /// The ledger at `path`; an empty one if there is none yet.
 pub(crate) fn load(path: &Path) -> Result<Ledger> {
+    read(path).map(|(ledger, _)| ledger)
+}
+
+/// The ledger at `path` and the bytes it was read from (`None`: there is
+/// no ledger yet), for a cache key that must name the ledger applied.
+pub(crate) fn read(path: &Path) -> Result<(Ledger, Option<Vec<u8>>)> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Ledger::default()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Ledger::default(), None)),
         Err(e) => return Err(state_error(path, format!("cannot read the ledger: {e}"))),
     };
     let ledger: Ledger = serde_json::from_str(&text)
@@ -53,15 +59,17 @@ pub(crate) fn load(path: &Path) -> Result<Ledger> {
             ),
         ));
     }
-    Ok(ledger)
+    Ok((ledger, Some(text.into_bytes())))
 }
 
 /// Writes the ledger atomically, creating its directory (private) if needed.
-pub(crate) fn save(path: &Path, ledger: &Ledger) -> Result<()> {
+/// Returns the bytes written.
+pub(crate) fn save(path: &Path, ledger: &Ledger) -> Result<Vec<u8>> {
     let mut text = serde_json::to_string_pretty(ledger)
         .map_err(|e| state_error(path, format!("cannot encode the ledger: {e}")))?;
     text.push('\n');
-    write_atomic(path, text.as_bytes(), true)
+    write_atomic(path, text.as_bytes(), true)?;
+    Ok(text.into_bytes())
 }
 
 /// What [`reconcile`] found.

@@ -108,6 +108,22 @@ pub fn load(locations: &Locations, cwd: Option<&Path>) -> Loaded {
     compile_and_store(&inputs, locations, Some(file), ledger_bytes)
 }
 
+/// A cache miss as a hook that read the ledger (`ledger_bytes`) before
+/// another brought it up to date would handle it.
+#[cfg(test)]
+pub(super) fn load_with_ledger_read_before(
+    locations: &Locations,
+    ledger_bytes: Option<Vec<u8>>,
+) -> Loaded {
+    let mut inputs = discover(locations, None);
+    inputs.read();
+    let cache_file = locations.cache_dir.as_ref().map(|dir| {
+        let paths: Vec<&str> = inputs.looked_at.iter().map(String::as_str).collect();
+        dir.join(cache::file_name(&paths))
+    });
+    compile_and_store(&inputs, locations, cache_file, ledger_bytes)
+}
+
 /// The ledger's bytes, for the cache key; `None` if there is none.
 fn read_ledger(path: Option<&Path>) -> Option<Vec<u8>> {
     path.and_then(|p| std::fs::read(p).ok())
@@ -181,7 +197,8 @@ fn cached(policy: Policy, inputs: Inputs, locations: &Locations, file: PathBuf) 
 
 /// What a cache miss does: compiles the read `inputs`, brings the ledger
 /// up to date, and stores the policy in `cache_file` under a key that
-/// covers the ledger as it now is (`ledger_bytes`: as it was read before).
+/// covers the ledger it applied (`ledger_bytes`: as it was read before,
+/// kept only when the ledger could not be read).
 fn compile_and_store(
     inputs: &Inputs,
     locations: &Locations,
@@ -191,12 +208,16 @@ fn compile_and_store(
     let ledger_path = locations.ledger_path();
     let damage = cache_file.as_deref().and_then(cache::damage);
     let (mut policy, sources_rules) = compile(inputs);
-    let (mut notes, saved) = match &ledger_path {
+    let (mut notes, applied) = match &ledger_path {
         Some(path) => apply_ledger(&mut policy, inputs, locations, path, &sources_rules),
-        None => (Vec::new(), false),
+        None => (Vec::new(), None),
     };
-    if saved {
-        ledger_bytes = read_ledger(ledger_path.as_deref());
+    // The key names the ledger the policy was made with. Another hook may
+    // have brought the ledger up to date since this one first read it (a
+    // config change meets many calls at once); a key from that first read
+    // would name a ledger that is gone, and the entry would never be hit.
+    if let Some(bytes) = applied {
+        ledger_bytes = bytes;
     }
     let key = cache_key(inputs, ledger_path.as_deref(), ledger_bytes.as_deref());
     let cache = match &cache_file {
@@ -232,21 +253,23 @@ fn compile_and_store(
 
 /// Reconciles the ledger at `path` with what was compiled: protected rules
 /// the ledger keeps enforcing join the policy, and the ledger is saved if
-/// it changed. Returns the notes for the user and whether it was saved.
+/// it changed. Returns the notes for the user and the bytes of the ledger
+/// applied, as read or as saved (`Some(None)`: no ledger file; `None`: it
+/// could not be read).
 fn apply_ledger(
     policy: &mut Policy,
     inputs: &Inputs,
     locations: &Locations,
     path: &Path,
     sources_rules: &[RuleSpec],
-) -> (Vec<String>, bool) {
-    let mut book = match ledger::load(path) {
-        Ok(book) => book,
+) -> (Vec<String>, Option<Option<Vec<u8>>>) {
+    let (mut book, read) = match ledger::read(path) {
+        Ok(found) => found,
         Err(err) => {
             policy.problems.push(format!(
                 "warden: {err}; protected rules cannot be checked until `warden bless` is run from a terminal"
             ));
-            return (Vec::new(), false);
+            return (Vec::new(), None);
         }
     };
     let looked_at = ledger_candidates(inputs, &book, locations);
@@ -259,13 +282,14 @@ fn apply_ledger(
         .collect();
     enforce(policy, inputs, locations, enforced);
     if !reconciled.changed {
-        return (notes, false);
+        return (notes, Some(read));
     }
     match ledger::save(path, &book) {
-        Ok(()) => (notes, true),
+        Ok(written) => (notes, Some(Some(written))),
         Err(err) => {
+            // The next call reads the ledger on disk and reconciles again.
             notes.push(format!("warden: could not record the ledger: {err}"));
-            (notes, false)
+            (notes, Some(read))
         }
     }
 }

@@ -429,6 +429,42 @@ fn a_rotten_cached_rule_is_recompiled_for_listing() {
 }
 
 #[test]
+fn a_hook_that_read_the_ledger_before_another_updated_it_leaves_a_cache_that_hits() {
+    // A config change meets many hooks at once: one reads the ledger, a
+    // second brings the ledger up to date and stores its cache, then the
+    // first stores its own. The entry left must be keyed by the ledger
+    // both applied, or every later call compiles again.
+    let (root, locations) = world("ledger-race");
+    assert_eq!(load::load(&locations, None).cache, CacheStatus::Rebuilt);
+    let ledger = locations.ledger_path().expect("a ledger path");
+    let before = fs::read(&ledger).ok();
+    assert!(before.is_some(), "the first load records the ledger");
+    let config = locations
+        .config_home
+        .as_ref()
+        .expect("a config home")
+        .join("warden")
+        .join("config.yaml");
+    fs::write(
+        &config,
+        format!("{NO_PUSH}  allow:\n    - \"terminal(make:*)\"\n"),
+    )
+    .unwrap();
+    assert_eq!(load::load(&locations, None).cache, CacheStatus::Rebuilt);
+    assert_ne!(
+        fs::read(&ledger).ok(),
+        before,
+        "the ledger follows the change"
+    );
+    let late = load::load_with_ledger_read_before(&locations, before);
+    assert_eq!(late.cache, CacheStatus::Rebuilt);
+    // Fingerprints of a file just written are not trusted, so the next
+    // load hashes the sources and the ledger to find its key.
+    assert_eq!(load::load(&locations, None).cache, CacheStatus::Hit);
+    fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
 fn without_a_cache_directory_every_load_compiles() {
     // Nothing to recover from, and nothing that can rot.
     let (root, mut locations) = world("recover-memory");
