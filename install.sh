@@ -7,10 +7,12 @@ set -eu
 usage() {
     cat <<'EOF'
 Usage: ./install.sh [--to DIR] [--no-config] [--no-register] [--accept-hooks]
-                    [--dynamic] [--build-only]
+                    [--dynamic] [--no-pgo] [--build-only]
 
 Builds warden (cargo build --release --locked; on Linux with glibc, a static,
-non-position-independent binary: it starts in about half the time), copies the binary to DIR
+non-position-independent binary: it starts in about half the time; where an
+llvm-profdata that reads this rustc's profiles is found, optimised with a
+profile of warden judging its own test corpus), copies the binary to DIR
 (default: ~/.local/bin), then runs two test payloads through the installed
 binary: `rm -rf /` must be blocked and `git status` allowed. If you have no
 ~/.config/warden/config.yaml yet, it writes the commented example from
@@ -27,6 +29,8 @@ Options:
                   (otherwise Hermes asks you once, at its next start)
   --dynamic       build the usual dynamically linked, position-independent
                   binary (slower to start; its code's addresses are randomised)
+  --no-pgo        build once, without profile-guided optimisation (a faster
+                  install; the binary judges the same, about a fifth slower)
   --build-only    build and check the binary, print its path, and stop
   -h, --help      show this help
 EOF
@@ -42,6 +46,7 @@ write_config=yes
 register=yes
 accept_hooks=""
 link=static
+pgo=yes
 build_only=no
 while [ $# -gt 0 ]; do
     case $1 in
@@ -59,6 +64,10 @@ while [ $# -gt 0 ]; do
             ;;
         --dynamic)
             link=dynamic
+            shift
+            ;;
+        --no-pgo)
+            pgo=no
             shift
             ;;
         --build-only)
@@ -96,19 +105,113 @@ command -v cargo >/dev/null 2>&1 || die "cargo not found: install Rust from http
 # flags need an explicit --target (they must not reach build scripts and proc
 # macros), hence the target-named output directory.
 host=$(rustc -vV 2>/dev/null | sed -n 's/^host: //p')
-case $link:$host in
-    static:*-linux-gnu)
-        echo "==> Building warden (static, not position-independent: cargo build --release --locked --target $host)"
-        RUSTFLAGS="${RUSTFLAGS:-} -C target-feature=+crt-static -C relocation-model=static" \
-            cargo build --release --locked --target "$host"
-        built="${CARGO_TARGET_DIR:-target}/$host/release/warden"
-        ;;
-    *)
-        echo "==> Building warden (cargo build --release --locked)"
-        cargo build --release --locked
-        built="${CARGO_TARGET_DIR:-target}/release/warden"
-        ;;
+target_dir=${CARGO_TARGET_DIR:-target}
+case $target_dir in
+    /*) absolute_target=$target_dir ;;
+    *) absolute_target=$here/$target_dir ;;
 esac
+
+# Builds warden into the target directory $2 with the extra rustc flags $1;
+# sets $built to the binary's path.
+build() {
+    case $link:$host in
+        static:*-linux-gnu)
+            RUSTFLAGS="${RUSTFLAGS:-} -C target-feature=+crt-static -C relocation-model=static $1" \
+                CARGO_TARGET_DIR=$2 cargo build --release --locked --target "$host"
+            built="$2/$host/release/warden"
+            ;;
+        *)
+            RUSTFLAGS="${RUSTFLAGS:-} $1" CARGO_TARGET_DIR=$2 cargo build --release --locked
+            built="$2/release/warden"
+            ;;
+    esac
+}
+
+describe_build() {
+    case $link:$host in
+        static:*-linux-gnu) echo "static, not position-independent: cargo build --release --locked --target $host" ;;
+        *) echo "cargo build --release --locked" ;;
+    esac
+}
+
+# Profile-guided optimisation: an instrumented build judges warden's own
+# corpus and fixtures once, and the final build lays out and inlines its
+# code for the paths that run. Verdicts are the same; README "Performance"
+# has the numbers. Merging the profiles needs an llvm-profdata that reads
+# this rustc's format: rustup's llvm-tools component, or a system LLVM.
+pgo_dir=$absolute_target/pgo
+profiles=$pgo_dir/profiles
+profdata=$pgo_dir/warden.profdata
+
+# Writes one payload per line for the corpus commands (run from /) and the
+# fixtures' payloads (pretty-printed JSON holds no raw newline in a string).
+training_payloads() {
+    for file in "$here"/tests/corpus/*.jsonl; do
+        sed -e 's|^{"command": |{"hook_event_name":"pre_tool_call","tool_name":"terminal","cwd":"/","tool_input":{"command": |' \
+            -e 's|$|}|' "$file"
+    done
+    for file in "$here"/fixtures/*/*.json; do
+        case $file in *.expected.json) continue ;; esac
+        tr -d '\n' <"$file"
+        echo
+    done
+}
+
+# Runs the instrumented binary $1 over the training payloads, in a home of
+# its own so no cache, ledger or log of the user's is touched.
+train() {
+    home=$(mktemp -d)
+    rm -rf "$profiles"
+    mkdir -p "$profiles"
+    training_payloads | env -i PATH="$PATH" HOME="$home" XDG_CACHE_HOME="$home/cache" \
+        XDG_STATE_HOME="$home/state" XDG_CONFIG_HOME="$home/config" WARDEN_MANAGED_DIR="$home/etc-warden" \
+        LLVM_PROFILE_FILE="$profiles/warden-%p-%m.profraw" \
+        "$1" check --batch --agent native >/dev/null 2>&1 || true
+    rm -rf "$home"
+}
+
+# Merges the profiles with the first llvm-profdata that can; prints its name.
+merge_profiles() {
+    llvm=$(rustc -vV 2>/dev/null | sed -n 's/^LLVM version: \([0-9]*\).*/\1/p')
+    set -- "$(rustc --print sysroot 2>/dev/null)/lib/rustlib/$host/bin/llvm-profdata"
+    n=${llvm:-0}
+    while [ "$n" -ge 14 ]; do
+        set -- "$@" "llvm-profdata-$n" "/usr/lib/llvm-$n/bin/llvm-profdata"
+        n=$((n - 1))
+    done
+    set -- "$@" llvm-profdata
+    for tool in "$@"; do
+        if command -v "$tool" >/dev/null 2>&1 &&
+            "$tool" merge -o "$profdata" "$profiles"/*.profraw >/dev/null 2>&1; then
+            echo "$tool"
+            return 0
+        fi
+    done
+    return 1
+}
+
+# Only the static build passes --target, which keeps the profiling flags
+# away from build scripts and proc macros.
+case $link:$host in
+    static:*-linux-gnu) ;;
+    *) pgo=no ;;
+esac
+if [ "$pgo" = yes ]; then
+    echo "==> Building warden instrumented for profiling ($(describe_build)); --no-pgo skips this"
+    build "-C profile-generate=$profiles" "$target_dir/pgo"
+    train "$built"
+    if tool=$(merge_profiles); then
+        echo "==> Building warden with the profile ($(describe_build); merged by $tool)"
+        build "-C profile-use=$profdata" "$target_dir"
+    else
+        echo "==> No llvm-profdata here reads this rustc's profiles (rustup component add llvm-tools):"
+        echo "    building without profile-guided optimisation ($(describe_build))"
+        build "" "$target_dir"
+    fi
+else
+    echo "==> Building warden ($(describe_build))"
+    build "" "$target_dir"
+fi
 [ -x "$built" ] || die "the build finished but $built is missing (is the cargo target directory elsewhere?)"
 
 # Runs one Hermes-style payload through $1 and checks the native verdict.
