@@ -157,16 +157,25 @@ training_payloads() {
     done
 }
 
-# Runs the instrumented binary $1 over the training payloads, in a home of
-# its own so no cache, ledger or log of the user's is touched.
+# Runs the instrumented binary $1 as a hook and in a batch, with the starter
+# config, in a home of its own so no cache, ledger or log of the user's is
+# touched. The hook calls matter: code that runs once a process (start-up,
+# loading the policy) would otherwise look cold and be optimised for size.
+# With %m in its name, each process merges into the one profile file.
 train() {
     home=$(mktemp -d)
     rm -rf "$profiles"
-    mkdir -p "$profiles"
-    training_payloads | env -i PATH="$PATH" HOME="$home" XDG_CACHE_HOME="$home/cache" \
-        XDG_STATE_HOME="$home/state" XDG_CONFIG_HOME="$home/config" WARDEN_MANAGED_DIR="$home/etc-warden" \
-        LLVM_PROFILE_FILE="$profiles/warden-%p-%m.profraw" \
-        "$1" check --batch --agent native >/dev/null 2>&1 || true
+    mkdir -p "$profiles" "$home/config/warden"
+    cp "$here/examples/config.yaml" "$home/config/warden/config.yaml"
+    set -- "$1" env -i PATH="$PATH" HOME="$home" XDG_CACHE_HOME="$home/cache" \
+        XDG_STATE_HOME="$home/state" XDG_CONFIG_HOME="$home/config" \
+        WARDEN_MANAGED_DIR="$home/etc-warden" LLVM_PROFILE_FILE="$profiles/warden-%m.profraw"
+    bin=$1
+    shift
+    training_payloads 2>/dev/null | head -n 200 | while IFS= read -r payload; do
+        printf '%s\n' "$payload" | "$@" "$bin" --agent native >/dev/null 2>&1 || true
+    done
+    training_payloads | "$@" "$bin" check --batch --agent native >/dev/null 2>&1 || true
     rm -rf "$home"
 }
 
