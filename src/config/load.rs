@@ -210,13 +210,13 @@ fn compile_and_store(
     let (mut policy, sources_rules) = compile(inputs);
     let (mut notes, applied) = match &ledger_path {
         Some(path) => apply_ledger(&mut policy, inputs, locations, path, &sources_rules),
-        None => (Vec::new(), None),
+        None => (Vec::new(), Applied::Unreadable),
     };
     // The key names the ledger the policy was made with. Another hook may
     // have brought the ledger up to date since this one first read it (a
     // config change meets many calls at once); a key from that first read
     // would name a ledger that is gone, and the entry would never be hit.
-    if let Some(bytes) = applied {
+    if let Applied::Ledger(bytes) = applied {
         ledger_bytes = bytes;
     }
     let key = cache_key(inputs, ledger_path.as_deref(), ledger_bytes.as_deref());
@@ -251,25 +251,31 @@ fn compile_and_store(
     }
 }
 
+/// The ledger a compiled policy was made with.
+enum Applied {
+    /// Its bytes, as read or as saved; `None`: there is no ledger file.
+    Ledger(Option<Vec<u8>>),
+    /// It could not be read (or no ledger is kept): the policy says so.
+    Unreadable,
+}
+
 /// Reconciles the ledger at `path` with what was compiled: protected rules
 /// the ledger keeps enforcing join the policy, and the ledger is saved if
-/// it changed. Returns the notes for the user and the bytes of the ledger
-/// applied, as read or as saved (`Some(None)`: no ledger file; `None`: it
-/// could not be read).
+/// it changed. Returns the notes for the user and the ledger applied.
 fn apply_ledger(
     policy: &mut Policy,
     inputs: &Inputs,
     locations: &Locations,
     path: &Path,
     sources_rules: &[RuleSpec],
-) -> (Vec<String>, Option<Option<Vec<u8>>>) {
+) -> (Vec<String>, Applied) {
     let (mut book, read) = match ledger::read(path) {
         Ok(found) => found,
         Err(err) => {
             policy.problems.push(format!(
                 "warden: {err}; protected rules cannot be checked until `warden bless` is run from a terminal"
             ));
-            return (Vec::new(), None);
+            return (Vec::new(), Applied::Unreadable);
         }
     };
     let looked_at = ledger_candidates(inputs, &book, locations);
@@ -282,14 +288,14 @@ fn apply_ledger(
         .collect();
     enforce(policy, inputs, locations, enforced);
     if !reconciled.changed {
-        return (notes, Some(read));
+        return (notes, Applied::Ledger(read));
     }
     match ledger::save(path, &book) {
-        Ok(written) => (notes, Some(Some(written))),
+        Ok(written) => (notes, Applied::Ledger(Some(written))),
         Err(err) => {
             // The next call reads the ledger on disk and reconciles again.
             notes.push(format!("warden: could not record the ledger: {err}"));
-            (notes, Some(read))
+            (notes, Applied::Ledger(read))
         }
     }
 }
