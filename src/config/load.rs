@@ -68,10 +68,7 @@ impl Loaded {
 pub fn load(locations: &Locations, cwd: Option<&Path>) -> Loaded {
     let mut inputs = discover(locations, cwd);
     let ledger_path = locations.ledger_path();
-    let cache_file = locations.cache_dir.as_ref().map(|dir| {
-        let paths: Vec<&str> = inputs.looked_at.iter().map(String::as_str).collect();
-        dir.join(cache::file_name(&paths))
-    });
+    let cache_file = cache_file(locations, &inputs);
     let files = fingerprints(&inputs.looked_at, ledger_path.as_deref());
     // Nothing to compile and nothing recorded: the built-in layers alone,
     // with no cache file written for every directory an agent visits.
@@ -117,11 +114,16 @@ pub(super) fn load_with_ledger_read_before(
 ) -> Loaded {
     let mut inputs = discover(locations, None);
     inputs.read();
-    let cache_file = locations.cache_dir.as_ref().map(|dir| {
+    let cache_file = cache_file(locations, &inputs);
+    compile_and_store(&inputs, locations, cache_file, ledger_bytes)
+}
+
+/// The cache file for the sources `inputs` looked at, if a cache directory is known.
+fn cache_file(locations: &Locations, inputs: &Inputs) -> Option<PathBuf> {
+    locations.cache_dir.as_ref().map(|dir| {
         let paths: Vec<&str> = inputs.looked_at.iter().map(String::as_str).collect();
         dir.join(cache::file_name(&paths))
-    });
-    compile_and_store(&inputs, locations, cache_file, ledger_bytes)
+    })
 }
 
 /// The ledger's bytes, for the cache key; `None` if there is none.
