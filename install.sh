@@ -7,12 +7,13 @@ set -eu
 usage() {
     cat <<'EOF'
 Usage: ./install.sh [--to DIR] [--no-config] [--no-register] [--accept-hooks]
-                    [--dynamic] [--no-pgo] [--build-only]
+                    [--dynamic] [--no-pgo] [--no-bolt] [--build-only]
 
 Builds warden (cargo build --release --locked; on Linux with glibc, a static,
 non-position-independent binary: it starts in about half the time; where an
 llvm-profdata that reads this rustc's profiles is found, optimised with a
-profile of warden judging its own test corpus), copies the binary to DIR
+profile of warden judging its own test corpus, and where an llvm-bolt is
+found, its hot code laid out together), copies the binary to DIR
 (default: ~/.local/bin), then runs two test payloads through the installed
 binary: `rm -rf /` must be blocked and `git status` allowed. If you have no
 ~/.config/warden/config.yaml yet, it writes the commented example from
@@ -31,6 +32,8 @@ Options:
                   binary (slower to start; its code's addresses are randomised)
   --no-pgo        build once, without profile-guided optimisation (a faster
                   install; the binary judges the same, about a fifth slower)
+  --no-bolt       keep the compiler's code layout (BOLT lays out the
+                  profiled binary when an llvm-bolt is found; a faster install)
   --build-only    build and check the binary, print its path, and stop
   -h, --help      show this help
 EOF
@@ -47,6 +50,7 @@ register=yes
 accept_hooks=""
 link=static
 pgo=yes
+bolt=yes
 build_only=no
 while [ $# -gt 0 ]; do
     case $1 in
@@ -68,6 +72,10 @@ while [ $# -gt 0 ]; do
             ;;
         --no-pgo)
             pgo=no
+            shift
+            ;;
+        --no-bolt)
+            bolt=no
             shift
             ;;
         --build-only)
@@ -143,15 +151,22 @@ pgo_dir=$absolute_target/pgo
 profiles=$pgo_dir/profiles
 profdata=$pgo_dir/warden.profdata
 
-# Writes one payload per line for the corpus commands (run from /) and the
-# fixtures' payloads (pretty-printed JSON holds no raw newline in a string).
-training_payloads() {
+# Writes one payload per line for the corpus commands (run from /).
+corpus_payloads() {
     for file in "$here"/tests/corpus/*.jsonl; do
         sed -e 's|^{"command": |{"hook_event_name":"pre_tool_call","tool_name":"terminal","cwd":"/","tool_input":{"command": |' \
             -e 's|$|}|' "$file"
     done
+}
+
+# The corpus payloads, then the fixtures' payloads (pretty-printed JSON holds
+# no raw newline in a string). A fixture that is not UTF-8 is left out: a
+# batch stops at a line it cannot read.
+training_payloads() {
+    corpus_payloads
     for file in "$here"/fixtures/*/*.json; do
         case $file in *.expected.json) continue ;; esac
+        iconv -f UTF-8 -t UTF-8 "$file" >/dev/null 2>&1 || continue
         tr -d '\n' <"$file"
         echo
     done
@@ -199,6 +214,83 @@ merge_profiles() {
     return 1
 }
 
+# Post-link layout: BOLT, from LLVM (Debian's bolt-NN), counts which
+# branches and calls the profiled binary takes while judging the training
+# payloads and lays the hot code out together, the cold parts of each
+# function elsewhere. The code itself is the compiler's: the laid-out binary
+# must print byte for byte the same verdicts for every training payload, or
+# the unmodified one is kept. README "Performance" has the numbers.
+find_bolt() {
+    llvm=$(rustc -vV 2>/dev/null | sed -n 's/^LLVM version: \([0-9]*\).*/\1/p')
+    n=${llvm:-0}
+    set --
+    while [ "$n" -ge 16 ]; do
+        set -- "$@" "/usr/lib/llvm-$n/bin/llvm-bolt" "llvm-bolt-$n"
+        n=$((n - 1))
+    done
+    for tool in "$@" llvm-bolt; do
+        # Resolved, because BOLT finds its instrumentation runtime beside
+        # its real path (Debian's /usr/bin/llvm-bolt-NN is a link).
+        if path=$(command -v "$tool" 2>/dev/null) && path=$(readlink -f "$path"); then
+            echo "$path"
+            return 0
+        fi
+    done
+    return 1
+}
+
+# Judges every training payload with $1 in a batch, in a fresh home at $2
+# (the same for every binary compared: messages name the config's path);
+# the verdict lines go to stdout.
+judge_training() {
+    rm -rf "${2:?}"
+    mkdir -p "$2/config/warden"
+    cp "$here/examples/config.yaml" "$2/config/warden/config.yaml"
+    training_payloads | env -i PATH="$PATH" HOME="$2" XDG_CACHE_HOME="$2/cache" \
+        XDG_STATE_HOME="$2/state" XDG_CONFIG_HOME="$2/config" \
+        WARDEN_MANAGED_DIR="$2/etc-warden" "$1" check --batch --agent native 2>/dev/null || true
+}
+
+# Lays out $built with the BOLT at $1, then strips it; sets $built to the
+# result. Any step that fails leaves the compiler's binary, stripped.
+lay_out() {
+    bolt_out=$absolute_target/bolt
+    rm -rf "$bolt_out"
+    mkdir -p "$bolt_out"
+    echo "==> Laying out the hot code with $1 (--no-bolt skips this)"
+    # A static binary's counters are written by a timer, not at exit: the
+    # instrumented binary judges the training payloads over and over for
+    # three seconds, writing them every second.
+    if "$1" "$built" -o "$bolt_out/instrumented" -instrument -instrumentation-sleep-time=1 \
+        -instrumentation-file="$bolt_out/warden.fdata" >"$bolt_out/log" 2>&1; then
+        home=$(mktemp -d)
+        mkdir -p "$home/config/warden"
+        cp "$here/examples/config.yaml" "$home/config/warden/config.yaml"
+        while :; do corpus_payloads || break; done 2>/dev/null |
+            env -i PATH="$PATH" HOME="$home" XDG_CACHE_HOME="$home/cache" \
+                XDG_STATE_HOME="$home/state" XDG_CONFIG_HOME="$home/config" \
+                WARDEN_MANAGED_DIR="$home/etc-warden" \
+                timeout 3 "$bolt_out/instrumented" check --batch --agent native >/dev/null 2>&1 || true
+        rm -rf "$home"
+    fi
+    if [ -s "$bolt_out/warden.fdata" ] &&
+        "$1" "$built" -o "$bolt_out/warden" -data="$bolt_out/warden.fdata" \
+            -reorder-blocks=ext-tsp -reorder-functions=cdsort -split-functions \
+            -split-all-cold -split-eh -icf=1 -use-gnu-stack >>"$bolt_out/log" 2>&1 &&
+        strip "$bolt_out/warden" 2>>"$bolt_out/log" &&
+        judge_training "$built" "$bolt_out/home" >"$bolt_out/expected" &&
+        judge_training "$bolt_out/warden" "$bolt_out/home" >"$bolt_out/actual" &&
+        [ -s "$bolt_out/expected" ] && cmp -s "$bolt_out/expected" "$bolt_out/actual"; then
+        built=$bolt_out/warden
+    else
+        echo "    the layout step failed or changed a verdict ($bolt_out/log): keeping the compiler's layout"
+        cp "$built" "$bolt_out/warden"
+        strip "$bolt_out/warden" 2>/dev/null || true
+        built=$bolt_out/warden
+    fi
+    rm -rf "${bolt_out:?}/instrumented" "${bolt_out:?}/home"
+}
+
 # Only the static build passes --target, which keeps the profiling flags
 # away from build scripts and proc macros.
 case $link:$host in
@@ -211,7 +303,15 @@ if [ "$pgo" = yes ]; then
     train "$built"
     if tool=$(merge_profiles); then
         echo "==> Building warden with the profile ($(describe_build); merged by $tool)"
-        build "-C profile-use=$profdata" "$target_dir"
+        if [ "$bolt" = yes ] && bolt_tool=$(find_bolt); then
+            # BOLT rewrites the linked binary, so it needs the relocations
+            # and symbols; the binary is stripped once BOLT is done.
+            build "-C profile-use=$profdata -C strip=none -C link-arg=-Wl,--emit-relocs" "$target_dir"
+            lay_out "$bolt_tool"
+        else
+            [ "$bolt" = no ] || echo "    (no llvm-bolt here: the code keeps the compiler's layout)"
+            build "-C profile-use=$profdata" "$target_dir"
+        fi
     else
         echo "==> No llvm-profdata here reads this rustc's profiles (rustup component add llvm-tools):"
         echo "    building without profile-guided optimisation ($(describe_build))"
