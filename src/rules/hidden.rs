@@ -274,15 +274,18 @@ fn texts(cmd: &Command, analysis: &Analysis) -> Vec<String> {
         if std::mem::take(&mut skip_next) {
             continue;
         }
-        if MESSAGE_OPTIONS.contains(&arg.as_str()) {
-            skip_next = true;
-            continue;
-        }
-        if arg
-            .split_once('=')
-            .is_some_and(|(name, _)| MESSAGE_OPTIONS.contains(&name))
-        {
-            continue;
+        // Every message option starts with `-`: most words need no lookup.
+        if arg.starts_with('-') {
+            if MESSAGE_OPTIONS.contains(&arg.as_str()) {
+                skip_next = true;
+                continue;
+            }
+            if arg
+                .split_once('=')
+                .is_some_and(|(name, _)| MESSAGE_OPTIONS.contains(&name))
+            {
+                continue;
+            }
         }
         if rests < 3 && runs_rest(arg) {
             rests += 1;
@@ -386,6 +389,12 @@ mod tests {
             .filter(|c| searched(c))
             .flat_map(|c| texts(c, &analysis))
             .collect()
+    }
+
+    #[test]
+    fn every_message_option_starts_with_a_dash() {
+        // `texts` looks message options up only for words starting with `-`.
+        assert!(MESSAGE_OPTIONS.iter().all(|o| o.starts_with('-')));
     }
 
     #[test]

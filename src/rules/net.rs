@@ -326,6 +326,17 @@ const STDIN_PATHS: &[&str] = &["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"];
 /// (`bash <<< "$(x)"`, `. /dev/stdin <<< "$(x)"`). A substitution inside
 /// `-c` code counts whatever it prints: the shell parses its output as code.
 fn executed_texts(cmd: &Command) -> Vec<&str> {
+    // Only a run-time command word, `eval`/`source`/`.` or an interpreter runs
+    // code from its words or its input: for every other command (nearly all)
+    // the searches below would find nothing.
+    if !cmd.dynamic && !program_in(&cmd.program, SOURCERS) && !is_interpreter(&cmd.program) {
+        debug_assert!(executed_texts_of_runner(cmd).is_empty());
+        return Vec::new();
+    }
+    executed_texts_of_runner(cmd)
+}
+
+fn executed_texts_of_runner(cmd: &Command) -> Vec<&str> {
     if parse_only(cmd) {
         return Vec::new();
     }

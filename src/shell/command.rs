@@ -114,12 +114,18 @@ pub fn program_name(word: &str) -> String {
 /// written (`rm`, `/usr/bin/git`): asked of every command and of many
 /// arguments, most of which need no change.
 pub fn program_name_of(word: &str) -> Cow<'_, str> {
-    let start = word
-        .bytes()
-        .rposition(|b| b == b'/' || b == b'\\')
-        .map_or(0, |i| i + 1);
+    // One pass finds where the basename starts and what it holds.
+    let (mut start, mut upper, mut ascii) = (0, false, true);
+    for (i, b) in word.bytes().enumerate() {
+        match b {
+            b'/' | b'\\' => (start, upper, ascii) = (i + 1, false, true),
+            b'A'..=b'Z' => upper = true,
+            0x80.. => ascii = false,
+            _ => {}
+        }
+    }
     let base = &word[start..];
-    if !base.is_ascii() {
+    if !ascii {
         let mut lower = base.to_lowercase();
         if lower.ends_with(".exe") {
             lower.truncate(lower.len() - ".exe".len());
@@ -133,7 +139,9 @@ pub fn program_name_of(word: &str) -> Cow<'_, str> {
         Some(ext) if ext.eq_ignore_ascii_case(".exe") => &base[..cut],
         _ => base,
     };
-    if base.bytes().any(|b| b.is_ascii_uppercase()) {
+    // An uppercase letter only in a cut `.EXE` makes an owned copy of the
+    // same name: the same text either way.
+    if upper {
         Cow::Owned(base.to_ascii_lowercase())
     } else {
         Cow::Borrowed(base)
@@ -343,6 +351,12 @@ mod tests {
             "x.exe.exe",
             "dir/",
             "ΣΑΣ",
+            "Ä/rm",
+            "ÄBC\\Git.exe",
+            "UP/low",
+            "up/LOW.ExE",
+            "x/ÄB/rm.EXE",
+            "rm/Ä",
         ] {
             assert_eq!(program_name(word), plain(word), "{word}");
             assert_eq!(program_name_of(word), plain(word), "{word}");
