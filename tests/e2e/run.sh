@@ -50,7 +50,11 @@ drive() {
 
 say "warden (release, built as install.sh builds it)"
 built=$("$root/install.sh" --build-only | tail -n 1) || { echo "build failed"; exit 1; }
-warden=$root/$built
+# The path is relative to the checkout, or absolute (a CARGO_TARGET_DIR, BOLT's output).
+case $built in
+    /*) warden=$built ;;
+    *) warden=$root/$built ;;
+esac
 
 # Every driver registers warden through `warden install`, as a user would.
 export WARDEN_E2E_INSTALL=1
