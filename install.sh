@@ -251,6 +251,41 @@ judge_training() {
         WARDEN_MANAGED_DIR="$2/etc-warden" "$1" check --batch --agent native 2>/dev/null || true
 }
 
+# Runs the instrumented binary $1 on the corpus, over and over, for six
+# seconds, and copies its profile to $2. A static binary's counters are
+# written by a timer (every second), not at exit, and the file is rewritten
+# in place each time: the copy is taken between two writes, once two reads a
+# tenth of a second apart agree and end in a whole line.
+bolt_train() {
+    home=$(mktemp -d)
+    mkdir -p "$home/config/warden"
+    cp "$here/examples/config.yaml" "$home/config/warden/config.yaml"
+    fdata=$1.fdata
+    {
+        while :; do corpus_payloads || break; done 2>/dev/null |
+            env -i PATH="$PATH" HOME="$home" XDG_CACHE_HOME="$home/cache" \
+                XDG_STATE_HOME="$home/state" XDG_CONFIG_HOME="$home/config" \
+                WARDEN_MANAGED_DIR="$home/etc-warden" \
+                timeout 6 "$1" check --batch --agent native >/dev/null 2>&1 || true
+    } &
+    trainer=$!
+    sleep 3
+    tries=0
+    while [ "$tries" -lt 20 ]; do
+        tries=$((tries + 1))
+        if cp "$fdata" "$2.a" 2>/dev/null && sleep 0.1 && cp "$fdata" "$2.b" 2>/dev/null &&
+            [ -s "$2.a" ] && cmp -s "$2.a" "$2.b" &&
+            [ "$(tail -c 1 "$2.a" | od -An -tx1 | tr -d ' \n')" = 0a ]; then
+            mv "$2.a" "$2"
+            break
+        fi
+        sleep 0.1
+    done
+    wait "$trainer" || true
+    rm -rf "$home" "$2.a" "$2.b"
+    [ -s "$2" ]
+}
+
 # Lays out $built with the BOLT at $1, then strips it; sets $built to the
 # result. Any step that fails leaves the compiler's binary, stripped.
 lay_out() {
@@ -258,22 +293,9 @@ lay_out() {
     rm -rf "$bolt_out"
     mkdir -p "$bolt_out"
     echo "==> Laying out the hot code with $1 (--no-bolt skips this)"
-    # A static binary's counters are written by a timer, not at exit: the
-    # instrumented binary judges the training payloads over and over for
-    # three seconds, writing them every second.
     if "$1" "$built" -o "$bolt_out/instrumented" -instrument -instrumentation-sleep-time=1 \
-        -instrumentation-file="$bolt_out/warden.fdata" >"$bolt_out/log" 2>&1; then
-        home=$(mktemp -d)
-        mkdir -p "$home/config/warden"
-        cp "$here/examples/config.yaml" "$home/config/warden/config.yaml"
-        while :; do corpus_payloads || break; done 2>/dev/null |
-            env -i PATH="$PATH" HOME="$home" XDG_CACHE_HOME="$home/cache" \
-                XDG_STATE_HOME="$home/state" XDG_CONFIG_HOME="$home/config" \
-                WARDEN_MANAGED_DIR="$home/etc-warden" \
-                timeout 3 "$bolt_out/instrumented" check --batch --agent native >/dev/null 2>&1 || true
-        rm -rf "$home"
-    fi
-    if [ -s "$bolt_out/warden.fdata" ] &&
+        -instrumentation-file="$bolt_out/instrumented.fdata" >"$bolt_out/log" 2>&1 &&
+        bolt_train "$bolt_out/instrumented" "$bolt_out/warden.fdata" &&
         "$1" "$built" -o "$bolt_out/warden" -data="$bolt_out/warden.fdata" \
             -reorder-blocks=ext-tsp -reorder-functions=cdsort -split-functions \
             -split-all-cold -split-eh -icf=1 -use-gnu-stack >>"$bolt_out/log" 2>&1 &&
@@ -288,7 +310,7 @@ lay_out() {
         strip "$bolt_out/warden" 2>/dev/null || true
         built=$bolt_out/warden
     fi
-    rm -rf "${bolt_out:?}/instrumented" "${bolt_out:?}/home"
+    rm -rf "${bolt_out:?}/instrumented" "${bolt_out:?}/instrumented.fdata" "${bolt_out:?}/home"
 }
 
 # Only the static build passes --target, which keeps the profiling flags
