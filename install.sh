@@ -172,25 +172,39 @@ training_payloads() {
     done
 }
 
+# Makes $1 a home for a training run, holding the starter config and nothing
+# else, so that no cache, ledger or log of the user's is touched.
+training_home() {
+    rm -rf "${1:?}"
+    mkdir -p "$1/config/warden"
+    cp "$here/examples/config.yaml" "$1/config/warden/config.yaml"
+}
+
+# Runs the command after $1 with the home $1 and PATH as its whole environment.
+in_home() {
+    home_dir=$1
+    shift
+    env -i PATH="$PATH" HOME="$home_dir" XDG_CACHE_HOME="$home_dir/cache" \
+        XDG_STATE_HOME="$home_dir/state" XDG_CONFIG_HOME="$home_dir/config" \
+        WARDEN_MANAGED_DIR="$home_dir/etc-warden" "$@"
+}
+
 # Runs the instrumented binary $1 as a hook and in a batch, with the starter
-# config, in a home of its own so no cache, ledger or log of the user's is
-# touched. The hook calls matter: code that runs once a process (start-up,
+# config, in a training home. The hook calls matter: code that runs once a process (start-up,
 # loading the policy) would otherwise look cold and be optimised for size.
 # With %m in its name, each process merges into the one profile file.
 train() {
     home=$(mktemp -d)
+    training_home "$home"
     rm -rf "$profiles"
-    mkdir -p "$profiles" "$home/config/warden"
-    cp "$here/examples/config.yaml" "$home/config/warden/config.yaml"
-    set -- "$1" env -i PATH="$PATH" HOME="$home" XDG_CACHE_HOME="$home/cache" \
-        XDG_STATE_HOME="$home/state" XDG_CONFIG_HOME="$home/config" \
-        WARDEN_MANAGED_DIR="$home/etc-warden" LLVM_PROFILE_FILE="$profiles/warden-%m.profraw"
+    mkdir -p "$profiles"
+    set -- "$1" env LLVM_PROFILE_FILE="$profiles/warden-%m.profraw"
     bin=$1
     shift
     training_payloads 2>/dev/null | head -n 200 | while IFS= read -r payload; do
-        printf '%s\n' "$payload" | "$@" "$bin" --agent native >/dev/null 2>&1 || true
+        printf '%s\n' "$payload" | in_home "$home" "$@" "$bin" --agent native >/dev/null 2>&1 || true
     done
-    training_payloads | "$@" "$bin" check --batch --agent native >/dev/null 2>&1 || true
+    training_payloads | in_home "$home" "$@" "$bin" check --batch --agent native >/dev/null 2>&1 || true
     rm -rf "$home"
 }
 
@@ -243,12 +257,8 @@ find_bolt() {
 # (the same for every binary compared: messages name the config's path);
 # the verdict lines go to stdout.
 judge_training() {
-    rm -rf "${2:?}"
-    mkdir -p "$2/config/warden"
-    cp "$here/examples/config.yaml" "$2/config/warden/config.yaml"
-    training_payloads | env -i PATH="$PATH" HOME="$2" XDG_CACHE_HOME="$2/cache" \
-        XDG_STATE_HOME="$2/state" XDG_CONFIG_HOME="$2/config" \
-        WARDEN_MANAGED_DIR="$2/etc-warden" "$1" check --batch --agent native 2>/dev/null || true
+    training_home "$2"
+    training_payloads | in_home "$2" "$1" check --batch --agent native 2>/dev/null || true
 }
 
 # Runs the instrumented binary $1 on the corpus, over and over, for six
@@ -258,15 +268,11 @@ judge_training() {
 # tenth of a second apart agree and end in a whole line.
 bolt_train() {
     home=$(mktemp -d)
-    mkdir -p "$home/config/warden"
-    cp "$here/examples/config.yaml" "$home/config/warden/config.yaml"
+    training_home "$home"
     fdata=$1.fdata
     {
         while :; do corpus_payloads || break; done 2>/dev/null |
-            env -i PATH="$PATH" HOME="$home" XDG_CACHE_HOME="$home/cache" \
-                XDG_STATE_HOME="$home/state" XDG_CONFIG_HOME="$home/config" \
-                WARDEN_MANAGED_DIR="$home/etc-warden" \
-                timeout 6 "$1" check --batch --agent native >/dev/null 2>&1 || true
+            in_home "$home" timeout 6 "$1" check --batch --agent native >/dev/null 2>&1 || true
     } &
     trainer=$!
     sleep 3
