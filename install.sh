@@ -190,8 +190,9 @@ in_home() {
 }
 
 # Runs the instrumented binary $1 as a hook and in a batch, with the starter
-# config, in a training home. The hook calls matter: code that runs once a process (start-up,
-# loading the policy) would otherwise look cold and be optimised for size.
+# config, in a training home. The hook calls matter: code that runs once a
+# process (start-up, loading the policy) would otherwise look cold and be
+# optimised for size.
 # With %m in its name, each process merges into the one profile file.
 train() {
     home=$(mktemp -d)
