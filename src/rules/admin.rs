@@ -3,7 +3,7 @@
 use super::opts::{parse_opts, Spec, GNU};
 use super::targets::{classify, Target};
 use super::windows_script::{any_stmt, Stmt};
-use super::{Matcher, Rule};
+use super::{Matcher, Rule, Signs};
 use crate::shell::{Command, RedirectOp};
 use crate::verdict::Decision;
 
@@ -59,7 +59,7 @@ pub static RULES: &[Rule] = &[
         category: "disable or clear shell history (history -c, unset HISTFILE, HISTSIZE=0)",
         reason: "the record of what was run in this session is erased or never written, hiding it from review",
         decision: Decision::Ask,
-        matcher: Matcher::Check { programs: &[], check: disables_history },
+        matcher: Matcher::AnyProgram { signs: Signs::SETS, check: disables_history },
         hits: &["history -c", "history -cw", "unset HISTFILE", "export HISTFILE=/dev/null", "HISTSIZE=0", "export HISTSIZE=0 HISTFILESIZE=0", "set +o history", "HISTFILE= bash -i", "ls; HISTFILE=/dev/null"],
         misses: &["history | tail", "history 20", "echo $HISTFILE", "export HISTSIZE=10000", "unset GOPATH", "HISTSIZE=0 ls", "echo 'HISTSIZE=0'", "grep HISTSIZE=0 ~/.bashrc", "set -o history"],
     },

@@ -3,7 +3,7 @@
 use super::opts::{parse_opts, Spec};
 use super::paths::components;
 use super::targets::{classify, Target};
-use super::{Matcher, Rule};
+use super::{Matcher, Rule, Signs};
 use crate::shell::Command;
 use crate::verdict::Decision;
 
@@ -59,7 +59,7 @@ pub static RULES: &[Rule] = &[
         category: "docker/podman daemon redirect via environment (DOCKER_HOST/CONTAINER_HOST)",
         reason: "the commands it governs go to another container daemon",
         decision: Decision::Ask,
-        matcher: Matcher::Check { programs: &[], check: daemon_env },
+        matcher: Matcher::AnyProgram { signs: Signs::SETS, check: daemon_env },
         hits: &["DOCKER_HOST=tcp://x.example:2375 docker ps", "export DOCKER_HOST=ssh://prod", "CONTAINER_HOST=ssh://core@h/run/podman/podman.sock podman ps"],
         misses: &["DOCKER_BUILDKIT=1 docker build .", "DOCKER_HOST=unix:///run/user/1000/podman/podman.sock docker ps", "echo $DOCKER_HOST"],
     },

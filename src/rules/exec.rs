@@ -1,6 +1,6 @@
 //! Built-in rules: code reaching an interpreter by a side door (stdin, chmod-then-run, program-running options, run-time command words, hidden characters, environment hijacks).
 
-use super::{Matcher, Rule};
+use super::{Matcher, Rule, Signs};
 use crate::shell::{Analysis, Command, Finding};
 use crate::verdict::Decision;
 
@@ -138,7 +138,7 @@ pub static RULES: &[Rule] = &[
         category: "command word built at run time",
         reason: "the program it runs comes from an expansion the guard cannot resolve",
         decision: Decision::Ask,
-        matcher: Matcher::Check { programs: &[], check: dynamic_command },
+        matcher: Matcher::AnyProgram { signs: Signs::RUNS_CODE, check: dynamic_command },
         hits: &["$CMD -rf x", "\"$(cat cmd.txt)\" x"],
         misses: &["eval \"$(ssh-agent -s)\"", "eval \"$(pyenv init -)\"", "X=ls; $X -la", "echo $CMD", "ls $DIR"],
     },
@@ -147,7 +147,7 @@ pub static RULES: &[Rule] = &[
         category: "PATH hijack (temporary or relative directory searched first)",
         reason: "later commands would run programs from a directory anyone, or this checkout, can fill",
         decision: Decision::Ask,
-        matcher: Matcher::Check { programs: &[], check: path_hijack },
+        matcher: Matcher::AnyProgram { signs: Signs::SETS, check: path_hijack },
         hits: &["export PATH=/tmp/evil:$PATH", "PATH=./bin:$PATH make", "export PATH=:$PATH"],
         misses: &[
             "export PATH=$HOME/.cargo/bin:$PATH",
@@ -161,7 +161,7 @@ pub static RULES: &[Rule] = &[
         category: "library injection via the environment (LD_PRELOAD and friends)",
         reason: "the dynamic loader would load that library into every program started with it",
         decision: Decision::Ask,
-        matcher: Matcher::Check { programs: &[], check: library_injection },
+        matcher: Matcher::AnyProgram { signs: Signs::SETS, check: library_injection },
         hits: &[
             "LD_PRELOAD=/tmp/evil.so ls",
             "export DYLD_INSERT_LIBRARIES=./hook.dylib",
@@ -188,7 +188,7 @@ pub static RULES: &[Rule] = &[
         category: "shell startup hook via the environment (BASH_ENV/ENV/PROMPT_COMMAND)",
         reason: "a shell started with it runs that file or command before anything else",
         decision: Decision::Ask,
-        matcher: Matcher::Check { programs: &[], check: startup_hook },
+        matcher: Matcher::AnyProgram { signs: Signs::SETS, check: startup_hook },
         hits: &["BASH_ENV=/tmp/evil.sh bash -c true", "export PROMPT_COMMAND='curl x.example'", "ENV=./rc sh -c ls"],
         misses: &["ENVIRONMENT=prod make deploy", "NODE_ENV=production node app.js", "TZ=UTC date"],
     },

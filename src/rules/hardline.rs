@@ -524,38 +524,53 @@ const FILE_BREAKERS: &[&str] = &[
 ];
 
 fn tampers_guard(analysis: &Analysis) -> Option<String> {
-    analysis.commands.iter().find_map(|cmd| {
-        let args: Vec<&str> = cmd.args.iter().map(String::as_str).collect();
+    analysis
+        .commands
+        .iter()
+        .find(|cmd| tampers(cmd))
+        .map(Command::display)
+}
+
+/// Whether `cmd` sets up, switches off or breaks a guard. Asked of every
+/// command: each part first tests the program or the prefixes it needs.
+fn tampers(cmd: &Command) -> bool {
+    let program = cmd.program.as_str();
+    let args = &cmd.args;
+    // `warden bless` accepts edited policy files into the ledger, and
+    // `install`/`uninstall` rewrite the agents' hook registrations (to
+    // nothing, or to another binary): they are for a person, never for
+    // an agent (which could fake a terminal with `script`).
+    let warden_setup = program == "warden" && {
+        let first = args.first().map(String::as_str);
         let help = args
             .iter()
-            .any(|a| matches!(*a, "-h" | "--help" | "--dry-run"));
-        // `warden bless` accepts edited policy files into the ledger, and
-        // `install`/`uninstall` rewrite the agents' hook registrations (to
-        // nothing, or to another binary): they are for a person, never for
-        // an agent (which could fake a terminal with `script`).
-        let warden_setup = cmd.program == "warden"
-            && (matches!(args.first(), Some(&("bless" | "install" | "uninstall")))
-                || args.first() == Some(&"trust")
-                    && matches!(args.get(1), Some(&("add" | "remove" | "init"))))
-            && !help;
-        // Set for a later command (`export`), or for a Hermes started now.
-        let sets_var = |name: &str| {
-            cmd.env.iter().any(|(k, _)| k == name)
-                || matches!(
-                    cmd.program.as_str(),
-                    "export" | "declare" | "typeset" | "setenv" | "launchctl"
-                ) && args
-                    .iter()
-                    .any(|a| a.split('=').next() == Some(name) || *a == name)
-        };
-        let env_off = GUARD_OFF_VARS.iter().any(|v| sets_var(v));
-        let hermes_off = cmd.program == "hermes"
-            && matches!(args.as_slice(), ["config", "set", key, ..]
-                if ["approvals", "hooks", "security"].iter().any(|k| key.starts_with(k)));
-        let breaks_binary = super::program_in(&cmd.program, FILE_BREAKERS)
-            && cmd.operands().iter().any(|o| names_warden(o));
-        (warden_setup || env_off || hermes_off || breaks_binary).then(|| cmd.display())
-    })
+            .any(|a| matches!(a.as_str(), "-h" | "--help" | "--dry-run"));
+        (matches!(first, Some("bless" | "install" | "uninstall"))
+            || first == Some("trust")
+                && matches!(
+                    args.get(1).map(String::as_str),
+                    Some("add" | "remove" | "init")
+                ))
+            && !help
+    };
+    // Set for a later command (`export`), or for a Hermes started now.
+    let exports = matches!(
+        program,
+        "export" | "declare" | "typeset" | "setenv" | "launchctl"
+    );
+    let sets_var = |name: &str| {
+        cmd.env.iter().any(|(k, _)| k == name)
+            || exports && args.iter().any(|a| a.split('=').next() == Some(name))
+    };
+    let env_off = (exports || !cmd.env.is_empty()) && GUARD_OFF_VARS.iter().any(|v| sets_var(v));
+    let hermes_off = program == "hermes" && {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        matches!(args.as_slice(), ["config", "set", key, ..]
+            if ["approvals", "hooks", "security"].iter().any(|k| key.starts_with(k)))
+    };
+    let breaks_binary =
+        super::program_in(program, FILE_BREAKERS) && cmd.operands().iter().any(|o| names_warden(o));
+    warden_setup || env_off || hermes_off || breaks_binary
 }
 
 /// An operand that names an installed warden binary (in a `bin` directory,

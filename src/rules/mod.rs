@@ -26,6 +26,7 @@ mod net;
 mod opts;
 mod paths;
 mod secrets;
+mod signs;
 mod system;
 pub(crate) mod targets;
 mod url;
@@ -38,6 +39,7 @@ use regex::Regex;
 pub(crate) use crate::shell::program_in;
 use crate::shell::{Analysis, Command};
 use crate::verdict::Decision;
+pub use signs::Signs;
 
 /// One built-in rule, with the examples that prove it.
 pub struct Rule {
@@ -70,6 +72,13 @@ pub enum Matcher {
     /// for what a regex over arguments cannot say (which paths `rm` deletes).
     Check {
         programs: &'static [&'static str],
+        check: fn(&Command) -> bool,
+    },
+    /// A command of any program that shows one of `signs` and passes
+    /// `check`: a rule every command meets, which most pass over with one
+    /// test ([`Signs`]). `check` must be false for a command without them.
+    AnyProgram {
+        signs: Signs,
         check: fn(&Command) -> bool,
     },
     /// A property of the whole analysis (a fork bomb, hidden characters,
@@ -377,6 +386,7 @@ impl RuleSet {
         for (i, rule) in rules.iter().enumerate() {
             let programs = match &rule.matcher {
                 Matcher::Command { programs, .. } | Matcher::Check { programs, .. } => *programs,
+                Matcher::AnyProgram { .. } => &[],
                 // Never matched command by command: not a candidate for any.
                 Matcher::Analysis(_) => {
                     whole_line.push(i);
@@ -530,7 +540,20 @@ impl RuleSet {
                         .is_some_and(|re| re.is_match(line.get_or_init(|| cmd.arg_line())))
             }
             Matcher::Check { check, .. } => check(cmd),
-            _ => false,
+            Matcher::AnyProgram { signs, check } => {
+                if Signs::of(cmd).meets(*signs) {
+                    check(cmd)
+                } else {
+                    debug_assert!(
+                        !check(cmd),
+                        "{} matches `{}` without its signs",
+                        self.rules[i].id,
+                        cmd.display()
+                    );
+                    false
+                }
+            }
+            Matcher::Analysis(_) => false,
         };
         // Quote the whole pipeline: `curl x | sh` says more than `sh`.
         matched.then(|| {
@@ -563,7 +586,7 @@ mod tests {
                     Matcher::Command { programs, .. } | Matcher::Check { programs, .. } => {
                         *programs
                     }
-                    Matcher::Analysis(_) => &[],
+                    Matcher::AnyProgram { .. } | Matcher::Analysis(_) => &[],
                 })
                 .map(|p| p.trim_end_matches('*'))
                 .collect();

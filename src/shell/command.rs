@@ -53,6 +53,9 @@ pub struct Memo {
     /// The hidden-command search and the files the call touches both ask
     /// whether the command's arguments are searched (`rules::hidden`).
     pub(crate) searched: std::cell::OnceCell<bool>,
+    /// What the rules for any program look for first, as the bits of
+    /// `rules::Signs` (kept as bits: the shell knows nothing of rules).
+    pub(crate) signs: std::cell::OnceCell<u8>,
 }
 
 impl Clone for Memo {
