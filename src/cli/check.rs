@@ -4,7 +4,6 @@
 //! line gets the line the hook would print for it, in order, with the policy
 //! loaded once per working directory instead of once per call.
 
-use std::collections::HashMap;
 use std::io::{BufRead, BufReader, BufWriter, Write};
 
 use super::args::{Flag, Parsed};
@@ -30,7 +29,10 @@ pub(super) fn run(parsed: &Parsed, env: &Env, io: &mut Io<'_>) -> Result<Outcome
         return hook::run(parsed, env, io);
     }
     let (dialect, on_ask) = settings(parsed);
-    let mut policies: HashMap<Option<String>, Options> = HashMap::new();
+    // Searched in order, newest last: a stream nearly always stays in one
+    // directory, and comparing the path costs less than hashing it (std's
+    // hasher was some 350 instructions a payload).
+    let mut policies: Vec<(Option<String>, Options)> = Vec::new();
     let other_events = Options {
         on_ask,
         ..Options::default()
@@ -81,15 +83,20 @@ pub(super) fn run(parsed: &Parsed, env: &Env, io: &mut Io<'_>) -> Result<Outcome
         let options = if call.is_pre_tool() {
             // Each policy holds its rules; a stream that visits many
             // directories must not hold them all.
-            if policies.len() >= MAX_POLICIES && !policies.contains_key(&call.cwd) {
-                policies.clear();
-            }
-            policies.entry(call.cwd.clone()).or_insert_with(|| {
-                let mut notes = String::new();
-                let options = env.options(call.cwd.as_deref(), &mut notes).0;
-                out.stderr.push_str(&notes);
-                Options { on_ask, ..options }
-            })
+            let at = match policies.iter().position(|(cwd, _)| *cwd == call.cwd) {
+                Some(at) => at,
+                None => {
+                    if policies.len() >= MAX_POLICIES {
+                        policies.clear();
+                    }
+                    let mut notes = String::new();
+                    let options = env.options(call.cwd.as_deref(), &mut notes).0;
+                    out.stderr.push_str(&notes);
+                    policies.push((call.cwd.clone(), Options { on_ask, ..options }));
+                    policies.len() - 1
+                }
+            };
+            &policies[at].1
         } else {
             &other_events
         };
