@@ -210,17 +210,28 @@ fn known_command(name: &str) -> bool {
 /// knows, so it is worth analysing.
 fn starts_a_command(text: &str) -> bool {
     let text = text.trim_start();
-    let end = text
-        .find(|c: char| {
-            c.is_whitespace() || matches!(c, ';' | '|' | '&' | '(' | ')' | '<' | '>' | '"' | '\'')
-        })
-        .unwrap_or(text.len());
+    let ends = |c: char| {
+        c.is_whitespace() || matches!(c, ';' | '|' | '&' | '(' | ')' | '<' | '>' | '"' | '\'')
+    };
+    // Bytes, as long as they are ASCII (a byte below 0x80 is a whole
+    // character); the characters' own test from the first that is not.
+    let end = match text
+        .bytes()
+        .position(|b| !b.is_ascii() || ends(char::from(b)))
+    {
+        Some(at) if !text.as_bytes()[at].is_ascii() => {
+            text[at..].find(ends).map_or(text.len(), |more| at + more)
+        }
+        Some(at) => at,
+        None => text.len(),
+    };
     let word = &text[..end];
     if word.is_empty() || word.starts_with('-') || word.len() > 200 {
         return false;
     }
     let name = program_name_of(word);
-    !is_data_program(&name) && known_command(&name)
+    // Most words name no known command: that probe first.
+    known_command(&name) && !is_data_program(&name)
 }
 
 /// Whether `arg` may be a program run with the arguments after it (`aa-exec
@@ -389,6 +400,50 @@ mod tests {
             .filter(|c| searched(c))
             .flat_map(|c| texts(c, &analysis))
             .collect()
+    }
+
+    #[test]
+    fn the_first_word_ends_where_a_character_test_would_end_it() {
+        // The byte scan must agree with a scan of characters, whose
+        // whitespace includes non-ASCII spaces.
+        let by_chars = |text: &str| {
+            let text = text.trim_start();
+            let end = text
+                .find(|c: char| {
+                    c.is_whitespace()
+                        || matches!(c, ';' | '|' | '&' | '(' | ')' | '<' | '>' | '"' | '\'')
+                })
+                .unwrap_or(text.len());
+            let word = &text[..end];
+            !word.is_empty()
+                && !word.starts_with('-')
+                && word.len() <= 200
+                && !is_data_program(&program_name_of(word))
+                && known_command(&program_name_of(word))
+        };
+        for text in [
+            "rm -rf ~",
+            "rm\u{a0}-rf ~",
+            "rm\u{3000}x",
+            "rm\u{85}x",
+            "rm\x0bx",
+            "rm;x",
+            "rm",
+            "/bin/rm",
+            "échoué rm",
+            "rmé x",
+            "  mkfs.ext4 /dev/sda",
+            "python3.11 -c x",
+            "echo rm",
+            "-rf",
+            "",
+            "\u{a0}rm",
+            "RM.EXE x",
+            "rm\"x\"",
+            "dd(if=x)",
+        ] {
+            assert_eq!(starts_a_command(text), by_chars(text), "{text:?}");
+        }
     }
 
     #[test]

@@ -29,11 +29,16 @@ impl Hasher for NameHasher {
             word.copy_from_slice(chunk);
             self.add(u64::from_le_bytes(word));
         }
+        // The same little-endian word, zero-padded, built by shifts: a copy of
+        // a length known only at run time is a call to `memcpy`, made for
+        // nearly every name asked about.
         let rest = chunks.remainder();
         if !rest.is_empty() {
-            let mut word = [0u8; 8];
-            word[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(word));
+            let word = rest
+                .iter()
+                .rev()
+                .fold(0u64, |word, &b| (word << 8) | u64::from(b));
+            self.add(word);
         }
     }
 
@@ -106,6 +111,21 @@ impl ProgramSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_short_tail_hashes_as_its_zero_padded_word() {
+        for name in ["", "a", "rm", "mkfs.ext", "python3.11", "abcdefghijklmno"] {
+            let mut shifted = NameHasher::default();
+            shifted.write(name.as_bytes());
+            let mut padded = NameHasher::default();
+            for chunk in name.as_bytes().chunks(8) {
+                let mut word = [0u8; 8];
+                word[..chunk.len()].copy_from_slice(chunk);
+                padded.add(u64::from_le_bytes(word));
+            }
+            assert_eq!(shifted.finish(), padded.finish(), "{name:?}");
+        }
+    }
 
     #[test]
     fn a_program_set_is_program_in() {
