@@ -6,7 +6,12 @@
 //! (yolo, no human present, `--on-ask block`) is recorded as a [`Change`],
 //! so the lead word always follows the final decision.
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
+
+mod line;
+use line::Line;
 #[cfg(test)]
 use serde_json::Value;
 
@@ -352,37 +357,36 @@ impl Verdict {
             return NO_OPINION.into();
         }
         let message = self.message();
-        let line = match (dialect, self.decision) {
-            (Dialect::Native, decision) => serde_json::to_string(&NativeLine {
-                action: decision.as_str(),
-                layer: self.layer.as_str(),
-                message: &message,
-                rule_id: self.rule_id.as_deref(),
-            }),
+        // Fields in alphabetical order: the order the contract tests and
+        // golden fixtures were written in.
+        match (dialect, self.decision) {
+            (Dialect::Native, decision) => Line::new(message.len())
+                .str("action", decision.as_str())
+                .str("layer", self.layer.as_str())
+                .str("message", &message)
+                .str_or_null("rule_id", self.rule_id.as_deref())
+                .finish(),
             // The only escalation Hermes honours is `approve`, keyed by a
             // rule so the user can approve it for the session.
-            (Dialect::Hermes, Decision::Ask) => serde_json::to_string(&HermesLine {
-                action: "approve",
-                message: &message,
-                rule_key: Some(self.rule_id.as_deref().unwrap_or("warden")),
-            }),
-            (Dialect::Hermes, _) => serde_json::to_string(&HermesLine {
-                action: "block",
-                message: &message,
-                rule_key: None,
-            }),
+            (Dialect::Hermes, Decision::Ask) => Line::new(message.len())
+                .str("action", "approve")
+                .str("message", &message)
+                .str("rule_key", self.rule_id.as_deref().unwrap_or("warden"))
+                .finish(),
+            (Dialect::Hermes, _) => Line::new(message.len())
+                .str("action", "block")
+                .str("message", &message)
+                .finish(),
             // Codex rejects `ask` and then runs the command anyway, so an
             // ask must reach Codex as a deny that says how to let it through.
             // Codex shows the model "<reason>. Command: <command>": a reason
             // that ends in its own full stop would read "..".
             (Dialect::Codex, Decision::Ask) => {
-                claude("deny", &codex_reason(&format!("{message} {CODEX_ASK}")))
+                claude("deny", codex_reason(&format!("{message} {CODEX_ASK}")))
             }
-            (Dialect::Codex, decision) => claude(decision.as_claude(), &codex_reason(&message)),
+            (Dialect::Codex, decision) => claude(decision.as_claude(), codex_reason(&message)),
             (Dialect::Claude, decision) => claude(decision.as_claude(), &message),
-        };
-        // Serializing borrowed strings into a string cannot fail.
-        line.unwrap_or_else(|_| NO_OPINION.into())
+        }
     }
 
     /// Whether an allow may reach `dialect` as a grant. Claude Code skips its
@@ -403,78 +407,34 @@ impl Verdict {
     /// reads `hookSpecificOutput`, and every field is in Codex's strict schema.
     pub fn render_for_any_agent(&self) -> String {
         let message = self.message();
-        let line = AnyAgentLine {
-            decision: "block",
-            hook_specific_output: ClaudeOutput::pre_tool_use("deny", &message),
-            reason: &message,
-        };
-        // A block nobody can misread if even this could not be written.
-        serde_json::to_string(&line).unwrap_or_else(|_| r#"{"decision":"block"}"#.into())
+        Line::new(2 * message.len())
+            .str("decision", "block")
+            .object("hookSpecificOutput", |inner| {
+                pre_tool_use(inner, "deny", &message)
+            })
+            .str("reason", &message)
+            .finish()
     }
 }
 
-// The lines each dialect prints, their fields in alphabetical order (the
-// order the contract tests and golden fixtures were written in).
-
-#[derive(Serialize)]
-struct NativeLine<'a> {
-    action: &'a str,
-    layer: &'a str,
-    message: &'a str,
-    rule_id: Option<&'a str>,
-}
-
-#[derive(Serialize)]
-struct HermesLine<'a> {
-    action: &'a str,
-    message: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    rule_key: Option<&'a str>,
-}
-
-#[derive(Serialize)]
-struct ClaudeLine<'a> {
-    #[serde(rename = "hookSpecificOutput")]
-    hook_specific_output: ClaudeOutput<'a>,
-}
-
-#[derive(Serialize)]
-struct ClaudeOutput<'a> {
-    #[serde(rename = "hookEventName")]
-    hook_event_name: &'a str,
-    #[serde(rename = "permissionDecision")]
-    permission_decision: &'a str,
-    #[serde(rename = "permissionDecisionReason")]
-    permission_decision_reason: &'a str,
-}
-
-impl<'a> ClaudeOutput<'a> {
-    fn pre_tool_use(decision: &'a str, reason: &'a str) -> Self {
-        ClaudeOutput {
-            hook_event_name: "PreToolUse",
-            permission_decision: decision,
-            permission_decision_reason: reason,
-        }
-    }
-}
-
-#[derive(Serialize)]
-struct AnyAgentLine<'a> {
-    decision: &'a str,
-    #[serde(rename = "hookSpecificOutput")]
-    hook_specific_output: ClaudeOutput<'a>,
-    reason: &'a str,
-}
-
-fn codex_reason(message: &str) -> String {
-    message.strip_suffix('.').unwrap_or(message).to_string()
+fn codex_reason(message: &str) -> &str {
+    message.strip_suffix('.').unwrap_or(message)
 }
 
 /// Claude Code's and Codex's shape of an answer.
-fn claude(decision: &str, reason: &str) -> serde_json::Result<String> {
-    serde_json::to_string(&ClaudeLine {
-        hook_specific_output: ClaudeOutput::pre_tool_use(decision, reason),
-    })
+fn claude(decision: &str, reason: &str) -> String {
+    Line::new(reason.len())
+        .object("hookSpecificOutput", |inner| {
+            pre_tool_use(inner, decision, reason)
+        })
+        .finish()
+}
+
+/// Claude Code's `hookSpecificOutput` for a `PreToolUse` hook.
+fn pre_tool_use(line: Line, decision: &str, reason: &str) -> Line {
+    line.str("hookEventName", "PreToolUse")
+        .str("permissionDecision", decision)
+        .str("permissionDecisionReason", reason)
 }
 
 const CODEX_ASK: &str = "Codex cannot ask for confirmation, so warden denied it: \
@@ -493,7 +453,12 @@ pub const NO_OPINION: &str = "{}";
 
 /// One line of text: control characters become spaces, and past `max`
 /// characters the rest is cut off with an ellipsis.
-fn clip(text: &str, max: usize) -> String {
+fn clip(text: &str, max: usize) -> Cow<'_, str> {
+    // Most subjects are short printable ASCII: no byte to change, and no
+    // more characters than bytes.
+    if text.len() <= max && text.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+        return Cow::Borrowed(text);
+    }
     let mut out = String::with_capacity(text.len().min(max * 4));
     for (n, c) in text.chars().enumerate() {
         if n == max {
@@ -502,7 +467,7 @@ fn clip(text: &str, max: usize) -> String {
         }
         out.push(if c.is_control() { ' ' } else { c });
     }
-    out
+    Cow::Owned(out)
 }
 
 /// The output format an agent understands.
@@ -625,6 +590,22 @@ mod tests {
         assert_eq!(clip("a\nb", 10), "a b");
         assert_eq!(clip(&"x".repeat(200), 160).chars().count(), 161);
         assert_eq!(clip("ab", 2), "ab");
+        // The borrowed shortcut agrees with the character walk it skips.
+        for text in ["ab", "a\u{7f}b", "a\tb", "é", "abc", "ab~", ""] {
+            for max in 0..4 {
+                let walked: String = text
+                    .chars()
+                    .enumerate()
+                    .take_while(|(n, _)| *n <= max)
+                    .map(|(n, c)| match (n == max, c.is_control()) {
+                        (true, _) => '…',
+                        (false, true) => ' ',
+                        (false, false) => c,
+                    })
+                    .collect();
+                assert_eq!(clip(text, max), walked, "{text:?} {max}");
+            }
+        }
     }
 
     #[test]
