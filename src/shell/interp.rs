@@ -12,6 +12,7 @@
 mod aliases;
 mod calls;
 mod files;
+mod idents;
 mod indirect;
 mod lex;
 mod patterns;
@@ -22,9 +23,6 @@ mod value;
 mod view;
 
 use std::collections::HashSet;
-
-use once_cell::sync::Lazy;
-use regex::Regex;
 
 use super::command;
 use lex::Dialect;
@@ -174,33 +172,21 @@ pub fn read(code: &str, lang: Lang) -> Reading {
     reading
 }
 
-static IDENT: Lazy<Regex> =
-    Lazy::new(|| Regex::new(r"[A-Za-z_$][A-Za-z0-9_$]*").expect("identifier regex is valid"));
-
-/// Names where `$` is a sigil, not a letter (Perl's `system$_`, PHP's `$x`).
-static SIGIL_IDENT: Lazy<Regex> =
-    Lazy::new(|| Regex::new(r"[A-Za-z_$][A-Za-z0-9_]*").expect("sigil identifier regex is valid"));
-
-/// Names where `@` is a sigil too: Perl's arrays (`@ARGV`) and Ruby's
-/// instance variables (`@x`) are variables, not calls. Elsewhere `@` is an
-/// operator before a name: PHP's error suppression (`@system(...)`),
-/// Python's decorators and matrix product, Julia's macros, R's slots.
-static AT_SIGIL_IDENT: Lazy<Regex> =
-    Lazy::new(|| Regex::new(r"[A-Za-z_$@][A-Za-z0-9_]*").expect("sigil identifier regex is valid"));
-
 fn read_code(code: &str, lang: Lang, depth: usize, decoded: bool) -> Reading {
     let lexed = lex::lex(code, lang.dialect());
     let view = View::new(code, lang.dialect(), &lexed);
     let aliases = aliases::Aliases::find(&view, lang);
     let names = match lang.dialect() {
-        Dialect::Js => &IDENT,
-        Dialect::Perl | Dialect::Ruby => &AT_SIGIL_IDENT,
-        _ => &SIGIL_IDENT,
+        Dialect::Js => idents::JS,
+        Dialect::Perl | Dialect::Ruby => idents::AT_SIGIL,
+        _ => idents::SIGIL,
     };
     let tokens: Vec<Span> = names
-        .find_iter(code)
-        .filter(|m| calls::interesting(m.as_str()) || aliases.renames(m.as_str()))
-        .map(|m| (m.start(), m.end()))
+        .find(code)
+        .filter(|&(start, end)| {
+            let name = &code[start..end];
+            calls::interesting(name) || aliases.renames(name)
+        })
         .collect();
     let mut reading = Reading::default();
     calls::Reader::new(&view, lang, &aliases, &mut reading, depth, decoded).read(&lexed, &tokens);

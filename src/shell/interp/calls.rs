@@ -10,6 +10,7 @@ use super::lex::{Dialect, Lexed};
 use super::value::{Val, PLACEHOLDER};
 use super::view::{Arg, Recv, Span, View};
 use super::{patterns, Action, Concern, Lang, Reading};
+use crate::shell::names::{self, NameSet};
 
 /// Deepest nesting of code evaluated from strings (`exec("exec('...')")`).
 const MAX_CODE_DEPTH: usize = 4;
@@ -68,8 +69,9 @@ const FILE_CALLS: &[&str] = &[
 
 /// Names worth a closer look; every other identifier is skipped.
 pub(super) fn interesting(name: &str) -> bool {
-    is_exec_family(name)
-        || [
+    // Asked of every name in every snippet: one probe, not seven scans.
+    static TABLES: Lazy<NameSet> = Lazy::new(|| {
+        names::set(&[
             COMMAND_CALLS,
             CODE_CALLS,
             FILE_CALLS,
@@ -77,9 +79,9 @@ pub(super) fn interesting(name: &str) -> bool {
             NATIVE_MAYBE,
             NET_CALLS,
             indirect::CALLERS,
-        ]
-        .iter()
-        .any(|table| table.contains(&name))
+        ])
+    });
+    TABLES.contains(name) || is_exec_family(name)
 }
 
 /// `execl`, `execvp`, `spawnlp`, `posix_spawnp` and the like: the program

@@ -121,10 +121,9 @@ pub(super) fn calls(r: &mut Reader, tokens: &[Span]) {
         }
     }
     // Names given a function picked by a computed name, then called.
-    let names: Vec<Span> = super::IDENT
-        .find_iter(v.src)
-        .filter(|m| r.aliases.computed(m.as_str()) && v.is_code(m.start()))
-        .map(|m| (m.start(), m.end()))
+    let names: Vec<Span> = super::idents::JS
+        .find(v.src)
+        .filter(|&(start, end)| r.aliases.computed(&v.src[start..end]) && v.is_code(start))
         .collect();
     for (start, end) in names {
         let mut k = end;
