@@ -9,11 +9,12 @@
 use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
-
-mod line;
-use line::Line;
 #[cfg(test)]
 use serde_json::Value;
+
+use line::Line;
+
+mod line;
 
 /// What should happen to the tool call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
