@@ -255,9 +255,20 @@ impl Verdict {
         let lead = self.decision.lead();
         let id = self.rule_id.as_deref().unwrap_or("");
         match &self.reason {
-            Reason::BuiltIn { category, why } => {
-                format!("{lead}: `{}` is {category}: {why} (warden rule {id}).", quoted())
-            }
+            // The two findings nearly every block and ask says, pieced
+            // together without the formatting machinery.
+            Reason::BuiltIn { category, why } => concat(&[
+                lead,
+                ": `",
+                &quoted(),
+                "` is ",
+                category,
+                ": ",
+                why,
+                " (warden rule ",
+                id,
+                ").",
+            ]),
             Reason::Path {
                 category,
                 why,
@@ -265,14 +276,29 @@ impl Verdict {
                 path,
                 unresolved,
             } => {
-                let judged = match unresolved {
-                    Some(problem) => format!(" (judged as written: {problem})"),
-                    None => String::new(),
+                let (judged, problem, close) = match unresolved {
+                    Some(problem) => (" (judged as written: ", problem.as_str(), ")"),
+                    None => ("", "", ""),
                 };
-                format!(
-                    "{lead}: `{}` {access} {path}{judged}, {category}: {why} (warden rule {id}).",
-                    quoted()
-                )
+                concat(&[
+                    lead,
+                    ": `",
+                    &quoted(),
+                    "` ",
+                    access,
+                    " ",
+                    path,
+                    judged,
+                    problem,
+                    close,
+                    ", ",
+                    category,
+                    ": ",
+                    why,
+                    " (warden rule ",
+                    id,
+                    ").",
+                ])
             }
             Reason::Limit(limit) => {
                 format!("{lead}: {limit}, so warden cannot tell what it would run.")
@@ -451,6 +477,13 @@ const ON_ASK_BLOCK: &str =
 /// What an agent gets when warden has no objection: nothing it acts on, so
 /// the agent's own permission checks decide as if there were no hook.
 pub const NO_OPINION: &str = "{}";
+
+/// The pieces one after another, in a string allocated once.
+fn concat(pieces: &[&str]) -> String {
+    let mut out = String::with_capacity(pieces.iter().map(|p| p.len()).sum());
+    pieces.iter().for_each(|p| out.push_str(p));
+    out
+}
 
 /// One line of text: control characters become spaces, and past `max`
 /// characters the rest is cut off with an ellipsis.
