@@ -120,14 +120,14 @@ pub(super) fn quiet_push(cx: &Context<'_>, notes: &mut Vec<Note>, note: &'static
 fn hardline(cx: &mut Context<'_>) -> Step {
     if let Some((touched, rule)) = files::first_hit(&cx.touched, &cx.around, Decision::Block, &[]) {
         let verdict = files::verdict(touched, rule, Layer::Hardline);
-        let note = path_note(touched, rule.id);
+        let note = cx.note(|| path_note(touched, rule.id).into_owned());
         return decide(cx, verdict, note);
     }
     let Some(analysis) = cx.analysis else {
         return pass(cx, cx.note(|| files_note(cx)));
     };
     match HARDLINE.first_match(analysis) {
-        Some(hit) => built_in(&hit, Layer::Hardline),
+        Some(hit) => built_in(cx, &hit, Layer::Hardline),
         None => pass(cx, "no match"),
     }
 }
@@ -151,7 +151,7 @@ fn sudo_guard(cx: &mut Context<'_>) -> Step {
         return pass(cx, "off: SUDO_PASSWORD is set");
     }
     match SUDO_GUARD.first_match(analysis) {
-        Some(hit) => built_in(&hit, Layer::SudoGuard),
+        Some(hit) => built_in(cx, &hit, Layer::SudoGuard),
         None => pass(cx, "no match"),
     }
 }
@@ -450,7 +450,7 @@ fn path_danger(cx: &mut Context<'_>, writes: bool) -> Option<Step> {
     let (t, rule) = files::first_hit(touched, &cx.around, Decision::Ask, exempt)?;
     let (verdict, note) = (
         files::verdict(t, rule, Layer::Dangerous),
-        path_note(t, rule.id),
+        cx.note(|| path_note(t, rule.id).into_owned()),
     );
     cx.flagged = true;
     if cx.user_allowed {
@@ -518,10 +518,11 @@ fn files_note(cx: &Context<'_>) -> String {
     format!("no path rule matches: {}", files.join(", "))
 }
 
-fn built_in(hit: &Hit<'static>, layer: Layer) -> Step {
-    Step::decide(
+fn built_in(cx: &Context<'_>, hit: &Hit<'static>, layer: Layer) -> Step {
+    decide(
+        cx,
         built_in_verdict(hit, layer),
-        format!("{} matches `{}`", hit.rule.id, hit.text),
+        cx.note(|| format!("{} matches `{}`", hit.rule.id, hit.text)),
     )
 }
 
