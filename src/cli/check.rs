@@ -101,9 +101,10 @@ pub(super) fn run(parsed: &Parsed, env: &Env, io: &mut Io<'_>) -> Result<Outcome
             &other_events
         };
         let verdict = engine::evaluate(&call, options);
-        let mut rendered = verdict.render(dialect.unwrap_or(call.agent.dialect()));
-        rendered.push('\n');
-        if !emit(&mut writer, &rendered, &mut out) {
+        let rendered = verdict.render(dialect.unwrap_or(call.agent.dialect()));
+        // The newline written on its own: pushed onto the rendered line, it
+        // grew (copied) a string made to measure.
+        if !emit(&mut writer, &rendered, &mut out) || !emit(&mut writer, "\n", &mut out) {
             break;
         }
     }

@@ -372,7 +372,11 @@ pub(crate) fn haystack<'f>(
     home: Option<&str>,
     files: impl Iterator<Item = &'f str>,
 ) -> String {
-    let mut lines = Lines::default();
+    // Room for the line, each command's display and its bare forms (about
+    // four copies of the text), so the string is not grown a piece at a time.
+    let room =
+        analysis.map_or(0, |a| 4 * a.text.len()) + call.path.as_ref().map_or(0, |p| 2 * p.len());
+    let mut lines = Lines(String::with_capacity(room + 64));
     if let Some(analysis) = analysis {
         lines.line(analysis.text.trim());
     }

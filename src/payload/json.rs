@@ -105,7 +105,9 @@ impl<'de> Visitor<'de> for JsonVisitor {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json<'de>, A::Error> {
-        let mut members = Vec::new();
+        // A hook payload's top level has five to eight members: room for
+        // them at once, instead of growing from four.
+        let mut members = Vec::with_capacity(8);
         while let Some(Key(key)) = map.next_key()? {
             members.push((key, map.next_value()?));
         }
