@@ -255,20 +255,9 @@ impl Verdict {
         let lead = self.decision.lead();
         let id = self.rule_id.as_deref().unwrap_or("");
         match &self.reason {
-            // The two findings nearly every block and ask says, pieced
-            // together without the formatting machinery.
-            Reason::BuiltIn { category, why } => concat(&[
-                lead,
-                ": `",
-                &quoted(),
-                "` is ",
-                category,
-                ": ",
-                why,
-                " (warden rule ",
-                id,
-                ").",
-            ]),
+            Reason::BuiltIn { category, why } => {
+                rule_finding(&[lead, ": `", &quoted(), "` is "], category, why, id)
+            }
             Reason::Path {
                 category,
                 why,
@@ -280,25 +269,10 @@ impl Verdict {
                     Some(problem) => (" (judged as written: ", problem.as_str(), ")"),
                     None => ("", "", ""),
                 };
-                concat(&[
-                    lead,
-                    ": `",
-                    &quoted(),
-                    "` ",
-                    access,
-                    " ",
-                    path,
-                    judged,
-                    problem,
-                    close,
-                    ", ",
-                    category,
-                    ": ",
-                    why,
-                    " (warden rule ",
-                    id,
-                    ").",
-                ])
+                let opening = [
+                    lead, ": `", &quoted(), "` ", access, " ", path, judged, problem, close, ", ",
+                ];
+                rule_finding(&opening, category, why, id)
             }
             Reason::Limit(limit) => {
                 format!("{lead}: {limit}, so warden cannot tell what it would run.")
@@ -478,10 +452,14 @@ const ON_ASK_BLOCK: &str =
 /// the agent's own permission checks decide as if there were no hook.
 pub const NO_OPINION: &str = "{}";
 
-/// The pieces one after another, in a string allocated once.
-fn concat(pieces: &[&str]) -> String {
-    let mut out = String::with_capacity(pieces.iter().map(|p| p.len()).sum());
-    pieces.iter().for_each(|p| out.push_str(p));
+/// A built-in rule's finding: `opening`, then "category: why (warden rule
+/// id).", pieced together in a string allocated once (nearly every block
+/// and ask says one, and `format!` cost several times as much).
+fn rule_finding(opening: &[&str], category: &str, why: &str, id: &str) -> String {
+    let closing = [category, ": ", why, " (warden rule ", id, ")."];
+    let pieces = || opening.iter().chain(&closing);
+    let mut out = String::with_capacity(pieces().map(|p| p.len()).sum());
+    pieces().for_each(|p| out.push_str(p));
     out
 }
 
