@@ -18,7 +18,7 @@ pub(super) struct Idents {
     /// Bytes besides letters, digits and `_` that continue one.
     more: &'static [u8],
     /// The same names as a regex, to check the scan against.
-    #[cfg(debug_assertions)]
+    #[cfg(any(debug_assertions, test))]
     pattern: &'static str,
 }
 
@@ -26,7 +26,7 @@ pub(super) struct Idents {
 pub(super) const JS: Idents = Idents {
     start: b"$",
     more: b"$",
-    #[cfg(debug_assertions)]
+    #[cfg(any(debug_assertions, test))]
     pattern: r"[A-Za-z_$][A-Za-z0-9_$]*",
 };
 
@@ -34,7 +34,7 @@ pub(super) const JS: Idents = Idents {
 pub(super) const SIGIL: Idents = Idents {
     start: b"$",
     more: b"",
-    #[cfg(debug_assertions)]
+    #[cfg(any(debug_assertions, test))]
     pattern: r"[A-Za-z_$][A-Za-z0-9_]*",
 };
 
@@ -45,7 +45,7 @@ pub(super) const SIGIL: Idents = Idents {
 pub(super) const AT_SIGIL: Idents = Idents {
     start: b"$@",
     more: b"",
-    #[cfg(debug_assertions)]
+    #[cfg(any(debug_assertions, test))]
     pattern: r"[A-Za-z_$@][A-Za-z0-9_]*",
 };
 
@@ -75,7 +75,7 @@ impl Idents {
     }
 
     /// Asserts that the scan finds what the regex finds.
-    #[cfg(debug_assertions)]
+    #[cfg(any(debug_assertions, test))]
     fn check(self, code: &str) {
         use std::collections::HashMap;
         thread_local! {
