@@ -20,7 +20,7 @@ pub fn fold(path: &str) -> Folded<'_> {
     let absolute = path.starts_with('/');
     let mut parts: Vec<&str> = Vec::new();
     let mut escaped = false;
-    for part in path.split('/') {
+    for part in slash_separated(path) {
         match part {
             "" | "." => {}
             ".." => match parts.last() {
@@ -42,6 +42,27 @@ pub fn fold(path: &str) -> Folded<'_> {
         parts,
         escaped,
     }
+}
+
+/// The pieces of `path` between slashes, as `path.split('/')` gives them:
+/// found over bytes, as a path's pieces are short and a character search
+/// sets up a `memchr` call for each.
+pub(crate) fn slash_separated(path: &str) -> impl Iterator<Item = &str> {
+    let mut start = Some(0);
+    let bytes = path.as_bytes();
+    std::iter::from_fn(move || {
+        let from = start?;
+        match bytes[from..].iter().position(|&b| b == b'/') {
+            Some(n) => {
+                start = Some(from + n + 1);
+                Some(&path[from..from + n])
+            }
+            None => {
+                start = None;
+                Some(&path[from..])
+            }
+        }
+    })
 }
 
 /// `path` made absolute and folded: `~` and `~/x` are under `home`, a
@@ -90,6 +111,15 @@ fn is_folded(path: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn slash_separated_is_split() {
+        for path in ["", "/", "//", "a", "/a/b/", "a//b", "/é/ü/", "x/"] {
+            let ours: Vec<&str> = slash_separated(path).collect();
+            let split: Vec<&str> = path.split('/').collect();
+            assert_eq!(ours, split, "{path:?}");
+        }
+    }
 
     #[test]
     fn folds_dots() {

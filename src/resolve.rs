@@ -286,7 +286,7 @@ impl Walked {
 }
 
 fn components(path: &str) -> Vec<String> {
-    path.split('/')
+    crate::path::slash_separated(path)
         .filter(|p| !p.is_empty())
         .map(str::to_string)
         .collect()
