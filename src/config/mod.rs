@@ -15,6 +15,7 @@
 
 pub(crate) mod cache;
 mod fingerprint;
+mod haystack;
 pub(crate) mod hermes;
 mod ledger;
 pub mod load;

@@ -12,6 +12,8 @@ use std::sync::Arc;
 use bincode::Options as _;
 use serde::{Deserialize, Serialize};
 
+pub(crate) use crate::config::haystack::haystack;
+use crate::config::haystack::{bare_programs, write_words, Lines};
 use crate::config::model::{RuleSpec, Settings, SourceInfo, Target, Tier, ToolSel};
 use crate::config::pattern::{self, GlobKind};
 use crate::config::table::{Record, Records, RuleTable};
@@ -318,82 +320,6 @@ impl Segment {
             bare,
         }
     }
-}
-
-/// The program words of a command's bare forms: as written (`/usr/bin/git`)
-/// and by its name when that differs (`git`).
-fn bare_programs(cmd: &Command) -> impl Iterator<Item = &str> {
-    let path = (!cmd.path.is_empty()).then_some(cmd.path.as_str());
-    let program = (cmd.program != cmd.path).then_some(cmd.program.as_str());
-    path.into_iter().chain(program)
-}
-
-fn write_words(out: &mut String, program: &str, args: &[String]) {
-    out.push_str(program);
-    for arg in args {
-        out.push(' ');
-        out.push_str(arg);
-    }
-}
-
-/// The text the rule index and the rules' literals are looked for in: every
-/// form of a call on a line of its own, lowercased.
-#[derive(Default)]
-struct Lines(String);
-
-impl Lines {
-    fn line(&mut self, text: &str) {
-        self.0.push_str(text);
-        self.0.push('\n');
-    }
-
-    fn segment(&mut self, cmd: &Command) {
-        cmd.display_into(&mut self.0);
-        self.0.push('\n');
-        for program in bare_programs(cmd) {
-            write_words(&mut self.0, program, &cmd.args);
-            self.0.push('\n');
-        }
-    }
-
-    fn finish(mut self) -> String {
-        self.0.make_ascii_lowercase();
-        self.0
-    }
-}
-
-/// What [`Subjects::of`] followed by [`Subjects::haystack`] gives, written
-/// straight from the call: a call in which no rule's literal occurs (most
-/// calls) then costs one string, not its subjects (several copies of every
-/// command). `files` are the paths [`Subjects::files`] would hold.
-pub(crate) fn haystack<'f>(
-    call: &ToolCall,
-    analysis: Option<&Analysis>,
-    home: Option<&str>,
-    files: impl Iterator<Item = &'f str>,
-) -> String {
-    // Room for the line, each command's display and its bare forms (about
-    // four copies of the text), so the string is not grown a piece at a time.
-    let room =
-        analysis.map_or(0, |a| 4 * a.text.len()) + call.path.as_ref().map_or(0, |p| 2 * p.len());
-    let mut lines = Lines(String::with_capacity(room + 64));
-    if let Some(analysis) = analysis {
-        lines.line(analysis.text.trim());
-    }
-    if let Some(path) = call.path.as_deref() {
-        let cwd = call
-            .cwd
-            .as_deref()
-            .map(|c| crate::path::absolute(c, None, home));
-        lines.line(&crate::path::absolute(path, cwd.as_deref(), home));
-    }
-    for file in files {
-        lines.line(file);
-    }
-    for cmd in analysis.iter().flat_map(|a| &a.commands) {
-        lines.segment(cmd);
-    }
-    lines.finish()
 }
 
 /// A tool call, as the user rules see it.

@@ -378,11 +378,16 @@ impl RuleTable {
             .filter_map(|i| self.word(shape.always_at + i))
             .collect();
         let filter_at = self.base + shape.filter * 4;
-        let filter = match self.bytes.get(filter_at..filter_at + FILTER_WORDS * 4) {
+        let filter: &[u8; FILTER_WORDS * 4] = match self
+            .bytes
+            .get(filter_at..filter_at + FILTER_WORDS * 4)
+            .and_then(|f| f.try_into().ok())
+        {
             Some(filter) if shape.entries > 0 => filter,
             _ => return out,
         };
         // Bit `b` of the little-endian words is bit `b % 8` of byte `b / 8`.
+        // A bit is below 2^FILTER_BITS, so its byte is always in the array.
         let maybe = |gram: u32| {
             let bit = filter_bit(gram);
             filter[bit >> 3] >> (bit & 7) & 1 == 1
@@ -402,10 +407,17 @@ impl RuleTable {
                 }
             }
         };
-        for four in haystack.windows(4) {
-            let gram = gram4(four);
+        // Each gram is the last one shifted by a byte: no slice per window.
+        if let Some(first) = haystack.get(..4) {
+            let mut gram = gram4(first);
             if maybe(gram) {
                 look(gram);
+            }
+            for &b in &haystack[4..] {
+                gram = gram >> 8 | u32::from(b) << 24;
+                if maybe(gram) {
+                    look(gram);
+                }
             }
         }
         if shape.short {
