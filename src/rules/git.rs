@@ -6,7 +6,7 @@
 //! git accepts unambiguous prefixes of long options (`--ha` is `--hard`); the
 //! minimum lengths below are where a prefix stops being ambiguous.
 
-use super::opts::{parse_opts, Opts, Spec, GNU};
+use super::opts::{first_operand, parse_opts, Opts, Spec, GNU};
 use super::{Matcher, Rule};
 use crate::shell::Command;
 use crate::verdict::Decision;
@@ -145,26 +145,33 @@ pub static RULES: &[Rule] = &[
 #[rustfmt::skip]
 const GLOBAL: Spec = Spec { values: "Cc", attached: "", long_values: &["git-dir", "work-tree", "namespace", "config-env", "super-prefix", "attr-source", "list-cmds"], permute: false };
 
-/// A git invocation: its subcommand, the subcommand's arguments, and the
-/// `-c key=value` settings given before it.
+/// A git invocation: its subcommand and the subcommand's arguments.
 struct Git<'a> {
     sub: &'a str,
     args: &'a [String],
-    config: Vec<&'a str>,
+    /// The arguments before the subcommand: git's own options.
+    global: &'a [String],
 }
 
+impl<'a> Git<'a> {
+    /// The `-c key=value` settings given before the subcommand.
+    fn config(&self) -> impl Iterator<Item = &'a str> {
+        parse_opts(self.global, &GLOBAL)
+            .values
+            .into_iter()
+            .filter(|(c, _)| *c == 'c')
+            .map(|(_, v)| v)
+    }
+}
+
+/// Only finds the subcommand: each of the table's rules asks, and most
+/// calls name another one.
 fn git(cmd: &Command) -> Option<Git<'_>> {
-    let global = parse_opts(&cmd.args, &GLOBAL);
-    let at = global.first_operand?;
+    let at = first_operand(&cmd.args, &GLOBAL)?;
     Some(Git {
         sub: cmd.args[at].as_str(),
         args: &cmd.args[at + 1..],
-        config: global
-            .values
-            .iter()
-            .filter(|(c, _)| *c == 'c')
-            .map(|(_, v)| *v)
-            .collect(),
+        global: &cmd.args[..at],
     })
 }
 
@@ -255,7 +262,7 @@ fn clean_force(cmd: &Command) -> bool {
         return false;
     }
     let o = parse_opts(g.args, &CLEAN);
-    let unforced = g.config.iter().any(|kv| {
+    let unforced = g.config().any(|kv| {
         let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
         k.eq_ignore_ascii_case("clean.requireforce")
             && matches!(
@@ -336,7 +343,9 @@ fn immediate(date: &str) -> bool {
 }
 
 fn prune_now(cmd: &Command) -> bool {
-    let Some(g) = git(cmd) else { return false };
+    let Some(g) = git(cmd).filter(|g| matches!(g.sub, "gc" | "prune")) else {
+        return false;
+    };
     let spec = Spec::gnu("", &["expire"]);
     let o = parse_opts(g.args, &spec);
     match g.sub {
@@ -358,10 +367,10 @@ fn history_rewrite(cmd: &Command) -> bool {
             None => return false,
         }
     };
-    let o = parse_opts(args, &GNU);
     match sub {
         "filter-branch" => true,
         "filter-repo" => {
+            let o = parse_opts(args, &GNU);
             !(o.long("analyze", 2) || o.long("dry-run", 2) || o.long("help", 2) || o.flag('h'))
         }
         _ => false,
@@ -382,7 +391,7 @@ mod tests {
         let c = Command::from_words(
             "git -C repo -c a=b --git-dir x --work-tree=y --no-pager -p reset --hard",
         );
-        let g = git(&c).map(|g| (g.sub, g.args.len(), g.config));
+        let g = git(&c).map(|g| (g.sub, g.args.len(), g.config().collect::<Vec<_>>()));
         assert_eq!(g, Some(("reset", 1, vec!["a=b"])));
         assert!(reset_hard(&c));
         // `-C reset` is a directory named reset.

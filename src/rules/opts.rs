@@ -137,6 +137,45 @@ pub(super) fn parse_opts<'a>(args: &'a [String], spec: &Spec) -> Opts<'a> {
     out
 }
 
+/// Where [`parse_opts`] would find the first operand, without sorting the
+/// rest: a subcommand's position (`git -C repo status`) asked by many rules
+/// of every call, most of which name another subcommand.
+pub(super) fn first_operand(args: &[String], spec: &Spec) -> Option<usize> {
+    let mut i = 0;
+    let found = loop {
+        let Some(arg) = args.get(i).map(String::as_str) else {
+            break None;
+        };
+        i += 1;
+        if arg == "--" {
+            break Some(i);
+        }
+        if let Some(long) = arg.strip_prefix("--") {
+            if !long.contains('=') && takes_long_value(long, spec) {
+                i += 1;
+            }
+            continue;
+        }
+        if arg.len() > 1 && arg.starts_with('-') {
+            for (at, c) in arg.char_indices().skip(1) {
+                if spec.values.contains(c) {
+                    if at + c.len_utf8() == arg.len() {
+                        i += 1;
+                    }
+                    break;
+                }
+                if spec.attached.contains(c) {
+                    break;
+                }
+            }
+            continue;
+        }
+        break Some(i - 1);
+    };
+    debug_assert_eq!(found, parse_opts(args, spec).first_operand, "{args:?}");
+    found
+}
+
 fn takes_long_value(long: &str, spec: &Spec) -> bool {
     spec.long_values.iter().any(|v| long_matches(long, v, 3))
 }
