@@ -90,8 +90,10 @@ pub(super) fn run(parsed: &Parsed, env: &Env, io: &mut Io<'_>) -> Result<Outcome
                         policies.clear();
                     }
                     let mut notes = String::new();
-                    let options = env.options(call.cwd.as_deref(), &mut notes).0;
+                    let mut options = env.options(call.cwd.as_deref(), &mut notes).0;
                     out.stderr.push_str(&notes);
+                    // Many calls will read its rules: no system call for each.
+                    std::sync::Arc::make_mut(&mut options.policy).hold_rules();
                     policies.push((call.cwd.clone(), Options { on_ask, ..options }));
                     policies.len() - 1
                 }

@@ -147,6 +147,14 @@ impl Policy {
         })
     }
 
+    /// Keeps the rules' records in memory, up to 4 MiB of them, for a
+    /// process that judges many calls with this policy (see
+    /// [`RuleTable::hold_records`]).
+    pub(crate) fn hold_rules(&mut self) {
+        #[cfg(unix)]
+        self.table.hold_records(4 << 20);
+    }
+
     /// How many rules there are.
     pub fn len(&self) -> usize {
         self.table.len()

@@ -336,6 +336,29 @@ impl RuleTable {
         Some(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
     }
 
+    /// Reads the records into memory when they are in the cache file and
+    /// no longer than `limit` bytes: a process that judges many calls with
+    /// one policy (`check --batch`) then reads each candidate's record
+    /// without a system call. The records are checked as they are used,
+    /// wherever they are.
+    #[cfg(unix)]
+    pub(crate) fn hold_records(&mut self, limit: u64) {
+        use std::os::unix::fs::FileExt;
+        let Records::File { file, offset, len } = &self.records else {
+            return;
+        };
+        let Ok(size) = usize::try_from(*len) else {
+            return;
+        };
+        if *len > limit {
+            return;
+        }
+        let mut records = vec![0u8; size];
+        if file.read_exact_at(&mut records, *offset).is_ok() {
+            self.records = Records::Memory(records);
+        }
+    }
+
     /// How many rules there are.
     pub(crate) fn len(&self) -> usize {
         self.shape.rules

@@ -190,6 +190,28 @@ fn corrupt_cache_is_rebuilt_and_said_once() {
         let (_, again) = w.hook("git push origin main");
         assert_eq!(again, "", "{what}: said once");
         assert_eq!(fs::read(&file).unwrap(), good, "{what}: rewritten");
+        // `check --batch` holds a policy's rules in memory: each is still
+        // checked as it is read, for every payload.
+        fs::write(&file, &bytes).unwrap();
+        let payload = serde_json::json!({
+            "hook_event_name": "pre_tool_call",
+            "tool_name": "terminal",
+            "tool_input": {"command": "git push origin main"},
+            "cwd": w.path("project"),
+        })
+        .to_string();
+        let stream = format!("{payload}\n{payload}\n");
+        let args = ["check", "--batch", "--agent", "native"].map(String::from);
+        let out = warden::cli::run(&args, &mut stream.as_bytes(), &w.env(false));
+        let lines: Vec<&str> = out.stdout.lines().collect();
+        assert_eq!(lines.len(), 2, "{what}: {out:?}");
+        for line in lines {
+            verdict_is(
+                &serde_json::from_str(line).unwrap(),
+                "block",
+                Some("config.deny-1"),
+            );
+        }
         fs::write(&file, &bytes).unwrap();
         let out = w.why("git push origin main");
         assert!(
