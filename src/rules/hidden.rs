@@ -238,7 +238,7 @@ fn starts_a_command(text: &str) -> bool {
 /// rm -rf ~`, `choom -n 0 /bin/rm -rf ~`): a program's name or its path in a
 /// `bin` directory, not a common verb, not a data file path (`/etc/passwd`).
 fn runs_rest(arg: &str) -> bool {
-    let plain = !arg.starts_with('-') && !arg.contains(char::is_whitespace);
+    let plain = !arg.starts_with('-') && !has_whitespace(arg);
     let path_ok = !arg.contains('/')
         || arg
             .rsplit_once('/')
@@ -343,14 +343,11 @@ fn pieces(arg: &str, out: &mut Vec<String>) {
     // Texts too long to be judged are not copied.
     // Every piece is a part of `arg`: with no space in it, none would be
     // kept, and most arguments are single words.
-    if !arg.contains(char::is_whitespace) {
+    if !has_whitespace(arg) {
         return;
     }
     let mut push = |text: &str| {
-        if out.len() < MAX_TEXTS
-            && text.len() <= MAX_TEXT
-            && text.trim().contains(char::is_whitespace)
-        {
+        if out.len() < MAX_TEXTS && text.len() <= MAX_TEXT && has_whitespace(text.trim()) {
             out.push(text.to_string());
         }
     };
@@ -377,6 +374,23 @@ fn pieces(arg: &str, out: &mut Vec<String>) {
     }
 }
 
+/// `text.contains(char::is_whitespace)`, over bytes while they are ASCII:
+/// asked of every argument, most of them short ASCII words, and decoding
+/// each character cost more than the question.
+fn has_whitespace(text: &str) -> bool {
+    for (at, b) in text.bytes().enumerate() {
+        if !b.is_ascii() {
+            // A byte after ASCII ones starts a character.
+            return text[at..].contains(char::is_whitespace);
+        }
+        // Unicode's White_Space among ASCII: tab to carriage return, space.
+        if matches!(b, b'\t'..=b'\r' | b' ') {
+            return true;
+        }
+    }
+    false
+}
+
 /// Each line of text a program reads, as written and without the prompt
 /// escape in front (`!CMD`, `\!CMD`, `.shell CMD`, `@exec CMD`).
 fn lines(text: &str, out: &mut Vec<String>) {
@@ -391,6 +405,22 @@ fn lines(text: &str, out: &mut Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn whitespace_over_bytes_is_the_character_test() {
+        let mut texts: Vec<String> = (0..=0x3000u32)
+            .filter_map(char::from_u32)
+            .map(|c| format!("ab{c}é"))
+            .collect();
+        texts.extend(["", "plain", "é", "éa b", "a\u{85}", "x\u{3000}", "\u{b}"].map(String::from));
+        for text in &texts {
+            assert_eq!(
+                has_whitespace(text),
+                text.contains(char::is_whitespace),
+                "{text:?}"
+            );
+        }
+    }
 
     fn texts_of(line: &str) -> Vec<String> {
         let analysis = shell::analyze(line);
