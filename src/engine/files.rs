@@ -1,7 +1,9 @@
 //! The files a call touches, resolved where the call runs — a file tool's paths and patches, every shell spelling of a read or write — and what the path rules say of them.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -166,7 +168,8 @@ pub(crate) fn place_commands(analysis: &mut Analysis, around: &Around<'_>) {
     // The stages of a pipeline share their upstream commands: each shared
     // one is placed once, and copied only when its directory changes. The
     // old `Rc` stays in the map so that no address is reused while it is a key.
-    let mut placed: HashMap<*const Command, (Rc<Command>, Rc<Command>)> = HashMap::new();
+    let mut placed: HashMap<*const Command, (Rc<Command>, Rc<Command>), BuildAddressHasher> =
+        HashMap::default();
     for cmd in &mut analysis.commands {
         if let Some(dir) = placed_dir(cmd, cwd, project) {
             cmd.cwd = Some(dir);
@@ -190,16 +193,49 @@ pub(crate) fn place_commands(analysis: &mut Analysis, around: &Around<'_>) {
 /// The absolute directory `cmd` runs in, when it is outside the project
 /// and not already what the command says.
 fn placed_dir(cmd: &Command, cwd: &str, project: Option<&str>) -> Option<String> {
-    let dir = match cmd.cwd.as_deref() {
-        None => cwd.to_string(),
+    // Most commands run where the call does, inside the project: no copy
+    // of the directory is made to find that out.
+    let dir: Cow<'_, str> = match cmd.cwd.as_deref() {
+        None => Cow::Borrowed(cwd),
         // `~` and variables are judged as written; the rules know them.
         Some(d) if d.starts_with('~') || d.contains('$') => return None,
-        Some(d) => crate::path::absolute(d, Some(cwd), None),
+        Some(d) => Cow::Owned(crate::path::absolute(d, Some(cwd), None)),
     };
     if project.is_some_and(|p| path_rules::strip_dir(&dir, p).is_some()) {
         return None;
     }
-    Some(dir)
+    Some(dir.into_owned())
+}
+
+/// Hashes the addresses `place_commands` keys its map by. std's default
+/// hasher resists keys chosen to collide, which addresses of warden's own
+/// commands cannot be, and cost a tenth of judging a long pipeline.
+type BuildAddressHasher = BuildHasherDefault<AddressHasher>;
+
+#[derive(Default)]
+struct AddressHasher(u64);
+
+impl Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        // The low bits pick the bucket: fold the well-mixed high half of
+        // the product into them (aligned addresses end in zeros).
+        let h = (self.0 ^ n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = h ^ (h >> 32);
+    }
 }
 
 /// The project a call works in: the one the caller found, else the call's
