@@ -6,11 +6,13 @@
 //! Control keywords (`if`, `then`, `do`, `done`, ...) are skipped: the
 //! commands inside every branch and loop body are treated as run.
 
+mod keywords;
 mod plain;
 mod redirects;
 mod words;
 
 use super::limits::MAX_NESTING;
+use keywords::KEYWORDS_SKIPPED;
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Script {
@@ -165,10 +167,6 @@ struct Parser<'a> {
     /// The newline ending the line of the last heredoc operator.
     line_end: Option<usize>,
 }
-
-const KEYWORDS_SKIPPED: &[&str] = &[
-    "if", "then", "elif", "else", "fi", "do", "done", "while", "until", "!", "esac",
-];
 
 impl<'a> Parser<'a> {
     fn new(text: &'a str, depth: usize) -> Parser<'a> {
@@ -429,18 +427,19 @@ impl<'a> Parser<'a> {
             ) {
                 return self.simple();
             }
-            let keyword = KEYWORDS_SKIPPED.iter().find(|k| self.word_is(k)).copied();
+            let here = self.short_word();
+            let keyword = KEYWORDS_SKIPPED.iter().find(|k| here.is(k)).copied();
             if let Some(k) = keyword {
                 self.pos += k.chars().count();
                 continue;
             }
-            if self.word_is("for") || self.word_is("select") {
+            if here.is("for") || here.is("select") {
                 return self.for_header();
             }
-            if self.word_is("case") {
+            if here.is("case") {
                 return self.case();
             }
-            if self.word_is("function") {
+            if here.is("function") {
                 self.pos += "function".len();
                 self.skip_blanks();
                 let name = self.word().map(|w| literal_text(&w)).unwrap_or_default();
