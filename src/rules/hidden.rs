@@ -275,13 +275,10 @@ fn texts(cmd: &Command, analysis: &Analysis) -> Vec<String> {
     let whole = searched(cmd);
     let mut skip_next = false;
     let mut rests = 0;
-    let mut named_files = Vec::new();
     // A model of the program says what its arguments run; the environment
     // (`PERL5DB=`, `SYSTEMD_EDITOR=`) and build files are still searched.
     let args = if whole { &cmd.args[..] } else { &[] };
     for (i, arg) in args.iter().enumerate() {
-        // A message is text for people, but it may still name a file.
-        named_files.push(arg.as_str());
         if std::mem::take(&mut skip_next) {
             continue;
         }
@@ -307,13 +304,18 @@ fn texts(cmd: &Command, analysis: &Analysis) -> Vec<String> {
     }
     for (_, value) in &cmd.env {
         pieces(value, &mut out);
-        named_files.push(value.as_str());
     }
     if let Some(stdin) = cmd.stdin.as_ref().filter(|_| whole) {
         lines(stdin, &mut out);
     }
     for (path, content) in &analysis.files {
-        let named = named_files.iter().any(|a| names_file(a, path));
+        // Every argument (a message is text for people, but it may still
+        // name a file) and every environment value.
+        let named = args
+            .iter()
+            .map(String::as_str)
+            .chain(cmd.env.iter().map(|(_, value)| value.as_str()))
+            .any(|a| names_file(a, path));
         let by_convention = BUILD_FILES.iter().any(|(file, tools)| {
             tools.contains(&cmd.program.as_str())
                 && (path == file || path.ends_with(&format!("/{file}")))
