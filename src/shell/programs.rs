@@ -92,9 +92,13 @@ impl Eval<'_> {
     /// the reading).
     pub(super) fn dispatch(&mut self, mut cmd: Command, mut fields: Vec<Field>) -> Option<Command> {
         let mut peeled = 0;
+        // The name of the program word, when the loop worked it out last:
+        // `finish` needs it too.
+        let mut named = None;
         loop {
             let name = program_name_of(&fields[0].text);
             let Some(spec) = wrappers::find(&name) else {
+                named = Some(name.into_owned());
                 break;
             };
             // Most commands are no wrapper: only a wrapper's name is kept.
@@ -147,7 +151,7 @@ impl Eval<'_> {
                         args: own_args,
                     });
                     fields.truncate(1);
-                    return self.finish(cmd, fields);
+                    return self.finish(cmd, fields, None);
                 }
             }
             cmd.wrappers.push(Wrapper {
@@ -156,10 +160,16 @@ impl Eval<'_> {
             });
             fields = rest;
         }
-        self.finish(cmd, fields)
+        self.finish(cmd, fields, named)
     }
 
-    fn finish(&mut self, mut cmd: Command, mut fields: Vec<Field>) -> Option<Command> {
+    /// `named` is the program word's name when the caller has it.
+    fn finish(
+        &mut self,
+        mut cmd: Command,
+        mut fields: Vec<Field>,
+        named: Option<String>,
+    ) -> Option<Command> {
         cmd.path = std::mem::take(&mut fields[0].text);
         cmd.dynamic = fields[0].dynamic;
         // An unresolved word (`$(curl -s http://x/a.sh)`) has no basename to
@@ -167,7 +177,8 @@ impl Eval<'_> {
         cmd.program = if cmd.dynamic {
             cmd.path.to_lowercase()
         } else {
-            program_name(&cmd.path)
+            debug_assert!(named.as_ref().is_none_or(|n| *n == program_name(&cmd.path)));
+            named.unwrap_or_else(|| program_name(&cmd.path))
         };
         // Most lines copy no program: no key to make.
         if !self.copies.is_empty() {
