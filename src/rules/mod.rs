@@ -515,13 +515,19 @@ impl RuleSet {
     /// The rules that could match `program`, in rule order, each once. Most
     /// commands meet only the rules for any program, which need no copy.
     fn candidates(&self, program: &str) -> Candidates<'_> {
+        // The index holds a program's rules in rule order: only rules found
+        // by a prefix need sorting in.
         let mut named: Vec<usize> = self.by_program.get(program).collect();
+        let indexed = named.len();
         for (prefix, i) in &self.prefixed {
             if program.starts_with(prefix) {
                 named.push(*i);
             }
         }
-        named.sort_unstable();
+        if named.len() > indexed {
+            named.sort_unstable();
+        }
+        debug_assert!(named.is_sorted());
         named.dedup();
         Candidates {
             any: &self.any_program,
