@@ -10,13 +10,19 @@ It also times a cache rebuild and `warden check --batch` on a mixed corpus.
 
 Usage: bench/hook.py [--rounds N] [--no-callgrind] [--no-batch] [--write]
                      [--warden PATH] [--baseline PATH]
+                     [--batch-rounds N] [--batch-commands FILE]
   --rounds N       runs of each case (default 300), one per round
   --no-callgrind   skip the instruction counts (valgrind takes a while)
   --no-batch       skip the `check --batch` throughput
   --write          also put the table into BENCHMARKS.md, between its markers
   --warden PATH    measure this binary instead of building one with `install.sh --build-only`
   --baseline PATH  also run another warden build (one from before a change) on
-                   every case, interleaved with the others, with a cache of its own
+                   every case and every batch stream, interleaved with the
+                   others, with a cache of its own
+  --batch-rounds N runs of each batch stream (default 5), in shuffled rounds
+  --batch-commands FILE
+                   one more batch stream: the commands in FILE, one a line
+                   (material of your own, such as the tldr pages' commands)
 
 The table goes to target/bench/hook/table.md; the payloads and policies stay
 in target/bench/hook/ for profiling by hand.
@@ -26,6 +32,7 @@ import json
 import os
 import pathlib
 import platform
+import random
 import re
 import shutil
 import statistics
@@ -184,6 +191,8 @@ def main():
     parser.add_argument("--no-batch", action="store_true")
     parser.add_argument("--warden")
     parser.add_argument("--baseline")
+    parser.add_argument("--batch-rounds", type=int, default=5)
+    parser.add_argument("--batch-commands")
     parser.add_argument("-h", "--help", action="store_true")
     args = parser.parse_args()
     if args.help:
@@ -262,7 +271,11 @@ def main():
                          ratio=w["median"] / f["median"], ir_floor=ir_f, ir_warden=ir_w,
                          length=length, remove=remove, baseline=base))
 
-    batch = None if args.no_batch else batch_rate(warden, worlds[100])
+    batch = None
+    if not args.no_batch:
+        others = {"baseline": programs[2][1]} if args.baseline else {}
+        batch = batch_rate({"warden": warden, **others}, worlds[100], args.batch_rounds,
+                           args.batch_commands)
     table = render(rows, batch, args.rounds)
     (OUT / "table.md").write_text(table)
     print(table)
@@ -270,31 +283,51 @@ def main():
         write_benchmarks(table)
 
 
-def batch_rate(warden, world_):
-    """`warden check --batch` on one core over every corpus command, and over
-    the ordinary ones (without the four 10–50 KB lines that test the
-    analysis limits): commands per second."""
+def batch_rate(programs, world_, rounds, extra=None):
+    """`warden check --batch` on one core over every corpus command, over the
+    ordinary ones (without the four 10–50 KB lines that test the analysis
+    limits), and over the commands in `extra` if given: commands per second,
+    each program's median over shuffled, interleaved rounds."""
     root, env = world_
     commands = soak.commands()
+    streams = [("all", commands), ("ordinary", [c for c in commands if len(c) <= 4096])]
+    if extra:
+        lines = pathlib.Path(extra).read_text().splitlines()
+        streams.append((pathlib.Path(extra).name, [c for c in lines if c.strip()]))
     taskset = ["taskset", "-c", "0"] if shutil.which("taskset") else []
-    rates = {}
-    for label, chosen in [("all", commands), ("ordinary", [c for c in commands if len(c) <= 4096])]:
-        stream = OUT / f"batch-{label}.jsonl"
+    files = {}
+    for label, chosen in streams:
+        stream = OUT / f"batch-{re.sub(r'[^A-Za-z0-9]+', '-', label)}.jsonl"
         lines = [payload(c, str(root / "project")) for c in chosen]
         total = 0
         with open(stream, "w") as f:
             while total < 100_000:
                 f.write("\n".join(lines) + "\n")
                 total += len(lines)
-        times = []
-        for _ in range(5):
+        files[label] = (stream, total, len(chosen))
+    envs = {}
+    for who in programs:
+        env_ = dict(env)
+        if who == "baseline":
+            env_["XDG_CACHE_HOME"] = env["XDG_CACHE_HOME"] + "-baseline"
+            env_["XDG_STATE_HOME"] = env["XDG_STATE_HOME"] + "-baseline"
+        envs[who] = env_
+    times = {(who, label): [] for who in programs for label in files}
+    for _ in range(rounds):
+        plan = list(times)
+        random.shuffle(plan)
+        for who, label in plan:
             started = time.perf_counter()
-            subprocess.run(taskset + [str(warden), "check", "--batch"], stdin=open(stream),
-                           stdout=subprocess.DEVNULL, env=env, check=True)
-            times.append(time.perf_counter() - started)
-        seconds = statistics.median(times)
-        rates[label] = dict(commands=total, distinct=len(chosen), seconds=seconds,
-                            rate=total / seconds)
+            subprocess.run(taskset + [str(programs[who]), "check", "--batch"],
+                           stdin=open(files[label][0]), stdout=subprocess.DEVNULL,
+                           env=envs[who], check=True)
+            times[(who, label)].append(time.perf_counter() - started)
+    rates = {}
+    for label, (_, total, distinct) in files.items():
+        rates[label] = dict(commands=total, distinct=distinct, rounds=rounds)
+        for who in programs:
+            seconds = statistics.median(times[(who, label)])
+            rates[label][who] = dict(seconds=seconds, rate=total / seconds)
     return rates
 
 
@@ -323,12 +356,21 @@ def render(rows, batch, rounds):
     out.append("")
     out.append(f"Medians of {rounds} runs per program, interleaved in shuffled rounds.")
     if batch:
-        a, o = batch["all"], batch["ordinary"]
-        out.append(f"`check --batch`, one core, median of 5: {a['commands']:,} payloads of all "
-                   f"{a['distinct']:,} corpus commands in {a['seconds']:.2f} s, "
-                   f"**{a['rate']:,.0f} commands/s**; {o['commands']:,} payloads of the "
-                   f"{o['distinct']:,} ordinary ones (without the four 10–50 KB limit cases) in "
-                   f"{o['seconds']:.2f} s, **{o['rate']:,.0f} commands/s**.")
+        parts = []
+        for label, b in batch.items():
+            what = {"all": "all {n:,} corpus commands",
+                    "ordinary": "the {n:,} ordinary ones (without the four 10–50 KB limit cases)"
+                    }.get(label, "the {n:,} commands of " + label).format(n=b["distinct"])
+            w = b["warden"]
+            text = (f"{b['commands']:,} payloads of {what} in {w['seconds']:.2f} s, "
+                    f"**{w['rate']:,.0f} commands/s**")
+            if "baseline" in b:
+                text += (f" (baseline {b['baseline']['rate']:,.0f}/s, "
+                         f"{w['rate'] / b['baseline']['rate']:.2f}×)")
+            parts.append(text)
+        rounds_ = next(iter(batch.values()))["rounds"]
+        out.append(f"`check --batch`, one core, median of {rounds_} interleaved rounds: "
+                   + "; ".join(parts) + ".")
     out.append("")
     cpu = "unknown CPU"
     try:
