@@ -87,11 +87,16 @@ pub enum ToolKind {
 impl ToolKind {
     /// Classifies a tool by name (case-insensitively), across agents.
     pub fn of(tool: &str) -> ToolKind {
-        let lower = tool.to_ascii_lowercase();
-        if SHELL_TOOLS.contains(&lower.as_str()) {
+        // Most agents name their tools in lowercase already: no copy then.
+        let lower: std::borrow::Cow<'_, str> = if tool.bytes().any(|b| b.is_ascii_uppercase()) {
+            tool.to_ascii_lowercase().into()
+        } else {
+            tool.into()
+        };
+        if SHELL_TOOLS.contains(&lower.as_ref()) {
             return ToolKind::Shell;
         }
-        match lower.as_str() {
+        match lower.as_ref() {
             "read_file" | "read" | "search_files" | "grep" | "glob" | "ls" | "list_directory"
             | "notebookread" | "web_search" | "websearch" | "webfetch" | "todoread"
             | "view_image" | "vision_analyze" => ToolKind::Read,
