@@ -161,6 +161,26 @@ pub fn program_in(program: &str, programs: &[&str]) -> bool {
 }
 
 impl Command {
+    /// A copy without its pipeline history and its input (`upstream`,
+    /// `stdin`): what a pipeline keeps of a stage for the stages after it,
+    /// which would drop both from a whole copy.
+    pub(crate) fn stage_copy(&self) -> Command {
+        Command {
+            program: self.program.clone(),
+            path: self.path.clone(),
+            args: self.args.clone(),
+            env: self.env.clone(),
+            wrappers: self.wrappers.clone(),
+            redirects: self.redirects.clone(),
+            stdin: None,
+            upstream: Vec::new(),
+            cwd: self.cwd.clone(),
+            dynamic: self.dynamic,
+            via: self.via.clone(),
+            memo: Memo::default(),
+        }
+    }
+
     /// A command with just a program word and arguments, as tests and tools
     /// build one without the shell analysis (`/bin/rm` gives program `rm`).
     pub fn new(path: &str, args: &[&str]) -> Command {

@@ -157,12 +157,11 @@ impl<'a> Eval<'a> {
                 self.node(node, input.take(), &upstream, keep)
             };
             input = output;
-            if let Some(mut cmd) = cmd {
+            if let Some(cmd) = cmd {
                 // Each stage shares the stages before it; stages without
-                // their own history, and only the nearest few, keep a long
-                // pipeline linear.
-                cmd.upstream.clear();
-                cmd.stdin = None;
+                // their own history (a stage copy has none), and only the
+                // nearest few, keep a long pipeline linear.
+                debug_assert!(cmd.upstream.is_empty() && cmd.stdin.is_none());
                 if upstream.len() == MAX_UPSTREAM {
                     upstream.remove(0);
                 }
@@ -305,7 +304,7 @@ impl<'a> Eval<'a> {
         // The command is recorded before what its `>( )` substitutions run,
         // and they are fed from it: their inputs are taken first.
         let writers = self.writer_inputs(Some(&cmd), output.as_deref());
-        let kept = keep.then(|| cmd.clone());
+        let kept = keep.then(|| cmd.stage_copy());
         self.emit(cmd);
         self.run_writers(writers);
         (kept, output)
