@@ -165,7 +165,7 @@ pub(crate) fn path_arguments(cmd: &Command) -> Vec<String> {
     let looks_like_path = |t: &str| {
         let t = t.trim();
         (t.starts_with('~') || t.starts_with('/') || t.starts_with("./") || t.starts_with("../"))
-            && !t.contains(char::is_whitespace)
+            && !has_whitespace(t)
             && !t.contains("://")
             // A public key is meant to be handed out.
             && !t.ends_with(".pub")
