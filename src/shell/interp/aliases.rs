@@ -344,7 +344,13 @@ fn loaded_module(compact: &str) -> Option<&str> {
         let plain = |c: u8| c.is_ascii_alphanumeric() || b"_.-/".contains(&c);
         (!inner.is_empty() && inner.bytes().all(plain)).then_some(inner)
     }
-    for call in ["__import__(", "import_module(", "require(", "import("] {
+    // Each call ends in `(`; most right-hand sides have none to search for.
+    let calls = if compact.contains('(') {
+        &["__import__(", "import_module(", "require(", "import("][..]
+    } else {
+        &[]
+    };
+    for call in calls {
         if let Some(at) = compact.find(call) {
             let prefix = &compact[..at];
             let chain = prefix.bytes().all(|c| is_word(c) || c == b'.');

@@ -341,6 +341,11 @@ impl<'a> View<'a> {
     fn assignments(&self) -> &HashMap<&'a str, Vec<(usize, Span)>> {
         self.assignments.get_or_init(|| {
             let mut map: HashMap<&str, Vec<(usize, Span)>> = HashMap::new();
+            // Every assignment the pattern finds holds `=` or `<-`: code
+            // with neither (a one-line call) is not scanned.
+            if !self.s.iter().any(|&b| b == b'=' || b == b'<') {
+                return map;
+            }
             // Where the statement reaching each position ends; filled as
             // statements are walked so that `a=a=a=...` stays linear.
             let mut ends: Vec<u32> = vec![NONE; self.s.len()];

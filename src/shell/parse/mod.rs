@@ -190,7 +190,14 @@ impl<'a> Parser<'a> {
     /// Appends the input from character `from` to `to`.
     fn push_span(&self, buf: &mut String, from: usize, to: usize) {
         if self.ascii {
-            buf.push_str(&self.text[from..to]);
+            let span = &self.text[from..to];
+            // Most spans start a buffer: one exact allocation, without
+            // the growth path's arithmetic.
+            if buf.capacity() == 0 {
+                *buf = span.to_owned();
+            } else {
+                buf.push_str(span);
+            }
         } else {
             buf.extend(&self.chars[from..to]);
         }
