@@ -74,15 +74,38 @@ fn class(layout: Layout) -> Option<(usize, usize)> {
     }
 }
 
+/// A block for `layout` when no freed block of its size is at hand (or it
+/// is not a size the lists keep).
+#[inline(never)]
+#[cold]
+fn alloc_slow(layout: Layout) -> *mut u8 {
+    match class(layout) {
+        Some((index, rounded)) => LISTS
+            .try_with(|lists| lists.take(index, rounded))
+            .unwrap_or(ptr::null_mut()),
+        // SAFETY: a layout `GlobalAlloc::alloc` was given, passed on as is.
+        None => unsafe { System.alloc(layout) },
+    }
+}
+
 impl Lists {
+    /// The first freed block of class `index`, taken off its list.
+    #[inline]
+    fn pop(&self, index: usize) -> Option<*mut u8> {
+        let head = self.free[index].get();
+        if head.is_null() {
+            return None;
+        }
+        // SAFETY: every block on a list is at least 16 bytes, 16-aligned,
+        // and its first word was written by `give` (or is the null end).
+        self.free[index].set(unsafe { head.cast::<*mut u8>().read() });
+        Some(head)
+    }
+
     #[inline]
     fn take(&self, index: usize, rounded: usize) -> *mut u8 {
-        let head = self.free[index].get();
-        if !head.is_null() {
-            // SAFETY: every block on a list is at least 16 bytes, 16-aligned,
-            // and its first word was written by `give` (or is the null end).
-            self.free[index].set(unsafe { head.cast::<*mut u8>().read() });
-            return head;
+        if let Some(block) = self.pop(index) {
+            return block;
         }
         let next = self.next.get();
         if (self.end.get() as usize).wrapping_sub(next as usize) >= rounded && !next.is_null() {
@@ -156,12 +179,17 @@ impl Lists {
 unsafe impl GlobalAlloc for Heap {
     #[inline(never)]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        match class(layout) {
-            Some((index, rounded)) => LISTS
-                .try_with(|lists| lists.take(index, rounded))
-                .unwrap_or(ptr::null_mut()),
-            None => System.alloc(layout),
+        // Most requests are small and find a freed block of their size:
+        // that path pops the list and computes nothing else, with no stack
+        // frame; a new block, a larger size or the system is `alloc_slow`.
+        if layout.size() <= FINE && layout.align() <= GRAIN {
+            let index = layout.size().saturating_sub(1) / GRAIN;
+            let popped = LISTS.try_with(|lists| lists.pop(index));
+            if let Ok(Some(block)) = popped {
+                return block;
+            }
         }
+        alloc_slow(layout)
     }
 
     #[inline(never)]

@@ -87,6 +87,24 @@ impl Eval<'_> {
                 return;
             }
         }
+        // A word quoted whole (`'…'`, `"…"` without expansions) is one field
+        // as written, even when empty: what the walk and split would give.
+        if let Some(text) = quoted_text(&word.parts) {
+            if !self.charge_expansion(0) {
+                return;
+            }
+            let field = quoted_field(text);
+            #[cfg(debug_assertions)]
+            {
+                let before = self.expanded_chars;
+                let walked = self.expand_parts(word);
+                self.expanded_chars = before;
+                assert_eq!(walked, [field.clone()], "quoted word {:?}", word.parts);
+            }
+            self.expanded_chars += text.chars().count();
+            fields.push(field);
+            return;
+        }
         fields.extend(self.expand_parts(word));
     }
 
@@ -496,6 +514,33 @@ fn glob(pat: &[char], text: &[char]) -> bool {
 /// came from an expansion, and on multi-value separators.
 /// What [`split`] makes of an unquoted literal with no brace: the text as
 /// one field, or nothing when it is empty.
+/// The text of a word that is one quoted string with nothing to expand.
+fn quoted_text(parts: &[Part]) -> Option<&str> {
+    match parts {
+        [Part::Quoted(text)] => Some(text),
+        [Part::Double(inner)] => match inner.as_slice() {
+            [] => Some(""),
+            [Part::Quoted(text)] => Some(text),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The field of a wholly quoted word: a leading `~` is a file named `~`.
+fn quoted_field(text: &str) -> Field {
+    let text = if text.starts_with('~') {
+        format!("./{text}")
+    } else {
+        text.to_string()
+    };
+    Field {
+        text,
+        dynamic: false,
+        quoted: true,
+    }
+}
+
 fn literal_field(text: &str) -> Option<Field> {
     (!text.is_empty()).then(|| Field {
         text: text.to_string(),
