@@ -99,7 +99,12 @@ impl Eval<'_> {
                 let before = self.expanded_chars;
                 let walked = self.expand_parts(word);
                 self.expanded_chars = before;
-                assert_eq!(walked, [field.clone()], "quoted word {:?}", word.parts);
+                assert_eq!(
+                    walked,
+                    std::slice::from_ref(&field),
+                    "quoted word {:?}",
+                    word.parts
+                );
             }
             self.expanded_chars += text.chars().count();
             fields.push(field);
