@@ -133,13 +133,11 @@ impl Lists {
         chunk
     }
 
+    /// Puts a freed block on its class's list. Even the newest block cut
+    /// goes there rather than back to the chunk: the test for it cost every
+    /// free more than the reuse saved (a batch ran 1–4% faster without it).
     #[inline]
-    fn give(&self, block: *mut u8, index: usize, rounded: usize) {
-        if self.is_newest(block, rounded) {
-            // The newest block: the chunk takes it back for any size.
-            self.next.set(block);
-            return;
-        }
+    fn give(&self, block: *mut u8, index: usize) {
         // SAFETY: the block is ours, at least 16 bytes and 16-aligned, and
         // no longer in use: its first word can hold the list link.
         unsafe { block.cast::<*mut u8>().write(self.free[index].get()) };
@@ -197,8 +195,8 @@ unsafe impl GlobalAlloc for Heap {
         match class(layout) {
             // A thread being torn down can no longer reach its lists; the
             // block is then simply not reused.
-            Some((index, rounded)) => {
-                let _ = LISTS.try_with(|lists| lists.give(block, index, rounded));
+            Some((index, _)) => {
+                let _ = LISTS.try_with(|lists| lists.give(block, index));
             }
             None => System.dealloc(block, layout),
         }
