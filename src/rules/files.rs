@@ -179,15 +179,21 @@ impl Place<'_> {
 
 /// `path` inside `dir` (itself included, as `""`).
 pub(crate) fn strip_dir<'p>(path: &'p str, dir: &str) -> Option<&'p str> {
-    let dir = dir.trim_end_matches('/');
+    // Asked of every path against every directory the file rules name:
+    // the byte where `dir` would end in `path` rejects most pairs before
+    // the texts are compared.
+    let dir = if dir.ends_with('/') {
+        dir.trim_end_matches('/')
+    } else {
+        dir
+    };
     if dir.is_empty() {
         return path.strip_prefix('/');
     }
-    let rest = path.strip_prefix(dir)?;
-    if rest.is_empty() {
-        Some("")
-    } else {
-        rest.strip_prefix('/')
+    match path.as_bytes().get(dir.len()) {
+        None if path.len() == dir.len() => (path == dir).then_some(""),
+        Some(b'/') if path.as_bytes().starts_with(dir.as_bytes()) => Some(&path[dir.len() + 1..]),
+        _ => None,
     }
 }
 
@@ -681,4 +687,56 @@ pub fn first_match(
     RULES
         .iter()
         .find(|rule| rule.decides(how, write) == Some(decision) && rule.matches(place))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::strip_dir;
+
+    #[test]
+    fn strip_dir_is_a_prefix_of_whole_components() {
+        // What it answered when it stripped the prefix as text first.
+        let by_text = |path: &'static str, dir: &str| -> Option<&'static str> {
+            let dir = dir.trim_end_matches('/');
+            if dir.is_empty() {
+                return path.strip_prefix('/');
+            }
+            let rest = path.strip_prefix(dir)?;
+            if rest.is_empty() {
+                Some("")
+            } else {
+                rest.strip_prefix('/')
+            }
+        };
+        let paths = [
+            "",
+            "/",
+            "//",
+            "/etc",
+            "/etc/",
+            "/etc//x",
+            "/etcx",
+            "/etc/shadow",
+            "/et",
+            "etc",
+            "~",
+            "~/",
+            "~/.ssh/id_rsa",
+            "/home/u/.ssh",
+            "/é/x",
+            "/é",
+        ];
+        let dirs = [
+            "", "/", "//", "/etc", "/etc/", "/etc//", "etc", "~", "/home/u", "/é", "é",
+        ];
+        for path in paths {
+            for dir in dirs {
+                assert_eq!(
+                    strip_dir(path, dir),
+                    by_text(path, dir),
+                    "{path:?} in {dir:?}"
+                );
+            }
+        }
+    }
 }
