@@ -117,18 +117,12 @@ pub fn program_name(word: &str) -> String {
 /// written (`rm`, `/usr/bin/git`): asked of every command and of many
 /// arguments, most of which need no change.
 pub fn program_name_of(word: &str) -> Cow<'_, str> {
-    // One pass finds where the basename starts and what it holds.
-    let (mut start, mut upper, mut ascii) = (0, false, true);
-    for (i, b) in word.bytes().enumerate() {
-        match b {
-            b'/' | b'\\' => (start, upper, ascii) = (i + 1, false, true),
-            b'A'..=b'Z' => upper = true,
-            0x80.. => ascii = false,
-            _ => {}
-        }
-    }
+    let start = word
+        .bytes()
+        .rposition(|b| b == b'/' || b == b'\\')
+        .map_or(0, |i| i + 1);
     let base = &word[start..];
-    if !ascii {
+    if !base.is_ascii() {
         let mut lower = base.to_lowercase();
         if lower.ends_with(".exe") {
             lower.truncate(lower.len() - ".exe".len());
@@ -142,9 +136,7 @@ pub fn program_name_of(word: &str) -> Cow<'_, str> {
         Some(ext) if ext.eq_ignore_ascii_case(".exe") => &base[..cut],
         _ => base,
     };
-    // An uppercase letter only in a cut `.EXE` makes an owned copy of the
-    // same name: the same text either way.
-    if upper {
+    if base.bytes().any(|b| b.is_ascii_uppercase()) {
         Cow::Owned(base.to_ascii_lowercase())
     } else {
         Cow::Borrowed(base)
