@@ -13,7 +13,9 @@
 use once_cell::sync::Lazy;
 
 use crate::shell::names::{self, NameSet};
-use crate::shell::{self, has_model, program_name_of, shell_quote, Analysis, Command};
+use crate::shell::{
+    self, has_model, has_whitespace, program_name_of, shell_quote, Analysis, Command,
+};
 
 use super::{Matcher, Rule, DANGEROUS_SET, HARDLINE_SET};
 use crate::verdict::Decision;
@@ -376,23 +378,6 @@ fn pieces(arg: &str, out: &mut Vec<String>) {
     }
 }
 
-/// `text.contains(char::is_whitespace)`, over bytes while they are ASCII:
-/// asked of every argument, most of them short ASCII words, and decoding
-/// each character cost more than the question.
-fn has_whitespace(text: &str) -> bool {
-    for (at, b) in text.bytes().enumerate() {
-        if !b.is_ascii() {
-            // A byte after ASCII ones starts a character.
-            return text[at..].contains(char::is_whitespace);
-        }
-        // Unicode's White_Space among ASCII: tab to carriage return, space.
-        if matches!(b, b'\t'..=b'\r' | b' ') {
-            return true;
-        }
-    }
-    false
-}
-
 /// Each line of text a program reads, as written and without the prompt
 /// escape in front (`!CMD`, `\!CMD`, `.shell CMD`, `@exec CMD`).
 fn lines(text: &str, out: &mut Vec<String>) {
@@ -407,22 +392,6 @@ fn lines(text: &str, out: &mut Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn whitespace_over_bytes_is_the_character_test() {
-        let mut texts: Vec<String> = (0..=0x3000u32)
-            .filter_map(char::from_u32)
-            .map(|c| format!("ab{c}é"))
-            .collect();
-        texts.extend(["", "plain", "é", "éa b", "a\u{85}", "x\u{3000}", "\u{b}"].map(String::from));
-        for text in &texts {
-            assert_eq!(
-                has_whitespace(text),
-                text.contains(char::is_whitespace),
-                "{text:?}"
-            );
-        }
-    }
 
     fn texts_of(line: &str) -> Vec<String> {
         let analysis = shell::analyze(line);

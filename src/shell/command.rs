@@ -1,6 +1,7 @@
 //! `Command`: one simple command the shell would run, after expansion and unwrapping, with the queries rules ask of it.
 
 use std::borrow::Cow;
+use std::fmt::Write as _;
 use std::rc::Rc;
 
 /// One simple command as the shell would run it: wrappers peeled off,
@@ -143,6 +144,24 @@ pub fn program_name_of(word: &str) -> Cow<'_, str> {
     }
 }
 
+/// `text.contains(char::is_whitespace)`, over bytes while they are ASCII:
+/// asked of every argument (displays, the hidden-command search), most of
+/// them short ASCII words, and decoding each character cost more than the
+/// question.
+pub fn has_whitespace(text: &str) -> bool {
+    for (at, b) in text.bytes().enumerate() {
+        if !b.is_ascii() {
+            // A byte after ASCII ones starts a character.
+            return text[at..].contains(char::is_whitespace);
+        }
+        // Unicode's White_Space among ASCII: tab to carriage return, space.
+        if matches!(b, b'\t'..=b'\r' | b' ') {
+            return true;
+        }
+    }
+    false
+}
+
 /// Whether `program` is in `programs`, where an entry ending in `*` is a
 /// prefix (`mkfs*`); the same test the rule matchers' program lists use.
 pub fn program_in(program: &str, programs: &[&str]) -> bool {
@@ -206,6 +225,9 @@ impl Command {
     /// [`Command::display`], written at the end of `out`.
     pub fn display_into(&self, out: &mut String) {
         let start = out.len();
+        // Room for the program and its arguments at once (a quote pair and
+        // a space each): the string grows once, not per word.
+        out.reserve(self.path.len() + self.args.iter().map(|a| a.len() + 3).sum::<usize>());
         for w in &self.wrappers {
             out.push_str(&w.name);
             for arg in &w.args {
@@ -223,7 +245,7 @@ impl Command {
         out.push_str(&self.path);
         for arg in &self.args {
             out.push(' ');
-            if arg.is_empty() || arg.contains(char::is_whitespace) {
+            if arg.is_empty() || has_whitespace(arg) {
                 out.push('\'');
                 out.push_str(arg);
                 out.push('\'');
@@ -232,7 +254,6 @@ impl Command {
             }
         }
         for r in &self.redirects {
-            let fd = r.fd.map(|fd| fd.to_string()).unwrap_or_default();
             let op = match r.op {
                 RedirectOp::Write => ">",
                 RedirectOp::Append => ">>",
@@ -243,7 +264,14 @@ impl Command {
                     continue;
                 }
             };
-            out.push_str(&format!(" {fd}{op} {}", r.target));
+            out.push(' ');
+            if let Some(fd) = r.fd {
+                // Writing to a String cannot fail.
+                let _ = write!(out, "{fd}");
+            }
+            out.push_str(op);
+            out.push(' ');
+            out.push_str(&r.target);
         }
         // A line of only redirections (`> f`) starts with a space.
         let lead = out[start..].len() - out[start..].trim_start().len();
@@ -339,6 +367,22 @@ mod tests {
         assert!(c.has_short('r') && c.has_short('f') && !c.has_short('v'));
         assert!(c.has_long("--no-preserve-root"));
         assert_eq!(c.operands(), vec!["a", "-b"]);
+    }
+
+    #[test]
+    fn whitespace_over_bytes_is_the_character_test() {
+        let mut texts: Vec<String> = (0..=0x3000u32)
+            .filter_map(char::from_u32)
+            .map(|c| format!("ab{c}é"))
+            .collect();
+        texts.extend(["", "plain", "é", "éa b", "a\u{85}", "x\u{3000}", "\u{b}"].map(String::from));
+        for text in &texts {
+            assert_eq!(
+                has_whitespace(text),
+                text.contains(char::is_whitespace),
+                "{text:?}"
+            );
+        }
     }
 
     #[test]

@@ -23,7 +23,8 @@ mod runners;
 mod wrappers;
 
 pub use command::{
-    program_in, program_name, program_name_of, Command, Redirect, RedirectOp, Wrapper,
+    has_whitespace, program_in, program_name, program_name_of, Command, Redirect, RedirectOp,
+    Wrapper,
 };
 pub(crate) use eval::{shell_quote, GROUP_REDIRECT};
 pub use interp::Concern;
