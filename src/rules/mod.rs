@@ -261,6 +261,11 @@ pub(crate) struct RuleSet {
     by_program: ProgramIndex,
     prefixed: Vec<(&'static str, usize)>,
     any_program: Vec<usize>,
+    /// For each set of signs (by [`Signs::index`]), the rules for any
+    /// program a command showing those signs may match, in rule order: the
+    /// others are not asked (debug builds still ask them, through
+    /// `any_program`, and check that they do not match).
+    any_by_signs: Vec<Vec<usize>>,
     /// The rules that judge the whole analysis, in rule order (a few among
     /// hundreds: walking the table for them cost more than matching them).
     whole_line: Vec<usize>,
@@ -403,12 +408,26 @@ impl RuleSet {
                 }
             }
         }
+        let any_by_signs = (0..Signs::SETS_OF_SIGNS)
+            .map(|index| {
+                let shown = Signs::from_index(index);
+                any_program
+                    .iter()
+                    .copied()
+                    .filter(|&i| match &rules[i].matcher {
+                        Matcher::AnyProgram { signs, .. } => shown.meets(*signs),
+                        _ => true,
+                    })
+                    .collect()
+            })
+            .collect();
         let regexes = rules.iter().map(|_| OnceCell::new()).collect();
         RuleSet {
             rules,
             by_program: ProgramIndex::new(&named),
             prefixed,
             any_program,
+            any_by_signs,
             whole_line,
             regexes,
             help_is_harmless: false,
@@ -456,7 +475,7 @@ impl RuleSet {
         for cmd in self.judged(analysis) {
             // Joined once per command, however many regexes read it.
             let line = OnceCell::new();
-            for i in self.candidates(&cmd.program) {
+            for i in self.candidates(&cmd.program, Signs::of(cmd)) {
                 if beaten(&best, i) {
                     break;
                 }
@@ -489,7 +508,7 @@ impl RuleSet {
         let mut found: Vec<Option<String>> = vec![None; self.rules.len()];
         for cmd in self.judged(analysis) {
             let line = OnceCell::new();
-            for i in self.candidates(&cmd.program) {
+            for i in self.candidates(&cmd.program, Signs::of(cmd)) {
                 if found[i].is_none() {
                     found[i] = self.match_command(i, cmd, &line);
                 }
@@ -514,7 +533,7 @@ impl RuleSet {
 
     /// The rules that could match `program`, in rule order, each once. Most
     /// commands meet only the rules for any program, which need no copy.
-    fn candidates(&self, program: &str) -> Candidates<'_> {
+    fn candidates(&self, program: &str, signs: Signs) -> Candidates<'_> {
         // The index holds a program's rules in rule order: only rules found
         // by a prefix need sorting in.
         let mut named: Vec<usize> = self.by_program.get(program).collect();
@@ -529,8 +548,13 @@ impl RuleSet {
         }
         debug_assert!(named.is_sorted());
         named.dedup();
+        let any = if cfg!(debug_assertions) {
+            &self.any_program
+        } else {
+            &self.any_by_signs[signs.index()]
+        };
         Candidates {
-            any: &self.any_program,
+            any,
             named,
             i: 0,
             j: 0,
@@ -609,10 +633,44 @@ mod tests {
                 want.sort_unstable();
                 want.dedup();
                 assert_eq!(
-                    set.candidates(program).collect::<Vec<_>>(),
+                    set.candidates(program, Signs::default())
+                        .collect::<Vec<_>>(),
                     want,
                     "{program}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn a_command_meets_the_rules_for_any_program_its_signs_allow() {
+        let every = Signs::SETS.or(Signs::RUNS_CODE);
+        assert_eq!(every.index(), Signs::SETS_OF_SIGNS - 1);
+        for set in [&*HARDLINE_SET, &*DANGEROUS_SET, &RuleSet::new(all())] {
+            // Every sign shown: every rule is asked.
+            assert_eq!(set.any_by_signs[every.index()], set.any_program);
+            for (index, listed) in set.any_by_signs.iter().enumerate() {
+                let shown = Signs::from_index(index);
+                for &i in &set.any_program {
+                    let asked = match &set.rules[i].matcher {
+                        Matcher::AnyProgram { signs, .. } => {
+                            assert_ne!(
+                                *signs,
+                                Signs::default(),
+                                "{} names no sign",
+                                set.rules[i].id
+                            );
+                            shown.meets(*signs)
+                        }
+                        _ => true,
+                    };
+                    assert_eq!(
+                        listed.contains(&i),
+                        asked,
+                        "{} with {shown:?}",
+                        set.rules[i].id
+                    );
+                }
             }
         }
     }

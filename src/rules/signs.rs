@@ -23,6 +23,20 @@ impl Signs {
     /// or an interpreter.
     pub const RUNS_CODE: Signs = Signs(1 << 1);
 
+    /// How many different sets of signs there are.
+    pub(crate) const SETS_OF_SIGNS: usize = 4;
+
+    /// This set as a number below [`Signs::SETS_OF_SIGNS`].
+    pub(crate) const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The set numbered `index` by [`Signs::index`].
+    pub(crate) fn from_index(index: usize) -> Signs {
+        debug_assert!(index < Self::SETS_OF_SIGNS);
+        Signs(index as u8)
+    }
+
     /// The signs `cmd` shows, worked out on the first question and kept.
     pub(crate) fn of(cmd: &Command) -> Signs {
         Signs(*cmd.memo.signs.get_or_init(|| Signs::work_out(cmd).0))
