@@ -118,6 +118,13 @@ pub fn program_name(word: &str) -> String {
 /// written (`rm`, `/usr/bin/git`): asked of every command and of many
 /// arguments, most of which need no change.
 pub fn program_name_of(word: &str) -> Cow<'_, str> {
+    // Most words are a bare lowercase ASCII name: one pass says so.
+    if word
+        .bytes()
+        .all(|b| !matches!(b, b'/' | b'\\' | b'A'..=b'Z' | 0x80..))
+    {
+        return Cow::Borrowed(word.strip_suffix(".exe").unwrap_or(word));
+    }
     let start = word
         .bytes()
         .rposition(|b| b == b'/' || b == b'\\')
