@@ -541,8 +541,9 @@ impl RuleSet {
             .collect()
     }
 
-    /// The rules that could match `program`, in rule order, each once. Most
-    /// commands meet only the rules for any program, which need no copy.
+    /// The rules that could match `program` showing `signs`, in rule order,
+    /// each once. Most commands meet only the rules for any program, which
+    /// need no copy.
     fn candidates(&self, program: &str, signs: Signs) -> Candidates<'_> {
         // The index holds a program's rules in rule order: only rules found
         // by a prefix need sorting in.

@@ -515,10 +515,6 @@ fn glob(pat: &[char], text: &[char]) -> bool {
     pat[p..].iter().all(|&c| c == '*')
 }
 
-/// Splits expanded characters into fields on unquoted IFS characters that
-/// came from an expansion, and on multi-value separators.
-/// What [`split`] makes of an unquoted literal with no brace: the text as
-/// one field, or nothing when it is empty.
 /// The text of a word that is one quoted string with nothing to expand.
 fn quoted_text(parts: &[Part]) -> Option<&str> {
     match parts {
@@ -532,7 +528,8 @@ fn quoted_text(parts: &[Part]) -> Option<&str> {
     }
 }
 
-/// The field of a wholly quoted word: a leading `~` is a file named `~`.
+/// What [`split`] makes of a wholly quoted word: its text as one field,
+/// even when empty, a leading `~` a file named `~` (not the home).
 fn quoted_field(text: &str) -> Field {
     let text = if text.starts_with('~') {
         format!("./{text}")
@@ -546,6 +543,8 @@ fn quoted_field(text: &str) -> Field {
     }
 }
 
+/// What [`split`] makes of an unquoted literal with no brace: the text as
+/// one field, or nothing when it is empty.
 fn literal_field(text: &str) -> Option<Field> {
     (!text.is_empty()).then(|| Field {
         text: text.to_string(),
@@ -554,6 +553,8 @@ fn literal_field(text: &str) -> Option<Field> {
     })
 }
 
+/// Splits expanded characters into fields on unquoted IFS characters that
+/// came from an expansion, and on multi-value separators.
 fn split(chars: &[(char, u8)], ifs: &str, dynamic: bool, quoted: bool, out: &mut Vec<Field>) {
     let mut current = String::new();
     let mut has_content = false;
