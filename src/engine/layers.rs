@@ -150,6 +150,13 @@ fn sudo_guard(cx: &mut Context<'_>) -> Step {
     if cx.options.sudo_password_set {
         return pass(cx, "off: SUDO_PASSWORD is set");
     }
+    // The guard's rules read the options given to sudo: a line that runs
+    // no sudo has none, and the rule set's walk is not worth its cost.
+    let runs_sudo = |c: &crate::shell::Command| c.program == "sudo" || c.wrapped_by("sudo");
+    if !analysis.commands.iter().any(runs_sudo) {
+        debug_assert!(SUDO_GUARD.first_match(analysis).is_none());
+        return pass(cx, "no match");
+    }
     match SUDO_GUARD.first_match(analysis) {
         Some(hit) => built_in(cx, &hit, Layer::SudoGuard),
         None => pass(cx, "no match"),
