@@ -152,8 +152,7 @@ fn sudo_guard(cx: &mut Context<'_>) -> Step {
     }
     // The guard's rules read the options given to sudo: a line that runs
     // no sudo has none, and the rule set's walk is not worth its cost.
-    let runs_sudo = |c: &crate::shell::Command| c.program == "sudo" || c.wrapped_by("sudo");
-    if !analysis.commands.iter().any(runs_sudo) {
+    if !analysis.commands.iter().any(rules::runs_sudo) {
         debug_assert!(SUDO_GUARD.first_match(analysis).is_none());
         return pass(cx, "no match");
     }

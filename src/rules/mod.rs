@@ -40,6 +40,7 @@ pub(crate) use crate::shell::program_in;
 use crate::shell::{Analysis, Command};
 use crate::verdict::Decision;
 pub use signs::Signs;
+pub(crate) use system::runs_sudo;
 
 /// One built-in rule, with the examples that prove it.
 pub struct Rule {

@@ -413,6 +413,13 @@ const SUDO: Spec = Spec { values: "aCcDgpRrTtUu", attached: "h", long_values: &[
 
 /// sudo's own options, one parse per `sudo` on the command (a wrapper, or
 /// the command itself when nothing follows its flags).
+/// Whether `cmd` goes through sudo, as its program or a wrapper: the
+/// commands [`sudo_opts`] reads options from, and so the only ones the sudo
+/// guard's rules can match.
+pub(crate) fn runs_sudo(cmd: &Command) -> bool {
+    cmd.program == "sudo" || cmd.wrapped_by("sudo")
+}
+
 fn sudo_opts(cmd: &Command) -> Vec<Opts<'_>> {
     let mut out: Vec<Opts<'_>> = cmd
         .wrappers
