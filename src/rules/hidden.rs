@@ -192,20 +192,57 @@ pub(crate) fn path_arguments(cmd: &Command) -> Vec<String> {
 }
 
 /// Whether a model or a built-in rule knows `name`: [`has_model`], or a
-/// floor or dangerous rule names it. Asked of most arguments, so the names
-/// written out are one probe, and only interpreters' versioned names and
-/// the rules' prefixes are asked of each.
+/// floor or dangerous rule names it. Asked of most arguments (a tldr
+/// command asks it about twice), so the names written out are one probe,
+/// and the rules' prefixes are compared only with a name that starts with
+/// one of their first bytes.
 fn known_command(name: &str) -> bool {
-    static EXACT: Lazy<NameSet> = Lazy::new(|| {
-        shell::modelled_names()
-            .chain(HARDLINE_SET.exact_names())
-            .chain(DANGEROUS_SET.exact_names())
-            .collect()
+    struct Known {
+        exact: NameSet,
+        prefixes: Vec<&'static str>,
+        /// Whether some prefix starts with this byte (every byte, for an
+        /// empty prefix).
+        firsts: [bool; 256],
+    }
+    static KNOWN: Lazy<Known> = Lazy::new(|| {
+        let prefixes: Vec<&'static str> = HARDLINE_SET
+            .name_prefixes()
+            .chain(DANGEROUS_SET.name_prefixes())
+            .collect();
+        let mut firsts = [false; 256];
+        for prefix in &prefixes {
+            match prefix.as_bytes().first() {
+                Some(&b) => firsts[usize::from(b)] = true,
+                None => firsts = [true; 256],
+            }
+        }
+        Known {
+            exact: shell::modelled_names()
+                .chain(HARDLINE_SET.exact_names())
+                .chain(DANGEROUS_SET.exact_names())
+                .collect(),
+            prefixes,
+            firsts,
+        }
     });
-    EXACT.contains(name)
-        || shell::interpreter_language(name).is_some()
-        || HARDLINE_SET.names_by_prefix(name)
-        || DANGEROUS_SET.names_by_prefix(name)
+    let known = &*KNOWN;
+    let by_prefix = || {
+        // An empty name asks about byte 0, which no name starts with: only
+        // an empty prefix (which sets every byte) could match it.
+        let first = name.as_bytes().first().map_or(0, |&b| usize::from(b));
+        known.firsts[first] && known.prefixes.iter().any(|p| name.starts_with(p))
+    };
+    let found =
+        known.exact.contains(name) || shell::interpreter_language(name).is_some() || by_prefix();
+    debug_assert_eq!(
+        found,
+        known.exact.contains(name)
+            || shell::interpreter_language(name).is_some()
+            || HARDLINE_SET.names_by_prefix(name)
+            || DANGEROUS_SET.names_by_prefix(name),
+        "{name}"
+    );
+    found
 }
 
 /// Whether `text` starts with a word that names a program a rule or a model

@@ -468,6 +468,11 @@ impl RuleSet {
         self.prefixed.iter().any(|(p, _)| has_prefix(program, p))
     }
 
+    /// The prefixes rules of this set name programs by (`mkfs` for `mkfs*`).
+    pub(crate) fn name_prefixes(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.prefixed.iter().map(|(p, _)| *p)
+    }
+
     /// The commands of `analysis` this set judges one by one.
     fn judged<'a>(&self, analysis: &'a Analysis) -> impl Iterator<Item = &'a Command> {
         let skip_help = self.help_is_harmless;

@@ -80,7 +80,11 @@ fn long_matches(given: &str, name: &str, min: usize) -> bool {
 
 /// Sorts `args` into options and operands as `spec` describes.
 pub(super) fn parse_opts<'a>(args: &'a [String], spec: &Spec) -> Opts<'a> {
-    let mut out = Opts::default();
+    let mut out = Opts {
+        // Made to measure: most arguments of most commands are operands.
+        operands: Vec::with_capacity(args.len()),
+        ..Opts::default()
+    };
     let mut i = 0;
     while i < args.len() {
         let arg = args[i].as_str();
@@ -104,7 +108,7 @@ pub(super) fn parse_opts<'a>(args: &'a [String], spec: &Spec) -> Opts<'a> {
             continue;
         }
         if arg.len() > 1 && arg.starts_with('-') {
-            let mut flags = Vec::new();
+            let mut flags = Vec::with_capacity(arg.len() - 1);
             for (at, c) in arg.char_indices().skip(1) {
                 let rest = &arg[at + c.len_utf8()..];
                 if spec.values.contains(c) {

@@ -319,7 +319,7 @@ impl Command {
     /// Arguments that are not options: those not starting with `-`, and
     /// everything after `--`.
     pub fn operands(&self) -> Vec<&str> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(self.args.len());
         let mut after_dashes = false;
         for arg in &self.args {
             if after_dashes {

@@ -558,12 +558,21 @@ fn literal_field(text: &str) -> Option<Field> {
 fn split(chars: &[(char, u8)], ifs: &str, dynamic: bool, quoted: bool, out: &mut Vec<Field>) {
     let mut current = String::new();
     let mut has_content = false;
+    // The default IFS is asked about with one comparison, not a search.
+    let default_ifs = ifs == " \t\n";
+    let is_ifs = |c: char| {
+        if default_ifs {
+            matches!(c, ' ' | '\t' | '\n')
+        } else {
+            ifs.contains(c)
+        }
+    };
     for &(c, flags) in chars {
         if flags == ALT {
             continue;
         }
         let splits =
-            flags & SPLIT != 0 || (flags & EXPANDED != 0 && flags & QUOTED == 0 && ifs.contains(c));
+            flags & SPLIT != 0 || (flags & EXPANDED != 0 && flags & QUOTED == 0 && is_ifs(c));
         if splits {
             if has_content {
                 out.push(Field {

@@ -177,9 +177,9 @@ fn read_code(code: &str, lang: Lang, depth: usize, decoded: bool) -> Reading {
     let view = View::new(code, lang.dialect(), &lexed);
     let aliases = aliases::Aliases::find(&view, lang);
     let names = match lang.dialect() {
-        Dialect::Js => idents::JS,
-        Dialect::Perl | Dialect::Ruby => idents::AT_SIGIL,
-        _ => idents::SIGIL,
+        Dialect::Js => &idents::JS,
+        Dialect::Perl | Dialect::Ruby => &idents::AT_SIGIL,
+        _ => &idents::SIGIL,
     };
     let tokens: Vec<Span> = names
         .find(code)

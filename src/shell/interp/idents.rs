@@ -11,29 +11,28 @@ use super::view::Span;
 
 /// One language family's identifiers: which bytes start one and which
 /// continue it.
-#[derive(Clone, Copy)]
 pub(super) struct Idents {
-    /// Bytes besides letters and `_` that start a name.
-    start: &'static [u8],
-    /// Bytes besides letters, digits and `_` that continue one.
-    more: &'static [u8],
+    /// Which bytes start a name: letters, `_` and the family's own.
+    start: [bool; 256],
+    /// Which bytes continue one: letters, digits, `_` and the family's own.
+    more: [bool; 256],
     /// The same names as a regex, to check the scan against.
     #[cfg(any(debug_assertions, test))]
     pattern: &'static str,
 }
 
 /// JavaScript's names, where `$` is a letter.
-pub(super) const JS: Idents = Idents {
-    start: b"$",
-    more: b"$",
+pub(super) static JS: Idents = Idents {
+    start: class(b"$", false),
+    more: class(b"$", true),
     #[cfg(any(debug_assertions, test))]
     pattern: r"[A-Za-z_$][A-Za-z0-9_$]*",
 };
 
 /// Names where `$` is a sigil, not a letter (Perl's `system$_`, PHP's `$x`).
-pub(super) const SIGIL: Idents = Idents {
-    start: b"$",
-    more: b"",
+pub(super) static SIGIL: Idents = Idents {
+    start: class(b"$", false),
+    more: class(b"", true),
     #[cfg(any(debug_assertions, test))]
     pattern: r"[A-Za-z_$][A-Za-z0-9_]*",
 };
@@ -42,26 +41,43 @@ pub(super) const SIGIL: Idents = Idents {
 /// instance variables (`@x`) are variables, not calls. Elsewhere `@` is an
 /// operator before a name: PHP's error suppression (`@system(...)`),
 /// Python's decorators and matrix product, Julia's macros, R's slots.
-pub(super) const AT_SIGIL: Idents = Idents {
-    start: b"$@",
-    more: b"",
+pub(super) static AT_SIGIL: Idents = Idents {
+    start: class(b"$@", false),
+    more: class(b"", true),
     #[cfg(any(debug_assertions, test))]
     pattern: r"[A-Za-z_$@][A-Za-z0-9_]*",
 };
 
+/// A byte class as a table, looked up once per byte of every snippet:
+/// ASCII letters, `_`, digits when `digits`, and `extra`.
+const fn class(extra: &[u8], digits: bool) -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphabetic() || c == b'_' || (digits && c.is_ascii_digit());
+        b += 1;
+    }
+    let mut i = 0;
+    while i < extra.len() {
+        table[extra[i] as usize] = true;
+        i += 1;
+    }
+    table
+}
+
 impl Idents {
     /// The byte ranges of the names in `code`, in order.
-    pub(super) fn find(self, code: &str) -> impl Iterator<Item = Span> + '_ {
+    pub(super) fn find<'c>(&'static self, code: &'c str) -> impl Iterator<Item = Span> + 'c {
         #[cfg(debug_assertions)]
         self.check(code);
         self.scan(code)
     }
 
-    fn scan(self, code: &str) -> impl Iterator<Item = Span> + '_ {
+    fn scan<'c>(&'static self, code: &'c str) -> impl Iterator<Item = Span> + 'c {
         let bytes = code.as_bytes();
-        let starts = move |b: u8| b.is_ascii_alphabetic() || b == b'_' || self.start.contains(&b);
-        let continues =
-            move |b: u8| b.is_ascii_alphanumeric() || b == b'_' || self.more.contains(&b);
+        let starts = move |b: u8| self.start[usize::from(b)];
+        let continues = move |b: u8| self.more[usize::from(b)];
         let mut at = 0;
         std::iter::from_fn(move || {
             let start = at + bytes.get(at..)?.iter().position(|&b| starts(b))?;
@@ -76,7 +92,7 @@ impl Idents {
 
     /// Asserts that the scan finds what the regex finds.
     #[cfg(any(debug_assertions, test))]
-    fn check(self, code: &str) {
+    fn check(&'static self, code: &str) {
         use std::collections::HashMap;
         thread_local! {
             static COMPILED: std::cell::RefCell<HashMap<&'static str, regex::Regex>> =
@@ -118,7 +134,7 @@ mod tests {
             "é",
             "x\u{301}y",
         ] {
-            for idents in [JS, SIGIL, AT_SIGIL] {
+            for idents in [&JS, &SIGIL, &AT_SIGIL] {
                 idents.check(code);
             }
         }

@@ -382,6 +382,11 @@ impl<'a> Parser<'a> {
     fn stage(&mut self, pipeline: &mut Pipeline) {
         let start = self.pos;
         if let Some(node) = self.command() {
+            if pipeline.stages.capacity() == 0 {
+                // Room for a short pipeline at once: growing from nothing
+                // goes through the allocator's slower path.
+                pipeline.stages = Vec::with_capacity(4);
+            }
             pipeline.stages.push(node);
         }
         // Always make progress, whatever the input.
@@ -457,7 +462,10 @@ impl<'a> Parser<'a> {
     }
 
     fn simple(&mut self) -> Option<Node> {
-        let mut simple = Simple::default();
+        let mut simple = Simple {
+            words: Vec::with_capacity(4),
+            redirs: Vec::new(),
+        };
         let mut is_test = false;
         loop {
             self.skip_blanks();
@@ -661,6 +669,9 @@ fn finish(script: &mut Script, pipeline: &mut Pipeline, background: bool, then: 
         let mut done = std::mem::take(pipeline);
         done.background = background;
         done.then = then;
+        if script.pipelines.capacity() == 0 {
+            script.pipelines = Vec::with_capacity(4);
+        }
         script.pipelines.push(done);
     }
 }

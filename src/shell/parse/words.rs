@@ -112,12 +112,15 @@ impl Parser<'_> {
                 }
             }
         }
-        flush(&mut parts, &mut lit_buf);
         if parts.is_empty() {
-            None
-        } else {
-            Some(Word { parts })
+            // Most words are one run of plain text: a list made to measure,
+            // not grown from nothing.
+            return (!lit_buf.is_empty()).then(|| Word {
+                parts: vec![Part::Lit(lit_buf)],
+            });
         }
+        flush(&mut parts, &mut lit_buf);
+        Some(Word { parts })
     }
 
     pub(super) fn take_until(&mut self, end: char) -> String {
