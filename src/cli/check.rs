@@ -4,7 +4,7 @@
 //! line gets the line the hook would print for it, in order, with the policy
 //! loaded once per working directory instead of once per call.
 
-use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::io::{BufWriter, Read, Write};
 
 use super::args::{Flag, Parsed};
 use super::hook::{self, settings};
@@ -44,20 +44,18 @@ pub(super) fn run(parsed: &Parsed, env: &Env, io: &mut Io<'_>) -> Result<Outcome
         audit: None,
     };
     let Io { stdin, stdout } = io;
-    let mut reader = BufReader::with_capacity(1 << 16, &mut **stdin);
+    let mut reader = Lines::new(&mut **stdin);
     let mut writer = BufWriter::with_capacity(1 << 16, &mut **stdout);
-    let mut line = String::new();
     for n in 0.. {
         // Verdicts are held back only while more input is already here:
         // a reader that waits for each answer before sending the next
         // payload gets it before warden waits in turn.
-        if reader.buffer().is_empty() && !flush(&mut writer, &mut out) {
+        if !reader.has_line() && !flush(&mut writer, &mut out) {
             break;
         }
-        line.clear();
-        match reader.read_line(&mut line) {
-            Ok(0) => break,
-            Ok(_) => {}
+        let line = match reader.next_line() {
+            Ok(Some(line)) => line,
+            Ok(None) => break,
             Err(source) => {
                 // Past a read error nothing more can be judged: say where it stopped.
                 out.stderr
@@ -65,11 +63,15 @@ pub(super) fn run(parsed: &Parsed, env: &Env, io: &mut Io<'_>) -> Result<Outcome
                 out.code = 1;
                 break;
             }
-        }
-        if line.trim().is_empty() {
-            continue;
-        }
-        let call = match payload::parse(line.trim_end_matches(['\n', '\r'])) {
+        };
+        let parsed = match std::str::from_utf8(line) {
+            Ok(text) if text.trim().is_empty() => continue,
+            Ok(text) => payload::parse(text.trim_end_matches('\r')),
+            Err(e) => Err(Error::PayloadNotUtf8 {
+                offset: e.valid_up_to(),
+            }),
+        };
+        let call = match parsed {
             Ok(call) => call,
             Err(err) => {
                 out.stderr
@@ -117,6 +119,95 @@ pub(super) fn run(parsed: &Parsed, env: &Env, io: &mut Io<'_>) -> Result<Outcome
 /// Working directories whose policy is kept loaded at once.
 const MAX_POLICIES: usize = 64;
 
+/// The lines of a stream, each without its newline, read in large blocks
+/// and found with `memchr`: std's line reader searched each line with a
+/// plain loop, a tenth of judging a short command.
+struct Lines<R> {
+    inner: R,
+    /// Read bytes in `..filled`; the rest is room for the next read.
+    buf: Vec<u8>,
+    filled: usize,
+    /// Where the next line starts in `buf`.
+    start: usize,
+    /// How far past `start` is known to hold no newline.
+    scanned: usize,
+    eof: bool,
+}
+
+impl<R: Read> Lines<R> {
+    const BLOCK: usize = 1 << 16;
+
+    fn new(inner: R) -> Lines<R> {
+        Lines {
+            inner,
+            buf: vec![0; Self::BLOCK],
+            filled: 0,
+            start: 0,
+            scanned: 0,
+            eof: false,
+        }
+    }
+
+    /// Whether a whole line (or the end of input) is at hand without a read.
+    fn has_line(&mut self) -> bool {
+        self.eof || self.newline().is_some()
+    }
+
+    /// Where the next newline is in `buf`, if it has one; remembered, so a
+    /// long line is searched once however many reads it takes.
+    fn newline(&mut self) -> Option<usize> {
+        let from = self.start + self.scanned;
+        match memchr::memchr(b'\n', &self.buf[from..self.filled]) {
+            Some(at) => Some(from + at),
+            None => {
+                self.scanned = self.filled - self.start;
+                None
+            }
+        }
+    }
+
+    /// Takes `start..end` as the next line, resuming after `next`.
+    fn take(&mut self, end: usize, next: usize) -> &[u8] {
+        let line = self.start..end;
+        self.start = next;
+        self.scanned = 0;
+        &self.buf[line]
+    }
+
+    /// The next line, without its newline; the last line need not end in
+    /// one. `None` at the end of input.
+    fn next_line(&mut self) -> std::io::Result<Option<&[u8]>> {
+        loop {
+            if let Some(at) = self.newline() {
+                return Ok(Some(self.take(at, at + 1)));
+            }
+            if self.eof {
+                if self.start == self.filled {
+                    return Ok(None);
+                }
+                let end = self.filled;
+                return Ok(Some(self.take(end, end)));
+            }
+            // The unfinished line moves to the front; a line longer than
+            // the buffer doubles it.
+            self.buf.copy_within(self.start..self.filled, 0);
+            self.filled -= self.start;
+            self.start = 0;
+            if self.filled == self.buf.len() {
+                self.buf.resize(2 * self.buf.len(), 0);
+            }
+            let got = loop {
+                match self.inner.read(&mut self.buf[self.filled..]) {
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    other => break other?,
+                }
+            };
+            self.filled += got;
+            self.eof = got == 0;
+        }
+    }
+}
+
 /// Writes one verdict line as it is decided (into the buffer `flush`
 /// empties), so memory stays flat however long the stream. A reader that
 /// went away ends the batch.
@@ -138,6 +229,55 @@ fn written(result: std::io::Result<()>, out: &mut Outcome) -> bool {
             }
             out.code = 1;
             false
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reader that hands out a few bytes at a time, as a pipe may.
+    struct Trickle<'a>(&'a [u8], usize);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.1.min(buf.len()).min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn lines_are_what_splitting_on_newlines_gives_however_the_input_arrives() {
+        let long = "y".repeat(3 * Lines::<&[u8]>::BLOCK + 5);
+        for text in [
+            String::new(),
+            "\n".into(),
+            "a".into(),
+            "a\n".into(),
+            "a\r\n\nb".into(),
+            format!("x\n{long}\nz\n"),
+            long.clone(),
+        ] {
+            let mut expected: Vec<&[u8]> = text.as_bytes().split(|&b| b == b'\n').collect();
+            if expected.last().is_some_and(|l| l.is_empty()) {
+                expected.pop();
+            }
+            for step in [1, 3, 4096, usize::MAX] {
+                let mut lines = Lines::new(Trickle(text.as_bytes(), step));
+                let mut got: Vec<Vec<u8>> = Vec::new();
+                while let Some(line) = lines.next_line().expect("no read error") {
+                    got.push(line.to_vec());
+                }
+                assert_eq!(
+                    got,
+                    expected,
+                    "{:?} in steps of {step}",
+                    &text[..text.len().min(20)]
+                );
+            }
         }
     }
 }

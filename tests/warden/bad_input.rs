@@ -14,6 +14,7 @@ tests![
     a_slow_decision_meets_the_deadline,
     a_closed_stdout_is_not_a_crash,
     long_arguments_full_of_separators_stay_small,
+    a_bad_line_in_a_batch_is_judged_alone,
     a_full_disk_changes_no_verdict,
     readme_failure_table_is_this_matrix,
 ];
@@ -318,6 +319,59 @@ fn long_arguments_full_of_separators_stay_small() {
         let (verdict, _) = check(&format!("separators {n}"), &out);
         assert!(verdict["action"].is_string(), "{verdict}");
     }
+}
+
+/// In `check --batch`, a line that is not UTF-8 gets the hook's block for
+/// it and the stream goes on; carriage returns, blank lines, a line longer
+/// than the read block and a last line without a newline are read as lines.
+fn a_bad_line_in_a_batch_is_judged_alone() {
+    let w = World::new("bad-input/batch-lines");
+    let payload = |command: &str| {
+        json!({"tool_name": "terminal", "tool_input": {"command": command}}).to_string()
+    };
+    let long = format!("echo {}", "x".repeat(200_000));
+    let mut stream = Vec::new();
+    stream.extend_from_slice(payload("git status").as_bytes());
+    stream.extend_from_slice(b"\r\n\n   \n");
+    stream.extend_from_slice(
+        b"{\"tool_name\":\"terminal\",\"tool_input\":{\"command\":\"ls \xff\"}}\n",
+    );
+    stream.extend_from_slice(payload(&long).as_bytes());
+    stream.push(b'\n');
+    stream.extend_from_slice(payload("rm -rf /").as_bytes());
+    let args = ["check", "--batch", "--agent", "native"].map(String::from);
+    let out = warden::cli::run(&args, &mut stream.as_slice(), &w.env(false));
+    let verdicts: Vec<Value> = out
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a verdict line"))
+        .collect();
+    let decided: Vec<(&str, &str)> = verdicts
+        .iter()
+        .map(|v| {
+            (
+                v["action"].as_str().unwrap_or("?"),
+                v["rule_id"].as_str().unwrap_or("-"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        decided,
+        [
+            ("allow", "-"),
+            ("block", "input.not-utf8"),
+            ("allow", "-"),
+            ("block", "hardline.rm-root"),
+        ],
+        "{out:?}"
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .starts_with("warden: line 4: payload is not valid UTF-8"),
+        "{}",
+        out.stderr
+    );
 }
 
 /// The cache and the audit log on a full file system (a 64 KiB tmpfs,
