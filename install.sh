@@ -160,8 +160,8 @@ corpus_payloads() {
 }
 
 # The corpus payloads, then the fixtures' payloads (pretty-printed JSON holds
-# no raw newline in a string). A fixture that is not UTF-8 is left out: a
-# batch stops at a line it cannot read.
+# no raw newline in a string). A fixture that is not UTF-8 is left out: it
+# would train only the refusal of an unreadable line.
 training_payloads() {
     corpus_payloads
     for file in "$here"/fixtures/*/*.json; do
