@@ -10,6 +10,7 @@
 //! `tcl` reads Tcl and Expect, whose commands are words like the shell's.
 
 mod aliases;
+mod assign;
 mod calls;
 mod files;
 mod idents;

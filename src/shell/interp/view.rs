@@ -3,9 +3,6 @@
 use std::cell::{Cell, OnceCell};
 use std::collections::HashMap;
 
-use once_cell::sync::Lazy;
-use regex::Regex;
-
 use super::lex::{Dialect, Lexed};
 
 /// A byte range `(start, end)` of the code.
@@ -49,12 +46,6 @@ pub(super) struct View<'a> {
     /// Why the reading is incomplete, if it is.
     pub incomplete: Cell<Option<&'static str>>,
 }
-
-static ASSIGNMENT: Lazy<Regex> = Lazy::new(|| {
-    // R assigns with `<-` too; a `<-` before a number is a comparison.
-    Regex::new(r"(?:(?-u:\b)(?:const|let|var|my|our|local)[\t\n\x0B\x0C\r ]+)?([$@]?[A-Za-z_][0-9A-Za-z_]*)[\t\n\x0B\x0C\r ]*(=|<-[^[0-9]-])")
-        .expect("assignment regex is valid")
-});
 
 fn is_word_byte(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_' || c == b'$'
@@ -350,22 +341,17 @@ impl<'a> View<'a> {
             // statements are walked so that `a=a=a=...` stays linear.
             let mut ends: Vec<u32> = vec![NONE; self.s.len()];
             let mut count = 0;
-            for caps in ASSIGNMENT.captures_iter(self.src) {
-                let (Some(name), Some(op)) = (caps.get(1), caps.get(2)) else {
-                    continue;
-                };
-                let eq = if op.as_str() == "=" {
-                    op.start()
-                } else {
-                    op.start() + 1
-                };
-                let before = if name.start() > 0 {
-                    self.s[name.start() - 1]
+            for found in super::assign::assignments(self.src) {
+                let (name_start, name_end) = found.name;
+                let name = &self.src[name_start..name_end];
+                let eq = if found.arrow { found.op + 1 } else { found.op };
+                let before = if name_start > 0 {
+                    self.s[name_start - 1]
                 } else {
                     0
                 };
                 let after = self.byte(eq + 1);
-                if !self.is_code(name.start())
+                if !self.is_code(name_start)
                     || before == b'.'
                     || is_word_byte(before)
                     || matches!(after, b'=' | b'~' | b'>')
@@ -395,9 +381,9 @@ impl<'a> View<'a> {
                 for k in visited {
                     ends[k] = end as u32;
                 }
-                map.entry(name.as_str())
+                map.entry(name)
                     .or_default()
-                    .push((name.start(), self.trim((eq + 1, end))));
+                    .push((name_start, self.trim((eq + 1, end))));
             }
             map
         })
