@@ -333,6 +333,9 @@ fn literal_prefix(text: &str) -> Option<String> {
     Some(inner.strip_prefix("node:").unwrap_or(inner).to_string())
 }
 
+/// The calls that load a module by name, each with its `(`.
+const LOADING_CALLS: [&str; 4] = ["__import__(", "import_module(", "require(", "import("];
+
 /// The module an expression loads: `require('x')`, `__import__('x')`,
 /// `importlib.import_module('x')`, `sys.modules['x']`, `_G.x`, `_G['x']`
 /// (written without spaces).
@@ -344,18 +347,17 @@ fn loaded_module(compact: &str) -> Option<&str> {
         let plain = |c: u8| c.is_ascii_alphanumeric() || b"_.-/".contains(&c);
         (!inner.is_empty() && inner.bytes().all(plain)).then_some(inner)
     }
-    // Each call ends in `(`; most right-hand sides have none to search for.
-    let calls = if compact.contains('(') {
-        &["__import__(", "import_module(", "require(", "import("][..]
-    } else {
-        &[]
-    };
-    for call in calls {
-        if let Some(at) = compact.find(call) {
-            let prefix = &compact[..at];
-            let chain = prefix.bytes().all(|c| is_word(c) || c == b'.');
-            if chain && (prefix.is_empty() || prefix.ends_with('.')) {
-                return quoted(&compact[at + call.len()..], ')');
+    // A loading call is a chain of names ending in one of these and `(`:
+    // with no `(` before it, it ends at the text's first `(`, so that is
+    // the only place to look (a later one has a `(` in its chain).
+    if let Some(open) = compact.find('(') {
+        let head = &compact[..=open];
+        for call in LOADING_CALLS {
+            if let Some(prefix) = head.strip_suffix(call) {
+                let chain = prefix.bytes().all(|c| is_word(c) || c == b'.');
+                if chain && (prefix.is_empty() || prefix.ends_with('.')) {
+                    return quoted(&compact[open + 1..], ')');
+                }
             }
         }
     }
@@ -395,6 +397,55 @@ pub(super) fn perl_name(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::super::{read, Action, Lang};
+
+    #[test]
+    fn a_loading_call_is_found_where_a_search_for_each_call_found_it() {
+        // What it answered when it searched for each call in turn.
+        let by_search = |compact: &str| -> Option<String> {
+            for call in super::LOADING_CALLS {
+                if let Some(at) = compact.find(call) {
+                    let prefix = &compact[..at];
+                    let chain = prefix.bytes().all(|c| super::is_word(c) || c == b'.');
+                    if chain && (prefix.is_empty() || prefix.ends_with('.')) {
+                        let rest = &compact[at + call.len()..];
+                        let q = rest.chars().next().filter(|c| matches!(c, '\'' | '"'))?;
+                        let inner = rest[1..].strip_suffix(')')?.strip_suffix(q)?;
+                        let inner = inner.strip_prefix("node:").unwrap_or(inner);
+                        let plain = |c: u8| c.is_ascii_alphanumeric() || b"_.-/".contains(&c);
+                        return (!inner.is_empty() && inner.bytes().all(plain))
+                            .then(|| inner.to_string());
+                    }
+                }
+            }
+            None
+        };
+        let parts = [
+            "require(",
+            "import(",
+            "__import__(",
+            "importlib.import_module(",
+            "x.",
+            "f(",
+            "'os'",
+            "\"os\"",
+            ")",
+            "node:",
+            "a",
+            "(",
+        ];
+        let mut texts = vec![String::new()];
+        for _ in 0..3 {
+            texts = texts
+                .iter()
+                .flat_map(|t| parts.iter().map(move |p| format!("{t}{p}")))
+                .collect();
+            for text in &texts {
+                // No `sys.modules[` or `_G` among the parts: only calls load.
+                let found = super::loaded_module(text).map(str::to_string);
+                assert_eq!(found, by_search(text), "{text}");
+            }
+        }
+    }
 
     fn shell(code: &str, lang: Lang) -> Vec<String> {
         read(code, lang)
