@@ -177,7 +177,9 @@ impl Place<'_> {
     }
 }
 
-/// `path` inside `dir` (itself included, as `""`).
+/// `path` inside `dir` (itself included, as `""`). Inlined: asked some
+/// twenty times a call, and the call cost half of the answer.
+#[inline(always)]
 pub(crate) fn strip_dir<'p>(path: &'p str, dir: &str) -> Option<&'p str> {
     // Asked of every path against every directory the file rules name:
     // the byte where `dir` would end in `path` rejects most pairs before
@@ -684,9 +686,50 @@ pub fn first_match(
     write: bool,
     decision: Decision,
 ) -> Option<&'static PathRule> {
-    RULES
+    // What a rule decides depends on the access only through its kind
+    // (a read, an unknown use, a change of the file, a write of its
+    // content), so the rules that can decide each kind each way are listed
+    // once: every touched file asks each way, and most rules cannot.
+    static DECIDING: once_cell::sync::Lazy<[[Vec<&'static PathRule>; 3]; 4]> =
+        once_cell::sync::Lazy::new(|| {
+            let representative = [
+                (None, false),
+                (Some(How::Unknown), true),
+                (Some(How::Delete), true),
+                (None, true),
+            ];
+            representative.map(|(how, write)| {
+                [Decision::Allow, Decision::Ask, Decision::Block].map(|decision| {
+                    RULES
+                        .iter()
+                        .filter(|rule| rule.decides(how, write) == Some(decision))
+                        .collect()
+                })
+            })
+        });
+    let kind = match (write, how) {
+        (false, _) => 0,
+        (true, Some(How::Unknown)) => 1,
+        (true, Some(how)) if !content_write(how) => 2,
+        (true, _) => 3,
+    };
+    let way = match decision {
+        Decision::Allow => 0,
+        Decision::Ask => 1,
+        Decision::Block => 2,
+    };
+    let found = DECIDING[kind][way]
         .iter()
-        .find(|rule| rule.decides(how, write) == Some(decision) && rule.matches(place))
+        .copied()
+        .find(|rule| rule.matches(place));
+    debug_assert_eq!(
+        found.map(|r| r.id),
+        RULES
+            .iter()
+            .find(|rule| rule.decides(how, write) == Some(decision) && rule.matches(place))
+            .map(|r| r.id)
+    );
+    found
 }
 
 #[cfg(test)]
