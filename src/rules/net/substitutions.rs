@@ -40,8 +40,11 @@ pub(super) fn substitution_bodies(word: &str) -> Vec<&str> {
 
 /// The commands inside the substitutions of `word`, as the analyzer sees them.
 /// Several rules ask about the same words, and deeply nested input repeats
-/// one body inside another, so each body is analysed once per process.
+/// one body inside another, so each body is analysed once per process (an
+/// analysis depends on the text alone), up to a few thousand bodies: a
+/// batch of many lines must not grow the memo without end.
 pub(in crate::rules) fn substituted(word: &str) -> Substituted {
+    const MAX_REMEMBERED: usize = 4096;
     thread_local! {
         static SEEN: RefCell<HashMap<String, Rc<Vec<Command>>>> = RefCell::new(HashMap::new());
     }
@@ -51,7 +54,13 @@ pub(in crate::rules) fn substituted(word: &str) -> Substituted {
             let known = SEEN.with(|seen| seen.borrow().get(body).cloned());
             known.unwrap_or_else(|| {
                 let commands = Rc::new(shell::analyze(body).commands);
-                SEEN.with(|seen| seen.borrow_mut().insert(body.to_string(), commands.clone()));
+                SEEN.with(|seen| {
+                    let mut seen = seen.borrow_mut();
+                    if seen.len() >= MAX_REMEMBERED {
+                        seen.clear();
+                    }
+                    seen.insert(body.to_string(), commands.clone());
+                });
                 commands
             })
         })
