@@ -18,7 +18,8 @@ pub struct Folded<'a> {
 /// Folds `path` lexically.
 pub fn fold(path: &str) -> Folded<'_> {
     let absolute = path.starts_with('/');
-    let mut parts: Vec<&str> = Vec::new();
+    // Room for a usual path's pieces at once.
+    let mut parts: Vec<&str> = Vec::with_capacity(8);
     let mut escaped = false;
     for part in slash_separated(path) {
         match part {

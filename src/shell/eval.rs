@@ -18,6 +18,10 @@ const MAX_STEPS: usize = 100_000;
 
 pub fn run(analysis: &mut Analysis) {
     let parsed = parse::parse(&analysis.text);
+    if analysis.commands.capacity() == 0 {
+        // Room for a short line's commands at once, not grown from nothing.
+        analysis.commands = Vec::with_capacity(4);
+    }
     let mut eval = Eval::new(analysis);
     if let Some(limit) = parsed.limit {
         eval.set_limit(limit);
