@@ -10,6 +10,8 @@
 //! the call asks, naming that rule. Known data positions (`echo`, `printf`, `grep` patterns,
 //! messages) stay allowed.
 
+use std::borrow::Cow;
+
 use once_cell::sync::Lazy;
 
 use crate::shell::names::{self, NameSet};
@@ -256,27 +258,63 @@ fn known_command(name: &str) -> bool {
 /// Whether `text` starts with a word that names a program a rule or a model
 /// knows, so it is worth analysing.
 fn starts_a_command(text: &str) -> bool {
+    /// What ends the first word among ASCII bytes (whitespace, the shell's
+    /// operators, quotes), and what makes a word no bare lowercase name
+    /// (`/`, `\\`, capitals), looked up once per byte of each argument.
+    const ENDS: u8 = 1;
+    const NOT_BARE: u8 = 2;
+    static CLASS: [u8; 128] = {
+        let mut class = [0u8; 128];
+        let mut b = 0;
+        while b < 128 {
+            let c = b as u8;
+            if c.is_ascii_whitespace()
+                || c == 0x0b
+                || matches!(
+                    c,
+                    b';' | b'|' | b'&' | b'(' | b')' | b'<' | b'>' | b'"' | b'\''
+                )
+            {
+                class[b] = ENDS;
+            } else if c == b'/' || c == b'\\' || c.is_ascii_uppercase() {
+                class[b] = NOT_BARE;
+            }
+            b += 1;
+        }
+        class
+    };
     let text = text.trim_start();
     let ends = |c: char| {
         c.is_whitespace() || matches!(c, ';' | '|' | '&' | '(' | ')' | '<' | '>' | '"' | '\'')
     };
     // Bytes, as long as they are ASCII (a byte below 0x80 is a whole
     // character); the characters' own test from the first that is not.
-    let end = match text
-        .bytes()
-        .position(|b| !b.is_ascii() || ends(char::from(b)))
-    {
-        Some(at) if !text.as_bytes()[at].is_ascii() => {
-            text[at..].find(ends).map_or(text.len(), |more| at + more)
+    let mut bare = true;
+    let mut end = text.len();
+    for (at, &b) in text.as_bytes().iter().enumerate() {
+        let Some(&class) = CLASS.get(usize::from(b)) else {
+            bare = false;
+            end = text[at..].find(ends).map_or(text.len(), |more| at + more);
+            break;
+        };
+        if class == ENDS {
+            end = at;
+            break;
         }
-        Some(at) => at,
-        None => text.len(),
-    };
+        bare &= class != NOT_BARE;
+    }
     let word = &text[..end];
     if word.is_empty() || word.starts_with('-') || word.len() > 200 {
         return false;
     }
-    let name = program_name_of(word);
+    // A bare lowercase ASCII word is its own name, as `program_name_of`
+    // would say without a second pass over it.
+    let name = if bare {
+        Cow::Borrowed(word.strip_suffix(".exe").unwrap_or(word))
+    } else {
+        program_name_of(word)
+    };
+    debug_assert_eq!(name, program_name_of(word));
     // Most words name no known command: that probe first.
     known_command(&name) && !is_data_program(&name)
 }
