@@ -33,7 +33,7 @@ fn head_and_hash(name: &[u8]) -> (u64, u64) {
     (head, hash)
 }
 
-/// A slot of the table: 32 bytes for a set, so a probe reads one line.
+/// A slot of the table: 32 bytes for a set.
 #[derive(Clone, Copy)]
 struct Slot<V> {
     head: u64,
@@ -100,8 +100,9 @@ impl<V: Copy> NameMap<V> {
         let mut i = (hash >> self.shift) as usize;
         loop {
             let slot = &self.slots[i];
-            // An empty slot's `None` never matches: its name is "" with a
-            // head of 0, the key of the empty name.
+            // An empty slot holds the empty name's key ("" and a head of 0)
+            // and no value: for the empty name it answers `None`, rightly,
+            // since the name would have been put there.
             if slot.head == head
                 && slot.name.len() == bytes.len()
                 && (bytes.len() <= 8 || slot.name.as_bytes()[8..] == bytes[8..])
