@@ -153,12 +153,16 @@ impl<R: Read> Lines<R> {
         self.eof || self.newline().is_some()
     }
 
-    /// Where the next newline is in `buf`, if it has one; remembered, so a
-    /// long line is searched once however many reads it takes.
+    /// Where the next newline is in `buf`, if it has one. How far was
+    /// searched is remembered, so a long line is searched once however many
+    /// reads it takes, and a newline `has_line` found is found again at once.
     fn newline(&mut self) -> Option<usize> {
         let from = self.start + self.scanned;
         match memchr::memchr(b'\n', &self.buf[from..self.filled]) {
-            Some(at) => Some(from + at),
+            Some(at) => {
+                self.scanned += at;
+                Some(from + at)
+            }
             None => {
                 self.scanned = self.filled - self.start;
                 None

@@ -240,6 +240,21 @@ pub fn inline_code(cmd: &command::Command) -> Option<String> {
 mod tests {
     use super::*;
 
+    /// Every string of one to `up_to` pieces from `pieces`: the inputs on
+    /// which a shortcut is compared with what it replaces.
+    pub(super) fn every_string(pieces: &[&str], up_to: usize) -> Vec<String> {
+        let mut all = Vec::new();
+        let mut longest = vec![String::new()];
+        for _ in 0..up_to {
+            longest = longest
+                .iter()
+                .flat_map(|s| pieces.iter().map(move |p| format!("{s}{p}")))
+                .collect();
+            all.extend(longest.iter().cloned());
+        }
+        all
+    }
+
     pub(super) fn read_as(program: &str, code: &str) -> Reading {
         read(code, language(program).unwrap_or(Lang::Python))
     }

@@ -333,6 +333,16 @@ fn literal_prefix(text: &str) -> Option<String> {
     Some(inner.strip_prefix("node:").unwrap_or(inner).to_string())
 }
 
+/// The module named by a quoted string that `rest` starts with and `close`
+/// ends (`'os')`, `"node:fs"]`), when it is a plain module name.
+fn quoted_module(rest: &str, close: char) -> Option<&str> {
+    let q = rest.chars().next().filter(|c| matches!(c, '\'' | '"'))?;
+    let inner = rest[1..].strip_suffix(close)?.strip_suffix(q)?;
+    let inner = inner.strip_prefix("node:").unwrap_or(inner);
+    let plain = |c: u8| c.is_ascii_alphanumeric() || b"_.-/".contains(&c);
+    (!inner.is_empty() && inner.bytes().all(plain)).then_some(inner)
+}
+
 /// The calls that load a module by name, each with its `(`.
 const LOADING_CALLS: [&str; 4] = ["__import__(", "import_module(", "require(", "import("];
 
@@ -340,13 +350,6 @@ const LOADING_CALLS: [&str; 4] = ["__import__(", "import_module(", "require(", "
 /// `importlib.import_module('x')`, `sys.modules['x']`, `_G.x`, `_G['x']`
 /// (written without spaces).
 fn loaded_module(compact: &str) -> Option<&str> {
-    fn quoted(rest: &str, close: char) -> Option<&str> {
-        let q = rest.chars().next().filter(|c| matches!(c, '\'' | '"'))?;
-        let inner = rest[1..].strip_suffix(close)?.strip_suffix(q)?;
-        let inner = inner.strip_prefix("node:").unwrap_or(inner);
-        let plain = |c: u8| c.is_ascii_alphanumeric() || b"_.-/".contains(&c);
-        (!inner.is_empty() && inner.bytes().all(plain)).then_some(inner)
-    }
     // A loading call is a chain of names ending in one of these and `(`:
     // with no `(` before it, it ends at the text's first `(`, so that is
     // the only place to look (a later one has a `(` in its chain).
@@ -356,19 +359,19 @@ fn loaded_module(compact: &str) -> Option<&str> {
             if let Some(prefix) = head.strip_suffix(call) {
                 let chain = prefix.bytes().all(|c| is_word(c) || c == b'.');
                 if chain && (prefix.is_empty() || prefix.ends_with('.')) {
-                    return quoted(&compact[open + 1..], ')');
+                    return quoted_module(&compact[open + 1..], ')');
                 }
             }
         }
     }
     if let Some(rest) = compact.strip_prefix("sys.modules[") {
-        return quoted(rest, ']');
+        return quoted_module(rest, ']');
     }
     let rest = compact.strip_prefix("_G")?;
     if let Some(name) = rest.strip_prefix('.') {
         return name.bytes().all(is_word).then_some(name);
     }
-    quoted(rest.strip_prefix('[')?, ']')
+    quoted_module(rest.strip_prefix('[')?, ']')
 }
 
 /// The function name an expression computes: a string, or a Ruby symbol.
@@ -407,13 +410,8 @@ mod tests {
                     let prefix = &compact[..at];
                     let chain = prefix.bytes().all(|c| super::is_word(c) || c == b'.');
                     if chain && (prefix.is_empty() || prefix.ends_with('.')) {
-                        let rest = &compact[at + call.len()..];
-                        let q = rest.chars().next().filter(|c| matches!(c, '\'' | '"'))?;
-                        let inner = rest[1..].strip_suffix(')')?.strip_suffix(q)?;
-                        let inner = inner.strip_prefix("node:").unwrap_or(inner);
-                        let plain = |c: u8| c.is_ascii_alphanumeric() || b"_.-/".contains(&c);
-                        return (!inner.is_empty() && inner.bytes().all(plain))
-                            .then(|| inner.to_string());
+                        return super::quoted_module(&compact[at + call.len()..], ')')
+                            .map(str::to_string);
                     }
                 }
             }
@@ -433,17 +431,10 @@ mod tests {
             "a",
             "(",
         ];
-        let mut texts = vec![String::new()];
-        for _ in 0..3 {
-            texts = texts
-                .iter()
-                .flat_map(|t| parts.iter().map(move |p| format!("{t}{p}")))
-                .collect();
-            for text in &texts {
-                // No `sys.modules[` or `_G` among the parts: only calls load.
-                let found = super::loaded_module(text).map(str::to_string);
-                assert_eq!(found, by_search(text), "{text}");
-            }
+        for text in super::super::tests::every_string(&parts, 3) {
+            // No `sys.modules[` or `_G` among the parts: only calls load.
+            let found = super::loaded_module(&text).map(str::to_string);
+            assert_eq!(found, by_search(&text), "{text}");
         }
     }
 

@@ -154,15 +154,8 @@ mod tests {
         let alphabet = [
             "a", "9", "_", "$", "@", "=", "<", "-", " ", "\n", "é", "l", "e", "t", "(",
         ];
-        let mut codes = vec![String::new()];
-        for _ in 0..4 {
-            codes = codes
-                .iter()
-                .flat_map(|c| alphabet.iter().map(move |a| format!("{c}{a}")))
-                .collect();
-            for code in &codes {
-                check(code);
-            }
+        for code in crate::shell::interp::tests::every_string(&alphabet, 4) {
+            check(&code);
         }
     }
 
