@@ -94,6 +94,18 @@ pub fn absolute(path: &str, cwd: Option<&str>, home: Option<&str>) -> String {
     }
 }
 
+/// A file-system path as text, as `Path::display` shows it (each byte
+/// sequence that is not UTF-8 becomes U+FFFD). Asked of every config file a
+/// hook call looks for: a UTF-8 path, nearly every one, is checked with the
+/// fast validator and copied, where `display` and `to_string_lossy` walk it
+/// chunk by chunk (some 400 instructions a path).
+pub fn text(path: &std::path::Path) -> String {
+    match path.to_str() {
+        Some(text) => text.to_string(),
+        None => path.to_string_lossy().into_owned(),
+    }
+}
+
 /// Whether `fold` would leave `path` as it is: `/`, or components that are
 /// neither empty, `.` nor `..`, after one leading `/` if absolute.
 fn is_folded(path: &str) -> bool {
@@ -112,6 +124,23 @@ fn is_folded(path: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_is_what_display_shows() {
+        use std::os::unix::ffi::OsStrExt;
+        let paths: [&[u8]; 6] = [
+            b"/home/u/.config/warden/config.yaml",
+            b"",
+            "/tmp/caf\u{e9}/\u{1f600}".as_bytes(),
+            b"/tmp/bad\xff\xfe/name",
+            b"/tmp/cut\xe2\x82",
+            b"\xc3(\xa0\xa1/x",
+        ];
+        for bytes in paths {
+            let path = std::path::Path::new(std::ffi::OsStr::from_bytes(bytes));
+            assert_eq!(text(path), path.display().to_string(), "{bytes:?}");
+        }
+    }
 
     #[test]
     fn slash_separated_is_split() {

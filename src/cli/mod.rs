@@ -96,9 +96,7 @@ impl Env {
             |name| std::env::var(name).ok(),
             std::io::stdin().is_terminal(),
         );
-        env.warden_exe = std::env::current_exe()
-            .ok()
-            .map(|p| p.display().to_string());
+        env.warden_exe = std::env::current_exe().ok().map(|p| crate::path::text(&p));
         env.colour = std::io::stdout().is_terminal()
             && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
             && std::env::var_os("TERM").is_none_or(|t| t != "dumb");
@@ -167,11 +165,7 @@ impl Env {
             sudo_password_set: self.sudo_password_set,
             yolo: self.yolo,
             unattended: self.unattended,
-            home: self
-                .locations
-                .home
-                .as_ref()
-                .map(|h| h.display().to_string()),
+            home: self.locations.home.as_ref().map(|h| crate::path::text(h)),
             // Moved, not cloned: the policy can hold megabytes of rules.
             policy: std::sync::Arc::new(std::mem::take(&mut loaded.policy)),
             project: project::find(
@@ -186,7 +180,7 @@ impl Env {
                 .locations
                 .hermes_home
                 .as_ref()
-                .map(|h| h.display().to_string()),
+                .map(|h| crate::path::text(h)),
             safe_roots: self.safe_roots.clone(),
             warden_exe: self.warden_exe.clone(),
             guard_paths: self.guard_paths(),
@@ -198,7 +192,7 @@ impl Env {
         if let Some(log) = self.audit_log(&options.policy.settings) {
             options
                 .guard_paths
-                .extend(log.files().iter().map(|p| p.to_string_lossy().into_owned()));
+                .extend(log.files().iter().map(|p| crate::path::text(p)));
         }
         (options, loaded)
     }
@@ -251,7 +245,7 @@ impl Env {
         paths.push(h.hermes_managed.clone());
         paths
             .iter()
-            .map(|p| p.to_string_lossy().into_owned())
+            .map(|p| crate::path::text(p))
             .filter(|p| p.starts_with('/') && p != "/")
             .collect()
     }

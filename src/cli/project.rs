@@ -39,7 +39,7 @@ pub(super) fn find(cwd: Option<&str>, search: &Search<'_>) -> Option<String> {
             return None;
         }
         if MARKERS.iter().any(|m| dir.join(m).exists()) {
-            let found = dir.display().to_string();
+            let found = crate::path::text(dir);
             return ordinary(&found).then_some(found);
         }
         dir = dir.parent()?;

@@ -39,7 +39,7 @@ impl Fingerprint {
             None => (None, None, None),
         };
         Fingerprint {
-            path: path.display().to_string(),
+            path: crate::path::text(path),
             len: meta.as_ref().map(std::fs::Metadata::len),
             mtime_ns,
             ctime_ns,

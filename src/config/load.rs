@@ -314,7 +314,7 @@ fn store(
     let written = policy
         .to_parts()
         .ok_or_else(|| Error::State {
-            path: file.display().to_string(),
+            path: crate::path::text(file),
             message: "cannot encode the compiled policy".into(),
         })
         .and_then(|(head, rules)| cache::write(file, key, &head, rules));
@@ -427,7 +427,7 @@ fn compile(inputs: &Inputs) -> (Policy, Vec<RuleSpec>) {
             }
             (None, None) => continue,
         };
-        let path = candidate.path.display().to_string();
+        let path = crate::path::text(&candidate.path);
         let index = sources.len() as u32;
         let (doc, sha, error) = match content {
             Ok(bytes) => {

@@ -172,7 +172,7 @@ pub(crate) fn discover(locations: &Locations, cwd: Option<&Path>) -> Inputs {
         candidates.push(env);
     }
     for c in &candidates {
-        let path = c.path.display().to_string();
+        let path = crate::path::text(&c.path);
         if !looked_at.contains(&path) {
             looked_at.push(path);
         }
@@ -207,9 +207,9 @@ fn project_files(
         }
         let warden = dir.join(".warden.yaml");
         let permissions = dir.join(".hermes").join("permissions.yaml");
-        looked_at.push(warden.display().to_string());
-        looked_at.push(permissions.display().to_string());
-        let base = Some(dir.display().to_string());
+        looked_at.push(crate::path::text(&warden));
+        looked_at.push(crate::path::text(&permissions));
+        let base = Some(crate::path::text(dir));
         // Something that is there but is not a file is a candidate too:
         // reading it fails and says so, rather than being skipped.
         if warden.symlink_metadata().is_ok() {
