@@ -163,7 +163,7 @@ pub(in crate::rules) fn secret_var_in(word: &str) -> Option<&str> {
 /// What a word carries: a secret-named variable, or a substitution whose
 /// commands produce a secret (`$(cat ~/.ssh/id_rsa)`, `` `env` ``).
 pub(in crate::rules) fn word_secret(word: &str, flow: &Flow) -> Option<Carried> {
-    let nested = word.contains("$(") || word.contains('`') || word.contains("<(");
+    let nested = has_substitution(word);
     let from_commands = if nested {
         within_depth(word, || {
             strongest(
