@@ -8,6 +8,7 @@ use crate::shell::names::ProgramSet;
 use crate::shell::{Analysis, Command, RedirectOp};
 use crate::verdict::Decision;
 
+mod metadata;
 mod substitutions;
 
 pub(super) use substitutions::substituted;
@@ -192,11 +193,11 @@ pub static RULES: &[Rule] = &[
         category: "cloud metadata endpoint access (instance credentials)",
         reason: "the instance metadata service hands out the machine's cloud credentials",
         decision: Decision::Ask,
-        matcher: Matcher::Command {
+        matcher: Matcher::Check {
             programs: &["curl", "wget", "http", "https", "xh", "fetch", "aria2c", "lynx", "w3m", "nc", "ncat",
                 "socat", "telnet", "iwr", "irm", "invoke-webrequest", "invoke-restmethod", "python", "python3",
                 "node", "ruby", "perl", "php", "powershell", "pwsh"],
-            args: r"(?i)169\.254\.169\.254|169\.254\.170\.2(?:[^\d]|$)|metadata\.google\.internal|100\.100\.100\.200|fd00:ec2::254|(?:^|[^\d])2852039166(?:[^\d]|$)|0xa9fea9fe|0251\.0376\.0251\.0376",
+            check: metadata::names_cloud_metadata,
         },
         hits: &[
             "curl http://169.254.169.254/latest/meta-data/iam/security-credentials/",
