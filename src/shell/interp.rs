@@ -17,6 +17,7 @@ mod idents;
 mod indirect;
 mod lex;
 mod patterns;
+mod places;
 mod run;
 mod source;
 mod tcl;

@@ -1,9 +1,7 @@
 //! The values of expressions in interpreter code: string literals with their escapes and interpolations, concatenations, simple variables, the home, working and temporary directories, path joins, and base64 or hex decoding.
 
-use once_cell::sync::Lazy;
-use regex::Regex;
-
 use super::lex::Dialect;
+use super::places::{names_place, Place};
 use super::view::{Arg, Span, View};
 use crate::shell::decode;
 
@@ -43,23 +41,6 @@ impl Val {
         }
     }
 }
-
-static HOME: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(
-        r"^(?:~|(?:[[0-9A-Za-z_]$]+(?:\('[[0-9A-Za-z_]/]*'\))?(?:\.|::|->))*(?:homedir\(\)|home\(\)|homeDir\(\)|expanduser\('~'\)|expand_path\('~'\)|expand\('~'\))|Dir\.home(?:\(\))?|(?:os\.)?environ(?:\['HOME'\]|\.get\('HOME'(?:,[^)]*)?\))|(?:os\.)?getenv\('HOME'\)|(?:process|Bun)\.env(?:\.HOME|\['HOME'\])|ENV(?:\['HOME'\]|\.fetch\('HOME'\))|\$ENV\{'?HOME'?\}|\$_(?:SERVER|ENV)\['HOME'\]|Sys\.getenv\('HOME'\)|Deno\.env\.get\('HOME'\))$",
-    )
-    .expect("home regex is valid")
-});
-
-static CWD: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(r"^(?:(?:os\.)?getcwd\(\)|process\.cwd\(\)|Dir\.pwd|(?:pathlib\.)?Path\.cwd\(\)|__dirname|getwd\(\))$")
-        .expect("cwd regex is valid")
-});
-
-static TEMP: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(r"^(?:(?:tempfile\.)?gettempdir\(\)|(?:require\('os'\)\.|os\.)?tmpdir\(\)|Dir\.tmpdir|sys_get_temp_dir\(\))$")
-        .expect("temp regex is valid")
-});
 
 fn is_word_byte(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_' || c == b'$'
@@ -103,16 +84,16 @@ impl<'a> View<'a> {
                 .filter(|c| !c.is_whitespace())
                 .map(|c| if c == '"' { '\'' } else { c })
                 .collect();
-            if HOME.is_match(&compact) {
+            if names_place(&compact, Place::Home) {
                 return Some(Val {
                     home: true,
                     ..Val::plain("~")
                 });
             }
-            if CWD.is_match(&compact) {
+            if names_place(&compact, Place::Cwd) {
                 return Some(Val::plain("."));
             }
-            if TEMP.is_match(&compact) {
+            if names_place(&compact, Place::Temp) {
                 return Some(Val::plain("/tmp"));
             }
         }
