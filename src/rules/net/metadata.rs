@@ -29,19 +29,41 @@ const CLOUD_METADATA_LITERALS: [&str; 8] = [
 /// only for a line holding one of its literals.
 pub(super) fn names_cloud_metadata(cmd: &Command) -> bool {
     static REGEX: Lazy<Option<regex::Regex>> = Lazy::new(|| regex::Regex::new(CLOUD_METADATA).ok());
-    let line = cmd.arg_line();
-    if !has_metadata_literal(&line) {
+    // Once built (a batch that met an endpoint) the regex is cheaper than
+    // the literal test; until then the test saves building it.
+    if let Some(compiled) = Lazy::get(&REGEX) {
+        return compiled
+            .as_ref()
+            .is_some_and(|re| re.is_match(&cmd.arg_line()));
+    }
+    // No literal holds a blank, so one in the line lies inside one
+    // argument; none is shorter than ten bytes.
+    let named = cmd
+        .args
+        .iter()
+        .any(|a| a.len() >= 10 && has_metadata_literal(a));
+    if !named {
         debug_assert!(
-            !REGEX.as_ref().is_some_and(|re| re.is_match(&line)),
-            "{line}: the metadata regex matches without its literals"
+            !REGEX
+                .as_ref()
+                .is_some_and(|re| re.is_match(&cmd.arg_line())),
+            "{}: the metadata regex matches without its literals",
+            cmd.arg_line()
         );
         return false;
     }
-    REGEX.as_ref().is_some_and(|re| re.is_match(&line))
+    REGEX
+        .as_ref()
+        .is_some_and(|re| re.is_match(&cmd.arg_line()))
 }
 
 fn has_metadata_literal(line: &str) -> bool {
-    let lower = line.to_ascii_lowercase();
+    // Most lines are lowercase already: no copy then.
+    let lower: std::borrow::Cow<'_, str> = if line.bytes().any(|b| b.is_ascii_uppercase()) {
+        line.to_ascii_lowercase().into()
+    } else {
+        line.into()
+    };
     CLOUD_METADATA_LITERALS.iter().any(|l| lower.contains(l))
 }
 
