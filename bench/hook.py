@@ -10,7 +10,7 @@ It also times a cache rebuild and `warden check --batch` on a mixed corpus.
 
 Usage: bench/hook.py [--rounds N] [--no-callgrind] [--no-batch] [--write]
                      [--warden PATH] [--baseline PATH]
-                     [--batch-rounds N] [--batch-commands FILE]
+                     [--batch-rounds N] [--batch-commands FILE] [--batch-by-file]
   --rounds N       runs of each case (default 300), one per round
   --no-callgrind   skip the instruction counts (valgrind takes a while)
   --no-batch       skip the `check --batch` throughput
@@ -22,7 +22,11 @@ Usage: bench/hook.py [--rounds N] [--no-callgrind] [--no-batch] [--write]
   --batch-rounds N runs of each batch stream (default 5), in shuffled rounds
   --batch-commands FILE
                    one more batch stream: the commands in FILE, one a line
-                   (material of your own, such as the tldr pages' commands)
+                   (material of your own, such as the tldr pages' commands:
+                   bench/tldr.py writes them from a checkout of the pages)
+  --batch-by-file  one more batch stream for each file of tests/corpus (its
+                   ordinary commands, repeated to 20,000 payloads), reported in
+                   a table of its own: which kinds of command cost the most
 
 The table goes to target/bench/hook/table.md; the payloads and policies stay
 in target/bench/hook/ for profiling by hand.
@@ -193,6 +197,7 @@ def main():
     parser.add_argument("--baseline")
     parser.add_argument("--batch-rounds", type=int, default=5)
     parser.add_argument("--batch-commands")
+    parser.add_argument("--batch-by-file", action="store_true")
     parser.add_argument("-h", "--help", action="store_true")
     args = parser.parse_args()
     if args.help:
@@ -275,7 +280,7 @@ def main():
     if not args.no_batch:
         others = {"baseline": programs[2][1]} if args.baseline else {}
         batch = batch_rate({"warden": warden, **others}, worlds[100], args.batch_rounds,
-                           args.batch_commands)
+                           args.batch_commands, args.batch_by_file)
     table = render(rows, batch, args.rounds)
     (OUT / "table.md").write_text(table)
     print(table)
@@ -283,25 +288,45 @@ def main():
         write_benchmarks(table)
 
 
-def batch_rate(programs, world_, rounds, extra=None):
+def ordinary(command):
+    """Not one of the four 10–50 KB lines that test the analysis limits."""
+    return len(command) <= 4096
+
+
+def corpus_files():
+    """Each corpus file's ordinary commands, read as bench/soak.py reads them."""
+    found = {}
+    for corpus in sorted((ROOT / "tests" / "corpus").glob("*.jsonl")):
+        chosen = [c for c in soak.commands([corpus]) if ordinary(c)]
+        if chosen:
+            found[corpus.stem] = chosen
+    return found
+
+
+def batch_rate(programs, world_, rounds, extra=None, by_file=False):
     """`warden check --batch` on one core over every corpus command, over the
-    ordinary ones (without the four 10–50 KB lines that test the analysis
-    limits), and over the commands in `extra` if given: commands per second,
-    each program's median over shuffled, interleaved rounds."""
+    ordinary ones, over the commands in `extra` if given, and over each corpus
+    file's if `by_file`: commands per second, each program's median over
+    shuffled, interleaved rounds. A file's stream is labelled `file:NAME`."""
     root, env = world_
     commands = soak.commands()
-    streams = [("all", commands), ("ordinary", [c for c in commands if len(c) <= 4096])]
+    streams = [("all", commands, 100_000),
+               ("ordinary", [c for c in commands if ordinary(c)], 100_000)]
     if extra:
         lines = pathlib.Path(extra).read_text().splitlines()
-        streams.append((pathlib.Path(extra).name, [c for c in lines if c.strip()]))
+        streams.append((pathlib.Path(extra).name, [c for c in lines if c.strip()], 100_000))
+    if by_file:
+        # A fifth of the main streams' length: twelve files would otherwise
+        # take most of the run; 20,000 payloads still take some 0.1 s each.
+        streams += [(f"file:{name}", chosen, 20_000) for name, chosen in corpus_files().items()]
     taskset = ["taskset", "-c", "0"] if shutil.which("taskset") else []
     files = {}
-    for label, chosen in streams:
+    for label, chosen, size in streams:
         stream = OUT / f"batch-{re.sub(r'[^A-Za-z0-9]+', '-', label)}.jsonl"
         lines = [payload(c, str(root / "project")) for c in chosen]
         total = 0
         with open(stream, "w") as f:
-            while total < 100_000:
+            while total < size:
                 f.write("\n".join(lines) + "\n")
                 total += len(lines)
         files[label] = (stream, total, len(chosen))
@@ -358,6 +383,8 @@ def render(rows, batch, rounds):
     if batch:
         parts = []
         for label, b in batch.items():
+            if label.startswith("file:"):
+                continue
             what = {"all": "all {n:,} corpus commands",
                     "ordinary": "the {n:,} ordinary ones (without the four 10–50 KB limit cases)"
                     }.get(label, "the {n:,} commands of " + label).format(n=b["distinct"])
@@ -371,6 +398,22 @@ def render(rows, batch, rounds):
         rounds_ = next(iter(batch.values()))["rounds"]
         out.append(f"`check --batch`, one core, median of {rounds_} interleaved rounds: "
                    + "; ".join(parts) + ".")
+        by_file = [(label[5:], b) for label, b in batch.items() if label.startswith("file:")]
+        if by_file:
+            out.append("")
+            head = "| corpus file | commands | payloads | commands/s |"
+            rule = "|---|---:|---:|---:|"
+            if baseline:
+                head += " baseline | warden / baseline |"
+                rule += "---:|---:|"
+            out += [head, rule]
+            for name, b in sorted(by_file, key=lambda item: item[1]["warden"]["rate"]):
+                line = (f"| {name} | {b['distinct']:,} | {b['commands']:,} | "
+                        f"{b['warden']['rate']:,.0f} |")
+                if baseline and "baseline" in b:
+                    line += (f" {b['baseline']['rate']:,.0f} | "
+                             f"{b['warden']['rate'] / b['baseline']['rate']:.2f}× |")
+                out.append(line)
     out.append("")
     cpu = "unknown CPU"
     try:

@@ -18,9 +18,12 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
-def commands():
+def commands(corpora=None):
+    """The commands of the corpus files given, or of every file of tests/corpus."""
     found = []
-    for corpus in sorted((ROOT / "tests" / "corpus").glob("*.jsonl")):
+    if corpora is None:
+        corpora = sorted((ROOT / "tests" / "corpus").glob("*.jsonl"))
+    for corpus in corpora:
         for line in corpus.read_text().splitlines():
             try:
                 command = json.loads(line).get("command")
