@@ -58,6 +58,15 @@ SIMPLE = {
     "git reset --hard": "git reset --hard HEAD~1",
 }
 
+# Interpreter one-liners, which agents run often: their inline code is read
+# for what it runs, writes and sends. Built-ins only.
+ONE_LINERS = {
+    "python3 -c": "python3 -c \"import json,sys; print(json.load(sys.stdin)['name'])\"",
+    "node -e": "node -e \"console.log(process.version)\"",
+    "python3 -c, network": ("python3 -c \"import requests; "
+                            "print(requests.get('https://api.example.com').status_code)\""),
+}
+
 
 def pipeline(size):
     """A realistic shell pipeline of about `size` bytes."""
@@ -218,6 +227,8 @@ def main():
     for label, command in SIMPLE.items():
         case(f"{label} (built-ins)", command, 0)
         case(f"{label} (100 rules)", command, 100)
+    for label, command in ONE_LINERS.items():
+        case(f"{label} (built-ins)", command, 0)
     for size in [512, 2048, 8192]:
         case(f"{size // 1024 or 0.5} KiB pipeline", pipeline(size), 100)
     for count in [1000, 10000]:

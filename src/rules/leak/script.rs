@@ -103,7 +103,8 @@ const WHOLE_ENV_LITERALS: [&str; 7] = [
 /// Compiling [`NETWORK`] costs some 3 million instructions and
 /// [`WHOLE_ENV`] 1.2 million, four fifths of a hook call for a
 /// `python3 -c` or `node -e` line, and most one-liners hold none of their
-/// literals. The literal test is exactly the regex's own requirement, so
+/// literals; [`ENV_VAR`] (3.9 million: `\w` is Unicode's) is needed only
+/// for code that reaches the network, and most such code reads no variable. The literal test is exactly the regex's own requirement, so
 /// skipping the regex then changes no answer (a test holds each list to
 /// its regex; debug builds compare every answer the test gives).
 struct GatedRegex {
@@ -128,10 +129,16 @@ impl GatedRegex {
     }
 
     fn is_match(&self, text: &str) -> bool {
+        self.for_text(text).is_some_and(|re| re.is_match(text))
+    }
+
+    /// The regex, when `text` could hold a match of it: `None` when it
+    /// holds none.
+    fn for_text(&self, text: &str) -> Option<&Regex> {
         // Once built (a batch met a line that needed it), the regex's own
         // prefilter is cheaper than the literal test.
         if let Some(built) = self.regex.get() {
-            return built.as_ref().is_some_and(|re| re.is_match(text));
+            return built.as_ref();
         }
         if !self.has_literal(text) {
             #[cfg(debug_assertions)]
@@ -142,12 +149,11 @@ impl GatedRegex {
                     "{text:?}: the regex matches without its literals"
                 );
             }
-            return false;
+            return None;
         }
         self.regex
             .get_or_init(|| Regex::new(self.pattern).ok())
             .as_ref()
-            .is_some_and(|re| re.is_match(text))
     }
 
     fn has_literal(&self, text: &str) -> bool {
@@ -157,16 +163,25 @@ impl GatedRegex {
 
 static NETWORK_RE: GatedRegex = GatedRegex::new(NETWORK, &NETWORK_LITERALS);
 static WHOLE_ENV_RE: GatedRegex = GatedRegex::new(WHOLE_ENV, &WHOLE_ENV_LITERALS);
+static ENV_VAR_RE: GatedRegex = GatedRegex::new(ENV_VAR, &ENV_VAR_LITERALS);
 
 /// One variable read from the environment: `os.environ['X']`, `os.getenv("X")`,
 /// `process.env.X`, `ENV['X']`, `$ENV{X}`, `getenv('X')`.
-static ENV_VAR: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(concat!(
-        r#"(?:environ\s*\[|environ\.get\(|getenv\(|env\.get\(|ENV\[|ENV\.fetch\(|\$ENV\{|_ENV\[)\s*['"]?([A-Za-z_]\w*)"#,
-        r#"|(?:process|Bun)\.env(?:\.|\[\s*['"])([A-Za-z_]\w*)"#,
-    ))
-    .expect("variable regex is valid")
-});
+const ENV_VAR: &str = concat!(
+    r#"(?:environ\s*\[|environ\.get\(|getenv\(|env\.get\(|ENV\[|ENV\.fetch\(|\$ENV\{|_ENV\[)\s*['"]?([A-Za-z_]\w*)"#,
+    r#"|(?:process|Bun)\.env(?:\.|\[\s*['"])([A-Za-z_]\w*)"#,
+);
+
+/// A literal each alternative of [`ENV_VAR`] contains, as for [`NETWORK_LITERALS`].
+const ENV_VAR_LITERALS: [&str; 7] = [
+    "environ",
+    "getenv(",
+    "env.get(",
+    "ENV[",
+    "ENV.fetch(",
+    "$ENV{",
+    ".env",
+];
 
 /// Quoted strings, without their quotes (escapes are not followed: a
 /// path with an escaped quote in it is no secret path warden knows).
@@ -238,7 +253,8 @@ fn secrets_in(code: &str, flow: &Flow) -> Vec<Carried> {
             out.extend(path_secret(text, flow));
         }
     }
-    for m in ENV_VAR.captures_iter(code) {
+    let variables = ENV_VAR_RE.for_text(code).into_iter();
+    for m in variables.flat_map(|re| re.captures_iter(code)) {
         let Some(name) = m.iter().skip(1).flatten().next().map(|n| n.as_str()) else {
             continue;
         };
@@ -457,6 +473,30 @@ mod tests {
     }
 
     #[test]
+    fn variable_literals_are_what_the_regex_needs() {
+        literals_are_what_the_regex_needs(
+            &ENV_VAR_RE,
+            &[
+                "environ['GITHUB_TOKEN']",
+                "environ [ \"X\"",
+                "environ.get('X')",
+                "os.getenv(\"X\")",
+                "env.get('X')",
+                "ENV['X']",
+                "ENV.fetch('X')",
+                "$ENV{X}",
+                "$_ENV['X']",
+                "process.env.X",
+                "process.env['X']",
+                "Bun.env.X",
+                "Bun.env[ \"X\"]",
+                "getenv(X)",
+                "ENV[x\u{e9}",
+            ],
+        );
+    }
+
+    #[test]
     fn gated_regexes_answer_as_the_regex() {
         // The literal test and the built regex, on lines with and without
         // their literals: the same answers either way.
@@ -471,6 +511,7 @@ mod tests {
         for (gated, expect) in [
             (&NETWORK_RE, [false, true, false, false, true, false]),
             (&WHOLE_ENV_RE, [false, false, false, true, false, false]),
+            (&ENV_VAR_RE, [false, false, false, false, false, true]),
         ] {
             for (line, want) in lines.iter().zip(expect) {
                 assert_eq!(gated.is_match(line), want, "{line:?}");
