@@ -206,10 +206,21 @@ static PID_LOOKUP_BACKTICK: Lazy<Regex> =
 static AGENT_NAME: Lazy<Regex> =
     Lazy::new(|| Regex::new(r"(?i)hermes|gateway|claude|codex").expect("valid regex"));
 
+/// Whether `arg` could hold a match of [`PID_LOOKUP`] (opened by `$(`) or
+/// [`PID_LOOKUP_BACKTICK`] (by a backquote): both need the opener and the
+/// name of a lookup. Compiling the two costs some 650,000 instructions,
+/// half of a `kill -9 1234` hook call, for the arguments of nearly every
+/// `kill` that look nothing up.
+fn could_look_up(arg: &str, opener: &str) -> bool {
+    arg.contains(opener) && (arg.contains("pgrep") || arg.contains("pidof"))
+}
+
 fn kill_by_lookup(cmd: &Command) -> bool {
     match cmd.program.as_str() {
         "kill" => {
-            cmd.args.iter().any(|a| PID_LOOKUP.is_match(a))
+            cmd.args
+                .iter()
+                .any(|a| could_look_up(a, "$(") && PID_LOOKUP.is_match(a))
                 || (cmd.via.contains(&"xargs") && piped_pids(cmd))
         }
         // `pgrep x | xargs kill`: the xargs command itself, whatever became of its child.
@@ -223,7 +234,9 @@ fn piped_pids(cmd: &Command) -> bool {
 }
 
 fn kill_by_backtick_lookup(cmd: &Command) -> bool {
-    cmd.args.iter().any(|a| PID_LOOKUP_BACKTICK.is_match(a))
+    cmd.args
+        .iter()
+        .any(|a| could_look_up(a, "`") && PID_LOOKUP_BACKTICK.is_match(a))
 }
 
 fn kills_agent(cmd: &Command) -> bool {
@@ -667,6 +680,29 @@ mod tests {
             "killall -u kill x"
         )));
         assert!(!pkill_force(&Command::from_words("pkill -s 9 node")));
+    }
+
+    #[test]
+    fn pid_lookup_literals_are_what_the_regexes_need() {
+        let pieces = ["$(", "`", " ", "sudo", "pgrep", "pidof", "x", "\u{a0}", "("];
+        // Every string of up to four pieces (some more than once).
+        let mut args = vec![String::new()];
+        for _ in 0..4 {
+            let longer = args
+                .iter()
+                .flat_map(|a| pieces.iter().map(move |p| format!("{a}{p}")));
+            args = longer.chain(args.iter().cloned()).collect();
+        }
+        let mut matched = 0;
+        for arg in args {
+            for (re, opener) in [(&*PID_LOOKUP, "$("), (&*PID_LOOKUP_BACKTICK, "`")] {
+                if re.is_match(&arg) {
+                    matched += 1;
+                    assert!(could_look_up(&arg, opener), "{arg:?}");
+                }
+            }
+        }
+        assert!(matched > 100, "{matched}");
     }
 
     #[test]
