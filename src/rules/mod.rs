@@ -22,6 +22,8 @@ mod hidden;
 mod leak;
 
 pub(crate) use hidden::{path_arguments, searched as hidden_paths_searched};
+#[cfg(test)]
+pub(crate) mod near;
 mod net;
 mod opts;
 mod paths;

@@ -348,18 +348,7 @@ mod tests {
         let mut paths = Vec::new();
         for sample in samples {
             assert!(is_block_device(sample), "{sample}");
-            let chars: Vec<char> = sample.chars().collect();
-            paths.push(sample.to_string());
-            for at in 0..chars.len() {
-                let mut cut = chars.clone();
-                cut.remove(at);
-                paths.push(cut.into_iter().collect());
-                for swap in swaps {
-                    let mut changed = chars.clone();
-                    changed[at] = swap;
-                    paths.push(changed.into_iter().collect());
-                }
-            }
+            paths.extend(crate::rules::near::near_spellings(sample, &swaps));
         }
         let mut matched = 0;
         for path in &paths {

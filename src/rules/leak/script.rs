@@ -282,6 +282,7 @@ fn key_material(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::near::near_spellings;
 
     fn leak(program: &str, code: &str) -> Option<Secret> {
         let cmd = Command::new(program, &["-c", code]);
@@ -321,18 +322,7 @@ mod tests {
         let mut lines = Vec::new();
         for sample in samples {
             assert!(re.is_match(sample), "{sample:?} is a match of the regex");
-            let chars: Vec<char> = sample.chars().collect();
-            lines.push(sample.to_string());
-            for at in 0..chars.len() {
-                let mut cut = chars.clone();
-                cut.remove(at);
-                lines.push(cut.into_iter().collect());
-                for swap in swaps {
-                    let mut changed = chars.clone();
-                    changed[at] = swap;
-                    lines.push(changed.into_iter().collect());
-                }
-            }
+            lines.extend(near_spellings(sample, &swaps));
         }
         let mut matched = 0;
         for line in &lines {
