@@ -104,9 +104,13 @@ const WHOLE_ENV_LITERALS: [&str; 7] = [
 /// [`WHOLE_ENV`] 1.2 million, four fifths of a hook call for a
 /// `python3 -c` or `node -e` line, and most one-liners hold none of their
 /// literals; [`ENV_VAR`] (3.9 million: `\w` is Unicode's) is needed only
-/// for code that reaches the network, and most such code reads no variable. The literal test is exactly the regex's own requirement, so
+/// for code that reaches the network, and most such code reads no
+/// variable. The literal test is exactly the regex's own requirement, so
 /// skipping the regex then changes no answer (a test holds each list to
 /// its regex; debug builds compare every answer the test gives).
+/// `net/metadata.rs` and `shell/interp/places.rs` gate their regexes the
+/// same way with tests of their own shape (per argument, case-folded; per
+/// place).
 struct GatedRegex {
     pattern: &'static str,
     literals: &'static [&'static str],
