@@ -44,6 +44,11 @@ pub(super) type Value = Vec<String>;
 pub(super) struct Eval<'a> {
     pub(super) out: &'a mut Analysis,
     pub(super) vars: HashMap<String, Value>,
+    /// Variables given the integer attribute (`declare -i`): what is
+    /// assigned to them is evaluated as arithmetic.
+    pub(super) integers: HashSet<String>,
+    /// `set -x` is on: `PS4` is expanded before each later command.
+    pub(super) traced: bool,
     pub(super) functions: HashMap<String, Rc<Script>>,
     called: HashSet<String>,
     pub(super) aliases: HashMap<String, String>,
@@ -75,7 +80,9 @@ pub(super) struct Eval<'a> {
     pub(super) param_alternatives: bool,
     /// Characters produced by word expansion so far (see `expand`).
     pub(super) expanded_chars: usize,
-    stack: Vec<String>,
+    /// The bodies of the functions being run: a function calls itself when
+    /// it calls its own body (a name defined again is another function).
+    stack: Vec<Rc<Script>>,
     pub(super) via: Vec<&'static str>,
     /// The pipeline being evaluated has several stages or runs in the background.
     forking: bool,
@@ -86,6 +93,8 @@ impl<'a> Eval<'a> {
         Eval {
             out,
             vars: HashMap::new(),
+            integers: HashSet::new(),
+            traced: false,
             functions: HashMap::new(),
             called: HashSet::new(),
             aliases: HashMap::new(),
@@ -216,6 +225,19 @@ impl<'a> Eval<'a> {
                 self.functions.insert(name.clone(), Rc::new(body.clone()));
                 (None, None)
             }
+            Node::Arith { parts, redirs } => {
+                self.arith(parts);
+                if redirs.is_empty() {
+                    return (None, None);
+                }
+                // `(( x )) > f` still opens f, as any command's redirection does.
+                let group = Node::Group {
+                    body: Script::default(),
+                    redirs: redirs.clone(),
+                    subshell: false,
+                };
+                self.node(&group, stdin, upstream, keep)
+            }
             Node::For { var, words } => {
                 let mut values: Vec<String> = Vec::new();
                 for word in words {
@@ -252,12 +274,20 @@ impl<'a> Eval<'a> {
             idx += 1;
         }
         let mut fields = Vec::with_capacity(simple.words.len() - idx);
-        for word in &simple.words[idx..] {
-            self.expand_onto(word, &mut fields);
+        let words = &simple.words[idx..];
+        if words.first().is_some_and(parse::is_test_keyword) {
+            // Inside `[[ ]]` words are neither split nor globbed.
+            fields.extend(words.iter().map(|w| self.expand_single(w)));
+        } else {
+            for word in words {
+                self.expand_onto(word, &mut fields);
+            }
         }
         let (redirects, here) = self.redirects(&simple.redirs);
         let stdin = here.or(stdin);
         if fields.is_empty() {
+            self.assigned(&env);
+            self.prompts_set(&env);
             for (name, value) in &env {
                 let values = self
                     .array_elements(value)
@@ -336,7 +366,7 @@ impl<'a> Eval<'a> {
         stdin: Option<String>,
     ) {
         self.called.insert(name.to_string());
-        if self.stack.iter().any(|n| n == name) {
+        if self.stack.iter().any(|b| Rc::ptr_eq(b, body)) {
             // A function that calls itself in a pipeline or in the background
             // multiplies processes until the machine stops: a fork bomb.
             if self.forking {
@@ -356,7 +386,7 @@ impl<'a> Eval<'a> {
                 .collect(),
         );
         if self.descend() {
-            self.stack.push(name.to_string());
+            self.stack.push(body.clone());
             self.script(body, stdin);
             self.stack.pop();
             self.ascend();
@@ -501,6 +531,33 @@ impl<'a> Eval<'a> {
         }
         self.via.push(via);
         self.child(|eval| eval.script(&parsed.script, stdin));
+        self.via.pop();
+        self.ascend();
+    }
+
+    /// Expands `text` as bash expands a heredoc body (its `$( )`, backticks
+    /// and `${ }`, nothing else), as the shell does to a value it reads
+    /// again: a prompt string, an array subscript met in arithmetic.
+    pub(super) fn reexpand(&mut self, text: &str, via: &'static str) {
+        if !text.contains(['$', '`']) {
+            return;
+        }
+        if text.len() > self.budget {
+            self.set_limit(format!(
+                "the command expands into more than {MAX_REANALYSIS_BYTES} bytes of nested shell code"
+            ));
+            return;
+        }
+        if !self.descend() {
+            return;
+        }
+        self.budget -= text.len();
+        let (word, limit) = parse::expansions(text);
+        if let Some(limit) = limit {
+            self.set_limit(limit);
+        }
+        self.via.push(via);
+        self.child(|eval| eval.expand_single(&word));
         self.via.pop();
         self.ascend();
     }

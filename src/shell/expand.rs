@@ -3,6 +3,7 @@
 use std::borrow::Cow;
 
 use super::eval::Eval;
+use super::params::is_name;
 use super::parse::{Part, Word};
 
 /// One word after expansion.
@@ -38,6 +39,9 @@ const SPLIT: u8 = 4;
 /// Synthetic brace syntax around alternatives of one word (`${X:-d}` with
 /// `X` unknown is `d` or anything): expanded like `{d,$X}`, never split.
 const ALT: u8 = 8;
+/// The source text of an expansion warden could not resolve, standing in
+/// for its value (always with `QUOTED`).
+const SOURCE: u8 = 16;
 
 /// Characters of a word being expanded, each with how it came to be there.
 #[derive(Default)]
@@ -162,23 +166,55 @@ impl Eval<'_> {
         let Some(Part::Lit(first)) = word.parts.first() else {
             return None;
         };
-        let eq = first.find('=')?;
-        let name = first[..eq].trim_end_matches('+');
-        let valid = !name.is_empty()
-            && name
-                .chars()
-                .next()
-                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-            && name
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '[' || c == ']');
-        if !valid {
+        let Some((name, value)) = super::arith::split_name_value(first) else {
+            return self.subscripted_assignment(word);
+        };
+        // A name, then perhaps an index (`a[i+1]=2`).
+        if !is_name(name.split_once('[').map_or(name, |(base, _)| base)) {
             return None;
         }
         let mut rest = word.clone();
-        rest.parts[0] = Part::Lit(first[eq + 1..].to_string());
+        rest.parts[0] = Part::Lit(value.to_string());
         let value = self.expand_single(&rest).text;
         Some((name.to_string(), value))
+    }
+
+    /// `NAME[index]=value` whose index holds quotes or expansions
+    /// (`a["$k"]=1`, `a[$(cmd)]=1`), so that the word's first part is only
+    /// `NAME[`: the index is expanded and evaluated, then the value.
+    fn subscripted_assignment(&mut self, word: &Word) -> Option<(String, String)> {
+        let Some(Part::Lit(first)) = word.parts.first() else {
+            return None;
+        };
+        let (base, opened) = first.split_once('[')?;
+        if !is_name(base) {
+            return None;
+        }
+        // The index runs to the literal `]=` (or `]+=`) that ends it.
+        let (at, split) = word
+            .parts
+            .iter()
+            .enumerate()
+            .skip(1)
+            .find_map(|(n, p)| match p {
+                Part::Lit(s) => s.find("]=").or_else(|| s.find("]+=")).map(|i| (n, i)),
+                _ => None,
+            })?;
+        let Part::Lit(closing) = &word.parts[at] else {
+            return None;
+        };
+        let mut index = vec![Part::Lit(opened.to_string())];
+        index.extend_from_slice(&word.parts[1..at]);
+        index.push(Part::Lit(closing[..split].to_string()));
+        let value_at = closing[split..].find('=').map_or(split, |e| split + e + 1);
+        let mut rest = Word {
+            parts: word.parts[at..].to_vec(),
+        };
+        rest.parts[0] = Part::Lit(closing[value_at..].to_string());
+        let text = self.arith_expand(&index);
+        self.arith_text(&text);
+        let value = self.expand_single(&rest).text;
+        Some((format!("{base}[{}]", text.trim()), value))
     }
 
     /// The elements of an array value `(a b c)`, expanded as the shell would.
@@ -236,7 +272,13 @@ impl Eval<'_> {
                     out.quoted = true;
                     self.parts(inner, true, out);
                 }
-                Part::Param { name, op, arg, src } => match self.param(name, op, arg.as_ref()) {
+                Part::Param {
+                    name,
+                    op,
+                    arg,
+                    index,
+                    src,
+                } => match self.subscripted_param(name, op, arg.as_ref(), index) {
                     Some(values) if std::mem::take(&mut self.param_alternatives) => {
                         out.chars.push(('{', ALT));
                         for (i, v) in values.iter().enumerate() {
@@ -257,7 +299,7 @@ impl Eval<'_> {
                     }
                     None => {
                         out.dynamic = true;
-                        out.push_str(src, QUOTED);
+                        out.push_str(src, QUOTED | SOURCE);
                     }
                 },
                 Part::CommandSub { script, src } => {
@@ -268,7 +310,7 @@ impl Eval<'_> {
                         Some(text) => out.push_str(text.trim_end_matches('\n'), EXPANDED | q),
                         None => {
                             out.dynamic = true;
-                            out.push_str(src, QUOTED);
+                            out.push_str(src, QUOTED | SOURCE);
                         }
                     }
                 }
@@ -276,7 +318,7 @@ impl Eval<'_> {
                 // that is known, after the command (see `flush_writers`).
                 Part::ProcessSub { script, src } if src.starts_with(">(") => {
                     self.writers.push((script.clone(), src.clone()));
-                    out.push_str(src, QUOTED);
+                    out.push_str(src, QUOTED | SOURCE);
                 }
                 Part::ProcessSub { script, src } => {
                     self.via.push("<( )");
@@ -285,158 +327,28 @@ impl Eval<'_> {
                     if let Some(text) = output {
                         self.proc_outputs.insert(src.clone(), text);
                     }
-                    out.push_str(src, QUOTED);
+                    out.push_str(src, QUOTED | SOURCE);
                 }
-                Part::Arith(src) => out.push_str(src, QUOTED),
+                Part::Arith { parts, src } => {
+                    self.arith(parts);
+                    out.push_str(src, QUOTED | SOURCE);
+                }
             }
         }
     }
 
-    /// The values of a parameter expansion, `None` when unknown.
-    fn param(&mut self, name: &str, op: &str, arg: Option<&Word>) -> Option<Vec<String>> {
-        let value = self.lookup(name);
-        let set_nonempty = value
-            .as_ref()
-            .is_some_and(|v| v.iter().any(|s| !s.is_empty()));
-        let arg_text =
-            |eval: &mut Self| arg.map(|w| eval.expand_single(w).text).unwrap_or_default();
-        match (op, arg) {
-            ("", _) => value,
-            ("#", None) => value.map(|v| vec![v.join(" ").chars().count().to_string()]),
-            (":-", _) | ("-", _) => {
-                if set_nonempty || (op == "-" && value.is_some()) {
-                    value
-                } else {
-                    let default = arg_text(self);
-                    Some(self.default_or_unknown(name, value.is_none(), default))
-                }
-            }
-            (":=", _) | ("=", _) => {
-                if set_nonempty {
-                    value
-                } else {
-                    let v = arg_text(self);
-                    let values = self.default_or_unknown(name, value.is_none(), v);
-                    self.vars.insert(name.to_string(), values.clone());
-                    Some(values)
-                }
-            }
-            (":+", _) | ("+", _) => {
-                // Evaluate the alternative either way: it may hold a substitution.
-                let alt = arg_text(self);
-                value.map(|_| vec![alt])
-            }
-            (":?", _) | ("?", _) => value,
-            ("^^", _) | ("^", _) => value.map(|v| v.iter().map(|s| s.to_uppercase()).collect()),
-            (",,", _) | (",", _) => value.map(|v| v.iter().map(|s| s.to_lowercase()).collect()),
-            ("#" | "##" | "%" | "%%", Some(_)) => {
-                let pattern = arg_text(self);
-                // Trimming `$HOME` or `$PWD` reaches their parents (`${HOME%/*}`
-                // is `/home`): trim a typical absolute value instead of `~`.
-                let v = match name {
-                    "HOME" => vec!["/home/user".to_string()],
-                    "PWD" if self.cwd.is_none() => vec!["/home/user/project".to_string()],
-                    _ => value?,
-                };
-                v.into_iter().map(|s| trim(&s, &pattern, op)).collect()
-            }
-            ("/" | "//", Some(_)) => {
-                let spec = arg_text(self);
-                let (from, to) = spec.split_once('/').unwrap_or((spec.as_str(), ""));
-                let v = value?;
-                if from.contains(['*', '?', '[']) || from.is_empty() {
-                    return None;
-                }
-                Some(
-                    v.into_iter()
-                        .map(|s| {
-                            if op == "//" {
-                                s.replace(from, to)
-                            } else {
-                                s.replacen(from, to, 1)
-                            }
-                        })
-                        .collect(),
-                )
-            }
-            (":", Some(_)) => {
-                let spec = arg_text(self);
-                let mut nums = spec.split(':').map(|n| n.trim().parse::<i64>().ok());
-                let offset = nums.next().flatten()?;
-                let length = nums.next().flatten();
-                let v = value?;
-                Some(
-                    v.into_iter()
-                        .map(|s| {
-                            let chars: Vec<char> = s.chars().collect();
-                            let start = if offset < 0 {
-                                chars.len().saturating_sub(offset.unsigned_abs() as usize)
-                            } else {
-                                (offset as usize).min(chars.len())
-                            };
-                            let end = match length {
-                                Some(l) if l >= 0 => (start + l as usize).min(chars.len()),
-                                Some(l) => chars
-                                    .len()
-                                    .saturating_sub(l.unsigned_abs() as usize)
-                                    .max(start),
-                                None => chars.len(),
-                            };
-                            chars[start..end].iter().collect()
-                        })
-                        .collect(),
-                )
-            }
-            ("!", None) => {
-                let target = value?.first().cloned()?;
-                self.lookup(&target)
-            }
-            _ => None,
-        }
-    }
-
-    /// The values of `${NAME:-default}` when NAME was not set on this line:
-    /// it may still come from the environment, so both the default and an
-    /// unknown value are analysed (`rm -rf "${DIR:-build}"` may delete anything).
-    fn default_or_unknown(&mut self, name: &str, unknown: bool, default: String) -> Vec<String> {
-        let from_environment = unknown
-            && !matches!(name, "@" | "*" | "#" | "?" | "$" | "!" | "-")
-            && name.parse::<usize>().is_err();
-        if from_environment {
-            self.param_alternatives = true;
-            vec![default, format!("${{{name}}}")]
-        } else {
-            vec![default]
-        }
-    }
-
-    fn lookup(&self, name: &str) -> Option<Vec<String>> {
-        if let Some(v) = self.vars.get(name) {
-            return Some(v.clone());
-        }
-        // `a[@]`, `a[*]`, `a[N]` of an array set on this line.
-        if let Some((base, index)) = name.strip_suffix(']').and_then(|n| n.split_once('[')) {
-            let values = self.vars.get(base)?;
-            return match index {
-                "@" | "*" => Some(values.clone()),
-                i => i
-                    .parse::<usize>()
-                    .ok()
-                    .and_then(|i| values.get(i))
-                    .map(|v| vec![v.clone()]),
-            };
-        }
-        if let Ok(n) = name.parse::<usize>() {
-            return self.positional.get(n).map(|s| vec![s.clone()]);
-        }
-        match name {
-            // The home directory is `~` to the rules, however it is written.
-            "HOME" => Some(vec!["~".into()]),
-            "PWD" => self.cwd.clone().map(|d| vec![d]),
-            "IFS" => Some(vec![" \t\n".into()]),
-            "@" | "*" if self.positional.len() > 1 => Some(self.positional[1..].to_vec()),
-            _ => None,
-        }
+    /// An arithmetic text's expansions done, as one string; what warden
+    /// could not resolve is left out (see `arith`).
+    pub(super) fn arith_expand(&mut self, parts: &[Part]) -> String {
+        let mut chars = Chars::default();
+        // Arithmetic text is neither split nor globbed, as in double quotes.
+        self.parts(parts, true, &mut chars);
+        self.expanded_chars += chars.chars.len();
+        chars
+            .chars
+            .iter()
+            .map(|&(c, f)| if f & SOURCE != 0 || f == ALT { ' ' } else { c })
+            .collect()
     }
 }
 
@@ -466,53 +378,6 @@ fn first_alternative(chars: &[(char, u8)]) -> String {
         }
     }
     out
-}
-
-/// `${v#p}`, `${v##p}`, `${v%p}`, `${v%%p}` with `*` and `?` in the pattern;
-/// `None` for bracket patterns or long values.
-fn trim(value: &str, pattern: &str, op: &str) -> Option<String> {
-    if pattern.contains('[') || value.len() > 4096 {
-        return None;
-    }
-    let chars: Vec<char> = value.chars().collect();
-    let pat: Vec<char> = pattern.chars().collect();
-    let n = chars.len();
-    let cut = match op {
-        "#" => (0..=n).find(|&i| glob(&pat, &chars[..i])).map(|i| (i, n)),
-        "##" => (0..=n)
-            .rev()
-            .find(|&i| glob(&pat, &chars[..i]))
-            .map(|i| (i, n)),
-        "%" => (0..=n)
-            .rev()
-            .find(|&i| glob(&pat, &chars[i..]))
-            .map(|i| (0, i)),
-        _ => (0..=n).find(|&i| glob(&pat, &chars[i..])).map(|i| (0, i)),
-    };
-    let (from, to) = cut.unwrap_or((0, n));
-    Some(chars[from..to].iter().collect())
-}
-
-/// Shell pattern match with `*` and `?`.
-fn glob(pat: &[char], text: &[char]) -> bool {
-    let (mut p, mut t) = (0, 0);
-    let mut star: Option<(usize, usize)> = None;
-    while t < text.len() {
-        if p < pat.len() && (pat[p] == '?' || pat[p] == text[t]) {
-            p += 1;
-            t += 1;
-        } else if p < pat.len() && pat[p] == '*' {
-            star = Some((p, t));
-            p += 1;
-        } else if let Some((sp, st)) = star {
-            p = sp + 1;
-            t = st + 1;
-            star = Some((sp, st + 1));
-        } else {
-            return false;
-        }
-    }
-    pat[p..].iter().all(|&c| c == '*')
 }
 
 /// The text of a word that is one quoted string with nothing to expand.

@@ -7,6 +7,7 @@
 //! wrappers such as `sudo` and `timeout`, and recurses into `bash -c`,
 //! `eval`, `$( )`, pipelines into shells and decodable payloads).
 
+mod arith;
 mod command;
 mod cwd;
 mod decode;
@@ -17,6 +18,7 @@ mod interp;
 mod launchers;
 pub(crate) mod names;
 mod normalize;
+mod params;
 mod parse;
 mod programs;
 mod runners;

@@ -210,6 +210,7 @@ impl Eval<'_> {
     /// What a program does beyond running itself.
     fn special(&mut self, cmd: &mut Command, fields: &[Field]) {
         let args = &fields[1..];
+        self.arith_builtin(cmd);
         match cmd.program.as_str() {
             p if SHELLS.contains(&p) => self.shell(cmd),
             "su" => {
@@ -256,12 +257,19 @@ impl Eval<'_> {
                 self.change_dir(&dir);
             }
             "export" | "declare" | "typeset" | "local" | "readonly" => {
-                for arg in &cmd.args {
-                    if let Some((k, v)) = split_assignment(arg) {
-                        self.vars.insert(k, vec![v]);
-                    }
+                let pairs: Vec<(String, String)> = cmd
+                    .args
+                    .iter()
+                    .filter_map(|a| split_assignment(a))
+                    .collect();
+                self.prompts_set(&pairs);
+                for (k, v) in pairs {
+                    // `declare -a x=(…)`: each element is expanded.
+                    let values = self.array_elements(&v).unwrap_or_else(|| vec![v]);
+                    self.vars.insert(k, values);
                 }
             }
+            "set" => self.set_options(&cmd.args),
             "unset" => {
                 for arg in &cmd.args {
                     self.vars.remove(arg);
@@ -603,15 +611,57 @@ impl Eval<'_> {
     /// the file `BASH_ENV`/`ENV` names, `PS4` expanded for each traced line,
     /// and functions exported as `BASH_FUNC_name%%=() { ...; }`.
     fn startup_hooks(&mut self, cmd: &Command) {
+        let interactive = interactive(&cmd.args);
         for (name, value) in &cmd.env {
             match name.as_str() {
                 "BASH_ENV" | "ENV" => self.startup_file(value, "BASH_ENV"),
-                "PS4" => self.reanalyze(&format!("echo \"{value}\""), "PS4", None),
+                "PS4" => self.reexpand(value, "PS4"),
+                "PS0" | "PS1" | "PS2" if interactive => self.reexpand(value, "prompt"),
                 _ if name.starts_with("BASH_FUNC_") => {
                     let body = value.trim_start_matches("()").trim();
                     self.reanalyze(body, "exported function", None);
                 }
                 _ => {}
+            }
+        }
+    }
+
+    /// `set -x` or `set -o xtrace` (on), `set +x` (off): while on, bash
+    /// expands `PS4` before each command it runs.
+    fn set_options(&mut self, args: &[String]) {
+        let mut iter = args.iter();
+        while let Some(arg) = iter.next() {
+            let Some(flags) = arg.strip_prefix(['-', '+']) else {
+                break;
+            };
+            if flags == "-" || flags.is_empty() {
+                break;
+            }
+            let xtrace = if flags == "o" {
+                iter.next().is_some_and(|o| o == "xtrace")
+            } else {
+                flags.contains('x')
+            };
+            if xtrace {
+                self.traced = arg.starts_with('-');
+            }
+        }
+        if let Some(ps4) = self.vars.get("PS4").filter(|_| self.traced).cloned() {
+            for value in ps4 {
+                self.reexpand(&value, "PS4");
+            }
+        }
+    }
+
+    /// Variables set on the line (`PS4=…`, `export PS4=…`): a trace prompt
+    /// set while tracing is on is expanded before the next command.
+    pub(super) fn prompts_set(&mut self, pairs: &[(String, String)]) {
+        if !self.traced {
+            return;
+        }
+        for (name, value) in pairs {
+            if name == "PS4" {
+                self.reexpand(value, "PS4");
             }
         }
     }
@@ -659,7 +709,28 @@ pub(super) fn with(via: &[&'static str], more: &'static str) -> Vec<&'static str
     v
 }
 
-/// The value of `-c CODE`, `-cCODE`, `--command CODE` or `--command=CODE`.
+/// Whether a shell's options make it interactive (`bash -i`): it then
+/// expands `PS0`, `PS1` and `PS2` around each command it reads.
+fn interactive(args: &[String]) -> bool {
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        match arg.as_str() {
+            "--rcfile" | "--init-file" | "-o" | "+o" | "-O" | "+O" => {
+                iter.next();
+            }
+            "--" | "-" => return false,
+            a if a.starts_with("--") => {}
+            a if a.starts_with('-') => {
+                if a.contains('i') {
+                    return true;
+                }
+            }
+            _ => return false,
+        }
+    }
+    false
+}
+
 /// A path that is the reading process's own stdin.
 fn reads_fd0(file: &str) -> bool {
     matches!(file, "/dev/stdin" | "/proc/self/fd/0" | "/dev/fd/0")

@@ -179,12 +179,5 @@ pub(super) fn split_assignment(word: &str) -> Option<(String, String)> {
         .strip_prefix("BASH_FUNC_")
         .and_then(|n| n.strip_suffix("%%"))
         .map_or(name, |_| name.trim_end_matches("%%"));
-    let valid = name_part
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && name_part
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_');
-    valid.then(|| (name.to_string(), value.to_string()))
+    super::params::is_name(name_part).then(|| (name.to_string(), value.to_string()))
 }

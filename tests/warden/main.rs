@@ -35,6 +35,7 @@ mod bad_input;
 mod cli;
 mod concurrency;
 mod corpus;
+mod expansions;
 mod files;
 mod fixtures;
 mod hooks;
@@ -58,6 +59,7 @@ fn main() {
         cli::tests(),
         concurrency::tests(),
         corpus::tests(),
+        expansions::tests(),
         files::tests(),
         fixtures::tests(),
         hooks::tests(),

@@ -6,6 +6,8 @@
 //! Control keywords (`if`, `then`, `do`, `done`, ...) are skipped: the
 //! commands inside every branch and loop body are treated as run.
 
+mod arith;
+mod compound;
 mod keywords;
 mod plain;
 mod redirects;
@@ -54,6 +56,12 @@ pub enum Node {
         name: String,
         body: Script,
     },
+    /// `(( ... ))` or a `for (( ...; ...; ... ))` header: arithmetic, whose
+    /// expansions run; no command.
+    Arith {
+        parts: Vec<Part>,
+        redirs: Vec<Redir>,
+    },
     /// `for NAME in WORDS`: the loop body follows as ordinary commands.
     For {
         var: String,
@@ -81,19 +89,22 @@ pub enum Part {
     Quoted(String),
     /// A double-quoted string: expansions inside, but no splitting or globbing.
     Double(Vec<Part>),
-    /// `$NAME`, `${NAME}`, `${NAME<op><arg>}`.
+    /// `$NAME`, `${NAME}`, `${NAME<op><arg>}`, `${NAME[index]...}`.
     Param {
+        /// The name, with its subscript as written (`a[$i]`).
         name: String,
         op: String,
         arg: Option<Word>,
+        /// The subscript's expansions (empty without one).
+        index: Vec<Part>,
         src: String,
     },
     /// `$( ... )` or backticks.
     CommandSub { script: Script, src: String },
     /// `<( ... )` or `>( ... )`.
     ProcessSub { script: Script, src: String },
-    /// `$(( ... ))`.
-    Arith(String),
+    /// `$(( ... ))` or `$[ ... ]`: the expansions inside, and the source.
+    Arith { parts: Vec<Part>, src: String },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -139,6 +150,24 @@ pub fn parse(text: &str) -> Parsed {
         script,
         limit: parser.limit,
     }
+}
+
+/// Whether a command's first word is `[[`, whose words are not split.
+pub fn is_test_keyword(word: &Word) -> bool {
+    matches!(word.parts.as_slice(), [Part::Lit(l)] if l == "[[")
+}
+
+/// `text` read as an unquoted heredoc body: literal text with the `$( )`,
+/// backticks and `${ }` in it, and a note when a limit cut it short.
+pub fn expansions(text: &str) -> (Word, Option<String>) {
+    let mut parser = Parser::new(text, 0);
+    let parts = parser.double_quoted_parts(false);
+    (
+        Word {
+            parts: vec![Part::Double(parts)],
+        },
+        parser.limit,
+    )
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -399,10 +428,10 @@ impl<'a> Parser<'a> {
         loop {
             self.skip_blanks();
             match self.peek()? {
-                // `((expr))` is parsed as nested groups: bash itself falls back
-                // to subshells when the text is not arithmetic, and an
-                // arithmetic expression read as commands runs nothing risky.
                 '(' => {
+                    if let Some(node) = self.arith_command() {
+                        return Some(node);
+                    }
                     self.pos += 1;
                     if !self.enter() {
                         return None;
@@ -491,6 +520,22 @@ impl<'a> Parser<'a> {
                 self.pos = save;
             }
             let process_sub = matches!(c, '<' | '>') && self.peek_at(1) == Some('(');
+            if is_test && matches!(c, '&' | '|' | '(' | ')' | '<' | '>') && !process_sub {
+                // Inside `[[ ]]` these are the test's own operators
+                // (`[[ -n $x && $x -gt 3 ]]`), not the end of the command.
+                let len = if self.starts_with("&&") || self.starts_with("||") {
+                    2
+                } else {
+                    1
+                };
+                let mut op = String::new();
+                self.push_span(&mut op, self.pos, self.pos + len);
+                self.pos += len;
+                simple.words.push(Word {
+                    parts: vec![Part::Lit(op)],
+                });
+                continue;
+            }
             if is_meta(c) && !process_sub {
                 break;
             }
@@ -502,9 +547,7 @@ impl<'a> Parser<'a> {
             }
             match self.word() {
                 Some(w) => {
-                    if simple.words.is_empty()
-                        && matches!(w.parts.as_slice(), [Part::Lit(l)] if l == "[[")
-                    {
+                    if simple.words.is_empty() && is_test_keyword(&w) {
                         is_test = true;
                     }
                     simple.words.push(w);
@@ -516,151 +559,6 @@ impl<'a> Parser<'a> {
             return None;
         }
         Some(Node::Simple(simple))
-    }
-
-    fn function_body(&mut self, name: String) -> Option<Node> {
-        self.skip_blanks();
-        while self.peek() == Some('\n') {
-            self.newline();
-            self.skip_blanks();
-        }
-        let node = self.command()?;
-        let body = match node {
-            Node::Group { body, .. } => body,
-            other => Script {
-                pipelines: vec![Pipeline {
-                    stages: vec![other],
-                    ..Pipeline::default()
-                }],
-            },
-        };
-        Some(Node::Function { name, body })
-    }
-
-    fn for_header(&mut self) -> Option<Node> {
-        let kw = if self.word_is("for") { 3 } else { 6 };
-        self.pos += kw;
-        self.skip_blanks();
-        if self.starts_with("((") {
-            self.arith_command();
-            return None;
-        }
-        let var = self.word().map(|w| literal_text(&w)).unwrap_or_default();
-        self.skip_blanks();
-        let mut words = Vec::new();
-        if self.word_is("in") {
-            self.pos += 2;
-            loop {
-                self.skip_blanks();
-                match self.peek() {
-                    None | Some(';') | Some('\n') | Some('&') | Some('|') => break,
-                    _ if self.word_is("do") => break,
-                    Some(c) if is_meta(c) => break,
-                    _ => match self.word() {
-                        Some(w) => words.push(w),
-                        None => break,
-                    },
-                }
-            }
-        } else {
-            // `for x; do` loops over the positional parameters.
-            words.push(Word {
-                parts: vec![Part::Param {
-                    name: "@".into(),
-                    op: String::new(),
-                    arg: None,
-                    src: "$@".into(),
-                }],
-            });
-        }
-        Some(Node::For { var, words })
-    }
-
-    /// `case WORD in PATTERN) BODY ;; ... esac`: every body is analysed.
-    fn case(&mut self) -> Option<Node> {
-        self.pos += 4;
-        self.skip_blanks();
-        let subject = self.word();
-        self.skip_blanks();
-        if self.word_is("in") {
-            self.pos += 2;
-        }
-        let mut bodies = Script::default();
-        if let Some(w) = subject {
-            // Keep the subject: it may hold a command substitution.
-            bodies.pipelines.push(Pipeline {
-                stages: vec![Node::Simple(Simple {
-                    words: vec![lit(":"), w],
-                    redirs: Vec::new(),
-                })],
-                ..Pipeline::default()
-            });
-        }
-        if !self.enter() {
-            return None;
-        }
-        loop {
-            // Skip to the end of the pattern list.
-            loop {
-                self.skip_blanks();
-                match self.peek() {
-                    None => break,
-                    Some('\n') => self.newline(),
-                    Some(')') => {
-                        self.pos += 1;
-                        break;
-                    }
-                    _ if self.word_is("esac") => break,
-                    Some(c) if c == '(' || c == '|' => self.pos += 1,
-                    Some(_) => {
-                        if self.word().is_none() {
-                            self.pos += 1;
-                        }
-                    }
-                }
-            }
-            if self.at_end() {
-                break;
-            }
-            if self.word_is("esac") {
-                self.pos += 4;
-                break;
-            }
-            let body = self.script(Stop::CaseItem);
-            bodies.pipelines.extend(body.pipelines);
-            if self.starts_with(";;") {
-                self.pos += 2;
-                if matches!(self.peek(), Some('&')) {
-                    self.pos += 1;
-                }
-            } else if self.word_is("esac") {
-                self.pos += 4;
-                break;
-            }
-        }
-        self.leave();
-        Some(Node::Group {
-            body: bodies,
-            redirs: Vec::new(),
-            subshell: false,
-        })
-    }
-
-    fn arith_command(&mut self) {
-        let mut depth = 0usize;
-        while let Some(c) = self.peek() {
-            self.pos += 1;
-            match c {
-                '(' => depth += 1,
-                ')' => {
-                    depth = depth.saturating_sub(1);
-                    if depth == 0 {
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
     }
 }
 
@@ -700,11 +598,12 @@ pub fn word_source_text(word: &Word) -> String {
 
 fn push_source(part: &Part, out: &mut String) {
     match part {
-        Part::Lit(s) | Part::Quoted(s) | Part::Arith(s) => out.push_str(s),
+        Part::Lit(s) | Part::Quoted(s) => out.push_str(s),
         Part::Double(parts) => parts.iter().for_each(|p| push_source(p, out)),
-        Part::Param { src, .. } | Part::CommandSub { src, .. } | Part::ProcessSub { src, .. } => {
-            out.push_str(src)
-        }
+        Part::Param { src, .. }
+        | Part::CommandSub { src, .. }
+        | Part::ProcessSub { src, .. }
+        | Part::Arith { src, .. } => out.push_str(src),
     }
 }
 

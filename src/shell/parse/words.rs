@@ -1,5 +1,6 @@
 //! Word-level parsing: quotes, escapes, `$'...'`, parameter expansions, command and process substitutions.
 
+use super::arith::Closer;
 use super::{is_meta, Parser, Part, Script, Stop, Word};
 
 /// Longest source text kept for one expansion. Rules read it (an
@@ -232,19 +233,26 @@ impl Parser<'_> {
                 Some(Part::Double(inner))
             }
             Some('(') if self.peek_at(1) == Some('(') => {
-                let src = self.balanced_source('(', ')');
-                Some(Part::Arith(format!("${src}")))
-            }
-            Some('(') => {
-                self.pos += 1;
-                if !self.enter() {
-                    return None;
+                self.pos += 2;
+                match self.arith(Closer::Parens) {
+                    Some((parts, true)) => Some(Part::Arith {
+                        parts,
+                        src: self.source(start),
+                    }),
+                    // `$((a); (b))` is a command substitution; so is text
+                    // left open, read the way that runs the most.
+                    _ => self.command_sub(start),
                 }
-                let script = self.script(Stop::Paren);
-                self.leave();
-                let src = self.source(start);
-                Some(Part::CommandSub { script, src })
             }
+            Some('[') => {
+                self.pos += 1;
+                let (parts, _) = self.arith(Closer::Bracket).unwrap_or_default();
+                Some(Part::Arith {
+                    parts,
+                    src: self.source(start),
+                })
+            }
+            Some('(') => self.command_sub(start),
             Some('{') => {
                 self.pos += 1;
                 if !self.enter() {
@@ -268,6 +276,7 @@ impl Parser<'_> {
                     name,
                     op: String::new(),
                     arg: None,
+                    index: Vec::new(),
                 })
             }
             Some(c) if c.is_ascii_digit() || "@*#?$!-".contains(c) => {
@@ -276,6 +285,7 @@ impl Parser<'_> {
                     name: c.to_string(),
                     op: String::new(),
                     arg: None,
+                    index: Vec::new(),
                     src: format!("${c}"),
                 })
             }
@@ -284,6 +294,18 @@ impl Parser<'_> {
                 None
             }
         }
+    }
+
+    /// `$( ... )` from its `$`.
+    fn command_sub(&mut self, start: usize) -> Option<Part> {
+        self.pos = start + 2;
+        if !self.enter() {
+            return None;
+        }
+        let script = self.script(Stop::Paren);
+        self.leave();
+        let src = self.source(start);
+        Some(Part::CommandSub { script, src })
     }
 
     /// `${...}` after the `${`: a name, then an operator and an argument word.
@@ -306,10 +328,14 @@ impl Parser<'_> {
                 break;
             }
         }
+        let mut index = Vec::new();
         if self.peek() == Some('[') {
-            // Array subscripts are kept in the name; warden does not model arrays.
-            let sub = self.balanced_source('[', ']');
-            name.push_str(&sub);
+            // The subscript stays in the name as written (`a[0]` is looked
+            // up whole); its expansions are kept to be run.
+            let from = self.pos;
+            self.pos += 1;
+            (index, _) = self.arith(Closer::Bracket).unwrap_or_default();
+            self.push_span(&mut name, from, self.pos);
         }
         let mut arg = None;
         if self.peek() != Some('}') {
@@ -331,7 +357,13 @@ impl Parser<'_> {
             self.pos += 1;
         }
         let src = self.source(start);
-        Part::Param { name, op, arg, src }
+        Part::Param {
+            name,
+            op,
+            arg,
+            index,
+            src,
+        }
     }
 
     pub(super) fn backtick(&mut self) -> Part {
