@@ -2,7 +2,8 @@
 """Writes the fuzz targets' seed corpora (fuzz/corpus/<target>/) from the repository's fixtures and corpora.
 
 Each seed starts with the selector byte its target reads first: the dialect
-for `hook`, a floor example for `command`, the policy format for `policy`
+for `hook`, a floor example for `command` (a context, a floor example and a
+way of joining lines for `contexts`), the policy format for `policy`
 and `cache` (odd: a policy round-tripped through the cache).
 """
 import hashlib
@@ -47,6 +48,7 @@ def main():
                 continue
             if isinstance(command, str) and m % 4 == 0:
                 put("command", bytes([(n + m) % 256]) + command.encode())
+                put("contexts", bytes([(n + m) % 256, m % 256, n % 4]) + command.encode())
     policies = [ROOT / "examples" / "config.yaml"]
     policies += [p for p in (ROOT / "fixtures").rglob("*") if p.is_file() and ".world" in str(p)
                  and p.suffix in (".yaml", ".yml", ".json")]

@@ -6,6 +6,7 @@ use std::process::Command;
 use warden::engine::{evaluate_command, Options};
 use warden::verdict::Decision;
 
+use crate::contexts::{self, join, Context, JOINS};
 use crate::support;
 
 tests![
@@ -15,68 +16,13 @@ tests![
     floor_examples_in_contexts_after_benign_lines_are_blocked,
 ];
 
-const TABLE: &str = "tests/data/substitution-contexts.txt";
-
-/// One line of the table.
-struct Context {
-    runs: bool,
-    name: String,
-    template: String,
-}
-
-impl Context {
-    /// The template with `cmd` put in its place, quoted as the place needs
-    /// (`$( (cmd))`: `$((` would open arithmetic).
-    fn with(&self, cmd: &str) -> String {
-        let spaced = format!(" {cmd}");
-        let cmd = if cmd.starts_with('(') { &spaced } else { cmd };
-        let single = cmd.replace('\'', r"'\''");
-        let backticked = cmd
-            .replace('\\', r"\\")
-            .replace('`', r"\`")
-            .replace('$', r"\$");
-        self.template
-            .replace("{cmd'}", &single)
-            .replace("{cmd`}", &backticked)
-            .replace("{cmd}", cmd)
-    }
-}
-
 fn contexts() -> Vec<Context> {
-    let text = support::read_repo_file(TABLE);
-    let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        if line.trim().is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let fields: Vec<&str> = line.splitn(3, '\t').collect();
-        let [label, name, template] = fields[..] else {
-            panic!("{TABLE}:{}: not `run|data<TAB>name<TAB>template`", n + 1);
-        };
-        let runs = match label {
-            "run" => true,
-            "data" => false,
-            other => panic!("{TABLE}:{}: label {other:?} is not run or data", n + 1),
-        };
-        assert!(
-            template.contains("{cmd"),
-            "{TABLE}:{}: no {{cmd}} in the template",
-            n + 1
-        );
-        out.push(Context {
-            runs,
-            name: name.to_string(),
-            template: template.replace("\\n", "\n"),
-        });
-    }
-    assert!(out.len() > 100, "{TABLE} lost lines: {}", out.len());
-    let mut names: Vec<&str> = out.iter().map(|c| c.name.as_str()).collect();
-    names.sort_unstable();
-    let before = names.len();
-    names.dedup();
-    assert_eq!(before, names.len(), "{TABLE}: a name is used twice");
-    out
+    let table = contexts::contexts().unwrap_or_else(|e| panic!("{TABLE_PATH}: {e}"));
+    assert!(table.len() > 100, "{TABLE_PATH} lost lines: {}", table.len());
+    table
 }
+
+const TABLE_PATH: &str = "tests/data/substitution-contexts.txt";
 
 /// The floor's examples that are blocked on their own.
 fn floor() -> Vec<&'static str> {
@@ -151,7 +97,7 @@ fn the_table_matches_bash() {
         if root && context.name == "ps4-shell" {
             continue;
         }
-        let mark = dir.join(&context.name);
+        let mark = dir.join(context.name);
         let _ = std::fs::remove_file(&mark);
         let line = context.with(&format!("touch {}", mark.display()));
         let ran = run_bash(&line, &dir) && mark.exists();
@@ -166,7 +112,7 @@ fn the_table_matches_bash() {
     let _ = std::fs::remove_dir_all(&dir);
     assert!(
         wrong.is_empty(),
-        "{TABLE} disagrees with {}:\n{}",
+        "{TABLE_PATH} disagrees with {}:\n{}",
         version.lines().next().unwrap_or("bash"),
         wrong.join("\n")
     );
@@ -227,20 +173,6 @@ fn floor_examples_in_contexts_after_benign_lines_are_blocked() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
-
-/// How many ways [`join`] knows.
-const JOINS: usize = 4;
-
-/// `benign` and `dangerous` as one command line, joined the way `which`
-/// picks; the dangerous part runs in each.
-fn join(benign: &str, dangerous: &str, which: usize) -> String {
-    match which {
-        0 => format!("{benign}\n{dangerous}"),
-        1 => format!("{dangerous}\n{benign}"),
-        2 => format!("{benign}; {dangerous}"),
-        _ => format!("{dangerous} || {benign}"),
-    }
 }
 
 /// Corpus lines expected to be allowed that leave nothing open (a quote, a

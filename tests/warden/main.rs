@@ -34,6 +34,7 @@ mod audit;
 mod bad_input;
 mod cli;
 mod concurrency;
+mod contexts;
 mod corpus;
 mod expansions;
 mod files;
