@@ -37,6 +37,7 @@ mod concurrency;
 mod corpus;
 mod files;
 mod fixtures;
+mod grants;
 mod hooks;
 mod json_schema;
 mod layout;
@@ -60,6 +61,7 @@ fn main() {
         corpus::tests(),
         files::tests(),
         fixtures::tests(),
+        grants::tests(),
         hooks::tests(),
         json_schema::tests(),
         layout::tests(),
