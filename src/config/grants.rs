@@ -117,12 +117,11 @@ fn reach(rule: &RuleSpec, home: &str) -> Option<(Reach, Vec<String>)> {
     }
     let access = access(rule)?;
     let project = rule.base.as_deref().unwrap_or(PROJECT);
-    let at = |cwd: &str| Subjects {
-        cwd: Some(cwd.to_string()),
+    let here = Subjects {
+        cwd: Some(project.to_string()),
         home: Some(home.to_string()),
         ..Subjects::default()
     };
-    let here = at(project);
     let confined = rule
         .scope
         .as_deref()
