@@ -176,7 +176,18 @@ fn starter_allow_examples_uncommented_stay_inside_the_project() {
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert!(stdout.contains(&format!("{allows} allow")), "{stdout}");
-    assert!(!stdout.contains("allow rule"), "{stdout}");
+    assert!(!grants_named(&stdout), "{stdout}");
+}
+
+/// Whether lint's output names an allow past the project: such a warning
+/// says what the rule lets through in each agent.
+fn grants_named(out: &str) -> bool {
+    [
+        "no permission prompt of its own",
+        "no objection from warden",
+    ]
+    .iter()
+    .any(|g| out.contains(g))
 }
 
 /// `warden lint`'s output in `w`, run in `project/`.
@@ -290,7 +301,7 @@ fn allows_inside_the_project_are_not_named() {
         )
         .file("project/.warden.yaml", "rules:\n  allow:\n    - \"read_file(**)\"\n    - \"Edit({src,tests}/**)\"\n");
     let out = lint(&w);
-    assert!(!out.contains("allow rule"), "{out}");
+    assert!(!grants_named(&out), "{out}");
     assert!(out.contains("[0 deny, 0 ask, 6 allow"), "{out}");
     assert!(out.contains("[0 deny, 0 ask, 2 allow"), "{out}");
 }
