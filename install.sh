@@ -8,6 +8,7 @@ usage() {
     cat <<'EOF'
 Usage: ./install.sh [--to DIR] [--no-config] [--no-register] [--accept-hooks]
                     [--dynamic] [--no-pgo] [--no-bolt] [--build-only]
+                    [--binary FILE]
 
 Builds warden (cargo build --release --locked; on Linux with glibc, a static,
 non-position-independent binary: it starts in about half the time; where an
@@ -17,7 +18,8 @@ found, its hot code laid out together), copies the binary to DIR
 (default: ~/.local/bin), then runs two test payloads through the installed
 binary: `rm -rf /` must be blocked and `git status` allowed. If you have no
 ~/.config/warden/config.yaml yet, it writes the commented example from
-examples/config.yaml there and checks it with `warden lint`. Then it
+examples/config.yaml there (it denies and asks, and allows nothing: its
+allow rules are commented out) and checks it with `warden lint`. Then it
 registers the installed binary with every agent it finds (Hermes Agent,
 Claude Code, Codex: `warden install`) and runs `warden doctor`. Any failure
 before the registration stops the install with a message.
@@ -35,6 +37,8 @@ Options:
   --no-bolt       keep the compiler's code layout (BOLT lays out the
                   profiled binary when an llvm-bolt is found; a faster install)
   --build-only    build and check the binary, print its path, and stop
+  --binary FILE   install FILE, a warden built before, instead of building
+                  (it is checked the same way; cargo is not needed)
   -h, --help      show this help
 EOF
 }
@@ -52,6 +56,7 @@ link=static
 pgo=yes
 bolt=yes
 build_only=no
+binary=""
 while [ $# -gt 0 ]; do
     case $1 in
         --no-register)
@@ -82,6 +87,15 @@ while [ $# -gt 0 ]; do
             build_only=yes
             shift
             ;;
+        --binary)
+            [ $# -ge 2 ] || die "--binary needs a file"
+            binary=$2
+            shift 2
+            ;;
+        --binary=*)
+            binary=${1#--binary=}
+            shift
+            ;;
         --to)
             [ $# -ge 2 ] || die "--to needs a directory"
             to=$2
@@ -102,10 +116,18 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ -n "$to" ] || die "--to needs a directory"
+if [ -n "$binary" ]; then
+    # Made absolute before the directory changes.
+    if [ ! -f "$binary" ] || [ ! -x "$binary" ]; then
+        die "--binary $binary is not an executable file"
+    fi
+    binary=$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")
+fi
 
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here"
-command -v cargo >/dev/null 2>&1 || die "cargo not found: install Rust from https://rustup.rs and run this again"
+[ -n "$binary" ] || command -v cargo >/dev/null 2>&1 ||
+    die "cargo not found: install Rust from https://rustup.rs and run this again"
 
 # A hook starts once per tool call, so start-up is most of its cost. Linked
 # statically and at a fixed address, the binary needs no dynamic loader and no
@@ -326,7 +348,10 @@ case $link:$host in
     static:*-linux-gnu) ;;
     *) pgo=no ;;
 esac
-if [ "$pgo" = yes ]; then
+if [ -n "$binary" ]; then
+    echo "==> Installing $binary (--binary): nothing is built"
+    built=$binary
+elif [ "$pgo" = yes ]; then
     echo "==> Building warden instrumented for profiling ($(describe_build)); --no-pgo skips this"
     build "-C profile-generate=$profiles" "$target_dir/pgo"
     train "$built"
@@ -451,10 +476,15 @@ if ! "$target" install $accept_hooks; then
 fi
 
 echo "==> Checking the setup ($target doctor)"
-if "$target" doctor; then
-    doctor_note="warden doctor found nothing wrong."
-else
+doctor_status=0
+doctor_out=$("$target" doctor) || doctor_status=$?
+printf '%s\n' "$doctor_out"
+if [ "$doctor_status" -ne 0 ]; then
     doctor_note="warden doctor found problems (above): each FAIL line says how to fix it."
+elif printf '%s\n' "$doctor_out" | grep -q '^warn '; then
+    doctor_note="warden doctor found nothing that stops warden guarding; read its warn lines (above)."
+else
+    doctor_note="warden doctor found nothing wrong."
 fi
 
 cat <<EOF

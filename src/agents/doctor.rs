@@ -287,9 +287,9 @@ fn claude_checks(homes: &Homes, checks: &mut Vec<Check>) {
         );
     }
     let payload = |command: &str| claude_payload(command, None);
-    // Your own allow rule for `git status` (the starter config has one) is
-    // the one allow Claude Code may get; warden's own format says whether
-    // that is what decided.
+    // Your own allow rule for `git status`, if you wrote one, is the one
+    // allow Claude Code may get; warden's own format says whether that is
+    // what decided.
     let native = format!("{} --agent native", found.command);
     let yours = run_hook(homes, &native, &payload("git status"))
         .is_ok_and(|v| v["action"] == "allow" && v["layer"] == "user");

@@ -278,7 +278,8 @@ pub(super) fn lint(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome
         let verdict = crate::engine::evaluate_command(command, &options);
         (verdict.decision, verdict.rule_id)
     };
-    let review = crate::config::review::review(&policy, &decide);
+    let home = env.locations.home.as_deref().map(crate::path::text);
+    let review = crate::config::review::review(&policy, &decide, home.as_deref());
     let style = env.style();
     for problem in policy.problems.iter().chain(&review.errors) {
         let _ = writeln!(out, "{}", style.fail(problem));
@@ -415,5 +416,18 @@ pub(super) fn health(parsed: &Parsed, env: &Env) -> Vec<Check> {
         )
         .fix("restore the rule, or accept the change with `warden bless` from a terminal"),
     });
+    // An allow that reaches past the project is a choice only the person
+    // can make: a warning, which leaves the exit code alone.
+    let home = env.locations.home.as_deref().map(crate::path::text);
+    for grant in crate::config::grants::grants(&policy, home.as_deref()) {
+        checks.push(
+            Check::new(
+                None,
+                Status::Warn,
+                format!("{}: {}", grant.origin, grant.text),
+            )
+            .fix(crate::config::grants::FIX),
+        );
+    }
     checks
 }

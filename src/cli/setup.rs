@@ -105,17 +105,22 @@ pub(super) fn doctor(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outco
             let _ = writeln!(out, "{:<4} {:<7}   fix: {fix}", "", "");
         }
     }
-    let failed = checks.iter().filter(|c| c.status == Status::Fail).count();
+    let count = |status: Status| checks.iter().filter(|c| c.status == status).count();
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    let (failed, warned) = (count(Status::Fail), count(Status::Warn));
+    // Warnings are worth reading but leave warden guarding: only a failure
+    // changes the exit code.
+    let warnings = match warned {
+        0 => String::new(),
+        n => format!(" ({n} warning{})", plural(n)),
+    };
     let _ = writeln!(
         out,
-        "{}",
+        "{}{warnings}",
         if failed == 0 {
             "all checks passed".to_string()
         } else {
-            format!(
-                "{failed} check{} failed",
-                if failed == 1 { "" } else { "s" }
-            )
+            format!("{failed} check{} failed", plural(failed))
         }
     );
     Ok(Outcome {

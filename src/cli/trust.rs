@@ -54,9 +54,9 @@ pub(super) static FLAGS: &[Flag] = &[
 ];
 
 /// Read-only rules `init` starts a file with: looking never changes anything.
+/// No whole file tool: an allow for `read_file` would cover `~/.aws/credentials`
+/// too, and Claude Code would read it with no prompt of its own.
 const STARTER: &[(&str, &str, &str)] = &[
-    ("read-files", "read_file", "*"),
-    ("search-files", "search_files", "*"),
     ("git-status", "terminal", "git status*"),
     ("git-diff", "terminal", "git diff*"),
     ("git-log", "terminal", "git log*"),

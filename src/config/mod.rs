@@ -10,11 +10,14 @@
 //! * [`policy`]: the compiled policy and matching a call against it, with
 //!   [`pattern`] for globs, regexes and the literals rules are indexed by,
 //!   and [`table`] for the encoded rules and their index as the cache holds them;
+//! * [`review`] and [`grants`]: what `warden lint` and `warden doctor` say
+//!   about rules beyond their syntax;
 //! * [`load`]: from sources to one policy through the [`cache`] (bincode,
 //!   keyed by SHA-256, trusted by [`fingerprint`]s) and the [`ledger`].
 
 pub(crate) mod cache;
 mod fingerprint;
+pub mod grants;
 mod haystack;
 pub(crate) mod hermes;
 mod ledger;

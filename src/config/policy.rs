@@ -557,7 +557,7 @@ fn file_tool_access(sel: &ToolSel) -> Option<bool> {
 /// Makes a path glob absolute. A glob with no `/` in it names files at any
 /// depth below the project, as in `.gitignore`: `write_file(*.env)` is
 /// every `.env` file of the project, not only those at its top.
-fn resolve_glob(glob: &str, base: Option<&str>, call: &Subjects) -> String {
+pub(super) fn resolve_glob(glob: &str, base: Option<&str>, call: &Subjects) -> String {
     let plain = glob.strip_prefix("./").unwrap_or(glob);
     if plain.trim_end_matches('/').contains('/') || plain.starts_with('~') {
         return resolve(glob, base, call);
@@ -570,7 +570,7 @@ fn resolve_glob(glob: &str, base: Option<&str>, call: &Subjects) -> String {
 
 /// Makes a rule's path (glob or scope) absolute: `~` is the home directory,
 /// a relative one is relative to the rule's project (or the call's cwd).
-fn resolve(path: &str, base: Option<&str>, call: &Subjects) -> String {
+pub(super) fn resolve(path: &str, base: Option<&str>, call: &Subjects) -> String {
     if let Some(rest) = path.strip_prefix("~/") {
         if let Some(home) = &call.home {
             return format!("{}/{rest}", home.trim_end_matches('/'));
@@ -589,7 +589,7 @@ fn resolve(path: &str, base: Option<&str>, call: &Subjects) -> String {
     }
 }
 
-fn under(place: &str, prefix: &str) -> bool {
+pub(super) fn under(place: &str, prefix: &str) -> bool {
     let prefix = prefix.trim_end_matches('/');
     place == prefix
         || place

@@ -1,4 +1,4 @@
-//! What `warden lint` says about your rules beyond their syntax: allows that shadow a built-in rule or a deny, rules that never decide or never match, ids used twice, and regexes that cost more than they should.
+//! What `warden lint` says about your rules beyond their syntax: allows that reach past the project (`grants`) or shadow a built-in rule or a deny, rules that never decide or never match, ids used twice, and regexes that cost more than they should.
 
 use super::model::{RuleSpec, Settings, Target, ToolSel};
 use super::pattern;
@@ -24,11 +24,15 @@ pub struct Review {
 /// deciding rule's id. Passed in, since the engine sits above the config.
 pub type Decide<'a> = &'a dyn Fn(&std::sync::Arc<Policy>, &str) -> (Decision, Option<String>);
 
-/// Reviews every rule of `policy`.
-pub fn review(policy: &Policy, decide: Decide<'_>) -> Review {
+/// Reviews every rule of `policy`; `home` is the user's, for `~` in rules.
+pub fn review(policy: &Policy, decide: Decide<'_>, home: Option<&str>) -> Review {
     let rules = policy.rules();
     let mut out = Review::default();
     duplicate_ids(policy, &rules, &mut out);
+    for grant in super::grants::grants(policy, home) {
+        out.warnings
+            .push(format!("warden: {}: {}", grant.origin, grant.text));
+    }
     for rule in &rules {
         if rule.decision == Decision::Allow && !rule.dangerous {
             shadows(policy, rule, &rules, decide, &mut out);
@@ -209,7 +213,7 @@ fn costly_regex(policy: &Policy, rule: &RuleSpec, out: &mut Review) {
 }
 
 /// A policy holding only `rule`, to ask what it alone matches.
-fn single(rule: &RuleSpec) -> Policy {
+pub(super) fn single(rule: &RuleSpec) -> Policy {
     let mut alone = rule.clone();
     alone.source = 0;
     Policy::new(Vec::new(), Settings::default(), vec![alone])

@@ -8,6 +8,11 @@ model (mock_anthropic.py) answers with one scripted tool call, and the case is j
 tool_result Claude sends back and from the filesystem. warden is registered as a PreToolUse
 hook by register() (by hand, or with WARDEN_E2E_INSTALL=1 through `warden install`).
 
+CASES run with a config of their own (WARDEN_CONFIG below); STARTER_CASES with the starter
+config exactly as a fresh install leaves it: install.sh itself installs the binary and writes
+the config (`install.sh --binary WARDEN --to ~/.local/bin --no-register`), and the copy it
+installed is registered.
+
 On a failure the case is run once more, in a fresh sandbox, with a wrapper registered in
 warden's place that logs the hook's stdin and stdout, and that log, Claude's stderr and the
 hook lines of Claude's debug log are printed. The verdicts come from runs where the
@@ -25,10 +30,13 @@ import sys
 import tempfile
 import time
 
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mock_anthropic import MockAnthropic  # noqa: E402
 
 RUN_TIMEOUT = 120
+# What the throwaway ~/.aws/credentials holds; a read that happened shows it in the tool_result.
+AWS_SECRET = "aws_secret_access_key = e2e-not-a-real-secret"
 VERBOSE = False
 MATCHER = "Bash|Write|Edit|MultiEdit|NotebookEdit|Read|Glob|Grep"
 WARDEN_CONFIG = """\
@@ -93,17 +101,19 @@ exit $rc
 
 
 class Sandbox:
-    """A throwaway HOME (with XDG dirs and warden's config) and a git project with a bare origin."""
+    """A throwaway HOME (with XDG dirs and warden's config) and a git project with a bare origin.
 
-    def __init__(self, mock_url, warden):
+    With `starter`, install.sh installs warden into the HOME and writes its starter config."""
+
+    def __init__(self, mock_url, warden, starter=False):
         self.root = tempfile.mkdtemp(prefix="warden-e2e-claude-")
         try:
-            self._set_up(mock_url, warden)
+            self._set_up(mock_url, warden, starter)
         except BaseException:
             self.cleanup()
             raise
 
-    def _set_up(self, mock_url, warden):
+    def _set_up(self, mock_url, warden, starter):
         self.home = os.path.join(self.root, "home")
         self.project = os.path.join(self.root, "project")
         self.remote = os.path.join(self.root, "origin.git")
@@ -117,11 +127,17 @@ class Sandbox:
         })
         for d in ("TMPDIR", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
             os.makedirs(self.env[d], exist_ok=True)
-        xdg = self.env["XDG_CONFIG_HOME"]
-        os.makedirs(os.path.join(xdg, "warden"))
-        with open(os.path.join(xdg, "warden", "config.yaml"), "w") as f:
-            f.write(WARDEN_CONFIG)
+        if starter:
+            warden = self.install(warden)
+        else:
+            xdg = self.env["XDG_CONFIG_HOME"]
+            os.makedirs(os.path.join(xdg, "warden"))
+            with open(os.path.join(xdg, "warden", "config.yaml"), "w") as f:
+                f.write(WARDEN_CONFIG)
         os.makedirs(os.path.join(self.home, ".ssh"), mode=0o700)
+        os.makedirs(os.path.join(self.home, ".aws"), mode=0o700)
+        with open(os.path.join(self.home, ".aws", "credentials"), "w") as f:
+            f.write("[default]\naws_access_key_id = AKIAE2E\n%s\n" % AWS_SECRET)
         with open(os.path.join(self.home, ".gitconfig"), "w") as f:
             f.write("[user]\n\tname = e2e\n\temail = e2e@example.invalid\n[init]\n\tdefaultBranch = main\n")
         os.makedirs(self.project)
@@ -134,7 +150,21 @@ class Sandbox:
         self.git("remote", "add", "origin", self.remote)
         with open(os.path.join(self.project, "tracked.txt"), "w") as f:
             f.write("uncommitted change\n")  # what `git reset --hard` would throw away
+        with open(os.path.join(self.project, "package.json"), "w") as f:
+            json.dump({"name": "e2e", "version": "1.0.0", "scripts": {"test": "touch ran-npm-test"}}, f)
         register(self.home, warden)
+
+    def install(self, warden):
+        """Installs `warden` and the starter config as a fresh install does: install.sh's own
+        steps, with the binary given instead of built and no agent registered. Returns the
+        installed binary."""
+        bin_dir = os.path.join(self.home, ".local", "bin")
+        p = subprocess.run([os.path.join(ROOT, "install.sh"), "--binary", warden, "--to", bin_dir,
+                            "--no-register"], env=self.env, cwd=self.root, stdin=subprocess.DEVNULL,
+                           capture_output=True, text=True, timeout=300)
+        if p.returncode != 0:
+            raise RuntimeError("install.sh failed (exit %d): %s" % (p.returncode, (p.stdout + p.stderr).strip()))
+        return os.path.join(bin_dir, "warden")
 
     def git(self, *args, cwd=None):
         return subprocess.run(["git", *args], cwd=cwd or self.project, env=self.env,
@@ -276,6 +306,27 @@ def case_write_in_project(sb, r, rec):
         return "warden should have had no opinion, but the transcript says %r" % rec
 
 
+def case_read_aws_credentials(sb, r, rec):
+    # The starter config allows nothing, so the read goes to a permission prompt (warden asks:
+    # files.cloud-credentials), which nobody answers in -p: Claude does not read the file.
+    if AWS_SECRET in text_of(r):
+        return "~/.aws/credentials was read with no prompt: %r" % r
+    if not r["is_error"] or hook_denied(r):
+        return "expected the permission prompt, left unanswered, got %r" % r
+    if rec and rec.get("toolDenialKind") != "user-rejected":
+        return "expected the permission prompt to be reached and left unanswered, transcript says %r" % rec
+
+
+def case_npm_test(sb, r, rec):
+    # warden has no opinion on `npm test`; Claude's own check asks, and nobody answers.
+    if os.path.exists(os.path.join(sb.project, "ran-npm-test")):
+        return "npm test's script ran with no prompt (tool_result %r, transcript %r)" % (r, rec)
+    if not r["is_error"] or hook_denied(r):
+        return "expected Claude's own permission refusal, got %r" % r
+    if hook_had_a_say(rec):
+        return "warden should have had no opinion, but the transcript says %r" % rec
+
+
 CASES = [
     ("rm-rf-root", "Bash", lambda sb: {"command": "rm -rf /", "description": "e2e"}, case_rm_root),
     ("git-push-force", "Bash", lambda sb: {"command": "git push --force origin main", "description": "e2e"},
@@ -293,6 +344,15 @@ CASES = [
     ("write-in-project", "Write",
      lambda sb: {"file_path": os.path.join(sb.project, "written.txt"), "content": "hello\n"},
      case_write_in_project),
+]
+
+
+# Run with the starter config as install.sh writes it.
+STARTER_CASES = [
+    ("starter-read-aws-credentials", "Read",
+     lambda sb: {"file_path": os.path.join(sb.home, ".aws", "credentials")}, case_read_aws_credentials),
+    ("starter-npm-test", "Bash", lambda sb: {"command": "npm test", "description": "e2e"}, case_npm_test),
+    ("starter-git-status", "Bash", lambda sb: {"command": "git status", "description": "e2e"}, case_git_status),
 ]
 
 
@@ -326,9 +386,9 @@ def hook_lines(debug_file):
         return ["(no debug log)"]
 
 
-def diagnose(mock, claude, warden, case):
+def diagnose(mock, claude, warden, case, starter):
     """Reruns a failed case in a fresh sandbox with the tee wrapper in warden's place; prints what it saw."""
-    sb = Sandbox(mock.url, warden)
+    sb = Sandbox(mock.url, warden, starter)
     log = os.path.join(sb.root, "hook-io.log")
     write_settings(sb.home, "%s --agent claude" % shlex.quote(tee_wrapper(warden, log)))
     try:
@@ -345,32 +405,18 @@ def diagnose(mock, claude, warden, case):
         sb.cleanup()
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--claude", required=True, help="the claude executable")
-    ap.add_argument("--warden", required=True, help="absolute path of the warden executable")
-    ap.add_argument("--keep", action="store_true", help="keep the sandbox directory")
-    ap.add_argument("-v", "--verbose", action="store_true", help="print every tool_result")
-    args = ap.parse_args()
-    global VERBOSE
-    VERBOSE = args.verbose
-    warden = os.path.abspath(args.warden)
-    claude = shutil.which(args.claude) or args.claude
-
-    mock = MockAnthropic().start()
+def run_group(mock, claude, warden, cases, starter, keep):
+    """Runs `cases` in one sandbox (the starter config's, with `starter`): (passed, failed)."""
     passed = failed = 0
-    started = time.time()
     try:
-        sb = Sandbox(mock.url, warden)
+        sb = Sandbox(mock.url, warden, starter)
     except (RuntimeError, OSError, subprocess.SubprocessError) as e:
-        mock.stop()
         print("the sandbox could not be set up:\n    " + str(e).replace("\n", "\n    "))
-        for case in CASES:
+        for case in cases:
             print("FAIL %s: not run (no sandbox)" % case[0])
-        print("0 passed, %d failed" % len(CASES))
-        return 1
+        return 0, len(cases)
     try:
-        for case in CASES:
+        for case in cases:
             t = time.time()
             detail, err, debug = run_case(mock, sb, claude, case)
             if VERBOSE:
@@ -384,14 +430,38 @@ def main():
                 print("    claude stderr: %s" % (err.strip() or "(empty)"))
                 print("    claude debug log, hook lines:\n" + "\n".join("      " + l for l in hook_lines(debug)))
                 try:
-                    diagnose(mock, claude, warden, case)
+                    diagnose(mock, claude, warden, case, starter)
                 except Exception as e:
                     print("    (the diagnostic rerun failed: %r)" % e)
     finally:
-        if args.keep:
+        if keep:
             print("sandbox kept: %s" % sb.root, file=sys.stderr)
         else:
             sb.cleanup()
+    return passed, failed
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--claude", required=True, help="the claude executable")
+    ap.add_argument("--warden", required=True, help="absolute path of the warden executable")
+    ap.add_argument("--keep", action="store_true", help="keep the sandbox directories")
+    ap.add_argument("-v", "--verbose", action="store_true", help="print every tool_result")
+    args = ap.parse_args()
+    global VERBOSE
+    VERBOSE = args.verbose
+    warden = os.path.abspath(args.warden)
+    claude = shutil.which(args.claude) or args.claude
+
+    mock = MockAnthropic().start()
+    passed = failed = 0
+    started = time.time()
+    try:
+        for cases, starter in ((CASES, False), (STARTER_CASES, True)):
+            p, f = run_group(mock, claude, warden, cases, starter, args.keep)
+            passed += p
+            failed += f
+    finally:
         mock.stop()
     print("(%.1f s in all; %d requests to the mock)" % (time.time() - started, len(mock.requests)))
     print("%d passed, %d failed" % (passed, failed))

@@ -39,6 +39,7 @@ mod corpus;
 mod expansions;
 mod files;
 mod fixtures;
+mod grants;
 mod hooks;
 mod json_schema;
 mod layout;
@@ -63,6 +64,7 @@ fn main() {
         expansions::tests(),
         files::tests(),
         fixtures::tests(),
+        grants::tests(),
         hooks::tests(),
         json_schema::tests(),
         layout::tests(),

@@ -599,7 +599,12 @@ fn doctor_on_a_fresh_home_fails_and_names_the_install_for_each_agent() {
         let fix = format!("warden install --agent {agent}");
         out.fails(agent, "warden is not registered", &fix);
     }
-    assert!(out.stdout.ends_with("3 checks failed\n"), "{}", out.stdout);
+    // The one warning: warden is not on this machine's PATH.
+    assert!(
+        out.stdout.ends_with("\n3 checks failed (1 warning)\n"),
+        "{}",
+        out.stdout
+    );
 }
 
 fn doctor_passes_for_claude_after_install() {
@@ -610,15 +615,45 @@ fn doctor_passes_for_claude_after_install() {
     out.line("ok claude", &format!("{} --agent claude", exe()));
     out.line("ok claude", REFUSED);
     out.line("ok claude", LET_THROUGH);
-    assert!(out.stdout.ends_with("\nall checks passed\n"), "{out:#?}");
+    let passed = "\nall checks passed (1 warning)\n";
+    assert!(out.stdout.ends_with(passed), "{out:#?}");
 
-    // The person's own allow rule for `git status` (the starter config has
-    // one) earns Claude Code an `allow`, and that is no failure.
+    // The person's own allow rule for `git status` earns Claude Code an
+    // `allow`, and that is no failure.
     let rule = "rules:\n  allow:\n    - \"terminal(git status:*)\"\n";
     w.put("home/.config/warden/config.yaml", rule);
     let out = warden(&w, 0, "doctor --agent claude");
     out.line("ok claude", LET_THROUGH);
-    assert!(out.stdout.ends_with("\nall checks passed\n"), "{out:#?}");
+    assert!(out.stdout.ends_with(passed), "{out:#?}");
+
+    // One that covers a whole read tool is a warning, named by file and
+    // line, with its fix; warden still guards, so doctor still passes.
+    let rule = "rules:\n  allow:\n    - read_file\n";
+    w.put("home/.config/warden/config.yaml", rule);
+    let out = warden(&w, 0, "doctor --agent claude");
+    let at = format!(
+        "{}:3: allow rule `config.allow-1` (`read_file`) covers every file",
+        w.path("home/.config/warden/config.yaml")
+    );
+    let warned = out.line("warn warden", &at);
+    holds(
+        warned,
+        &[
+            "`~/.aws/credentials`",
+            "Claude Code runs Read with no permission prompt of its own",
+        ],
+    );
+    let mut after = out.stdout.lines().skip_while(|l| *l != warned).skip(1);
+    let fix = after.next().unwrap_or_default().trim_start();
+    assert!(
+        fix.starts_with("fix: narrow it to the project"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.ends_with("\nall checks passed (2 warnings)\n"),
+        "{out:#?}"
+    );
 }
 
 fn doctor_for_hermes_wants_consent_and_only_warns_when_no_hermes_can_be_asked() {
