@@ -1,7 +1,8 @@
 //! Which project a call works in: Claude Code's `CLAUDE_PROJECT_DIR`, else the version-control root above the working directory.
 //!
 //! Writes inside the project are ordinary work; the path rules ask for the
-//! rest. A root at `/` or at a whole home is no project: a dotfiles
+//! rest. A root at `/`, at a system directory or at a whole home is no
+//! project (the engine says which directories can be one): a dotfiles
 //! repository in `~` must not make every file in it ordinary.
 
 use std::path::Path;
@@ -27,7 +28,8 @@ pub(super) fn find(cwd: Option<&str>, search: &Search<'_>) -> Option<String> {
     let cwd = cwd.filter(|c| c.starts_with('/'))?;
     let cwd = crate::path::absolute(cwd, None, None);
     let inside = |dir: &str| crate::rules::files::strip_dir(&cwd, dir).is_some();
-    let ordinary = |dir: &str| dir != "/" && home.is_none_or(|h| Path::new(dir) != h);
+    let home = home.map(crate::path::text);
+    let ordinary = |dir: &str| crate::engine::can_be_project(dir, home.as_deref());
     if let Some(project) = claude_project.map(|p| crate::path::absolute(p, None, None)) {
         if inside(&project) && ordinary(&project) {
             return Some(project);
@@ -73,6 +75,17 @@ mod tests {
         // A home that is a repository is no project.
         let home = search(None, Some(Path::new(&repo)), None);
         assert_eq!(find(Some(&deep), &home), None);
+        // Nor is a system directory kept in a repository (etckeeper), and a
+        // search that stops at one finds no project above it.
+        let etc = root.join("etc");
+        std::fs::create_dir_all(etc.join(".git")).unwrap();
+        let none = search(None, None, None);
+        let etc_text = etc.display().to_string();
+        assert_eq!(find(Some(&etc_text), &none), Some(etc_text.clone()));
+        assert_eq!(
+            find(Some("/etc/ssh"), &search(Some("/etc"), None, None)),
+            None
+        );
         // Nor is one at or above the ceiling.
         let ceiling = search(None, None, Some(Path::new(&repo)));
         assert_eq!(find(Some(&deep), &ceiling), None);
