@@ -530,6 +530,52 @@ mod tests {
         }
     }
 
+    /// A file system of plain directories: no links, nothing else.
+    #[derive(Debug)]
+    struct Dirs(&'static [&'static str]);
+
+    impl Links for Dirs {
+        fn probe(&self, path: &str) -> resolve::Probe {
+            if self.0.contains(&path) {
+                resolve::Probe::Present
+            } else {
+                resolve::Probe::Missing
+            }
+        }
+
+        fn is_dir(&self, path: &str) -> bool {
+            self.0.contains(&path)
+        }
+    }
+
+    #[test]
+    fn a_copy_into_a_directory_on_disk_writes_the_file_inside_it() {
+        const DIRS: &[&str] = &["/home", "/home/u", "/home/u/p", "/home/u/p/build", "/etc"];
+        let links: Arc<dyn Links> = Arc::new(Dirs(DIRS));
+        let written = |command: &str| -> Vec<String> {
+            let call = ToolCall::shell(command, Some("/home/u/p".into()));
+            let analysis = crate::shell::analyze(command);
+            let around = around(&call, Some("/home/u/p"));
+            touched(&call, Some(&analysis), &around, Some(&links))
+                .into_iter()
+                .filter(|t| t.write)
+                .map(|t| t.resolution.path)
+                .collect()
+        };
+        assert_eq!(written("cp notes.txt build"), ["/home/u/p/build/notes.txt"]);
+        assert_eq!(
+            written("mv app.conf /etc"),
+            ["/home/u/p/app.conf", "/etc/app.conf"]
+        );
+        assert_eq!(
+            written("cp notes.txt build/"),
+            ["/home/u/p/build/notes.txt"]
+        );
+        // Not a directory on disk, or `-T`: the destination is the file.
+        assert_eq!(written("cp notes.txt copy.txt"), ["/home/u/p/copy.txt"]);
+        assert_eq!(written("cp -T notes.txt build"), ["/home/u/p/build"]);
+    }
+
     #[test]
     fn a_tool_path_resolves_against_the_call_directory() {
         let call = ToolCall::new("write_file")

@@ -130,9 +130,11 @@ pub fn is_temp_dir(path: &str) -> bool {
 /// Whether `parts` (components from `/`) lie strictly inside a temporary
 /// directory: its contents, a lone glob over them included.
 fn in_temp_dir(parts: &[&str]) -> bool {
+    // The prefix test first: it fails at the first component for nearly
+    // every path, where counting a prefix's components walks all of it.
     TEMP_DIRS
         .iter()
-        .any(|d| parts.len() > components(d) && starts_with_components(parts, d))
+        .any(|d| starts_with_components(parts, d) && parts.len() > components(d))
 }
 
 /// Classifies `path` as written in an argument (after the shell analysis:
