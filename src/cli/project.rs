@@ -2,8 +2,10 @@
 //!
 //! Writes inside the project are ordinary work; the path rules ask for the
 //! rest. A root at `/`, at a system directory or at a whole home is no
-//! project (the engine says which directories can be one): a dotfiles
-//! repository in `~` must not make every file in it ordinary.
+//! project: a dotfiles repository in `~` must not make every file in it
+//! ordinary. The engine says which directories can be one, of the root found
+//! here as of any other; `CLAUDE_PROJECT_DIR` is asked here too, since when
+//! it cannot be one the repository around the working directory is looked for.
 
 use std::path::Path;
 
@@ -18,7 +20,8 @@ pub(super) struct Search<'a> {
     pub ceiling: Option<&'a Path>,
 }
 
-/// The project `cwd` is in, if any.
+/// The project `cwd` is in, if any: `CLAUDE_PROJECT_DIR` when it can be
+/// one, else the nearest repository root, which the engine judges in turn.
 pub(super) fn find(cwd: Option<&str>, search: &Search<'_>) -> Option<String> {
     let Search {
         claude_project,
@@ -41,8 +44,7 @@ pub(super) fn find(cwd: Option<&str>, search: &Search<'_>) -> Option<String> {
             return None;
         }
         if MARKERS.iter().any(|m| dir.join(m).exists()) {
-            let found = crate::path::text(dir);
-            return ordinary(&found).then_some(found);
+            return Some(crate::path::text(dir));
         }
         dir = dir.parent()?;
     }
@@ -72,20 +74,16 @@ mod tests {
         );
         let claude = search(Some(repo.as_str()), None, None);
         assert_eq!(find(Some(&deep), &claude), Some(repo.clone()));
-        // A home that is a repository is no project.
+        // A home that is a repository is found, and is no project to the
+        // engine: the working directory is then judged on its own.
         let home = search(None, Some(Path::new(&repo)), None);
-        assert_eq!(find(Some(&deep), &home), None);
-        // Nor is a system directory kept in a repository (etckeeper), and a
-        // search that stops at one finds no project above it.
-        let etc = root.join("etc");
-        std::fs::create_dir_all(etc.join(".git")).unwrap();
-        let none = search(None, None, None);
-        let etc_text = etc.display().to_string();
-        assert_eq!(find(Some(&etc_text), &none), Some(etc_text.clone()));
-        assert_eq!(
-            find(Some("/etc/ssh"), &search(Some("/etc"), None, None)),
-            None
-        );
+        assert_eq!(find(Some(&deep), &home), Some(repo.clone()));
+        assert!(!crate::engine::can_be_project(&repo, Some(&repo)));
+        // CLAUDE_PROJECT_DIR at the home is passed over for the repository
+        // around the working directory.
+        let root_text = root.display().to_string();
+        let claude_home = search(Some(root_text.as_str()), Some(root.as_path()), None);
+        assert_eq!(find(Some(&deep), &claude_home), Some(repo.clone()));
         // Nor is one at or above the ceiling.
         let ceiling = search(None, None, Some(Path::new(&repo)));
         assert_eq!(find(Some(&deep), &ceiling), None);

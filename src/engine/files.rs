@@ -269,7 +269,8 @@ pub(crate) fn project(
     })
 }
 
-/// Whether `dir` (absolute) can be a project: an ordinary directory, or a
+/// Whether `dir` (absolute and folded, as a working directory and a
+/// repository root found on disk are) can be a project: an ordinary directory, or a
 /// temporary one (a scratch workspace). `/`, a system directory, a whole
 /// home or a directory holding the home never is, however it was found (a
 /// dotfiles repository in `~`, etckeeper's `/etc/.git`, `CLAUDE_PROJECT_DIR`
@@ -277,12 +278,10 @@ pub(crate) fn project(
 /// deletion in it as tidying the project.
 pub(crate) fn can_be_project(dir: &str, home: Option<&str>) -> bool {
     use crate::rules::targets::{classify, is_temp_dir, Target};
-    let dir = crate::path::absolute(dir, None, None);
-    let holds_home = home.is_some_and(|h| {
-        path_rules::strip_dir(&crate::path::absolute(h, None, None), &dir).is_some()
-    });
-    let ordinary = matches!(classify(&dir, None), Target::Outside | Target::Temp);
-    (ordinary || is_temp_dir(&dir)) && !holds_home
+    // Asked of every call: the paths are compared as they come, not copied.
+    let holds_home = home.is_some_and(|h| path_rules::strip_dir(h, dir).is_some());
+    !holds_home
+        && (is_temp_dir(dir) || matches!(classify(dir, None), Target::Outside | Target::Temp))
 }
 
 /// The files as the user's rules see them: each form of each path (a
