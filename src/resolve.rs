@@ -37,6 +37,13 @@ pub trait Links: Send + Sync + fmt::Debug {
 
     /// Remember how walking the directory `dir` ended.
     fn remember(&self, _dir: &str, _walked: &Walked) {}
+
+    /// Whether `path`, an absolute path with its symlinks followed, is a
+    /// directory: a copy given one puts the file inside it. `false` when
+    /// this file system cannot say.
+    fn is_dir(&self, _path: &str) -> bool {
+        false
+    }
 }
 
 /// The real file system. It remembers how the directories it was asked
@@ -96,6 +103,11 @@ impl Links for Disk {
     fn walked(&self, dir: &str) -> Option<Walked> {
         let dirs = self.dirs.lock().ok()?;
         dirs.get(dir).cloned()
+    }
+
+    fn is_dir(&self, path: &str) -> bool {
+        // Asked only of a copy's one destination, when its words leave it open.
+        std::fs::metadata(path).is_ok_and(|m| m.is_dir())
     }
 
     fn remember(&self, dir: &str, walked: &Walked) {

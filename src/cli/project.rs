@@ -1,8 +1,11 @@
 //! Which project a call works in: Claude Code's `CLAUDE_PROJECT_DIR`, else the version-control root above the working directory.
 //!
 //! Writes inside the project are ordinary work; the path rules ask for the
-//! rest. A root at `/` or at a whole home is no project: a dotfiles
-//! repository in `~` must not make every file in it ordinary.
+//! rest. A root at `/`, at a system directory or at a whole home is no
+//! project: a dotfiles repository in `~` must not make every file in it
+//! ordinary. The engine says which directories can be one, of the root found
+//! here as of any other; `CLAUDE_PROJECT_DIR` is asked here too, since when
+//! it cannot be one the repository around the working directory is looked for.
 
 use std::path::Path;
 
@@ -17,7 +20,8 @@ pub(super) struct Search<'a> {
     pub ceiling: Option<&'a Path>,
 }
 
-/// The project `cwd` is in, if any.
+/// The project `cwd` is in, if any: `CLAUDE_PROJECT_DIR` when it can be
+/// one, else the nearest repository root, which the engine judges in turn.
 pub(super) fn find(cwd: Option<&str>, search: &Search<'_>) -> Option<String> {
     let Search {
         claude_project,
@@ -27,7 +31,8 @@ pub(super) fn find(cwd: Option<&str>, search: &Search<'_>) -> Option<String> {
     let cwd = cwd.filter(|c| c.starts_with('/'))?;
     let cwd = crate::path::absolute(cwd, None, None);
     let inside = |dir: &str| crate::rules::files::strip_dir(&cwd, dir).is_some();
-    let ordinary = |dir: &str| dir != "/" && home.is_none_or(|h| Path::new(dir) != h);
+    let home = home.map(crate::path::text);
+    let ordinary = |dir: &str| crate::engine::can_be_project(dir, home.as_deref());
     if let Some(project) = claude_project.map(|p| crate::path::absolute(p, None, None)) {
         if inside(&project) && ordinary(&project) {
             return Some(project);
@@ -39,8 +44,7 @@ pub(super) fn find(cwd: Option<&str>, search: &Search<'_>) -> Option<String> {
             return None;
         }
         if MARKERS.iter().any(|m| dir.join(m).exists()) {
-            let found = crate::path::text(dir);
-            return ordinary(&found).then_some(found);
+            return Some(crate::path::text(dir));
         }
         dir = dir.parent()?;
     }
@@ -70,9 +74,16 @@ mod tests {
         );
         let claude = search(Some(repo.as_str()), None, None);
         assert_eq!(find(Some(&deep), &claude), Some(repo.clone()));
-        // A home that is a repository is no project.
+        // A home that is a repository is found, and is no project to the
+        // engine: the working directory is then judged on its own.
         let home = search(None, Some(Path::new(&repo)), None);
-        assert_eq!(find(Some(&deep), &home), None);
+        assert_eq!(find(Some(&deep), &home), Some(repo.clone()));
+        assert!(!crate::engine::can_be_project(&repo, Some(&repo)));
+        // CLAUDE_PROJECT_DIR at the home is passed over for the repository
+        // around the working directory.
+        let root_text = root.display().to_string();
+        let claude_home = search(Some(root_text.as_str()), Some(root.as_path()), None);
+        assert_eq!(find(Some(&deep), &claude_home), Some(repo.clone()));
         // Nor is one at or above the ceiling.
         let ceiling = search(None, None, Some(Path::new(&repo)));
         assert_eq!(find(Some(&deep), &ceiling), None);

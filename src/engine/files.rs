@@ -42,15 +42,6 @@ const QUIET_READERS: &[&str] = &[
     "ssh-add", "ssh-keygen",
 ];
 
-/// Temporary directories an agent may be started in with no project.
-const TEMP_ROOTS: &[&str] = &[
-    "/tmp",
-    "/var/tmp",
-    "/private/tmp",
-    "/private/var/tmp",
-    "/dev/shm",
-];
-
 /// Where the call runs, absolute (`~` expanded), if the payload says.
 pub(crate) fn call_dir(call: &ToolCall, home: Option<&str>) -> Option<String> {
     let cwd = call.cwd.as_deref()?;
@@ -138,13 +129,21 @@ pub(crate) fn touched(
         };
         let unknown_dir = cmd.cwd.is_some() && dir.is_none();
         for file in uses {
-            let mut resolution =
-                resolve::resolve(&file.path, base(dir.as_deref(), home, around), links);
-            if unknown_dir && !file.path.starts_with(['/', '~']) && resolution.problem.is_none() {
+            let from = base(dir.as_deref(), home, around);
+            let mut literal = file.path;
+            let mut resolution = resolve::resolve(&literal, from, links);
+            // `cp a.txt build` where `build` is a directory writes `build/a.txt`.
+            if let (Some(name), Some(links)) = (file.inside, links) {
+                if resolution.problem.is_none() && links.is_dir(&resolution.path) {
+                    literal = format!("{}/{name}", literal.trim_end_matches('/')).into();
+                    resolution = resolve::resolve(&literal, from, Some(links));
+                }
+            }
+            if unknown_dir && !literal.starts_with(['/', '~']) && resolution.problem.is_none() {
                 resolution.problem = Some("an earlier `cd` went where warden cannot follow".into());
             }
             out.push(Touched {
-                literal: file.path.to_string(),
+                literal: literal.into_owned(),
                 resolution,
                 write: file.access == access::Access::Write,
                 how: Some(file.how),
@@ -156,27 +155,29 @@ pub(crate) fn touched(
     out
 }
 
-/// Gives each command whose directory lies outside the project its absolute
+/// Gives each command whose directory lies outside the project its
 /// directory, so the rules that judge targets see where `rm -rf etc usr` in
-/// `/` points. Commands in the project keep the relative view they had,
-/// where a relative path is the project's own.
+/// `/` points: absolute, or from `~` inside the home. Commands in the
+/// project keep the relative view they had, where a relative path is the
+/// project's own.
 pub(crate) fn place_commands(analysis: &mut Analysis, around: &Around<'_>) {
     let Some(cwd) = around.dir.as_deref() else {
         return;
     };
     let project = around.project.as_deref();
+    let home = around.home;
     // The stages of a pipeline share their upstream commands: each shared
     // one is placed once, and copied only when its directory changes. The
     // old `Rc` stays in the map so that no address is reused while it is a key.
     let mut placed: HashMap<*const Command, (Rc<Command>, Rc<Command>), BuildAddressHasher> =
         HashMap::default();
     for cmd in &mut analysis.commands {
-        if let Some(dir) = placed_dir(cmd, cwd, project) {
+        if let Some(dir) = placed_dir(cmd, cwd, project, home) {
             cmd.cwd = Some(dir);
         }
         for up in &mut cmd.upstream {
             let (_, new) = placed.entry(Rc::as_ptr(up)).or_insert_with(|| {
-                let new = match placed_dir(up, cwd, project) {
+                let new = match placed_dir(up, cwd, project, home) {
                     Some(dir) => Rc::new(Command {
                         cwd: Some(dir),
                         ..Command::clone(up)
@@ -190,9 +191,14 @@ pub(crate) fn place_commands(analysis: &mut Analysis, around: &Around<'_>) {
     }
 }
 
-/// The absolute directory `cmd` runs in, when it is outside the project
-/// and not already what the command says.
-fn placed_dir(cmd: &Command, cwd: &str, project: Option<&str>) -> Option<String> {
+/// The directory `cmd` runs in, when it is outside the project and not
+/// already what the command says.
+fn placed_dir(
+    cmd: &Command,
+    cwd: &str,
+    project: Option<&str>,
+    home: Option<&str>,
+) -> Option<String> {
     // Most commands run where the call does, inside the project: no copy
     // of the directory is made to find that out.
     let dir: Cow<'_, str> = match cmd.cwd.as_deref() {
@@ -204,7 +210,13 @@ fn placed_dir(cmd: &Command, cwd: &str, project: Option<&str>) -> Option<String>
     if project.is_some_and(|p| path_rules::strip_dir(&dir, p).is_some()) {
         return None;
     }
-    Some(dir.into_owned())
+    // The rules know a home by `~` (or `/home/NAME`): `rm -rf *` run at a
+    // home in `/srv/u` or `/tmp/x/home` is `rm -rf ~/*`, as after `cd ~`.
+    match home.and_then(|h| path_rules::strip_dir(&dir, h)) {
+        Some("") => Some("~".to_string()),
+        Some(rel) => Some(format!("~/{rel}")),
+        None => Some(dir.into_owned()),
+    }
 }
 
 /// Hashes the addresses `place_commands` keys its map by. std's default
@@ -239,14 +251,13 @@ impl Hasher for AddressHasher {
 }
 
 /// The project a call works in: the one the caller found, else the call's
-/// own directory when it is an ordinary one (not `/`, a system directory or
-/// a whole home, where every write would count as the project's).
+/// own directory, each only when it can be a project.
 pub(crate) fn project(
     found: Option<&str>,
     dir: Option<&str>,
     home: Option<&str>,
 ) -> Option<String> {
-    if let Some(found) = found {
+    if let Some(found) = found.filter(|f| can_be_project(f, home)) {
         return Some(found.to_string());
     }
     let dir = dir?;
@@ -254,14 +265,23 @@ pub(crate) fn project(
         static LAST: Last = const { RefCell::new(None) };
     }
     remembered(&LAST, dir, home, || {
-        // A temp root itself is a scratch workspace, like a directory in it.
-        let temp_root = TEMP_ROOTS.contains(&dir);
-        let ordinary = matches!(
-            crate::rules::targets::classify(dir, None),
-            crate::rules::targets::Target::Outside | crate::rules::targets::Target::Temp
-        ) && home.is_none_or(|h| crate::path::absolute(h, None, None) != dir);
-        (ordinary || temp_root).then(|| dir.to_string())
+        can_be_project(dir, home).then(|| dir.to_string())
     })
+}
+
+/// Whether `dir` (absolute and folded, as a working directory and a
+/// repository root found on disk are) can be a project: an ordinary directory, or a
+/// temporary one (a scratch workspace). `/`, a system directory, a whole
+/// home or a directory holding the home never is, however it was found (a
+/// dotfiles repository in `~`, etckeeper's `/etc/.git`, `CLAUDE_PROJECT_DIR`
+/// at `~`): every write in it would count as the project's, and every
+/// deletion in it as tidying the project.
+pub(crate) fn can_be_project(dir: &str, home: Option<&str>) -> bool {
+    use crate::rules::targets::{classify, is_temp_dir, Target};
+    // Asked of every call: the paths are compared as they come, not copied.
+    let holds_home = home.is_some_and(|h| path_rules::strip_dir(h, dir).is_some());
+    !holds_home
+        && (is_temp_dir(dir) || matches!(classify(dir, None), Target::Outside | Target::Temp))
 }
 
 /// The files as the user's rules see them: each form of each path (a
@@ -318,6 +338,7 @@ fn command_uses(cmd: &crate::shell::Command) -> Vec<access::FileUse<'_>> {
                 path: path.into(),
                 access: access::Access::Write,
                 how: How::Unknown,
+                inside: None,
             });
         }
     }
@@ -332,6 +353,7 @@ fn command_uses(cmd: &crate::shell::Command) -> Vec<access::FileUse<'_>> {
                 path: file.path.into(),
                 access: access::Access::Write,
                 how: How::Patch,
+                inside: None,
             });
         }
     }
@@ -438,6 +460,14 @@ mod tests {
             Some("/home".into())
         );
         assert_eq!(dirs("cd ~ && ls", "/home/u/p", p)[1], Some("~".into()));
+        // A directory in the home, however reached, is named from `~`.
+        assert_eq!(dirs("rm -rf *", "/home/u", None), [Some("~".to_string())]);
+        assert_eq!(dirs("ls", "/home/u/.ssh", p), [Some("~/.ssh".to_string())]);
+        assert_eq!(
+            dirs("cd /home/u/.aws && ls", "/", p)[1],
+            Some("~/.aws".into())
+        );
+        assert_eq!(dirs("ls", "/home/uv", p), [Some("/home/uv".to_string())]);
     }
 
     #[test]
@@ -448,9 +478,24 @@ mod tests {
         assert_eq!(project(Some("/r"), "/r/x"), Some("/r".into()));
         assert_eq!(project(None, "/home/u/p"), Some("/home/u/p".into()));
         assert_eq!(project(None, "/tmp"), Some("/tmp".into()));
-        for not_a_project in ["/", "/usr/lib", "/home/u", "/etc"] {
+        for not_a_project in ["/", "/usr/lib", "/home/u", "/etc", "/home"] {
             assert_eq!(project(None, not_a_project), None, "{not_a_project}");
         }
+        // However it was found: a repository or CLAUDE_PROJECT_DIR at the
+        // home, at `/`, at a system directory or above the home is none,
+        // and the working directory is judged on its own.
+        for found in ["/home/u", "/", "/etc", "/usr/local/Homebrew"] {
+            assert_eq!(
+                project(Some(found), "/home/u/notes"),
+                Some("/home/u/notes".into())
+            );
+            assert_eq!(project(Some(found), "/home/u"), None, "{found}");
+        }
+        assert!(!can_be_project("/srv", Some("/srv/u")));
+        assert!(!can_be_project("/srv/u/", Some("/srv/u")));
+        assert!(can_be_project("/srv/u/app", Some("/srv/u")));
+        assert!(can_be_project("/tmp", Some("/home/u")));
+        assert!(!can_be_project("/tmp/ci/home", Some("/tmp/ci/home")));
     }
 
     #[test]
@@ -474,14 +519,7 @@ mod tests {
             let fresh = crate::path::absolute(cwd, None, home);
             let fresh = fresh.starts_with('/').then_some(fresh);
             assert_eq!(call_dir(&call, home), fresh, "{cwd} {home:?}");
-            let ordinary = fresh.filter(|dir| {
-                TEMP_ROOTS.contains(&dir.as_str())
-                    || matches!(
-                        crate::rules::targets::classify(dir, None),
-                        crate::rules::targets::Target::Outside
-                            | crate::rules::targets::Target::Temp
-                    ) && home.is_none_or(|h| crate::path::absolute(h, None, None) != *dir)
-            });
+            let ordinary = fresh.filter(|dir| can_be_project(dir, home));
             let dir = call_dir(&call, home);
             assert_eq!(
                 project(None, dir.as_deref(), home),
@@ -489,6 +527,52 @@ mod tests {
                 "{cwd} {home:?}"
             );
         }
+    }
+
+    /// A file system of plain directories: no links, nothing else.
+    #[derive(Debug)]
+    struct Dirs(&'static [&'static str]);
+
+    impl Links for Dirs {
+        fn probe(&self, path: &str) -> resolve::Probe {
+            if self.0.contains(&path) {
+                resolve::Probe::Present
+            } else {
+                resolve::Probe::Missing
+            }
+        }
+
+        fn is_dir(&self, path: &str) -> bool {
+            self.0.contains(&path)
+        }
+    }
+
+    #[test]
+    fn a_copy_into_a_directory_on_disk_writes_the_file_inside_it() {
+        const DIRS: &[&str] = &["/home", "/home/u", "/home/u/p", "/home/u/p/build", "/etc"];
+        let links: Arc<dyn Links> = Arc::new(Dirs(DIRS));
+        let written = |command: &str| -> Vec<String> {
+            let call = ToolCall::shell(command, Some("/home/u/p".into()));
+            let analysis = crate::shell::analyze(command);
+            let around = around(&call, Some("/home/u/p"));
+            touched(&call, Some(&analysis), &around, Some(&links))
+                .into_iter()
+                .filter(|t| t.write)
+                .map(|t| t.resolution.path)
+                .collect()
+        };
+        assert_eq!(written("cp notes.txt build"), ["/home/u/p/build/notes.txt"]);
+        assert_eq!(
+            written("mv app.conf /etc"),
+            ["/home/u/p/app.conf", "/etc/app.conf"]
+        );
+        assert_eq!(
+            written("cp notes.txt build/"),
+            ["/home/u/p/build/notes.txt"]
+        );
+        // Not a directory on disk, or `-T`: the destination is the file.
+        assert_eq!(written("cp notes.txt copy.txt"), ["/home/u/p/copy.txt"]);
+        assert_eq!(written("cp -T notes.txt build"), ["/home/u/p/build"]);
     }
 
     #[test]

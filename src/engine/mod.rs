@@ -22,6 +22,7 @@ use crate::rules::files::Around;
 use crate::shell::{self, Analysis};
 use crate::verdict::{Decision, Layer, Reason, Verdict};
 
+pub(crate) use files::can_be_project;
 pub use layers::STAGES;
 
 /// Facts from outside the payload that a decision depends on. The caller

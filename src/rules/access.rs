@@ -54,6 +54,10 @@ pub struct FileUse<'c> {
     pub path: Cow<'c, str>,
     pub access: Access,
     pub how: How,
+    /// For a copy's destination that only the file system can tell from a
+    /// directory (`cp a b`): the name the file gets inside `path` when `path`
+    /// is one, as `cp a b/` says in its words.
+    pub inside: Option<Cow<'c, str>>,
 }
 
 /// The families of files Hermes has dangerous-pattern keys for.
@@ -128,7 +132,12 @@ pub fn file_uses(cmd: &Command) -> Vec<FileUse<'_>> {
         };
         // Here `-` is a file of that name: only fd duplications mean a stream, and those are gone.
         let path = r.target.as_str().into();
-        u.0.push(FileUse { path, access, how });
+        u.0.push(FileUse {
+            path,
+            access,
+            how,
+            inside: None,
+        });
     }
     let args = &cmd.args;
     match cmd.program.as_str() {
@@ -183,7 +192,12 @@ impl<'c> Uses<'c> {
         } else {
             Access::Write
         };
-        self.0.push(FileUse { path, access, how });
+        self.0.push(FileUse {
+            path,
+            access,
+            how,
+            inside: None,
+        });
     }
 
     fn adds(&mut self, paths: &[&'c str], how: How) {
@@ -260,29 +274,68 @@ fn copy<'c>(cmd: &'c Command, u: &mut Uses<'c>) {
     if !local(dest) {
         return;
     }
-    u.add(dest, How::Copy);
-    let no_target_dir = !networked && (o.flag('T') || o.long("no-target-directory", 3));
-    let into_dir = target_dir.is_some()
-        || sources.len() > 1
-        || program == "rsync"
-        || dest.ends_with(['/', '.'])
-        || matches!(dest, "~" | "$HOME" | "${HOME}");
-    if !into_dir || no_target_dir {
-        return;
+    // `-T` makes the destination the file itself, and `ln -n` replaces a
+    // link to a directory rather than entering it.
+    let no_target_dir = !networked && (o.flag('T') || o.long("no-target-directory", 3))
+        || program == "ln" && (o.flag('n') || o.long("no-dereference", 4));
+    if no_target_dir {
+        return u.add(dest, How::Copy);
     }
+    let parents = program == "cp" && o.long("parents", 3);
+    // Each source lands inside a destination that is a directory: what it
+    // writes is `dest/name`, never the directory itself (`cp notes.txt
+    // /tmp/` writes /tmp/notes.txt, `cp key.pub ~/.ssh/` ~/.ssh/key.pub).
+    let into_dir = target_dir.is_some() || sources.len() > 1 || parents || names_directory(dest);
     for source in sources {
-        // `host:keys` lands as `keys`; `cp --parents a/b d` as `d/a/b`.
-        let name = if program == "cp" && o.long("parents", 3) {
-            source.trim_start_matches('/')
-        } else if networked && is_remote(source) {
-            basename(source).rsplit(':').next().unwrap_or_default()
-        } else {
-            basename(source)
-        };
-        if !name.is_empty() {
+        let name = landing_name(program, source, parents, networked);
+        // Contents (`rsync -a src/ d`, `cp -r src/. d`) make a directory.
+        if into_dir || name == "*" {
             u.add(format!("{}/{name}", dest.trim_end_matches('/')), How::Copy);
+        } else {
+            // One source and a destination its words do not call a
+            // directory: the file system tells (`cp a.txt build`).
+            let before = u.0.len();
+            u.add(dest, How::Copy);
+            if let Some(added) = u.0.get_mut(before) {
+                added.inside = Some(name.into());
+            }
         }
     }
+}
+
+/// The name `source` gets inside the destination directory: its last
+/// component (`host:keys` lands as `keys`), the whole path for `cp
+/// --parents`, and `*` where the words do not say (the contents of `src/`
+/// for rsync, of `src/.` for cp, or a source at `..` or `/`).
+fn landing_name<'s>(program: &str, source: &'s str, parents: bool, networked: bool) -> &'s str {
+    if parents {
+        return source.trim_start_matches('/');
+    }
+    let source = if networked && is_remote(source) {
+        source.split_once(':').map_or(source, |(_, path)| path)
+    } else {
+        source
+    };
+    let name = basename(source);
+    let contents = program == "rsync" && source.ends_with('/');
+    if contents || matches!(name, "" | "." | ".." | "~") {
+        "*"
+    } else {
+        name
+    }
+}
+
+/// Whether a destination's words say it is a directory: a trailing `/`,
+/// `.` or `..` as its last component, `/`, the home, or a temporary
+/// directory, which always exists.
+fn names_directory(dest: &str) -> bool {
+    dest.ends_with('/')
+        || matches!(basename(dest), "." | "..")
+        || matches!(
+            dest,
+            "~" | "$HOME" | "${HOME}" | "$TMPDIR" | "${TMPDIR}" | "$PWD" | "${PWD}"
+        )
+        || super::targets::is_temp_dir(&crate::path::absolute(dest, None, None))
 }
 
 // ---------------------------------------------------------------------------

@@ -475,9 +475,9 @@ pub static RULES: &[PathRule] = &[
         category: "a system or installed program's file",
         reason: "it rewrites a file the operating system or installed software reads its configuration from",
         write: Some(Decision::Ask), read: None, changes: false,
-        places: Places::Check { test: is_system_file, says: "`/`, and everything under `/etc`, `/usr`, `/bin`, `/sbin`, `/lib*`, `/boot`, `/var` (not `/var/tmp`), `/proc`, `/sys`, `/System`, `/Library`, ... except `/dev/null`, the terminal and other harmless devices" },
+        places: Places::Check { test: is_system_file, says: "`/`, and everything under `/etc`, `/usr`, `/bin`, `/sbin`, `/lib*`, `/boot`, `/var`, `/proc`, `/sys`, `/System`, `/Library`, ... and the temp directories themselves (`/tmp`, not what is in it), except `/dev/null`, the terminal and other harmless devices" },
         hits: &["write /etc/hosts", "write /etc/nginx/nginx.conf", "write /usr/local/bin/git", "write /proc/sys/vm/drop_caches"],
-        misses: &["write /dev/null", "write /tmp/etc/hosts", "write etc/hosts", "read /etc/hosts", "write /dev/stderr"],
+        misses: &["write /dev/null", "write /tmp/etc/hosts", "write etc/hosts", "read /etc/hosts", "write /dev/stderr", "write /var/tmp/x", "write /private/var/tmp/x"],
     },
     PathRule {
         id: "files.outside-project",

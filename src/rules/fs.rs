@@ -5,6 +5,8 @@
 //! the project or a temporary directory passes while the same command aimed
 //! elsewhere asks. Whole root, system and home trees are the hardline's.
 
+use std::borrow::Cow;
+
 use super::opts::{parse_opts, Spec, GNU, MODE, RSYNC};
 use super::paths::{any_operand, basename, components, is_sensitive, resolve};
 use super::targets::{classify, is_block_device, Target};
@@ -300,6 +302,8 @@ struct Find<'a> {
     /// The values of `-name`, `-path` and their variants.
     names: Vec<&'a str>,
     execs: Vec<Vec<&'a str>>,
+    /// `-mindepth 1` or more: the roots' contents, not the roots.
+    skips_roots: bool,
 }
 
 #[rustfmt::skip]
@@ -328,6 +332,9 @@ fn parse_find(args: &[String]) -> Find<'_> {
         words: Vec::new(),
         names: Vec::new(),
         execs: Vec::new(),
+        skips_roots: crate::shell::find_skips_roots(
+            &args.iter().map(String::as_str).collect::<Vec<_>>(),
+        ),
     };
     while let Some(a) =
         iter.next_if(|a| !a.starts_with('-') && !matches!(*a, "(" | "!" | ")" | ","))
@@ -362,10 +369,14 @@ impl Find<'_> {
     /// deleting matches is worth a look.
     fn only_temp(&self, cwd: Option<&str>) -> bool {
         !self.roots.is_empty()
-            && self
-                .roots
-                .iter()
-                .all(|r| matches!(classify(r, cwd), Target::Temp | Target::Cache))
+            && self.roots.iter().all(|r| {
+                let walked = if self.skips_roots {
+                    Cow::Owned(format!("{}/*", r.trim_end_matches('/')))
+                } else {
+                    Cow::Borrowed(*r)
+                };
+                matches!(classify(&walked, cwd), Target::Temp | Target::Cache)
+            })
     }
 
     /// Whether every name filter picks a directory tools regenerate

@@ -21,8 +21,8 @@ pub static RULES: &[Rule] = &[
         reason: "it would erase part of the operating system",
         decision: Decision::Block,
         matcher: Matcher::Check { programs: &["rm", "rsync", "srm"], check: deletes_system },
-        hits: &["rm -rf /etc", "rm -rf /usr/lib", "sudo rm -r /var/lib/postgresql", "rm -rf /home", "rm -rf /tmp/../etc"],
-        misses: &["rm -rf /tmp/build-cache", "rm -rf build", "ls /etc"],
+        hits: &["rm -rf /etc", "rm -rf /usr/lib", "sudo rm -r /var/lib/postgresql", "rm -rf /home", "rm -rf /tmp/../etc", "rm -rf /tmp/", "rm -rf /tmp/*/../../etc", "find /var/tmp -delete"],
+        misses: &["rm -rf /tmp/build-cache", "rm -rf build", "ls /etc", "rm -rf /tmp/*", "rm -rf /var/tmp/* /dev/shm/*", "find /tmp -mindepth 1 -delete"],
     },
     Rule {
         id: "hardline.rm-home",

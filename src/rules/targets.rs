@@ -104,15 +104,38 @@ fn components(prefix: &str) -> usize {
     prefix.bytes().filter(|&b| b == b'/').count() + 1
 }
 
-/// Carve-outs under system trees that hold temporary files.
-const TEMP_PREFIXES: &[&str] = &[
-    "/tmp/",
-    "/var/tmp/",
-    "/private/tmp/",
-    "/private/var/folders/",
-    "/var/folders/",
-    "/dev/shm/",
+/// Directories whose contents are temporary files, as components from `/`
+/// (macOS keeps `/tmp` and `/var` under `/private`, and each user's
+/// `$TMPDIR` under `/var/folders`). The directory itself belongs to the
+/// system: `rm -rf /tmp` breaks every program that writes there, while
+/// `rm -rf /tmp/*` is clearing temp files.
+const TEMP_DIRS: &[&str] = &[
+    "tmp",
+    "var/tmp",
+    "private/tmp",
+    "private/var/tmp",
+    "var/folders",
+    "private/var/folders",
+    "dev/shm",
 ];
+
+/// Whether `path` (absolute, folded) is one of the temporary directories
+/// themselves (`/tmp`, `/var/tmp`, `/dev/shm`, ...): always a directory,
+/// and a scratch place an agent may be started in.
+pub fn is_temp_dir(path: &str) -> bool {
+    path.strip_prefix('/')
+        .is_some_and(|rest| TEMP_DIRS.contains(&rest.trim_end_matches('/')))
+}
+
+/// Whether `parts` (components from `/`) lie strictly inside a temporary
+/// directory: its contents, a lone glob over them included.
+fn in_temp_dir(parts: &[&str]) -> bool {
+    // The prefix test first: it fails at the first component for nearly
+    // every path, where counting a prefix's components walks all of it.
+    TEMP_DIRS
+        .iter()
+        .any(|d| starts_with_components(parts, d) && parts.len() > components(d))
+}
 
 /// Classifies `path` as written in an argument (after the shell analysis:
 /// quotes removed, `$HOME` turned into `~`). `cwd` is a directory an earlier
@@ -146,7 +169,9 @@ pub fn classify(path: &str, cwd: Option<&str>) -> Target {
         .or_else(|| path.strip_prefix("${TMPDIR}"))
     {
         return match normalize(rest) {
-            Norm::Parts(parts) if !parts.is_empty() && !is_whole(&parts) => Target::Temp,
+            // `$TMPDIR/*` is the temp files; `$TMPDIR` itself is a directory
+            // warden cannot see, judged as one outside the project.
+            Norm::Parts(parts) if !parts.is_empty() => Target::Temp,
             Norm::Parts(_) => Target::Outside,
             // Climbing out of the temp directory can reach `/`.
             Norm::Escaped => Target::Root,
@@ -181,13 +206,7 @@ fn classify_absolute(parts: &[&str]) -> Target {
     if is_whole(parts) {
         return Target::Root;
     }
-    // `/{parts}/` starts with a prefix and goes on: the parts hold no `/`,
-    // so that is the prefix's components and at least one more part.
-    if TEMP_PREFIXES.iter().any(|p| {
-        let p = &p[1..p.len() - 1];
-        parts.len() > components(p) && starts_with_components(parts, p)
-    }) && !is_whole(&parts[1..])
-    {
+    if in_temp_dir(parts) {
         return Target::Temp;
     }
     if in_cache(parts, SYSTEM_CACHES) {
@@ -374,9 +393,10 @@ mod tests {
         };
         let joined_temp = |parts: &[&str]| {
             let rebuilt = format!("/{}/", parts.join("/"));
-            TEMP_PREFIXES
-                .iter()
-                .any(|p| rebuilt.starts_with(p) && rebuilt.len() > p.len())
+            TEMP_DIRS.iter().any(|d| {
+                let prefix = format!("/{d}/");
+                rebuilt.starts_with(&prefix) && rebuilt.len() > prefix.len()
+            })
         };
         for path in [
             "/tmp",
@@ -409,16 +429,12 @@ mod tests {
             "/home/u/.cargo/registry/srcx",
             "/private/var/folders/ab/cd",
             "/private/var/folder/ab",
+            "/tmp/*",
+            "/private/var/tmp/x",
+            "/private/var/tmpx",
         ] {
             let parts = crate::path::fold(path).parts;
-            assert_eq!(
-                TEMP_PREFIXES.iter().any(|p| {
-                    let p = &p[1..p.len() - 1];
-                    parts.len() > p.split('/').count() && starts_with_components(&parts, p)
-                }),
-                joined_temp(&parts),
-                "{path}"
-            );
+            assert_eq!(in_temp_dir(&parts), joined_temp(&parts), "{path}");
             for caches in [SYSTEM_CACHES, HOME_CACHES] {
                 assert_eq!(
                     in_cache(&parts, caches),
@@ -454,6 +470,34 @@ mod tests {
         assert_eq!(classify("~/src", None), Target::Outside);
         assert_eq!(classify("/tmp/build-cache", None), Target::Temp);
         assert_eq!(classify("/tmp", None), Target::System);
+        assert_eq!(classify("/tmp/", None), Target::System);
+        assert_eq!(classify("/tmp/.", None), Target::System);
+        assert_eq!(classify("/var/tmp", None), Target::System);
+        assert_eq!(classify("/private/tmp/", None), Target::System);
+        assert_eq!(classify("/dev/shm", None), Target::System);
+        // The contents of a temp directory, however globbed, are temp files.
+        for contents in [
+            "/tmp/*",
+            "/tmp/.*",
+            "/tmp/**",
+            "/var/tmp/*",
+            "/private/var/tmp/x",
+            "/dev/shm/*",
+        ] {
+            assert_eq!(classify(contents, None), Target::Temp, "{contents}");
+        }
+        assert_eq!(classify("$TMPDIR/*", None), Target::Temp);
+        assert_eq!(classify("$TMPDIR", None), Target::Outside);
+        // Climbing out of one, or a name that only begins like one, is not.
+        assert_eq!(classify("/tmp/*/../../etc", None), Target::System);
+        assert_eq!(classify("/tmp/x/../../usr", None), Target::System);
+        assert_eq!(classify("/tmp/..", None), Target::Root);
+        assert_eq!(classify("/tmp*", None), Target::System);
+        assert_eq!(classify("/tmpfoo/x", None), Target::Outside);
+        assert_eq!(classify("/var/tmpx/y", None), Target::System);
+        assert_eq!(classify("*", Some("/tmp")), Target::Temp);
+        assert!(is_temp_dir("/tmp") && is_temp_dir("/private/var/tmp") && is_temp_dir("/tmp/"));
+        assert!(!is_temp_dir("/tmp/x") && !is_temp_dir("tmp") && !is_temp_dir("/tmpx"));
         assert_eq!(classify("/e*", None), Target::System);
         assert_eq!(classify("/us?/lib", None), Target::System);
         assert_eq!(classify("$TMPDIR/test-dir", None), Target::Temp);

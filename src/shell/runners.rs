@@ -86,6 +86,15 @@ impl Eval<'_> {
         } else {
             roots
         };
+        let texts: Vec<&str> = args.iter().map(|f| f.text.as_str()).collect();
+        let walked: Vec<String> = if find_skips_roots(&texts) {
+            roots
+                .iter()
+                .map(|r| format!("{}/*", r.trim_end_matches('/')))
+                .collect()
+        } else {
+            roots.clone()
+        };
         // Only a name/path/time filter narrows what is removed; `-type f`
         // under a root still removes every file in it.
         let filtered = args.iter().any(|f| {
@@ -131,7 +140,7 @@ impl Eval<'_> {
                 .map(|r| format!("{}/{name}", r.trim_end_matches('/')))
                 .collect::<Vec<_>>()
                 .join(" "),
-            _ => roots.join(" "),
+            _ => walked.join(" "),
         };
         let mut i = roots.len().min(args.len());
         while i < args.len() {
@@ -160,7 +169,7 @@ impl Eval<'_> {
                 if !filtered {
                     fields.push(Field::plain("-r"));
                 }
-                fields.extend(roots.iter().map(|r| Field::plain(r)));
+                fields.extend(walked.iter().map(|r| Field::plain(r)));
                 self.nested(cmd, fields, "find -delete");
                 i += 1;
             } else {
@@ -260,4 +269,14 @@ impl Eval<'_> {
         self.via.pop();
         self.ascend();
     }
+}
+
+/// Whether `find` with these words never acts on its start points
+/// themselves: with `-mindepth 1` or more what it removes is their contents
+/// (`find /tmp -mindepth 1 -delete` empties /tmp, as `rm -r /tmp/*` does,
+/// and leaves the directory).
+pub(crate) fn find_skips_roots(words: &[&str]) -> bool {
+    words
+        .windows(2)
+        .any(|w| w[0] == "-mindepth" && w[1].parse::<u32>().is_ok_and(|depth| depth >= 1))
 }

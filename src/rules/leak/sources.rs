@@ -507,7 +507,14 @@ impl Flow {
                     u.access == Access::Write
                         && !matches!(u.how, How::Delete | How::Chmod | How::Touch)
                 })
-                .map(|u| u.path.into_owned()),
+                .flat_map(|u| {
+                    // `cp k d` fills `d`, or `d/k` when `d` is a directory.
+                    let inside = u
+                        .inside
+                        .as_ref()
+                        .map(|name| format!("{}/{name}", u.path.trim_end_matches('/')));
+                    std::iter::once(u.path.into_owned()).chain(inside)
+                }),
         );
         written.extend(archive_written(cmd));
         let shown = cmd.display();
@@ -715,9 +722,12 @@ mod tests {
         flow.after(&Command::from_words("cp .env ./backup/"));
         assert!(flow.staged("backup/.env").is_some());
         assert!(flow.staged("report.txt").is_none());
+        // A destination its words do not call a directory may be either.
+        flow.after(&Command::from_words("cp ~/.aws/credentials keep"));
+        assert!(flow.staged("keep").is_some() && flow.staged("keep/credentials").is_some());
         assert_eq!(
             flow.staged_in_tree().collect::<Vec<_>>(),
-            vec!["backup", "backup/.env"]
+            vec!["backup/.env", "keep", "keep/credentials"]
         );
     }
 }
