@@ -12,6 +12,10 @@ use super::wrappers::{self, split_assignment};
 /// Most wrappers peeled off one command (`sudo env timeout nice ... cmd`).
 const MAX_WRAPPERS: usize = 32;
 
+/// Most other readings of wrappers' options judged on one line (an option
+/// warden does not know, a word known only at run time, each make one).
+const MAX_OTHER_READINGS: usize = 64;
+
 /// Programs that turn hidden text into code when piped into a shell.
 const DECODERS: &[&str] = &[
     "base64", "base32", "xxd", "tr", "rev", "openssl", "printf", "gunzip", "gzip", "zcat",
@@ -118,8 +122,17 @@ impl Eval<'_> {
             };
             // Where the options leave the command's start open, every other
             // reading is judged too, as a command of its own.
-            for (own, rest) in std::mem::take(&mut peeled.others) {
-                self.other_reading(&cmd, &name, own, rest);
+            let others = std::mem::take(&mut peeled.others);
+            if peeled.too_many || self.other_readings + others.len() > MAX_OTHER_READINGS {
+                self.set_limit(format!(
+                    "wrappers' options can be read more ways than warden follows ({} for one wrapper, {MAX_OTHER_READINGS} on a line): options it does not know, words known only at run time",
+                    wrappers::MAX_READINGS_PER_WRAPPER
+                ));
+            } else {
+                self.other_readings += others.len();
+                for (own, rest) in others {
+                    self.other_reading(&cmd, &name, own, rest);
+                }
             }
             if !wrappers::runs_command(spec, &peeled) {
                 break;

@@ -22,7 +22,7 @@ use super::expand::Field;
 use super::names::{self, NameMap};
 
 /// Most places one wrapper's command is read to start at, beyond the first.
-const MAX_OTHER_READINGS: usize = 4;
+pub(super) const MAX_READINGS_PER_WRAPPER: usize = 16;
 
 /// Most `env -S` strings split into one command line.
 const MAX_SPLITS: usize = 16;
@@ -151,6 +151,8 @@ pub(super) struct Peeled {
     /// Other readings of the same words: own words and command, for each
     /// place the command may start besides `rest`.
     pub(super) others: Vec<(Vec<String>, Vec<Field>)>,
+    /// The words could be read more ways than [`MAX_READINGS_PER_WRAPPER`].
+    pub(super) too_many: bool,
 }
 
 impl Peeled {
@@ -177,16 +179,13 @@ pub(super) fn peel(spec: &WrapperSpec, fields: &[Field]) -> Option<Peeled> {
     let mut from = 0;
     let mut opts = Vec::new();
     if !spec.subcommands.is_empty() {
-        from = primary(spec, &mut words, 0, &mut opts);
-        let len = spec.subcommands.iter().find_map(|sub| {
-            let given = words.get(from..from + sub.split(' ').count())?;
-            given
-                .iter()
-                .map(|f| f.text.as_str())
-                .eq(sub.split(' '))
-                .then_some(given.len())
-        })?;
-        from += len;
+        // The subcommand follows the options, wherever any reading of
+        // them ends.
+        let first = primary(spec, &mut words, 0, &mut opts);
+        let (at, len) = std::iter::once(first)
+            .chain(ends(spec, &words, 0))
+            .find_map(|at| Some((at, subcommand(spec, &words[at.min(words.len())..])?)))?;
+        from = at + len;
     }
     if !spec.after.is_empty() {
         let at = words[from..]
@@ -208,13 +207,17 @@ pub(super) fn peel(spec: &WrapperSpec, fields: &[Field]) -> Option<Peeled> {
     let start = command_start(spec, &words, end, Some(&mut peeled.env));
     for other in ends(spec, &words, from) {
         let at = command_start(spec, &words, other, None);
-        if at != start && at < words.len() && peeled.others.len() < MAX_OTHER_READINGS {
-            if !peeled.others.iter().any(|(own, _)| own.len() == at) {
-                peeled
-                    .others
-                    .push((texts(&words[..at]), words[at..].to_vec()));
-            }
+        let known = at == start || peeled.others.iter().any(|(own, _)| own.len() == at);
+        if at >= words.len() || known {
+            continue;
         }
+        if peeled.others.len() == MAX_READINGS_PER_WRAPPER {
+            peeled.too_many = true;
+            break;
+        }
+        peeled
+            .others
+            .push((texts(&words[..at]), words[at..].to_vec()));
     }
     peeled.env.extend(
         peeled
@@ -226,6 +229,18 @@ pub(super) fn peel(spec: &WrapperSpec, fields: &[Field]) -> Option<Peeled> {
     peeled.rest = words.split_off(start.min(words.len()));
     peeled.own = texts(&words);
     Some(peeled)
+}
+
+/// How many words of the subcommand that runs a command `words` starts with.
+fn subcommand(spec: &WrapperSpec, words: &[Field]) -> Option<usize> {
+    spec.subcommands.iter().find_map(|sub| {
+        let given = words.get(..sub.split(' ').count())?;
+        given
+            .iter()
+            .map(|f| f.text.as_str())
+            .eq(sub.split(' '))
+            .then_some(given.len())
+    })
 }
 
 /// Reads the options from `from` as the wrapper does, splitting the
@@ -363,7 +378,10 @@ pub(super) fn command(spec: &WrapperSpec, mut p: Peeled) -> Vec<Field> {
     if spec.shell_args {
         // capsh: `== ARGS` runs capsh again; `-- ARGS` runs bash (or the
         // program of --shell) on ARGS, reading stdin when there are none.
-        if rest.first().is_some_and(|f| f.text == "==" || f.text == "=+") {
+        if rest
+            .first()
+            .is_some_and(|f| f.text == "==" || f.text == "=+")
+        {
             rest[0] = Field::plain(spec.name);
         } else {
             rest.insert(0, Field::plain(p.value(&["--shell"]).unwrap_or("bash")));

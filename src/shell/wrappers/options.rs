@@ -270,9 +270,8 @@ fn opt(key: &str, value: Option<&str>) -> Opt {
 }
 
 /// The long option `name` is, with its whole name: the one of that name,
-/// else (with `prefixes`) the only one it begins, or several that read
-/// alike (getopt takes the first of those). `None` for no option or an
-/// ambiguous prefix, on which getopt fails.
+/// else (with `prefixes`) the only one it begins. `None` for no option or
+/// a prefix of several, on which getopt fails.
 fn find_long(spec: &WrapperSpec, name: &str, prefixes: bool) -> Option<(&'static str, Arity)> {
     let entries = || spec.long.iter().map(|e| long_entry(e));
     if let Some(found) = entries().find(|(full, _)| *full == name) {
@@ -283,7 +282,7 @@ fn find_long(spec: &WrapperSpec, name: &str, prefixes: bool) -> Option<(&'static
     }
     let mut matches = entries().filter(|(full, _)| full.starts_with(name));
     let first = matches.next()?;
-    matches.all(|(_, a)| a == first.1).then_some(first)
+    matches.next().is_none().then_some(first)
 }
 
 /// A long option's entry: `name` a flag, `name=` one value, `name=2` two,

@@ -4,6 +4,7 @@ use super::{plain, Syntax, WrapperSpec};
 
 /// `uv run` and `uvx` (clap, whole long names): the options that take a
 /// value, and the common flags (uv's reference, "uv run" and "uvx").
+#[rustfmt::skip]
 const UV_LONG: &[&str] = &[
     "with=", "with-editable=", "with-requirements=", "python=", "package=", "extra=", "group=",
     "only-group=", "no-group=", "env-file=", "directory=", "project=", "from=", "index=",
@@ -21,6 +22,7 @@ const UV_LONG: &[&str] = &[
 /// `npx` and `npm exec` (npm's nopt reader, which takes prefixes of long
 /// names): the options that take a value and the common flags (npm-exec(1)).
 /// `-c`/`--call` is shell text, handled apart.
+#[rustfmt::skip]
 const NPM_LONG: &[&str] = &[
     "package=", "call=", "workspace=", "workspaces", "include-workspace-root", "cache=",
     "registry=", "prefix=", "userconfig=", "loglevel=", "yes", "no", "quiet", "silent",
@@ -29,11 +31,13 @@ const NPM_LONG: &[&str] = &[
 /// `conda run` (argparse, which takes prefixes of long names), and mamba's
 /// and micromamba's: -n/--name, -p/--prefix, --cwd take values; --cwd runs
 /// the command in a directory.
+#[rustfmt::skip]
 const CONDA_LONG: &[&str] = &[
     "name=", "prefix=", "cwd=", "live-stream", "no-capture-output", "verbose",
     "debug-wrapper-scripts", "dev", "help",
 ];
 
+#[rustfmt::skip]
 pub(super) const WRAPPERS: &[WrapperSpec] = &[
     // strace(1) 6.x: getopt `+a:Ab:cCdDe:E:fFhiI:kno:O:p:P:qrs:S:tTu:U:vVwxX:yYzZ`
     // (read from the binary), long options as its --help lists them. `-o`

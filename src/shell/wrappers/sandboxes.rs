@@ -2,6 +2,7 @@
 
 use super::{plain, Syntax, WrapperSpec};
 
+#[rustfmt::skip]
 pub(super) const WRAPPERS: &[WrapperSpec] = &[
     // unshare(1) (util-linux 2.38-2.40): getopt `+fhVm::u::i::n::p::U::C::
     // T::rR:w:S:G:cl:` — the namespace options take only an attached file

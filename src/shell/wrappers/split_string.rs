@@ -130,7 +130,9 @@ mod tests {
 
     #[test]
     fn broken_strings_do_not_panic() {
-        for text in ["'open", "\"open", "\\", "${", "${x", "a\\", "\\c", "#", "'\\"] {
+        for text in [
+            "'open", "\"open", "\\", "${", "${x", "a\\", "\\c", "#", "'\\",
+        ] {
             let _ = split(text);
         }
     }

@@ -8,6 +8,7 @@
 
 use super::{plain, Assign, Syntax, WrapperSpec};
 
+#[rustfmt::skip]
 pub(super) const WRAPPERS: &[WrapperSpec] = &[
     // sudo(8) 1.9 and its parse_args.c: all options before the command,
     // with NAME=value words allowed among them (any word with `=` not
