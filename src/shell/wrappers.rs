@@ -181,9 +181,14 @@ pub(super) fn peel(spec: &WrapperSpec, fields: &[Field]) -> Option<Peeled> {
     if !spec.subcommands.is_empty() {
         // The subcommand follows the options, wherever any reading of
         // them ends.
-        let first = primary(spec, &mut words, 0, &mut opts);
+        let (first, forks) = primary(spec, &mut words, 0, &mut opts);
+        let others = if forks {
+            ends(spec, &words, 0)
+        } else {
+            Vec::new()
+        };
         let (at, len) = std::iter::once(first)
-            .chain(ends(spec, &words, 0))
+            .chain(others)
             .find_map(|at| Some((at, subcommand(spec, &words[at.min(words.len())..])?)))?;
         from = at + len;
     }
@@ -199,13 +204,18 @@ pub(super) fn peel(spec: &WrapperSpec, fields: &[Field]) -> Option<Peeled> {
             ..Peeled::default()
         });
     }
-    let end = primary(spec, &mut words, from, &mut opts);
+    let (end, forks) = primary(spec, &mut words, from, &mut opts);
     let mut peeled = Peeled {
         opts,
         ..Peeled::default()
     };
     let start = command_start(spec, &words, end, Some(&mut peeled.env));
-    for other in ends(spec, &words, from) {
+    let others = if forks {
+        ends(spec, &words, from)
+    } else {
+        Vec::new()
+    };
+    for other in others {
         let at = command_start(spec, &words, other, None);
         let known = at == start || peeled.others.iter().any(|(own, _)| own.len() == at);
         if at >= words.len() || known {
@@ -245,15 +255,23 @@ fn subcommand(spec: &WrapperSpec, words: &[Field]) -> Option<usize> {
 
 /// Reads the options from `from` as the wrapper does, splitting the
 /// strings of `splits` options into the words that take their place; the
-/// index where they end.
-fn primary(spec: &WrapperSpec, words: &mut Vec<Field>, from: usize, opts: &mut Vec<Opt>) -> usize {
+/// index where they end, and whether another reading could end elsewhere
+/// (most uses of a wrapper have none, and need no search for them).
+fn primary(
+    spec: &WrapperSpec,
+    words: &mut Vec<Field>,
+    from: usize,
+    opts: &mut Vec<Opt>,
+) -> (usize, bool) {
     let mut i = from;
     let mut splits = 0;
+    let mut forks = false;
     loop {
         let before = opts.len();
         let step = options::step(spec, words, i, opts);
+        forks |= step.other.is_some() || step.end.is_some() && step.next.is_some();
         let Some(next) = step.next.filter(|_| step.end.is_none()) else {
-            return step.end.unwrap_or(i);
+            return (step.end.unwrap_or(i), forks);
         };
         let split = opts[before..]
             .iter()
