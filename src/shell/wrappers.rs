@@ -324,7 +324,11 @@ fn command_start(
     let mut i = end;
     if spec.assignments == Assign::After {
         let before = i;
-        while let Some(pair) = words.get(i).and_then(|f| split_at_equals(&f.text)) {
+        while let Some(pair) = words
+            .get(i)
+            .filter(|f| options::assignment(f))
+            .and_then(|f| split_at_equals(&f.text))
+        {
             if let Some(env) = env.as_deref_mut() {
                 env.push(pair);
             }

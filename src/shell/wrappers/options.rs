@@ -80,6 +80,10 @@ pub(super) fn step(spec: &WrapperSpec, words: &[Field], i: usize, opts: &mut Vec
         return Step::end(i);
     };
     let w = field.text.as_str();
+    if spec.assignments == Assign::Among && assignment(field) && !w.starts_with(['/', '=', '-']) {
+        opts.push(opt("=", Some(w)));
+        return Step::next(i + 1);
+    }
     if field.dynamic && !w.starts_with('-') {
         // Text known only when the line runs: the command itself, or
         // options (with a value or not) before it.
@@ -97,10 +101,6 @@ pub(super) fn step(spec: &WrapperSpec, words: &[Field], i: usize, opts: &mut Vec
         return Step::next(i + 1);
     }
     if !w.starts_with('-') || w == "-" {
-        if spec.assignments == Assign::Among && among_assignment(w) {
-            opts.push(opt("=", Some(w)));
-            return Step::next(i + 1);
-        }
         return Step::end(i);
     }
     if let Some(n) = spec.numbers.then(|| number_option(w)).flatten() {
@@ -325,10 +325,15 @@ fn number_option(w: &str) -> Option<&str> {
         .then_some(n)
 }
 
-/// A `NAME=value` word sudo reads among its options: any word with `=`
-/// that does not start with `/` or `=`.
-fn among_assignment(w: &str) -> bool {
-    w.contains('=') && !w.starts_with(['/', '='])
+/// Whether env or sudo may read `field` as a `NAME=value` word: any word
+/// with `=` (sudo's not starting with `/`, `=` or `-`). An unquoted word
+/// made at run time may split into several, the command among them: it is
+/// one only when its name is written out (`FOO=$BAR`, not `$VAR=1`).
+pub(super) fn assignment(field: &Field) -> bool {
+    if field.dynamic && !field.quoted {
+        return super::split_assignment(&field.text).is_some();
+    }
+    field.text.contains('=')
 }
 
 /// Checks a table's entries: every long entry well formed, no short letter

@@ -576,3 +576,20 @@ fn too_many_readings_are_a_limit() {
     assert!(analyze(&nested).limit.is_some());
     assert!(started.elapsed() < std::time::Duration::from_secs(10));
 }
+
+/// A `NAME=value` word made at run time: quoted, or with its name written
+/// out, it stays one assignment; `$VAR=1` unquoted may split into options
+/// and a command, so it is read as the command too.
+#[test]
+fn assignments_made_at_run_time() {
+    runs("env \"$VAR=1\" make", "make");
+    runs("env FOO=$BAR make", "make");
+    runs("sudo FOO=$BAR make", "make");
+    for line in ["env $VAR=1 make", "sudo $VAR=1 make"] {
+        assert!(
+            analyze(line).commands.iter().any(|c| c.dynamic),
+            "{line:?} runs {:?}",
+            ran(line)
+        );
+    }
+}
