@@ -150,15 +150,17 @@ pub(super) const WRAPPERS: &[WrapperSpec] = &[
         ..plain("ionice")
     },
     // chrt(1) (util-linux): getopt `+abdD:fiphmoP:T:rRvV` (-D, -P, -T the
-    // deadline parameters); then a priority, which newer chrt lets the
-    // policies without one leave out, then the command. -p changes a
+    // deadline parameters; newer builds add -G/--reclaim-grub and the
+    // deadline and clamp options); then a priority, which chrt since 2025
+    // lets the policies without one leave out, then the command. -p changes a
     // running process and -m prints limits: nothing runs.
     WrapperSpec {
-        short: "abdD:fihmoP:pT:rRvV",
+        short: "abdD:fGihmoP:pT:rRvV",
         long: &[
             "all-tasks", "batch", "deadline", "idle", "fifo", "other", "rr", "reset-on-fork",
-            "sched-runtime=", "sched-period=", "sched-deadline=", "pid", "max", "verbose",
-            "help", "version",
+            "sched-runtime=", "sched-period=", "sched-deadline=", "reclaim-grub",
+            "deadline-overrun", "clamp-min=", "clamp-max=", "pid", "max", "verbose", "help",
+            "version",
         ],
         positionals: 1,
         numeric_positional: true,
