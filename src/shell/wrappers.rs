@@ -198,7 +198,7 @@ pub(super) fn peel(spec: &WrapperSpec, fields: &[Field]) -> Option<Peeled> {
             .position(|f| spec.after.contains(&f.text.as_str()))?;
         let rest = words.split_off(from + at + 1);
         return Some(Peeled {
-            own: texts(&words),
+            own: words.into_iter().map(|f| f.text).collect(),
             opts,
             rest,
             ..Peeled::default()
@@ -237,7 +237,7 @@ pub(super) fn peel(spec: &WrapperSpec, fields: &[Field]) -> Option<Peeled> {
             .filter_map(|o| split_at_equals(o.value.as_deref()?)),
     );
     peeled.rest = words.split_off(start.min(words.len()));
-    peeled.own = texts(&words);
+    peeled.own = words.into_iter().map(|f| f.text).collect();
     Some(peeled)
 }
 
