@@ -16,7 +16,7 @@ mod tests;
 
 use once_cell::sync::Lazy;
 
-pub(in crate::shell) use options::{Opt, Syntax};
+pub(in crate::shell) use options::{Key, Opt, Syntax};
 
 use super::expand::Field;
 use super::names::{self, NameMap};
@@ -158,7 +158,7 @@ pub(super) struct Peeled {
 impl Peeled {
     /// Whether one of the options `keys` was given.
     pub(super) fn has(&self, keys: &[&str]) -> bool {
-        self.opts.iter().any(|o| keys.contains(&o.key.as_str()))
+        self.opts.iter().any(|o| keys.iter().any(|k| o.key.is(k)))
     }
 
     /// The value of the last of the options `keys` given.
@@ -166,7 +166,7 @@ impl Peeled {
         self.opts
             .iter()
             .rev()
-            .find(|o| keys.contains(&o.key.as_str()))
+            .find(|o| keys.iter().any(|k| o.key.is(k)))
             .and_then(|o| o.value.as_deref())
     }
 }
@@ -233,7 +233,7 @@ pub(super) fn peel(spec: &WrapperSpec, fields: &[Field]) -> Option<Peeled> {
         peeled
             .opts
             .iter()
-            .filter(|o| o.key == "=")
+            .filter(|o| o.key == Key::Named("="))
             .filter_map(|o| split_at_equals(o.value.as_deref()?)),
     );
     peeled.rest = words.split_off(start.min(words.len()));
@@ -275,7 +275,7 @@ fn primary(
         };
         let split = opts[before..]
             .iter()
-            .find(|o| spec.splits.contains(&o.key.as_str()))
+            .find(|o| spec.splits.iter().any(|k| o.key.is(k)))
             .and_then(|o| o.value.clone());
         if let Some(text) = split.filter(|_| splits < MAX_SPLITS && next <= words.len()) {
             // env reads the words of the string where the string was, then

@@ -35,13 +35,42 @@ enum Arity {
     Optional,
 }
 
-/// One option as the wrapper read it: `-x` or `--name` (the whole name,
-/// however it was abbreviated or dashed), with its value. Assignments read
-/// among the options (`sudo A=1 -u root`) have the key `=`.
+/// One option as the wrapper read it, with its value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(in crate::shell) struct Opt {
-    pub(in crate::shell) key: String,
+    pub(in crate::shell) key: Key,
     pub(in crate::shell) value: Option<String>,
+}
+
+/// Which option: made without copying, as most uses of a wrapper read a
+/// few of them and look them up once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(in crate::shell) enum Key {
+    /// `-x`.
+    Short(char),
+    /// `--name`, by its whole name however it was abbreviated or dashed.
+    Long(&'static str),
+    /// A lone `-` (env's `-i`), `=` for an assignment read among the
+    /// options (`sudo A=1 -u root`), `-n` for nice's `-5`.
+    Named(&'static str),
+    /// An option of a wrapper whose options are all one word (capsh's
+    /// `--shell`), as written before any `=`.
+    Word(String),
+}
+
+impl Key {
+    /// Whether this is the option spelled `spelled` (`-x`, `--name`, `-`, `=`).
+    pub(in crate::shell) fn is(&self, spelled: &str) -> bool {
+        match self {
+            Key::Short(c) => {
+                let mut chars = spelled.chars();
+                chars.next() == Some('-') && chars.next() == Some(*c) && chars.next().is_none()
+            }
+            Key::Long(name) => spelled.strip_prefix("--") == Some(name),
+            Key::Named(name) => spelled == *name,
+            Key::Word(word) => spelled == word,
+        }
+    }
 }
 
 /// What reading one word of the options gives.
@@ -81,7 +110,7 @@ pub(super) fn step(spec: &WrapperSpec, words: &[Field], i: usize, opts: &mut Vec
     };
     let w = field.text.as_str();
     if spec.assignments == Assign::Among && assignment(field) && !w.starts_with(['/', '=', '-']) {
-        opts.push(opt("=", Some(w)));
+        opts.push(named("=", Some(w)));
         return Step::next(i + 1);
     }
     if field.dynamic && !w.starts_with('-') {
@@ -97,14 +126,14 @@ pub(super) fn step(spec: &WrapperSpec, words: &[Field], i: usize, opts: &mut Vec
         return Step::end(i + 1);
     }
     if w == "-" && spec.dash {
-        opts.push(opt("-", None));
+        opts.push(named("-", None));
         return Step::next(i + 1);
     }
     if !w.starts_with('-') || w == "-" {
         return Step::end(i);
     }
     if let Some(n) = spec.numbers.then(|| number_option(w)).flatten() {
-        opts.push(opt("-n", Some(n)));
+        opts.push(named("-n", Some(n)));
         return Step::next(i + 1);
     }
     match spec.syntax {
@@ -113,7 +142,10 @@ pub(super) fn step(spec: &WrapperSpec, words: &[Field], i: usize, opts: &mut Vec
                 Some((k, v)) => (k, Some(v)),
                 None => (w, None),
             };
-            opts.push(opt(key, value));
+            opts.push(Opt {
+                key: Key::Word(key.to_string()),
+                value: value.map(str::to_string),
+            });
             Step::next(i + 1)
         }
         Syntax::Prefix => prefixed(spec, words, i, opts),
@@ -132,7 +164,7 @@ fn long(spec: &WrapperSpec, words: &[Field], i: usize, opts: &mut Vec<Opt>) -> S
     };
     let found = find_long(spec, name, spec.syntax == Syntax::Getopt);
     match found {
-        Some((full, arity)) => takes(&format!("--{full}"), arity, attached, words, i, opts),
+        Some((full, arity)) => takes(Key::Long(full), arity, attached, words, i, opts),
         // An option the table does not know carries its value when it has
         // `=`; without one it may take the next word.
         None if attached.is_some() => Step::next(i + 1),
@@ -149,7 +181,7 @@ fn cluster(spec: &WrapperSpec, words: &[Field], i: usize, opts: &mut Vec<Opt>) -
     let mut next = i + 1;
     for (j, c) in letters.char_indices() {
         let rest = &letters[j + c.len_utf8()..];
-        let key = format!("-{c}");
+        let key = Key::Short(c);
         match short_arity(spec.short, c) {
             Some(Arity::Flag) => opts.push(Opt { key, value: None }),
             Some(Arity::Optional) => {
@@ -193,18 +225,18 @@ fn cluster(spec: &WrapperSpec, words: &[Field], i: usize, opts: &mut Vec<Opt>) -
 /// An option that is a whole listed word (`-u`, `--user`).
 fn whole_word(spec: &WrapperSpec, words: &[Field], i: usize, opts: &mut Vec<Opt>) -> Step {
     let w = words[i].text.as_str();
-    let arity = match w.strip_prefix("--") {
-        Some(name) => find_long(spec, name, false).map(|(_, a)| a),
+    let found = match w.strip_prefix("--") {
+        Some(name) => find_long(spec, name, false).map(|(full, a)| (Key::Long(full), a)),
         None => {
             let mut chars = w[1..].chars();
             match (chars.next(), chars.next()) {
-                (Some(c), None) => short_arity(spec.short, c),
+                (Some(c), None) => short_arity(spec.short, c).map(|a| (Key::Short(c), a)),
                 _ => None,
             }
         }
     };
-    match arity {
-        Some(arity) => takes(w, arity, None, words, i, opts),
+    match found {
+        Some((key, arity)) => takes(key, arity, None, words, i, opts),
         None => unknown(i),
     }
 }
@@ -226,14 +258,14 @@ fn prefixed(spec: &WrapperSpec, words: &[Field], i: usize, opts: &mut Vec<Opt>) 
         })
         .flatten();
     match found {
-        Some((full, arity)) => takes(&format!("--{full}"), arity, attached, words, i, opts),
+        Some((full, arity)) => takes(Key::Long(full), arity, attached, words, i, opts),
         None => unknown(i),
     }
 }
 
 /// A known option `key` with `arity`, its value attached or not.
 fn takes(
-    key: &str,
+    key: Key,
     arity: Arity,
     attached: Option<&str>,
     words: &[Field],
@@ -245,10 +277,7 @@ fn takes(
         (Arity::Values(n), Some(v)) => (Some(v.to_string()), i + n),
         (Arity::Values(n), None) => (words.get(i + 1).map(|f| f.text.clone()), i + 1 + n),
     };
-    opts.push(Opt {
-        key: key.to_string(),
-        value,
-    });
+    opts.push(Opt { key, value });
     Step::next(next)
 }
 
@@ -262,9 +291,9 @@ fn unknown(i: usize) -> Step {
     }
 }
 
-fn opt(key: &str, value: Option<&str>) -> Opt {
+fn named(key: &'static str, value: Option<&str>) -> Opt {
     Opt {
-        key: key.to_string(),
+        key: Key::Named(key),
         value: value.map(str::to_string),
     }
 }
@@ -299,16 +328,14 @@ fn long_entry(entry: &'static str) -> (&'static str, Arity) {
 }
 
 /// What the short option `c` takes, from a getopt string (`c` a flag, `c:`
-/// a value, `c::` an optional value).
+/// a value, `c::` an optional value). Option letters are ASCII.
 fn short_arity(short: &str, c: char) -> Option<Arity> {
-    if c == ':' {
-        return None;
-    }
-    let at = short.find(c)?;
-    let colons = short[at + c.len_utf8()..]
-        .chars()
-        .take_while(|&x| x == ':')
-        .count();
+    let byte = u8::try_from(c)
+        .ok()
+        .filter(|b| b.is_ascii() && *b != b':')?;
+    let bytes = short.as_bytes();
+    let at = bytes.iter().position(|&b| b == byte)?;
+    let colons = bytes[at + 1..].iter().take_while(|&&b| b == b':').count();
     Some(match colons {
         0 => Arity::Flag,
         1 => Arity::Values(1),
