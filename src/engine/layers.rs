@@ -26,7 +26,7 @@ pub static STAGES: &[Stage] = &[
     Stage {
         name: "input",
         decides: "block (`input.limit-exceeded`)",
-        catches: "a command past the analysis limits: 1 MiB of text, 64 levels of quote/group/substitution nesting, 12 levels of nested evaluation (`bash -c` inside `eval` inside a function inside `xargs` ...), 10,000 simple commands, 32 stacked wrappers, 64 brace expansions in a word, 1 MiB per expanded word and 16 MiB of expansion in all. The hardline still sees what was analysed up to the limit",
+        catches: "a command past the analysis limits: 1 MiB of text, 64 levels of quote/group/substitution nesting, 12 levels of nested evaluation (`bash -c` inside `eval` inside a function inside `xargs` ...), 10,000 simple commands, 32 stacked wrappers, 64 other readings of wrappers' options (16 for one wrapper), 64 brace expansions in a word, 1 MiB per expanded word and 16 MiB of expansion in all. The hardline still sees what was analysed up to the limit",
         after_layers: false,
         run: limits,
     },

@@ -85,7 +85,7 @@ impl Eval<'_> {
 }
 
 /// Where `cd dir` from `from` leads.
-fn moved(from: &Option<String>, dir: &str) -> Option<String> {
+pub(super) fn moved(from: &Option<String>, dir: &str) -> Option<String> {
     Some(match from {
         // Lost track of stays lost, wherever a relative `cd` goes.
         Some(prev) if prev == UNTRACKED_DIR && !dir.starts_with('/') && !dir.starts_with('~') => {

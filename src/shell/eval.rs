@@ -75,6 +75,8 @@ pub(super) struct Eval<'a> {
     depth: usize,
     budget: usize,
     steps: usize,
+    /// Other readings of wrappers' options judged so far (see `programs`).
+    pub(super) other_readings: usize,
     /// Set by a parameter expansion whose values are alternatives of one
     /// word rather than several words (see `expand`).
     pub(super) param_alternatives: bool,
@@ -110,6 +112,7 @@ impl<'a> Eval<'a> {
             depth: 0,
             budget: MAX_REANALYSIS_BYTES,
             steps: 0,
+            other_readings: 0,
             expanded_chars: 0,
             param_alternatives: false,
             stack: Vec::new(),

@@ -3,6 +3,7 @@
 use super::command::Command;
 use super::eval::{shell_quote, Eval};
 use super::programs::{option_value, split_options};
+use super::wrappers::Peeled;
 
 /// tmux commands whose trailing arguments are a shell command, with their
 /// options that take a value (`new-session -s NAME 'CMD'`).
@@ -52,7 +53,7 @@ impl Eval<'_> {
                     self.reanalyze(&code, via, cmd.stdin.clone());
                 }
             }
-            "gdb" => self.wrapper_options("gdb", args),
+            "gdb" => self.gdb_options(args),
             // `ip -all netns exec CMD` runs CMD in every namespace; quoting
             // each word keeps the command as it was given.
             "ip" => {
@@ -124,11 +125,25 @@ impl Eval<'_> {
     }
 
     /// Shell text in a wrapper's own options: gdb's `-ex 'shell CMD'` and
-    /// `-ex '!CMD'` run CMD before (or without) the program under `--args`.
-    pub(super) fn wrapper_options(&mut self, name: &str, own: &[impl AsRef<str>]) {
-        if name != "gdb" {
+    /// `-ex '!CMD'` run CMD before (or without) the program under `--args`;
+    /// strace's `-o '|CMD'` (or `!CMD`) pipes its trace into CMD.
+    pub(super) fn wrapper_options(&mut self, name: &str, peeled: &Peeled) {
+        if name == "strace" {
+            let piped = peeled
+                .value(&["-o", "--output"])
+                .and_then(|v| v.strip_prefix(['|', '!']));
+            if let Some(code) = piped {
+                self.reanalyze(code, "strace -o", None);
+            }
             return;
         }
+        if name == "gdb" {
+            self.gdb_options(&peeled.own);
+        }
+    }
+
+    /// gdb's `-ex 'shell CMD'`, `-ex '!CMD'` and `-ex 'pipe ... | CMD'`.
+    fn gdb_options(&mut self, own: &[impl AsRef<str>]) {
         const EVAL: &[&str] = &["-ex", "-iex", "-eval-command", "-init-eval-command"];
         let mut iter = own.iter().map(AsRef::as_ref);
         while let Some(arg) = iter.next() {

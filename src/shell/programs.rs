@@ -7,10 +7,14 @@ use super::eval::{file_key, Eval};
 use super::expand::Field;
 use super::interp;
 use super::names::NameSet;
-use super::wrappers::{self, split_assignment, split_wrapper};
+use super::wrappers::{self, split_assignment};
 
 /// Most wrappers peeled off one command (`sudo env timeout nice ... cmd`).
 const MAX_WRAPPERS: usize = 32;
+
+/// Most other readings of wrappers' options judged on one line (an option
+/// warden does not know, a word known only at run time, each make one).
+const MAX_OTHER_READINGS: usize = 64;
 
 /// Programs that turn hidden text into code when piped into a shell.
 const DECODERS: &[&str] = &[
@@ -113,54 +117,77 @@ impl Eval<'_> {
             if fields[0].dynamic {
                 break;
             }
-            let Some((own, rest)) = split_wrapper(spec, &fields[1..]) else {
+            let Some(mut peeled) = wrappers::peel(spec, &fields[1..]) else {
                 break;
             };
-            if !wrappers::runs_command(spec, own, rest) {
+            // Where the options leave the command's start open, every other
+            // reading is judged too, as a command of its own.
+            let others = std::mem::take(&mut peeled.others);
+            if peeled.too_many || self.other_readings + others.len() > MAX_OTHER_READINGS {
+                self.set_limit(format!(
+                    "wrappers' options can be read more ways than warden follows ({} for one wrapper, {MAX_OTHER_READINGS} on a line): options it does not know, words known only at run time",
+                    wrappers::MAX_READINGS_PER_WRAPPER
+                ));
+            } else {
+                self.other_readings += others.len();
+                for (own, rest) in others {
+                    self.other_reading(&cmd, &name, own, rest);
+                }
+            }
+            if !wrappers::runs_command(spec, &peeled) {
                 break;
             }
-            self.wrapper_options(&name, own);
-            let mut rest = rest.to_vec();
-            if spec.shell_args && !rest.is_empty() {
-                rest.insert(0, Field::plain("bash"));
-            }
-            // `env -S 'cmd args'` splits its string into words.
-            if name == "env" {
-                if let Some(pos) = own
-                    .iter()
-                    .position(|f| f.text == "-S" || f.text.starts_with("--split-string"))
-                {
-                    let text = own.get(pos + 1).map(|f| f.text.clone()).unwrap_or_default();
-                    let mut split: Vec<Field> = text.split_whitespace().map(Field::plain).collect();
-                    split.extend(rest);
-                    rest = split;
-                }
-            }
-            if rest.is_empty() {
+            self.wrapper_options(&name, &peeled);
+            let dir = peeled.value(spec.chdir).map(str::to_string);
+            let env = std::mem::take(&mut peeled.env);
+            let own_args = std::mem::take(&mut peeled.own);
+            let rest = wrappers::command(spec, peeled);
+            if rest.is_empty() && env.is_empty() {
                 break;
             }
-            let mut own_args: Vec<String> = own.iter().map(|f| f.text.clone()).collect();
-            if spec.assignments {
-                while let Some((k, v)) = rest.first().and_then(|f| split_assignment(&f.text)) {
-                    cmd.env.push((k, v));
-                    own_args.push(rest.remove(0).text);
-                }
-                if rest.is_empty() {
-                    cmd.wrappers.push(Wrapper {
-                        name,
-                        args: own_args,
-                    });
-                    fields.truncate(1);
-                    return self.finish(cmd, fields, None);
-                }
+            if let Some(dir) = dir {
+                cmd.cwd = super::cwd::moved(&cmd.cwd, &dir);
             }
+            cmd.env.extend(env);
             cmd.wrappers.push(Wrapper {
                 name,
                 args: own_args,
             });
+            if rest.is_empty() {
+                // Only assignments (`env A=1`): env prints the environment.
+                fields.truncate(1);
+                return self.finish(cmd, fields, None);
+            }
             fields = rest;
         }
         self.finish(cmd, fields, named)
+    }
+
+    /// Judges `rest` as the command a wrapper runs when its options are read
+    /// another way (`own` its own words then): an option the table does not
+    /// know that may take a value, a word known only when the line runs.
+    fn other_reading(&mut self, cmd: &Command, name: &str, own: Vec<String>, rest: Vec<Field>) {
+        let mut base = Command {
+            env: cmd.env.clone(),
+            wrappers: cmd.wrappers.clone(),
+            redirects: cmd.redirects.clone(),
+            stdin: cmd.stdin.clone(),
+            upstream: cmd.upstream.clone(),
+            cwd: cmd.cwd.clone(),
+            via: with(&cmd.via, "another reading of a wrapper's options"),
+            ..Command::default()
+        };
+        base.wrappers.push(Wrapper {
+            name: name.to_string(),
+            args: own,
+        });
+        if !self.descend() {
+            return;
+        }
+        if let Some(other) = self.dispatch(base, rest) {
+            self.emit(other);
+        }
+        self.ascend();
     }
 
     /// `named` is the program word's name when the caller has it.

@@ -8,7 +8,7 @@ use warden::engine::{evaluate_command, Options};
 
 use crate::support;
 
-tests![stacked_evasions_block, dangerous_text_as_data_is_allowed, gtfobins_cases_cover_every_function; files];
+tests![stacked_evasions_block, dangerous_text_as_data_is_allowed, gtfobins_cases_cover_every_function, wrapper_option_spellings_are_judged, wrapper_near_misses_are_allowed; files];
 
 /// One trial per corpus file, found on disk, so adding a file needs no code.
 fn files() -> Vec<Trial> {
@@ -231,4 +231,115 @@ fn dangerous_text_as_data_is_allowed() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// Wrappers with their options spelled every way their manuals allow
+/// (clustered, attached, `=`, abbreviated, `--`, optional values, env's
+/// `-` and `-S`, sudo's assignments among its options, an option no table
+/// knows, a word known only at run time): the command behind them is
+/// judged through the whole engine, `git reset --hard` asking at least and
+/// `rm -rf /` blocked.
+fn wrapper_option_spellings_are_judged() {
+    #[rustfmt::skip]
+    let prefixes = [
+        "env -", "env -i", "env -iu FOO", "env -u FOO", "env -uFOO", "env --unset FOO",
+        "env --unset=FOO", "env --uns FOO", "env -P /usr/bin", "env -C /tmp", "env --chdir=/tmp",
+        "env -a name", "env --argv0=name", "env -L bob", "env -0", "env -v", "env --default-signal",
+        "env --block-signal=INT", "env -- ", "env A=1 --", "env 'a b=1'", "env /x=1",
+        "env -S '-i A=1'", "env --zzz", "env --zzz VALUE", "env $OPTS", "sudo", "sudo -u root",
+        "sudo -uroot", "sudo --user root", "sudo --user=root", "sudo --us root", "sudo -nu root",
+        "sudo A=1 -u root B=2", "sudo -E", "sudo --preserve-env", "sudo --preserve-env=PATH",
+        "sudo -D /tmp", "sudo -h host", "sudo -hhost", "sudo -g wheel", "sudo -C 5", "sudo -T 10",
+        "sudo -R /srv", "sudo -r role -t type", "sudo -s", "sudo -i", "sudo --", "sudo --zzz VALUE",
+        "doas", "doas -u root", "doas -uroot", "doas -n", "pkexec", "pkexec --user root",
+        "pkexec -u root", "pkexec --keep-cwd", "nice", "nice -n 5", "nice -n -5", "nice -n5",
+        "nice -5", "nice --5", "nice -+5", "nice --adjustment=5", "nice --adj 5", "nohup",
+        "nohup --", "setsid -f", "setsid --fork", "setsid -cw", "time", "time -p", "time -v",
+        "time -f %e", "time -o f", "time -ao f", "time --output=f", "command", "command -p",
+        "builtin", "exec", "exec -a name", "exec -cl", "stdbuf -oL", "stdbuf -o L",
+        "stdbuf --output=L", "stdbuf --out L", "stdbuf -i0 -e0", "timeout 5", "timeout 5s",
+        "timeout 1.5m", "timeout -s KILL 5", "timeout -sKILL 5", "timeout --signal=KILL 5",
+        "timeout --sig KILL 5", "timeout -k 1 5", "timeout -k1 5", "timeout --kill-after=1 5",
+        "timeout --preserve-status 5", "timeout -f 5", "timeout -- 5", "ionice -c 3", "ionice -c3",
+        "ionice --class idle", "ionice -t -n 7 -c 2", "chrt 10", "chrt -f 10", "chrt --fifo 10",
+        "chrt -o 0", "chrt --other", "chrt -d -T 100 -P 1000 -D 1000 0",
+        "chrt --sched-runtime 100 -d 0", "taskset 0x1", "taskset -c 0-3", "taskset --cpu-list 0",
+        "taskset -a -c 0", "flock /tmp/l", "flock -w 5 /tmp/l", "flock -w5 /tmp/l",
+        "flock --timeout=5 /tmp/l", "flock --wait 5 /tmp/l", "flock -xn /tmp/l",
+        "flock -E 3 /tmp/l", "flock -- /tmp/l", "chroot /", "chroot --userspec=a:b /",
+        "chroot --userspec a:b /", "chroot --groups a /", "chroot --skip-chdir /",
+        "chroot -u bob /", "chroot -G a,b /", "busybox", "busybox env -i", "busybox nice -n 5",
+        "toybox", "caffeinate", "caffeinate -i", "caffeinate -t 10", "caffeinate -dims",
+        "proxychains", "proxychains -q", "proxychains -f /etc/p.conf",
+        "proxychains4 -q -f /etc/p.conf", "torsocks", "torsocks -i", "torsocks -u bob -p pw",
+        "torsocks --user bob", "torsocks -a 1.2.3.4 -P 9050", "unbuffer", "unbuffer -p",
+        "dbus-run-session", "dbus-run-session --", "dbus-run-session --config-file x --",
+        "dbus-run-session --config-file=x", "xvfb-run", "xvfb-run -a",
+        "xvfb-run -s '-screen 0 1x1x8'", "xvfb-run --server-args '-screen 0'",
+        "xvfb-run --server-num 5", "xvfb-run -n 5", "xvfb-run -w 3", "catchsegv", "unshare -r",
+        "unshare -w /tmp", "unshare --wd=/tmp", "unshare -m", "unshare --mount=/x",
+        "unshare -S 0 -G 0", "unshare --map-user=0", "fakeroot", "fakeroot --",
+        "fakeroot -l lib.so --", "fakeroot -s state", "proot -r /srv -b /proc -w /",
+        "proot --rootfs=/srv", "setpriv --reuid 0 --regid 0 --init-groups", "setpriv --reuid=0",
+        "prlimit --nofile=1024", "prlimit -n1024", "prlimit --nof=1024", "numactl -C 0-3",
+        "numactl --interleave all", "numactl -c 0", "cpulimit -l 50 --", "cpulimit --limit=50",
+        "faketime '2020-01-01'", "faketime -f '+2y'", "strace -f", "strace -e trace=file -s 200",
+        "strace -etrace=file -o/tmp/t", "strace --output out.txt --", "strace -fo t",
+        "ltrace -o log", "perf record -g -o perf.data --", "perf stat -e cycles -r 3",
+        "systemd-run --user --scope -p MemoryMax=1G", "systemd-run -u job", "runuser -u bob --",
+        "runuser --user=bob", "sg docker", "screen -dmS dev", "screen -dm",
+    ];
+    let mut failures = Vec::new();
+    for prefix in prefixes {
+        for (inner, want) in [
+            ("git reset --hard", &["ask", "block"][..]),
+            ("rm -rf /", &["block"][..]),
+        ] {
+            let command = format!("{prefix} {inner}");
+            let got = evaluate_command(&command, &Options::default());
+            if !want.contains(&got.decision.as_str()) {
+                failures.push(format!(
+                    "{command:?}: {} ({:?})",
+                    got.decision.as_str(),
+                    got.rule_id
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} not judged:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// Harmless commands behind the same wrappers and options stay allowed:
+/// reading an option another way must not make a build or a test ask.
+fn wrapper_near_misses_are_allowed() {
+    #[rustfmt::skip]
+    let commands = [
+        "env -u FOO make test", "timeout 5 cargo test", "nice -n 10 npm test",
+        "env -i PATH=/usr/bin ls", "env -C build make", "env -S 'make test'", "env - HOME=/tmp ls",
+        "nice -5 make -j4", "timeout --signal=KILL 10s npm test", "timeout -k 5 60 pytest -q",
+        "stdbuf -oL make", "ionice -c3 make", "chrt -b 0 make", "taskset -c 0-3 cargo bench",
+        "flock /tmp/build.lock make", "setsid -f sleep 10", "nohup npm start",
+        "time -p cargo build", "command -v git", "unshare -r ls", "env --unset=NODE_ENV npm test",
+        "env --zzz make test", "timeout --zzz 5 make test", "xvfb-run -a npm test",
+        "prlimit --nofile=4096 ./server", "dbus-run-session -- make check",
+        "strace -f -o trace.log make", "uv run --frozen pytest tests/", "uv run -m pytest",
+        "npx --yes prettier --check .", "env -vS 'make test'",
+    ];
+    let mut failures = Vec::new();
+    for command in commands {
+        let got = evaluate_command(command, &Options::default());
+        if got.decision.as_str() != "allow" {
+            failures.push(format!(
+                "{command:?}: {} ({:?})",
+                got.decision.as_str(),
+                got.rule_id
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
