@@ -1,4 +1,4 @@
-//! Substitution contexts: wherever a floor example on a line of its own is blocked next to any text, the same example in any place bash runs a substitution (`tests/data/substitution-contexts.txt`) is blocked there too.
+//! Substitution contexts: wherever a floor example on a line of its own is blocked next to any text that closes what it opens, the same example in any place bash runs a substitution (`tests/data/substitution-contexts.txt`) is blocked there too.
 #![no_main]
 
 use std::sync::{Arc, OnceLock};
@@ -35,8 +35,13 @@ fuzz_target!(|data: &[u8]| {
     let example = floor()[usize::from(*example) % floor().len()];
     let context = &running()[usize::from(*context) % running().len()];
     let which = usize::from(*joined);
-    // Text that leaves something open (a quote, a heredoc) may swallow
-    // what follows it: the property holds where a plain example is seen.
+    // Text that leaves something open (a quote, a backtick, a heredoc) may
+    // swallow what follows it, or be closed by the context's own quoting:
+    // the property holds for text that closes what it opens, where a plain
+    // example is seen.
+    if warden::shell::leaves_open(&text) {
+        return;
+    }
     let plain = contexts::join(&text, example, which);
     if warden::fuzzing::decide(no_policy(), &plain) != Decision::Block {
         return;

@@ -106,6 +106,13 @@ pub enum Finding {
     Interpreter { concern: Concern, code: String },
 }
 
+/// Whether `command` ends inside a quote, substitution, group, heredoc or
+/// other construct left open, which the analysis closes at the end: text
+/// joined after such a line may become part of it.
+pub fn leaves_open(command: &str) -> bool {
+    parse::parse(&normalize::normalize(command).0).open
+}
+
 /// Analyses one command line.
 pub fn analyze(command: &str) -> Analysis {
     let (text, hidden) = normalize::normalize(command);

@@ -171,7 +171,9 @@ impl Lcg {
 
 /// The fuzz property of `fuzz/fuzz_targets/contexts.rs`, sampled: a floor
 /// example in any context, joined to a benign corpus line in any of the
-/// ways lines are joined, is blocked.
+/// ways lines are joined, is blocked wherever the plain example joined the
+/// same way is (a `;` after a heredoc's opening line, or after a comment,
+/// joins nothing).
 fn floor_examples_in_contexts_after_benign_lines_are_blocked() {
     let options = Options::default();
     let examples = floor();
@@ -179,22 +181,28 @@ fn floor_examples_in_contexts_after_benign_lines_are_blocked() {
     let benign = benign_lines();
     let mut rng = Lcg(0x5eed);
     let mut failures = Vec::new();
+    let mut judged = 0;
     for _ in 0..3_000 {
         let context = &contexts[rng.below(contexts.len())];
         let example = examples[rng.below(examples.len())];
         let line = benign[rng.below(benign.len())];
-        let joined = join(line, &context.with(example), rng.below(JOINS));
+        let which = rng.below(JOINS);
+        if evaluate_command(&join(line, example, which), &options).decision != Decision::Block {
+            continue;
+        }
+        judged += 1;
+        let joined = join(line, &context.with(example), which);
         if evaluate_command(&joined, &options).decision != Decision::Block {
             failures.push(format!("{}: {joined:?}", context.name));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(judged > 2_000, "only {judged} of 3,000 joins judged");
 }
 
-/// Corpus lines expected to be allowed that leave nothing open (a quote, a
-/// heredoc) to swallow what follows them.
+/// Corpus lines expected to be allowed that close what they open (a quote,
+/// a heredoc), so nothing swallows what follows them.
 fn benign_lines() -> Vec<&'static str> {
-    let options = Options::default();
     let text: &'static str = Box::leak(
         [
             "tests/corpus/false-positive-guards.jsonl",
@@ -212,10 +220,7 @@ fn benign_lines() -> Vec<&'static str> {
         .filter(|case| case["expect"] == "allow")
         .filter_map(|case| case["command"].as_str().map(|c| c.to_string()))
         .map(|c| &*Box::leak(c.into_boxed_str()))
-        .filter(|c| {
-            !c.contains(['\'', '"', '\\', '<', '#', '`'])
-                && evaluate_command(&format!("{c}\nrm -rf /"), &options).decision == Decision::Block
-        })
+        .filter(|c| !warden::shell::leaves_open(c))
         .collect();
     assert!(lines.len() > 20, "benign lines: {}", lines.len());
     lines

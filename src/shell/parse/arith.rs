@@ -80,6 +80,7 @@ impl Parser<'_> {
             self.pos = start;
             return None;
         };
+        self.open |= !closed;
         if !buf.is_empty() {
             parts.push(Part::Lit(buf));
         }

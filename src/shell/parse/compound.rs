@@ -104,6 +104,8 @@ impl Parser<'_> {
                 }
             }
             if self.at_end() {
+                // No `esac`.
+                self.open = true;
                 break;
             }
             if self.word_is("esac") {

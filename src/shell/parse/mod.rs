@@ -130,6 +130,9 @@ pub struct Redir {
 pub struct Parsed {
     pub script: Script,
     pub limit: Option<String>,
+    /// The input ended inside a quote, substitution, group, heredoc or
+    /// other construct, which the parser closed there.
+    pub open: bool,
 }
 
 pub fn parse(text: &str) -> Parsed {
@@ -142,6 +145,7 @@ pub fn parse(text: &str) -> Parsed {
         return Parsed {
             script,
             limit: None,
+            open: false,
         };
     }
     let mut parser = Parser::new(text, 0);
@@ -149,6 +153,7 @@ pub fn parse(text: &str) -> Parsed {
     Parsed {
         script,
         limit: parser.limit,
+        open: parser.open,
     }
 }
 
@@ -190,6 +195,8 @@ struct Parser<'a> {
     pos: usize,
     depth: usize,
     limit: Option<String>,
+    /// The input ended inside a construct (see [`Parsed::open`]).
+    open: bool,
     /// Where parsing resumes after the newline that ends the current line,
     /// past the heredoc bodies already read for it.
     resume_after_newline: Option<usize>,
@@ -211,6 +218,7 @@ impl<'a> Parser<'a> {
             pos: 0,
             depth,
             limit: None,
+            open: false,
             resume_after_newline: None,
             line_end: None,
         }
@@ -331,7 +339,11 @@ impl<'a> Parser<'a> {
         let mut pipeline = Pipeline::default();
         loop {
             self.skip_blanks();
-            let Some(c) = self.peek() else { break };
+            let Some(c) = self.peek() else {
+                // A group, substitution or case body the input left open.
+                self.open |= stop != Stop::Eof;
+                break;
+            };
             match c {
                 '#' => self.skip_comment(),
                 '\n' => {
@@ -663,6 +675,40 @@ mod tests {
         assert!(p.limit.is_none());
         let p = parse(&"$(".repeat(10_000));
         assert!(p.limit.is_some());
+    }
+
+    #[test]
+    fn constructs_left_open_are_reported() {
+        for text in [
+            "echo 'x",
+            "echo \"x",
+            "echo `x",
+            "echo $(x",
+            "echo ${x",
+            "echo $'x",
+            "(echo x",
+            "{ echo x;",
+            "cat <<EOF\nx",
+            "cat <<EOF",
+            "case x in a) echo",
+            "echo $((1 + 2",
+            "a=(1 2",
+            "echo \"$(x)",
+        ] {
+            assert!(parse(text).open, "{text:?}");
+        }
+        for text in [
+            "echo 'x'",
+            "echo \"$(x)\" `y` ${z} $'w' $((1 + 2))",
+            "(echo x); { echo y; }",
+            "cat <<EOF\nx\nEOF",
+            "case x in a) echo;; esac",
+            "a=(1 2)",
+            "git status",
+            "((a); (b))",
+        ] {
+            assert!(!parse(text).open, "{text:?}");
+        }
     }
 
     #[test]

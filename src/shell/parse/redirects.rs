@@ -105,6 +105,8 @@ impl Parser<'_> {
         };
         self.line_end = line_end;
         let Some(line_end) = line_end else {
+            // The operator is on the last line: its body never comes.
+            self.open = true;
             return Redir {
                 fd,
                 kind: RedirKind::HereDoc,
@@ -116,6 +118,7 @@ impl Parser<'_> {
             .unwrap_or(line_end + 1)
             .max(line_end + 1);
         let mut body = String::new();
+        let mut ended = false;
         while at < self.len() {
             let end = self.find_from(at, |c| c == '\n').unwrap_or(self.len());
             let mut line = String::new();
@@ -127,11 +130,13 @@ impl Parser<'_> {
             };
             at = (end + 1).min(self.len());
             if line == delim {
+                ended = true;
                 break;
             }
             body.push_str(&line);
             body.push('\n');
         }
+        self.open |= !ended;
         self.resume_after_newline = Some(at);
         let target = if quoted {
             Word {
@@ -143,6 +148,7 @@ impl Parser<'_> {
             let mut sub = Parser::new(&body, self.depth);
             let parts = sub.double_quoted_parts(false);
             self.limit = self.limit.take().or(sub.limit);
+            self.open |= sub.open;
             Word {
                 parts: vec![Part::Double(parts)],
             }

@@ -126,7 +126,10 @@ impl Parser<'_> {
 
     pub(super) fn take_until(&mut self, end: char) -> String {
         let start = self.pos.min(self.len());
-        let stop = self.find_from(start, |c| c == end).unwrap_or(self.len());
+        let stop = self.find_from(start, |c| c == end).unwrap_or_else(|| {
+            self.open = true;
+            self.len()
+        });
         let mut out = String::new();
         self.push_span(&mut out, start, stop);
         // Past the closing character, when there is one.
@@ -154,10 +157,11 @@ impl Parser<'_> {
             } else if c == close {
                 depth = depth.saturating_sub(1);
                 if depth == 0 {
-                    break;
+                    return out;
                 }
             }
         }
+        self.open |= depth > 0;
         out
     }
 
@@ -166,10 +170,13 @@ impl Parser<'_> {
     pub(super) fn double_quoted_parts(&mut self, closing: bool) -> Vec<Part> {
         let mut parts = Vec::new();
         let mut buf = String::new();
+        // Left open unless the closing quote is found.
+        let mut open = closing;
         while let Some(c) = self.peek() {
             match c {
                 '"' if closing => {
                     self.pos += 1;
+                    open = false;
                     break;
                 }
                 '\\' => {
@@ -207,6 +214,7 @@ impl Parser<'_> {
                 }
             }
         }
+        self.open |= open;
         if !buf.is_empty() {
             parts.push(Part::Quoted(buf));
         }
@@ -355,6 +363,8 @@ impl Parser<'_> {
         }
         if self.peek() == Some('}') {
             self.pos += 1;
+        } else {
+            self.open = true;
         }
         let src = self.source(start);
         Part::Param {
@@ -370,10 +380,14 @@ impl Parser<'_> {
         let start = self.pos;
         self.pos += 1;
         let mut inner = String::new();
+        let mut closed = false;
         while let Some(c) = self.peek() {
             self.pos += 1;
             match c {
-                '`' => break,
+                '`' => {
+                    closed = true;
+                    break;
+                }
                 '\\' => match self.peek() {
                     Some(e @ ('`' | '\\' | '$')) => {
                         self.pos += 1;
@@ -394,6 +408,7 @@ impl Parser<'_> {
         if self.limit.is_none() {
             self.limit = sub.limit;
         }
+        self.open |= !closed || sub.open;
         if self.limit.is_some() {
             self.pos = self.len();
         }
@@ -415,10 +430,15 @@ impl Parser<'_> {
     /// Decodes the body of `$'...'` (after the opening quote).
     pub(super) fn ansi_c(&mut self) -> String {
         let mut out = String::new();
+        // Left open unless the closing quote is found.
+        let was_open = std::mem::replace(&mut self.open, true);
         while let Some(c) = self.peek() {
             self.pos += 1;
             match c {
-                '\'' => break,
+                '\'' => {
+                    self.open = was_open;
+                    break;
+                }
                 '\\' => {
                     let Some(e) = self.peek() else { break };
                     self.pos += 1;
