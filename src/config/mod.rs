@@ -1,6 +1,7 @@
 //! User policy: where it comes from, what it says, how it is compiled, cached and guarded.
 //!
 //! * [`sources`]: which files hold policy for a call, and reading them;
+//!   [`settle`]: reading them again while one is in the middle of a save;
 //! * [`model`]: the types every source is read into and the cache stores;
 //! * [`spec`]: the per-tool rule syntax (`terminal(git:*)`, `write_file(src/**)`)
 //!   and the `rules:` sections of the YAML formats;
@@ -10,10 +11,12 @@
 //! * [`policy`]: the compiled policy and matching a call against it, with
 //!   [`pattern`] for globs, regexes and the literals rules are indexed by,
 //!   and [`table`] for the encoded rules and their index as the cache holds them;
+//! * [`compile`]: the sources read for a call parsed and merged into one policy;
 //! * [`load`]: from sources to one policy through the [`cache`] (bincode,
 //!   keyed by SHA-256, trusted by [`fingerprint`]s) and the [`ledger`].
 
 pub(crate) mod cache;
+mod compile;
 mod fingerprint;
 mod haystack;
 pub(crate) mod hermes;
@@ -24,6 +27,7 @@ mod pattern;
 pub(crate) mod plugin;
 pub mod policy;
 pub mod review;
+mod settle;
 mod sources;
 pub(crate) mod spec;
 mod table;
