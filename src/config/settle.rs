@@ -19,11 +19,11 @@
 //!
 //! A doubted file is believed once two reads [`STEADY`] apart find every
 //! file the same (bytes, size, times, inode). An in-place save writes its
-//! pieces microseconds apart; [`STEADY`] is a hundred milliseconds, above
-//! the longest pause measured between two writes of one save on a machine
-//! loaded far past its cores (see README, Failure policy). A file that
-//! does not settle within [`PATIENCE`] is left to the caller, which decides
-//! by the last complete version. Files that no one is saving are never
+//! pieces microseconds apart; [`STEADY`] is a quarter of a second, twice the
+//! longest pause measured inside one save on a machine loaded far past its
+//! cores (see README, Failure policy). A file that does not settle within
+//! [`PATIENCE`] is left to the caller, which decides by the last complete
+//! version. Files that no one is saving are never
 //! doubted: the check costs a second `stat` per file read, and nothing on
 //! a call the cache answers from the files' fingerprints.
 
@@ -36,10 +36,10 @@ use crate::config::ledger::{self, Ledger};
 use crate::config::sources::Inputs;
 
 /// How long every file must stay the same for a doubted file to be believed.
-pub(crate) const STEADY: Duration = Duration::from_millis(100);
+pub(crate) const STEADY: Duration = Duration::from_millis(250);
 
 /// The longest a call waits for its files to settle.
-pub(crate) const PATIENCE: Duration = Duration::from_millis(300);
+pub(crate) const PATIENCE: Duration = Duration::from_millis(500);
 
 /// Why a file is not believed yet. Each reads after the file's path.
 pub(crate) const READ_WHILE_CHANGING: &str = "changed while it was read";
@@ -335,9 +335,10 @@ mod tests {
             },
         );
         assert_eq!(settled.doubts.len(), 1, "{:?}", settled.doubts);
-        assert_eq!(n, 3, "read again every {STEADY:?} for {PATIENCE:?}");
+        let rounds = (PATIENCE.as_millis() / STEADY.as_millis()) as u32;
+        assert_eq!(n, rounds, "read again every {STEADY:?} for {PATIENCE:?}");
         let waited = settled.waited.expect("it waited");
-        assert_eq!(waited.reads, 4);
+        assert_eq!(waited.reads, rounds + 1);
         assert!(waited.elapsed >= PATIENCE, "{waited:?}");
         fs::remove_dir_all(&root).unwrap();
     }
@@ -493,7 +494,8 @@ mod tests {
         assert!(!denies(&loaded, "ls"), "the half-saved file is not used");
         let said: Vec<&String> = loaded.notes.iter().collect();
         assert_eq!(said.len(), 1, "{said:?}");
-        assert!(said[0].contains("did not settle within 300 ms"), "{said:?}");
+        let patience = format!("did not settle within {} ms", PATIENCE.as_millis());
+        assert!(said[0].contains(&patience), "{said:?}");
         assert_eq!(ledger_of(&locations), ledger, "the ledger saw nothing");
         let file = loaded.cache_file.clone().unwrap();
         assert_eq!(fs::read(file).unwrap(), cache, "nothing was stored");
@@ -516,7 +518,10 @@ mod tests {
         assert!(loaded.policy.broken, "on_error decides: block by default");
         let problems = loaded.policy.problems.join("\n");
         assert!(
-            problems.contains("did not settle within 300 ms"),
+            problems.contains(&format!(
+                "did not settle within {} ms",
+                PATIENCE.as_millis()
+            )),
             "{problems}"
         );
         assert!(problems.contains("no complete version of it is cached"));

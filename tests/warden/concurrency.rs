@@ -178,11 +178,15 @@ const DENIED: &str = "make deploy";
 const VERSION_A: &str = "rules:\n  allow:\n    - \"terminal(make:*)\"\n  deny:\n    - \"terminal(terraform destroy:*)\"\n    - \"terminal(kubectl delete namespace:*)\"\n    - \"terminal(dropdb:*)\"\n    - id: no-deploy\n      pattern: \"make deploy:*\"\n";
 const VERSION_B: &str = "rules:\n  ask:\n    - \"terminal(kubectl apply:*)\"\n  allow:\n    - \"terminal(make:*)\"\n  deny:\n    - \"terminal(terraform destroy:*)\"\n    - \"terminal(kubectl delete namespace:*)\"\n    - \"terminal(dropdb:*)\"\n    - id: no-deploy\n      pattern: \"make deploy:*\"\n";
 
-/// A save longer than this from first to last step could leave a part
-/// unchanged for as long as warden waits for a file to settle (100 ms):
-/// the writer was stalled, not saving as an editor does, and calls that
-/// overlap it prove nothing either way.
-const STALLED: Duration = Duration::from_millis(90);
+/// How long warden waits for a doubted file to stay the same
+/// (`STEADY` in src/config/settle.rs).
+const STEADY: Duration = Duration::from_millis(250);
+
+/// A save longer than this from first to last step may have left a half
+/// unchanged for `STEADY`: the writer was stalled (an editor on a machine
+/// loaded past its cores stalls too), which warden cannot tell from a save
+/// that finished. Runs with such a stall are judged only up to it.
+const STALLED: Duration = Duration::from_millis(200);
 
 #[derive(Clone, Copy, Debug)]
 enum Save {
@@ -253,28 +257,51 @@ fn save(w: &World, how: Save, text: &str) {
 
 /// Saves the config until `stop`, in bursts of saves 2 ms apart with a
 /// pause after each burst long enough for the file to settle. Returns the
-/// number of saves and the spans of the ones that stalled.
-fn writer(w: &World, how: Save, stop: &AtomicBool) -> (usize, Vec<(Instant, Instant)>) {
+/// number of saves and when the first that stalled began.
+fn writer(w: &World, how: Save, stop: &AtomicBool) -> (usize, Option<Instant>) {
     let mut saves = 0;
-    let mut stalled = Vec::new();
+    let mut stalled = None;
     while !stop.load(Ordering::Relaxed) {
         let text = if saves % 2 == 0 { VERSION_B } else { VERSION_A };
         let start = Instant::now();
         save(w, how, text);
-        let end = Instant::now();
-        if end - start >= STALLED {
-            stalled.push((start, end));
+        if start.elapsed() >= STALLED {
+            stalled = stalled.or(Some(start));
         }
         saves += 1;
-        let pause = if saves % 40 == 0 { 300 } else { 2 };
-        std::thread::sleep(Duration::from_millis(pause));
+        let pause = if saves % 100 == 0 {
+            3 * STEADY
+        } else {
+            Duration::from_millis(2)
+        };
+        std::thread::sleep(pause);
     }
     (saves, stalled)
 }
 
+/// One hook call of `make deploy`. The hooks run at the lowest priority
+/// (`nice -n 19`), so that sixteen of them on two cores do not starve the
+/// writer of CPU: the race is with an editor saving, not with a machine
+/// too busy to let it save.
 fn call(w: &World) -> Call {
+    use std::process::{Command, Stdio};
     let start = Instant::now();
-    let mut child = w.spawn(&["--agent", "native"]);
+    let warden = w.command();
+    let mut child = Command::new("nice")
+        .args(["-n", "19"])
+        .arg(warden.get_program())
+        .args(["--agent", "native"])
+        .env_clear()
+        .envs(
+            warden
+                .get_envs()
+                .filter_map(|(k, v)| Some((k.to_owned(), v?.to_owned()))),
+        )
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn nice warden");
     let payload = json!({
         "hook_event_name": "pre_tool_call",
         "tool_name": "terminal",
@@ -316,15 +343,44 @@ fn callers(w: &Arc<World>) -> Vec<Call> {
     Arc::try_unwrap(calls).unwrap().into_inner().unwrap()
 }
 
-/// Whether a call overlapped a save that stalled.
-fn excused(call: &Call, stalled: &[(Instant, Instant)]) -> bool {
-    stalled
-        .iter()
-        .any(|&(start, end)| call.span.0 < end && start < call.span.1)
-}
-
 fn blocked_by_the_deny_rule(call: &Call) -> bool {
     call.verdict["action"] == "block" && call.verdict["rule_id"] == "no-deploy"
+}
+
+/// The callers while the config is saved `how`: every call that ended
+/// before a stalled save began is blocked by the deny rule. Returns whether
+/// the writer stalled.
+fn race(w: &Arc<World>, how: Save) -> bool {
+    let stop = Arc::new(AtomicBool::new(false));
+    let saver = {
+        let (w, stop) = (w.clone(), stop.clone());
+        std::thread::spawn(move || writer(&w, how, &stop))
+    };
+    let calls = callers(w);
+    stop.store(true, Ordering::Relaxed);
+    let (saves, stalled) = saver.join().unwrap();
+    let judged: Vec<&Call> = calls
+        .iter()
+        .filter(|c| stalled.is_none_or(|at| c.span.1 < at))
+        .collect();
+    let let_through: Vec<String> = judged
+        .iter()
+        .filter(|c| !blocked_by_the_deny_rule(c))
+        .map(|c| format!("{} {}", c.verdict, c.stderr))
+        .collect();
+    assert!(
+        let_through.is_empty(),
+        "{how:?}: {} of {} calls not blocked by the deny rule ({saves} saves):\n{}",
+        let_through.len(),
+        judged.len(),
+        let_through.join("\n")
+    );
+    for c in &judged {
+        assert!(!c.stderr.contains("unusable"), "{how:?}: {}", c.stderr);
+        assert!(!c.stderr.contains("-> 0 deny"), "{how:?}: {}", c.stderr);
+    }
+    assert!(stalled.is_some() || saves > 100, "{how:?}: {saves} saves");
+    stalled.is_some()
 }
 
 fn sixteen_callers_never_believe_a_half_saved_config() {
@@ -341,42 +397,22 @@ fn sixteen_callers_never_believe_a_half_saved_config() {
     assert!(!why.stdout.contains("settling:"), "{}", why.stdout);
 
     for how in [Save::InPlace, Save::Rename, Save::Replace] {
-        let stop = Arc::new(AtomicBool::new(false));
-        let saver = {
-            let (w, stop) = (w.clone(), stop.clone());
-            std::thread::spawn(move || writer(&w, how, &stop))
-        };
-        let calls = callers(&w);
-        stop.store(true, Ordering::Relaxed);
-        let (saves, stalled) = saver.join().unwrap();
-        let judged: Vec<&Call> = calls.iter().filter(|c| !excused(c, &stalled)).collect();
-        let let_through: Vec<String> = judged
-            .iter()
-            .filter(|c| !blocked_by_the_deny_rule(c))
-            .map(|c| format!("{} {}", c.verdict, c.stderr))
-            .collect();
-        assert!(
-            let_through.is_empty(),
-            "{how:?}: {} of {} calls not blocked by the deny rule ({saves} saves, {} stalled):\n{}",
-            let_through.len(),
-            judged.len(),
-            stalled.len(),
-            let_through.join("\n")
-        );
-        // The writer saved as an editor does for nearly all of the run.
-        assert!(
-            judged.len() * 2 > calls.len() && saves > 100,
-            "{how:?}: {} of {} calls overlapped a stalled save; {saves} saves",
-            calls.len() - judged.len(),
-            calls.len()
-        );
-        for c in &judged {
-            assert!(!c.stderr.contains("unusable"), "{how:?}: {}", c.stderr);
-            assert!(!c.stderr.contains("-> 0 deny"), "{how:?}: {}", c.stderr);
+        let mut attempt = 1;
+        while race(&w, how) {
+            assert!(
+                attempt < 5,
+                "{how:?}: the writer stalled for {STALLED:?} in {attempt} runs: this machine is too loaded to tell a save from a pause"
+            );
+            attempt += 1;
+            // The stall may have let a half-saved config settle and be
+            // recorded: a whole one is recorded before the next run.
+            save(&w, Save::Rename, VERSION_A);
+            let why = w.why(DENIED);
+            assert!(why.stdout.contains("verdict: block"), "{}", why.stdout);
         }
     }
-    // Once the saving stops, the last version saved is what decides.
-    std::thread::sleep(Duration::from_millis(150));
+    // Once the saving stops, the last version saved decides.
+    std::thread::sleep(STEADY);
     let why = w.why(DENIED);
     assert!(why.stdout.contains("verdict: block"), "{}", why.stdout);
 }
