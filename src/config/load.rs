@@ -108,52 +108,61 @@ fn load_reading(
     }
     // Files unchanged since the cache was written: its key still holds, and
     // no policy file needs reading.
-    if let Some(file) = cache_file(locations, &inputs) {
-        if let Some(key) = fingerprint::recorded_key(&file, &files) {
+    let file = cache_file(locations, &inputs);
+    if let Some(file) = &file {
+        if let Some(key) = fingerprint::recorded_key(file, &files) {
             let policy =
-                cache::read(&file, &cache::Key::from_bytes(key)).and_then(Policy::from_entry);
+                cache::read(file, &cache::Key::from_bytes(key)).and_then(Policy::from_entry);
             if let Some(policy) = policy {
-                return cached(policy, locations, cwd, file);
+                return cached(policy, locations, cwd, file.clone());
             }
         }
     }
     inputs.read();
     let ledger_bytes = read_ledger(ledger_path.as_deref());
-    if let Some(hit) = hit(
-        &inputs,
-        locations,
-        cwd,
-        ledger_bytes.as_deref(),
-        Some(&files),
-    ) {
+    let read = Read {
+        inputs: &inputs,
+        cache_file: file.as_deref(),
+        ledger_bytes: ledger_bytes.as_deref(),
+    };
+    if let Some(hit) = hit(&read, locations, cwd, Some(&files)) {
         return hit;
     }
-    miss(inputs, locations, cwd, ledger_bytes, again)
+    miss(inputs, file, locations, cwd, ledger_bytes, again)
 }
 
-/// The cache's entry for the bytes `inputs` read and the ledger's, if it
-/// has one. `files`: the fingerprints taken before the read, recorded as
-/// trusted (touched but not changed).
+/// The sources as one call read them, the cache file for that set of
+/// sources, and the ledger's bytes.
+struct Read<'a> {
+    inputs: &'a Inputs,
+    cache_file: Option<&'a Path>,
+    ledger_bytes: Option<&'a [u8]>,
+}
+
+/// The cache's entry for the bytes read and the ledger's, if it has one.
+/// `files`: the fingerprints taken before the read, recorded as trusted
+/// (touched but not changed).
 fn hit(
-    inputs: &Inputs,
+    read: &Read<'_>,
     locations: &Locations,
     cwd: Option<&Path>,
-    ledger_bytes: Option<&[u8]>,
     files: Option<&[Fingerprint]>,
 ) -> Option<Loaded> {
-    let file = cache_file(locations, inputs)?;
-    let key = cache_key(inputs, locations.ledger_path().as_deref(), ledger_bytes);
-    let policy = cache::read(&file, &key).and_then(Policy::from_entry)?;
+    let file = read.cache_file?;
+    let ledger_path = locations.ledger_path();
+    let key = cache_key(read.inputs, ledger_path.as_deref(), read.ledger_bytes);
+    let policy = cache::read(file, &key).and_then(Policy::from_entry)?;
     if let Some(files) = files {
-        fingerprint::record(&file, files, *key.as_bytes());
+        fingerprint::record(file, files, *key.as_bytes());
     }
-    Some(cached(policy, locations, cwd, file))
+    Some(cached(policy, locations, cwd, file.to_path_buf()))
 }
 
 /// What a cache miss does: waits for files in the middle of a save to
 /// settle (reading them again with `again`), then compiles and stores them.
 fn miss(
     inputs: Inputs,
+    file: Option<PathBuf>,
     locations: &Locations,
     cwd: Option<&Path>,
     ledger_bytes: Option<Vec<u8>>,
@@ -169,20 +178,28 @@ fn miss(
         doubts,
         waited,
     } = settled(inputs, locations, &book, again);
-    let mut ledger_bytes = ledger_bytes;
+    let (mut ledger_bytes, mut file) = (ledger_bytes, file);
     if waited.is_some() {
-        // Another hook may have compiled these files, and brought the
-        // ledger up to date, while this one waited.
+        // The files read last may be another set (one appeared or went);
+        // another hook may have compiled them, and brought the ledger up
+        // to date, while this one waited.
         ledger_bytes = read_ledger(ledger_path.as_deref());
+        file = cache_file(locations, &inputs);
     }
-    let cache_file = cache_file(locations, &inputs);
-    let known = || hit(&inputs, locations, cwd, ledger_bytes.as_deref(), None);
+    let known = || {
+        let read = Read {
+            inputs: &inputs,
+            cache_file: file.as_deref(),
+            ledger_bytes: ledger_bytes.as_deref(),
+        };
+        hit(&read, locations, cwd, None)
+    };
     let mut loaded = match (doubts.is_empty(), waited.is_some()) {
         (true, true) => known().unwrap_or_else(|| {
-            compile_and_store(&inputs, locations, cache_file, ledger_bytes.clone())
+            compile_and_store(&inputs, locations, file.clone(), ledger_bytes.clone())
         }),
-        (true, false) => compile_and_store(&inputs, locations, cache_file, ledger_bytes),
-        (false, _) => unsettled(inputs, &doubts, locations, cwd, ledger_bytes),
+        (true, false) => compile_and_store(&inputs, locations, file, ledger_bytes),
+        (false, _) => unsettled(inputs, &doubts, file, locations, cwd, ledger_bytes),
     };
     loaded.settling = waited.as_ref().map(settle::Waited::describe);
     loaded
@@ -194,12 +211,12 @@ fn miss(
 fn unsettled(
     mut inputs: Inputs,
     doubts: &[settle::Doubt],
+    cache_file: Option<PathBuf>,
     locations: &Locations,
     cwd: Option<&Path>,
     ledger_bytes: Option<Vec<u8>>,
 ) -> Loaded {
     let patience = settle::PATIENCE.as_millis();
-    let cache_file = cache_file(locations, &inputs);
     let latest = cache_file.as_deref().and_then(|file| {
         let policy = cache::read_latest(file).and_then(Policy::from_entry)?;
         Some(cached(policy, locations, cwd, file.to_path_buf()))
@@ -471,7 +488,9 @@ impl Recompile for Recovery {
             let (locations, cwd) = (&self.locations, self.cwd.as_deref());
             let ledger_bytes = read_ledger(locations.ledger_path().as_deref());
             let again = &mut || read(locations, cwd);
-            miss(again(), locations, cwd, ledger_bytes, again)
+            let inputs = again();
+            let file = cache_file(locations, &inputs);
+            miss(inputs, file, locations, cwd, ledger_bytes, again)
         });
         &loaded.policy
     }
