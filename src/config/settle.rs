@@ -21,11 +21,11 @@
 //! file the same (bytes, size, times, inode). An in-place save writes its
 //! pieces a tenth of a millisecond apart; [`STEADY`] is a quarter of a
 //! second, above the longest pause measured inside one save on a machine
-//! loaded far past its cores (see README, Cache and integrity). A file that does not settle within
-//! [`PATIENCE`] is left to the caller, which decides by the last complete
-//! version. Files that no one is saving are never
-//! doubted: the check costs a second `stat` per file read, and nothing on
-//! a call the cache answers from the files' fingerprints.
+//! loaded far past its cores (see README, Cache and integrity). A file that
+//! does not settle within [`PATIENCE`] is left to the caller, which decides
+//! by the last complete version. Files that no one is saving are never
+//! doubted: the check costs a second `stat` per file read, and nothing on a
+//! call the cache answers from the files' fingerprints.
 
 use std::collections::BTreeSet;
 use std::path::Path;
