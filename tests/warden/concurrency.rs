@@ -323,16 +323,16 @@ fn call(w: &World) -> Call {
     }
 }
 
-/// `CALLERS` threads making `CALLS` calls each, one after another.
-fn callers(w: &Arc<World>) -> Vec<Call> {
-    let calls = Arc::new(Mutex::new(Vec::new()));
+/// `CALLERS` threads making `calls` calls each, one after another.
+fn callers(w: &Arc<World>, calls: usize) -> Vec<Call> {
+    let made = Arc::new(Mutex::new(Vec::new()));
     let threads: Vec<_> = (0..CALLERS)
         .map(|_| {
-            let (w, calls) = (w.clone(), calls.clone());
+            let (w, made) = (w.clone(), made.clone());
             std::thread::spawn(move || {
-                for _ in 0..CALLS {
+                for _ in 0..calls {
                     let done = call(&w);
-                    calls.lock().unwrap().push(done);
+                    made.lock().unwrap().push(done);
                 }
             })
         })
@@ -340,7 +340,7 @@ fn callers(w: &Arc<World>) -> Vec<Call> {
     for thread in threads {
         thread.join().unwrap();
     }
-    Arc::try_unwrap(calls).unwrap().into_inner().unwrap()
+    Arc::try_unwrap(made).unwrap().into_inner().unwrap()
 }
 
 fn blocked_by_the_deny_rule(call: &Call) -> bool {
@@ -356,7 +356,7 @@ fn race(w: &Arc<World>, how: Save) -> bool {
         let (w, stop) = (w.clone(), stop.clone());
         std::thread::spawn(move || writer(&w, how, &stop))
     };
-    let calls = callers(w);
+    let calls = callers(w, CALLS);
     stop.store(true, Ordering::Relaxed);
     let (saves, stalled) = saver.join().unwrap();
     let judged: Vec<&Call> = calls
@@ -387,7 +387,7 @@ fn sixteen_callers_never_believe_a_half_saved_config() {
     let w = Arc::new(World::new("saving/sixteen").file(USER, VERSION_A));
     // Seen whole once, then nothing is saved: no call waits.
     assert!(blocked_by_the_deny_rule(&call(&w)));
-    let quiet = callers(&w);
+    let quiet = callers(&w, 4);
     for c in &quiet {
         assert!(blocked_by_the_deny_rule(c), "{} {}", c.verdict, c.stderr);
         assert_eq!(c.stderr, "", "a quiet call says nothing");
