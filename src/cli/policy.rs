@@ -155,6 +155,9 @@ fn describe_call(
         "cache: {}",
         cache_line(&loaded.cache, loaded.cache_file.as_deref())
     );
+    if let Some(settling) = &loaded.settling {
+        let _ = writeln!(out, "settling: {settling}");
+    }
     let _ = writeln!(
         out,
         "environment: yolo {}, {}, --on-ask {}",
@@ -262,6 +265,12 @@ fn cache_line(status: &CacheStatus, file: Option<&Path>) -> String {
             "off (no cache directory: HOME and XDG_CACHE_HOME are unset)".into()
         }
         CacheStatus::Unwritable(why) => format!("not written ({why}); verdicts are unaffected"),
+        CacheStatus::Kept => format!(
+            "kept ({file}): a policy file did not settle, so the last policy compiled from complete files decides"
+        ),
+        CacheStatus::Unsettled => {
+            "not written: a policy file did not settle, and no complete version of it is cached".into()
+        }
     }
 }
 

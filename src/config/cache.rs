@@ -23,8 +23,10 @@ use crate::error::{Error, Result};
 /// decode into garbage or fail in confusing ways. warden's own version is in
 /// the key too, but a development build keeps its version across changes.
 /// Bump it too when the way rules are compiled changes (their literals, the
-/// index): a cache built the old way would still decode, and mislead.
-pub(crate) const FORMAT_VERSION: u32 = 9;
+/// index), or what an entry vouches for (every entry is compiled from files
+/// that had settled, and [`read_latest`] relies on it): a cache built the old
+/// way would still decode, and mislead.
+pub(crate) const FORMAT_VERSION: u32 = 10;
 
 const MAGIC: [u8; 8] = *b"WRDNPOL\x01";
 const HEADER_LEN: usize = 8 + 4 + 32 + 8 + 8 + 8;
@@ -175,13 +177,25 @@ pub(crate) struct Entry {
 /// The entry at `path` if it was written for `key` and its head is intact;
 /// `None` on any miss, whatever the file holds.
 pub(crate) fn read(path: &Path, key: &Key) -> Option<Entry> {
+    open_entry(path, Some(key))
+}
+
+/// The entry at `path` whatever key it was written for, if it is intact:
+/// the last policy compiled for this set of files, which decides a call
+/// while one of them is in the middle of a save (see `settle`).
+pub(crate) fn read_latest(path: &Path) -> Option<Entry> {
+    open_entry(path, None)
+}
+
+/// The entry at `path`, written for `key` if one is given.
+fn open_entry(path: &Path, key: Option<&Key>) -> Option<Entry> {
     let mut file = fs::File::open(path).ok()?;
     let file_len = file.metadata().ok()?.len();
     let mut header = [0u8; HEADER_LEN];
     file.read_exact(&mut header).ok()?;
     if header.get(..8)? != MAGIC.as_slice()
         || u32_at(&header, 8)? != FORMAT_VERSION
-        || header.get(12..44)? != key.0.as_slice()
+        || key.is_some_and(|key| header.get(12..44) != Some(key.0.as_slice()))
     {
         return None;
     }

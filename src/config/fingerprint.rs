@@ -26,21 +26,28 @@ pub(crate) struct Fingerprint {
 
 /// Files changed less than this long before a fingerprint is taken might
 /// change again within the same timestamp tick, unseen: their fingerprints
-/// are not trusted (git calls these "racily clean").
-const SETTLE_NS: i128 = 2_000_000_000;
+/// are not trusted (git calls these "racily clean"). Two seconds is the
+/// coarsest tick in use (FAT's mtime).
+pub(crate) const SETTLE_NS: i128 = 2_000_000_000;
 
 impl Fingerprint {
     pub(crate) fn of(path: &Path) -> Fingerprint {
         let stat = std::fs::metadata(path);
         let unreadable = matches!(&stat, Err(e) if e.kind() != std::io::ErrorKind::NotFound);
-        let meta = stat.ok();
-        let (mtime_ns, ctime_ns, inode) = match &meta {
-            Some(meta) => times(meta),
-            None => (None, None, None),
-        };
+        Fingerprint::from_stat(path, stat.ok().as_ref(), unreadable)
+    }
+
+    /// The fingerprint of `path` from a `stat` already made (`None`: absent
+    /// or unreadable, as `unreadable` says).
+    pub(crate) fn from_stat(
+        path: &Path,
+        meta: Option<&std::fs::Metadata>,
+        unreadable: bool,
+    ) -> Fingerprint {
+        let (mtime_ns, ctime_ns, inode) = meta.map_or((None, None, None), times);
         Fingerprint {
             path: crate::path::text(path),
-            len: meta.as_ref().map(std::fs::Metadata::len),
+            len: meta.map(std::fs::Metadata::len),
             mtime_ns,
             ctime_ns,
             inode,
@@ -49,8 +56,8 @@ impl Fingerprint {
     }
 
     /// Whether the file changed too recently for its fingerprint to be
-    /// trusted later.
-    fn is_fresh(&self, now_ns: i128) -> bool {
+    /// trusted later, or for its bytes to be taken as a finished save.
+    pub(crate) fn is_fresh(&self, now_ns: i128) -> bool {
         [self.mtime_ns, self.ctime_ns]
             .into_iter()
             .flatten()
@@ -100,9 +107,7 @@ pub(crate) fn recorded_key(cache_file: &Path, files: &[Fingerprint]) -> Option<[
 /// Records `files` and `key` beside `cache_file`, unless a file changed
 /// too recently to be trusted. Failures only cost the next call a re-hash.
 pub(crate) fn record(cache_file: &Path, files: &[Fingerprint], key: [u8; 32]) {
-    let now_ns = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as i128);
+    let now_ns = now_ns();
     let path = stamp_path(cache_file);
     if files.iter().any(|f| f.is_fresh(now_ns)) {
         let _ = std::fs::remove_file(&path);
@@ -115,6 +120,13 @@ pub(crate) fn record(cache_file: &Path, files: &[Fingerprint], key: [u8; 32]) {
     if let Ok(bytes) = bincode::DefaultOptions::new().serialize(&stamp) {
         let _ = crate::config::cache::write_atomic(&path, &bytes, false);
     }
+}
+
+/// The wall clock in nanoseconds, as file times are kept.
+pub(crate) fn now_ns() -> i128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as i128)
 }
 
 /// Where the fingerprints of `cache_file`'s sources are recorded.

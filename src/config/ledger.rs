@@ -48,7 +48,13 @@ pub(crate) fn read(path: &Path) -> Result<(Ledger, Option<Vec<u8>>)> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Ledger::default(), None)),
         Err(e) => return Err(state_error(path, format!("cannot read the ledger: {e}"))),
     };
-    let ledger: Ledger = serde_json::from_str(&text)
+    let ledger = parse(path, text.as_bytes())?;
+    Ok((ledger, Some(text.into_bytes())))
+}
+
+/// The ledger in `bytes`, read from `path`.
+pub(crate) fn parse(path: &Path, bytes: &[u8]) -> Result<Ledger> {
+    let ledger: Ledger = serde_json::from_slice(bytes)
         .map_err(|e| state_error(path, format!("the ledger is not valid: {e}")))?;
     if ledger.version > LEDGER_VERSION {
         return Err(state_error(
@@ -59,7 +65,18 @@ pub(crate) fn read(path: &Path) -> Result<(Ledger, Option<Vec<u8>>)> {
             ),
         ));
     }
-    Ok((ledger, Some(text.into_bytes())))
+    Ok(ledger)
+}
+
+/// The hash the ledger records of a file's bytes: SHA-256, in hex.
+pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    use std::fmt::Write;
+    let mut out = String::with_capacity(64);
+    for b in Sha256::digest(bytes) {
+        let _ = write!(out, "{b:02x}");
+    }
+    out
 }
 
 /// Writes the ledger atomically, creating its directory (private) if needed.

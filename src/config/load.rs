@@ -1,26 +1,23 @@
 //! Turning a call's policy sources into one [`Policy`] through the cache and the ledger, and compiling afresh when a cached rule fails its check.
 //!
 //! Which files those are, and reading them, is [`sources`](super::sources)'s
-//! business.
+//! business; waiting for a file in the middle of a save is
+//! [`settle`](super::settle)'s.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use sha2::{Digest, Sha256};
-
 use crate::config::cache::{self, KeyInput};
+use crate::config::compile::compile;
 use crate::config::fingerprint::{self, Fingerprint};
 use crate::config::ledger::{self, Ledger};
-use crate::config::model::{
-    Counts, RuleSpec, Settings, SourceDoc, SourceInfo, SourceKind, Target, Tier, ToolSel,
-};
-use crate::config::policy::{Policy, Recompile, Subjects};
+use crate::config::model::{Counts, RuleSpec, SourceInfo, SourceKind, Tier};
+use crate::config::policy::{Policy, Recompile};
+use crate::config::settle::{self, Settled};
 pub use crate::config::sources::Locations;
-use crate::config::sources::{discover, Candidate, Inputs};
-use crate::config::{hermes, plugin, warden_file};
+use crate::config::sources::{discover, Inputs};
 use crate::error::{Error, Result};
-use crate::payload::ToolKind;
 
 /// Cache files kept (one per set of policy files: one per project, roughly).
 const MAX_CACHE_FILES: usize = 32;
@@ -38,6 +35,12 @@ pub enum CacheStatus {
     Unneeded,
     /// Compiled, but the cache could not be written (verdicts are unaffected).
     Unwritable(String),
+    /// A policy file did not settle: the cache's entry, the last policy
+    /// compiled from complete files, decided instead.
+    Kept,
+    /// A policy file did not settle and no complete version is cached: it
+    /// counts as unusable, and nothing was stored.
+    Unsettled,
 }
 
 /// A loaded policy and what to tell the user about it once.
@@ -48,6 +51,9 @@ pub struct Loaded {
     pub notes: Vec<String>,
     pub cache: CacheStatus,
     pub cache_file: Option<PathBuf>,
+    /// How long the load waited for a policy file in the middle of a save,
+    /// and for which; `None` when it did not wait.
+    pub settling: Option<String>,
     /// Shared with a policy read from the cache, to learn whether it had to
     /// be compiled afresh.
     recovery: Option<Arc<Recovery>>,
@@ -66,9 +72,27 @@ impl Loaded {
 
 /// Loads the policy for a call whose working directory is `cwd`.
 pub fn load(locations: &Locations, cwd: Option<&Path>) -> Loaded {
+    load_reading(locations, cwd, &mut || read(locations, cwd))
+}
+
+/// A load whose files are changed by `change` each time before they are
+/// read again, as a save racing the call would change them.
+#[cfg(test)]
+pub(super) fn load_while(locations: &Locations, mut change: impl FnMut()) -> Loaded {
+    load_reading(locations, None, &mut || {
+        change();
+        read(locations, None)
+    })
+}
+
+/// [`load`], reading the files again with `again` while one is in doubt.
+fn load_reading(
+    locations: &Locations,
+    cwd: Option<&Path>,
+    again: &mut dyn FnMut() -> Inputs,
+) -> Loaded {
     let mut inputs = discover(locations, cwd);
     let ledger_path = locations.ledger_path();
-    let cache_file = cache_file(locations, &inputs);
     let files = fingerprints(&inputs.looked_at, ledger_path.as_deref());
     // Nothing to compile and nothing recorded: the built-in layers alone,
     // with no cache file written for every directory an agent visits.
@@ -78,31 +102,145 @@ pub fn load(locations: &Locations, cwd: Option<&Path>) -> Loaded {
             notes: Vec::new(),
             cache: CacheStatus::Unneeded,
             cache_file: None,
+            settling: None,
             recovery: None,
         };
     }
-    let Some(file) = cache_file else {
-        inputs.read();
-        let ledger_bytes = read_ledger(ledger_path.as_deref());
-        return compile_and_store(&inputs, locations, None, ledger_bytes);
-    };
     // Files unchanged since the cache was written: its key still holds, and
     // no policy file needs reading.
-    if let Some(key) = fingerprint::recorded_key(&file, &files) {
-        let policy = cache::read(&file, &cache::Key::from_bytes(key)).and_then(Policy::from_entry);
-        if let Some(policy) = policy {
-            return cached(policy, inputs, locations, file);
+    let file = cache_file(locations, &inputs);
+    if let Some(file) = &file {
+        if let Some(key) = fingerprint::recorded_key(file, &files) {
+            let policy =
+                cache::read(file, &cache::Key::from_bytes(key)).and_then(Policy::from_entry);
+            if let Some(policy) = policy {
+                return cached(policy, locations, cwd, file.clone());
+            }
         }
     }
     inputs.read();
     let ledger_bytes = read_ledger(ledger_path.as_deref());
-    let key = cache_key(&inputs, ledger_path.as_deref(), ledger_bytes.as_deref());
-    if let Some(policy) = cache::read(&file, &key).and_then(Policy::from_entry) {
-        // Touched but not changed: trust the files' new fingerprints.
-        fingerprint::record(&file, &files, *key.as_bytes());
-        return cached(policy, inputs, locations, file);
+    let read = Read {
+        inputs: &inputs,
+        cache_file: file.as_deref(),
+        ledger_bytes: ledger_bytes.as_deref(),
+    };
+    if let Some(hit) = hit(&read, locations, cwd, Some(&files)) {
+        return hit;
     }
-    compile_and_store(&inputs, locations, Some(file), ledger_bytes)
+    miss(inputs, file, locations, cwd, ledger_bytes, again)
+}
+
+/// The sources as one call read them, the cache file for that set of
+/// sources, and the ledger's bytes.
+struct Read<'a> {
+    inputs: &'a Inputs,
+    cache_file: Option<&'a Path>,
+    ledger_bytes: Option<&'a [u8]>,
+}
+
+/// The cache's entry for the bytes read and the ledger's, if it has one.
+/// `files`: the fingerprints taken before the read, recorded as trusted
+/// (touched but not changed).
+fn hit(
+    read: &Read<'_>,
+    locations: &Locations,
+    cwd: Option<&Path>,
+    files: Option<&[Fingerprint]>,
+) -> Option<Loaded> {
+    let file = read.cache_file?;
+    let ledger_path = locations.ledger_path();
+    let key = cache_key(read.inputs, ledger_path.as_deref(), read.ledger_bytes);
+    let policy = cache::read(file, &key).and_then(Policy::from_entry)?;
+    if let Some(files) = files {
+        fingerprint::record(file, files, *key.as_bytes());
+    }
+    Some(cached(policy, locations, cwd, file.to_path_buf()))
+}
+
+/// What a cache miss does: waits for files in the middle of a save to
+/// settle (reading them again with `again`), then compiles and stores them.
+fn miss(
+    inputs: Inputs,
+    file: Option<PathBuf>,
+    locations: &Locations,
+    cwd: Option<&Path>,
+    ledger_bytes: Option<Vec<u8>>,
+    again: &mut dyn FnMut() -> Inputs,
+) -> Loaded {
+    let ledger_path = locations.ledger_path();
+    let book = match (&ledger_path, &ledger_bytes) {
+        (Some(path), Some(bytes)) => ledger::parse(path, bytes).unwrap_or_default(),
+        _ => Ledger::default(),
+    };
+    let Settled {
+        inputs,
+        doubts,
+        waited,
+    } = settled(inputs, locations, &book, again);
+    let (mut ledger_bytes, mut file) = (ledger_bytes, file);
+    if waited.is_some() {
+        // The files read last may be another set (one appeared or went);
+        // another hook may have compiled them, and brought the ledger up
+        // to date, while this one waited.
+        ledger_bytes = read_ledger(ledger_path.as_deref());
+        file = cache_file(locations, &inputs);
+    }
+    let known = || {
+        let read = Read {
+            inputs: &inputs,
+            cache_file: file.as_deref(),
+            ledger_bytes: ledger_bytes.as_deref(),
+        };
+        hit(&read, locations, cwd, None)
+    };
+    let mut loaded = match (doubts.is_empty(), waited.is_some()) {
+        (true, true) => known().unwrap_or_else(|| {
+            compile_and_store(&inputs, locations, file.clone(), ledger_bytes.clone())
+        }),
+        (true, false) => compile_and_store(&inputs, locations, file, ledger_bytes),
+        (false, _) => unsettled(inputs, &doubts, file, locations, cwd, ledger_bytes),
+    };
+    loaded.settling = waited.as_ref().map(settle::Waited::describe);
+    loaded
+}
+
+/// Files that did not settle: the cache's last entry, compiled from
+/// complete files, decides; without one they are unusable, and nothing is
+/// stored.
+fn unsettled(
+    mut inputs: Inputs,
+    doubts: &[settle::Doubt],
+    cache_file: Option<PathBuf>,
+    locations: &Locations,
+    cwd: Option<&Path>,
+    ledger_bytes: Option<Vec<u8>>,
+) -> Loaded {
+    let patience = settle::PATIENCE.as_millis();
+    let latest = cache_file.as_deref().and_then(|file| {
+        let policy = cache::read_latest(file).and_then(Policy::from_entry)?;
+        Some(cached(policy, locations, cwd, file.to_path_buf()))
+    });
+    if let Some(mut loaded) = latest {
+        loaded.cache = CacheStatus::Kept;
+        loaded.notes.push(format!(
+            "warden: {}, and did not settle within {patience} ms: this call is decided by the last policy compiled from complete files",
+            settle::list(doubts)
+        ));
+        return loaded;
+    }
+    for doubt in doubts {
+        let (tier, kind) = place_of(Path::new(&doubt.path), locations);
+        let why = format!(
+            "{}, and did not settle within {patience} ms; no complete version of it is cached",
+            doubt.why
+        );
+        inputs.refuse(Path::new(&doubt.path), why, tier, kind);
+    }
+    let mut loaded = compile_and_store(&inputs, locations, None, ledger_bytes);
+    loaded.cache = CacheStatus::Unsettled;
+    loaded.cache_file = cache_file;
+    loaded
 }
 
 /// A cache miss as a hook that read the ledger (`ledger_bytes`) before
@@ -181,10 +319,10 @@ fn cache_key(
 
 /// A policy read from the cache, holding the way back to its sources
 /// should one of its rules fail its check.
-fn cached(policy: Policy, inputs: Inputs, locations: &Locations, file: PathBuf) -> Loaded {
+fn cached(policy: Policy, locations: &Locations, cwd: Option<&Path>, file: PathBuf) -> Loaded {
     let recovery = Arc::new(Recovery {
-        inputs,
         locations: locations.clone(),
+        cwd: cwd.map(Path::to_path_buf),
         cache_file: file.clone(),
         fresh: OnceLock::new(),
     });
@@ -193,11 +331,12 @@ fn cached(policy: Policy, inputs: Inputs, locations: &Locations, file: PathBuf) 
         notes: Vec::new(),
         cache: CacheStatus::Hit,
         cache_file: Some(file),
+        settling: None,
         recovery: Some(recovery),
     }
 }
 
-/// What a cache miss does: compiles the read `inputs`, brings the ledger
+/// Compiles the read `inputs`, brings the ledger
 /// up to date, and stores the policy in `cache_file` under a key that
 /// covers the ledger it applied (`ledger_bytes`: as it was read before,
 /// kept only when the ledger could not be read).
@@ -249,6 +388,7 @@ fn compile_and_store(
         notes,
         cache,
         cache_file,
+        settling: None,
         recovery: None,
     }
 }
@@ -331,11 +471,11 @@ fn store(
 }
 
 /// The way back from a policy read from the cache to its sources: on the
-/// first rule that fails its check, the entry is thrown away and the same
+/// first rule that fails its check, the entry is thrown away and the
 /// sources are read and compiled again, as on a cache miss.
 struct Recovery {
-    inputs: Inputs,
     locations: Locations,
+    cwd: Option<PathBuf>,
     cache_file: PathBuf,
     fresh: OnceLock<Loaded>,
 }
@@ -345,14 +485,12 @@ impl Recompile for Recovery {
         let loaded = self.fresh.get_or_init(|| {
             // Silently, like any other damaged cache: the answer is the same.
             discard(&self.cache_file);
-            let inputs = self.inputs.reread();
-            let ledger_bytes = read_ledger(self.locations.ledger_path().as_deref());
-            compile_and_store(
-                &inputs,
-                &self.locations,
-                Some(self.cache_file.clone()),
-                ledger_bytes,
-            )
+            let (locations, cwd) = (&self.locations, self.cwd.as_deref());
+            let ledger_bytes = read_ledger(locations.ledger_path().as_deref());
+            let again = &mut || read(locations, cwd);
+            let inputs = again();
+            let file = cache_file(locations, &inputs);
+            miss(inputs, file, locations, cwd, ledger_bytes, again)
         });
         &loaded.policy
     }
@@ -362,7 +500,7 @@ impl Recompile for Recovery {
     }
 }
 
-// By hand: the inputs can hold every policy file's bytes.
+// By hand: the fresh policy can hold every rule.
 impl fmt::Debug for Recovery {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Recovery")
@@ -380,17 +518,47 @@ fn discard(cache_file: &Path) {
 }
 
 /// Records the current sources as trusted: protected rules that were
-/// removed or changed stop being enforced.
+/// removed or changed stop being enforced. A file in the middle of a save
+/// is waited for, and one that does not settle blesses nothing.
 pub fn bless(locations: &Locations, cwd: Option<&Path>) -> Result<Vec<String>> {
+    bless_reading(locations, cwd, &mut || read(locations, cwd))
+}
+
+/// [`bless`] with the files changed by `change` before each time they are
+/// read again.
+#[cfg(test)]
+pub(super) fn bless_while(locations: &Locations, mut change: impl FnMut()) -> Result<Vec<String>> {
+    bless_reading(locations, None, &mut || {
+        change();
+        read(locations, None)
+    })
+}
+
+/// [`bless`], reading the files with `again`.
+fn bless_reading(
+    locations: &Locations,
+    cwd: Option<&Path>,
+    again: &mut dyn FnMut() -> Inputs,
+) -> Result<Vec<String>> {
     let path = locations.ledger_path().ok_or_else(|| Error::State {
         path: "ledger".into(),
         message: "no state directory is known (HOME and XDG_STATE_HOME are unset)".into(),
     })?;
-    let mut inputs = discover(locations, cwd);
-    inputs.read();
-    let (policy, rules) = compile(&inputs);
     // A corrupt ledger is exactly what blessing repairs.
     let mut book = ledger::load(&path).unwrap_or_default();
+    let settled = settled(read(locations, cwd), locations, &book, again);
+    if let Some(doubt) = settled.doubts.first() {
+        return Err(Error::State {
+            path: doubt.path.clone(),
+            message: format!(
+                "{} and did not settle within {} ms; nothing was blessed (run `warden bless` again once it is saved)",
+                doubt.why,
+                settle::PATIENCE.as_millis()
+            ),
+        });
+    }
+    let inputs = settled.inputs;
+    let (policy, rules) = compile(&inputs);
     let looked_at = ledger_candidates(&inputs, &book, locations);
     let lines = ledger::bless(&mut book, &looked_at, &policy.sources, &rules);
     ledger::save(&path, &book)?;
@@ -398,199 +566,49 @@ pub fn bless(locations: &Locations, cwd: Option<&Path>) -> Result<Vec<String>> {
 }
 
 /// Compiles without cache or ledger, for `warden lint`: the policy with
-/// every problem found (broken files, rules whose examples misbehave).
+/// every problem found (broken files, rules whose examples misbehave, a
+/// file that did not settle).
 pub fn lint(locations: &Locations, cwd: Option<&Path>) -> Policy {
-    let mut inputs = discover(locations, cwd);
-    inputs.read();
+    let book = locations
+        .ledger_path()
+        .and_then(|path| ledger::load(&path).ok())
+        .unwrap_or_default();
+    let Settled {
+        mut inputs, doubts, ..
+    } = {
+        let again = &mut || read(locations, cwd);
+        settled(again(), locations, &book, again)
+    };
+    for doubt in doubts {
+        let (tier, kind) = place_of(Path::new(&doubt.path), locations);
+        let why = format!("{}, and did not settle", doubt.why);
+        inputs.refuse(Path::new(&doubt.path), why, tier, kind);
+    }
     compile(&inputs).0
 }
 
-/// Parses every source, checks rule examples, merges settings. Returns the
-/// policy and the rules as written (for the ledger, before any rule the
-/// ledger itself adds).
-fn compile(inputs: &Inputs) -> (Policy, Vec<RuleSpec>) {
-    let mut sources = Vec::new();
-    let mut rules = Vec::new();
-    let mut problems = Vec::new();
-    let mut broken = false;
-    let mut settings_in_order: Vec<Settings> = Vec::new();
-    for (candidate, content) in inputs.candidates.iter().zip(&inputs.contents) {
-        // A file named by an environment variable was asked for by name:
-        // its absence is a problem, not a default.
-        let named = inputs.named_by(candidate);
-        let missing;
-        let content = match (content, named) {
-            (Some(content), _) => content,
-            (None, Some(variable)) => {
-                missing = Err(format!("does not exist, but {variable} names it"));
-                &missing
-            }
-            (None, None) => continue,
-        };
-        let path = crate::path::text(&candidate.path);
-        let index = sources.len() as u32;
-        let (doc, sha, error) = match content {
-            Ok(bytes) => {
-                let sha = hex(&Sha256::digest(bytes));
-                match parse(candidate, &path, bytes) {
-                    Ok(doc) => (doc, sha, None),
-                    Err(err) => (SourceDoc::default(), sha, Some(err.to_string())),
-                }
-            }
-            Err(why) => (
-                SourceDoc::default(),
-                String::new(),
-                Some(format!("{path} {why}")),
-            ),
-        };
-        if let Some(error) = &error {
-            broken = true;
-            problems.push(format!("warden: policy file unusable: {error}"));
-        }
-        for warning in &doc.warnings {
-            problems.push(format!("warden: {path}: {warning}"));
-        }
-        let mut doc = doc;
-        if candidate.tier == Tier::Project && doc.settings.audit.take().is_some() {
-            problems.push(format!(
-                "warden: {path}: `audit` is ignored in a project file: only your own \
-                 config or a managed one chooses where your commands are logged"
-            ));
-        }
-        sources.push(SourceInfo {
-            path: path.clone(),
-            tier: candidate.tier,
-            kind: candidate.kind,
-            sha256: sha,
-            counts: Counts::of(&doc.rules),
-            error,
-        });
-        settings_in_order.push(doc.settings);
-        for mut rule in doc.rules {
-            rule.source = index;
-            if rule.base.is_none() {
-                rule.base.clone_from(&candidate.base);
-            }
-            rules.push(rule);
-        }
-    }
-    let settings = merge(&sources, settings_in_order);
-    let as_written = rules.clone();
-    let mut policy = Policy::new(sources, settings, rules);
-    for rule in &as_written {
-        problems.extend(check_examples(&policy, rule));
-    }
-    policy.problems = problems;
-    policy.broken = broken;
-    (policy, as_written)
+/// The sources for a call in `cwd`, read.
+fn read(locations: &Locations, cwd: Option<&Path>) -> Inputs {
+    let mut inputs = discover(locations, cwd);
+    inputs.read();
+    inputs
 }
 
-fn parse(candidate: &Candidate, path: &str, bytes: &[u8]) -> Result<SourceDoc> {
-    let text = std::str::from_utf8(bytes).map_err(|e| Error::Config {
-        path: path.to_string(),
-        line: None,
-        message: format!(
-            "not valid UTF-8 (invalid byte at offset {})",
-            e.valid_up_to()
-        ),
-    })?;
-    match candidate.kind {
-        SourceKind::Warden | SourceKind::Permissions => {
-            warden_file::parse(path, text, candidate.kind, candidate.base.as_deref())
-        }
-        SourceKind::Plugin => plugin::parse(path, text),
-        SourceKind::HermesConfig => hermes::parse_config(path, text),
-        SourceKind::Trust => hermes::parse_trust(path, text),
-    }
-}
-
-/// Merges scalar settings: weaker sources first, so a stronger tier's value
-/// wins; within a tier the file listed first wins (warden's own file over
-/// Hermes' files). Exemptions add up.
-fn merge(sources: &[SourceInfo], settings: Vec<Settings>) -> Settings {
-    let mut order: Vec<usize> = (0..settings.len()).collect();
-    order.sort_by_key(|&i| (sources.get(i).map(|s| s.tier), std::cmp::Reverse(i)));
-    let mut merged = Settings::default();
-    for i in order {
-        let Some(s) = settings.get(i) else { continue };
-        macro_rules! take {
-            ($($field:ident),*) => {$(
-                if s.$field.is_some() {
-                    merged.$field = s.$field;
-                }
-            )*};
-        }
-        if s.audit.is_some() {
-            merged.audit.clone_from(&s.audit);
-        }
-        take!(
-            mode,
-            on_error,
-            approvals_off,
-            cron_mode,
-            single_query_mode,
-            unattended_mode,
-            auto_approve_up_to
-        );
-        for category in &s.exempt_categories {
-            if !merged.exempt_categories.contains(category) {
-                merged.exempt_categories.push(category.clone());
-            }
-        }
-    }
-    merged
-}
-
-/// Runs a rule's examples through the rule: each hit must match, each miss
-/// must not. The rule loads either way; the problems are reported.
-fn check_examples(policy: &Policy, rule: &RuleSpec) -> Vec<String> {
-    if rule.hits.is_empty() && rule.misses.is_empty() {
-        return Vec::new();
-    }
-    let mut alone = rule.clone();
-    alone.source = 0;
-    let single = Policy::new(Vec::new(), Settings::default(), vec![alone]);
-    let on_paths = matches!(rule.target, Target::PathGlob(_))
-        || matches!(&rule.tool, ToolSel::Name(n) if !crate::config::spec::is_shell_tool(n));
-    let mut out = Vec::new();
-    for (example, expected) in rule
-        .hits
-        .iter()
-        .map(|h| (h, true))
-        .chain(rule.misses.iter().map(|m| (m, false)))
-    {
-        let subjects = if on_paths {
-            let tool = match &rule.tool {
-                ToolSel::Name(n) => n.clone(),
-                _ => "write_file".into(),
-            };
-            Subjects {
-                kind: ToolKind::of(&tool),
-                tool,
-                path: Some(crate::path::absolute(example, rule.base.as_deref(), None)),
-                cwd: rule.base.clone(),
-                ..Subjects::default()
-            }
-        } else {
-            let analysis = crate::shell::analyze(example);
-            let call = crate::payload::ToolCall::shell(example, rule.base.clone());
-            Subjects::of(&call, Some(&analysis), None)
-        };
-        let matched = !single.matches(&subjects).is_empty();
-        if matched != expected {
-            let origin = policy.origin(rule);
-            out.push(format!(
-                "warden: {origin}: rule {}: example `{example}` {}",
-                rule.id,
-                if expected {
-                    "is listed as a hit but does not match"
-                } else {
-                    "is listed as a miss but matches"
-                }
-            ));
-        }
-    }
-    out
+/// `first`, the sources as just read, once they have settled (or patience
+/// ran out; see `settle`), read again with `again`, `book` saying what was
+/// last seen whole.
+fn settled(
+    first: Inputs,
+    locations: &Locations,
+    book: &Ledger,
+    again: &mut dyn FnMut() -> Inputs,
+) -> Settled {
+    settle::settle(
+        first,
+        book,
+        |inputs| ledger_candidates(inputs, book, locations),
+        again,
+    )
 }
 
 /// Every path the ledger may hold an opinion about for this call: what was
@@ -703,13 +721,4 @@ fn enforce(
     *policy = Policy::new(sources, policy.settings.clone(), rules);
     policy.problems = problems;
     policy.broken = broken;
-}
-
-fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    let mut out = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        let _ = write!(out, "{b:02x}");
-    }
-    out
 }

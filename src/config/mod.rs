@@ -1,6 +1,7 @@
 //! User policy: where it comes from, what it says, how it is compiled, cached and guarded.
 //!
 //! * [`sources`]: which files hold policy for a call, and reading them;
+//!   [`settle`]: reading them again while one is in the middle of a save;
 //! * [`model`]: the types every source is read into and the cache stores;
 //! * [`spec`]: the per-tool rule syntax (`terminal(git:*)`, `write_file(src/**)`)
 //!   and the `rules:` sections of the YAML formats;
@@ -12,10 +13,12 @@
 //!   and [`table`] for the encoded rules and their index as the cache holds them;
 //! * [`review`] and [`grants`]: what `warden lint` and `warden doctor` say
 //!   about rules beyond their syntax;
+//! * [`compile`]: the sources read for a call parsed and merged into one policy;
 //! * [`load`]: from sources to one policy through the [`cache`] (bincode,
 //!   keyed by SHA-256, trusted by [`fingerprint`]s) and the [`ledger`].
 
 pub(crate) mod cache;
+mod compile;
 mod fingerprint;
 pub mod grants;
 mod haystack;
@@ -27,6 +30,7 @@ mod pattern;
 pub(crate) mod plugin;
 pub mod policy;
 pub mod review;
+mod settle;
 mod sources;
 pub(crate) mod spec;
 mod table;

@@ -8,6 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::config::fingerprint::Fingerprint;
 use crate::config::model::{SourceKind, Tier};
 
 /// A policy file larger than this is refused rather than read.
@@ -91,6 +92,7 @@ impl Candidate {
 }
 
 /// The sources that apply to a call in `cwd`, read and hashed.
+#[derive(Clone)]
 pub(crate) struct Inputs {
     pub(crate) candidates: Vec<Candidate>,
     /// Every path looked at, for the ledger: a file that was there and is
@@ -98,30 +100,63 @@ pub(crate) struct Inputs {
     pub(crate) looked_at: Vec<String>,
     /// Bytes of each candidate, or why it could not be read (`None`: absent).
     pub(crate) contents: Vec<Option<Result<Vec<u8>, String>>>,
+    /// How each candidate looked as it was read.
+    pub(crate) seen: Vec<Seen>,
     /// Files an environment variable names, which must exist.
     pub(crate) named: Vec<PathBuf>,
+}
+
+/// How a candidate looked as it was read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Seen {
+    /// Its `stat` once the bytes were read.
+    pub(crate) stat: Fingerprint,
+    /// Its size, times and inode were the same before and after the read,
+    /// and as many bytes were read as its size says: no write or rename
+    /// happened in the middle of the read.
+    pub(crate) whole: bool,
 }
 
 impl Inputs {
     /// Reads every candidate file.
     pub(crate) fn read(&mut self) {
-        self.contents = self
-            .candidates
-            .iter()
-            .map(|c| read_source(&c.path))
-            .collect();
+        (self.contents, self.seen) = self.candidates.iter().map(|c| read_source(&c.path)).unzip();
     }
 
-    /// The same candidates, read again.
-    pub(crate) fn reread(&self) -> Inputs {
-        let mut inputs = Inputs {
-            candidates: self.candidates.clone(),
-            looked_at: self.looked_at.clone(),
-            contents: Vec::new(),
-            named: self.named.clone(),
+    /// Whether `other` found the same files with the same bytes, sizes,
+    /// times and inodes, each read whole.
+    pub(crate) fn same_as(&self, other: &Inputs) -> bool {
+        let paths = |i: &Inputs| {
+            i.candidates
+                .iter()
+                .map(|c| c.path.clone())
+                .collect::<Vec<_>>()
         };
-        inputs.read();
-        inputs
+        paths(self) == paths(other)
+            && self.contents == other.contents
+            && self.seen == other.seen
+            && self.seen.iter().all(|s| s.whole)
+    }
+
+    /// Marks the file at `path` as unusable for `why`, adding it as a
+    /// candidate of `tier` and `kind` if it is not one (a file that is gone).
+    pub(crate) fn refuse(&mut self, path: &Path, why: String, tier: Tier, kind: SourceKind) {
+        match self.candidates.iter().position(|c| c.path == path) {
+            Some(at) => self.contents[at] = Some(Err(why)),
+            None => {
+                let base = (tier == Tier::Project)
+                    .then(|| project_root(path))
+                    .flatten()
+                    .map(crate::path::text);
+                self.candidates
+                    .push(Candidate::new(path.to_path_buf(), tier, kind, base));
+                self.contents.push(Some(Err(why)));
+                self.seen.push(Seen {
+                    stat: Fingerprint::of(path),
+                    whole: true,
+                });
+            }
+        }
     }
 
     /// The environment variable that named `candidate`, if one did.
@@ -187,7 +222,19 @@ pub(crate) fn discover(locations: &Locations, cwd: Option<&Path>) -> Inputs {
         candidates,
         looked_at,
         contents: Vec::new(),
+        seen: Vec::new(),
         named,
+    }
+}
+
+/// The directory a project file belongs to: the one holding `.warden.yaml`,
+/// or the one holding `.hermes/`.
+fn project_root(path: &Path) -> Option<&Path> {
+    let dir = path.parent()?;
+    if dir.file_name().is_some_and(|n| n == ".hermes") {
+        dir.parent()
+    } else {
+        Some(dir)
     }
 }
 
@@ -262,11 +309,32 @@ fn yaml_files(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// A source's bytes; `None` if it does not exist.
-fn read_source(path: &Path) -> Option<Result<Vec<u8>, String>> {
+/// A source's bytes (`None` if it does not exist) and how it looked as
+/// it was read.
+fn read_source(path: &Path) -> (Option<Result<Vec<u8>, String>>, Seen) {
+    let stat = std::fs::metadata(path);
+    let unreadable = matches!(&stat, Err(e) if e.kind() != std::io::ErrorKind::NotFound);
+    let before = Fingerprint::from_stat(path, stat.as_ref().ok(), unreadable);
+    let bytes = read_bytes(path, stat);
+    // A second `stat` after the read: an editor that truncates and writes
+    // in place, or renames a new file over this one, while it was read
+    // changes the size, a time or the inode in between.
+    let after = Fingerprint::of(path);
+    let whole = after == before
+        && match &bytes {
+            Some(Ok(bytes)) => after.len == Some(bytes.len() as u64),
+            _ => true,
+        };
+    (bytes, Seen { stat: after, whole })
+}
+
+fn read_bytes(
+    path: &Path,
+    stat: std::io::Result<std::fs::Metadata>,
+) -> Option<Result<Vec<u8>, String>> {
     use std::io::Read;
     // Opening a FIFO would wait for a writer, and a device may never end.
-    match std::fs::metadata(path) {
+    match stat {
         Ok(meta) if !meta.is_file() => {
             let what = if meta.is_dir() {
                 "a directory"

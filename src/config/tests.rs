@@ -45,7 +45,7 @@ fn temp_dir(tag: &str) -> PathBuf {
 /// `FORMAT_VERSION` and the SHA-256 of the representative policies' cached
 /// bytes when it was last bumped.
 const RECORDED_LAYOUT: (u32, &str) = (
-    9,
+    10,
     "4bca4884f58fb247c2ada9da2e940dbd3aacf4f7bf9e05edfcfdb8c020435f1f",
 );
 

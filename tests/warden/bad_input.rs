@@ -103,6 +103,8 @@ fn cases() -> Vec<Case> {
         input("policy: a file that cannot be read (mode 000; root reads it anyway, so the test skips it as root)", In("git status", |w| chmod_000(&w.path(USER))), "block", Some("config.invalid"), "Permission denied"),
         input("policy: a symlink loop", In("git status", |w| symlink_loop(&w.path(USER))), "block", Some("config.invalid"), "cannot be read"),
         input("policy: a 50 MiB file", In("git status", |w| w.put(USER, format!("# {}\n", "x".repeat(50 << 20)))), "block", Some("config.invalid"), "16777216-byte limit"),
+        input("policy: never read whole, as in a save that never ends (here a `/proc` file, whose size is never what is read), with a complete version cached", In("git push", |w| never_whole(w, false)), "block", Some("config.deny-1"), "did not settle within 500 ms"),
+        input("policy: never read whole, and no complete version of it cached", In("git push", |w| never_whole(w, true)), "block", Some("config.invalid"), "did not settle within 500 ms; no complete version"),
         input("cache: truncated", In("git push", |w| { let b = cache_bytes(w); write_cache(w, &b[..b.len() / 2]) }), "block", Some("config.deny-1"), "was truncated"),
         input("cache: random bytes", In("git push", |w| write_cache(w, &[0x5a; 300])), "block", Some("config.deny-1"), "is not a warden cache"),
         input("cache: another format version", In("git push", |w| { let mut b = cache_bytes(w); b[8] ^= 0x7f; write_cache(w, &b) }), "block", Some("config.deny-1"), "another warden version"),
@@ -120,6 +122,17 @@ fn cache_bytes(w: &World) -> Vec<u8> {
         .find(|p| p.extension().is_some_and(|e| e == "bin"))
         .map(|p| std::fs::read(p).unwrap())
         .expect("a cache file")
+}
+
+/// The user's config replaced by a link to a file whose `stat` says it is
+/// empty and whose reads say otherwise, as a save caught in the middle
+/// always looks; `forget`: with the compiled cache gone too.
+fn never_whole(w: &World, forget: bool) {
+    std::fs::remove_file(w.path(USER)).unwrap();
+    std::os::unix::fs::symlink("/proc/self/status", w.path(USER)).unwrap();
+    if forget {
+        std::fs::remove_dir_all(w.path("cache")).unwrap();
+    }
 }
 
 fn make_fifo(path: &str) {
@@ -182,6 +195,9 @@ fn every_bad_input_gets_its_documented_verdict() {
             }
         };
         if case.input.contains("mode 000") && unreadable_is_readable(&w) {
+            continue;
+        }
+        if case.input.contains("/proc") && !std::path::Path::new("/proc/self/status").exists() {
             continue;
         }
         let (verdict, stderr) = check(case.input, &run(&w, &payload, &env_change));
