@@ -22,6 +22,7 @@ mod params;
 mod parse;
 mod programs;
 mod runners;
+mod shells;
 mod wrappers;
 
 pub use command::{

@@ -7,6 +7,7 @@ use super::eval::{file_key, Eval};
 use super::expand::Field;
 use super::interp;
 use super::names::NameSet;
+use super::shells::reads_fd0;
 use super::wrappers::{self, split_assignment};
 
 /// Most wrappers peeled off one command (`sudo env timeout nice ... cmd`).
@@ -17,7 +18,7 @@ const MAX_WRAPPERS: usize = 32;
 const MAX_OTHER_READINGS: usize = 64;
 
 /// Programs that turn hidden text into code when piped into a shell.
-const DECODERS: &[&str] = &[
+pub(super) const DECODERS: &[&str] = &[
     "base64", "base32", "xxd", "tr", "rev", "openssl", "printf", "gunzip", "gzip", "zcat",
     "uudecode", "basenc",
 ];
@@ -562,150 +563,6 @@ impl Eval<'_> {
         }
     }
 
-    /// `sh -c CODE`, `sh FILE`, and shells reading code on stdin.
-    fn shell(&mut self, cmd: &Command) {
-        self.startup_hooks(cmd);
-        let mut iter = cmd.args.iter().enumerate();
-        let mut inline = false;
-        let mut reads_stdin = false;
-        let mut operand = None;
-        while let Some((i, arg)) = iter.next() {
-            if arg == "--" || arg == "-" {
-                reads_stdin |= arg == "-";
-                operand = cmd.args.get(i + 1).map(|_| i + 1);
-                break;
-            }
-            if let Some(long) = arg.strip_prefix("--") {
-                if long == "command" || long.starts_with("command=") {
-                    inline = true;
-                    if let Some(code) = long.strip_prefix("command=") {
-                        self.reanalyze(code, "sh -c", cmd.stdin.clone());
-                        return;
-                    }
-                }
-                if matches!(long, "rcfile" | "init-file") {
-                    if let Some((_, file)) = iter.next() {
-                        self.startup_file(file, "--rcfile");
-                    }
-                }
-                continue;
-            }
-            if (arg.starts_with('-') || arg.starts_with('+')) && arg.len() > 1 {
-                inline |= arg.contains('c');
-                reads_stdin |= arg.contains('s');
-                if arg.contains('o') || arg.contains('O') {
-                    iter.next();
-                }
-                continue;
-            }
-            operand = Some(i);
-            break;
-        }
-        match (inline, operand) {
-            (true, Some(i)) => {
-                let code = cmd.args[i].clone();
-                let saved = std::mem::replace(&mut self.positional, cmd.args[i + 1..].to_vec());
-                self.reanalyze(&code, "sh -c", cmd.stdin.clone());
-                self.positional = saved;
-            }
-            (false, Some(i)) if !reads_stdin => {
-                let file = &cmd.args[i];
-                let code = self
-                    .files
-                    .get(&file_key(file))
-                    .or_else(|| self.proc_outputs.get(file))
-                    .cloned();
-                let code = code.or_else(|| reads_fd0(file).then(|| cmd.stdin.clone()).flatten());
-                if let Some(code) = code {
-                    self.reanalyze(&code, "shell script", None);
-                }
-            }
-            _ => {
-                if let Some(code) = cmd.stdin.clone() {
-                    // Code that only exists after decoding was hidden on purpose.
-                    let via = if cmd.fed_by(DECODERS) {
-                        DECODED
-                    } else {
-                        "shell stdin"
-                    };
-                    self.reanalyze(&code, via, None);
-                }
-            }
-        }
-    }
-
-    /// What a shell runs before its own commands, set in its environment:
-    /// the file `BASH_ENV`/`ENV` names, `PS4` expanded for each traced line,
-    /// and functions exported as `BASH_FUNC_name%%=() { ...; }`.
-    fn startup_hooks(&mut self, cmd: &Command) {
-        let interactive = interactive(&cmd.args);
-        for (name, value) in &cmd.env {
-            match name.as_str() {
-                "BASH_ENV" | "ENV" => self.startup_file(value, "BASH_ENV"),
-                "PS4" => self.reexpand(value, "PS4"),
-                "PS0" | "PS1" | "PS2" if interactive => self.reexpand(value, "prompt"),
-                _ if name.starts_with("BASH_FUNC_") => {
-                    let body = value.trim_start_matches("()").trim();
-                    self.reanalyze(body, "exported function", None);
-                }
-                _ => {}
-            }
-        }
-    }
-
-    /// `set -x` or `set -o xtrace` (on), `set +x` (off): while on, bash
-    /// expands `PS4` before each command it runs.
-    fn set_options(&mut self, args: &[String]) {
-        let mut iter = args.iter();
-        while let Some(arg) = iter.next() {
-            let Some(flags) = arg.strip_prefix(['-', '+']) else {
-                break;
-            };
-            if flags == "-" || flags.is_empty() {
-                break;
-            }
-            let xtrace = if flags == "o" {
-                iter.next().is_some_and(|o| o == "xtrace")
-            } else {
-                flags.contains('x')
-            };
-            if xtrace {
-                self.traced = arg.starts_with('-');
-            }
-        }
-        if let Some(ps4) = self.vars.get("PS4").filter(|_| self.traced).cloned() {
-            for value in ps4 {
-                self.reexpand(&value, "PS4");
-            }
-        }
-    }
-
-    /// Variables set on the line (`PS4=…`, `export PS4=…`): a trace prompt
-    /// set while tracing is on is expanded before the next command.
-    pub(super) fn prompts_set(&mut self, pairs: &[(String, String)]) {
-        if !self.traced {
-            return;
-        }
-        for (name, value) in pairs {
-            if name == "PS4" {
-                self.reexpand(value, "PS4");
-            }
-        }
-    }
-
-    /// A start-up file whose content the line wrote (or a process
-    /// substitution produced) is analysed as the shell would read it.
-    fn startup_file(&mut self, file: &str, via: &'static str) {
-        let code = self
-            .files
-            .get(&file_key(file))
-            .or_else(|| self.proc_outputs.get(file))
-            .cloned();
-        if let Some(code) = code {
-            self.reanalyze(&code, via, None);
-        }
-    }
-
     fn ssh(&mut self, cmd: &Command) {
         const VALUED: &str = "bcDEeFIiJLlmOopQRSWw";
         let mut i = 0;
@@ -734,33 +591,6 @@ pub(super) fn with(via: &[&'static str], more: &'static str) -> Vec<&'static str
     let mut v = via.to_vec();
     v.push(more);
     v
-}
-
-/// Whether a shell's options make it interactive (`bash -i`): it then
-/// expands `PS0`, `PS1` and `PS2` around each command it reads.
-fn interactive(args: &[String]) -> bool {
-    let mut iter = args.iter();
-    while let Some(arg) = iter.next() {
-        match arg.as_str() {
-            "--rcfile" | "--init-file" | "-o" | "+o" | "-O" | "+O" => {
-                iter.next();
-            }
-            "--" | "-" => return false,
-            a if a.starts_with("--") => {}
-            a if a.starts_with('-') => {
-                if a.contains('i') {
-                    return true;
-                }
-            }
-            _ => return false,
-        }
-    }
-    false
-}
-
-/// A path that is the reading process's own stdin.
-fn reads_fd0(file: &str) -> bool {
-    matches!(file, "/dev/stdin" | "/proc/self/fd/0" | "/dev/fd/0")
 }
 
 pub(super) fn option_value(args: &[String], names: &[&str]) -> Option<String> {
