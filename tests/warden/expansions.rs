@@ -18,7 +18,11 @@ tests![
 
 fn contexts() -> Vec<Context> {
     let table = contexts::contexts().unwrap_or_else(|e| panic!("{TABLE_PATH}: {e}"));
-    assert!(table.len() > 100, "{TABLE_PATH} lost lines: {}", table.len());
+    assert!(
+        table.len() > 100,
+        "{TABLE_PATH} lost lines: {}",
+        table.len()
+    );
     table
 }
 
