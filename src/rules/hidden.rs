@@ -52,7 +52,7 @@ const DATA_PROGRAMS: &[&str] = &[
 ];
 
 /// Whether `program` is one of [`DATA_PROGRAMS`], asked of every command.
-fn is_data_program(program: &str) -> bool {
+pub(super) fn is_data_program(program: &str) -> bool {
     static SET: Lazy<NameSet> = Lazy::new(|| names::set(&[DATA_PROGRAMS]));
     SET.contains(program)
 }
@@ -75,6 +75,28 @@ const MESSAGE_OPTIONS: &[&str] = &[
     "-m", "--message", "--msg", "--title", "--body", "--description", "--desc", "--comment",
     "--subject", "--summary", "--note", "--notes", "--text", "--label", "--reason", "--help",
 ];
+
+/// A message option among a command's arguments, and where its text is.
+pub(super) enum Message {
+    /// `-m TEXT`: the next argument.
+    ValueNext,
+    /// `--message=TEXT`: this one.
+    ValueIn,
+}
+
+/// Whether `arg` is one of [`MESSAGE_OPTIONS`], alone or with its value.
+pub(super) fn message_option(arg: &str) -> Option<Message> {
+    // Every message option starts with `-`: most words need no lookup.
+    if !arg.starts_with('-') {
+        return None;
+    }
+    if MESSAGE_OPTIONS.contains(&arg) {
+        return Some(Message::ValueNext);
+    }
+    arg.split_once('=')
+        .is_some_and(|(name, _)| MESSAGE_OPTIONS.contains(&name))
+        .then_some(Message::ValueIn)
+}
 
 /// Files a build or package tool reads by name from the working directory,
 /// and the tools that run what is in them.
@@ -372,18 +394,13 @@ fn texts(cmd: &Command, analysis: &Analysis) -> Vec<String> {
         if std::mem::take(&mut skip_next) {
             continue;
         }
-        // Every message option starts with `-`: most words need no lookup.
-        if arg.starts_with('-') {
-            if MESSAGE_OPTIONS.contains(&arg.as_str()) {
+        match message_option(arg) {
+            Some(Message::ValueNext) => {
                 skip_next = true;
                 continue;
             }
-            if arg
-                .split_once('=')
-                .is_some_and(|(name, _)| MESSAGE_OPTIONS.contains(&name))
-            {
-                continue;
-            }
+            Some(Message::ValueIn) => continue,
+            None => {}
         }
         if rests < 3 && runs_rest(arg) {
             rests += 1;
