@@ -175,8 +175,13 @@ pub enum Reading<'a> {
     UnknownHelp(&'a str),
     /// A first word that names no subcommand (`warden lnit`).
     Unknown(&'a str),
-    /// A subcommand used wrongly: nothing runs.
-    Usage(&'static Spec, Error),
+    /// A subcommand used wrongly (with its action, when that was read):
+    /// nothing runs.
+    Usage {
+        spec: &'static Spec,
+        action: Option<&'static Action>,
+        err: Error,
+    },
     /// A subcommand to run, with its action and flags.
     Run {
         spec: &'static Spec,
@@ -223,9 +228,9 @@ fn run<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
         (false, Some((first, rest))) => match spec.actions.iter().find(|a| a.name == first) {
             Some(action) => (Some(action), rest),
             None if matches!(first.as_str(), "-h" | "--help") => (None, args),
-            None => return Reading::Usage(spec, needs_action(spec)),
+            None => return needs_action(spec),
         },
-        (false, None) => return Reading::Usage(spec, needs_action(spec)),
+        (false, None) => return needs_action(spec),
     };
     match parse(spec.flags, args, spec.operands != Operands::None) {
         Ok(mut parsed) => {
@@ -236,30 +241,38 @@ fn run<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
                 parsed,
             }
         }
-        Err(err) => Reading::Usage(spec, err),
+        Err(err) => Reading::Usage { spec, action, err },
     }
 }
 
-fn needs_action(spec: &Spec) -> Error {
+fn needs_action(spec: &'static Spec) -> Reading<'static> {
     let names: Vec<&str> = spec.actions.iter().map(|a| a.name).collect();
-    Error::Usage(format!(
+    let err = Error::Usage(format!(
         "`warden {}` needs one of: {}",
         spec.name,
         names.join(", ")
-    ))
+    ));
+    Reading::Usage {
+        spec,
+        action: None,
+        err,
+    }
 }
 
 impl Reading<'_> {
     /// Whether running warden with these arguments may change what guards
     /// the agent. A word that names no subcommand may: the `warden` run
     /// may be another version, whose table this is not. So may a usage
-    /// error of a subcommand that can change state, since another version
-    /// may read those flags.
+    /// error of a subcommand or action that can change state, since
+    /// another version may read those flags.
     pub fn changes_state(&self) -> bool {
         match self {
             Reading::Version | Reading::Help(_) | Reading::UnknownHelp(_) => false,
             Reading::Unknown(_) => true,
-            Reading::Usage(spec, _) => spec.may_change(),
+            Reading::Usage { spec, action, .. } => match action {
+                Some(action) => action.changes != Changes::Nothing,
+                None => spec.may_change(),
+            },
             Reading::Run {
                 spec,
                 action,

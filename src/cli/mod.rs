@@ -336,13 +336,13 @@ pub fn run_streaming(
         }
         // A hook registered with a mistyped flag must still protect: block
         // and say why on stderr, so the user sees every call refused.
-        Reading::Usage(spec, err) if spec.sub == Sub::Hook => Outcome {
+        Reading::Usage { spec, err, .. } if spec.sub == Sub::Hook => Outcome {
             stdout: hook::bad_start(&err),
             stderr: format!("warden: {err}\n{}", global_help()),
             code: 0,
             audit: None,
         },
-        Reading::Usage(spec, err) => usage_error(Some(spec), &err),
+        Reading::Usage { spec, err, .. } => usage_error(Some(spec), &err),
         Reading::Run { spec, parsed, .. } => dispatch(spec, &parsed, &mut io, env),
     }
 }

@@ -69,6 +69,8 @@ fn reading_only_runs_change_nothing() {
         &["doctor", "--agent", "claude"],
         &["audit", "tail", "--lines", "5"],
         &["trust", "list"],
+        &["trust", "list", "--json"],
+        &["audit", "tail", "--bogus"],
         &["trust", "show", "--id", "x"],
         &["-V"],
         &["--version"],
@@ -114,6 +116,7 @@ fn state_changing_runs_and_anything_unknown_change_state() {
         // version may read it otherwise.
         &["install", "--dry-run=1"],
         &["install", "--bogus", "--dry-run"],
+        &["trust", "add", "--bogus"],
         &["trust"],
         &["trust", "frobnicate"],
         &["lnit"],
