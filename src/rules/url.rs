@@ -72,7 +72,9 @@ fn lookalike_host(analysis: &Analysis) -> Option<String> {
 }
 
 fn points_at_lookalike(cmd: &Command) -> bool {
-    if super::hidden::is_data_program(&cmd.program) {
+    // Most commands hold no host at all: that scan before any lookup.
+    let may_hold_host = |arg: &String| arg.contains("://") || arg.contains('@');
+    if !cmd.args.iter().any(may_hold_host) || super::hidden::is_data_program(&cmd.program) {
         return false;
     }
     let mut message = false;
