@@ -104,7 +104,7 @@ fn the_table_matches_bash() {
         let mark = dir.join(context.name);
         let _ = std::fs::remove_file(&mark);
         let line = context.with(&format!("touch {}", mark.display()));
-        let ran = run_bash(&line, &dir) && mark.exists();
+        let ran = run_bash(&line, &dir) && appears(&mark, context.runs);
         if ran != context.runs {
             wrong.push(format!(
                 "{}: bash {} it: {line:?}",
@@ -135,6 +135,17 @@ fn run_bash(line: &str, dir: &Path) -> bool {
         .stderr(std::process::Stdio::null())
         .status()
         .is_ok()
+}
+
+/// Whether `mark` exists. A process substitution (`> >(touch MARK)`) runs
+/// beside bash, which may exit before it has: a mark that should appear
+/// is waited for, up to two seconds.
+fn appears(mark: &Path, expected: bool) -> bool {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+    while expected && !mark.exists() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    mark.exists()
 }
 
 fn is_root() -> bool {
