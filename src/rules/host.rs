@@ -34,7 +34,7 @@ pub(in crate::rules) fn name(host: &str) -> Name {
     let plain = host
         .bytes()
         .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'-' | b'.' | b'_'));
-    if plain && !host.contains("xn--") {
+    if plain && !host.as_bytes().windows(4).any(|w| w == b"xn--") {
         return Name {
             text: host.strip_suffix('.').unwrap_or(host).to_string(),
             unreadable: false,

@@ -72,13 +72,14 @@ fn lookalike_host(analysis: &Analysis) -> Option<String> {
 }
 
 fn points_at_lookalike(cmd: &Command) -> bool {
-    // Most commands hold no host at all: that scan before any lookup.
-    let may_hold_host = |arg: &String| arg.contains("://") || arg.contains('@');
-    if !cmd.args.iter().any(may_hold_host) || super::hidden::is_data_program(&cmd.program) {
+    // Most commands hold no host at all: a scan for the `:` every URL and
+    // `user@host:path` has comes before anything else, and the program is
+    // looked up only for a look-alike found.
+    if !cmd.args.iter().any(|arg| arg.contains(':')) {
         return false;
     }
     let mut message = false;
-    cmd.args.iter().any(|arg| {
+    let found = cmd.args.iter().any(|arg| {
         if std::mem::take(&mut message) {
             return false;
         }
@@ -90,7 +91,6 @@ fn points_at_lookalike(cmd: &Command) -> bool {
             Some(Message::ValueIn) => return false,
             None => {}
         }
-        // Most words hold no host at all: the two cheap tests first.
         let host = if let Some(at) = arg.find("://") {
             url_host(&arg[at + 3..])
         } else if arg.contains('@') && arg.contains(':') {
@@ -99,7 +99,8 @@ fn points_at_lookalike(cmd: &Command) -> bool {
             return false;
         };
         !host.is_empty() && host::passes_for_another(&host::name(host))
-    })
+    });
+    found && !super::hidden::is_data_program(&cmd.program)
 }
 
 /// The host of git's and ssh's `user@host:path` (no scheme).
