@@ -15,7 +15,8 @@
 //! when the user's config asks for it.
 //!
 //! Dependencies point one way: `cli` → `agents` → `audit` → `engine` → `config` →
-//! `rules` → `shell`, with `payload`, `verdict`, `error`, `path` and `resolve` as leaves any of
+//! `rules` → `shell`, with `payload`, `verdict`, `error`, `path`, `resolve`, `patch` and
+//! `subcommands` (warden's own command line, which the floor judges too) as leaves any of
 //! them may use. The policy machinery (`config`) is internal; the rest is
 //! public so tests and tools can drive each step.
 
@@ -34,6 +35,7 @@ pub mod payload;
 pub mod resolve;
 pub mod rules;
 pub mod shell;
+pub mod subcommands;
 pub mod verdict;
 
 pub use error::{Error, Result};

@@ -3,40 +3,11 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use super::args::{Flag, Parsed};
-use super::policy::CWD;
+use super::args::Parsed;
 use super::style::Style;
 use super::{Env, Io, Outcome};
 use crate::audit::{self, Log, Stats};
 use crate::error::Error;
-
-pub(super) static FLAGS: &[Flag] = &[
-    Flag {
-        long: "--lines",
-        value: Some("N"),
-        choices: &[],
-        help: "tail: how many of the latest decisions to show (default 20)",
-    },
-    Flag {
-        long: "--since",
-        value: Some("WHEN"),
-        choices: &[],
-        help: "only decisions since WHEN: a duration back from now (30m, 24h,\n7d, 2w) or a UTC date or time (2026-11-01, 2026-11-01T09:30:00Z)",
-    },
-    Flag {
-        long: "--json",
-        value: None,
-        choices: &[],
-        help: "tail: the log's own lines; stats: one JSON object",
-    },
-    Flag {
-        long: "--file",
-        value: Some("PATH"),
-        choices: &[],
-        help: "read this log instead of the one your config names",
-    },
-    CWD,
-];
 
 pub(super) fn run(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome, Error> {
     let mut stderr = String::new();

@@ -4,16 +4,14 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::args::{Flag, Parsed};
-use super::policy::{current_dir, CWD};
+use super::args::Parsed;
+use super::policy::current_dir;
 use super::{Env, Io, Outcome};
 use crate::config::load;
 use crate::engine::{self, Options};
 use crate::error::Error;
 use crate::payload::{self, ToolCall};
 use crate::rules;
-
-pub(super) static FLAGS: &[Flag] = &[CWD];
 
 /// One check that failed, for the report.
 struct Failure {

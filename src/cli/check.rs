@@ -6,23 +6,12 @@
 
 use std::io::{BufWriter, Read, Write};
 
-use super::args::{Flag, Parsed};
+use super::args::Parsed;
 use super::hook::{self, settings};
 use super::{Env, Io, Outcome};
 use crate::engine::{self, Options};
 use crate::error::Error;
 use crate::payload;
-
-pub(super) static FLAGS: &[Flag] = &[
-    Flag {
-        long: "--batch",
-        value: None,
-        choices: &[],
-        help: "read JSON Lines, one payload per line; write one verdict line per\npayload, in order (blank lines are skipped)",
-    },
-    hook::AGENT,
-    hook::ON_ASK,
-];
 
 pub(super) fn run(parsed: &Parsed, env: &Env, io: &mut Io<'_>) -> Result<Outcome, Error> {
     if parsed.value("--batch").is_none() {

@@ -2,7 +2,7 @@
 
 use std::io::Read;
 
-use super::args::{Flag, Parsed};
+use super::args::Parsed;
 use super::{Env, Io, Outcome};
 use crate::engine::{self, OnAsk, Options};
 use crate::error::Error;
@@ -12,24 +12,6 @@ use crate::verdict::{Dialect, Reason, Verdict};
 /// The most stdin warden reads in hook mode. Real payloads are a few KiB;
 /// anything past this is refused (blocked) rather than buffered.
 pub const MAX_PAYLOAD_BYTES: usize = 4 * 1024 * 1024;
-
-/// `--agent`: the dialect to answer in.
-pub(super) const AGENT: Flag = Flag {
-    long: "--agent",
-    value: Some("NAME"),
-    choices: &["hermes", "claude", "codex", "native"],
-    help: "output dialect: hermes, claude, codex or native\n(default: the one the payload's shape names)",
-};
-
-/// `--on-ask`: what to do with an ask.
-pub(super) const ON_ASK: Flag = Flag {
-    long: "--on-ask",
-    value: Some("WHAT"),
-    choices: &["ask", "block"],
-    help: "`ask` (default) or `block`: block what would be asked, for\nagents that cannot ask (Hermes before `approve` support)",
-};
-
-pub(super) static FLAGS: &[Flag] = &[AGENT, ON_ASK];
 
 /// The dialect and the ask policy the flags ask for.
 pub(super) fn settings(parsed: &Parsed) -> (Option<Dialect>, OnAsk) {

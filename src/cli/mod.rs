@@ -2,7 +2,8 @@
 //!
 //! Hook mode (the default, and `warden hook`) is in `hook.rs`; the policy
 //! subcommands (`why`, `lint`, `bless`) in `policy.rs`. Every subcommand is
-//! one entry of `COMMANDS`, parsed by `args.rs` from its flag table.
+//! one entry of the table in `crate::subcommands`, which also reads the
+//! arguments; here each is mapped to the function that runs it.
 
 mod args;
 mod audit;
@@ -19,11 +20,12 @@ mod trust;
 use std::io::{Read, Write};
 use std::path::Path;
 
-use args::{Flag, Parsed};
+use args::Parsed;
 
 use crate::config::load::{self, Locations};
 use crate::engine::{NoHuman, Options};
 use crate::error::Error;
+use crate::subcommands::{self, Reading, Spec, Sub, SUBCOMMANDS};
 
 pub use hook::MAX_PAYLOAD_BYTES;
 
@@ -263,192 +265,28 @@ fn safe_roots(value: &str, home: Option<&str>) -> Vec<String> {
         .collect()
 }
 
-/// One subcommand: its name, its help, its flags and what runs it.
-struct Command {
-    name: &'static str,
-    /// One line, for the list of commands.
-    summary: &'static str,
-    /// What follows `warden NAME` in the usage line.
-    usage: &'static str,
-    /// Paragraphs for `warden NAME --help`.
-    about: &'static str,
-    flags: &'static [Flag],
-    /// The words that must come first (`warden rules list`); none for most.
-    actions: &'static [&'static str],
-    /// It takes operands after its flags (`warden test FILE...`).
-    operands: bool,
-    /// A usage error it finds (a missing flag) comes back as `Err`.
-    run: fn(&Parsed, &Env, &mut Io<'_>) -> Result<Outcome, Error>,
-}
+/// What runs a subcommand; a usage error it finds (a missing flag) comes
+/// back as `Err`.
+type Run = fn(&Parsed, &Env, &mut Io<'_>) -> Result<Outcome, Error>;
 
-/// Every subcommand. The first is the hook, which also runs when no
-/// subcommand is named.
-static COMMANDS: &[Command] = &[
-    Command {
-        name: "hook",
-        summary: "judge one tool call: payload on stdin, verdict on stdout (the default)",
-        usage: "[OPTIONS] < payload.json",
-        about: "Reads one hook payload (JSON) on stdin and writes one verdict line (JSON) on\n\
-                stdout. Without --agent the dialect follows the payload: Hermes payloads get\n\
-                Hermes' format, Claude Code's get Claude's, Codex's get Codex's. Anything it\n\
-                cannot read is blocked, with the reason on stderr.",
-        flags: hook::FLAGS,
-        actions: &[],
-        operands: false,
-        run: hook::run,
-    },
-    Command {
-        name: "check",
-        summary:
-            "judge payloads as the hook would; --batch: JSON Lines in, one verdict per line out",
-        usage: "[--batch] [OPTIONS] < payloads.jsonl",
-        about: "Without --batch, the same as the hook. With --batch, reads one payload per\n\
-                line (JSON Lines) and writes, for each, the line the hook would print, in\n\
-                order, in one process: the policy is loaded once per working directory. A\n\
-                line that cannot be read gets the hook's block for it and a message on\n\
-                stderr naming the line; blank lines are skipped.",
-        flags: check::FLAGS,
-        actions: &[],
-        operands: false,
-        run: check::run,
-    },
-    Command {
-        name: "why",
-        summary: "show every stage's view of one call: sources, matching rules, the verdict",
-        usage: "[--tool NAME] (--cmd COMMAND | --path PATH) [OPTIONS]",
-        about: "Decides one call as the hook would and shows how: the policy files with their\n\
-                tiers, the cache, every layer in order with what it saw (rules with file and\n\
-                line), post-processing, the verdict, and the line the agent would get.",
-        flags: policy::WHY_FLAGS,
-        actions: &[],
-        operands: false,
-        run: policy::why,
-    },
-    Command {
-        name: "rules",
-        summary: "list every rule, built-in and yours: id, layer, decision, source, examples",
-        usage: "list [--layer LAYER] [--group GROUP] [--json | --markdown] [--cwd DIR]",
-        about: "Lists the rules that decide calls in DIR (default: the current directory):\n\
-                the built-in rules with their file, and your rules from every policy file\n\
-                with file and line, each with its layer, decision, what it catches and how\n\
-                many examples (must match / must not) prove it. --markdown prints the\n\
-                built-in rules as docs/rules.md.",
-        flags: rules::FLAGS,
-        actions: &["list"],
-        operands: false,
-        run: rules::run,
-    },
-    Command {
-        name: "test",
-        summary: "run every rule's examples and your case files (JSONL); exit 1 on a failure",
-        usage: "[FILE...] [--cwd DIR]",
-        about: "Runs every built-in rule's examples through the whole engine (each hit must be\n\
-                decided by its rule, no miss may be), your rules' examples, and each case\n\
-                FILE: JSON Lines of {\"command\": ..., \"expect\": ...} (a terminal call in DIR)\n\
-                or {\"payload\": {...}, \"expect\": ...}, judged with the policy that applies\n\
-                in DIR (default: the current directory). An expected ask is also met by a\n\
-                block. Prints the failures and a count; exits 1 if anything failed.",
-        flags: cases::FLAGS,
-        actions: &[],
-        operands: true,
-        run: cases::run,
-    },
-    Command {
-        name: "trust",
-        summary: "list, show, add, remove or start the trust rules of ~/.hermes/trust.json",
-        usage: "list | show --id ID | add --decision D [--tool T] [--pattern GLOB] [--scope PATH] [--priority N] [--id ID] | remove --id ID | init",
-        about: "Reads and edits Hermes' trust rules (~/.hermes/trust.json, or under\n\
-                HERMES_HOME), one of the policy sources warden reads: a JSON array of\n\
-                {id, tool, pattern, scope, decision, priority}. add, remove and init change\n\
-                the policy: only a person at a terminal can run them, never an agent's tool\n\
-                call. init writes a small read-only starter set into an empty file.",
-        flags: trust::FLAGS,
-        actions: &["list", "show", "add", "remove", "init"],
-        operands: false,
-        run: trust::run,
-    },
-    Command {
-        name: "audit",
-        summary: "read the audit log: the latest decisions, or counts by rule and decision",
-        usage: "tail [--lines N] [--since WHEN] [--json] | stats [--since WHEN] [--json]  [--file PATH] [--cwd DIR]",
-        about: "Reads the log the hook appends to when your config has `audit:` (one JSON\n\
-                line per decision, secrets redacted; see the README). tail shows the latest\n\
-                decisions; stats counts a period by decision, layer, rule and tool: the\n\
-                rules that ask most are the ones worth an allow rule, the blocks are what\n\
-                the agent tried. Rotated files (PATH.1 ...) are read too.",
-        flags: audit::FLAGS,
-        actions: &["tail", "stats"],
-        operands: false,
-        run: audit::run,
-    },
-    Command {
-        name: "lint",
-        summary: "check every policy file and every rule's examples; exit 1 on problems",
-        usage: "[--cwd DIR]",
-        about: "Reads every policy file that applies in DIR (default: the current directory),\n\
-                reports what is wrong with file and line, and runs every rule's examples:\n\
-                hits must match and misses must not. Exits 1 if anything is wrong.",
-        flags: policy::CWD_FLAG,
-        actions: &[],
-        operands: false,
-        run: policy::lint,
-    },
-    Command {
-        name: "bless",
-        summary: "accept the current policy files into the integrity ledger (from a terminal)",
-        usage: "[--cwd DIR]",
-        about: "Records the policy files that apply in DIR as trusted: protected rules that\n\
-                were removed or changed stop being enforced from the ledger. Only a person\n\
-                at a terminal can do this; an agent's tool call cannot.",
-        flags: policy::CWD_FLAG,
-        actions: &[],
-        operands: false,
-        run: policy::bless,
-    },
-    Command {
-        name: "install",
-        summary: "register warden with Hermes, Claude Code and Codex (those found, or --agent)",
-        usage: "[--agent hermes|claude|codex|all] [--dry-run] [--accept-hooks]",
-        about: "Registers this warden binary, by its absolute path, in each agent's own\n\
-                configuration: Hermes' config.yaml (a pre_tool_call list entry, with the flags\n\
-                the installed Hermes needs, asked of Hermes itself), Claude Code's\n\
-                settings.json, Codex's hooks.json and its trust record (through codex\n\
-                app-server). Running it again changes nothing; each changed file is backed\n\
-                up first and replaced atomically, keeping comments, order and other keys.\n\
-                It also fixes hook lists Hermes skips (a mapping keyed by tool, hooks in\n\
-                cli-config.yaml) and says what it changed and what is left for you to do.",
-        flags: setup::INSTALL_FLAGS,
-        actions: &[],
-        operands: false,
-        run: setup::install,
-    },
-    Command {
-        name: "uninstall",
-        summary: "remove what install added from each agent's configuration",
-        usage: "[--agent hermes|claude|codex|all] [--dry-run]",
-        about: "Removes warden's hook entries (and Hermes consent records for them, and\n\
-                Codex's trust record) from each agent's configuration, leaving everything else\n\
-                as it was. Each changed file is backed up first.",
-        flags: setup::UNINSTALL_FLAGS,
-        actions: &[],
-        operands: false,
-        run: setup::uninstall,
-    },
-    Command {
-        name: "doctor",
-        summary: "check that warden really guards each agent; exit 1 when it does not",
-        usage: "[--agent hermes|claude|codex|all] [--cwd DIR]",
-        about: "Checks, one line each with the fix: warden on PATH; for each agent, that warden\n\
-                is registered in the shape the agent reads, consented to (Hermes) or trusted\n\
-                (Codex), with the flags that agent's version needs, and that the registered\n\
-                command line refuses `rm -rf /` and has no objection to `git status`; that the\n\
-                policy files are valid, the cache fresh and the ledger consistent.",
-        flags: setup::DOCTOR_FLAGS,
-        actions: &[],
-        operands: false,
-        run: setup::doctor,
-    },
-];
+/// The function that runs each subcommand of the table in
+/// [`crate::subcommands`].
+fn runner(sub: Sub) -> Run {
+    match sub {
+        Sub::Hook => hook::run,
+        Sub::Check => check::run,
+        Sub::Why => policy::why,
+        Sub::Rules => rules::run,
+        Sub::Test => cases::run,
+        Sub::Trust => trust::run,
+        Sub::Audit => audit::run,
+        Sub::Lint => policy::lint,
+        Sub::Bless => policy::bless,
+        Sub::Install => setup::install,
+        Sub::Uninstall => setup::uninstall,
+        Sub::Doctor => setup::doctor,
+    }
+}
 
 /// What a subcommand reads and may stream to. Only `check --batch` writes
 /// to `stdout` as it goes (its output has no end); the rest return theirs in
@@ -479,75 +317,43 @@ pub fn run_streaming(
     env: &Env,
 ) -> Outcome {
     let mut io = Io { stdin, stdout };
-    let stdin = &mut io;
-    let (first, rest) = match args.split_first() {
-        Some((first, rest)) => (first.as_str(), rest),
-        None => ("", args),
-    };
-    let named = COMMANDS.iter().find(|c| c.name == first);
-    match (first, named) {
-        ("-V" | "--version", _) => plain(format!("warden {}\n", env!("CARGO_PKG_VERSION"))),
-        ("-h" | "--help", _) => plain(env.style().help(&global_help())),
-        ("help", _) => match rest.first() {
-            None => plain(env.style().help(&global_help())),
-            Some(name) => match COMMANDS.iter().find(|c| c.name == name.as_str()) {
-                Some(command) => plain(env.style().help(&command_help(command))),
-                None => usage_error(None, &Error::Usage(format!("unknown command `{name}`"))),
-            },
-        },
-        (_, Some(command)) => dispatch(command, rest, stdin, env),
-        // Flags alone, or nothing: the hook.
-        ("", None) => dispatch(&COMMANDS[0], args, stdin, env),
-        (flag, None) if flag.starts_with('-') => dispatch(&COMMANDS[0], args, stdin, env),
+    match subcommands::read(args) {
+        Reading::Version => plain(format!("warden {}\n", env!("CARGO_PKG_VERSION"))),
+        Reading::Help(None) => plain(env.style().help(&global_help())),
+        Reading::Help(Some(spec)) => plain(env.style().help(&command_help(spec))),
+        Reading::UnknownHelp(name) => {
+            usage_error(None, &Error::Usage(format!("unknown command `{name}`")))
+        }
         // A word that names no command: a typo of a subcommand, or a hook
         // registered wrongly. Both must fail: the call is blocked (stdout),
         // and the exit code stops a script or CI step.
-        (word, None) => {
+        Reading::Unknown(word) => {
             let err = Error::Usage(format!("unknown command `{word}`"));
             Outcome {
                 stdout: hook::bad_start(&err),
                 ..usage_error(None, &err)
             }
         }
+        // A hook registered with a mistyped flag must still protect: block
+        // and say why on stderr, so the user sees every call refused.
+        Reading::Usage { spec, err, .. } if spec.sub == Sub::Hook => Outcome {
+            stdout: hook::bad_start(&err),
+            stderr: format!("warden: {err}\n{}", global_help()),
+            code: 0,
+            audit: None,
+        },
+        Reading::Usage { spec, err, .. } => usage_error(Some(spec), &err),
+        Reading::Run { spec, parsed, .. } => dispatch(spec, &parsed, &mut io, env),
     }
 }
 
-fn dispatch(command: &Command, args: &[String], io: &mut Io<'_>, env: &Env) -> Outcome {
-    let is_hook = command.name == COMMANDS[0].name;
-    let (action, args) = match (command.actions.is_empty(), args.split_first()) {
-        (true, _) => (None, args),
-        (false, Some((first, rest))) if command.actions.contains(&first.as_str()) => {
-            (Some(first.clone()), rest)
-        }
-        (false, Some((first, _))) if matches!(first.as_str(), "-h" | "--help") => (None, args),
-        (false, _) => {
-            let err = Error::Usage(format!(
-                "`warden {}` needs one of: {}",
-                command.name,
-                command.actions.join(", ")
-            ));
-            return usage_error(Some(command), &err);
-        }
-    };
-    let parsed = match args::parse(command.flags, args, command.operands) {
-        Ok(parsed) => parsed,
-        // A hook registered with a mistyped flag must still protect: block
-        // and say why on stderr, so the user sees every call refused.
-        Err(err) if is_hook => {
-            return Outcome {
-                stdout: hook::bad_start(&err),
-                stderr: format!("warden: {err}\n{}", global_help()),
-                code: 0,
-                audit: None,
-            }
-        }
-        Err(err) => return usage_error(Some(command), &err),
-    };
+fn dispatch(spec: &Spec, parsed: &Parsed, io: &mut Io<'_>, env: &Env) -> Outcome {
+    let is_hook = spec.sub == Sub::Hook;
     if parsed.help {
         return plain(env.style().help(&if is_hook {
             global_help()
         } else {
-            command_help(command)
+            command_help(spec)
         }));
     }
     if is_hook && env.stdin_is_terminal {
@@ -561,9 +367,7 @@ fn dispatch(command: &Command, args: &[String], io: &mut Io<'_>, env: &Env) -> O
             audit: None,
         };
     }
-    let mut parsed = parsed;
-    parsed.action = action;
-    (command.run)(&parsed, env, io).unwrap_or_else(|err| usage_error(Some(command), &err))
+    runner(spec.sub)(parsed, env, io).unwrap_or_else(|err| usage_error(Some(spec), &err))
 }
 
 /// The hook's deadline for this run: `None` for subcommands other than the
@@ -572,21 +376,20 @@ fn dispatch(command: &Command, args: &[String], io: &mut Io<'_>, env: &Env) -> O
 /// an agent that times a hook out lets the call run.
 pub fn deadline(args: &[String], env: &Env) -> Option<Deadline> {
     let after = env.deadline?;
-    let first = args.first().map(String::as_str).unwrap_or("");
-    let hook = match first {
-        "" | "hook" => true,
-        "check" => !args.iter().any(|a| a == "--batch"),
-        flag => flag.starts_with('-') && !matches!(flag, "-h" | "--help" | "-V" | "--version"),
+    // A run that reads a payload: the hook, or `check` without --batch.
+    let Reading::Run { spec, parsed, .. } = subcommands::read(args) else {
+        return None;
     };
-    if !hook {
+    let hook = match spec.sub {
+        Sub::Hook => true,
+        Sub::Check => parsed.value("--batch").is_none(),
+        _ => false,
+    };
+    if !hook || parsed.help {
         return None;
     }
-    let dialect = args
-        .iter()
-        .position(|a| a == "--agent")
-        .and_then(|i| args.get(i + 1))
-        .map(String::as_str)
-        .or_else(|| args.iter().find_map(|a| a.strip_prefix("--agent=")))
+    let dialect = parsed
+        .value("--agent")
         .and_then(crate::verdict::Dialect::parse);
     let millis = after.as_millis() as u64;
     let verdict = crate::verdict::Verdict::input_block(
@@ -628,7 +431,7 @@ fn plain(stdout: String) -> Outcome {
 
 /// A subcommand used wrongly: the problem and how to get help, on stderr,
 /// exit 2, and no verdict.
-fn usage_error(command: Option<&Command>, err: &Error) -> Outcome {
+fn usage_error(command: Option<&Spec>, err: &Error) -> Outcome {
     let err = match err {
         Error::Usage(problem) => problem.clone(),
         other => other.to_string(),
@@ -649,13 +452,13 @@ fn usage_error(command: Option<&Command>, err: &Error) -> Outcome {
 }
 
 fn global_help() -> String {
-    let hook = &COMMANDS[0];
+    let hook = &SUBCOMMANDS[0];
     let mut out = format!(
         "warden: a pre-tool-call guard for AI coding agents\n\n\
          USAGE:\n    warden [hook] {}\n    warden <COMMAND> [OPTIONS]\n\n{}\n\nCOMMANDS:\n",
         hook.usage, hook.about
     );
-    for c in COMMANDS {
+    for c in SUBCOMMANDS {
         out.push_str(&format!("    {:<9}  {}\n", c.name, c.summary));
     }
     out.push_str("\nHOOK OPTIONS:\n");
@@ -672,7 +475,7 @@ fn global_help() -> String {
     out
 }
 
-fn command_help(c: &Command) -> String {
+fn command_help(c: &Spec) -> String {
     format!(
         "warden {}: {}\n\nUSAGE:\n    warden {} {}\n\n{}\n\nOPTIONS:\n{}",
         c.name,
@@ -744,7 +547,7 @@ mod tests {
 
     #[test]
     fn every_command_has_help() {
-        for c in COMMANDS {
+        for c in SUBCOMMANDS {
             for args in [vec![c.name, "--help"], vec!["help", c.name]] {
                 let out = run_with(&args, "");
                 assert_eq!(out.code, 0, "{args:?}");

@@ -3,7 +3,7 @@
 use std::fmt::Write;
 use std::path::Path;
 
-use super::args::{Flag, Parsed};
+use super::args::Parsed;
 use super::{hook, Env, Io, Outcome};
 use crate::agents::{Check, Status};
 use crate::config::load::{self, CacheStatus};
@@ -12,49 +12,6 @@ use crate::engine::{self, Explanation, OnAsk, Options};
 use crate::error::Error;
 use crate::payload::{ToolCall, ToolKind};
 use crate::verdict::Dialect;
-
-pub(super) const CWD: Flag = Flag {
-    long: "--cwd",
-    value: Some("DIR"),
-    choices: &[],
-    help: "the working directory whose policy files apply (default: the current one)",
-};
-
-pub(super) static CWD_FLAG: &[Flag] = &[CWD];
-
-pub(super) static WHY_FLAGS: &[Flag] = &[
-    Flag {
-        long: "--tool",
-        value: Some("NAME"),
-        choices: &[],
-        help: "the tool called (default: terminal with --cmd, write_file with --path)",
-    },
-    Flag {
-        long: "--cmd",
-        value: Some("COMMAND"),
-        choices: &[],
-        help: "the command line a shell tool runs",
-    },
-    Flag {
-        long: "--path",
-        value: Some("PATH"),
-        choices: &[],
-        help: "the file a file tool works on",
-    },
-    CWD,
-    Flag {
-        long: "--agent",
-        value: Some("NAME"),
-        choices: &["hermes", "claude", "codex", "native"],
-        help: "whose output line to show (default: hermes)",
-    },
-    Flag {
-        long: "--on-ask",
-        value: Some("WHAT"),
-        choices: &["ask", "block"],
-        help: "as the hook's --on-ask: `block` turns an ask into a block",
-    },
-];
 
 pub(super) fn current_dir(parsed: &Parsed) -> Option<String> {
     parsed.value("--cwd").map(str::to_string).or_else(|| {

@@ -1,39 +1,10 @@
 //! `warden rules list`: every rule that decides here, built-in and the user's, with its layer, decision, source and examples.
 
-use super::args::{Flag, Parsed};
-use super::policy::CWD;
+use super::args::Parsed;
 use super::{Env, Io, Outcome};
 use crate::error::Error;
 use crate::rules::catalog::{self, Entry};
 use crate::verdict::Decision;
-
-pub(super) static FLAGS: &[Flag] = &[
-    Flag {
-        long: "--layer",
-        value: Some("LAYER"),
-        choices: &["hardline", "sudo-guard", "user", "dangerous"],
-        help: "only the rules of one layer",
-    },
-    Flag {
-        long: "--group",
-        value: Some("GROUP"),
-        choices: &[],
-        help: "only the rules whose id starts with GROUP. (fs, git, net, files, ...)",
-    },
-    Flag {
-        long: "--json",
-        value: None,
-        choices: &[],
-        help: "one JSON object per rule, one per line",
-    },
-    Flag {
-        long: "--markdown",
-        value: None,
-        choices: &[],
-        help: "the built-in rules as the page docs/rules.md",
-    },
-    CWD,
-];
 
 pub(super) fn run(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome, Error> {
     if parsed.value("--markdown").is_some() {

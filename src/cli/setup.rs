@@ -3,47 +3,10 @@
 use std::fmt::Write;
 use std::path::PathBuf;
 
-use super::args::{Flag, Parsed};
+use super::args::Parsed;
 use super::{Env, Io, Outcome};
 use crate::agents::{self, Agent, Kind, Options, Status};
 use crate::error::Error;
-
-const AGENT: Flag = Flag {
-    long: "--agent",
-    value: Some("NAME"),
-    choices: &["hermes", "claude", "codex", "all"],
-    help: "hermes, claude, codex, or all three (default: the agents found here)",
-};
-
-const DRY_RUN: Flag = Flag {
-    long: "--dry-run",
-    value: None,
-    choices: &[],
-    help: "say what would change, change nothing",
-};
-
-const WARDEN: Flag = Flag {
-    long: "--warden",
-    value: Some("PATH"),
-    choices: &[],
-    help: "the warden binary to register (default: this one)",
-};
-
-pub(super) static INSTALL_FLAGS: &[Flag] = &[
-    AGENT,
-    DRY_RUN,
-    Flag {
-        long: "--accept-hooks",
-        value: None,
-        choices: &[],
-        help: "record your consent to Hermes running warden's hook\n(otherwise Hermes asks once, at its next run in a terminal)",
-    },
-    WARDEN,
-];
-
-pub(super) static UNINSTALL_FLAGS: &[Flag] = &[AGENT, DRY_RUN, WARDEN];
-
-pub(super) static DOCTOR_FLAGS: &[Flag] = &[AGENT, super::policy::CWD];
 
 /// The agents the flag names (`all`: the three); without it, those found here.
 fn chosen(parsed: &Parsed, env: &Env) -> Vec<Agent> {

@@ -9,49 +9,10 @@ use std::path::PathBuf;
 
 use serde_json::{json, Value};
 
-use super::args::{Flag, Parsed};
+use super::args::Parsed;
 use super::{Env, Io, Outcome};
 use crate::config::load::Locations;
 use crate::error::Error;
-
-pub(super) static FLAGS: &[Flag] = &[
-    Flag {
-        long: "--tool",
-        value: Some("TOOL"),
-        choices: &[],
-        help: "add: the tool the rule is for (default `*`: every tool)",
-    },
-    Flag {
-        long: "--pattern",
-        value: Some("GLOB"),
-        choices: &[],
-        help: "add: an fnmatch glob over the command or path (default `*`)",
-    },
-    Flag {
-        long: "--decision",
-        value: Some("WHAT"),
-        choices: &["allow", "ask", "deny"],
-        help: "add: allow, ask or deny",
-    },
-    Flag {
-        long: "--scope",
-        value: Some("PATH"),
-        choices: &[],
-        help: "add: only under this path prefix (default: everywhere)",
-    },
-    Flag {
-        long: "--priority",
-        value: Some("N"),
-        choices: &[],
-        help: "add: higher wins (default 50); on a tie deny > ask > allow",
-    },
-    Flag {
-        long: "--id",
-        value: Some("ID"),
-        choices: &[],
-        help: "add: the rule's id (default trust-N); show, remove: which rule",
-    },
-];
 
 /// Read-only rules `init` starts a file with: looking never changes anything.
 /// No whole file tool: an allow for `read_file` would cover `~/.aws/credentials`

@@ -156,6 +156,11 @@ pub fn file_uses(cmd: &Command) -> Vec<FileUse<'_>> {
         "awk" | "gawk" | "mawk" | "nawk" => awk(args, &mut u),
         "grep" | "egrep" | "fgrep" | "rg" => grep(cmd, &mut u),
         "jq" => jq(args, &mut u),
+        // `warden test FILE`, `warden audit --file F`, as warden reads them.
+        crate::subcommands::PROGRAM => crate::subcommands::read(args)
+            .files_read()
+            .into_iter()
+            .for_each(|f| u.add(f.to_string(), How::Read)),
         "yq" => yq(args, &mut u),
         "chmod" | "chown" | "chgrp" => chmod(cmd, &mut u),
         "curl" => curl(cmd, &mut u),

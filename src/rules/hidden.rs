@@ -31,8 +31,8 @@ pub static RULES: &[Rule] = &[
         reason: "many programs run a command they are given (hook options, `key=CMD` settings, the rest of their arguments, `!CMD` at their prompt, a file written just before); warden cannot tell whether this one does, and the text alone would be refused outright",
         decision: Decision::Ask,
         matcher: Matcher::Analysis(command_in_argument),
-        hits: &["aa-exec rm -rf ~", "csvtool call 'rm -rf ~;false' /etc/hosts", "certbot certonly --pre-hook 'rm -rf ~'", "bpftrace -e 'BEGIN {system(\"rm -rf ~\")}'", "ftp <<'EOF'\n!rm -rf ~\nEOF", "echo 'rm -rf ~' > /tmp/t; AUTOM4TE=/tmp/t autoconf", "printf 'all:\\n\\trm -rf ~\\n' > Makefile && make", "ansible all -m shell -a 'rm -rf /'"],
-        misses: &["hg commit -m 'rm -rf ~ is gone'", "notify-send 'rm -rf finished'", "mytool --exec 'ls -la'", "ee preflight check --cmd \"git reset --hard HEAD~5\"", "psql -c \"SELECT * FROM t WHERE a = 'DROP TABLE'\"", "cargo build --release", "aa-exec ls", "echo 'rm -rf ~' > notes.txt && mytool notes.md", "apt-get install -y rm-improved"],
+        hits: &["aa-exec rm -rf ~", "csvtool call 'rm -rf ~;false' /etc/hosts", "certbot certonly --pre-hook 'rm -rf ~'", "bpftrace -e 'BEGIN {system(\"rm -rf ~\")}'", "ftp <<'EOF'\n!rm -rf ~\nEOF", "echo 'rm -rf ~' > /tmp/t; AUTOM4TE=/tmp/t autoconf", "printf 'all:\\n\\trm -rf ~\\n' > Makefile && make", "ansible all -m shell -a 'rm -rf /'", "aa-exec warden uninstall"],
+        misses: &["hg commit -m 'rm -rf ~ is gone'", "notify-send 'rm -rf finished'", "mytool --exec 'ls -la'", "ee preflight check --cmd \"git reset --hard HEAD~5\"", "psql -c \"SELECT * FROM t WHERE a = 'DROP TABLE'\"", "cargo build --release", "aa-exec ls", "echo 'rm -rf ~' > notes.txt && mytool notes.md", "apt-get install -y rm-improved", "warden why --cmd 'rm -rf ~'", "warden --agent claude why --cmd 'rm -rf /'"],
     },
 ];
 
@@ -52,7 +52,7 @@ const DATA_PROGRAMS: &[&str] = &[
 ];
 
 /// Whether `program` is one of [`DATA_PROGRAMS`], asked of every command.
-fn is_data_program(program: &str) -> bool {
+pub(super) fn is_data_program(program: &str) -> bool {
     static SET: Lazy<NameSet> = Lazy::new(|| names::set(&[DATA_PROGRAMS]));
     SET.contains(program)
 }
@@ -75,6 +75,28 @@ const MESSAGE_OPTIONS: &[&str] = &[
     "-m", "--message", "--msg", "--title", "--body", "--description", "--desc", "--comment",
     "--subject", "--summary", "--note", "--notes", "--text", "--label", "--reason", "--help",
 ];
+
+/// A message option among a command's arguments, and where its text is.
+pub(super) enum Message {
+    /// `-m TEXT`: the next argument.
+    ValueNext,
+    /// `--message=TEXT`: this one.
+    ValueIn,
+}
+
+/// Whether `arg` is one of [`MESSAGE_OPTIONS`], alone or with its value.
+pub(super) fn message_option(arg: &str) -> Option<Message> {
+    // Every message option starts with `-`: most words need no lookup.
+    if !arg.starts_with('-') {
+        return None;
+    }
+    if MESSAGE_OPTIONS.contains(&arg) {
+        return Some(Message::ValueNext);
+    }
+    arg.split_once('=')
+        .is_some_and(|(name, _)| MESSAGE_OPTIONS.contains(&name))
+        .then_some(Message::ValueIn)
+}
 
 /// Files a build or package tool reads by name from the working directory,
 /// and the tools that run what is in them.
@@ -151,6 +173,8 @@ pub(super) fn command_in_argument(analysis: &Analysis) -> Option<String> {
 /// not say what they run. Rules may know other things about a program
 /// (`apt-get` installs, `mysql` reaches a database) and still not see the
 /// command in its `-o Pre-Invoke=` or its `\\!` line, so they are searched.
+/// warden itself runs nothing it is given: its table of subcommands says
+/// what each reads, and the floor blocks the ones that change its state.
 pub(crate) fn searched(cmd: &Command) -> bool {
     *cmd.memo.searched.get_or_init(|| {
         !cmd.program.is_empty()
@@ -158,6 +182,7 @@ pub(crate) fn searched(cmd: &Command) -> bool {
             && !cmd.program.contains(['$', '(', '`'])
             && !is_data_program(&cmd.program)
             && !has_model(&cmd.program)
+            && cmd.program != crate::subcommands::PROGRAM
     })
 }
 
@@ -227,9 +252,11 @@ fn known_command(name: &str) -> bool {
             }
         }
         Known {
+            // warden itself: the floor judges its subcommands.
             exact: shell::modelled_names()
                 .chain(HARDLINE_SET.exact_names())
                 .chain(DANGEROUS_SET.exact_names())
+                .chain([crate::subcommands::PROGRAM])
                 .collect(),
             prefixes,
             firsts,
@@ -367,18 +394,13 @@ fn texts(cmd: &Command, analysis: &Analysis) -> Vec<String> {
         if std::mem::take(&mut skip_next) {
             continue;
         }
-        // Every message option starts with `-`: most words need no lookup.
-        if arg.starts_with('-') {
-            if MESSAGE_OPTIONS.contains(&arg.as_str()) {
+        match message_option(arg) {
+            Some(Message::ValueNext) => {
                 skip_next = true;
                 continue;
             }
-            if arg
-                .split_once('=')
-                .is_some_and(|(name, _)| MESSAGE_OPTIONS.contains(&name))
-            {
-                continue;
-            }
+            Some(Message::ValueIn) => continue,
+            None => {}
         }
         if rests < 3 && runs_rest(arg) {
             rests += 1;
@@ -600,10 +622,14 @@ mod tests {
                 "",
                 "x",
                 "nodejs22",
+                "warden",
             ])
             .collect();
         for name in names {
-            let slow = has_model(name) || HARDLINE_SET.names(name) || DANGEROUS_SET.names(name);
+            let slow = has_model(name)
+                || HARDLINE_SET.names(name)
+                || DANGEROUS_SET.names(name)
+                || name == crate::subcommands::PROGRAM;
             assert_eq!(known_command(name), slow, "{name}");
         }
     }

@@ -16,7 +16,7 @@
 //! knows the host can tell use from theft. A secret file's content or the
 //! whole environment never has a place in a request: both block anywhere.
 
-mod hosts;
+pub(super) mod hosts;
 mod script;
 mod sinks;
 mod sources;

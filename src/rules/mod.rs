@@ -19,6 +19,7 @@ mod fs_write;
 mod git;
 mod hardline;
 mod hidden;
+mod host;
 mod leak;
 
 pub(crate) use hidden::{path_arguments, searched as hidden_paths_searched};
@@ -173,6 +174,12 @@ pub static DANGEROUS: &[Table] = &[
         file: "net",
         group: "net",
         rules: net::RULES,
+    },
+    // Look-alike hosts, wherever a program is pointed at one.
+    Table {
+        file: "url",
+        group: "net",
+        rules: url::RULES,
     },
     // Credential variables in a request body or URL, where only a person who
     // knows the host can tell use from theft.

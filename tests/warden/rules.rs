@@ -107,6 +107,11 @@ const GROUP_EXCEPTIONS: &[(&str, &str, &str)] = &[
         "secrets followed to the network are the same family as those in secrets.rs",
     ),
     (
+        "url",
+        "net",
+        "where a URL points is the network's business, beside the download rules of net.rs",
+    ),
+    (
         "hidden",
         "exec",
         "a command handed to another program is a way to execute one; the table is last so every other rule speaks first",

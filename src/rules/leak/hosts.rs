@@ -1,5 +1,7 @@
 //! Where a request goes: URLs taken apart (credentials, host, the rest), hosts that never leave the machine, and which service each well-known credential belongs to.
 
+use crate::rules::host;
+
 /// A service whose credentials have a known home: its token sent there is
 /// its use, sent anywhere else it is stolen.
 #[derive(Debug, PartialEq, Eq)]
@@ -9,7 +11,7 @@ pub(in crate::rules) struct Provider {
     vars: &'static [&'static str],
     /// The service's domains; a host is the service's when it is one of
     /// them or under one.
-    domains: &'static [&'static str],
+    pub(in crate::rules) domains: &'static [&'static str],
 }
 
 /// Services that are only offered by their vendor. Products that are also
@@ -101,8 +103,9 @@ pub(in crate::rules) fn split_url(word: &str) -> Url<'_> {
     }
 }
 
-/// The literal host name of a URL, lowercased and without its port, when
-/// it has no expansion in it.
+/// The literal host name of a URL, read as [`host::name`] reads it (case,
+/// percent escapes, the final dot and Punycode undone) and without its
+/// port, when it has no expansion in it.
 pub(in crate::rules) fn literal_host(url: &Url<'_>) -> Option<String> {
     let host = url.host;
     if host.is_empty() || host.contains(['$', '`', '(', '{']) {
@@ -119,7 +122,7 @@ pub(in crate::rules) fn literal_host(url: &Url<'_>) -> Option<String> {
             }
         })
     };
-    Some(name.to_ascii_lowercase())
+    Some(host::name(name).text)
 }
 
 /// Whether a host is spelled partly by hand around its expansions
