@@ -268,7 +268,11 @@ impl Reading<'_> {
     pub fn changes_state(&self) -> bool {
         match self {
             Reading::Version | Reading::Help(_) | Reading::UnknownHelp(_) => false,
-            Reading::Unknown(_) => true,
+            // A word known only at run time (`warden "$SUB"`) may be any
+            // subcommand; a written one this table lacks is asked about
+            // (`exec.warden-unknown-command`): another program may be
+            // called warden too.
+            Reading::Unknown(word) => !is_plain_word(word),
             Reading::Usage { spec, action, .. } => match action {
                 Some(action) => action.changes != Changes::Nothing,
                 None => spec.may_change(),
@@ -286,6 +290,14 @@ impl Reading<'_> {
                         Changes::StateUnless(switch) => parsed.value(switch).is_none(),
                     }
             }
+        }
+    }
+
+    /// A first word written out that names no subcommand (`warden lnit`).
+    pub fn unknown_word(&self) -> Option<&str> {
+        match self {
+            Reading::Unknown(word) if is_plain_word(word) => Some(word),
+            _ => None,
         }
     }
 
@@ -309,3 +321,12 @@ pub use table::SUBCOMMANDS;
 
 #[cfg(test)]
 mod tests;
+
+/// A word of letters, digits, `-`, `_` and `.`: written out, not made at
+/// run time.
+fn is_plain_word(word: &str) -> bool {
+    !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}

@@ -184,6 +184,15 @@ pub static RULES: &[Rule] = &[
         misses: &["curl --engine list", "openssl req -new -key k.pem", "enable -n echo", "mpv song.mp3", "nginx -t", "python3 -c 'import json'", "gdb ./app", "ssh-keygen -t ed25519 -f ./deploy_key", "ssh -i ~/.ssh/id_ed25519 host"],
     },
     Rule {
+        id: "exec.warden-unknown-command",
+        category: "a warden subcommand this version does not know",
+        reason: "this warden would only print its usage, but another version of it may read the word as a change to the guard (a program of another maker called warden runs its own commands: an allow rule lets them through)",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &[crate::subcommands::PROGRAM], check: warden_unknown_command },
+        hits: &["warden disable", "~/.local/bin/warden reset-ledger --yes", "warden env up"],
+        misses: &["warden rules", "warden why --cmd 'rm -rf /'", "warden --version", "warden help lnit"],
+    },
+    Rule {
         id: "exec.startup-hook",
         category: "shell startup hook via the environment (BASH_ENV/ENV/PROMPT_COMMAND)",
         reason: "a shell started with it runs that file or command before anything else",
@@ -626,6 +635,10 @@ fn library_injection(cmd: &Command) -> bool {
         }
         _ => false,
     })
+}
+
+fn warden_unknown_command(cmd: &Command) -> bool {
+    crate::subcommands::read(&cmd.args).unknown_word().is_some()
 }
 
 fn startup_hook(cmd: &Command) -> bool {

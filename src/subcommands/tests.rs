@@ -119,11 +119,22 @@ fn state_changing_runs_and_anything_unknown_change_state() {
         &["trust", "add", "--bogus"],
         &["trust"],
         &["trust", "frobnicate"],
-        &["lnit"],
-        &["reset"],
         &["$SUB"],
+        &["$(echo bless)"],
     ] {
         assert!(changes(list), "{list:?}");
+    }
+}
+
+#[test]
+fn a_written_word_that_names_no_subcommand_is_told_apart() {
+    for list in [&["lnit"][..], &["reset", "--yes"], &["env", "up"]] {
+        let reading = args(list);
+        assert!(!changes(list), "{list:?}");
+        assert_eq!(read(&reading).unknown_word(), Some(list[0]), "{list:?}");
+    }
+    for list in [&["$SUB"][..], &["rules"], &["--version"], &["help", "lnit"]] {
+        assert_eq!(read(&args(list)).unknown_word(), None, "{list:?}");
     }
 }
 
