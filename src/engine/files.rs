@@ -27,8 +27,9 @@ pub(crate) struct Touched {
     pub write: bool,
     /// The shell spelling; `None` for a file tool.
     pub how: Option<How>,
-    /// What a verdict quotes: the tool and its path, or the command.
-    pub subject: String,
+    /// What a verdict quotes: the tool and its path, or the command (shared
+    /// by every file the command touches).
+    pub subject: std::rc::Rc<str>,
     /// The command of the line that touches it (shell calls).
     pub segment: Option<usize>,
 }
@@ -103,7 +104,7 @@ pub(crate) fn touched(
             .map(|file| {
                 let resolution = resolve::resolve(&file.path, base(cwd, home, around), links);
                 Touched {
-                    subject: tool_subject(&call.tool, &file.path),
+                    subject: tool_subject(&call.tool, &file.path).into(),
                     literal: file.path.clone(),
                     resolution,
                     write: file.write,
@@ -128,6 +129,9 @@ pub(crate) fn touched(
             }
         };
         let unknown_dir = cmd.cwd.is_some() && dir.is_none();
+        // Written once for all the command's files: a command can name
+        // hundreds (brace expansion), each as long as the line.
+        let subject: std::rc::Rc<str> = cmd.display().into();
         for file in uses {
             let from = base(dir.as_deref(), home, around);
             let mut literal = file.path;
@@ -147,7 +151,7 @@ pub(crate) fn touched(
                 resolution,
                 write: file.access == access::Access::Write,
                 how: Some(file.how),
-                subject: cmd.display(),
+                subject: subject.clone(),
                 segment: Some(i),
             });
         }
@@ -408,7 +412,7 @@ pub(crate) fn verdict(touched: &Touched, rule: &'static PathRule, layer: Layer) 
         decision,
         layer,
         Some(rule.id.to_string()),
-        touched.subject.clone(),
+        touched.subject.to_string(),
         Reason::Path {
             category: rule.category,
             why: rule.reason,

@@ -200,6 +200,12 @@ fn adversarial_shapes_finish() {
         ),
         ("huge brace sequence", "echo {1..1000000000}".to_string()),
         (
+            // 256 files, each named in a command as long as the line: the
+            // command is written once for all of them, not once each.
+            "many long files in one command",
+            format!("touch {}{}", "{a,b}".repeat(8), "é".repeat(4000)),
+        ),
+        (
             "1 MiB command",
             format!("echo {}; ls", "a".repeat((1 << 20) - 9)),
         ),
