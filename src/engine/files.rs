@@ -27,8 +27,10 @@ pub(crate) struct Touched {
     pub write: bool,
     /// The shell spelling; `None` for a file tool.
     pub how: Option<How>,
-    /// What a verdict quotes: the tool and its path, or the command.
-    pub subject: String,
+    /// What a verdict quotes: the tool and its path, or the command (one
+    /// copy for all the files a command touches: `mv` with 10,000 files
+    /// wrote its whole line out 10,000 times).
+    pub subject: Rc<str>,
     /// The command of the line that touches it (shell calls).
     pub segment: Option<usize>,
 }
@@ -112,7 +114,7 @@ pub(crate) fn touched(
             .map(|file| {
                 let resolution = resolve::resolve(&file.path, base(cwd, home, around), links);
                 Touched {
-                    subject: tool_subject(&call.tool, &file.path),
+                    subject: tool_subject(&call.tool, &file.path).into(),
                     literal: file.path.clone(),
                     resolution,
                     write: file.write,
@@ -137,6 +139,7 @@ pub(crate) fn touched(
             }
         };
         let unknown_dir = cmd.cwd.is_some() && dir.is_none();
+        let subject: Rc<str> = cmd.display().into();
         for file in uses {
             let mut resolution =
                 resolve::resolve(&file.path, base(dir.as_deref(), home, around), links);
@@ -148,7 +151,7 @@ pub(crate) fn touched(
                 resolution,
                 write: file.access == access::Access::Write,
                 how: Some(file.how),
-                subject: cmd.display(),
+                subject: subject.clone(),
                 segment: Some(i),
             });
         }
@@ -386,7 +389,7 @@ pub(crate) fn verdict(touched: &Touched, rule: &'static PathRule, layer: Layer) 
         decision,
         layer,
         Some(rule.id.to_string()),
-        touched.subject.clone(),
+        touched.subject.to_string(),
         Reason::Path {
             category: rule.category,
             why: rule.reason,

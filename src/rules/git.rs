@@ -168,10 +168,12 @@ impl<'a> Git<'a> {
 /// calls name another one.
 fn git(cmd: &Command) -> Option<Git<'_>> {
     let at = first_operand(&cmd.args, &GLOBAL)?;
+    let (global, rest) = cmd.args.split_at_checked(at)?;
+    let (sub, args) = rest.split_first()?;
     Some(Git {
-        sub: cmd.args[at].as_str(),
-        args: &cmd.args[at + 1..],
-        global: &cmd.args[..at],
+        sub: sub.as_str(),
+        args,
+        global,
     })
 }
 
