@@ -375,7 +375,7 @@ impl Eval<'_> {
                                 (offset as usize).min(chars.len())
                             };
                             let end = match length {
-                                Some(l) if l >= 0 => (start + l as usize).min(chars.len()),
+                                Some(l) if l >= 0 => start.saturating_add(l as usize).min(chars.len()),
                                 Some(l) => chars
                                     .len()
                                     .saturating_sub(l.unsigned_abs() as usize)
@@ -678,22 +678,24 @@ fn expand_into(chars: Vec<(char, u8)>, out: &mut Vec<Vec<(char, u8)>>) {
 fn sequence(inner: &str) -> Option<Vec<String>> {
     let mut parts = inner.split("..");
     let (a, b) = (parts.next()?, parts.next()?);
-    let step: i64 = parts
+    // `unsigned_abs`: the step may be `i64::MIN`, which has no `abs`.
+    let step = parts
         .next()
         .map_or(Some(1i64), |s| s.parse::<i64>().ok())?
-        .abs()
+        .unsigned_abs()
         .max(1);
+    let step = usize::try_from(step).unwrap_or(usize::MAX);
     if let (Ok(x), Ok(y)) = (a.parse::<i64>(), b.parse::<i64>()) {
         let items: Vec<String> = if x <= y {
             (x..=y)
-                .step_by(step as usize)
+                .step_by(step)
                 .take(MAX_FIELDS)
                 .map(|n| n.to_string())
                 .collect()
         } else {
             (y..=x)
                 .rev()
-                .step_by(step as usize)
+                .step_by(step)
                 .take(MAX_FIELDS)
                 .map(|n| n.to_string())
                 .collect()

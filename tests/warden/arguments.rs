@@ -9,13 +9,19 @@ use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Once;
 
+use serde_json::{json, Value};
 use warden::engine::{evaluate_command, Options};
+use warden::shell::shell_quote;
+
+use crate::support::World;
 
 tests![
     every_program_with_odd_arguments,
     every_program_behind_wrappers_and_shells,
     every_program_with_ten_thousand_arguments,
     rule_examples_cut_short,
+    the_binary_answers_each_call_once,
+    a_batch_answers_every_line_once,
 ];
 
 /// Argument lists that end where a parser expects more, or hold what a
@@ -47,24 +53,10 @@ const GRID: &[&[&str]] = &[
     &["@"],
 ];
 
-/// A word as the shell reads it back: bare when that is safe, else in
-/// single quotes.
-fn quote(word: &str) -> String {
-    let bare = !word.is_empty()
-        && word
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%^".contains(&b));
-    if bare {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
-    }
-}
-
 fn line(program: &str, args: &[&str]) -> String {
     std::iter::once(program)
         .chain(args.iter().copied())
-        .map(quote)
+        .map(shell_quote)
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -189,10 +181,10 @@ fn every_program_behind_wrappers_and_shells() {
         small.iter().flat_map(move |args| {
             let inner = line(p, args);
             let shells = [
-                format!("bash -c {}", quote(&inner)),
-                format!("sh -c {}", quote(&inner)),
-                format!("eval {}", quote(&inner)),
-                format!("echo {} | sh", quote(&inner)),
+                format!("bash -c {}", shell_quote(&inner)),
+                format!("sh -c {}", shell_quote(&inner)),
+                format!("eval {}", shell_quote(&inner)),
+                format!("echo {} | sh", shell_quote(&inner)),
                 format!("x=$({inner})"),
             ];
             THROUGH
@@ -212,8 +204,8 @@ fn every_program_with_ten_thousand_arguments() {
         .cycle()
         .take(10_000)
         .collect();
-    let tail = many.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" ");
-    decide_all(programs.iter().map(|p| format!("{} {tail}", quote(p))));
+    let tail = many.iter().map(|w| shell_quote(w)).collect::<Vec<_>>().join(" ");
+    decide_all(programs.iter().map(|p| format!("{} {tail}", shell_quote(p))));
 }
 
 /// Every rule's examples cut after each word, and each cut followed by
@@ -233,4 +225,69 @@ fn rule_examples_cut_short() {
         }
     }
     decide_all(commands);
+}
+
+/// The real binary in hook mode: one JSON verdict line, exit 0, no
+/// internal error, for the argument lists that end where a parser wants more.
+fn the_binary_answers_each_call_once() {
+    let w = World::new("arguments/hook");
+    for command in [
+        "git --",
+        "git -C",
+        "git -c",
+        "git --git-dir",
+        "sudo --",
+        "sudo -u",
+        "env -S",
+        "timeout",
+        "xargs -I",
+        "find . -exec",
+        "kubectl -n",
+        "docker --",
+        "bash -c",
+        "bash -c --",
+        "git -- é",
+        "rm --",
+    ] {
+        let payload = json!({"tool_name": "terminal", "tool_input": {"command": command}});
+        let out = w.run_binary(&["--agent", "native"], payload.to_string().as_bytes(), |_| {});
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{command}: {stderr}");
+        assert!(!stderr.contains("internal error"), "{command}: {stderr}");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let line = stdout.strip_suffix('\n').expect("one line");
+        let verdict: Value = serde_json::from_str(line).expect("a JSON verdict");
+        assert!(
+            matches!(verdict["action"].as_str(), Some("allow" | "ask" | "block")),
+            "{command}: {verdict}"
+        );
+    }
+}
+
+/// One `check --batch` stream of every program with a few short grids:
+/// as many verdict lines as payloads, none an internal error.
+fn a_batch_answers_every_line_once() {
+    let w = World::new("arguments/batch");
+    let grids: &[&[&str]] = &[&[], &["--"], &["-"], &["-é"], &["--é="]];
+    let mut stream = String::new();
+    let mut lines = 0;
+    for program in warden::rules::program_names() {
+        for args in grids {
+            let command = line(program, args);
+            let payload = json!({"tool_name": "terminal", "tool_input": {"command": command}});
+            stream.push_str(&payload.to_string());
+            stream.push('\n');
+            lines += 1;
+        }
+    }
+    let out = w.run_binary(&["check", "--batch", "--agent", "native"], stream.as_bytes(), |_| {});
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("internal error"), "{stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(stdout.lines().count(), lines, "{stderr}");
+    for line in stdout.lines() {
+        let verdict: Value = serde_json::from_str(line).expect("a JSON verdict");
+        assert_ne!(verdict["rule_id"], "internal.error", "{verdict}");
+    }
 }
