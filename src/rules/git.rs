@@ -407,6 +407,15 @@ mod tests {
     }
 
     #[test]
+    fn a_trailing_dashdash_names_no_subcommand() {
+        for line in ["git --", "git -C repo --", "git -c a=b --", "git --git-dir"] {
+            assert!(git(&Command::from_words(line)).is_none(), "{line}");
+        }
+        let c = Command::from_words("git -- status");
+        assert_eq!(git(&c).map(|g| (g.sub, g.global.len())), Some(("status", 1)));
+    }
+
+    #[test]
     fn checkout_paths_versus_branches() {
         assert!(discard_worktree(&Command::from_words(
             "git checkout HEAD -- src/"

@@ -720,6 +720,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn sequences_take_any_step() {
+        let min = i64::MIN;
+        assert_eq!(sequence(&format!("1..3..{min}")), Some(vec!["1".into()]));
+        assert!(sequence(&format!("a..c..{min}")).is_some());
+        assert_eq!(sequence("5..1..-2"), Some(vec!["5".into(), "3".into(), "1".into()]));
+        assert_eq!(sequence(&format!("{min}..{}..{}", i64::MAX, u64::MAX)), None);
+    }
+
+    #[test]
     fn a_literal_without_braces_splits_into_itself() {
         for text in [
             "", "a", "rm", "-rf", "~", "~/x", "a b", "a\tb", "x=1", "*.txt", "é~ü", "a}b", ",",
