@@ -13,7 +13,7 @@ use super::{Env, Io, Outcome};
 use crate::engine::{self, OnAsk, Options};
 use crate::error::Error;
 use crate::payload::{self, ToolCall};
-use crate::verdict::{Reason, Verdict};
+use crate::verdict::{Dialect, Reason, Verdict};
 
 pub(super) static FLAGS: &[Flag] = &[
     Flag {
@@ -66,30 +66,16 @@ pub(super) fn run(parsed: &Parsed, env: &Env, io: &mut Io<'_>) -> Result<Outcome
                 break;
             }
         };
-        let parsed = match std::str::from_utf8(line) {
+        let text = match std::str::from_utf8(line) {
             Ok(text) if text.trim().is_empty() => continue,
-            Ok(text) => payload::parse(text.trim_end_matches('\r')),
+            Ok(text) => Ok(text.trim_end_matches('\r')),
             Err(e) => Err(Error::PayloadNotUtf8 {
                 offset: e.valid_up_to(),
             }),
         };
-        let call = match parsed {
-            Ok(call) => call,
-            Err(err) => {
-                out.stderr
-                    .push_str(&format!("warden: line {}: {err}\n", n + 1));
-                if !emit(&mut writer, &hook::unreadable(&err, dialect), &mut out) {
-                    break;
-                }
-                continue;
-            }
-        };
-        let options = policies.options(&call, env, &mut out.stderr);
-        let dialect = dialect.unwrap_or(call.agent.dialect());
-        let judged = judged(|| {
-            env.provoke(&call);
-            engine::evaluate(&call, options).render(dialect)
-        });
+        // The dialect of the answer, once the payload has named its agent.
+        let mut answer_in = dialect;
+        let judged = judged(|| policies.answer(text, n, env, &mut answer_in, &mut out.stderr));
         let rendered = judged.unwrap_or_else(|detail| {
             out.stderr.push_str(&format!(
                 "warden: line {}: internal error: {detail}\n",
@@ -97,7 +83,11 @@ pub(super) fn run(parsed: &Parsed, env: &Env, io: &mut Io<'_>) -> Result<Outcome
             ));
             // A policy the panic may have left half-updated is loaded again.
             policies.loaded.clear();
-            Verdict::input_block("internal.error", Reason::Internal { detail }).render(dialect)
+            let verdict = Verdict::input_block("internal.error", Reason::Internal { detail });
+            match answer_in {
+                Some(dialect) => verdict.render(dialect),
+                None => verdict.render_for_any_agent(),
+            }
         });
         // The newline written on its own: pushed onto the rendered line, it
         // grew (copied) a string made to measure.
@@ -165,6 +155,32 @@ struct Policies {
 }
 
 impl Policies {
+    /// The verdict line (without its newline) for the payload on line `n`
+    /// (counted from 0); `dialect` is set to the payload's agent's when no
+    /// `--agent` chose one, and what is wrong goes to `stderr`.
+    fn answer(
+        &mut self,
+        text: Result<&str, Error>,
+        n: usize,
+        env: &Env,
+        dialect: &mut Option<Dialect>,
+        stderr: &mut String,
+    ) -> String {
+        let call = match text.and_then(payload::parse) {
+            Ok(call) => call,
+            Err(err) => {
+                stderr.push_str(&format!("warden: line {}: {err}\n", n + 1));
+                let mut line = hook::unreadable(&err, *dialect);
+                line.pop();
+                return line;
+            }
+        };
+        let answer_in = *dialect.get_or_insert(call.agent.dialect());
+        let options = self.options(&call, env, stderr);
+        env.provoke(&call);
+        engine::evaluate(&call, options).render(answer_in)
+    }
+
     /// The options to judge `call` with; what loading a policy for it had
     /// to say goes to `stderr`.
     fn options(&mut self, call: &ToolCall, env: &Env, stderr: &mut String) -> &Options {
