@@ -201,7 +201,8 @@ impl Policies {
                 // Many calls will read its rules: no system call for each.
                 std::sync::Arc::make_mut(&mut options.policy).hold_rules();
                 let on_ask = self.on_ask;
-                self.loaded.push((call.cwd.clone(), Options { on_ask, ..options }));
+                self.loaded
+                    .push((call.cwd.clone(), Options { on_ask, ..options }));
                 self.loaded.len() - 1
             }
         };

@@ -412,7 +412,10 @@ mod tests {
             assert!(git(&Command::from_words(line)).is_none(), "{line}");
         }
         let c = Command::from_words("git -- status");
-        assert_eq!(git(&c).map(|g| (g.sub, g.global.len())), Some(("status", 1)));
+        assert_eq!(
+            git(&c).map(|g| (g.sub, g.global.len())),
+            Some(("status", 1))
+        );
     }
 
     #[test]

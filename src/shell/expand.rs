@@ -375,7 +375,9 @@ impl Eval<'_> {
                                 (offset as usize).min(chars.len())
                             };
                             let end = match length {
-                                Some(l) if l >= 0 => start.saturating_add(l as usize).min(chars.len()),
+                                Some(l) if l >= 0 => {
+                                    start.saturating_add(l as usize).min(chars.len())
+                                }
                                 Some(l) => chars
                                     .len()
                                     .saturating_sub(l.unsigned_abs() as usize)
@@ -724,8 +726,14 @@ mod tests {
         let min = i64::MIN;
         assert_eq!(sequence(&format!("1..3..{min}")), Some(vec!["1".into()]));
         assert!(sequence(&format!("a..c..{min}")).is_some());
-        assert_eq!(sequence("5..1..-2"), Some(vec!["5".into(), "3".into(), "1".into()]));
-        assert_eq!(sequence(&format!("{min}..{}..{}", i64::MAX, u64::MAX)), None);
+        assert_eq!(
+            sequence("5..1..-2"),
+            Some(vec!["5".into(), "3".into(), "1".into()])
+        );
+        assert_eq!(
+            sequence(&format!("{min}..{}..{}", i64::MAX, u64::MAX)),
+            None
+        );
     }
 
     #[test]

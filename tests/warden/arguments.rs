@@ -144,13 +144,9 @@ fn every_program_with_odd_arguments() {
     assert!(programs.len() > 300, "{}", programs.len());
     let commands = programs.iter().flat_map(|p| {
         let grid = GRID.iter().map(move |args| line(p, args));
-        let options = lone_options(p).into_iter().flat_map(move |o| {
-            [
-                line(p, &[&o]),
-                line(p, &[&o, "--"]),
-                line(p, &[&o, "é"]),
-            ]
-        });
+        let options = lone_options(p)
+            .into_iter()
+            .flat_map(move |o| [line(p, &[&o]), line(p, &[&o, "--"]), line(p, &[&o, "é"])]);
         grid.chain(options)
     });
     decide_all(commands);
@@ -204,8 +200,16 @@ fn every_program_with_ten_thousand_arguments() {
         .cycle()
         .take(10_000)
         .collect();
-    let tail = many.iter().map(|w| shell_quote(w)).collect::<Vec<_>>().join(" ");
-    decide_all(programs.iter().map(|p| format!("{} {tail}", shell_quote(p))));
+    let tail = many
+        .iter()
+        .map(|w| shell_quote(w))
+        .collect::<Vec<_>>()
+        .join(" ");
+    decide_all(
+        programs
+            .iter()
+            .map(|p| format!("{} {tail}", shell_quote(p))),
+    );
 }
 
 /// Every rule's examples cut after each word, and each cut followed by
@@ -250,7 +254,11 @@ fn the_binary_answers_each_call_once() {
         "rm --",
     ] {
         let payload = json!({"tool_name": "terminal", "tool_input": {"command": command}});
-        let out = w.run_binary(&["--agent", "native"], payload.to_string().as_bytes(), |_| {});
+        let out = w.run_binary(
+            &["--agent", "native"],
+            payload.to_string().as_bytes(),
+            |_| {},
+        );
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(0), "{command}: {stderr}");
         assert!(!stderr.contains("internal error"), "{command}: {stderr}");
@@ -280,7 +288,11 @@ fn a_batch_answers_every_line_once() {
             lines += 1;
         }
     }
-    let out = w.run_binary(&["check", "--batch", "--agent", "native"], stream.as_bytes(), |_| {});
+    let out = w.run_binary(
+        &["check", "--batch", "--agent", "native"],
+        stream.as_bytes(),
+        |_| {},
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(!stderr.contains("internal error"), "{stderr}");

@@ -289,7 +289,10 @@ fn a_panic_blocks_the_call() {
             "{verdict}"
         );
         assert!(
-            verdict["reason"].as_str().unwrap_or("").contains("internal error"),
+            verdict["reason"]
+                .as_str()
+                .unwrap_or("")
+                .contains("internal error"),
             "{verdict}"
         );
         assert!(
@@ -352,8 +355,14 @@ fn a_panic_in_a_batch_blocks_that_payload_and_the_batch_goes_on() {
         2,
         "one line each: {stderr}"
     );
-    assert!(stderr.starts_with("warden: line 2: internal error: "), "{stderr}");
-    assert!(stderr.contains("warden: line 5: internal error: "), "{stderr}");
+    assert!(
+        stderr.starts_with("warden: line 2: internal error: "),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("warden: line 5: internal error: "),
+        "{stderr}"
+    );
 }
 
 fn a_closed_stdout_is_not_a_crash() {

@@ -282,7 +282,11 @@ pub(in crate::rules) fn command_secret(cmd: &Command, flow: &Flow) -> Option<Car
         // Sorted and searched: `rsync` with thousands of files writes as
         // many, and a scan for each argument was quadratic.
         written.sort_unstable();
-        for arg in cmd.args.iter().filter(|a| written.binary_search(a).is_err()) {
+        for arg in cmd
+            .args
+            .iter()
+            .filter(|a| written.binary_search(a).is_err())
+        {
             let arg = arg.trim_start_matches('@');
             let value = arg.split_once('=').map(|(_, v)| v);
             found.extend(
