@@ -111,8 +111,8 @@ thread_local! {
 /// hook in `main` prints the block and ends the process.
 fn judged(judge: impl FnOnce() -> String) -> Result<String, String> {
     CATCHING.with_borrow_mut(|c| *c = Some(None));
-    // Nothing `judge` borrows is used after a panic except the policies,
-    // which the caller drops.
+    // What `judge` changes stays usable after a panic (a line more on
+    // stderr, the dialect), except perhaps a policy, which the caller drops.
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(judge));
     let noted = CATCHING.with_borrow_mut(Option::take).flatten();
     result.map_err(|payload| {
