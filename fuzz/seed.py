@@ -4,7 +4,8 @@
 Each seed starts with the selector byte its target reads first: the dialect
 for `hook`, a floor example for `command` (a context, a floor example and a
 way of joining lines for `contexts`), the policy format for `policy`
-and `cache` (odd: a policy round-tripped through the cache).
+and `cache` (odd: a policy round-tripped through the cache); `argv` reads two
+bytes for the program and one for the form, then NUL-separated arguments.
 """
 import hashlib
 import json
@@ -49,6 +50,12 @@ def main():
             if isinstance(command, str) and m % 4 == 0:
                 put("command", bytes([(n + m) % 256]) + command.encode())
                 put("contexts", bytes([(n + m) % 256, m % 256, n % 4]) + command.encode())
+    # Argument lists that stop where a parser wants more, for programs
+    # across the whole list (the index wraps round it).
+    grids = [[], ["--"], ["-"], ["-x"], ["--x="], ["é"], ["-é"], ["a", "--", "b"], ["-c"], ["-o"]]
+    for n in range(0, 1024, 3):
+        args = grids[n % len(grids)]
+        put("argv", bytes([n >> 8, n & 255, n % 16]) + b"\0".join(a.encode() for a in args))
     policies = [ROOT / "examples" / "config.yaml"]
     policies += [p for p in (ROOT / "fixtures").rglob("*") if p.is_file() and ".world" in str(p)
                  and p.suffix in (".yaml", ".yml", ".json")]

@@ -1,4 +1,4 @@
-//! Entry points for the fuzz targets in `fuzz/` (built only with the `fuzzing` feature): the parsers, the compiled policy and its cache, reached without the loader's file search.
+//! Entry points for the fuzz targets in `fuzz/` (built only with the `fuzzing` feature): the parsers, the compiled policy and its cache, reached without the loader's file search, and command lines built from a program and its arguments.
 
 use std::sync::Arc;
 
@@ -82,4 +82,50 @@ pub fn floor_examples() -> Vec<&'static str> {
         .flat_map(|r| r.hits.iter().copied())
         .filter(|h| decide(&none, h) == Decision::Block)
         .collect()
+}
+
+/// The ways [`argv_line`] runs a program (`{}` is the program and its
+/// arguments): as it is, behind the wrappers the analysis peels, and as
+/// shell text the analysis reads again (`{q}`: the same, quoted as a word).
+pub const FORMS: &[&str] = &[
+    "{}",
+    "sudo {}",
+    "sudo -u root {}",
+    "env X=1 {}",
+    "timeout 5 {}",
+    "nice -n 5 {}",
+    "nohup {}",
+    "xargs {}",
+    "find . -exec {} ;",
+    "bash -c {q}",
+    "sh -c {q}",
+    "eval {q}",
+    "echo {q} | sh",
+    "x=$({})",
+];
+
+/// A command line from fuzz input: two bytes pick a program among
+/// [`crate::rules::program_names`], one a [`FORMS`] entry, and the rest,
+/// split at NUL bytes, are its arguments (none when there is no rest).
+pub fn argv_line(data: &[u8]) -> Option<String> {
+    static PROGRAMS: once_cell::sync::Lazy<Vec<&'static str>> =
+        once_cell::sync::Lazy::new(crate::rules::program_names);
+    let [high, low, form, rest @ ..] = data else {
+        return None;
+    };
+    let program = PROGRAMS[usize::from(u16::from_be_bytes([*high, *low])) % PROGRAMS.len()];
+    let args = rest
+        .split(|&b| b == 0)
+        .filter(|_| !rest.is_empty())
+        .map(String::from_utf8_lossy);
+    let words: Vec<String> = std::iter::once(program.into())
+        .chain(args)
+        .map(|w| crate::shell::shell_quote(&w))
+        .collect();
+    let line = words.join(" ");
+    let form = FORMS[usize::from(*form) % FORMS.len()];
+    Some(
+        form.replace("{q}", &crate::shell::shell_quote(&line))
+            .replace("{}", &line),
+    )
 }

@@ -30,9 +30,15 @@ fn main() {
 }
 
 fn run() -> ! {
-    // With panic = "abort" nothing unwinds: a bug must still leave a block
-    // verdict on stdout, because agents treat a crashed hook as "no opinion".
+    // A bug must still leave a block verdict on stdout, because agents treat
+    // a crashed hook as "no opinion": the hook prints it and ends the run.
+    // Only `check --batch` catches a panic, to block that one payload and go
+    // on; a build that aborts on panic cannot, and ends the run here too.
     std::panic::set_hook(Box::new(|info| {
+        if cfg!(panic = "unwind") && warden::cli::batch_catches(&info.to_string()) {
+            // The batch says so on stderr, with the payload's line number.
+            return;
+        }
         if !ANSWERED.swap(true, Ordering::SeqCst) {
             let line = warden::cli::panic_verdict(&info.to_string());
             let _ = std::io::stdout().write_all(line.as_bytes());

@@ -4,27 +4,29 @@
 //! line gets the line the hook would print for it, in order, with the policy
 //! loaded once per working directory instead of once per call.
 
+use std::cell::RefCell;
 use std::io::{BufWriter, Read, Write};
 
 use super::args::Parsed;
 use super::hook::{self, settings};
 use super::{Env, Io, Outcome};
-use crate::engine::{self, Options};
+use crate::engine::{self, OnAsk, Options};
 use crate::error::Error;
-use crate::payload;
+use crate::payload::{self, ToolCall};
+use crate::verdict::{Dialect, Reason, Verdict};
 
 pub(super) fn run(parsed: &Parsed, env: &Env, io: &mut Io<'_>) -> Result<Outcome, Error> {
     if parsed.value("--batch").is_none() {
         return hook::run(parsed, env, io);
     }
     let (dialect, on_ask) = settings(parsed);
-    // Searched in order, newest last: a stream nearly always stays in one
-    // directory, and comparing the path costs less than hashing and copying
-    // it (about 450 instructions a payload with a `HashMap`).
-    let mut policies: Vec<(Option<String>, Options)> = Vec::new();
-    let other_events = Options {
+    let mut policies = Policies {
+        loaded: Vec::new(),
+        other_events: Options {
+            on_ask,
+            ..Options::default()
+        },
         on_ask,
-        ..Options::default()
     };
     let mut out = Outcome {
         stdout: String::new(),
@@ -53,48 +55,29 @@ pub(super) fn run(parsed: &Parsed, env: &Env, io: &mut Io<'_>) -> Result<Outcome
                 break;
             }
         };
-        let parsed = match std::str::from_utf8(line) {
+        let text = match std::str::from_utf8(line) {
             Ok(text) if text.trim().is_empty() => continue,
-            Ok(text) => payload::parse(text.trim_end_matches('\r')),
+            Ok(text) => Ok(text.trim_end_matches('\r')),
             Err(e) => Err(Error::PayloadNotUtf8 {
                 offset: e.valid_up_to(),
             }),
         };
-        let call = match parsed {
-            Ok(call) => call,
-            Err(err) => {
-                out.stderr
-                    .push_str(&format!("warden: line {}: {err}\n", n + 1));
-                if !emit(&mut writer, &hook::unreadable(&err, dialect), &mut out) {
-                    break;
-                }
-                continue;
+        // The dialect of the answer, once the payload has named its agent.
+        let mut answer_in = dialect;
+        let judged = judged(|| policies.answer(text, n, env, &mut answer_in, &mut out.stderr));
+        let rendered = judged.unwrap_or_else(|detail| {
+            out.stderr.push_str(&format!(
+                "warden: line {}: internal error: {detail}\n",
+                n + 1
+            ));
+            // A policy the panic may have left half-updated is loaded again.
+            policies.loaded.clear();
+            let verdict = Verdict::input_block("internal.error", Reason::Internal { detail });
+            match answer_in {
+                Some(dialect) => verdict.render(dialect),
+                None => verdict.render_for_any_agent(),
             }
-        };
-        let options = if call.is_pre_tool() {
-            // Each policy holds its rules; a stream that visits many
-            // directories must not hold them all.
-            let at = match policies.iter().position(|(cwd, _)| *cwd == call.cwd) {
-                Some(at) => at,
-                None => {
-                    if policies.len() >= MAX_POLICIES {
-                        policies.clear();
-                    }
-                    let mut notes = String::new();
-                    let mut options = env.options(call.cwd.as_deref(), &mut notes).0;
-                    out.stderr.push_str(&notes);
-                    // Many calls will read its rules: no system call for each.
-                    std::sync::Arc::make_mut(&mut options.policy).hold_rules();
-                    policies.push((call.cwd.clone(), Options { on_ask, ..options }));
-                    policies.len() - 1
-                }
-            };
-            &policies[at].1
-        } else {
-            &other_events
-        };
-        let verdict = engine::evaluate(&call, options);
-        let rendered = verdict.render(dialect.unwrap_or(call.agent.dialect()));
+        });
         // The newline written on its own: pushed onto the rendered line, it
         // grew (copied) a string made to measure.
         if !emit(&mut writer, &rendered, &mut out) || !emit(&mut writer, "\n", &mut out) {
@@ -105,8 +88,116 @@ pub(super) fn run(parsed: &Parsed, env: &Env, io: &mut Io<'_>) -> Result<Outcome
     Ok(out)
 }
 
+thread_local! {
+    /// Set while [`judged`] runs on this thread; the panic hook leaves the
+    /// panic's text in it.
+    static CATCHING: RefCell<Option<Option<String>>> = const { RefCell::new(None) };
+}
+
+/// Runs `judge` on one payload of a batch; a panic in it (a bug in warden)
+/// is that payload's `Err`, with the panic's text, so the stream goes on: one
+/// line out for every line in. Hook mode has no such catch: there the panic
+/// hook in `main` prints the block and ends the process.
+fn judged(judge: impl FnOnce() -> String) -> Result<String, String> {
+    CATCHING.with_borrow_mut(|c| *c = Some(None));
+    // What `judge` changes stays usable after a panic (a line more on
+    // stderr, the dialect), except perhaps a policy, which the caller drops.
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(judge));
+    let noted = CATCHING.with_borrow_mut(Option::take).flatten();
+    result.map_err(|payload| {
+        noted.unwrap_or_else(|| {
+            let message = payload
+                .downcast_ref::<&str>()
+                .copied()
+                .or_else(|| payload.downcast_ref::<String>().map(String::as_str));
+            message.unwrap_or("a panic").to_string()
+        })
+    })
+}
+
+/// For `main`'s panic hook: whether the panic on this thread happened while
+/// `check --batch` judged a payload, which turns it into that payload's
+/// block (quoting `detail`) and goes on; the hook must then let it unwind
+/// instead of ending the run.
+pub fn batch_catches(detail: &str) -> bool {
+    CATCHING.with_borrow_mut(|c| match c {
+        Some(noted) => {
+            *noted = Some(detail.to_string());
+            true
+        }
+        None => false,
+    })
+}
+
 /// Working directories whose policy is kept loaded at once.
 const MAX_POLICIES: usize = 64;
+
+/// The policy of each working directory a stream visits, loaded once.
+struct Policies {
+    /// Searched in order, newest last: a stream nearly always stays in one
+    /// directory, and comparing the path costs less than hashing and copying
+    /// it (about 450 instructions a payload with a `HashMap`).
+    loaded: Vec<(Option<String>, Options)>,
+    /// For events other than a tool call about to run: nothing to load.
+    other_events: Options,
+    on_ask: OnAsk,
+}
+
+impl Policies {
+    /// The verdict line (without its newline) for the payload on line `n`
+    /// (counted from 0); `dialect` is set to the payload's agent's when no
+    /// `--agent` chose one, and what is wrong goes to `stderr`.
+    fn answer(
+        &mut self,
+        text: Result<&str, Error>,
+        n: usize,
+        env: &Env,
+        dialect: &mut Option<Dialect>,
+        stderr: &mut String,
+    ) -> String {
+        let call = match text.and_then(payload::parse) {
+            Ok(call) => call,
+            Err(err) => {
+                stderr.push_str(&format!("warden: line {}: {err}\n", n + 1));
+                let mut line = hook::unreadable(&err, *dialect);
+                line.pop();
+                return line;
+            }
+        };
+        let answer_in = *dialect.get_or_insert(call.agent.dialect());
+        let options = self.options(&call, env, stderr);
+        env.provoke(&call);
+        engine::evaluate(&call, options).render(answer_in)
+    }
+
+    /// The options to judge `call` with; what loading a policy for it had
+    /// to say goes to `stderr`.
+    fn options(&mut self, call: &ToolCall, env: &Env, stderr: &mut String) -> &Options {
+        if !call.is_pre_tool() {
+            return &self.other_events;
+        }
+        // Each policy holds its rules; a stream that visits many
+        // directories must not hold them all.
+        let at = match self.loaded.iter().position(|(cwd, _)| *cwd == call.cwd) {
+            Some(at) => at,
+            None => {
+                if self.loaded.len() >= MAX_POLICIES {
+                    self.loaded.clear();
+                }
+                let mut notes = String::new();
+                let mut options = env.options(call.cwd.as_deref(), &mut notes).0;
+                stderr.push_str(&notes);
+                // Many calls will read its rules: no system call for each.
+                std::sync::Arc::make_mut(&mut options.policy).hold_rules();
+                let on_ask = self.on_ask;
+                self.loaded
+                    .push((call.cwd.clone(), Options { on_ask, ..options }));
+                self.loaded.len() - 1
+            }
+        };
+        &self.loaded[at].1
+    }
+}
 
 /// The lines of a stream, each without its newline, read in large blocks
 /// and found with `memchr`: std's line reader searched each line with a

@@ -48,6 +48,7 @@ fn judge(parsed: &Parsed, env: &Env, stdin: &mut dyn Read) -> Outcome {
         Options::default()
     };
     let options = Options { on_ask, ..options };
+    env.provoke(&call);
     let verdict = engine::evaluate(&call, &options);
     let line = verdict.render(dialect.unwrap_or(call.agent.dialect()));
     let audit = match call.is_pre_tool() {

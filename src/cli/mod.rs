@@ -27,6 +27,7 @@ use crate::engine::{NoHuman, Options};
 use crate::error::Error;
 use crate::subcommands::{self, Reading, Spec, Sub, SUBCOMMANDS};
 
+pub use check::batch_catches;
 pub use hook::MAX_PAYLOAD_BYTES;
 
 /// What the process should print and return; the library never prints.
@@ -75,6 +76,10 @@ pub struct Env {
     colour: bool,
     /// `WARDEN_DEADLINE_MS`: how long the hook may take to read and decide.
     deadline: Option<std::time::Duration>,
+    /// `WARDEN_DEBUG_PANIC`, read only by debug builds: a shell command that
+    /// panics when it is judged, so tests can prove what a bug costs.
+    #[cfg(debug_assertions)]
+    panic_on: Option<String>,
 }
 
 /// The hook's own deadline when `WARDEN_DEADLINE_MS` does not set one: far
@@ -147,6 +152,17 @@ impl Env {
                 Some(Ok(ms)) => Some(std::time::Duration::from_millis(ms)),
                 Some(Err(_)) | None => Some(std::time::Duration::from_millis(DEFAULT_DEADLINE_MS)),
             },
+            #[cfg(debug_assertions)]
+            panic_on: var("WARDEN_DEBUG_PANIC"),
+        }
+    }
+
+    /// Panics on the command `WARDEN_DEBUG_PANIC` names (debug builds only;
+    /// a release build has neither the variable nor this check).
+    fn provoke(&self, _call: &crate::payload::ToolCall) {
+        #[cfg(debug_assertions)]
+        if self.panic_on.is_some() && self.panic_on.as_deref() == _call.command() {
+            panic!("WARDEN_DEBUG_PANIC asked for a panic on this command");
         }
     }
 

@@ -168,10 +168,12 @@ impl<'a> Git<'a> {
 /// calls name another one.
 fn git(cmd: &Command) -> Option<Git<'_>> {
     let at = first_operand(&cmd.args, &GLOBAL)?;
+    let (global, rest) = cmd.args.split_at_checked(at)?;
+    let (sub, args) = rest.split_first()?;
     Some(Git {
-        sub: cmd.args[at].as_str(),
-        args: &cmd.args[at + 1..],
-        global: &cmd.args[..at],
+        sub: sub.as_str(),
+        args,
+        global,
     })
 }
 
@@ -402,6 +404,18 @@ mod tests {
         assert!(!reset_hard(&Command::from_words("git reset -- --hard")));
         assert!(reset_hard(&Command::from_words("git reset --har")));
         assert!(!reset_hard(&Command::from_words("git reset --h")));
+    }
+
+    #[test]
+    fn a_trailing_dashdash_names_no_subcommand() {
+        for line in ["git --", "git -C repo --", "git -c a=b --", "git --git-dir"] {
+            assert!(git(&Command::from_words(line)).is_none(), "{line}");
+        }
+        let c = Command::from_words("git -- status");
+        assert_eq!(
+            git(&c).map(|g| (g.sub, g.global.len())),
+            Some(("status", 1))
+        );
     }
 
     #[test]

@@ -249,6 +249,26 @@ pub fn all() -> impl Iterator<Item = &'static Rule> {
     tables().flat_map(|t| t.rules)
 }
 
+/// Every program name a built-in rule or the shell analysis knows: the
+/// programs the rules name (a prefix, `mkfs*`, as itself), the programs the
+/// analysis models (shells, wrappers, decoders, launchers) and the
+/// interpreters (without versions), each once. What a test that must reach
+/// every program's handling walks, so a new rule's program is in it.
+pub fn program_names() -> Vec<&'static str> {
+    let named = all().flat_map(|rule| match &rule.matcher {
+        Matcher::Command { programs, .. } | Matcher::Check { programs, .. } => *programs,
+        Matcher::AnyProgram { .. } | Matcher::Analysis(_) => &[],
+    });
+    let mut names: Vec<&'static str> = named
+        .map(|p| p.strip_suffix('*').unwrap_or(p))
+        .chain(crate::shell::modelled_names())
+        .chain(crate::shell::interpreter_names())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
 /// The floor, ready to match.
 pub(crate) static HARDLINE_SET: Lazy<RuleSet> = Lazy::new(|| RuleSet::new(hardline()));
 /// The built-in dangerous rules, ready to match; a command that only asks

@@ -38,8 +38,8 @@ pub(super) struct Opts<'a> {
     /// Long options without `--`, with their value when they have one.
     pub longs: Vec<(&'a str, Option<&'a str>)>,
     pub operands: Vec<&'a str>,
-    /// Index in the arguments of the first operand (for non-permuting specs,
-    /// everything from there on is an operand).
+    /// Index in the arguments of the first operand, always one of them (for
+    /// non-permuting specs, everything from there on is an operand).
     pub first_operand: Option<usize>,
 }
 
@@ -90,7 +90,9 @@ pub(super) fn parse_opts<'a>(args: &'a [String], spec: &Spec) -> Opts<'a> {
         let arg = args[i].as_str();
         i += 1;
         if arg == "--" {
-            out.first_operand.get_or_insert(i);
+            if i < args.len() {
+                out.first_operand.get_or_insert(i);
+            }
             out.operands.extend(args[i..].iter().map(String::as_str));
             break;
         }
@@ -143,7 +145,8 @@ pub(super) fn parse_opts<'a>(args: &'a [String], spec: &Spec) -> Opts<'a> {
 
 /// Where [`parse_opts`] would find the first operand, without sorting the
 /// rest: a subcommand's position (`git -C repo status`) asked by many rules
-/// of every call, most of which name another subcommand.
+/// of every call, most of which name another subcommand. Always an index
+/// into `args` (`git --` has no subcommand).
 pub(super) fn first_operand(args: &[String], spec: &Spec) -> Option<usize> {
     let mut i = 0;
     let found = loop {
@@ -152,7 +155,8 @@ pub(super) fn first_operand(args: &[String], spec: &Spec) -> Option<usize> {
         };
         i += 1;
         if arg == "--" {
-            break Some(i);
+            // A `--` that ends the arguments has no operand after it.
+            break (i < args.len()).then_some(i);
         }
         if let Some(long) = arg.strip_prefix("--") {
             if !long.contains('=') && takes_long_value(long, spec) {

@@ -771,7 +771,7 @@ pub(super) fn file_key(path: &str) -> String {
 }
 
 /// Quotes a word so re-parsing gives it back unchanged.
-pub(crate) fn shell_quote(word: &str) -> String {
+pub fn shell_quote(word: &str) -> String {
     if !word.is_empty()
         && word
             .chars()

@@ -543,22 +543,24 @@ fn expand_into(chars: Vec<(char, u8)>, out: &mut Vec<Vec<(char, u8)>>) {
 fn sequence(inner: &str) -> Option<Vec<String>> {
     let mut parts = inner.split("..");
     let (a, b) = (parts.next()?, parts.next()?);
-    let step: i64 = parts
+    // `unsigned_abs`: the step may be `i64::MIN`, which has no `abs`.
+    let step = parts
         .next()
         .map_or(Some(1i64), |s| s.parse::<i64>().ok())?
-        .abs()
+        .unsigned_abs()
         .max(1);
+    let step = usize::try_from(step).unwrap_or(usize::MAX);
     if let (Ok(x), Ok(y)) = (a.parse::<i64>(), b.parse::<i64>()) {
         let items: Vec<String> = if x <= y {
             (x..=y)
-                .step_by(step as usize)
+                .step_by(step)
                 .take(MAX_FIELDS)
                 .map(|n| n.to_string())
                 .collect()
         } else {
             (y..=x)
                 .rev()
-                .step_by(step as usize)
+                .step_by(step)
                 .take(MAX_FIELDS)
                 .map(|n| n.to_string())
                 .collect()
@@ -581,6 +583,21 @@ fn sequence(inner: &str) -> Option<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sequences_take_any_step() {
+        let min = i64::MIN;
+        assert_eq!(sequence(&format!("1..3..{min}")), Some(vec!["1".into()]));
+        assert!(sequence(&format!("a..c..{min}")).is_some());
+        assert_eq!(
+            sequence("5..1..-2"),
+            Some(vec!["5".into(), "3".into(), "1".into()])
+        );
+        assert_eq!(
+            sequence(&format!("{min}..{}..{}", i64::MAX, u64::MAX)),
+            None
+        );
+    }
 
     #[test]
     fn a_literal_without_braces_splits_into_itself() {

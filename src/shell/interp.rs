@@ -198,23 +198,29 @@ fn read_code(code: &str, lang: Lang, depth: usize, decoded: bool) -> Reading {
     reading
 }
 
+/// The interpreters by name (before any version: `python3.11` is `python`).
+#[rustfmt::skip]
+const INTERPRETERS: &[(&str, Lang)] = &[
+    ("python", Lang::Python), ("pypy", Lang::Python), ("perl", Lang::Perl), ("ruby", Lang::Ruby),
+    // jrunscript and jjs run JavaScript on the JVM, where `exec` runs a command.
+    ("node", Lang::Node), ("nodejs", Lang::Node), ("deno", Lang::Node), ("bun", Lang::Node),
+    ("jrunscript", Lang::Node), ("jjs", Lang::Node), ("julia", Lang::Julia), ("php", Lang::Php),
+    ("lua", Lang::Lua), ("luajit", Lang::Lua), ("rscript", Lang::R), ("r", Lang::R),
+    ("tclsh", Lang::Tcl), ("wish", Lang::Tcl), ("expect", Lang::Tcl), ("jshell", Lang::Java),
+];
+
 /// The interpreter language of a program name, if it is one.
 pub fn language(program: &str) -> Option<Lang> {
     let base = program.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
-    match base {
-        "python" | "pypy" => Some(Lang::Python),
-        "perl" => Some(Lang::Perl),
-        "ruby" => Some(Lang::Ruby),
-        // jrunscript and jjs run JavaScript on the JVM, where `exec` runs a command.
-        "node" | "nodejs" | "deno" | "bun" | "jrunscript" | "jjs" => Some(Lang::Node),
-        "julia" => Some(Lang::Julia),
-        "php" => Some(Lang::Php),
-        "lua" | "luajit" => Some(Lang::Lua),
-        "rscript" | "r" => Some(Lang::R),
-        "tclsh" | "wish" | "expect" => Some(Lang::Tcl),
-        "jshell" => Some(Lang::Java),
-        _ => None,
-    }
+    INTERPRETERS
+        .iter()
+        .find(|(name, _)| *name == base)
+        .map(|&(_, lang)| lang)
+}
+
+/// The names [`language`] knows, without versions.
+pub(crate) fn interpreter_names() -> impl Iterator<Item = &'static str> {
+    INTERPRETERS.iter().map(|&(name, _)| name)
 }
 
 /// Whether `program` runs code warden reads (`go` only as `go run`).

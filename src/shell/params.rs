@@ -137,7 +137,9 @@ impl Eval<'_> {
                                 (offset as usize).min(chars.len())
                             };
                             let end = match length {
-                                Some(l) if l >= 0 => (start + l as usize).min(chars.len()),
+                                Some(l) if l >= 0 => {
+                                    start.saturating_add(l as usize).min(chars.len())
+                                }
                                 Some(l) => chars
                                     .len()
                                     .saturating_sub(l.unsigned_abs() as usize)

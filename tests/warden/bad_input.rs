@@ -12,6 +12,8 @@ tests![
     every_bad_input_gets_its_documented_verdict,
     stdin_that_never_closes_meets_the_deadline,
     a_slow_decision_meets_the_deadline,
+    a_panic_blocks_the_call,
+    a_panic_in_a_batch_blocks_that_payload_and_the_batch_goes_on,
     a_closed_stdout_is_not_a_crash,
     long_arguments_full_of_separators_stay_small,
     a_bad_line_in_a_batch_is_judged_alone,
@@ -283,6 +285,102 @@ fn a_slow_decision_meets_the_deadline() {
     assert!(stderr.contains("1 ms deadline"), "{stderr}");
 }
 
+/// The command a debug build panics on when `WARDEN_DEBUG_PANIC` names it:
+/// a stand-in for a bug, which a release build cannot be made to show.
+const PANICS: &str = "echo a command warden panics on";
+
+/// A bug that panics in hook mode still leaves a block on stdout (the
+/// every-agent form: the panic hook does not know the dialect) and exit 0.
+fn a_panic_blocks_the_call() {
+    let w = World::new("bad-input/panic").var("WARDEN_DEBUG_PANIC", PANICS);
+    for agent in [&["--agent", "native"][..], &["--agent", "codex"], &[]] {
+        let out = w.run_binary(agent, &terminal(PANICS), |_| {});
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{stderr}");
+        let line = String::from_utf8_lossy(&out.stdout);
+        let verdict: Value = serde_json::from_str(line.trim_end()).expect("one JSON line");
+        assert_eq!(verdict["decision"], "block", "{agent:?}: {verdict}");
+        assert_eq!(
+            verdict["hookSpecificOutput"]["permissionDecision"], "deny",
+            "{verdict}"
+        );
+        assert!(
+            verdict["reason"]
+                .as_str()
+                .unwrap_or("")
+                .contains("internal error"),
+            "{verdict}"
+        );
+        assert!(
+            stderr.starts_with("warden: internal error: ") && stderr.contains("WARDEN_DEBUG_PANIC"),
+            "{stderr}"
+        );
+    }
+    // Any other command is judged as ever.
+    let (floor, _) = check("panic", &run(&w, &terminal("rm -rf /"), |_| {}));
+    assert_eq!(floor["rule_id"], "hardline.rm-root", "{floor}");
+}
+
+/// In `check --batch` a panic on one payload is that payload's block, in the
+/// batch's dialect, and the stream goes on with the policy loaded afresh:
+/// one line out for every line in. The release profile must unwind for the
+/// batch to catch it (a build that aborts would end at the panic hook).
+fn a_panic_in_a_batch_blocks_that_payload_and_the_batch_goes_on() {
+    let manifest = support::read_repo_file("Cargo.toml");
+    let release = manifest
+        .split("[profile.release]")
+        .nth(1)
+        .and_then(|rest| rest.split("\n[").next())
+        .expect("a release profile");
+    assert!(
+        release.lines().any(|l| l.trim() == "panic = \"unwind\""),
+        "the release profile must unwind: {release}"
+    );
+    let w = World::new("bad-input/panic-batch")
+        .file(USER, DENY_PUSH)
+        .var("WARDEN_DEBUG_PANIC", PANICS);
+    let lines = [
+        ("git status", "allow", None),
+        (PANICS, "block", Some("internal.error")),
+        ("git push origin main", "block", Some("config.deny-1")),
+        ("rm -rf /", "block", Some("hardline.rm-root")),
+        (PANICS, "block", Some("internal.error")),
+        ("git push origin main", "block", Some("config.deny-1")),
+        ("git status", "allow", None),
+    ];
+    let mut stream = Vec::new();
+    for (command, ..) in lines {
+        stream.extend(json!({"tool_name": "terminal", "tool_input": {"command": command}, "cwd": w.path("project")}).to_string().bytes());
+        stream.push(b'\n');
+    }
+    let out = w.run_binary(&["check", "--batch", "--agent", "native"], &stream, |_| {});
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let verdicts: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a verdict line"))
+        .collect();
+    assert_eq!(verdicts.len(), lines.len(), "{stdout}{stderr}");
+    for ((command, action, rule), verdict) in lines.iter().zip(&verdicts) {
+        assert_eq!(verdict["action"], *action, "{command}: {verdict}");
+        assert_eq!(verdict["rule_id"].as_str(), *rule, "{command}: {verdict}");
+    }
+    assert_eq!(
+        stderr.matches("internal error").count(),
+        2,
+        "one line each: {stderr}"
+    );
+    assert!(
+        stderr.starts_with("warden: line 2: internal error: "),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("warden: line 5: internal error: "),
+        "{stderr}"
+    );
+}
+
 fn a_closed_stdout_is_not_a_crash() {
     let w = World::new("bad-input/sigpipe");
     let mut child = w.spawn(&[]);
@@ -455,6 +553,8 @@ fn table() -> String {
     }
     out.push_str("| stdin never closes | block (`input.deadline`) | `warden: no verdict within the 2000 ms deadline …` |\n");
     out.push_str("| a decision slower than the deadline | block (`input.deadline`) | `warden: no verdict within the 2000 ms deadline …` |\n");
+    out.push_str("| a bug in warden that panics (debug builds panic on the command `WARDEN_DEBUG_PANIC` names) | block (`internal.error`), in the form every agent reads | `warden: internal error: …` |\n");
+    out.push_str("| the same, on one payload of `check --batch` | that payload: block (`internal.error`); the batch goes on | `warden: line N: internal error: …` |\n");
     out.push_str(
         "| stdout closed before the verdict | exit 0, no verdict can be read | nothing |\n",
     );

@@ -30,6 +30,7 @@ macro_rules! tests {
 }
 
 mod analyze;
+mod arguments;
 mod audit;
 mod bad_input;
 mod cli;
@@ -56,6 +57,7 @@ fn main() {
     let args = Arguments::from_args();
     let trials: Vec<Trial> = [
         analyze::tests(),
+        arguments::tests(),
         audit::tests(),
         bad_input::tests(),
         cli::tests(),

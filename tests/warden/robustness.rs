@@ -241,6 +241,20 @@ fn adversarial_shapes_finish() {
             "Ruby sends",
             format!("ruby -e '{}'", "Kernel.send(x, 1);".repeat(30_000)),
         ),
+        // Each file once quoted the whole line, or was searched for in a list
+        // as long as the line.
+        (
+            "mv of 50,000 files",
+            format!("mv {}d/", "a ".repeat(50_000)),
+        ),
+        (
+            "rsync of 50,000 files",
+            format!("rsync {}d/", "a ".repeat(50_000)),
+        ),
+        (
+            "curl of 50,000 URLs",
+            format!("curl {}", "-d x a ".repeat(25_000)),
+        ),
     ];
     for (name, text) in shapes {
         let start = std::time::Instant::now();

@@ -257,11 +257,13 @@ fn curl(cmd: &Command, flow: &Flow) -> Vec<Delivery> {
     }
     body_files(upload_files(cmd), cmd, flow, &mut out);
     // Option values show up among the operands; they are not URLs.
-    let values: Vec<&str> = opts.iter().map(|(_, v)| v.as_str()).collect();
+    // Sorted and searched: a scan per operand was quadratic in a long call.
+    let mut values: Vec<&str> = opts.iter().map(|(_, v)| v.as_str()).collect();
+    values.sort_unstable();
     let mut urls: Vec<&str> = cmd
         .operands()
         .into_iter()
-        .filter(|w| !values.contains(w))
+        .filter(|w| values.binary_search(w).is_err())
         .collect();
     urls.extend(
         opts.iter()

@@ -274,12 +274,19 @@ pub(in crate::rules) fn command_secret(cmd: &Command, flow: &Flow) -> Option<Car
     let program = cmd.program.as_str();
     if !USES_KEYS.contains(&program) {
         // `cp .env.example .env` writes `.env`; it reads only the template.
-        let written: Vec<String> = file_uses(cmd)
+        let mut written: Vec<String> = file_uses(cmd)
             .into_iter()
             .filter(|u| u.access == Access::Write)
             .map(|u| u.path.into_owned())
             .collect();
-        for arg in cmd.args.iter().filter(|a| !written.contains(a)) {
+        // Sorted and searched: `rsync` with thousands of files writes as
+        // many, and a scan for each argument was quadratic.
+        written.sort_unstable();
+        for arg in cmd
+            .args
+            .iter()
+            .filter(|a| written.binary_search(a).is_err())
+        {
             let arg = arg.trim_start_matches('@');
             let value = arg.split_once('=').map(|(_, v)| v);
             found.extend(
