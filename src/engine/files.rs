@@ -5,10 +5,10 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
-use std::sync::Arc;
 
 use once_cell::sync::Lazy;
 
+use super::reach;
 use crate::config::policy::FileSubject;
 use crate::payload::ToolCall;
 use crate::resolve::{self, Base, Links, Resolution};
@@ -79,39 +79,42 @@ fn remembered(
     })
 }
 
+fn base<'a>(cwd: Option<&'a str>, home: Option<&'a str>, around: &Around<'a>) -> Base<'a> {
+    Base {
+        cwd,
+        home,
+        hermes_home: around.hermes_home,
+    }
+}
+
+/// The files a file tool names, resolved against the call's directory.
+fn tool_files(call: &ToolCall, around: &Around<'_>, links: Option<&dyn Links>) -> Vec<Touched> {
+    let from = base(around.dir.as_deref(), around.home, around);
+    call.files
+        .iter()
+        .map(|file| Touched {
+            subject: tool_subject(&call.tool, &file.path),
+            literal: file.path.clone(),
+            resolution: resolve::resolve(&file.path, from, links),
+            write: file.write,
+            how: None,
+            segment: None,
+        })
+        .collect()
+}
+
 /// Every file `call` touches, resolved against its working directory.
 pub(crate) fn touched(
     call: &ToolCall,
     analysis: Option<&Analysis>,
     around: &Around<'_>,
-    links: Option<&Arc<dyn Links>>,
+    links: Option<&dyn Links>,
+    line: &reach::LineLinks,
 ) -> Vec<Touched> {
-    let links = links.map(|l| l.as_ref() as &dyn Links);
     let home = around.home;
     let cwd = around.dir.as_deref();
-    fn base<'a>(cwd: Option<&'a str>, home: Option<&'a str>, around: &Around<'a>) -> Base<'a> {
-        Base {
-            cwd,
-            home,
-            hermes_home: around.hermes_home,
-        }
-    }
     let Some(analysis) = analysis else {
-        return call
-            .files
-            .iter()
-            .map(|file| {
-                let resolution = resolve::resolve(&file.path, base(cwd, home, around), links);
-                Touched {
-                    subject: tool_subject(&call.tool, &file.path),
-                    literal: file.path.clone(),
-                    resolution,
-                    write: file.write,
-                    how: None,
-                    segment: None,
-                }
-            })
-            .collect();
+        return tool_files(call, around, links);
     };
     let mut out = Vec::new();
     for (i, cmd) in analysis.commands.iter().enumerate() {
@@ -119,25 +122,40 @@ pub(crate) fn touched(
         if uses.is_empty() {
             continue;
         }
-        // The directory an earlier `cd` moved to, seen from the call's.
-        let dir = match cmd.cwd.as_deref() {
-            None => cwd.map(str::to_string),
-            Some(dir) => {
-                let r = resolve::resolve(dir, base(cwd, home, around), links);
-                (r.problem.is_none() && r.path.starts_with('/')).then_some(r.path)
+        // What the line made before this command lies over the disk; a
+        // directory or home the call does not give is stood in for.
+        let view = line.view(i, links);
+        let (dir, home, seen) = match &view {
+            Some(view) => {
+                let place = reach::Place::of(cmd, around, view);
+                (place.dir, Some(place.home), Some(view as &dyn Links))
+            }
+            // The directory an earlier `cd` moved to, seen from the call's.
+            None => {
+                let dir = match cmd.cwd.as_deref() {
+                    None => cwd.map(str::to_string),
+                    Some(dir) => {
+                        let r = resolve::resolve(dir, base(cwd, home, around), links);
+                        (r.problem.is_none() && r.path.starts_with('/')).then_some(r.path)
+                    }
+                };
+                (dir, home, links)
             }
         };
         let unknown_dir = cmd.cwd.is_some() && dir.is_none();
         for file in uses {
             let from = base(dir.as_deref(), home, around);
             let mut literal = file.path;
-            let mut resolution = resolve::resolve(&literal, from, links);
+            let mut resolution = resolve::resolve(&literal, from, seen);
             // `cp a.txt build` where `build` is a directory writes `build/a.txt`.
-            if let (Some(name), Some(links)) = (file.inside, links) {
+            if let (Some(name), Some(links)) = (file.inside, seen) {
                 if resolution.problem.is_none() && links.is_dir(&resolution.path) {
                     literal = format!("{}/{name}", literal.trim_end_matches('/')).into();
                     resolution = resolve::resolve(&literal, from, Some(links));
                 }
+            }
+            if view.is_some() {
+                reach::written_back(&mut resolution);
             }
             if unknown_dir && !literal.starts_with(['/', '~']) && resolution.problem.is_none() {
                 resolution.problem = Some("an earlier `cd` went where warden cannot follow".into());
@@ -427,6 +445,8 @@ pub(crate) fn verdict(touched: &Touched, rule: &'static PathRule, layer: Layer) 
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+
     use super::*;
 
     /// What the engine knows around `call`, with home `/home/u`.
@@ -555,11 +575,17 @@ mod tests {
             let call = ToolCall::shell(command, Some("/home/u/p".into()));
             let analysis = crate::shell::analyze(command);
             let around = around(&call, Some("/home/u/p"));
-            touched(&call, Some(&analysis), &around, Some(&links))
-                .into_iter()
-                .filter(|t| t.write)
-                .map(|t| t.resolution.path)
-                .collect()
+            touched(
+                &call,
+                Some(&analysis),
+                &around,
+                Some(links.as_ref()),
+                &reach::LineLinks::default(),
+            )
+            .into_iter()
+            .filter(|t| t.write)
+            .map(|t| t.resolution.path)
+            .collect()
         };
         assert_eq!(written("cp notes.txt build"), ["/home/u/p/build/notes.txt"]);
         assert_eq!(
@@ -580,7 +606,8 @@ mod tests {
         let call = ToolCall::new("write_file")
             .with_cwd(Some("/home/u/p/sub".into()))
             .with_path(Some("../../.ssh/x".into()));
-        let touched = touched(&call, None, &around(&call, Some("/home/u/p")), None);
+        let around_p = around(&call, Some("/home/u/p"));
+        let touched = touched(&call, None, &around_p, None, &reach::LineLinks::default());
         assert_eq!(touched.len(), 1);
         assert_eq!(touched[0].resolution.path, "/home/u/.ssh/x");
         assert!(touched[0].write && touched[0].how.is_none());

@@ -315,18 +315,8 @@ const FIND_VALUED: &[&str] = &[
 ];
 
 fn parse_find(args: &[String]) -> Find<'_> {
-    let mut iter = args.iter().map(String::as_str).peekable();
-    while let Some(&a) = iter.peek() {
-        match a {
-            "-H" | "-L" | "-P" => {}
-            "-D" => {
-                iter.next();
-            }
-            _ if a.starts_with("-O") => {}
-            _ => break,
-        }
-        iter.next();
-    }
+    let (start, _) = crate::shell::find_options(args);
+    let mut iter = args[start..].iter().map(String::as_str).peekable();
     let mut find = Find {
         roots: Vec::new(),
         words: Vec::new(),

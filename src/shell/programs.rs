@@ -705,29 +705,6 @@ impl Eval<'_> {
             self.reanalyze(&code, via, None);
         }
     }
-
-    fn ssh(&mut self, cmd: &Command) {
-        const VALUED: &str = "bcDEeFIiJLlmOopQRSWw";
-        let mut i = 0;
-        let args = &cmd.args;
-        while i < args.len() {
-            let a = &args[i];
-            if a.starts_with('-') && a.len() > 1 {
-                let last = a.chars().last().unwrap_or('-');
-                if a.len() == 2 && VALUED.contains(last) {
-                    i += 1;
-                }
-                i += 1;
-                continue;
-            }
-            break;
-        }
-        // args[i] is the host; the rest is the remote command line.
-        if i + 1 < args.len() {
-            let text = args[i + 1..].join(" ");
-            self.reanalyze(&text, "ssh", cmd.stdin.clone());
-        }
-    }
 }
 
 pub(super) fn with(via: &[&'static str], more: &'static str) -> Vec<&'static str> {
