@@ -485,7 +485,7 @@ mod tests {
         ];
         let view = Overlay {
             below: &disk,
-            made: &made,
+            made: [&made, &[]],
             own: &[],
         };
         let at = |path: &str, last| resolve_as(path, base(), Some(&view), last).path;
@@ -506,7 +506,7 @@ mod tests {
         // Without a disk, every other component is a plain directory.
         let plain = Overlay {
             below: &Plain,
-            made: &made,
+            made: [&made[..2], &made[2..]],
             own: &[],
         };
         let r = resolve_as("keys/x", base(), Some(&plain), Last::Follow);

@@ -11,7 +11,7 @@ use once_cell::sync::Lazy;
 use super::reach;
 use crate::config::policy::FileSubject;
 use crate::payload::ToolCall;
-use crate::resolve::{self, Base, Links, Resolution};
+use crate::resolve::{self, Base, Last, Links, Resolution};
 use crate::rules::access::{self, How};
 use crate::rules::files::{self as path_rules, Around, PathRule, Place};
 use crate::shell::names::{self, NameSet};
@@ -46,7 +46,7 @@ const QUIET_READERS: &[&str] = &[
 pub(crate) fn call_dir(call: &ToolCall, home: Option<&str>) -> Option<String> {
     let cwd = call.cwd.as_deref()?;
     thread_local! {
-        static LAST: Last = const { RefCell::new(None) };
+        static LAST: Remembered = const { RefCell::new(None) };
     }
     remembered(&LAST, cwd, home, || {
         let dir = crate::path::absolute(cwd, None, home);
@@ -56,10 +56,10 @@ pub(crate) fn call_dir(call: &ToolCall, home: Option<&str>) -> Option<String> {
 
 /// The last answer for a directory and a home: a call asks for its own
 /// directory three times, and a batch's calls mostly share one.
-type Last = RefCell<Option<(String, Option<String>, Option<String>)>>;
+type Remembered = RefCell<Option<(String, Option<String>, Option<String>)>>;
 
 fn remembered(
-    last: &'static std::thread::LocalKey<Last>,
+    last: &'static std::thread::LocalKey<Remembered>,
     dir: &str,
     home: Option<&str>,
     work: impl FnOnce() -> Option<String>,
@@ -111,8 +111,6 @@ pub(crate) fn touched(
     links: Option<&dyn Links>,
     line: &reach::LineLinks,
 ) -> Vec<Touched> {
-    let home = around.home;
-    let cwd = around.dir.as_deref();
     let Some(analysis) = analysis else {
         return tool_files(call, around, links);
     };
@@ -122,55 +120,100 @@ pub(crate) fn touched(
         if uses.is_empty() {
             continue;
         }
-        // What the line made before this command lies over the disk; a
-        // directory or home the call does not give is stood in for.
-        let view = line.view(i, links);
-        let (dir, home, seen) = match &view {
-            Some(view) => {
-                let place = reach::Place::of(cmd, around, view);
-                (place.dir, Some(place.home), Some(view as &dyn Links))
-            }
-            // The directory an earlier `cd` moved to, seen from the call's.
-            None => {
-                let dir = match cmd.cwd.as_deref() {
-                    None => cwd.map(str::to_string),
-                    Some(dir) => {
-                        let r = resolve::resolve(dir, base(cwd, home, around), links);
-                        (r.problem.is_none() && r.path.starts_with('/')).then_some(r.path)
-                    }
-                };
-                (dir, home, links)
-            }
-        };
-        let unknown_dir = cmd.cwd.is_some() && dir.is_none();
-        for file in uses {
-            let from = base(dir.as_deref(), home, around);
-            let mut literal = file.path;
-            let mut resolution = resolve::resolve(&literal, from, seen);
-            // `cp a.txt build` where `build` is a directory writes `build/a.txt`.
-            if let (Some(name), Some(links)) = (file.inside, seen) {
-                if resolution.problem.is_none() && links.is_dir(&resolution.path) {
-                    literal = format!("{}/{name}", literal.trim_end_matches('/')).into();
-                    resolution = resolve::resolve(&literal, from, Some(links));
+        // What the line makes lies over the disk: as it is before this
+        // command, and as a loop running it again may find it.
+        let mut views = line.views(i, links).peekable();
+        if views.peek().is_none() {
+            resolve_uses(cmd, i, uses, around, links, None, &mut out);
+            continue;
+        }
+        let first = out.len();
+        for view in views {
+            let mut found = Vec::new();
+            resolve_uses(
+                cmd,
+                i,
+                uses.clone(),
+                around,
+                Some(&view),
+                Some(&view),
+                &mut found,
+            );
+            for t in found {
+                let seen = out[first..]
+                    .iter()
+                    .any(|o| o.literal == t.literal && o.resolution == t.resolution);
+                if !seen {
+                    out.push(t);
                 }
             }
-            if view.is_some() {
-                reach::written_back(&mut resolution);
-            }
-            if unknown_dir && !literal.starts_with(['/', '~']) && resolution.problem.is_none() {
-                resolution.problem = Some("an earlier `cd` went where warden cannot follow".into());
-            }
-            out.push(Touched {
-                literal: literal.into_owned(),
-                resolution,
-                write: file.access == access::Access::Write,
-                how: Some(file.how),
-                subject: cmd.display(),
-                segment: Some(i),
-            });
         }
     }
     out
+}
+
+/// The files one command touches, resolved through `links`; through a
+/// line's `view`, a directory or home the call does not give is stood in for.
+fn resolve_uses(
+    cmd: &Command,
+    i: usize,
+    uses: Vec<access::FileUse<'_>>,
+    around: &Around<'_>,
+    links: Option<&dyn Links>,
+    view: Option<&resolve::Overlay<'_>>,
+    out: &mut Vec<Touched>,
+) {
+    let (dir, home) = match view {
+        Some(view) => {
+            let place = reach::Place::of(cmd, around, view);
+            (place.dir, Some(place.home))
+        }
+        // The directory an earlier `cd` moved to, seen from the call's.
+        None => {
+            let cwd = around.dir.as_deref();
+            let dir = match cmd.cwd.as_deref() {
+                None => cwd.map(str::to_string),
+                Some(dir) => {
+                    let r = resolve::resolve(dir, base(cwd, around.home, around), links);
+                    (r.problem.is_none() && r.path.starts_with('/')).then_some(r.path)
+                }
+            };
+            (dir, around.home)
+        }
+    };
+    let unknown_dir = cmd.cwd.is_some() && dir.is_none();
+    // Deleting or moving a symlink acts on the link, not on what it points to.
+    let deleting = || crate::rules::links::last_named(cmd).unwrap_or(Last::Follow);
+    for file in uses {
+        let from = base(dir.as_deref(), home, around);
+        let mut literal = file.path;
+        let last = match file.how {
+            How::Delete => deleting(),
+            _ => Last::Follow,
+        };
+        let mut resolution = resolve::resolve_as(&literal, from, links, last);
+        // `cp a.txt build` where `build` is a directory writes `build/a.txt`.
+        if let (Some(name), Some(links)) = (file.inside, links) {
+            if resolution.problem.is_none() && links.is_dir(&resolution.path) {
+                literal = format!("{}/{name}", literal.trim_end_matches('/')).into();
+                resolution = resolve::resolve(&literal, from, Some(links));
+            }
+        }
+        if view.is_some() {
+            reach::written_back(&mut resolution);
+        }
+        if unknown_dir && !literal.starts_with(['/', '~']) && resolution.problem.is_none() {
+            resolution.problem = Some("an earlier `cd` went where warden cannot follow".into());
+        }
+        out.push(Touched {
+            literal: literal.into_owned(),
+            resolution,
+            write: file.access == access::Access::Write,
+            how: Some(file.how),
+            subject: cmd.display(),
+            segment: Some(i),
+        });
+    }
 }
 
 /// Gives each command whose directory lies outside the project its
@@ -280,7 +323,7 @@ pub(crate) fn project(
     }
     let dir = dir?;
     thread_local! {
-        static LAST: Last = const { RefCell::new(None) };
+        static LAST: Remembered = const { RefCell::new(None) };
     }
     remembered(&LAST, dir, home, || {
         can_be_project(dir, home).then(|| dir.to_string())

@@ -28,9 +28,17 @@ const SOME_HOME: &str = "/\u{1}home";
 #[derive(Debug, Default)]
 pub(crate) struct LineLinks {
     made: Vec<Made>,
-    /// For each command, how many of `made` came before it and what its
-    /// sandbox binds; empty when the line makes nothing.
-    commands: Vec<(usize, Vec<Made>)>,
+    /// For each command: `made[..before]` came before it, `made[before..
+    /// after]` is its own, and its sandbox binds `own`. Empty when the
+    /// line makes nothing.
+    commands: Vec<Standing>,
+}
+
+#[derive(Debug)]
+struct Standing {
+    before: usize,
+    after: usize,
+    own: Vec<Made>,
 }
 
 impl LineLinks {
@@ -47,39 +55,59 @@ impl LineLinks {
         for cmd in &analysis.commands {
             let before = line.made.len();
             let own = {
-                let view = line.view_before(before, below, &[]);
+                let view = line.view(before, None, below, &[]);
                 let place = Place::of(cmd, around, &view);
                 links::binds(cmd)
                     .into_iter()
                     .filter_map(|m| place.made(m, &view))
                     .collect()
             };
-            line.commands.push((before, own));
             for making in links::makes(cmd) {
                 let made = {
-                    let view = line.view_before(line.made.len(), below, &[]);
+                    let view = line.view(line.made.len(), None, below, &[]);
                     Place::of(cmd, around, &view).made(making, &view)
                 };
                 line.made.extend(made);
             }
+            let after = line.made.len();
+            line.commands.push(Standing { before, after, own });
         }
         line
     }
 
-    fn view_before<'a>(&'a self, n: usize, below: &'a dyn Links, own: &'a [Made]) -> Overlay<'a> {
+    /// The disk under what the line made before `before`, and from `later` on.
+    fn view<'a>(
+        &'a self,
+        before: usize,
+        later: Option<usize>,
+        below: &'a dyn Links,
+        own: &'a [Made],
+    ) -> Overlay<'a> {
+        let later = later.map_or(&[][..], |from| &self.made[from..]);
         Overlay {
             below,
-            made: &self.made[..n],
+            made: [&self.made[..before], later],
             own,
         }
     }
 
-    /// The file system command `i` finds, when the line made anything
-    /// before it or its sandbox binds anything; `None`: the disk alone.
-    pub(crate) fn view<'a>(&'a self, i: usize, disk: Option<&'a dyn Links>) -> Option<Overlay<'a>> {
-        let (before, own) = self.commands.get(i)?;
-        (*before > 0 || !own.is_empty())
-            .then(|| self.view_before(*before, disk.unwrap_or(&Plain), own))
+    /// The file systems command `i` may find: with what the line made
+    /// before it, and, when more is made after it, with that too (a loop
+    /// may run it again: `for i in 1 2; do rm -rf r/*; ln -s / r; done`).
+    /// None: the disk alone.
+    pub(crate) fn views<'a>(
+        &'a self,
+        i: usize,
+        disk: Option<&'a dyn Links>,
+    ) -> impl Iterator<Item = Overlay<'a>> {
+        let below = disk.unwrap_or(&Plain);
+        let standing = self.commands.get(i);
+        let (before, after, own) =
+            standing.map_or((0, 0, &[][..]), |s| (s.before, s.after, s.own.as_slice()));
+        let later = (self.made.len() > after).then(|| self.view(before, Some(after), below, own));
+        let now = (before > 0 || !own.is_empty() || later.is_some())
+            .then(|| self.view(before, None, below, own));
+        now.into_iter().chain(later)
     }
 
     fn is_empty(&self) -> bool {
@@ -296,63 +324,77 @@ pub(crate) fn add_copies(
         let Some((acted, last)) = links::acts_on(cmd) else {
             continue;
         };
-        let view = line.view(i, disk);
-        let links: &dyn Links = match (&view, disk) {
-            (Some(view), _) => view,
-            (None, Some(disk)) => disk,
-            (None, None) => continue,
+        let views: Vec<Overlay<'_>> = line.views(i, disk).collect();
+        let seen: Vec<&dyn Links> = match (views.is_empty(), disk) {
+            (false, _) => views.iter().map(|v| v as &dyn Links).collect(),
+            (true, Some(disk)) => vec![disk],
+            (true, None) => continue,
         };
-        let place = Place::of(cmd, around, links);
-        let resolved: Vec<(usize, usize, &str, Resolution)> = acted
-            .iter()
-            .map(|a| {
-                let written = &cmd.args[a.index][a.prefix..];
-                (
-                    a.index,
-                    a.prefix,
-                    written,
-                    place.resolve(written, links, last),
-                )
-            })
-            .filter(|(.., r)| r.problem.is_none() && r.path.starts_with('/'))
-            .collect();
-        // Most commands cross no link at all: nothing to name.
-        let crossed =
-            place.dir != place.named_dir || resolved.iter().any(|(.., r)| r.followed_link);
-        if !crossed {
-            continue;
+        for links in seen {
+            copies.extend(copy_through(
+                cmd, &acted, last, around, links, disk, &mut namer,
+            ));
         }
-        let namer = namer.get_or_insert_with(|| Namer::new(around, disk));
-        let mut named = Vec::with_capacity(resolved.len());
-        let mut leads = Vec::new();
-        for (index, prefix, written, r) in resolved {
-            let there = namer.name(&r.path, written);
-            // A link crossed in the path or in the `cd`s before it.
-            let here = place.named(written).map(|p| namer.name(&p, written));
-            if here.is_some_and(|here| here != there) {
-                leads.push((written.to_string(), there.clone()));
-            }
-            named.push((index, prefix, there));
-        }
-        if leads.is_empty() {
-            continue;
-        }
-        let mut args = cmd.args.clone();
-        for (index, prefix, there) in named {
-            args[index] = format!("{}{there}", &cmd.args[index][..prefix]);
-        }
-        copies.push(Command {
-            args,
-            cwd: None,
-            upstream: cmd.upstream.clone(),
-            through: Some(Rc::new(Through {
-                written: cmd.display(),
-                leads,
-            })),
-            ..cmd.stage_copy()
-        });
     }
+    copies.dedup();
     analysis.commands.extend(copies);
+}
+
+/// A copy of `cmd` with the paths it acts on (`acted`) written where they
+/// lead through `links`, when one leads elsewhere than its text names.
+fn copy_through(
+    cmd: &Command,
+    acted: &[links::Acted],
+    last: Last,
+    around: &Around<'_>,
+    links: &dyn Links,
+    disk: Option<&dyn Links>,
+    namer: &mut Option<Namer>,
+) -> Option<Command> {
+    let place = Place::of(cmd, around, links);
+    let resolved: Vec<(usize, usize, &str, Resolution)> = acted
+        .iter()
+        .map(|a| {
+            let written = &cmd.args[a.index][a.prefix..];
+            let r = place.resolve(written, links, last);
+            (a.index, a.prefix, written, r)
+        })
+        .filter(|(.., r)| r.problem.is_none() && r.path.starts_with('/'))
+        .collect();
+    // Most commands cross no link at all: nothing to name.
+    let crossed = place.dir != place.named_dir || resolved.iter().any(|(.., r)| r.followed_link);
+    if !crossed {
+        return None;
+    }
+    let namer = namer.get_or_insert_with(|| Namer::new(around, disk));
+    let mut named = Vec::with_capacity(resolved.len());
+    let mut leads = Vec::new();
+    for (index, prefix, written, r) in resolved {
+        let there = namer.name(&r.path, written);
+        // A link crossed in the path or in the `cd`s before it.
+        let here = place.named(written).map(|p| namer.name(&p, written));
+        if here.is_some_and(|here| here != there) {
+            leads.push((written.to_string(), there.clone()));
+        }
+        named.push((index, prefix, there));
+    }
+    if leads.is_empty() {
+        return None;
+    }
+    let mut args = cmd.args.clone();
+    for (index, prefix, there) in named {
+        args[index] = format!("{}{there}", &cmd.args[index][..prefix]);
+    }
+    Some(Command {
+        args,
+        cwd: None,
+        upstream: cmd.upstream.clone(),
+        through: Some(Rc::new(Through {
+            written: cmd.display(),
+            leads,
+        })),
+        ..cmd.stage_copy()
+    })
 }
 
 #[cfg(test)]
@@ -510,7 +552,16 @@ mod tests {
         // A line's link replaces the one on disk from then on, not before.
         blocked_by("rm -rf e/; ln -sfn /tmp/y e", "hardline.rm-system");
         assert_ne!(decision("ln -sfn /tmp/y e && rm -rf e/").0, Decision::Block);
-        assert_ne!(decision("rm -rf x/; ln -s / x").0, Decision::Block);
+        // A loop runs its body again: a link made after a deletion may be
+        // there the next time round, and is judged so.
+        blocked_by(
+            "for i in 1 2; do rm -rf r2/*; ln -sfn / r2; done",
+            "hardline.rm-root",
+        );
+        blocked_by(
+            "for i in 1 2; do echo k >> k/authorized_keys; ln -sfn ~/.ssh k; done",
+            "files.ssh",
+        );
         // The disk says `e` is a link to a directory: `ln -s` without `-n`
         // makes the new link inside it.
         assert_ne!(decision("ln -sf /tmp/y e && rm -rf e/").0, Decision::Allow);

@@ -30,8 +30,9 @@ pub enum MadeKind {
 #[derive(Debug)]
 pub struct Overlay<'a> {
     pub below: &'a dyn Links,
-    /// What the line made before the command, oldest first.
-    pub made: &'a [Made],
+    /// What the line made, oldest first: before the command, and (when a
+    /// loop may run it again) after it.
+    pub made: [&'a [Made]; 2],
     /// What the command's own sandbox binds (`bwrap --bind`), seen before the rest.
     pub own: &'a [Made],
 }
@@ -73,7 +74,8 @@ impl Overlay<'_> {
     fn nearest<'p>(&self, path: &'p str) -> Option<(&Made, Relation<'p>)> {
         self.own
             .iter()
-            .chain(self.made.iter().rev())
+            .chain(self.made[1].iter().rev())
+            .chain(self.made[0].iter().rev())
             .find_map(|m| relation(path, m).map(|r| (m, r)))
     }
 }

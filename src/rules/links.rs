@@ -263,19 +263,15 @@ const OPENERS: &[&str] = &[
     "mkfs*", "mke2fs", "mkswap", "mkdosfs", "mkntfs", "newfs*",
 ];
 
-/// The paths `cmd` deletes, moves, re-permissions, wipes, formats or
-/// unpacks into, and what it does with a symlink named last in one; `None`
-/// for any other program. Verified against GNU coreutils 9.1 and findutils
-/// 4.9: `rm`, `mv` and `find` act on a link named last (a trailing `/`
+/// What `cmd` does with a symlink named last in a path it acts on, for the
+/// programs of [`acts_on`]. Verified against GNU coreutils 9.1 and findutils
+/// 4.9: `rm`, `mv` and `find` act on the link itself (a trailing `/`
 /// follows it), `chmod` follows it, `chown -R` keeps it unless `-H` or `-L`
 /// says otherwise, and what opens a file or device follows it.
-pub fn acts_on(cmd: &Command) -> Option<(Vec<Acted>, Last)> {
-    let whole = |index| Acted { index, prefix: 0 };
-    let operands = || operand_indices(&cmd.args).map(whole).collect();
+pub fn last_named(cmd: &Command) -> Option<Last> {
     let program = cmd.program.as_str();
     Some(match program {
-        "rm" | "srm" | "unlink" | "rmdir" | "mv" => (operands(), Last::Keep),
-        "chmod" => (operands(), Last::Follow),
+        "rm" | "srm" | "unlink" | "rmdir" | "mv" => Last::Keep,
         "chown" | "chgrp" => {
             let mut traversal = 'P';
             let mut no_dereference = false;
@@ -296,22 +292,46 @@ pub fn acts_on(cmd: &Command) -> Option<(Vec<Acted>, Last)> {
                 }
             }
             let recursive = cmd.has_short('R') || cmd.has_long("--recursive");
-            let keeps = no_dereference || recursive && traversal == 'P';
-            (operands(), if keeps { Last::Keep } else { Last::Follow })
+            if no_dereference || recursive && traversal == 'P' {
+                Last::Keep
+            } else {
+                Last::Follow
+            }
         }
+        "find" => match crate::shell::find_options(&cmd.args) {
+            (_, true) => Last::Follow,
+            (_, false) => Last::Keep,
+        },
+        "chmod" | "dd" | "dcfldd" | "rsync" | "tar" | "gtar" | "bsdtar" | "unzip" => Last::Follow,
+        _ if super::program_in(program, OPENERS) => Last::Follow,
+        _ => return None,
+    })
+}
+
+/// The paths `cmd` deletes, moves, re-permissions, wipes, formats or
+/// unpacks into, and what it does with a symlink named last in one
+/// ([`last_named`]); `None` for any other program.
+pub fn acts_on(cmd: &Command) -> Option<(Vec<Acted>, Last)> {
+    let last = last_named(cmd)?;
+    let whole = |index| Acted { index, prefix: 0 };
+    let program = cmd.program.as_str();
+    let acted = match program {
         "find" => find_roots(&cmd.args),
-        "dd" | "dcfldd" => {
-            let files = cmd.args.iter().enumerate().filter_map(|(index, a)| {
-                (a.starts_with("of=") || a.starts_with("if=")).then_some(Acted { index, prefix: 3 })
-            });
-            (files.collect(), Last::Follow)
-        }
+        "dd" | "dcfldd" => cmd
+            .args
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.starts_with("of=") || a.starts_with("if="))
+            .map(|(index, _)| Acted { index, prefix: 3 })
+            .collect(),
         // A destination that is a link to a directory is entered, wherever
         // it leads; only `--delete` makes that a deletion.
-        "rsync" if cmd.options().any(|o| o.starts_with("--del")) => {
-            let last = operand_indices(&cmd.args).last();
-            (last.map(whole).into_iter().collect(), Last::Follow)
-        }
+        "rsync" if cmd.options().any(|o| o.starts_with("--del")) => operand_indices(&cmd.args)
+            .last()
+            .map(whole)
+            .into_iter()
+            .collect(),
+        "rsync" => return None,
         "tar" | "gtar" | "bsdtar" | "unzip" => {
             let flag = if program == "unzip" { "-d" } else { "-C" };
             let mut dirs = Vec::new();
@@ -325,11 +345,11 @@ pub fn acts_on(cmd: &Command) -> Option<(Vec<Acted>, Last)> {
                     });
                 }
             }
-            (dirs, Last::Follow)
+            dirs
         }
-        _ if super::program_in(program, OPENERS) => (operands(), Last::Follow),
-        _ => return None,
-    })
+        _ => operand_indices(&cmd.args).map(whole).collect(),
+    };
+    Some((acted, last))
 }
 
 /// Indices of the arguments that are not options: those not starting with
@@ -345,18 +365,15 @@ fn operand_indices(args: &[String]) -> impl Iterator<Item = usize> + '_ {
         })
 }
 
-/// find's start points, after its own options; `-H` and `-L` follow a
-/// start point that is a link.
-fn find_roots(args: &[String]) -> (Vec<Acted>, Last) {
-    let (start, follows) = crate::shell::find_options(args);
-    let roots = args
-        .iter()
+/// find's start points, after its own options.
+fn find_roots(args: &[String]) -> Vec<Acted> {
+    let (start, _) = crate::shell::find_options(args);
+    args.iter()
         .enumerate()
         .skip(start)
         .take_while(|(_, a)| !a.starts_with('-') && !matches!(a.as_str(), "(" | "!" | ")" | ","))
         .map(|(index, _)| Acted { index, prefix: 0 })
-        .collect();
-    (roots, if follows { Last::Follow } else { Last::Keep })
+        .collect()
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
-use super::command::{Command, Redirect, RedirectOp};
+use super::command::{Command, Redirect, RedirectOp, Wrapper};
 use super::limits::{MAX_COMMANDS, MAX_REANALYSIS};
 use super::parse::{self, Node, Pipeline, RedirKind, Script, Simple};
 use super::{decode, normalize, Analysis, Finding};
@@ -86,6 +86,10 @@ pub(super) struct Eval<'a> {
     /// it calls its own body (a name defined again is another function).
     stack: Vec<Rc<Script>>,
     pub(super) via: Vec<&'static str>,
+    /// Sandboxes whose binds show other directories inside them (`bwrap
+    /// --bind / /x sh -c '...'`), around the command whose nested commands
+    /// are being evaluated: those run inside them too.
+    pub(super) sandboxes: Vec<Wrapper>,
     /// The pipeline being evaluated has several stages or runs in the background.
     forking: bool,
 }
@@ -117,6 +121,7 @@ impl<'a> Eval<'a> {
             param_alternatives: false,
             stack: Vec::new(),
             via: Vec::new(),
+            sandboxes: Vec::new(),
             forking: false,
         }
     }
@@ -480,12 +485,21 @@ impl<'a> Eval<'a> {
     }
 
     /// Adds one command to the analysis; past the limit, says so instead.
-    fn record(&mut self, cmd: Command) -> bool {
+    fn record(&mut self, mut cmd: Command) -> bool {
         if self.out.commands.len() >= MAX_COMMANDS {
             self.set_limit(format!(
                 "the command runs more than {MAX_COMMANDS} commands"
             ));
             return false;
+        }
+        if !self.sandboxes.is_empty() {
+            let outer: Vec<Wrapper> = self
+                .sandboxes
+                .iter()
+                .filter(|s| !cmd.wrappers.contains(s))
+                .cloned()
+                .collect();
+            cmd.wrappers.splice(0..0, outer);
         }
         self.out.commands.push(cmd);
         true
