@@ -182,21 +182,28 @@ fn resolve_uses(
         }
     };
     let unknown_dir = cmd.cwd.is_some() && dir.is_none();
-    // Deleting or moving a symlink acts on the link, not on what it points to.
-    let deleting = || crate::rules::links::last_named(cmd).unwrap_or(Last::Follow);
+    // Deleting, moving or linking over a symlink acts on the link, not on
+    // what it points to (a link to a directory is entered: see `inside`).
+    let last = |how| match how {
+        How::Delete => crate::rules::links::last_named(cmd).unwrap_or(Last::Follow),
+        How::Copy if matches!(cmd.program.as_str(), "ln" | "mv") => Last::Keep,
+        _ => Last::Follow,
+    };
     for file in uses {
         let from = base(dir.as_deref(), home, around);
         let mut literal = file.path;
-        let last = match file.how {
-            How::Delete => deleting(),
-            _ => Last::Follow,
-        };
+        let last = last(file.how);
         let mut resolution = resolve::resolve_as(&literal, from, links, last);
-        // `cp a.txt build` where `build` is a directory writes `build/a.txt`.
+        // `cp a.txt build` where `build` is a directory (or a link to one)
+        // writes `build/a.txt`.
         if let (Some(name), Some(links)) = (file.inside, links) {
-            if resolution.problem.is_none() && links.is_dir(&resolution.path) {
+            let entered = match last {
+                Last::Follow => Some(resolution.path.clone()),
+                Last::Keep => known(resolve::resolve(&literal, from, Some(links))),
+            };
+            if resolution.problem.is_none() && entered.is_some_and(|dir| links.is_dir(&dir)) {
                 literal = format!("{}/{name}", literal.trim_end_matches('/')).into();
-                resolution = resolve::resolve(&literal, from, Some(links));
+                resolution = resolve::resolve_as(&literal, from, Some(links), last);
             }
         }
         if view.is_some() {
@@ -419,6 +426,11 @@ fn command_uses(cmd: &crate::shell::Command) -> Vec<access::FileUse<'_>> {
         }
     }
     uses
+}
+
+/// The path a resolution reached, when it is whole.
+fn known(r: Resolution) -> Option<String> {
+    r.problem.is_none().then_some(r.path)
 }
 
 fn tool_subject(tool: &str, path: &str) -> String {
