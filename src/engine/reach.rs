@@ -178,20 +178,8 @@ impl<'a> Place<'a> {
     /// Where a link a command makes is and what it shows; `None` where
     /// warden cannot place it, or nothing is made (a plain file copied).
     fn made(&self, making: Making<'_>, links: &dyn Links) -> Option<Made> {
-        // A mount point is entered; a link is made at the name itself.
-        let last = match making.kind {
-            Kind::Mount(_) => Last::Follow,
-            _ => Last::Keep,
-        };
-        let mut at = self.resolve(&making.at, links, last);
-        if let Some(name) = making.inside {
-            if links.is_dir(&at.path) {
-                let inside = format!("{}/{name}", making.at.trim_end_matches('/'));
-                at = self.resolve(&inside, links, last);
-            }
-        }
-        let at = known(at)?;
         let from_here = |path: &str, last| known(self.resolve(path, links, last));
+        // What it shows first: most copies and moves make no link at all.
         let kind = match making.kind {
             Kind::Symlink(text) => MadeKind::Symlink(self.home_expanded(text)),
             Kind::LinkTo(path) => MadeKind::Symlink(from_here(path, Last::Keep)?),
@@ -206,7 +194,24 @@ impl<'a> Place<'a> {
             Kind::Mount(path) => MadeKind::Mount(from_here(path, Last::Follow)?),
             Kind::Mirror(path) => MadeKind::Mirror(from_here(path, Last::Follow)?),
         };
-        Some(Made { at, kind })
+        // A mount point is entered; a link is made at the name itself.
+        let last = match kind {
+            MadeKind::Mount(_) => Last::Follow,
+            _ => Last::Keep,
+        };
+        let mut at = self.resolve(&making.at, links, last);
+        if let Some(name) = making.inside {
+            // A link to a directory is entered too (`ln -s x dir`).
+            let entered = known(self.resolve(&making.at, links, Last::Follow));
+            if entered.is_some_and(|dir| links.is_dir(&dir)) {
+                let inside = format!("{}/{name}", making.at.trim_end_matches('/'));
+                at = self.resolve(&inside, links, last);
+            }
+        }
+        Some(Made {
+            at: known(at)?,
+            kind,
+        })
     }
 
     /// A symlink's text as the shell hands it over: `~` is the home.

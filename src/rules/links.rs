@@ -5,9 +5,12 @@
 
 use std::borrow::Cow;
 
+use once_cell::sync::Lazy;
+
 use super::access::landings;
 use super::opts::{parse_opts, Spec, MODE};
 use crate::resolve::Last;
+use crate::shell::names::{self, NameMap};
 use crate::shell::Command;
 
 /// A link a command makes, as its words name it.
@@ -254,13 +257,15 @@ pub struct Acted {
     pub prefix: usize,
 }
 
-/// Disk and file-system tools, which open the device or file they are
-/// given wherever it leads.
+/// Programs that open what they are given wherever it leads: `chmod`, the
+/// copy tools whose destination is entered, and the disk and file-system
+/// tools (with every `mkfs*` and `newfs*`).
 #[rustfmt::skip]
-const OPENERS: &[&str] = &[
+const FOLLOWERS: &[&str] = &[
+    "chmod", "dd", "dcfldd", "rsync", "tar", "gtar", "bsdtar", "unzip",
     "shred", "truncate", "wipefs", "blkdiscard", "sgdisk", "sfdisk", "parted", "fdisk", "gdisk",
     "cfdisk", "cgdisk", "cryptsetup", "hdparm", "badblocks", "scrub", "nvme", "ddrescue",
-    "mkfs*", "mke2fs", "mkswap", "mkdosfs", "mkntfs", "newfs*",
+    "mke2fs", "mkswap", "mkdosfs", "mkntfs",
 ];
 
 /// What `cmd` does with a symlink named last in a path it acts on, for the
@@ -269,10 +274,31 @@ const OPENERS: &[&str] = &[
 /// follows it), `chmod` follows it, `chown -R` keeps it unless `-H` or `-L`
 /// says otherwise, and what opens a file or device follows it.
 pub fn last_named(cmd: &Command) -> Option<Last> {
+    // Asked of every command of every line: one probe of a table.
+    static TREATS: Lazy<NameMap<Treats>> = Lazy::new(|| {
+        let keeps = ["rm", "srm", "unlink", "rmdir", "mv"].map(|p| (p, Treats::Keep));
+        let follows = FOLLOWERS.iter().map(|p| (*p, Treats::Follow));
+        let own = [
+            ("chown", Treats::Chown),
+            ("chgrp", Treats::Chown),
+            ("find", Treats::Find),
+        ];
+        names::first_by_name(keeps.into_iter().chain(follows).chain(own))
+    });
     let program = cmd.program.as_str();
-    Some(match program {
-        "rm" | "srm" | "unlink" | "rmdir" | "mv" => Last::Keep,
-        "chown" | "chgrp" => {
+    let treats = match TREATS.get(program) {
+        Some(treats) => *treats,
+        None if program.starts_with("mkfs") || program.starts_with("newfs") => Treats::Follow,
+        None => return None,
+    };
+    Some(match treats {
+        Treats::Keep => Last::Keep,
+        Treats::Follow => Last::Follow,
+        Treats::Find => match crate::shell::find_options(&cmd.args) {
+            (_, true) => Last::Follow,
+            (_, false) => Last::Keep,
+        },
+        Treats::Chown => {
             let mut traversal = 'P';
             let mut no_dereference = false;
             for o in cmd.options() {
@@ -298,14 +324,17 @@ pub fn last_named(cmd: &Command) -> Option<Last> {
                 Last::Follow
             }
         }
-        "find" => match crate::shell::find_options(&cmd.args) {
-            (_, true) => Last::Follow,
-            (_, false) => Last::Keep,
-        },
-        "chmod" | "dd" | "dcfldd" | "rsync" | "tar" | "gtar" | "bsdtar" | "unzip" => Last::Follow,
-        _ if super::program_in(program, OPENERS) => Last::Follow,
-        _ => return None,
     })
+}
+
+/// How a program of [`last_named`] treats a link named last.
+#[derive(Debug, Clone, Copy)]
+enum Treats {
+    Keep,
+    Follow,
+    /// As its options say.
+    Chown,
+    Find,
 }
 
 /// The paths `cmd` deletes, moves, re-permissions, wipes, formats or

@@ -485,14 +485,17 @@ impl<'a> Eval<'a> {
     }
 
     /// Adds one command to the analysis; past the limit, says so instead.
-    fn record(&mut self, mut cmd: Command) -> bool {
+    fn record(&mut self, cmd: Command) -> bool {
         if self.out.commands.len() >= MAX_COMMANDS {
             self.set_limit(format!(
                 "the command runs more than {MAX_COMMANDS} commands"
             ));
             return false;
         }
-        if !self.sandboxes.is_empty() {
+        self.out.commands.push(cmd);
+        // Changed in place: a command is large, and moving it again cost
+        // more than the rare change.
+        if let (false, Some(cmd)) = (self.sandboxes.is_empty(), self.out.commands.last_mut()) {
             let outer: Vec<Wrapper> = self
                 .sandboxes
                 .iter()
@@ -501,7 +504,6 @@ impl<'a> Eval<'a> {
                 .collect();
             cmd.wrappers.splice(0..0, outer);
         }
-        self.out.commands.push(cmd);
         true
     }
 
