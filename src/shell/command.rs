@@ -207,7 +207,8 @@ impl Command {
             cwd: self.cwd.clone(),
             dynamic: self.dynamic,
             via: self.via.clone(),
-            through: self.through.clone(),
+            // Only the engine's copies carry one, and they are no stage.
+            through: None,
             memo: Memo::default(),
         }
     }

@@ -460,7 +460,10 @@ impl<'a> Eval<'a> {
     }
 
     /// Records a command (and stops collecting past the limit).
-    pub(super) fn emit(&mut self, cmd: Command) {
+    pub(super) fn emit(&mut self, mut cmd: Command) {
+        if !self.sandboxes.is_empty() {
+            self.sandboxed(&mut cmd);
+        }
         // A command run here may also run wherever else the line may be.
         let elsewhere: Vec<Command> = if cmd.cwd == self.cwd && !self.other_cwds.is_empty() {
             self.other_cwds
@@ -493,17 +496,6 @@ impl<'a> Eval<'a> {
             return false;
         }
         self.out.commands.push(cmd);
-        // Changed in place: a command is large, and moving it again cost
-        // more than the rare change.
-        if let (false, Some(cmd)) = (self.sandboxes.is_empty(), self.out.commands.last_mut()) {
-            let outer: Vec<Wrapper> = self
-                .sandboxes
-                .iter()
-                .filter(|s| !cmd.wrappers.contains(s))
-                .cloned()
-                .collect();
-            cmd.wrappers.splice(0..0, outer);
-        }
         true
     }
 

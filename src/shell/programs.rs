@@ -16,10 +16,6 @@ const MAX_WRAPPERS: usize = 32;
 /// warden does not know, a word known only at run time, each make one).
 const MAX_OTHER_READINGS: usize = 64;
 
-/// Wrappers whose binds show other directories inside the sandbox they
-/// start (see `rules::links::binds`).
-const SANDBOXES: &[&str] = &["bwrap", "proot", "firejail"];
-
 /// Programs that turn hidden text into code when piped into a shell.
 const DECODERS: &[&str] = &[
     "base64", "base32", "xxd", "tr", "rev", "openssl", "printf", "gunzip", "gzip", "zcat",
@@ -234,21 +230,16 @@ impl Eval<'_> {
         for value in run {
             self.reanalyze(&value, "environment variable", None);
         }
-        // What a sandbox's command runs, runs in the sandbox.
-        let outer = self.sandboxes.len();
-        self.sandboxes.extend(
-            cmd.wrappers
-                .iter()
-                .filter(|w| SANDBOXES.contains(&w.name.as_str()))
-                .cloned(),
-        );
-        self.special(&mut cmd, &fields);
-        self.sandboxes.truncate(outer);
+        if wrappers::binds_directories(&cmd) {
+            self.special_sandboxed(&mut cmd, &fields);
+        } else {
+            self.special(&mut cmd, &fields);
+        }
         Some(cmd)
     }
 
     /// What a program does beyond running itself.
-    fn special(&mut self, cmd: &mut Command, fields: &[Field]) {
+    pub(in crate::shell) fn special(&mut self, cmd: &mut Command, fields: &[Field]) {
         let args = &fields[1..];
         self.arith_builtin(cmd);
         match cmd.program.as_str() {
