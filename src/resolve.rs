@@ -7,6 +7,9 @@
 use std::borrow::Cow;
 use std::fmt;
 
+mod overlay;
+pub use overlay::{Made, MadeKind, Overlay, Plain};
+
 /// Most symlinks followed for one path, as Linux's `MAXSYMLINKS`.
 const MAX_LINKS: usize = 40;
 
@@ -15,6 +18,10 @@ const MAX_LINKS: usize = 40;
 pub enum Probe {
     /// A symlink, with its target as stored.
     Link(String),
+    /// A directory another is mounted on (a bind mount), with the absolute
+    /// path of what shows there: followed like a link, but also where a
+    /// symlink named last would not be, as it is a directory.
+    Mount(String),
     /// Something that is not a symlink (a file, a directory, a device).
     Present,
     /// Nothing: the rest of the path does not exist yet.
@@ -157,8 +164,23 @@ impl Resolution {
     }
 }
 
+/// What a program does with a symlink named last in a path it is given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Last {
+    /// Opens what it points to, as opening a file does (`shred`, `chmod`).
+    Follow,
+    /// Acts on the link itself (`rm LINK`, `mv LINK`, `find LINK`); a
+    /// trailing `/` still follows it, as the kernel does.
+    Keep,
+}
+
 /// Resolves `path` from `base`, asking `links` about each existing component.
 pub fn resolve(path: &str, base: Base<'_>, links: Option<&dyn Links>) -> Resolution {
+    resolve_as(path, base, links, Last::Follow)
+}
+
+/// [`resolve`], with a symlink named last followed or kept as `last` says.
+pub fn resolve_as(path: &str, base: Base<'_>, links: Option<&dyn Links>, last: Last) -> Resolution {
     let (expanded, problem) = expand(path.trim(), base);
     let lexical = crate::path::absolute(&expanded, base.cwd, None);
     let mut out = Resolution {
@@ -182,11 +204,12 @@ pub fn resolve(path: &str, base: Base<'_>, links: Option<&dyn Links>) -> Resolut
     // Paths in one directory walk the same way up to their last component.
     let (dir, name) = joined.rsplit_once('/').unwrap_or(("", joined.as_str()));
     let from = links.walked(dir).unwrap_or_else(|| {
-        let from = Walked::default().walk(dir, links);
+        let from = Walked::default().walk(dir, links, false);
         links.remember(dir, &from);
         from
     });
-    let walked = from.walk(name, links);
+    // `name` is one component, or empty after a trailing `/`.
+    let walked = from.walk(name, links, last == Last::Keep);
     out.followed_link = walked.followed > 0;
     out.path = walked.path().to_string();
     out.problem = walked.problem;
@@ -264,8 +287,6 @@ pub struct Walked {
 }
 
 impl Walked {
-    /// Walks on through `path`'s components as the kernel does, splicing in
-    /// each symlink's target. What does not exist yet is appended lexically.
     /// The path reached, absolute.
     fn path(&self) -> &str {
         if self.done.is_empty() {
@@ -281,7 +302,10 @@ impl Walked {
         self.done.truncate(parent);
     }
 
-    fn walk(mut self, path: &str, links: &dyn Links) -> Walked {
+    /// Walks on through `path`'s components as the kernel does, splicing in
+    /// each symlink's target. What does not exist yet is appended lexically.
+    /// With `keep_last`, a symlink as the last component is not followed.
+    fn walk(mut self, path: &str, links: &dyn Links, keep_last: bool) -> Walked {
         let mut pending: Vec<String> = components(path);
         pending.reverse();
         while let Some(part) = pending.pop() {
@@ -305,10 +329,11 @@ impl Walked {
                 // The rest is judged as written from here: both this form and
                 // the lexical one are judged, and the more cautious wins.
                 Probe::Denied(why) => self.problem = Some(format!("{here}: {why}")),
-                Probe::Link(_) if self.followed >= MAX_LINKS => {
+                Probe::Link(_) if keep_last && pending.is_empty() => {}
+                Probe::Link(_) | Probe::Mount(_) if self.followed >= MAX_LINKS => {
                     self.problem = Some(format!("{here}: too many levels of symbolic links"));
                 }
-                Probe::Link(target) => {
+                Probe::Link(target) | Probe::Mount(target) => {
                     self.followed += 1;
                     self.pop();
                     if target.starts_with('/') {
@@ -421,6 +446,78 @@ mod tests {
         assert_eq!(r.path, "/home/u/p/keys/x");
         let r = resolve("a/../b", Base::default(), Some(&fake()));
         assert_eq!(r.path, "b");
+    }
+
+    #[test]
+    fn a_link_named_last_is_kept_or_followed() {
+        let keep = |path: &str| resolve_as(path, base(), Some(&fake()), Last::Keep);
+        // `rm -rf keys` removes the link; `keys/` and what is in it are
+        // the target's.
+        assert_eq!(keep("keys").path, "/home/u/p/keys");
+        assert!(!keep("keys").followed_link);
+        assert_eq!(keep("keys/").path, "/home/u/.ssh");
+        assert_eq!(keep("keys/*").path, "/home/u/.ssh/*");
+        assert_eq!(keep("keys/.").path, "/home/u/.ssh");
+        assert_eq!(keep("/home/u/p/keys").path, "/home/u/p/keys");
+        assert_eq!(resolved("keys").path, "/home/u/.ssh");
+    }
+
+    #[test]
+    fn what_a_line_made_lies_over_the_disk() {
+        let disk = fake();
+        let made = [
+            Made {
+                at: "/home/u/p/r".into(),
+                kind: MadeKind::Symlink("/".into()),
+            },
+            Made {
+                at: "/home/u/p/rel".into(),
+                kind: MadeKind::Symlink("sub".into()),
+            },
+            Made {
+                at: "/home/u/p/new/deep/m".into(),
+                kind: MadeKind::Mount("/etc".into()),
+            },
+            Made {
+                at: "/home/u/p/tree".into(),
+                kind: MadeKind::Mirror("/home/u".into()),
+            },
+        ];
+        let view = Overlay {
+            below: &disk,
+            made: [&made, &[]],
+            own: &[],
+        };
+        let at = |path: &str, last| resolve_as(path, base(), Some(&view), last).path;
+        assert_eq!(at("r/", Last::Keep), "/");
+        assert_eq!(at("r/etc", Last::Keep), "/etc");
+        assert_eq!(at("r", Last::Keep), "/home/u/p/r");
+        // A line's link hides the one on disk at the same path.
+        assert_eq!(at("rel/x", Last::Follow), "/home/u/p/sub/x");
+        // A mount point is a directory: entered even when named last, and
+        // the directories above it exist because the line made them.
+        assert_eq!(at("new/deep/m", Last::Keep), "/etc");
+        // A mirror is a directory whose files lead back; what the file
+        // system cannot tell from a file (this one has no `is_dir`) is
+        // taken for one.
+        assert_eq!(at("tree", Last::Keep), "/home/u/p/tree");
+        assert_eq!(at("tree/p/keys", Last::Keep), "/home/u/p/keys");
+        assert_eq!(at("tree/.ssh/x", Last::Follow), "/home/u/.ssh/x");
+        // Without a disk, every other component is a plain directory.
+        let plain = Overlay {
+            below: &Plain,
+            made: [&made[..2], &made[2..]],
+            own: &[],
+        };
+        let r = resolve_as("keys/x", base(), Some(&plain), Last::Follow);
+        assert_eq!(
+            (r.path.as_str(), r.followed_link),
+            ("/home/u/p/keys/x", false)
+        );
+        assert_eq!(
+            resolve_as("r/*", base(), Some(&plain), Last::Keep).path,
+            "/*"
+        );
     }
 
     /// The fake file system, remembering walked directories as `Disk` does

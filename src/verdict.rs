@@ -100,6 +100,9 @@ pub enum Reason {
     BuiltIn {
         category: &'static str,
         why: &'static str,
+        /// The paths the rule judged where they lead through links: each
+        /// as written, and where it leads.
+        leads: Vec<(String, String)>,
     },
     /// A path rule matched a file the call reads or writes.
     Path {
@@ -255,8 +258,13 @@ impl Verdict {
         let lead = self.decision.lead();
         let id = self.rule_id.as_deref().unwrap_or("");
         match &self.reason {
-            Reason::BuiltIn { category, why } => {
-                rule_finding(&[lead, ": `", &quoted(), "` is "], category, why, id)
+            Reason::BuiltIn {
+                category,
+                why,
+                leads,
+            } => {
+                let through = leads_text(leads);
+                rule_finding(&[lead, ": `", &quoted(), "`", &through, " is "], category, why, id)
             }
             Reason::Path {
                 category,
@@ -452,6 +460,28 @@ const ON_ASK_BLOCK: &str =
 /// the agent's own permission checks decide as if there were no hook.
 pub const NO_OPINION: &str = "{}";
 
+/// Where the paths a rule judged lead, for after the quoted command:
+/// ``(where `r/` leads to `/`)``, ``(where `a` leads to `/x` and `b` to
+/// `/y`)``; nothing when they were judged as written.
+fn leads_text(leads: &[(String, String)]) -> String {
+    let mut out = String::new();
+    for (n, (written, leads_to)) in leads.iter().enumerate() {
+        out.push_str(match n {
+            0 => " (where `",
+            _ if n + 1 == leads.len() => " and `",
+            _ => ", `",
+        });
+        out.push_str(&clip(written, QUOTED_CHARS));
+        out.push_str(if n == 0 { "` leads to `" } else { "` to `" });
+        out.push_str(&clip(leads_to, QUOTED_CHARS));
+        out.push('`');
+    }
+    if !out.is_empty() {
+        out.push(')');
+    }
+    out
+}
+
 /// A built-in rule's finding: `opening`, then "category: why (warden rule
 /// id).", pieced together in a string allocated once (nearly every block
 /// and ask says one, and `format!` cost several times as much).
@@ -553,6 +583,7 @@ mod tests {
             Reason::BuiltIn {
                 category: "git force push short flag (rewrites remote history)",
                 why: "it replaces history on the remote",
+                leads: Vec::new(),
             },
         )
     }

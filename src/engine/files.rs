@@ -5,13 +5,13 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
-use std::sync::Arc;
 
 use once_cell::sync::Lazy;
 
+use super::reach;
 use crate::config::policy::FileSubject;
 use crate::payload::ToolCall;
-use crate::resolve::{self, Base, Links, Resolution};
+use crate::resolve::{self, Base, Last, Links, Resolution};
 use crate::rules::access::{self, How};
 use crate::rules::files::{self as path_rules, Around, PathRule, Place};
 use crate::shell::names::{self, NameSet};
@@ -28,8 +28,9 @@ pub(crate) struct Touched {
     /// The shell spelling; `None` for a file tool.
     pub how: Option<How>,
     /// What a verdict quotes: the tool and its path, or the command (shared
-    /// by every file the command touches).
-    pub subject: std::rc::Rc<str>,
+    /// by every file the command touches: a command can name hundreds, each
+    /// as long as the line).
+    pub subject: Rc<str>,
     /// The command of the line that touches it (shell calls).
     pub segment: Option<usize>,
 }
@@ -47,7 +48,7 @@ const QUIET_READERS: &[&str] = &[
 pub(crate) fn call_dir(call: &ToolCall, home: Option<&str>) -> Option<String> {
     let cwd = call.cwd.as_deref()?;
     thread_local! {
-        static LAST: Last = const { RefCell::new(None) };
+        static LAST: Remembered = const { RefCell::new(None) };
     }
     remembered(&LAST, cwd, home, || {
         let dir = crate::path::absolute(cwd, None, home);
@@ -57,10 +58,10 @@ pub(crate) fn call_dir(call: &ToolCall, home: Option<&str>) -> Option<String> {
 
 /// The last answer for a directory and a home: a call asks for its own
 /// directory three times, and a batch's calls mostly share one.
-type Last = RefCell<Option<(String, Option<String>, Option<String>)>>;
+type Remembered = RefCell<Option<(String, Option<String>, Option<String>)>>;
 
 fn remembered(
-    last: &'static std::thread::LocalKey<Last>,
+    last: &'static std::thread::LocalKey<Remembered>,
     dir: &str,
     home: Option<&str>,
     work: impl FnOnce() -> Option<String>,
@@ -80,39 +81,40 @@ fn remembered(
     })
 }
 
+fn base<'a>(cwd: Option<&'a str>, home: Option<&'a str>, around: &Around<'a>) -> Base<'a> {
+    Base {
+        cwd,
+        home,
+        hermes_home: around.hermes_home,
+    }
+}
+
+/// The files a file tool names, resolved against the call's directory.
+fn tool_files(call: &ToolCall, around: &Around<'_>, links: Option<&dyn Links>) -> Vec<Touched> {
+    let from = base(around.dir.as_deref(), around.home, around);
+    call.files
+        .iter()
+        .map(|file| Touched {
+            subject: tool_subject(&call.tool, &file.path).into(),
+            literal: file.path.clone(),
+            resolution: resolve::resolve(&file.path, from, links),
+            write: file.write,
+            how: None,
+            segment: None,
+        })
+        .collect()
+}
+
 /// Every file `call` touches, resolved against its working directory.
 pub(crate) fn touched(
     call: &ToolCall,
     analysis: Option<&Analysis>,
     around: &Around<'_>,
-    links: Option<&Arc<dyn Links>>,
+    links: Option<&dyn Links>,
+    line: &reach::LineLinks,
 ) -> Vec<Touched> {
-    let links = links.map(|l| l.as_ref() as &dyn Links);
-    let home = around.home;
-    let cwd = around.dir.as_deref();
-    fn base<'a>(cwd: Option<&'a str>, home: Option<&'a str>, around: &Around<'a>) -> Base<'a> {
-        Base {
-            cwd,
-            home,
-            hermes_home: around.hermes_home,
-        }
-    }
     let Some(analysis) = analysis else {
-        return call
-            .files
-            .iter()
-            .map(|file| {
-                let resolution = resolve::resolve(&file.path, base(cwd, home, around), links);
-                Touched {
-                    subject: tool_subject(&call.tool, &file.path).into(),
-                    literal: file.path.clone(),
-                    resolution,
-                    write: file.write,
-                    how: None,
-                    segment: None,
-                }
-            })
-            .collect();
+        return tool_files(call, around, links);
     };
     let mut out = Vec::new();
     for (i, cmd) in analysis.commands.iter().enumerate() {
@@ -120,43 +122,108 @@ pub(crate) fn touched(
         if uses.is_empty() {
             continue;
         }
-        // The directory an earlier `cd` moved to, seen from the call's.
-        let dir = match cmd.cwd.as_deref() {
-            None => cwd.map(str::to_string),
-            Some(dir) => {
-                let r = resolve::resolve(dir, base(cwd, home, around), links);
-                (r.problem.is_none() && r.path.starts_with('/')).then_some(r.path)
-            }
-        };
-        let unknown_dir = cmd.cwd.is_some() && dir.is_none();
-        // Written once for all the command's files: a command can name
-        // hundreds (brace expansion), each as long as the line.
-        let subject: std::rc::Rc<str> = cmd.display().into();
-        for file in uses {
-            let from = base(dir.as_deref(), home, around);
-            let mut literal = file.path;
-            let mut resolution = resolve::resolve(&literal, from, links);
-            // `cp a.txt build` where `build` is a directory writes `build/a.txt`.
-            if let (Some(name), Some(links)) = (file.inside, links) {
-                if resolution.problem.is_none() && links.is_dir(&resolution.path) {
-                    literal = format!("{}/{name}", literal.trim_end_matches('/')).into();
-                    resolution = resolve::resolve(&literal, from, Some(links));
+        // What the line makes lies over the disk: as it is before this
+        // command, and as a loop running it again may find it.
+        let mut views = line.views(i, links).peekable();
+        if views.peek().is_none() {
+            resolve_uses(cmd, i, uses, around, links, None, &mut out);
+            continue;
+        }
+        let first = out.len();
+        for view in views {
+            let mut found = Vec::new();
+            resolve_uses(
+                cmd,
+                i,
+                uses.clone(),
+                around,
+                Some(&view),
+                Some(&view),
+                &mut found,
+            );
+            for t in found {
+                let seen = out[first..]
+                    .iter()
+                    .any(|o| o.literal == t.literal && o.resolution == t.resolution);
+                if !seen {
+                    out.push(t);
                 }
             }
-            if unknown_dir && !literal.starts_with(['/', '~']) && resolution.problem.is_none() {
-                resolution.problem = Some("an earlier `cd` went where warden cannot follow".into());
-            }
-            out.push(Touched {
-                literal: literal.into_owned(),
-                resolution,
-                write: file.access == access::Access::Write,
-                how: Some(file.how),
-                subject: subject.clone(),
-                segment: Some(i),
-            });
         }
     }
     out
+}
+
+/// The files one command touches, resolved through `links`; through a
+/// line's `view`, a directory or home the call does not give is stood in for.
+fn resolve_uses(
+    cmd: &Command,
+    i: usize,
+    uses: Vec<access::FileUse<'_>>,
+    around: &Around<'_>,
+    links: Option<&dyn Links>,
+    view: Option<&resolve::Overlay<'_>>,
+    out: &mut Vec<Touched>,
+) {
+    let (dir, home) = match view {
+        Some(view) => {
+            let place = reach::Place::of(cmd, around, view);
+            (place.dir, Some(place.home))
+        }
+        // The directory an earlier `cd` moved to, seen from the call's.
+        None => {
+            let cwd = around.dir.as_deref();
+            let dir = match cmd.cwd.as_deref() {
+                None => cwd.map(str::to_string),
+                Some(dir) => {
+                    let r = resolve::resolve(dir, base(cwd, around.home, around), links);
+                    (r.problem.is_none() && r.path.starts_with('/')).then_some(r.path)
+                }
+            };
+            (dir, around.home)
+        }
+    };
+    let unknown_dir = cmd.cwd.is_some() && dir.is_none();
+    // Deleting, moving or linking over a symlink acts on the link, not on
+    // what it points to (a link to a directory is entered: see `inside`).
+    let last = |how| match how {
+        How::Delete => crate::rules::links::last_named(cmd).unwrap_or(Last::Follow),
+        How::Copy if matches!(cmd.program.as_str(), "ln" | "mv") => Last::Keep,
+        _ => Last::Follow,
+    };
+    let subject: Rc<str> = cmd.display().into();
+    for file in uses {
+        let from = base(dir.as_deref(), home, around);
+        let mut literal = file.path;
+        let last = last(file.how);
+        let mut resolution = resolve::resolve_as(&literal, from, links, last);
+        // `cp a.txt build` where `build` is a directory (or a link to one)
+        // writes `build/a.txt`.
+        if let (Some(name), Some(links)) = (file.inside, links) {
+            let entered = match last {
+                Last::Follow => Some(resolution.path.clone()),
+                Last::Keep => known(resolve::resolve(&literal, from, Some(links))),
+            };
+            if resolution.problem.is_none() && entered.is_some_and(|dir| links.is_dir(&dir)) {
+                literal = format!("{}/{name}", literal.trim_end_matches('/')).into();
+                resolution = resolve::resolve_as(&literal, from, Some(links), last);
+            }
+        }
+        if view.is_some() {
+            reach::written_back(&mut resolution);
+        }
+        if unknown_dir && !literal.starts_with(['/', '~']) && resolution.problem.is_none() {
+            resolution.problem = Some("an earlier `cd` went where warden cannot follow".into());
+        }
+        out.push(Touched {
+            literal: literal.into_owned(),
+            resolution,
+            write: file.access == access::Access::Write,
+            how: Some(file.how),
+            subject: subject.clone(),
+            segment: Some(i),
+        });
+    }
 }
 
 /// Gives each command whose directory lies outside the project its
@@ -266,7 +333,7 @@ pub(crate) fn project(
     }
     let dir = dir?;
     thread_local! {
-        static LAST: Last = const { RefCell::new(None) };
+        static LAST: Remembered = const { RefCell::new(None) };
     }
     remembered(&LAST, dir, home, || {
         can_be_project(dir, home).then(|| dir.to_string())
@@ -364,6 +431,11 @@ fn command_uses(cmd: &crate::shell::Command) -> Vec<access::FileUse<'_>> {
     uses
 }
 
+/// The path a resolution reached, when it is whole.
+fn known(r: Resolution) -> Option<String> {
+    r.problem.is_none().then_some(r.path)
+}
+
 fn tool_subject(tool: &str, path: &str) -> String {
     format!("{tool} {path}")
 }
@@ -431,6 +503,8 @@ pub(crate) fn verdict(touched: &Touched, rule: &'static PathRule, layer: Layer) 
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+
     use super::*;
 
     /// What the engine knows around `call`, with home `/home/u`.
@@ -559,11 +633,17 @@ mod tests {
             let call = ToolCall::shell(command, Some("/home/u/p".into()));
             let analysis = crate::shell::analyze(command);
             let around = around(&call, Some("/home/u/p"));
-            touched(&call, Some(&analysis), &around, Some(&links))
-                .into_iter()
-                .filter(|t| t.write)
-                .map(|t| t.resolution.path)
-                .collect()
+            touched(
+                &call,
+                Some(&analysis),
+                &around,
+                Some(links.as_ref()),
+                &reach::LineLinks::default(),
+            )
+            .into_iter()
+            .filter(|t| t.write)
+            .map(|t| t.resolution.path)
+            .collect()
         };
         assert_eq!(written("cp notes.txt build"), ["/home/u/p/build/notes.txt"]);
         assert_eq!(
@@ -584,7 +664,8 @@ mod tests {
         let call = ToolCall::new("write_file")
             .with_cwd(Some("/home/u/p/sub".into()))
             .with_path(Some("../../.ssh/x".into()));
-        let touched = touched(&call, None, &around(&call, Some("/home/u/p")), None);
+        let around_p = around(&call, Some("/home/u/p"));
+        let touched = touched(&call, None, &around_p, None, &reach::LineLinks::default());
         assert_eq!(touched.len(), 1);
         assert_eq!(touched[0].resolution.path, "/home/u/.ssh/x");
         assert!(touched[0].write && touched[0].how.is_none());

@@ -542,6 +542,11 @@ fn built_in_verdict(hit: &Hit<'static>, layer: Layer) -> Verdict {
         Reason::BuiltIn {
             category: rule.category,
             why: rule.reason,
+            leads: hit
+                .through
+                .as_ref()
+                .map(|t| t.leads.clone())
+                .unwrap_or_default(),
         },
     )
 }

@@ -10,6 +10,7 @@ mod fallback;
 mod files;
 mod layers;
 mod post;
+mod reach;
 mod user;
 
 use std::borrow::Cow;
@@ -80,6 +81,11 @@ impl Options {
     pub fn with_links(mut self, links: Arc<dyn Links>) -> Options {
         self.links = Some(links);
         self
+    }
+
+    /// The file system, when paths are to be followed through it.
+    fn disk(&self) -> Option<&dyn Links> {
+        self.links.as_deref()
     }
 
     /// What the path rules need to know, for `call`.
@@ -248,7 +254,12 @@ pub fn explain(call: &ToolCall, options: &Options) -> Explanation {
     let (verdict, steps) = run(call, options, true);
     let around = options.around(call);
     let command = call.command().map(shell::analyze);
-    let files = files::touched(call, command.as_ref(), &around, options.links.as_ref())
+    let disk = options.disk();
+    let line = command
+        .as_ref()
+        .map(|a| reach::LineLinks::of(a, &around, disk))
+        .unwrap_or_default();
+    let files = files::touched(call, command.as_ref(), &around, disk, &line)
         .into_iter()
         .map(|t| ExplainedFile {
             literal: t.literal,
@@ -286,9 +297,15 @@ fn run(call: &ToolCall, options: &Options, explaining: bool) -> (Verdict, Vec<Ex
     }
     let mut analysis = call.command().map(shell::analyze);
     let around = options.around(call);
-    let touched = files::touched(call, analysis.as_ref(), &around, options.links.as_ref());
+    let disk = options.disk();
+    let line = analysis
+        .as_ref()
+        .map(|a| reach::LineLinks::of(a, &around, disk))
+        .unwrap_or_default();
+    let touched = files::touched(call, analysis.as_ref(), &around, disk, &line);
     if let Some(analysis) = analysis.as_mut() {
         files::place_commands(analysis, &around);
+        reach::add_copies(analysis, &around, disk, &line);
     }
     let mut cx = Context {
         call,

@@ -259,14 +259,7 @@ fn copy<'c>(cmd: &'c Command, u: &mut Uses<'c>) {
         return u.adds(&o.operands, How::Touch);
     }
     let local = |p: &str| !(networked && is_remote(p));
-    let target_dir = o.value('t').or(o.long_value("target-directory", 3));
-    let (dest, sources) = match (target_dir, o.operands.split_last()) {
-        (Some(dir), _) => (dir, &o.operands[..]),
-        (None, Some((dest, sources))) if !sources.is_empty() => (*dest, sources),
-        // `ln -s /etc/x` makes `x` here.
-        (None, Some((source, _))) if program == "ln" => return u.add(basename(source), How::Copy),
-        _ => return,
-    };
+    let (sources, landings) = landings(program, &o);
     match program {
         "mv" => u.adds(sources, How::Delete),
         // A link's target is neither read nor written.
@@ -276,36 +269,88 @@ fn copy<'c>(cmd: &'c Command, u: &mut Uses<'c>) {
             .filter(|s| local(s))
             .for_each(|s| u.add(*s, How::Read)),
     }
-    if !local(dest) {
-        return;
+    for landing in landings {
+        let before = u.0.len();
+        u.add(landing.path, How::Copy);
+        if let (Some(name), Some(added)) = (landing.inside, u.0.get_mut(before)) {
+            added.inside = Some(name.into());
+        }
+    }
+}
+
+/// Where one source of a copy, move or link lands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Landing<'c> {
+    pub source: &'c str,
+    /// The path the command's words give it.
+    pub path: Cow<'c, str>,
+    /// When only the file system can tell whether `path` is a directory
+    /// (`cp a.txt build`): the name the source gets inside it if it is one.
+    pub inside: Option<&'c str>,
+}
+
+/// The sources of a copy, move or link (`cp`, `mv`, `install`, `ln`,
+/// `rsync`, `scp`), from its sorted arguments, and where each lands; nothing
+/// lands on another machine.
+pub(super) fn landings<'o, 'c>(
+    program: &str,
+    o: &'o Opts<'c>,
+) -> (&'o [&'c str], Vec<Landing<'c>>) {
+    let networked = matches!(program, "rsync" | "scp");
+    let target_dir = o.value('t').or(o.long_value("target-directory", 3));
+    let (dest, sources) = match (target_dir, o.operands.split_last()) {
+        (Some(dir), _) => (dir, &o.operands[..]),
+        (None, Some((dest, sources))) if !sources.is_empty() => (*dest, sources),
+        // `ln -s /etc/x` makes `x` here.
+        (None, Some((source, _))) if program == "ln" => {
+            let landing = Landing {
+                source,
+                path: basename(source).into(),
+                inside: None,
+            };
+            return (&o.operands[..], vec![landing]);
+        }
+        _ => return (&[], Vec::new()),
+    };
+    if networked && is_remote(dest) {
+        return (sources, Vec::new());
     }
     // `-T` makes the destination the file itself, and `ln -n` replaces a
     // link to a directory rather than entering it.
     let no_target_dir = !networked && (o.flag('T') || o.long("no-target-directory", 3))
         || program == "ln" && (o.flag('n') || o.long("no-dereference", 4));
-    if no_target_dir {
-        return u.add(dest, How::Copy);
-    }
     let parents = program == "cp" && o.long("parents", 3);
     // Each source lands inside a destination that is a directory: what it
     // writes is `dest/name`, never the directory itself (`cp notes.txt
     // /tmp/` writes /tmp/notes.txt, `cp key.pub ~/.ssh/` ~/.ssh/key.pub).
     let into_dir = target_dir.is_some() || sources.len() > 1 || parents || names_directory(dest);
-    for source in sources {
-        let name = landing_name(program, source, parents, networked);
-        // Contents (`rsync -a src/ d`, `cp -r src/. d`) make a directory.
-        if into_dir || name == "*" {
-            u.add(format!("{}/{name}", dest.trim_end_matches('/')), How::Copy);
-        } else {
-            // One source and a destination its words do not call a
-            // directory: the file system tells (`cp a.txt build`).
-            let before = u.0.len();
-            u.add(dest, How::Copy);
-            if let Some(added) = u.0.get_mut(before) {
-                added.inside = Some(name.into());
+    let landings = sources
+        .iter()
+        .map(|&source| {
+            let name = landing_name(program, source, parents, networked);
+            // A link is named after its source's last component; one with
+            // none to give (`ln -s / r`, `ln -s .. up`) is the destination.
+            let (path, inside) = if no_target_dir || program == "ln" && name == "*" {
+                (dest.into(), None)
+            } else if into_dir || name == "*" {
+                // Contents (`rsync -a src/ d`, `cp -r src/. d`) make a directory.
+                (
+                    format!("{}/{name}", dest.trim_end_matches('/')).into(),
+                    None,
+                )
+            } else {
+                // One source and a destination its words do not call a
+                // directory: the file system tells.
+                (dest.into(), Some(name))
+            };
+            Landing {
+                source,
+                path,
+                inside,
             }
-        }
-    }
+        })
+        .collect();
+    (sources, landings)
 }
 
 /// The name `source` gets inside the destination directory: its last

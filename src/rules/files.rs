@@ -8,6 +8,7 @@
 
 use super::access::How;
 use super::targets::{is_device_path, Target};
+pub(crate) use crate::path::strip_dir;
 use crate::verdict::Decision;
 
 /// One path rule, with the examples that prove it.
@@ -174,28 +175,6 @@ impl Place<'_> {
             Some(rel) => self.in_home().is_some_and(|r| strip_dir(r, rel).is_some()),
             None => strip_dir(self.path, entry).is_some(),
         }
-    }
-}
-
-/// `path` inside `dir` (itself included, as `""`). Inlined: asked some
-/// twenty times a call, and the call cost half of the answer.
-#[inline(always)]
-pub(crate) fn strip_dir<'p>(path: &'p str, dir: &str) -> Option<&'p str> {
-    // Asked of every path against every directory the file rules name:
-    // the byte where `dir` would end in `path` rejects most pairs before
-    // the texts are compared.
-    let dir = if dir.ends_with('/') {
-        dir.trim_end_matches('/')
-    } else {
-        dir
-    };
-    if dir.is_empty() {
-        return path.strip_prefix('/');
-    }
-    match path.as_bytes().get(dir.len()) {
-        None if path.len() == dir.len() => (path == dir).then_some(""),
-        Some(b'/') if path.as_bytes().starts_with(dir.as_bytes()) => Some(&path[dir.len() + 1..]),
-        _ => None,
     }
 }
 

@@ -96,8 +96,8 @@ pub static RULES: &[Rule] = &[
         reason: "it deletes a directory of the project for good; build outputs and caches, which come back by themselves, are not asked about",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["rm"], check: deletes_project_tree },
-        hits: &["rm -rf src", "rm -r docs/api", "rm --recursive --force migrations", "rm lib -rf"],
-        misses: &["rm -rf node_modules dist .next", "rm -rf target", "rm -rf build/ coverage .pytest_cache", "rm -rf web/node_modules", "rm -rf /tmp/build-cache", "rm -f notes.txt", "rm -rf __pycache__ .venv", "rm -rf packages/app/dist", "rm -r -f target/debug", "cd build && rm -rf *"],
+        hits: &["rm -rf src", "rm -r docs/api", "rm --recursive --force migrations", "rm lib -rf", "ln -s build/out latest; rm -rf latest/"],
+        misses: &["rm -rf node_modules dist .next", "rm -rf target", "rm -rf build/ coverage .pytest_cache", "rm -rf web/node_modules", "rm -rf /tmp/build-cache", "rm -f notes.txt", "rm -rf __pycache__ .venv", "rm -rf packages/app/dist", "rm -r -f target/debug", "cd build && rm -rf *", "ln -sfn /tmp/build out && rm -rf out/"],
     },
     Rule {
         id: "fs.delete-toolchain",
@@ -315,18 +315,8 @@ const FIND_VALUED: &[&str] = &[
 ];
 
 fn parse_find(args: &[String]) -> Find<'_> {
-    let mut iter = args.iter().map(String::as_str).peekable();
-    while let Some(&a) = iter.peek() {
-        match a {
-            "-H" | "-L" | "-P" => {}
-            "-D" => {
-                iter.next();
-            }
-            _ if a.starts_with("-O") => {}
-            _ => break,
-        }
-        iter.next();
-    }
+    let (start, _) = crate::shell::find_options(args);
+    let mut iter = args[start..].iter().map(String::as_str).peekable();
     let mut find = Find {
         roots: Vec::new(),
         words: Vec::new(),

@@ -36,7 +36,7 @@ pub static RULES: &[Rule] = &[
         reason: "files from the archive would overwrite system or start-up files wherever their names land",
         decision: Decision::Ask,
         matcher: Matcher::Analysis(extracts_over_system),
-        hits: &["tar -xf bundle.tar -C /", "tar xzf node.tgz -C /usr/local", "tar --extract --file=x.tar --directory=/etc", "cd / && tar -xf backup.tar", "tar -xPf archive.tar", "tar -xf dotfiles.tar -C ~", "unzip -o payload.zip -d /"],
+        hits: &["tar -xf bundle.tar -C /", "tar xzf node.tgz -C /usr/local", "tar --extract --file=x.tar --directory=/etc", "cd / && tar -xf backup.tar", "tar -xPf archive.tar", "tar -xf dotfiles.tar -C ~", "unzip -o payload.zip -d /", "ln -s /etc conf && tar -xf bundle.tar -C conf"],
         misses: &["tar -xzf release.tar.gz -C ./vendor", "tar -czf backup.tgz -C / etc", "tar -tf bundle.tar", "tar -xf x.tar -C /tmp/x", "tar -xf x.tar -C ~/tools", "unzip x.zip -d out", "sudo rm -rf /usr/local/go && sudo tar -C /usr/local -xzf go1.22.5.linux-amd64.tar.gz"],
     },
 ];

@@ -13,8 +13,8 @@ pub static RULES: &[Rule] = &[
         reason: "it would erase every file on the machine",
         decision: Decision::Block,
         matcher: Matcher::Check { programs: &["rm", "rsync", "srm"], check: deletes_root },
-        hits: &["rm -rf /", "rm -rf //", "rm -rf \"/\"", "rm -rf /./", "rm -rf /*", "rm --recursive --force /", "sudo rm -rf --no-preserve-root /"],
-        misses: &["rm -rf ./build", "echo 'rm -rf /'", "git commit -m \"rm -rf /\"", "printf \"%s\" \"rm -rf /\"", "rm -f /tmp/x"],
+        hits: &["rm -rf /", "rm -rf //", "rm -rf \"/\"", "rm -rf /./", "rm -rf /*", "rm --recursive --force /", "sudo rm -rf --no-preserve-root /", "ln -s / /tmp/r; rm -rf /tmp/r/", "sudo mount --bind / /mnt/r && sudo rm -rf /mnt/r/*"],
+        misses: &["rm -rf ./build", "ln -s / r && rm -rf r", "echo 'rm -rf /'", "git commit -m \"rm -rf /\"", "printf \"%s\" \"rm -rf /\"", "rm -f /tmp/x"],
     },
     Rule {
         id: "hardline.rm-system",
@@ -22,8 +22,8 @@ pub static RULES: &[Rule] = &[
         reason: "it would erase part of the operating system",
         decision: Decision::Block,
         matcher: Matcher::Check { programs: &["rm", "rsync", "srm"], check: deletes_system },
-        hits: &["rm -rf /etc", "rm -rf /usr/lib", "sudo rm -r /var/lib/postgresql", "rm -rf /home", "rm -rf /tmp/../etc", "rm -rf /tmp/", "rm -rf /tmp/*/../../etc", "find /var/tmp -delete"],
-        misses: &["rm -rf /tmp/build-cache", "rm -rf build", "ls /etc", "rm -rf /tmp/*", "rm -rf /var/tmp/* /dev/shm/*", "find /tmp -mindepth 1 -delete"],
+        hits: &["rm -rf /etc", "rm -rf /usr/lib", "sudo rm -r /var/lib/postgresql", "rm -rf /home", "rm -rf /tmp/../etc", "rm -rf /tmp/", "rm -rf /tmp/*/../../etc", "find /var/tmp -delete", "ln -sf /etc ./e; rm -rf e/*", "ln -s /etc e && find -L e -delete"],
+        misses: &["rm -rf /tmp/build-cache", "rm -rf build", "ls /etc", "rm -rf /tmp/*", "rm -rf /var/tmp/* /dev/shm/*", "find /tmp -mindepth 1 -delete", "ln -s /etc e && find e -delete"],
     },
     Rule {
         id: "hardline.rm-home",
@@ -31,8 +31,8 @@ pub static RULES: &[Rule] = &[
         reason: "it would erase a whole home directory",
         decision: Decision::Block,
         matcher: Matcher::Check { programs: &["rm", "rsync", "srm"], check: deletes_home },
-        hits: &["rm -rf ~", "rm -rf \"$HOME\"", "rm -rf ${HOME}", "rm -rf ~/", "rm -rf /home/alice", "rsync -a --delete /empty/ ~/"],
-        misses: &["rm -rf ~/project/build", "rsync -a src/ ~/backup/", "echo ~"],
+        hits: &["rm -rf ~", "rm -rf \"$HOME\"", "rm -rf ${HOME}", "rm -rf ~/", "rm -rf /home/alice", "rsync -a --delete /empty/ ~/", "ln -s ~ x && rm -rf x/"],
+        misses: &["rm -rf ~/project/build", "rsync -a src/ ~/backup/", "echo ~", "ln -s ~ x && rm x"],
     },
     Rule {
         id: "hardline.move-system",
@@ -40,7 +40,7 @@ pub static RULES: &[Rule] = &[
         reason: "moving it away breaks the machine or the account as surely as deleting it",
         decision: Decision::Block,
         matcher: Matcher::Check { programs: &["mv"], check: moves_system },
-        hits: &["mv /etc /tmp/etc", "mv ~ /tmp/home", "sudo mv /usr/lib /dev/null"],
+        hits: &["mv /etc /tmp/etc", "mv ~ /tmp/home", "sudo mv /usr/lib /dev/null", "ln -s /etc e && mv e/* /tmp/"],
         misses: &["mv ~/notes.txt ~/docs/", "mv build /tmp/old", "mv /tmp/a /tmp/b"],
     },
     Rule {
@@ -49,7 +49,7 @@ pub static RULES: &[Rule] = &[
         reason: "formatting a disk or partition destroys everything on it",
         decision: Decision::Block,
         matcher: Matcher::Check { programs: &["mkfs*", "mke2fs", "mkswap", "mkdosfs", "mkntfs", "newfs*", "diskutil"], check: formats_device },
-        hits: &["mkfs.ext4 /dev/sda1", "mke2fs /dev/sdb", "mkswap /dev/sdb", "sudo mkfs -t xfs /dev/nvme0n1p2", "diskutil eraseDisk JHFS+ Empty disk2"],
+        hits: &["mkfs.ext4 /dev/sda1", "mke2fs /dev/sdb", "mkswap /dev/sdb", "sudo mkfs -t xfs /dev/nvme0n1p2", "diskutil eraseDisk JHFS+ Empty disk2", "ln -s /dev/sda disk.img && mkfs.ext4 disk.img"],
         misses: &["mkfs.ext4 -F ./disk.img", "command -v mkfs", "echo \"does this use mkfs?\"", "diskutil list"],
     },
     Rule {
@@ -121,7 +121,7 @@ pub static RULES: &[Rule] = &[
         reason: "it erases the partition table or the data of a whole disk",
         decision: Decision::Block,
         matcher: Matcher::Check { programs: &["wipefs", "sgdisk", "blkdiscard", "shred", "sfdisk", "hdparm", "nvme", "badblocks", "scrub"], check: wipes_device },
-        hits: &["wipefs -a /dev/sda", "sgdisk -Z /dev/sda", "blkdiscard /dev/nvme0n1", "shred /dev/sda", "shred -n 3 /dev/sda", "sgdisk --zap-all /dev/sdb"],
+        hits: &["wipefs -a /dev/sda", "sgdisk -Z /dev/sda", "blkdiscard /dev/nvme0n1", "shred /dev/sda", "shred -n 3 /dev/sda", "sgdisk --zap-all /dev/sdb", "ln -s /dev/sda d; shred d"],
         misses: &["shred -u secret.txt", "wipefs /dev/sda", "sgdisk -p /dev/sda"],
     },
     Rule {
@@ -148,8 +148,8 @@ pub static RULES: &[Rule] = &[
         reason: "changing owners or modes of every system file breaks the machine",
         decision: Decision::Block,
         matcher: Matcher::Check { programs: &["chown", "chmod", "chgrp"], check: recursive_on_root },
-        hits: &["chown -R nobody:nogroup /", "chmod -R 777 /", "sudo chown --recursive me /usr"],
-        misses: &["chown -R me ./build", "chmod -R u+w build/"],
+        hits: &["chown -R nobody:nogroup /", "chmod -R 777 /", "sudo chown --recursive me /usr", "ln -s / r && chmod -R 777 r", "ln -s /usr u && chown -RH me u"],
+        misses: &["chown -R me ./build", "chmod -R u+w build/", "ln -s / r && chown -R me r"],
     },
     Rule {
         id: "hardline.reverse-shell",

@@ -21,6 +21,7 @@ mod hardline;
 mod hidden;
 mod host;
 mod leak;
+pub(crate) mod links;
 
 pub(crate) use hidden::{path_arguments, searched as hidden_paths_searched};
 #[cfg(test)]
@@ -40,7 +41,9 @@ use once_cell::sync::{Lazy, OnceCell};
 use regex::Regex;
 
 pub(crate) use crate::shell::program_in;
-use crate::shell::{Analysis, Command};
+use std::rc::Rc;
+
+use crate::shell::{Analysis, Command, Through};
 use crate::verdict::Decision;
 pub use signs::Signs;
 pub(crate) use system::runs_sudo;
@@ -280,7 +283,13 @@ pub(crate) static DANGEROUS_SET: Lazy<RuleSet> =
 pub(crate) struct Hit<'r> {
     pub rule: &'r Rule,
     pub text: String,
+    /// Where the paths in it lead, when the rule matched them there.
+    pub through: Option<Rc<Through>>,
 }
+
+/// The text a verdict quotes for a command a rule matched, and where its
+/// paths lead when the rule matched those.
+type Quote = (String, Option<Rc<Through>>);
 
 /// A table of rules ready to match, indexed by program name so a command
 /// only meets the rules that could match it, and with each regex compiled
@@ -514,9 +523,9 @@ impl RuleSet {
     /// The first rule, in table order, that matches anything in `analysis`.
     pub fn first_match(&self, analysis: &Analysis) -> Option<Hit<'static>> {
         // Table order is priority: the earliest rule that matches anything wins.
-        let mut best: Option<(usize, String)> = None;
+        let mut best: Option<(usize, Quote)> = None;
         let beaten =
-            |best: &Option<(usize, String)>, i: usize| best.as_ref().is_some_and(|(j, _)| *j <= i);
+            |best: &Option<(usize, Quote)>, i: usize| best.as_ref().is_some_and(|(j, _)| *j <= i);
         for cmd in self.judged(analysis) {
             // Joined once per command, however many regexes read it.
             let line = OnceCell::new();
@@ -538,19 +547,20 @@ impl RuleSet {
                 _ => None,
             };
             if let Some(text) = text {
-                best = Some((i, text));
+                best = Some((i, (text, None)));
             }
         }
-        best.map(|(i, text)| Hit {
+        best.map(|(i, (text, through))| Hit {
             rule: self.rules[i],
             text,
+            through,
         })
     }
 
     /// Every rule that matches, in table order, each with the first text it
     /// matched; for explanations and for callers that skip some rules.
     pub fn all_matches(&self, analysis: &Analysis) -> Vec<Hit<'static>> {
-        let mut found: Vec<Option<String>> = vec![None; self.rules.len()];
+        let mut found: Vec<Option<Quote>> = vec![None; self.rules.len()];
         for cmd in self.judged(analysis) {
             let line = OnceCell::new();
             for i in self.candidates(&cmd.program, Signs::of(cmd)) {
@@ -561,16 +571,17 @@ impl RuleSet {
         }
         for &i in &self.whole_line {
             if let (None, Matcher::Analysis(f)) = (&found[i], &self.rules[i].matcher) {
-                found[i] = f(analysis);
+                found[i] = f(analysis).map(|text| (text, None));
             }
         }
         found
             .into_iter()
             .enumerate()
-            .filter_map(|(i, text)| {
-                text.map(|text| Hit {
+            .filter_map(|(i, quote)| {
+                quote.map(|(text, through)| Hit {
                     rule: self.rules[i],
                     text,
+                    through,
                 })
             })
             .collect()
@@ -607,7 +618,7 @@ impl RuleSet {
         }
     }
 
-    fn match_command(&self, i: usize, cmd: &Command, line: &OnceCell<String>) -> Option<String> {
+    fn match_command(&self, i: usize, cmd: &Command, line: &OnceCell<String>) -> Option<Quote> {
         let matched = match &self.rules[i].matcher {
             Matcher::Command { args, .. } => {
                 args.is_empty()
@@ -631,11 +642,15 @@ impl RuleSet {
             }
             Matcher::Analysis(_) => false,
         };
-        // Quote the whole pipeline: `curl x | sh` says more than `sh`.
+        // Quote the whole pipeline: `curl x | sh` says more than `sh`; and
+        // a command as written, not the copy naming where its paths lead.
         matched.then(|| {
             let mut text: Vec<String> = cmd.upstream.iter().map(|u| u.display()).collect();
-            text.push(cmd.display());
-            text.join(" | ")
+            text.push(match &cmd.through {
+                Some(through) => through.written.clone(),
+                None => cmd.display(),
+            });
+            (text.join(" | "), cmd.through.clone())
         })
     }
 

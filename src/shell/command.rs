@@ -36,8 +36,20 @@ pub struct Command {
     pub dynamic: bool,
     /// How this command was reached, outermost first (`bash -c`, `$( )`, `find -exec`).
     pub via: Vec<&'static str>,
+    /// Set on the copy of a command whose paths lead elsewhere through a
+    /// link, which the engine adds so that the rules judge where they lead:
+    /// the command as written, and each path with where it leads.
+    pub through: Option<Rc<Through>>,
     /// What the rules work out from the fields above and ask again.
     pub memo: Memo,
+}
+
+/// A command as written, and where the paths in it lead (see [`Command::through`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Through {
+    pub written: String,
+    /// Each path as written, and where it leads.
+    pub leads: Vec<(String, String)>,
 }
 
 /// Facts the built-in rules derive from a command, kept for the next rule
@@ -195,6 +207,8 @@ impl Command {
             cwd: self.cwd.clone(),
             dynamic: self.dynamic,
             via: self.via.clone(),
+            // Only the engine's copies carry one, and they are no stage.
+            through: None,
             memo: Memo::default(),
         }
     }

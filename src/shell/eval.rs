@@ -3,7 +3,7 @@
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
-use super::command::{Command, Redirect, RedirectOp};
+use super::command::{Command, Redirect, RedirectOp, Wrapper};
 use super::limits::{MAX_COMMANDS, MAX_REANALYSIS};
 use super::parse::{self, Node, Pipeline, RedirKind, Script, Simple};
 use super::{decode, normalize, Analysis, Finding};
@@ -86,6 +86,10 @@ pub(super) struct Eval<'a> {
     /// it calls its own body (a name defined again is another function).
     stack: Vec<Rc<Script>>,
     pub(super) via: Vec<&'static str>,
+    /// Sandboxes whose binds show other directories inside them (`bwrap
+    /// --bind / /x sh -c '...'`), around the command whose nested commands
+    /// are being evaluated: those run inside them too.
+    pub(super) sandboxes: Vec<Wrapper>,
     /// The pipeline being evaluated has several stages or runs in the background.
     forking: bool,
 }
@@ -117,6 +121,7 @@ impl<'a> Eval<'a> {
             param_alternatives: false,
             stack: Vec::new(),
             via: Vec::new(),
+            sandboxes: Vec::new(),
             forking: false,
         }
     }
@@ -455,7 +460,10 @@ impl<'a> Eval<'a> {
     }
 
     /// Records a command (and stops collecting past the limit).
-    pub(super) fn emit(&mut self, cmd: Command) {
+    pub(super) fn emit(&mut self, mut cmd: Command) {
+        if !self.sandboxes.is_empty() {
+            self.sandboxed(&mut cmd);
+        }
         // A command run here may also run wherever else the line may be.
         let elsewhere: Vec<Command> = if cmd.cwd == self.cwd && !self.other_cwds.is_empty() {
             self.other_cwds

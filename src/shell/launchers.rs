@@ -1,4 +1,4 @@
-//! Programs that take shell text rather than a command as arguments: tmux session commands, `nix-shell --run`, `runuser`/`sg -c`, `npx -c`, `pnpm exec -c`, GNU `sem`, `screen -X stuff`.
+//! Programs that take shell text rather than a command as arguments: tmux session commands, `nix-shell --run`, `runuser`/`sg -c`, `npx -c`, `pnpm exec -c`, GNU `sem`, `screen -X stuff`, `ssh HOST CMD`.
 
 use super::command::Command;
 use super::eval::{shell_quote, Eval};
@@ -247,6 +247,31 @@ impl Eval<'_> {
         }
         if !text.trim().is_empty() {
             self.reanalyze(&text, "tmux send-keys", None);
+        }
+    }
+
+    /// `ssh HOST CMD`: the words after the host are a command line the
+    /// remote shell runs.
+    pub(super) fn ssh(&mut self, cmd: &Command) {
+        const VALUED: &str = "bcDEeFIiJLlmOopQRSWw";
+        let mut i = 0;
+        let args = &cmd.args;
+        while i < args.len() {
+            let a = &args[i];
+            if a.starts_with('-') && a.len() > 1 {
+                let last = a.chars().last().unwrap_or('-');
+                if a.len() == 2 && VALUED.contains(last) {
+                    i += 1;
+                }
+                i += 1;
+                continue;
+            }
+            break;
+        }
+        // args[i] is the host; the rest is the remote command line.
+        if i + 1 < args.len() {
+            let text = args[i + 1..].join(" ");
+            self.reanalyze(&text, "ssh", cmd.stdin.clone());
         }
     }
 }

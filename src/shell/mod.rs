@@ -27,14 +27,14 @@ mod wrappers;
 
 pub use command::{
     has_whitespace, program_in, program_name, program_name_of, Command, Redirect, RedirectOp,
-    Wrapper,
+    Through, Wrapper,
 };
 pub use eval::shell_quote;
 pub(crate) use eval::GROUP_REDIRECT;
 pub use interp::Concern;
 pub(crate) use interp::{inline_code, interpreter_names, language as interpreter_language};
 pub(crate) use programs::{has_model, modelled_names, DECODED};
-pub(crate) use runners::find_skips_roots;
+pub(crate) use runners::{find_options, find_skips_roots};
 
 /// Limits past which the analysis stops and the verdict is block.
 pub mod limits {

@@ -231,12 +231,16 @@ impl Eval<'_> {
         for value in run {
             self.reanalyze(&value, "environment variable", None);
         }
-        self.special(&mut cmd, &fields);
+        if wrappers::binds_directories(&cmd) {
+            self.special_sandboxed(&mut cmd, &fields);
+        } else {
+            self.special(&mut cmd, &fields);
+        }
         Some(cmd)
     }
 
     /// What a program does beyond running itself.
-    fn special(&mut self, cmd: &mut Command, fields: &[Field]) {
+    pub(in crate::shell) fn special(&mut self, cmd: &mut Command, fields: &[Field]) {
         let args = &fields[1..];
         self.arith_builtin(cmd);
         match cmd.program.as_str() {
@@ -560,29 +564,6 @@ impl Eval<'_> {
                 words.get(i).cloned().unwrap_or_default()
             };
             self.vars.insert(name.clone(), vec![value]);
-        }
-    }
-
-    fn ssh(&mut self, cmd: &Command) {
-        const VALUED: &str = "bcDEeFIiJLlmOopQRSWw";
-        let mut i = 0;
-        let args = &cmd.args;
-        while i < args.len() {
-            let a = &args[i];
-            if a.starts_with('-') && a.len() > 1 {
-                let last = a.chars().last().unwrap_or('-');
-                if a.len() == 2 && VALUED.contains(last) {
-                    i += 1;
-                }
-                i += 1;
-                continue;
-            }
-            break;
-        }
-        // args[i] is the host; the rest is the remote command line.
-        if i + 1 < args.len() {
-            let text = args[i + 1..].join(" ");
-            self.reanalyze(&text, "ssh", cmd.stdin.clone());
         }
     }
 }

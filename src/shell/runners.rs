@@ -76,17 +76,23 @@ impl Eval<'_> {
     /// `find ROOTS ... -exec CMD {} ;` / `-delete`: the command runs on what
     /// find walks, so `{}` stands for the roots (and their contents).
     pub(super) fn find(&mut self, cmd: &Command, args: &[Field]) {
-        let roots: Vec<String> = args
-            .iter()
-            .take_while(|f| !f.text.starts_with('-') && f.text != "(" && f.text != "!")
-            .map(|f| f.text.clone())
-            .collect();
-        let roots = if roots.is_empty() {
-            vec![".".to_string()]
-        } else {
-            roots
-        };
         let texts: Vec<&str> = args.iter().map(|f| f.text.as_str()).collect();
+        let (start, follows) = find_options(&texts);
+        let given: Vec<&str> = texts[start..]
+            .iter()
+            .take_while(|t| !t.starts_with('-') && **t != "(" && **t != "!")
+            .copied()
+            .collect();
+        // `-H` and `-L` follow a start point that is a symlink: what is
+        // removed is what it leads to, as `rm -r LINK/` removes.
+        let roots: Vec<String> = match (given.is_empty(), follows) {
+            (true, _) => vec![".".to_string()],
+            (false, false) => given.iter().map(|r| r.to_string()).collect(),
+            (false, true) => given
+                .iter()
+                .map(|r| format!("{}/", r.trim_end_matches('/')))
+                .collect(),
+        };
         let walked: Vec<String> = if find_skips_roots(&texts) {
             roots
                 .iter()
@@ -142,7 +148,7 @@ impl Eval<'_> {
                 .join(" "),
             _ => walked.join(" "),
         };
-        let mut i = roots.len().min(args.len());
+        let mut i = start + given.len();
         while i < args.len() {
             let a = args[i].text.as_str();
             if matches!(a, "-exec" | "-execdir" | "-ok" | "-okdir") {
@@ -269,6 +275,25 @@ impl Eval<'_> {
         self.via.pop();
         self.ascend();
     }
+}
+
+/// Where find's own options end (`-H`, `-L`, `-P`, `-D DEBUG`, `-Olevel`
+/// come before the start points), and whether they follow a start point
+/// that is a symlink (`-H` or `-L`, the last of the three deciding).
+pub(crate) fn find_options<S: AsRef<str>>(words: &[S]) -> (usize, bool) {
+    let mut follows = false;
+    let mut i = 0;
+    while let Some(word) = words.get(i).map(AsRef::as_ref) {
+        match word {
+            "-H" | "-L" => follows = true,
+            "-P" => follows = false,
+            "-D" => i += 1,
+            _ if word.starts_with("-O") => {}
+            _ => break,
+        }
+        i += 1;
+    }
+    (i.min(words.len()), follows)
 }
 
 /// Whether `find` with these words never acts on its start points

@@ -17,6 +17,7 @@ mod tests;
 use once_cell::sync::Lazy;
 
 pub(in crate::shell) use options::{Key, Opt, Syntax};
+pub(in crate::shell) use sandboxes::binds_directories;
 
 use super::expand::Field;
 use super::names::{self, NameMap};

@@ -1,6 +1,48 @@
 //! The wrapper table for sandboxes, namespaces and resource limiters (`unshare`, `bwrap`, `firejail`, `capsh`, `ip netns exec`, `prlimit`, ...), each entry with the manual its options come from.
 
 use super::{plain, Syntax, WrapperSpec};
+use crate::shell::command::{Command, Wrapper};
+use crate::shell::eval::Eval;
+use crate::shell::expand::Field;
+
+/// Sandboxes whose binds show other directories inside them (`bwrap --bind
+/// / /x`; see `rules::links::binds`): what their command runs, runs in them
+/// too, and carries them as wrappers of its own.
+const BINDING: &[&str] = &["bwrap", "proot", "firejail"];
+
+/// Whether `cmd` runs in a sandbox that binds directories.
+pub(in crate::shell) fn binds_directories(cmd: &Command) -> bool {
+    cmd.wrappers
+        .iter()
+        .any(|w| BINDING.contains(&w.name.as_str()))
+}
+
+impl Eval<'_> {
+    /// `special` for a command run in such a sandbox.
+    #[cold]
+    pub(in crate::shell) fn special_sandboxed(&mut self, cmd: &mut Command, fields: &[Field]) {
+        let outer = self.sandboxes.len();
+        let binding = cmd
+            .wrappers
+            .iter()
+            .filter(|w| BINDING.contains(&w.name.as_str()));
+        self.sandboxes.extend(binding.cloned());
+        self.special(cmd, fields);
+        self.sandboxes.truncate(outer);
+    }
+
+    /// Puts the sandboxes a command nested in one runs in around it.
+    #[cold]
+    pub(in crate::shell) fn sandboxed(&self, cmd: &mut Command) {
+        let outer: Vec<Wrapper> = self
+            .sandboxes
+            .iter()
+            .filter(|s| !cmd.wrappers.contains(s))
+            .cloned()
+            .collect();
+        cmd.wrappers.splice(0..0, outer);
+    }
+}
 
 #[rustfmt::skip]
 pub(super) const WRAPPERS: &[WrapperSpec] = &[
