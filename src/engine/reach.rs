@@ -240,7 +240,7 @@ fn stand_ins_written_back(path: &str) -> Option<String> {
             rest.into()
         });
     }
-    strip_dir(path, SOME_HOME).map(|rest| home_relative(rest))
+    strip_dir(path, SOME_HOME).map(home_relative)
 }
 
 fn home_relative(rest: &str) -> String {
