@@ -45,6 +45,7 @@ mod hooks;
 mod json_schema;
 mod layout;
 mod ledger;
+mod loosening;
 mod policy;
 mod robustness;
 mod rules;
@@ -71,6 +72,7 @@ fn main() {
         json_schema::tests(),
         layout::tests(),
         ledger::tests(),
+        loosening::tests(),
         policy::tests(),
         robustness::tests(),
         rules::tests(),
