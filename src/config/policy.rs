@@ -471,11 +471,11 @@ fn match_rule(rule: RuleSpec, n: u32, call: &Subjects) -> Option<RuleMatch> {
     };
     // A command line's commands each run where the line's `cd`s (and the
     // tool's `workdir`) moved them: a loosening rule covers a command that
-    // runs in its scope, and the line only when all of it does. A
+    // runs in its scope, and the whole line only when all of it does. A
     // tightening one also holds for every command of a session in its
     // scope, wherever a `cd` took it.
-    let places: Vec<bool> = match (&scope, call.kind) {
-        (None, _) => Vec::new(),
+    let (places, line_in_scope) = match (&scope, call.kind) {
+        (None, _) => (Vec::new(), true),
         (Some(_), ToolKind::Shell) => {
             let session = !loosens && in_scope(call.cwd.as_deref());
             let places: Vec<bool> = (0..call.segments.len())
@@ -486,15 +486,15 @@ fn match_rule(rule: RuleSpec, n: u32, call: &Subjects) -> Option<RuleMatch> {
                 false if loosens => places.iter().all(|&p| p),
                 false => places.iter().any(|&p| p),
             };
-            if !line {
-                return None;
-            }
-            places
+            (places, line)
         }
-        (Some(_), _) if in_scope(call.path.as_deref()) => Vec::new(),
+        (Some(_), _) if in_scope(call.path.as_deref()) => (Vec::new(), true),
         (Some(_), _) => return None,
     };
-    let placed = |i: usize| places.get(i).copied().unwrap_or(true);
+    if !line_in_scope && !places.contains(&true) {
+        return None;
+    }
+    let placed = |i: usize| places.get(i).copied().unwrap_or(line_in_scope);
     let regex = match pattern::regex_source(&rule.target, rule.case_insensitive) {
         Some(source) => {
             let source = match (&rule.target, call.kind) {
@@ -558,7 +558,7 @@ fn match_rule(rule: RuleSpec, n: u32, call: &Subjects) -> Option<RuleMatch> {
     }
     let text = call.text.as_deref().unwrap_or("");
     if rule.whole_command {
-        found.whole = call.operator_free && hit(text.trim());
+        found.whole = line_in_scope && call.operator_free && hit(text.trim());
         found.segments = if found.whole {
             (0..call.segments.len()).collect()
         } else {
@@ -573,7 +573,7 @@ fn match_rule(rule: RuleSpec, n: u32, call: &Subjects) -> Option<RuleMatch> {
         }
     }
     if !loosens {
-        found.whole = hit(text);
+        found.whole = line_in_scope && hit(text);
     }
     (found.whole || !found.segments.is_empty()).then_some(found)
 }
