@@ -577,6 +577,36 @@ mod tests {
             Some("~/.aws".into())
         );
         assert_eq!(dirs("ls", "/home/uv", p), [Some("/home/uv".to_string())]);
+        // In the project, however the `cd` named the place, the command is
+        // seen from the call's directory.
+        for cd in [
+            "cd /home/u/p/src",
+            "cd ~/p/src",
+            "cd ./src",
+            "cd /home/u/p/x/../src",
+        ] {
+            let line = format!("{cd} && rm -rf x");
+            assert_eq!(dirs(&line, "/home/u/p", p)[1], Some("src".into()), "{cd}");
+        }
+        for cd in ["cd /home/u/p", "cd ~/p", "cd .", "cd src/.."] {
+            let line = format!("{cd} && rm -rf x");
+            assert_eq!(dirs(&line, "/home/u/p", p)[1], None, "{cd}");
+        }
+        // In the project but not below the call's directory: as written.
+        assert_eq!(
+            dirs("cd /home/u/p/b && ls", "/home/u/p/a", p)[1],
+            Some("/home/u/p/b".into())
+        );
+        // Outside it, from `~` however the `cd` named it.
+        assert_eq!(
+            dirs("cd ~/p/../.local && ls", "/home/u/p", p)[1],
+            Some("~/.local".into())
+        );
+        assert_eq!(
+            dirs("cd ~bob && ls", "/home/u/p", p)[1],
+            Some("~bob".into())
+        );
+        assert_eq!(dirs("cd $X && ls", "/home/u/p", p)[1], Some("$X".into()));
     }
 
     #[test]
@@ -703,5 +733,26 @@ mod tests {
         let around = around(&call, None);
         let (_, rule) = first_hit(&touched, &around, Decision::Block, &[]).unwrap();
         assert_eq!(rule.id, "files.ssh");
+    }
+
+    #[test]
+    fn a_tool_path_follows_its_workdir_as_a_cd() {
+        // A `workdir` moves the tool as a `cd` would; one warden cannot
+        // follow leaves relative paths unresolved.
+        let resolved = |workdir: &str| {
+            let call = ToolCall::new("write_file")
+                .with_cwd(Some("/home/u/p".into()))
+                .with_workdir(Some(workdir.into()))
+                .with_path(Some("bin/git".into()));
+            let around = around(&call, Some("/home/u/p"));
+            let line = reach::LineLinks::default();
+            touched(&call, None, &around, None, &line)
+                .remove(0)
+                .resolution
+        };
+        assert_eq!(resolved("~/.local").path, "/home/u/.local/bin/git");
+        assert_eq!(resolved("../../v").path, "/home/v/bin/git");
+        assert!(resolved("src").problem.is_none());
+        assert!(resolved("$X").problem.is_some());
     }
 }
