@@ -458,42 +458,7 @@ fn match_rule(rule: RuleSpec, n: u32, call: &Subjects) -> Option<RuleMatch> {
         return None;
     }
     let loosens = rule.decision == Decision::Allow && !rule.dangerous;
-    let scope = rule
-        .scope
-        .as_deref()
-        .map(|scope| resolve(scope, rule.base.as_deref(), call));
-    // Where the call happens is unknown: a rule that loosens cannot vouch
-    // for it, one that tightens still applies.
-    let in_scope = |place: Option<&str>| match (&scope, place) {
-        (None, _) => true,
-        (Some(scope), Some(place)) => under(place, scope),
-        (Some(_), None) => !loosens,
-    };
-    // A command line's commands each run where the line's `cd`s (and the
-    // tool's `workdir`) moved them: a loosening rule covers a command that
-    // runs in its scope, and the whole line only when all of it does. A
-    // tightening one also holds for every command of a session in its
-    // scope, wherever a `cd` took it.
-    let (places, line_in_scope) = match (&scope, call.kind) {
-        (None, _) => (Vec::new(), true),
-        (Some(_), ToolKind::Shell) => {
-            let session = !loosens && in_scope(call.cwd.as_deref());
-            let places: Vec<bool> = (0..call.segments.len())
-                .map(|i| session || in_scope(call.segment_dir(i).as_deref()))
-                .collect();
-            let line = match places.is_empty() {
-                true => in_scope(call.cwd.as_deref()),
-                false if loosens => places.iter().all(|&p| p),
-                false => places.iter().any(|&p| p),
-            };
-            (places, line)
-        }
-        (Some(_), _) if in_scope(call.path.as_deref()) => (Vec::new(), true),
-        (Some(_), _) => return None,
-    };
-    if !line_in_scope && !places.contains(&true) {
-        return None;
-    }
+    let (places, line_in_scope) = scope_places(&rule, loosens, call)?;
     let placed = |i: usize| places.get(i).copied().unwrap_or(line_in_scope);
     let regex = match pattern::regex_source(&rule.target, rule.case_insensitive) {
         Some(source) => {
@@ -576,6 +541,44 @@ fn match_rule(rule: RuleSpec, n: u32, call: &Subjects) -> Option<RuleMatch> {
         found.whole = line_in_scope && hit(text);
     }
     (found.whole || !found.segments.is_empty()).then_some(found)
+}
+
+/// Where a rule's `scope` lets it apply to `call`: to each command of a
+/// line (none: to the call), and to the line as a whole; `None`: nowhere.
+fn scope_places(rule: &RuleSpec, loosens: bool, call: &Subjects) -> Option<(Vec<bool>, bool)> {
+    let scope = rule
+        .scope
+        .as_deref()
+        .map(|scope| resolve(scope, rule.base.as_deref(), call));
+    // Where the call happens is unknown: a rule that loosens cannot vouch
+    // for it, one that tightens still applies.
+    let in_scope = |place: Option<&str>| match (&scope, place) {
+        (None, _) => true,
+        (Some(scope), Some(place)) => under(place, scope),
+        (Some(_), None) => !loosens,
+    };
+    // A command line's commands each run where the line's `cd`s (and the
+    // tool's `workdir`) moved them: a loosening rule covers a command that
+    // runs in its scope, and the whole line only when all of it does. A
+    // tightening one also holds for every command of a session in its
+    // scope, wherever a `cd` took it.
+    let (places, line) = match (&scope, call.kind) {
+        (None, _) => (Vec::new(), true),
+        (Some(_), ToolKind::Shell) => {
+            let session = !loosens && in_scope(call.cwd.as_deref());
+            let places: Vec<bool> = (0..call.segments.len())
+                .map(|i| session || in_scope(call.segment_dir(i).as_deref()))
+                .collect();
+            let line = match places.is_empty() {
+                true => in_scope(call.cwd.as_deref()),
+                false if loosens => places.iter().all(|&p| p),
+                false => places.iter().any(|&p| p),
+            };
+            (places, line)
+        }
+        (Some(_), _) => (Vec::new(), in_scope(call.path.as_deref())),
+    };
+    (line || places.contains(&true)).then_some((places, line))
 }
 
 /// Whether a rule's tool is a file tool that writes (`Some(true)`) or
