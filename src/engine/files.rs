@@ -87,6 +87,19 @@ fn base<'a>(cwd: Option<&'a str>, home: Option<&'a str>, around: &Around<'a>) ->
     }
 }
 
+/// The call's `workdir`, unless it names the call's own directory (a
+/// `cd` there moves nothing, and costs each command a resolution). A `..`
+/// may climb out of a link, so only a name without one is compared.
+pub(crate) fn workdir<'a>(call: &'a ToolCall, home: Option<&str>) -> Option<&'a str> {
+    let workdir = call.workdir.as_deref()?;
+    let plain = !workdir.contains('$') && !workdir.split('/').any(|part| part == "..");
+    let stays = plain
+        && call
+            .session_dir(home)
+            .is_some_and(|dir| crate::path::absolute(workdir, Some(&dir), home) == dir);
+    (!stays).then_some(workdir)
+}
+
 /// Where `moved` (a `cd`'s directory, or a tool's `workdir`) leads from
 /// the call's directory, absolute; `None` where warden cannot follow.
 fn moved_dir(moved: &str, around: &Around<'_>, links: Option<&dyn Links>) -> Option<String> {
@@ -97,7 +110,8 @@ fn moved_dir(moved: &str, around: &Around<'_>, links: Option<&dyn Links>) -> Opt
 /// The files a file tool names, resolved where it runs: the call's
 /// directory, or its `workdir` from there as after a `cd`.
 fn tool_files(call: &ToolCall, around: &Around<'_>, links: Option<&dyn Links>) -> Vec<Touched> {
-    let dir = match call.workdir.as_deref() {
+    let workdir = workdir(call, around.home);
+    let dir = match workdir {
         None => around.dir.clone(),
         Some(workdir) => moved_dir(workdir, around, links),
     };
@@ -106,7 +120,7 @@ fn tool_files(call: &ToolCall, around: &Around<'_>, links: Option<&dyn Links>) -
         .iter()
         .map(|file| {
             let mut resolution = resolve::resolve(&file.path, from, links);
-            if call.workdir.is_some() && dir.is_none() {
+            if workdir.is_some() && dir.is_none() {
                 cannot_follow(&file.path, &mut resolution);
             }
             Touched {

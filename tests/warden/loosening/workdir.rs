@@ -258,7 +258,10 @@ fn a_workdir_judges_as_the_cd_it_stands_for() {
         .file("home/other/.git/HEAD", "ref: refs/heads/main\n")
         .file("home/.local/bin/.keep", "");
     #[cfg(unix)]
-    std::os::unix::fs::symlink("loop", world.path("project/loop")).unwrap();
+    {
+        std::os::unix::fs::symlink("loop", world.path("project/loop")).unwrap();
+        std::os::unix::fs::symlink("../home/.local", world.path("project/up")).unwrap();
+    }
     let project = world.path("project");
     let workdirs = [
         "~",
@@ -273,8 +276,12 @@ fn a_workdir_judges_as_the_cd_it_stands_for() {
         "src",
         "src/deep",
         ".",
+        "./",
         "/nonexistent/x",
         "loop",
+        "up",
+        "up/..",
+        "up/bin",
         "~/.ssh",
         "/tmp",
         &project,
