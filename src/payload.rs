@@ -46,8 +46,13 @@ pub struct ToolCall {
     /// The tool's name as the agent spells it (`terminal`, `Bash`, `write_file`, ...).
     pub tool: String,
     pub input: ToolInput,
-    /// Where the tool runs: `tool_input.workdir` when set, else the payload's `cwd`.
+    /// The session's directory, the payload's `cwd`: what the project and
+    /// the project's policy are found from.
     pub cwd: Option<String>,
+    /// `tool_input.workdir`, as the model wrote it: the tool runs there, as
+    /// after `cd` from `cwd`. The model chooses it, so it moves where paths
+    /// lead, never which project or which policy applies.
+    pub workdir: Option<String>,
     /// What sort of tool it is, for the mode and risk fallbacks.
     pub kind: ToolKind,
     /// The file a file tool works on (`path`, or Claude's `file_path`), as given.
@@ -146,6 +151,7 @@ impl ToolCall {
             tool,
             input: ToolInput::Other,
             cwd: None,
+            workdir: None,
             path: None,
             files: Vec::new(),
             profile: None,
@@ -172,6 +178,34 @@ impl ToolCall {
     pub fn with_cwd(mut self, cwd: Option<String>) -> ToolCall {
         self.cwd = cwd;
         self
+    }
+
+    pub fn with_workdir(mut self, workdir: Option<String>) -> ToolCall {
+        self.workdir = workdir;
+        self
+    }
+
+    /// The session's directory, absolute (`~` is `home`): `None` when the
+    /// payload names none, or one that is relative.
+    pub fn session_dir(&self, home: Option<&str>) -> Option<String> {
+        let dir = crate::path::absolute(self.cwd.as_deref()?, None, home);
+        dir.starts_with('/').then_some(dir)
+    }
+
+    /// Where the tool runs, as its words name it (no link followed): the
+    /// session's directory after `cd workdir`. `None` when that cannot be
+    /// known: no session directory for a relative `workdir`, or a `$` in
+    /// it, which warden does not expand.
+    pub fn tool_dir(&self, home: Option<&str>) -> Option<String> {
+        let session = self.session_dir(home);
+        let Some(workdir) = self.workdir.as_deref() else {
+            return session;
+        };
+        if workdir.contains('$') {
+            return None;
+        }
+        let dir = crate::path::absolute(workdir, session.as_deref(), home);
+        dir.starts_with('/').then_some(dir)
     }
 
     /// The one file a file tool works on: read by a read-only tool, else written.
@@ -255,15 +289,16 @@ pub fn parse(text: &str) -> Result<ToolCall> {
             })
         }
     };
+    let text = |s: &str| (!s.is_empty()).then(|| s.to_string());
     let workdir = match input {
-        Some(map) => optional_str(map, "workdir")?,
+        Some(map) => optional_str(map, "workdir")?.and_then(text),
         None => None,
     };
-    let cwd = workdir
-        .or(optional_str(&root, "cwd")?)
-        .filter(|s| !s.is_empty())
-        .map(str::to_string);
-    let mut call = ToolCall::new(tool).from(agent, event).with_cwd(cwd);
+    let cwd = optional_str(&root, "cwd")?.and_then(text);
+    let mut call = ToolCall::new(tool)
+        .from(agent, event)
+        .with_cwd(cwd)
+        .with_workdir(workdir);
     if call.kind != ToolKind::Shell {
         let files = match input {
             Some(map) => tool_files(&call.tool, call.kind, map),
@@ -467,7 +502,36 @@ mod tests {
         let call = parse(r#"{"hook_event_name":"pre_tool_call","tool_name":"terminal","tool_input":{"command":"ls","workdir":"/src"},"session_id":"s","cwd":"/tmp","extra":{"x":1}}"#).unwrap();
         assert_eq!(call.agent, Agent::Hermes);
         assert_eq!(call.command(), Some("ls"));
-        assert_eq!(call.cwd.as_deref(), Some("/src"));
+        assert_eq!(call.cwd.as_deref(), Some("/tmp"));
+        assert_eq!(call.workdir.as_deref(), Some("/src"));
+    }
+
+    #[test]
+    fn the_tool_runs_in_the_workdir_as_after_a_cd() {
+        let call = |cwd: Option<&str>, workdir: Option<&str>| {
+            ToolCall::shell("ls", cwd.map(str::to_string)).with_workdir(workdir.map(str::to_string))
+        };
+        let home = Some("/home/u");
+        let dir = |cwd, workdir| call(cwd, workdir).tool_dir(home);
+        assert_eq!(dir(Some("/p"), None).as_deref(), Some("/p"));
+        assert_eq!(dir(Some("/p"), Some("src")).as_deref(), Some("/p/src"));
+        assert_eq!(dir(Some("/p"), Some("../q")).as_deref(), Some("/q"));
+        assert_eq!(
+            dir(Some("/p"), Some("~/.local")).as_deref(),
+            Some("/home/u/.local")
+        );
+        assert_eq!(dir(Some("~/p"), Some("x")).as_deref(), Some("/home/u/p/x"));
+        assert_eq!(dir(Some("/p"), Some("/etc")).as_deref(), Some("/etc"));
+        // Where warden cannot follow.
+        assert_eq!(dir(None, Some("src")), None);
+        assert_eq!(dir(Some("rel"), Some("src")), None);
+        assert_eq!(dir(Some("/p"), Some("$HOME")), None);
+        assert_eq!(call(Some("/p"), Some("~")).tool_dir(None), None);
+        // The session's directory is never the workdir.
+        assert_eq!(
+            call(Some("/p"), Some("/etc")).session_dir(home).as_deref(),
+            Some("/p")
+        );
     }
 
     #[test]

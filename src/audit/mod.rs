@@ -53,8 +53,12 @@ pub struct Entry {
     pub layer: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
+    /// The session's directory (the payload's `cwd`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cwd: Option<String>,
+    /// The model's `workdir`, where the tool ran from `cwd`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workdir: Option<String>,
     /// The shell command, redacted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command: Option<String>,
@@ -75,6 +79,7 @@ impl Entry {
             layer: verdict.layer.as_str().to_string(),
             rule: verdict.rule_id.clone(),
             cwd: call.cwd.clone(),
+            workdir: call.workdir.clone(),
             command: call.command().map(str::to_string),
             paths: call.files.iter().map(|f| f.path.clone()).collect(),
         }
@@ -89,6 +94,7 @@ impl Entry {
             command: self.command.as_deref().map(clean),
             paths: self.paths.iter().map(|p| clean(p)).collect(),
             cwd: self.cwd.as_deref().map(cut),
+            workdir: self.workdir.as_deref().map(cut),
             ..self.clone()
         }
     }

@@ -21,6 +21,7 @@ fn entry(command: &str, decision: &str, rule: Option<&str>, time: &str) -> Entry
         layer: "dangerous".into(),
         rule: rule.map(str::to_string),
         cwd: None,
+        workdir: None,
         command: Some(command.into()),
         paths: Vec::new(),
     }
@@ -32,6 +33,7 @@ fn an_entry_names_the_call_and_the_verdict() {
         "curl -H 'Authorization: Bearer xyz' https://x",
         Some("/p".into()),
     )
+    .with_workdir(Some("src".into()))
     .from(Agent::Claude, "PreToolUse");
     let verdict = Verdict::new(
         Decision::Ask,
@@ -46,6 +48,7 @@ fn an_entry_names_the_call_and_the_verdict() {
     assert_eq!(e.decision, "ask");
     assert_eq!(e.rule.as_deref(), Some("net.example"));
     assert_eq!(e.cwd.as_deref(), Some("/p"));
+    assert_eq!(e.workdir.as_deref(), Some("src"));
     let command = e.command.unwrap_or_default();
     assert!(!command.contains("xyz"), "{command}");
     assert!(

@@ -178,20 +178,20 @@ impl Policies {
         }
         // Each policy holds its rules; a stream that visits many
         // directories must not hold them all.
-        let at = match self.loaded.iter().position(|(cwd, _)| *cwd == call.cwd) {
+        let dir = env.session_dir(call);
+        let at = match self.loaded.iter().position(|(cwd, _)| *cwd == dir) {
             Some(at) => at,
             None => {
                 if self.loaded.len() >= MAX_POLICIES {
                     self.loaded.clear();
                 }
                 let mut notes = String::new();
-                let mut options = env.options(call.cwd.as_deref(), &mut notes).0;
+                let mut options = env.options(dir.as_deref(), &mut notes).0;
                 stderr.push_str(&notes);
                 // Many calls will read its rules: no system call for each.
                 std::sync::Arc::make_mut(&mut options.policy).hold_rules();
                 let on_ask = self.on_ask;
-                self.loaded
-                    .push((call.cwd.clone(), Options { on_ask, ..options }));
+                self.loaded.push((dir, Options { on_ask, ..options }));
                 self.loaded.len() - 1
             }
         };

@@ -43,7 +43,8 @@ fn judge(parsed: &Parsed, env: &Env, stdin: &mut dyn Read) -> Outcome {
     let mut stderr = String::new();
     // Other events carry nothing to judge: no policy to load.
     let options = if call.is_pre_tool() {
-        env.options(call.cwd.as_deref(), &mut stderr).0
+        env.options(env.session_dir(&call).as_deref(), &mut stderr)
+            .0
     } else {
         Options::default()
     };

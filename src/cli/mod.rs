@@ -171,6 +171,14 @@ impl Env {
         style::Style { on: self.colour }
     }
 
+    /// The directory a call's policy and project are found from: the
+    /// session's (the payload's `cwd`), never the model's `workdir`, which
+    /// only moves where the tool runs.
+    fn session_dir(&self, call: &crate::payload::ToolCall) -> Option<String> {
+        let home = self.locations.home.as_deref().map(crate::path::text);
+        call.session_dir(home.as_deref())
+    }
+
     /// Engine options for a call in `cwd`, with the policy loaded for it;
     /// what the loader has to say goes to `stderr`.
     fn options(&self, cwd: Option<&str>, stderr: &mut String) -> (Options, load::Loaded) {

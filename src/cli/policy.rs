@@ -14,11 +14,15 @@ use crate::payload::{ToolCall, ToolKind};
 use crate::verdict::Dialect;
 
 pub(super) fn current_dir(parsed: &Parsed) -> Option<String> {
-    parsed.value("--cwd").map(str::to_string).or_else(|| {
-        std::env::current_dir()
-            .ok()
-            .map(|d| d.display().to_string())
-    })
+    let here = || std::env::current_dir().ok().map(|d| crate::path::text(&d));
+    match parsed.value("--cwd") {
+        // A relative `--cwd` is relative to where warden runs, as a shell's is.
+        Some(dir) if !dir.starts_with(['/', '~']) => {
+            Some(crate::path::absolute(dir, here().as_deref(), None))
+        }
+        Some(dir) => Some(dir.to_string()),
+        None => here(),
+    }
 }
 
 pub(super) fn why(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome, Error> {
@@ -36,7 +40,8 @@ pub(super) fn why(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome,
     };
     let cwd = current_dir(parsed);
     let call = ToolCall::new(tool)
-        .with_cwd(cwd.clone())
+        .with_cwd(cwd)
+        .with_workdir(parsed.value("--workdir").map(str::to_string))
         .with_path(path.map(str::to_string));
     let call = match (call.kind, cmd) {
         (ToolKind::Shell, Some(cmd)) => call.with_command(cmd),
@@ -50,7 +55,7 @@ pub(super) fn why(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome,
     let (dialect, on_ask) = hook::settings(parsed);
     let dialect = dialect.unwrap_or(Dialect::Hermes);
     let mut stderr = String::new();
-    let (options, mut loaded) = env.options(cwd.as_deref(), &mut stderr);
+    let (options, mut loaded) = env.options(env.session_dir(&call).as_deref(), &mut stderr);
     let options = Options { on_ask, ..options };
     let explanation = engine::explain(&call, &options);
     // A cached rule that failed its check was recovered inside config
@@ -99,9 +104,13 @@ fn describe_call(
     } else {
         format!(" `{what}`")
     };
+    let workdir = match &call.workdir {
+        Some(workdir) => format!(", workdir `{workdir}`"),
+        None => String::new(),
+    };
     let _ = writeln!(
         out,
-        "call: {} ({} tool){what} in {}",
+        "call: {} ({} tool){what} in {}{workdir}",
         call.tool,
         call.kind.as_str(),
         call.cwd.as_deref().unwrap_or("an unknown directory")

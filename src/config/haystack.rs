@@ -92,11 +92,11 @@ pub(crate) fn haystack<'f>(
         lines.line(analysis.text.trim());
     }
     if let Some(path) = call.path.as_deref() {
-        let cwd = call
-            .cwd
-            .as_deref()
-            .map(|c| crate::path::absolute(c, None, home));
-        lines.line(&crate::path::absolute(path, cwd.as_deref(), home));
+        lines.line(&crate::path::absolute(
+            path,
+            call.tool_dir(home).as_deref(),
+            home,
+        ));
     }
     for file in files {
         lines.line(file);

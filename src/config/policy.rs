@@ -306,6 +306,9 @@ pub struct Segment {
     /// by its bare name): deny and ask rules see these too, so wrappers
     /// and paths cannot hide a command from them.
     pub bare: Vec<String>,
+    /// Where an earlier `cd` (or the tool's `workdir`) moved the command,
+    /// as the analysis left it; `None`: the session's directory.
+    pub cwd: Option<String>,
 }
 
 // Hermes' test for "too compound for the allowlist": newlines, `&&`, `||`,
@@ -326,6 +329,7 @@ impl Segment {
         Segment {
             full: cmd.display(),
             bare,
+            cwd: cmd.cwd.clone(),
         }
     }
 }
@@ -364,17 +368,14 @@ impl Subjects {
     /// The subjects of `call`, with its analysis for shell tools: paths made
     /// absolute against the call's working directory and `home`.
     pub fn of(call: &ToolCall, analysis: Option<&Analysis>, home: Option<&str>) -> Subjects {
-        let cwd = call
-            .cwd
-            .as_deref()
-            .map(|c| crate::path::absolute(c, None, home));
+        let cwd = call.session_dir(home);
         let mut subjects = Subjects {
             tool: call.tool.clone(),
             kind: call.kind,
             path: call
                 .path
                 .as_deref()
-                .map(|p| crate::path::absolute(p, cwd.as_deref(), home)),
+                .map(|p| crate::path::absolute(p, call.tool_dir(home).as_deref(), home)),
             cwd,
             home: home.map(str::to_string),
             ..Subjects::default()
@@ -386,6 +387,20 @@ impl Subjects {
             subjects.segments = analysis.commands.iter().map(Segment::of).collect();
         }
         subjects
+    }
+
+    /// The directory command `i` of the line runs in, absolute; `None`
+    /// where warden cannot follow (a `cd` to an unknown place, or no
+    /// session directory to start from).
+    pub(crate) fn segment_dir(&self, i: usize) -> Option<String> {
+        let Some(dir) = self.segments.get(i).and_then(|s| s.cwd.as_deref()) else {
+            return self.cwd.clone();
+        };
+        if dir.contains('$') {
+            return None;
+        }
+        let dir = crate::path::absolute(dir, self.cwd.as_deref(), self.home.as_deref());
+        dir.starts_with('/').then_some(dir)
     }
 
     pub(crate) fn haystack(&self) -> String {
@@ -443,21 +458,8 @@ fn match_rule(rule: RuleSpec, n: u32, call: &Subjects) -> Option<RuleMatch> {
         return None;
     }
     let loosens = rule.decision == Decision::Allow && !rule.dangerous;
-    if let Some(scope) = &rule.scope {
-        let place = if call.kind == ToolKind::Shell {
-            call.cwd.as_deref()
-        } else {
-            call.path.as_deref()
-        };
-        let scope = resolve(scope, rule.base.as_deref(), call);
-        match place {
-            Some(place) if under(place, &scope) => {}
-            // Where the call happens is unknown: a rule that loosens
-            // cannot vouch for it, one that tightens still applies.
-            None if !loosens => {}
-            _ => return None,
-        }
-    }
+    let (places, line_in_scope) = scope_places(&rule, loosens, call)?;
+    let placed = |i: usize| places.get(i).copied().unwrap_or(line_in_scope);
     let regex = match pattern::regex_source(&rule.target, rule.case_insensitive) {
         Some(source) => {
             let source = match (&rule.target, call.kind) {
@@ -509,7 +511,7 @@ fn match_rule(rule: RuleSpec, n: u32, call: &Subjects) -> Option<RuleMatch> {
                     .iter()
                     .filter(|g| g.segment == Some(i))
                     .all(|g| hit(&g.path));
-            if hit(&f.path) && covered && !found.segments.contains(&i) {
+            if hit(&f.path) && covered && placed(i) && !found.segments.contains(&i) {
                 found.segments.push(i);
             }
         }
@@ -521,7 +523,7 @@ fn match_rule(rule: RuleSpec, n: u32, call: &Subjects) -> Option<RuleMatch> {
     }
     let text = call.text.as_deref().unwrap_or("");
     if rule.whole_command {
-        found.whole = call.operator_free && hit(text.trim());
+        found.whole = line_in_scope && call.operator_free && hit(text.trim());
         found.segments = if found.whole {
             (0..call.segments.len()).collect()
         } else {
@@ -531,14 +533,52 @@ fn match_rule(rule: RuleSpec, n: u32, call: &Subjects) -> Option<RuleMatch> {
     }
     for (i, segment) in call.segments.iter().enumerate() {
         let seen = hit(&segment.full) || (!loosens && segment.bare.iter().any(|b| hit(b)));
-        if seen {
+        if seen && placed(i) {
             found.segments.push(i);
         }
     }
     if !loosens {
-        found.whole = hit(text);
+        found.whole = line_in_scope && hit(text);
     }
     (found.whole || !found.segments.is_empty()).then_some(found)
+}
+
+/// Where a rule's `scope` lets it apply to `call`: to each command of a
+/// line (none: to the call), and to the line as a whole; `None`: nowhere.
+fn scope_places(rule: &RuleSpec, loosens: bool, call: &Subjects) -> Option<(Vec<bool>, bool)> {
+    let scope = rule
+        .scope
+        .as_deref()
+        .map(|scope| resolve(scope, rule.base.as_deref(), call));
+    // Where the call happens is unknown: a rule that loosens cannot vouch
+    // for it, one that tightens still applies.
+    let in_scope = |place: Option<&str>| match (&scope, place) {
+        (None, _) => true,
+        (Some(scope), Some(place)) => under(place, scope),
+        (Some(_), None) => !loosens,
+    };
+    // A command line's commands each run where the line's `cd`s (and the
+    // tool's `workdir`) moved them: a loosening rule covers a command that
+    // runs in its scope, and the whole line only when all of it does. A
+    // tightening one also holds for every command of a session in its
+    // scope, wherever a `cd` took it.
+    let (places, line) = match (&scope, call.kind) {
+        (None, _) => (Vec::new(), true),
+        (Some(_), ToolKind::Shell) => {
+            let session = !loosens && in_scope(call.cwd.as_deref());
+            let places: Vec<bool> = (0..call.segments.len())
+                .map(|i| session || in_scope(call.segment_dir(i).as_deref()))
+                .collect();
+            let line = match places.is_empty() {
+                true => in_scope(call.cwd.as_deref()),
+                false if loosens => places.iter().all(|&p| p),
+                false => places.iter().any(|&p| p),
+            };
+            (places, line)
+        }
+        (Some(_), _) => (Vec::new(), in_scope(call.path.as_deref())),
+    };
+    (line || places.contains(&true)).then_some((places, line))
 }
 
 /// Whether a rule's tool is a file tool that writes (`Some(true)`) or
@@ -617,6 +657,7 @@ mod tests {
                 .map(|s| Segment {
                     full: s.to_string(),
                     bare: vec![],
+                    cwd: None,
                 })
                 .collect(),
             ..Subjects::default()

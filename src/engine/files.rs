@@ -44,16 +44,14 @@ const QUIET_READERS: &[&str] = &[
     "ssh-add", "ssh-keygen",
 ];
 
-/// Where the call runs, absolute (`~` expanded), if the payload says.
+/// The session's directory, absolute (`~` expanded), if the payload says:
+/// where a `cd` of the line, or the tool's `workdir`, starts from.
 pub(crate) fn call_dir(call: &ToolCall, home: Option<&str>) -> Option<String> {
     let cwd = call.cwd.as_deref()?;
     thread_local! {
         static LAST: Remembered = const { RefCell::new(None) };
     }
-    remembered(&LAST, cwd, home, || {
-        let dir = crate::path::absolute(cwd, None, home);
-        dir.starts_with('/').then_some(dir)
-    })
+    remembered(&LAST, cwd, home, || call.session_dir(home))
 }
 
 /// The last answer for a directory and a home: a call asks for its own
@@ -89,20 +87,60 @@ fn base<'a>(cwd: Option<&'a str>, home: Option<&'a str>, around: &Around<'a>) ->
     }
 }
 
-/// The files a file tool names, resolved against the call's directory.
-fn tool_files(call: &ToolCall, around: &Around<'_>, links: Option<&dyn Links>) -> Vec<Touched> {
+/// The call's `workdir`, unless it names the call's own directory (a
+/// `cd` there moves nothing, and costs each command a resolution). A `..`
+/// may climb out of a link, so only a name without one is compared.
+pub(crate) fn workdir<'a>(call: &'a ToolCall, home: Option<&str>) -> Option<&'a str> {
+    let workdir = call.workdir.as_deref()?;
+    let plain = !workdir.contains('$') && !workdir.split('/').any(|part| part == "..");
+    let stays = plain
+        && call
+            .session_dir(home)
+            .is_some_and(|dir| crate::path::absolute(workdir, Some(&dir), home) == dir);
+    (!stays).then_some(workdir)
+}
+
+/// Where `moved` (a `cd`'s directory, or a tool's `workdir`) leads from
+/// the call's directory, absolute; `None` where warden cannot follow.
+fn moved_dir(moved: &str, around: &Around<'_>, links: Option<&dyn Links>) -> Option<String> {
     let from = base(around.dir.as_deref(), around.home, around);
+    known(resolve::resolve(moved, from, links))
+}
+
+/// The files a file tool names, resolved where it runs: the call's
+/// directory, or its `workdir` from there as after a `cd`.
+fn tool_files(call: &ToolCall, around: &Around<'_>, links: Option<&dyn Links>) -> Vec<Touched> {
+    let workdir = workdir(call, around.home);
+    let dir = match workdir {
+        None => around.dir.clone(),
+        Some(workdir) => moved_dir(workdir, around, links),
+    };
+    let from = base(dir.as_deref(), around.home, around);
     call.files
         .iter()
-        .map(|file| Touched {
-            subject: tool_subject(&call.tool, &file.path).into(),
-            literal: file.path.clone(),
-            resolution: resolve::resolve(&file.path, from, links),
-            write: file.write,
-            how: None,
-            segment: None,
+        .map(|file| {
+            let mut resolution = resolve::resolve(&file.path, from, links);
+            if workdir.is_some() && dir.is_none() {
+                cannot_follow(&file.path, &mut resolution);
+            }
+            Touched {
+                subject: tool_subject(&call.tool, &file.path).into(),
+                literal: file.path.clone(),
+                resolution,
+                write: file.write,
+                how: None,
+                segment: None,
+            }
         })
         .collect()
+}
+
+/// A relative path whose directory warden could not follow is unresolved,
+/// whatever its text resolved to on its own.
+fn cannot_follow(literal: &str, resolution: &mut Resolution) {
+    if !literal.starts_with(['/', '~']) && resolution.problem.is_none() {
+        resolution.problem = Some("an earlier `cd` went where warden cannot follow".into());
+    }
 }
 
 /// Every file `call` touches, resolved against its working directory.
@@ -172,13 +210,9 @@ fn resolve_uses(
         }
         // The directory an earlier `cd` moved to, seen from the call's.
         None => {
-            let cwd = around.dir.as_deref();
             let dir = match cmd.cwd.as_deref() {
-                None => cwd.map(str::to_string),
-                Some(dir) => {
-                    let r = resolve::resolve(dir, base(cwd, around.home, around), links);
-                    (r.problem.is_none() && r.path.starts_with('/')).then_some(r.path)
-                }
+                None => around.dir.clone(),
+                Some(dir) => moved_dir(dir, around, links),
             };
             (dir, around.home)
         }
@@ -212,8 +246,8 @@ fn resolve_uses(
         if view.is_some() {
             reach::written_back(&mut resolution);
         }
-        if unknown_dir && !literal.starts_with(['/', '~']) && resolution.problem.is_none() {
-            resolution.problem = Some("an earlier `cd` went where warden cannot follow".into());
+        if unknown_dir {
+            cannot_follow(&literal, &mut resolution);
         }
         out.push(Touched {
             literal: literal.into_owned(),
@@ -228,9 +262,10 @@ fn resolve_uses(
 
 /// Gives each command whose directory lies outside the project its
 /// directory, so the rules that judge targets see where `rm -rf etc usr` in
-/// `/` points: absolute, or from `~` inside the home. Commands in the
-/// project keep the relative view they had, where a relative path is the
-/// project's own.
+/// `/` points: absolute, or from `~` inside the home. A command in the
+/// project is seen from the call's directory, however its `cd` (or the
+/// tool's `workdir`) named the place (`/abs/project/src`, `~/project/src`),
+/// where a relative path is the project's own.
 pub(crate) fn place_commands(analysis: &mut Analysis, around: &Around<'_>) {
     let Some(cwd) = around.dir.as_deref() else {
         return;
@@ -244,13 +279,13 @@ pub(crate) fn place_commands(analysis: &mut Analysis, around: &Around<'_>) {
         HashMap::default();
     for cmd in &mut analysis.commands {
         if let Some(dir) = placed_dir(cmd, cwd, project, home) {
-            cmd.cwd = Some(dir);
+            cmd.cwd = dir;
         }
         for up in &mut cmd.upstream {
             let (_, new) = placed.entry(Rc::as_ptr(up)).or_insert_with(|| {
                 let new = match placed_dir(up, cwd, project, home) {
                     Some(dir) => Rc::new(Command {
-                        cwd: Some(dir),
+                        cwd: dir,
                         ..Command::clone(up)
                     }),
                     None => Rc::clone(up),
@@ -262,32 +297,42 @@ pub(crate) fn place_commands(analysis: &mut Analysis, around: &Around<'_>) {
     }
 }
 
-/// The directory `cmd` runs in, when it is outside the project and not
-/// already what the command says.
+/// The directory `cmd` is to be seen in, when that is not what the command
+/// says already: `Some(None)` is the call's own.
 fn placed_dir(
     cmd: &Command,
     cwd: &str,
     project: Option<&str>,
     home: Option<&str>,
-) -> Option<String> {
+) -> Option<Option<String>> {
     // Most commands run where the call does, inside the project: no copy
     // of the directory is made to find that out.
     let dir: Cow<'_, str> = match cmd.cwd.as_deref() {
         None => Cow::Borrowed(cwd),
-        // `~` and variables are judged as written; the rules know them.
-        Some(d) if d.starts_with('~') || d.contains('$') => return None,
+        // Variables and other users' homes are judged as written; the
+        // rules know them.
+        Some(d) if d.contains('$') => return None,
+        Some(d) if d == "~" || d.starts_with("~/") => {
+            Cow::Owned(crate::path::absolute(d, None, Some(home?)))
+        }
+        Some(d) if d.starts_with('~') => return None,
         Some(d) => Cow::Owned(crate::path::absolute(d, Some(cwd), None)),
     };
     if project.is_some_and(|p| path_rules::strip_dir(&dir, p).is_some()) {
-        return None;
+        let seen = match path_rules::strip_dir(&dir, cwd)? {
+            "" => None,
+            rel => Some(rel),
+        };
+        return (seen != cmd.cwd.as_deref()).then(|| seen.map(str::to_string));
     }
     // The rules know a home by `~` (or `/home/NAME`): `rm -rf *` run at a
     // home in `/srv/u` or `/tmp/x/home` is `rm -rf ~/*`, as after `cd ~`.
-    match home.and_then(|h| path_rules::strip_dir(&dir, h)) {
-        Some("") => Some("~".to_string()),
-        Some(rel) => Some(format!("~/{rel}")),
-        None => Some(dir.into_owned()),
-    }
+    let seen = match home.and_then(|h| path_rules::strip_dir(&dir, h)) {
+        Some("") => "~".to_string(),
+        Some(rel) => format!("~/{rel}"),
+        None => dir.into_owned(),
+    };
+    (cmd.cwd.as_deref() != Some(seen.as_str())).then_some(Some(seen))
 }
 
 /// Hashes the addresses `place_commands` keys its map by. std's default
@@ -546,6 +591,36 @@ mod tests {
             Some("~/.aws".into())
         );
         assert_eq!(dirs("ls", "/home/uv", p), [Some("/home/uv".to_string())]);
+        // In the project, however the `cd` named the place, the command is
+        // seen from the call's directory.
+        for cd in [
+            "cd /home/u/p/src",
+            "cd ~/p/src",
+            "cd ./src",
+            "cd /home/u/p/x/../src",
+        ] {
+            let line = format!("{cd} && rm -rf x");
+            assert_eq!(dirs(&line, "/home/u/p", p)[1], Some("src".into()), "{cd}");
+        }
+        for cd in ["cd /home/u/p", "cd ~/p", "cd .", "cd src/.."] {
+            let line = format!("{cd} && rm -rf x");
+            assert_eq!(dirs(&line, "/home/u/p", p)[1], None, "{cd}");
+        }
+        // In the project but not below the call's directory: as written.
+        assert_eq!(
+            dirs("cd /home/u/p/b && ls", "/home/u/p/a", p)[1],
+            Some("/home/u/p/b".into())
+        );
+        // Outside it, from `~` however the `cd` named it.
+        assert_eq!(
+            dirs("cd ~/p/../.local && ls", "/home/u/p", p)[1],
+            Some("~/.local".into())
+        );
+        assert_eq!(
+            dirs("cd ~bob && ls", "/home/u/p", p)[1],
+            Some("~bob".into())
+        );
+        assert_eq!(dirs("cd $X && ls", "/home/u/p", p)[1], Some("$X".into()));
     }
 
     #[test]
@@ -672,5 +747,26 @@ mod tests {
         let around = around(&call, None);
         let (_, rule) = first_hit(&touched, &around, Decision::Block, &[]).unwrap();
         assert_eq!(rule.id, "files.ssh");
+    }
+
+    #[test]
+    fn a_tool_path_follows_its_workdir_as_a_cd() {
+        // A `workdir` moves the tool as a `cd` would; one warden cannot
+        // follow leaves relative paths unresolved.
+        let resolved = |workdir: &str| {
+            let call = ToolCall::new("write_file")
+                .with_cwd(Some("/home/u/p".into()))
+                .with_workdir(Some(workdir.into()))
+                .with_path(Some("bin/git".into()));
+            let around = around(&call, Some("/home/u/p"));
+            let line = reach::LineLinks::default();
+            touched(&call, None, &around, None, &line)
+                .remove(0)
+                .resolution
+        };
+        assert_eq!(resolved("~/.local").path, "/home/u/.local/bin/git");
+        assert_eq!(resolved("../../v").path, "/home/v/bin/git");
+        assert!(resolved("src").problem.is_none());
+        assert!(resolved("$X").problem.is_some());
     }
 }

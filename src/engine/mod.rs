@@ -253,7 +253,7 @@ pub fn evaluate(call: &ToolCall, options: &Options) -> Verdict {
 pub fn explain(call: &ToolCall, options: &Options) -> Explanation {
     let (verdict, steps) = run(call, options, true);
     let around = options.around(call);
-    let command = call.command().map(shell::analyze);
+    let command = analyze(call, options.home.as_deref());
     let disk = options.disk();
     let line = command
         .as_ref()
@@ -282,6 +282,13 @@ pub fn evaluate_command(command: &str, options: &Options) -> Verdict {
     evaluate(&ToolCall::shell(command, None), options)
 }
 
+/// The call's command line, analysed where it runs: its `workdir` is a
+/// `cd` the line starts with, every rule judging it as it judges one.
+fn analyze(call: &ToolCall, home: Option<&str>) -> Option<Analysis> {
+    let command = call.command()?;
+    Some(shell::analyze_in(command, files::workdir(call, home)))
+}
+
 fn run(call: &ToolCall, options: &Options, explaining: bool) -> (Verdict, Vec<ExplainedStep>) {
     if !call.is_pre_tool() {
         let verdict = Verdict::new(
@@ -295,7 +302,7 @@ fn run(call: &ToolCall, options: &Options, explaining: bool) -> (Verdict, Vec<Ex
         );
         return (verdict, Vec::new());
     }
-    let mut analysis = call.command().map(shell::analyze);
+    let mut analysis = analyze(call, options.home.as_deref());
     let around = options.around(call);
     let disk = options.disk();
     let line = analysis

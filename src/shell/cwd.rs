@@ -152,6 +152,29 @@ mod tests {
     }
 
     #[test]
+    fn a_line_may_start_in_a_directory_as_after_a_certain_cd() {
+        let places = |line: &str, start: &str| -> Vec<Option<String>> {
+            crate::shell::analyze_in(line, Some(start))
+                .commands
+                .into_iter()
+                .filter(|c| c.program == "rm")
+                .map(|c| c.cwd)
+                .collect()
+        };
+        assert_eq!(places("rm x", "~/.local"), [dir("~/.local")]);
+        assert_eq!(places("cd bin && rm x", "~/.local"), [dir("~/.local/bin")]);
+        assert_eq!(
+            places("cd /tmp/x; rm x", "src"),
+            [dir("/tmp/x"), dir("src")]
+        );
+        assert_eq!(places("(cd /tmp/x); rm x", "src"), [dir("src")]);
+        assert_eq!(places("bash -c 'rm x'", "/srv"), [dir("/srv")]);
+        // `$PWD` is where the line starts.
+        let pwd = crate::shell::analyze_in("echo $PWD", Some("/srv/app"));
+        assert_eq!(pwd.commands[0].args, ["/srv/app"]);
+    }
+
+    #[test]
     fn children_keep_their_cd() {
         assert_eq!(places("(cd /tmp/x); rm x", "rm"), [None]);
         assert_eq!(places("cd /tmp/x | cat; rm x", "rm"), [None]);

@@ -16,13 +16,14 @@ const MAX_UPSTREAM: usize = 16;
 /// Most simple commands evaluated (function calls re-evaluate bodies).
 const MAX_STEPS: usize = 100_000;
 
-pub fn run(analysis: &mut Analysis) {
+pub fn run(analysis: &mut Analysis, dir: Option<&str>) {
     let parsed = parse::parse(&analysis.text);
     if analysis.commands.capacity() == 0 {
         // Room for a short line's commands at once, not grown from nothing.
         analysis.commands = Vec::with_capacity(4);
     }
     let mut eval = Eval::new(analysis);
+    eval.cwd = dir.map(str::to_string);
     if let Some(limit) = parsed.limit {
         eval.set_limit(limit);
     }

@@ -117,6 +117,13 @@ pub fn leaves_open(command: &str) -> bool {
 
 /// Analyses one command line.
 pub fn analyze(command: &str) -> Analysis {
+    analyze_in(command, None)
+}
+
+/// Analyses one command line that starts in `dir`, as after `cd dir ||
+/// exit` (an agent's `workdir`): every command runs there, or where a `cd`
+/// of the line moves from there.
+pub fn analyze_in(command: &str, dir: Option<&str>) -> Analysis {
     let (text, hidden) = normalize::normalize(command);
     let mut analysis = Analysis {
         text,
@@ -135,14 +142,14 @@ pub fn analyze(command: &str) -> Analysis {
         ));
         return analysis;
     }
-    eval::run(&mut analysis);
+    eval::run(&mut analysis, dir);
     if let Some(text) = normalize::ascii_quotes(&analysis.text) {
         // Both readings are judged: whatever either would run counts.
         let mut second = Analysis {
             text,
             ..Analysis::default()
         };
-        eval::run(&mut second);
+        eval::run(&mut second, dir);
         for cmd in second.commands {
             if !analysis.commands.contains(&cmd) {
                 analysis.commands.push(cmd);

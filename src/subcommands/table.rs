@@ -81,6 +81,12 @@ static WHY_FLAGS: &[Flag] = &[
     },
     CWD,
     Flag {
+        long: "--workdir",
+        value: Some("DIR"),
+        choices: &[],
+        help: "the tool's `workdir`, as the model would give it: where the\ntool runs, as after `cd DIR` from --cwd",
+    },
+    Flag {
         long: "--agent",
         value: Some("NAME"),
         choices: &["hermes", "claude", "codex", "native"],

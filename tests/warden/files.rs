@@ -9,6 +9,7 @@ tests![
     an_allow_covers_a_patch_only_when_it_covers_every_file,
     a_read_deny_judges_shell_reads,
     why_shows_the_literal_and_resolved_path_and_the_rule,
+    why_shows_the_workdir_and_the_session_project,
     safe_root_blocks_writes_outside_it,
     claude_project_dir_is_the_project,
     guard_files_moved_by_xdg_are_still_the_guard,
@@ -108,6 +109,29 @@ fn a_read_deny_judges_shell_reads() {
         "cwd": w.path("project"),
     }));
     assert_eq!(v["action"], "block", "{v:#}");
+}
+
+fn why_shows_the_workdir_and_the_session_project() {
+    let w = World::new("files/why-workdir").file("home/.local/bin/.keep", "");
+    let project = w.path("project");
+    let out = w.run(&[
+        "why",
+        "--cmd",
+        "echo x > bin/git",
+        "--cwd",
+        &project,
+        "--workdir",
+        "~/.local",
+    ]);
+    let lines = [
+        format!("call: terminal (shell tool) `echo x > bin/git` in {project}, workdir `~/.local`"),
+        format!("project: {project}"),
+        format!("writes: bin/git -> {}", w.path("home/.local/bin/git")),
+        "verdict: ask (layer dangerous, rule files.outside-project)".to_string(),
+    ];
+    for line in lines {
+        assert!(out.stdout.contains(&line), "{line}\n{}", out.stdout);
+    }
 }
 
 fn why_shows_the_literal_and_resolved_path_and_the_rule() {

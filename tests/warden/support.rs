@@ -236,6 +236,16 @@ impl World {
         }))
     }
 
+    /// The same call with the model's `workdir` (as Hermes passes it).
+    pub fn hook_in(&self, workdir: &str, cmd: &str) -> (Value, String) {
+        self.call(&serde_json::json!({
+            "hook_event_name": "pre_tool_call",
+            "tool_name": "terminal",
+            "tool_input": {"command": cmd, "workdir": workdir},
+            "cwd": self.path("project"),
+        }))
+    }
+
     /// Any payload: the native verdict and stderr.
     pub fn call(&self, payload: &Value) -> (Value, String) {
         let payload = payload.to_string();

@@ -12,9 +12,13 @@ use serde_json::Value;
 use crate::support::World;
 
 mod basics;
+mod workdir;
 
 pub fn tests() -> Vec<libtest_mimic::Trial> {
     basics::tests()
+        .into_iter()
+        .chain(workdir::tests())
+        .collect()
 }
 
 /// The person's deny, a managed deny and a protected rule: the commands
@@ -71,6 +75,8 @@ pub fn assert_held(world: &World, when: &str) {
 pub enum Step<'a> {
     /// A command the agent sends through the hook: it must not be allowed.
     Refused(&'a str),
+    /// The same, sent with a `workdir` (the first text) the model chose.
+    RefusedIn(&'a str, &'a str),
     /// What a command would have done, made directly to the machine.
     Effect(&'a dyn Fn(&World)),
 }
@@ -89,6 +95,14 @@ pub fn route(name: &str, steps: &[Step<'_>]) -> World {
                     "route {name}: `{cmd}` must be blocked or asked, got {v:#}\nstderr: {err}"
                 );
             }
+            Step::RefusedIn(workdir, cmd) => {
+                let (v, err) = world.hook_in(workdir, cmd);
+                assert!(
+                    refuses(&v),
+                    "route {name}: `{cmd}` in workdir `{workdir}` must be blocked or asked, \
+                     got {v:#}\nstderr: {err}"
+                );
+            }
             Step::Effect(change) => change(&world),
         }
     }
@@ -96,7 +110,7 @@ pub fn route(name: &str, steps: &[Step<'_>]) -> World {
     world
 }
 
-/// Whether a Hermes verdict blocks or asks.
+/// Whether a verdict blocks or asks (`ask` natively, `approve` for Hermes).
 pub fn refuses(v: &Value) -> bool {
-    matches!(v["action"].as_str(), Some("block" | "approve"))
+    matches!(v["action"].as_str(), Some("block" | "ask" | "approve"))
 }
