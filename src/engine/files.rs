@@ -413,6 +413,18 @@ fn command_uses(cmd: &crate::shell::Command) -> Vec<access::FileUse<'_>> {
             });
         }
     }
+    // Interpreter code that writes a path it computes at run time, or a
+    // script warden cannot read, may write any file it is given.
+    for path in &cmd.may_write {
+        if !uses.iter().any(|u| u.path == path.as_str()) {
+            uses.push(access::FileUse {
+                path: path.as_str().into(),
+                access: access::Access::Write,
+                how: How::Unknown,
+                inside: None,
+            });
+        }
+    }
     // Codex's `apply_patch` run as a command carries its patch along.
     if crate::patch::is_apply_patch_program(&cmd.program) {
         let text = cmd

@@ -486,6 +486,8 @@ impl Eval<'_> {
                     }
                 }
                 interp::Action::ReverseShell => self.reverse_shell(cmd),
+                // The interpreter command itself carries what it may write.
+                interp::Action::WriteUnknown => {}
             }
         }
     }
