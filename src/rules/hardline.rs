@@ -518,25 +518,26 @@ fn network_client(cmd: &Command) -> bool {
     }
 }
 
-/// Variables that switch Hermes' guards off for the rest of a session:
-/// yolo, safe mode (no plugins or hooks), and accepting hooks unseen.
-const GUARD_OFF_VARS: &[&str] = &[
-    "HERMES_YOLO_MODE",
-    "HERMES_SAFE_MODE",
-    "HERMES_ACCEPT_HOOKS",
-];
-
 /// Programs that delete, replace or disable a file they are given.
 const FILE_BREAKERS: &[&str] = &[
     "rm", "unlink", "shred", "mv", "chmod", "chown", "chattr", "truncate", "cp", "ln", "install",
 ];
 
 fn tampers_guard(analysis: &Analysis) -> Option<String> {
-    analysis
+    let found = analysis
         .commands
         .iter()
         .find(|cmd| tampers(cmd))
-        .map(Command::display)
+        .map(Command::display);
+    // A start-up file the line fills with a guard variable: the command
+    // that writes it.
+    found.or_else(|| {
+        let path = super::guard_setters::startup_file_sets_guard_var(&analysis.files)?;
+        let writer = analysis.commands.iter().find(|c| {
+            c.redirects.iter().any(|r| r.target == path) || c.args.iter().any(|a| a == path)
+        });
+        Some(writer.map_or_else(|| path.to_string(), Command::display))
+    })
 }
 
 /// Whether `cmd` sets up, switches off or breaks a guard. Asked of every
@@ -551,24 +552,9 @@ fn tampers(cmd: &Command) -> bool {
     // for an agent (which could fake a terminal with `script`). The rest
     // only read and print, and their arguments are data.
     let warden_setup = program == subcommands::PROGRAM && subcommands::read(args).changes_state();
-    // Set for a later command (`export`), or for a Hermes started now.
-    let exports = matches!(
-        program,
-        "export" | "declare" | "typeset" | "setenv" | "launchctl"
-    );
-    let sets_var = |name: &str| {
-        cmd.env.iter().any(|(k, _)| k == name)
-            || exports && args.iter().any(|a| a.split('=').next() == Some(name))
-    };
-    let env_off = (exports || !cmd.env.is_empty()) && GUARD_OFF_VARS.iter().any(|v| sets_var(v));
-    let hermes_off = program == "hermes" && {
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        matches!(args.as_slice(), ["config", "set", key, ..]
-            if ["approvals", "hooks", "security"].iter().any(|k| key.starts_with(k)))
-    };
     let breaks_binary =
         super::program_in(program, FILE_BREAKERS) && cmd.operands().iter().any(|o| names_warden(o));
-    warden_setup || env_off || hermes_off || breaks_binary
+    warden_setup || breaks_binary || super::guard_setters::loosens(cmd)
 }
 
 /// An operand that names an installed warden binary (in a `bin` directory,
