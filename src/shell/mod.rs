@@ -16,6 +16,7 @@ mod eval;
 mod expand;
 mod interp;
 mod launchers;
+mod make;
 pub(crate) mod names;
 mod normalize;
 mod params;
