@@ -118,7 +118,10 @@ pub(crate) fn touched(
     };
     let mut out = Vec::new();
     for (i, cmd) in analysis.commands.iter().enumerate() {
-        let uses = command_uses(cmd);
+        let mut uses = command_uses(cmd);
+        if let Some(disk) = links {
+            script_writes(cmd, analysis, around, disk, &mut uses);
+        }
         if uses.is_empty() {
             continue;
         }
@@ -170,18 +173,7 @@ fn resolve_uses(
             let place = reach::Place::of(cmd, around, view);
             (place.dir, Some(place.home))
         }
-        // The directory an earlier `cd` moved to, seen from the call's.
-        None => {
-            let cwd = around.dir.as_deref();
-            let dir = match cmd.cwd.as_deref() {
-                None => cwd.map(str::to_string),
-                Some(dir) => {
-                    let r = resolve::resolve(dir, base(cwd, around.home, around), links);
-                    (r.problem.is_none() && r.path.starts_with('/')).then_some(r.path)
-                }
-            };
-            (dir, around.home)
-        }
+        None => (command_dir(cmd, around, links), around.home),
     };
     let unknown_dir = cmd.cwd.is_some() && dir.is_none();
     // Deleting, moving or linking over a symlink acts on the link, not on
@@ -223,6 +215,68 @@ fn resolve_uses(
             subject: subject.clone(),
             segment: Some(i),
         });
+    }
+}
+
+/// The directory an earlier `cd` moved `cmd` to, seen from the call's.
+fn command_dir(cmd: &Command, around: &Around<'_>, links: Option<&dyn Links>) -> Option<String> {
+    let cwd = around.dir.as_deref();
+    match cmd.cwd.as_deref() {
+        None => cwd.map(str::to_string),
+        Some(dir) => {
+            let r = resolve::resolve(dir, base(cwd, around.home, around), links);
+            (r.problem.is_none() && r.path.starts_with('/')).then_some(r.path)
+        }
+    }
+}
+
+/// Longest script or makefile read from disk.
+const MAX_SCRIPT: usize = 64 * 1024;
+
+/// The files a script or makefile on disk that `cmd` runs would write (one
+/// the line did not write: those the analysis read already), added as
+/// files `cmd` may write. They are judged as files given to a program
+/// warden has no model of: a guard file, a key or a credential the script
+/// writes asks; what else the script does is its author's, as when it was
+/// run before warden.
+fn script_writes<'c>(
+    cmd: &'c Command,
+    analysis: &Analysis,
+    around: &Around<'_>,
+    disk: &dyn Links,
+    uses: &mut Vec<access::FileUse<'c>>,
+) {
+    let files = crate::shell::files_run(cmd);
+    if files.is_empty() {
+        return;
+    }
+    let key = |p: &str| p.strip_prefix("./").unwrap_or(p).to_string();
+    let dir = command_dir(cmd, around, Some(disk));
+    for file in files {
+        if analysis.files.iter().any(|(p, _)| key(p) == key(&file)) {
+            return;
+        }
+        let r = resolve::resolve(&file, base(dir.as_deref(), around.home, around), Some(disk));
+        if r.problem.is_some() {
+            continue;
+        }
+        let Some(text) = disk.read_text(&r.path, MAX_SCRIPT) else {
+            continue;
+        };
+        let ran = crate::shell::run_file(cmd, &file, &text);
+        for written in ran.commands.iter().flat_map(access::file_uses) {
+            let known = uses.iter().any(|u| u.path == written.path);
+            if written.access == access::Access::Write && !known {
+                uses.push(access::FileUse {
+                    path: written.path.into_owned().into(),
+                    access: access::Access::Write,
+                    how: How::Unknown,
+                    inside: None,
+                });
+            }
+        }
+        // make reads the first makefile it finds; a script is one file.
+        return;
     }
 }
 

@@ -32,7 +32,7 @@ use lex::Dialect;
 use view::{Span, View};
 
 pub use given::Given;
-pub use source::{invocation, source, Source};
+pub use source::{invocation, source, Invocation, Source};
 
 /// Something the code would do that the shell rules can judge.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

@@ -163,3 +163,34 @@ pub fn analyze(command: &str) -> Analysis {
     }
     analysis
 }
+
+/// The files `cmd` runs as code warden can read: an interpreter's script
+/// (`python3 x.py`), or the makefiles `make` looks for.
+pub fn files_run(cmd: &Command) -> Vec<String> {
+    match cmd.program.as_str() {
+        "make" | "gmake" => make::makefiles(cmd),
+        _ => match interp::invocation(cmd) {
+            Some(interp::Invocation {
+                source: interp::Source::Files(files),
+                ..
+            }) => files,
+            _ => Vec::new(),
+        },
+    }
+}
+
+/// What `cmd` runs when the file at `path` (one of [`files_run`]), which
+/// the line did not write, holds `text`: the commands, as if the line had
+/// written it just before.
+pub fn run_file(cmd: &Command, path: &str, text: &str) -> Analysis {
+    let mut analysis = Analysis::default();
+    let mut eval = eval::Eval::new(&mut analysis);
+    eval.files.insert(eval::file_key(path), text.to_string());
+    eval.cwd = cmd.cwd.clone();
+    let mut copy = cmd.clone();
+    match cmd.program.as_str() {
+        "make" | "gmake" => eval.make(&copy),
+        _ => eval.interpreter(&mut copy),
+    }
+    analysis
+}
