@@ -12,9 +12,13 @@ use serde_json::Value;
 use crate::support::World;
 
 mod basics;
+mod programs;
 
 pub fn tests() -> Vec<libtest_mimic::Trial> {
     basics::tests()
+        .into_iter()
+        .chain(programs::tests())
+        .collect()
 }
 
 /// The person's deny, a managed deny and a protected rule: the commands
@@ -96,7 +100,8 @@ pub fn route(name: &str, steps: &[Step<'_>]) -> World {
     world
 }
 
-/// Whether a Hermes verdict blocks or asks.
+/// Whether a verdict blocks or asks (`ask` in warden's own dialect, which
+/// the hook answers in, `approve` in Hermes').
 pub fn refuses(v: &Value) -> bool {
-    matches!(v["action"].as_str(), Some("block" | "approve"))
+    matches!(v["action"].as_str(), Some("block" | "ask" | "approve"))
 }
