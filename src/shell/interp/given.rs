@@ -155,6 +155,7 @@ fn env_name(compact: &str) -> Option<&str> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::{read, Action, Reading};
     use super::*;
 
     fn words(list: &[&str]) -> Vec<String> {
@@ -215,5 +216,75 @@ mod tests {
         ] {
             assert_eq!(given.value(expr), None, "{expr}");
         }
+    }
+
+    #[test]
+    fn writes_to_paths_the_command_line_gives() {
+        let given = |lang: Lang, args: &[&str]| {
+            let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+            Given::new(lang, None, &args, &[])
+        };
+        let guard = "~/.config/warden/config.yaml";
+        for (lang, code) in [
+            (
+                Lang::Python,
+                "import sys; open(sys.argv[1], 'w').write('x')",
+            ),
+            (
+                Lang::Python,
+                "import sys; p = sys.argv[-1]; f = open(p, 'a')",
+            ),
+            (Lang::Perl, "open(F, '>', $ARGV[0]); print F 'x'"),
+            (Lang::Perl, "open(F, \">$ARGV[0]\")"),
+            (
+                Lang::Node,
+                "require('fs').writeFileSync(process.argv[1], 'x')",
+            ),
+            (Lang::Ruby, "File.write(ARGV[0], 'x')"),
+            (Lang::Php, "file_put_contents($argv[1], 'x');"),
+        ] {
+            let found: Vec<Action> = read(code, lang, Some(&given(lang, &[guard])))
+                .effects
+                .into_iter()
+                .map(|e| e.action)
+                .collect();
+            let path = match found.as_slice() {
+                [Action::Write { path, .. }] => path.as_str(),
+                other => panic!("{lang:?} {code}: {other:?}"),
+            };
+            assert_eq!(path, guard, "{lang:?} {code}");
+        }
+        // Written where the code computes it at run time: which file is unknown.
+        for (lang, code) in [
+            (
+                Lang::Python,
+                "import sys\nfor p in sys.argv[1:]: open(p, 'w')",
+            ),
+            (Lang::Perl, "my $f = shift; open(my $h, '>', $f)"),
+            (Lang::Perl, "open(F, \">$f\")"),
+            (
+                Lang::Node,
+                "const [, f] = process.argv; require('fs').writeFileSync(f, 'x')",
+            ),
+            (Lang::Python, "import shutil; shutil.copy('a', dest)"),
+        ] {
+            assert_eq!(
+                effects_of(read(code, lang, Some(&given(lang, &[guard])))),
+                [Action::WriteUnknown],
+                "{lang:?} {code}"
+            );
+        }
+        // Reading what an argument names writes nothing.
+        let reads = "import sys, json; print(json.load(open(sys.argv[1])))";
+        assert!(effects_of(read(
+            reads,
+            Lang::Python,
+            Some(&given(Lang::Python, &[guard]))
+        ))
+        .is_empty());
+    }
+
+    fn effects_of(reading: Reading) -> Vec<Action> {
+        reading.effects.into_iter().map(|e| e.action).collect()
     }
 }
