@@ -39,9 +39,6 @@ const GUARD_PLACE_VARS: &[&str] = &[
 /// whatever their environment; the others only read.)
 const GUARDED: &[&str] = &["hermes", "claude", "codex"];
 
-/// Programs that set a variable for the commands run after them.
-const EXPORTERS: &[&str] = &["export", "declare", "typeset", "setenv", "launchctl"];
-
 /// Options that start an agent with its approvals or hooks off.
 #[rustfmt::skip]
 const LAUNCH_FLAGS: &[(&str, &[&str])] = &[
@@ -119,8 +116,8 @@ const CODEX_GUARD_KEYS: &[(&str, &[&str])] = &[
 /// each part first tests the program or whether variables are set.
 pub(super) fn loosens(cmd: &Command) -> bool {
     let program = cmd.program.as_str();
-    let exports = EXPORTERS.contains(&program) || is_set_environment(cmd);
-    if (exports || !cmd.env.is_empty()) && sets_guard_var(cmd, exports) {
+    let exported = exported_names(cmd);
+    if (!exported.is_empty() || !cmd.env.is_empty()) && sets_guard_var(cmd, &exported) {
         return true;
     }
     match program {
@@ -131,28 +128,48 @@ pub(super) fn loosens(cmd: &Command) -> bool {
     }
 }
 
-/// `systemctl [--user] set-environment NAME=VALUE`, which later services inherit.
-fn is_set_environment(cmd: &Command) -> bool {
-    cmd.program == "systemctl" && cmd.args.iter().any(|a| a == "set-environment")
+/// The variables `cmd` sets for the commands run after it: `export NAME[=V]`,
+/// `declare -x NAME`, `declare NAME=V`, `setenv NAME V`, `launchctl setenv
+/// NAME V`, `systemctl [--user] set-environment NAME=V`.
+fn exported_names(cmd: &Command) -> Vec<&str> {
+    let args = &cmd.args;
+    fn name(a: &String) -> &str {
+        a.split('=').next().unwrap_or("")
+    }
+    let operands = || args.iter().filter(|a| !a.starts_with(['-', '+']));
+    match cmd.program.as_str() {
+        "export" => operands().map(name).collect(),
+        // Without `-x`, only an assignment sets anything (`declare -p HOME` prints).
+        "declare" | "typeset" => {
+            let exports = args.iter().any(|a| a.starts_with('-') && a.contains('x'));
+            operands()
+                .filter(|a| exports || a.contains('='))
+                .map(name)
+                .collect()
+        }
+        "setenv" => args.first().map(name).into_iter().collect(),
+        "launchctl" if args.first().is_some_and(|a| a == "setenv") => {
+            args.get(1).map(name).into_iter().collect()
+        }
+        "systemctl" if args.iter().any(|a| a == "set-environment") => {
+            operands().filter(|a| a.contains('=')).map(name).collect()
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// Whether `cmd` sets a guard variable: one that switches a guard off, for
-/// any command; one that moves the guard's files, exported or given to an
-/// agent or warden.
-fn sets_guard_var(cmd: &Command, exports: bool) -> bool {
-    let exported = |name: &str| {
-        exports
-            && cmd
-                .args
-                .iter()
-                .any(|a| a.split('=').next() == Some(name) || a == name)
-    };
+/// any command or exported; one that moves the guard's files, exported or
+/// given to an agent.
+fn sets_guard_var(cmd: &Command, exported: &[&str]) -> bool {
     let given = |name: &str| cmd.env.iter().any(|(k, _)| k == name);
     let guarded = GUARDED.contains(&cmd.program.as_str());
-    GUARD_OFF_VARS.iter().any(|v| given(v) || exported(v))
+    GUARD_OFF_VARS
+        .iter()
+        .any(|v| given(v) || exported.contains(v))
         || GUARD_PLACE_VARS
             .iter()
-            .any(|v| exported(v) || guarded && given(v))
+            .any(|v| exported.contains(v) || guarded && given(v))
 }
 
 /// The words of `cmd` that are not options, in order.
@@ -274,64 +291,70 @@ fn claude(cmd: &Command) -> bool {
     settings || sources
 }
 
-/// Shell start-up files (by name), which every later shell reads: a guard
-/// variable written there is set for every agent started from one.
+/// Shell start-up files in a home (by name), which every later shell
+/// reads: a guard variable written there is set for every agent started
+/// from one.
+#[rustfmt::skip]
 const STARTUP_NAMES: &[&str] = &[
-    ".bashrc",
-    ".bash_profile",
-    ".bash_login",
-    ".profile",
-    ".zshrc",
-    ".zshenv",
-    ".zprofile",
-    ".zlogin",
-    ".kshrc",
-    ".mkshrc",
-    ".cshrc",
-    ".tcshrc",
-    ".login",
-    ".envrc",
-    ".pam_environment",
+    ".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zshenv", ".zprofile", ".zlogin",
+    ".kshrc", ".mkshrc", ".cshrc", ".tcshrc", ".login", ".pam_environment",
 ];
 
-/// The first file the line writes that is a shell start-up file (or an
-/// `environment.d` or fish file) setting a guard variable, as `path`.
+/// The system's start-up files, read by every login shell.
+const SYSTEM_STARTUP: &[&str] = &[
+    "/etc/profile",
+    "/etc/profile.d/",
+    "/etc/environment",
+    "/etc/bash.bashrc",
+    "/etc/zsh/",
+];
+
+/// Whether `path`, as the line writes it, is a start-up file: a shell's
+/// in a home (or an `environment.d` or fish file there), the system's, or
+/// a directory's `.envrc`, which direnv loads on entering it.
+fn startup_file(path: &str) -> bool {
+    let name = super::paths::basename(path);
+    let in_home = ["~/", "$HOME/", "${HOME}/", "/home/", "/root/", "/Users/"]
+        .iter()
+        .any(|h| path.starts_with(h));
+    name == ".envrc"
+        || SYSTEM_STARTUP.iter().any(|s| path.starts_with(s))
+        || in_home
+            && (STARTUP_NAMES.contains(&name)
+                || path.contains("/environment.d/")
+                || path.contains("/fish/"))
+}
+
+/// The first file the line writes that is a start-up file setting a guard
+/// variable, as `path`.
 pub(super) fn startup_file_sets_guard_var(files: &[(String, String)]) -> Option<&str> {
-    files.iter().find_map(|(path, content)| {
-        let name = super::paths::basename(path);
-        let startup = STARTUP_NAMES.contains(&name)
-            || path.contains("/environment.d/")
-            || path.contains("/fish/");
-        (startup && sets_in_text(content)).then_some(path.as_str())
-    })
+    files
+        .iter()
+        .find(|(path, content)| startup_file(path) && sets_in_text(content))
+        .map(|(path, _)| path.as_str())
 }
 
 /// Whether shell text assigns or exports a guard variable (`export
 /// XDG_CONFIG_HOME=…`, `HERMES_HOME=…`, `setenv CODEX_HOME …`, fish's `set
 /// -gx HERMES_HOME …`).
 fn sets_in_text(text: &str) -> bool {
-    let names = || GUARD_OFF_VARS.iter().chain(GUARD_PLACE_VARS);
-    text.lines()
-        .filter(|l| !l.trim_start().starts_with('#'))
-        .any(|line| {
-            line.split(|c: char| c.is_whitespace() || c == ';')
-                .filter(|w| !w.is_empty())
-                .collect::<Vec<_>>()
-                .windows(2)
-                .any(|w| {
-                    let assigned = |word: &str| {
-                        names().any(|n| word.split_once('=').is_some_and(|(k, _)| k == *n))
-                    };
-                    assigned(w[0])
-                        || assigned(w[1])
-                        || matches!(w[0], "setenv" | "-gx" | "-x" | "-Ux" | "unset" | "unsetenv")
-                            && names().any(|n| w[1] == *n)
-                })
-                || line
-                    .trim()
-                    .split_once('=')
-                    .is_some_and(|(k, _)| names().any(|n| k.trim() == *n))
-        })
+    let guard = |name: &str| GUARD_OFF_VARS.contains(&name) || GUARD_PLACE_VARS.contains(&name);
+    let mut code = text.lines().filter(|l| !l.trim_start().starts_with('#'));
+    code.any(|line| {
+        let words: Vec<&str> = line
+            .split(|c: char| c.is_whitespace() || c == ';')
+            .filter(|w| !w.is_empty())
+            .collect();
+        // `NAME=value`, `export NAME=value`.
+        let assigns = words
+            .iter()
+            .any(|w| w.split_once('=').is_some_and(|(k, _)| guard(k)));
+        // csh's `setenv NAME value`, fish's `set -gx NAME value`, `unset NAME`.
+        let sets = words.windows(2).any(|w| {
+            matches!(w[0], "setenv" | "-gx" | "-x" | "-Ux" | "unset" | "unsetenv") && guard(w[1])
+        });
+        assigns || sets
+    })
 }
 
 #[cfg(test)]

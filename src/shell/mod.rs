@@ -181,16 +181,20 @@ pub fn files_run(cmd: &Command) -> Vec<String> {
 
 /// What `cmd` runs when the file at `path` (one of [`files_run`]), which
 /// the line did not write, holds `text`: the commands, as if the line had
-/// written it just before.
-pub fn run_file(cmd: &Command, path: &str, text: &str) -> Analysis {
+/// written it just before, and what `cmd` may then write of its arguments
+/// (see [`Command::may_write`]).
+pub fn run_file(cmd: &Command, path: &str, text: &str) -> (Analysis, Vec<String>) {
     let mut analysis = Analysis::default();
+    let mut copy = Command {
+        may_write: Vec::new(),
+        ..cmd.clone()
+    };
     let mut eval = eval::Eval::new(&mut analysis);
     eval.files.insert(eval::file_key(path), text.to_string());
     eval.cwd = cmd.cwd.clone();
-    let mut copy = cmd.clone();
     match cmd.program.as_str() {
         "make" | "gmake" => eval.make(&copy),
         _ => eval.interpreter(&mut copy),
     }
-    analysis
+    (analysis, copy.may_write)
 }

@@ -133,9 +133,17 @@ fn scripts_on_disk_that_write_a_guard_file_are_refused() {
             Step::Refused("python3 unknown.py ~/.config/warden/config.yaml"),
         ],
     );
+    // A script on disk that only reads the guard file it is given, or
+    // writes a project file, is everyday work.
     world.put("project/ok.py", "open('out.json', 'w').write('{}')\n");
-    let (v, _) = world.hook("python3 ok.py");
-    assert_eq!(v["action"], "allow", "{v:#}");
+    world.put(
+        "project/show.py",
+        "import sys\nprint(open(sys.argv[1]).read())\n",
+    );
+    for cmd in ["python3 ok.py", "python3 show.py ~/.hermes/config.yaml"] {
+        let (v, _) = world.hook(cmd);
+        assert_eq!(v["action"], "allow", "`{cmd}`: {v:#}");
+    }
 }
 
 fn everyday_programs_stay_allowed() {
