@@ -131,6 +131,11 @@ fn git_config<'c>(cmd: &'c Command, u: &mut Uses<'c>) {
     let Some(file) = o.value('f').or(o.long_value("file", 3)) else {
         return;
     };
+    // A repository's own config is what `git config` writes anyway, and
+    // git runs the commands stored there judged as they are set.
+    if file == ".git/config" || file.ends_with("/.git/config") {
+        return;
+    }
     #[rustfmt::skip]
     const WRITES: &[&str] = &["unset", "unset-all", "add", "replace-all", "rename-section", "remove-section", "edit"];
     #[rustfmt::skip]
