@@ -51,6 +51,13 @@ pub trait Links: Send + Sync + fmt::Debug {
     fn is_dir(&self, _path: &str) -> bool {
         false
     }
+
+    /// The text of the file at `path` (absolute, symlinks followed), when
+    /// it is text and no longer than `limit` bytes: a script an interpreter
+    /// or make runs. `None` when this file system cannot say.
+    fn read_text(&self, _path: &str, _limit: usize) -> Option<String> {
+        None
+    }
 }
 
 /// The real file system. It remembers how the directories it was asked
@@ -115,6 +122,20 @@ impl Links for Disk {
     fn is_dir(&self, path: &str) -> bool {
         // Asked only of a copy's one destination, when its words leave it open.
         std::fs::metadata(path).is_ok_and(|m| m.is_dir())
+    }
+
+    fn read_text(&self, path: &str, limit: usize) -> Option<String> {
+        use std::io::Read;
+        let file = std::fs::File::open(path).ok()?;
+        if !file.metadata().ok()?.is_file() {
+            return None;
+        }
+        let mut bytes = Vec::new();
+        file.take(limit as u64 + 1).read_to_end(&mut bytes).ok()?;
+        if bytes.len() > limit {
+            return None;
+        }
+        String::from_utf8(bytes).ok()
     }
 
     fn remember(&self, dir: &str, walked: &Walked) {

@@ -156,7 +156,20 @@ pub(crate) fn touched(
     };
     let mut out = Vec::new();
     for (i, cmd) in analysis.commands.iter().enumerate() {
-        let uses = command_uses(cmd);
+        // A script read from disk says what the command may write of its
+        // arguments better than not knowing it did.
+        let (written, read_may_write) =
+            match links.and_then(|disk| script_writes(cmd, analysis, around, disk)) {
+                Some((written, may_write)) => (written, Some(may_write)),
+                None => (Vec::new(), None),
+            };
+        let may_write = read_may_write.as_deref().unwrap_or(&cmd.may_write);
+        let mut uses = command_uses(cmd, may_write);
+        for path in written {
+            if !uses.iter().any(|u| u.path == path.as_str()) {
+                uses.push(unknown_use(path.into()));
+            }
+        }
         if uses.is_empty() {
             continue;
         }
@@ -208,14 +221,7 @@ fn resolve_uses(
             let place = reach::Place::of(cmd, around, view);
             (place.dir, Some(place.home))
         }
-        // The directory an earlier `cd` moved to, seen from the call's.
-        None => {
-            let dir = match cmd.cwd.as_deref() {
-                None => around.dir.clone(),
-                Some(dir) => moved_dir(dir, around, links),
-            };
-            (dir, around.home)
-        }
+        None => (command_dir(cmd, around, links), around.home),
     };
     let unknown_dir = cmd.cwd.is_some() && dir.is_none();
     // Deleting, moving or linking over a symlink acts on the link, not on
@@ -258,6 +264,70 @@ fn resolve_uses(
             segment: Some(i),
         });
     }
+}
+
+/// The directory an earlier `cd` moved `cmd` to, seen from the call's.
+fn command_dir(cmd: &Command, around: &Around<'_>, links: Option<&dyn Links>) -> Option<String> {
+    match cmd.cwd.as_deref() {
+        None => around.dir.clone(),
+        Some(dir) => moved_dir(dir, around, links),
+    }
+}
+
+/// Longest script or makefile read from disk.
+const MAX_SCRIPT: usize = 64 * 1024;
+
+/// A file given to a program that may write it in a way warden cannot see.
+fn unknown_use<'c>(path: Cow<'c, str>) -> access::FileUse<'c> {
+    access::FileUse {
+        path,
+        access: access::Access::Write,
+        how: How::Unknown,
+        inside: None,
+    }
+}
+
+/// When `cmd` runs a script or makefile on disk (one the line did not
+/// write: those the analysis read already): the files it would write, and
+/// the arguments it may write in ways warden cannot see. Both are judged as
+/// files given to a program warden has no model of: a guard file, a key or
+/// a credential the script writes asks; what else it does is its author's,
+/// as when it was run before warden.
+fn script_writes(
+    cmd: &Command,
+    analysis: &Analysis,
+    around: &Around<'_>,
+    disk: &dyn Links,
+) -> Option<(Vec<String>, Vec<String>)> {
+    let files = crate::shell::files_run(cmd);
+    if files.is_empty() {
+        return None;
+    }
+    let key = |p: &str| p.strip_prefix("./").unwrap_or(p).to_string();
+    let dir = command_dir(cmd, around, Some(disk));
+    for file in files {
+        if analysis.files.iter().any(|(p, _)| key(p) == key(&file)) {
+            return None;
+        }
+        let r = resolve::resolve(&file, base(dir.as_deref(), around.home, around), Some(disk));
+        if r.problem.is_some() {
+            continue;
+        }
+        let Some(text) = disk.read_text(&r.path, MAX_SCRIPT) else {
+            continue;
+        };
+        let (ran, may_write) = crate::shell::run_file(cmd, &file, &text);
+        let written = ran
+            .commands
+            .iter()
+            .flat_map(access::file_uses)
+            .filter(|u| u.access == access::Access::Write)
+            .map(|u| u.path.into_owned())
+            .collect();
+        // make reads the first makefile it finds; a script is one file.
+        return Some((written, may_write));
+    }
+    None
 }
 
 /// Gives each command whose directory lies outside the project its
@@ -422,7 +492,7 @@ const EDITORS: &[&str] = &[
     "mcedit", "micro", "kak", "hx", "helix", "ne",
 ];
 
-fn command_uses(cmd: &crate::shell::Command) -> Vec<access::FileUse<'_>> {
+fn command_uses<'c>(cmd: &'c Command, may_write: &'c [String]) -> Vec<access::FileUse<'c>> {
     let mut uses = access::file_uses(cmd);
     // `cp .env.example .env` is the first step of every project that ships
     // an env template: the file made holds nothing but the template.
@@ -450,12 +520,14 @@ fn command_uses(cmd: &crate::shell::Command) -> Vec<access::FileUse<'_>> {
     let editor = EDITING.contains(cmd.program.as_str());
     if uses.is_empty() && (editor || crate::rules::hidden_paths_searched(cmd)) {
         for path in crate::rules::path_arguments(cmd) {
-            uses.push(access::FileUse {
-                path: path.into(),
-                access: access::Access::Write,
-                how: How::Unknown,
-                inside: None,
-            });
+            uses.push(unknown_use(path.into()));
+        }
+    }
+    // Interpreter code that writes a path it computes at run time, or a
+    // script warden cannot read, may write any file it is given.
+    for path in may_write {
+        if !uses.iter().any(|u| u.path == path.as_str()) {
+            uses.push(unknown_use(path.as_str().into()));
         }
     }
     // Codex's `apply_patch` run as a command carries its patch along.

@@ -24,7 +24,8 @@ pub enum How {
     Tee,
     /// The destination of cp, mv, install, ln, rsync, scp, `dd of=`.
     Copy,
-    /// `sed -i`, `gawk -i inplace`, `yq -i`.
+    /// `sed -i`, `gawk -i inplace`, `yq -i`, and the configuration editors
+    /// (`git config --file`, `crudini --set`, `dasel put`).
     EditShort,
     /// `sed --in-place`.
     EditLong,
@@ -161,7 +162,8 @@ pub fn file_uses(cmd: &Command) -> Vec<FileUse<'_>> {
             .files_read()
             .into_iter()
             .for_each(|f| u.add(f.to_string(), How::Read)),
-        "yq" => yq(args, &mut u),
+        // tomlq and xq are yq's siblings for TOML and XML, with its `-i`.
+        "yq" | "tomlq" | "xq" => yq(args, &mut u),
         "chmod" | "chown" | "chgrp" => chmod(cmd, &mut u),
         "curl" => curl(cmd, &mut u),
         "wget" | "aria2c" => wget(cmd, &mut u),
@@ -174,7 +176,11 @@ pub fn file_uses(cmd: &Command) -> Vec<FileUse<'_>> {
                 }
             }
         }
-        p => simple(p, args, &mut u),
+        p => {
+            if !editors::uses(cmd, &mut u) {
+                simple(p, args, &mut u)
+            }
+        }
     }
     u.0
 }
@@ -729,5 +735,6 @@ fn simple<'c>(program: &str, args: &'c [String], u: &mut Uses<'c>) {
     }
 }
 
+mod editors;
 #[cfg(test)]
 mod tests;

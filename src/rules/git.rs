@@ -177,6 +177,12 @@ fn git(cmd: &Command) -> Option<Git<'_>> {
     })
 }
 
+/// git's subcommand and the arguments after it (`config` and `--file F
+/// k v`), for the rules that read one subcommand's files.
+pub(in crate::rules) fn subcommand(cmd: &Command) -> Option<(&str, &[String])> {
+    git(cmd).map(|g| (g.sub, g.args))
+}
+
 /// The subcommand's options when it is `sub`.
 fn sub_opts<'a>(cmd: &'a Command, sub: &str, spec: &Spec) -> Option<Opts<'a>> {
     let g = git(cmd)?;

@@ -166,8 +166,8 @@ pub static RULES: &[Rule] = &[
         reason: "an agent must not rewrite the settings or hooks that guard it; edit them yourself",
         decision: Decision::Block,
         matcher: Matcher::Analysis(tampers_guard),
-        hits: &["warden bless", "warden trust add --decision allow --pattern '*'", "warden trust remove --id no-push", "warden trust init", "script -qc 'warden bless' /dev/null", "warden uninstall", "~/.local/bin/warden uninstall --agent claude", "warden install --warden /tmp/fake/warden", "warden install --warden --dry-run", "warden trust add --decision allow --pattern --help", "warden \"$SUB\" --yes", "export HERMES_YOLO_MODE=1", "HERMES_YOLO_MODE=1 hermes chat -q 'clean up'", "env HERMES_SAFE_MODE=1 hermes", "export HERMES_ACCEPT_HOOKS=1", "hermes config set approvals.mode off", "chmod -x /usr/local/bin/warden", "rm -f \"$(which warden)\"", "mv /opt/bin/warden /opt/bin/warden.off"],
-        misses: &["cat ~/.hermes/config.yaml", "warden why --cmd 'git status'", "warden why --cmd 'warden bless'", "warden lint", "warden trust list", "warden rules list", "cat ~/.local/state/warden/ledger.json", "warden doctor", "warden install --help", "warden install --dry-run", "warden bless --help", "warden --version", "warden -- bless", "echo $HERMES_YOLO_MODE", "hermes config set model.default gpt-5", "rm -rf target/debug/warden", "cp README.md docs/warden.md"],
+        hits: &["warden bless", "warden trust add --decision allow --pattern '*'", "warden trust remove --id no-push", "warden trust init", "script -qc 'warden bless' /dev/null", "warden uninstall", "~/.local/bin/warden uninstall --agent claude", "warden install --warden /tmp/fake/warden", "warden install --warden --dry-run", "warden trust add --decision allow --pattern --help", "warden \"$SUB\" --yes", "export HERMES_YOLO_MODE=1", "HERMES_YOLO_MODE=1 hermes chat -q 'clean up'", "env HERMES_SAFE_MODE=1 hermes", "export HERMES_ACCEPT_HOOKS=1", "hermes config set approvals.mode off", "chmod -x /usr/local/bin/warden", "rm -f \"$(which warden)\"", "mv /opt/bin/warden /opt/bin/warden.off", "hermes config set command_allowlist.0 '*'", "hermes config set --force HERMES_YOLO_MODE 1", "hermes config set OPENAI_API_KEY sk-x", "hermes config set terminal.env_passthrough '[\"*\"]'", "hermes config unset approvals.deny", "hermes config edit", "hermes hooks revoke /home/u/.local/bin/warden", "hermes --yolo chat -q hi", "codex -c approval_policy=never exec ls", "codex exec --dangerously-bypass-approvals-and-sandbox ls", "codex -c features.hooks=false exec ls", "codex features disable hooks", "claude config set -g allowedTools 'Bash(*)'", "claude -p --dangerously-skip-permissions 'fix it'", "claude --settings '{\"disableAllHooks\": true}' -p x", "export HERMES_HOME=/tmp/h", "XDG_CONFIG_HOME=/tmp/x hermes chat", "CODEX_HOME=/tmp/c codex exec ls", "systemctl --user set-environment CLAUDE_CONFIG_DIR=/tmp/c", "echo 'export XDG_CONFIG_HOME=/tmp/x' >> ~/.bashrc"],
+        misses: &["cat ~/.hermes/config.yaml", "warden why --cmd 'git status'", "warden why --cmd 'warden bless'", "warden lint", "warden trust list", "warden rules list", "cat ~/.local/state/warden/ledger.json", "warden doctor", "warden install --help", "warden install --dry-run", "warden bless --help", "warden --version", "warden -- bless", "echo $HERMES_YOLO_MODE", "hermes config set model.default gpt-5", "rm -rf target/debug/warden", "cp README.md docs/warden.md", "hermes config set display.skin mono", "hermes config get approvals.mode", "hermes hooks list", "codex -c model=o3 exec ls", "codex -c approval_policy=untrusted exec ls", "codex features list", "claude config set -g theme dark", "claude --permission-mode plan -p 'fix the tests'", "XDG_CONFIG_HOME=/tmp/x cargo test", "export EDITOR=vim", "echo 'export PATH=$PATH:~/bin' >> ~/.bashrc", "declare -p HOME", "launchctl getenv CODEX_HOME", "echo 'export HOME=/app' > docker/.profile"],
     },
     Rule {
         id: "hardline.insecure-remote-code",
@@ -518,25 +518,26 @@ fn network_client(cmd: &Command) -> bool {
     }
 }
 
-/// Variables that switch Hermes' guards off for the rest of a session:
-/// yolo, safe mode (no plugins or hooks), and accepting hooks unseen.
-const GUARD_OFF_VARS: &[&str] = &[
-    "HERMES_YOLO_MODE",
-    "HERMES_SAFE_MODE",
-    "HERMES_ACCEPT_HOOKS",
-];
-
 /// Programs that delete, replace or disable a file they are given.
 const FILE_BREAKERS: &[&str] = &[
     "rm", "unlink", "shred", "mv", "chmod", "chown", "chattr", "truncate", "cp", "ln", "install",
 ];
 
 fn tampers_guard(analysis: &Analysis) -> Option<String> {
-    analysis
+    let found = analysis
         .commands
         .iter()
         .find(|cmd| tampers(cmd))
-        .map(Command::display)
+        .map(Command::display);
+    // A start-up file the line fills with a guard variable: the command
+    // that writes it.
+    found.or_else(|| {
+        let path = super::guard_setters::startup_file_sets_guard_var(&analysis.files)?;
+        let writer = analysis.commands.iter().find(|c| {
+            c.redirects.iter().any(|r| r.target == path) || c.args.iter().any(|a| a == path)
+        });
+        Some(writer.map_or_else(|| path.to_string(), Command::display))
+    })
 }
 
 /// Whether `cmd` sets up, switches off or breaks a guard. Asked of every
@@ -551,24 +552,9 @@ fn tampers(cmd: &Command) -> bool {
     // for an agent (which could fake a terminal with `script`). The rest
     // only read and print, and their arguments are data.
     let warden_setup = program == subcommands::PROGRAM && subcommands::read(args).changes_state();
-    // Set for a later command (`export`), or for a Hermes started now.
-    let exports = matches!(
-        program,
-        "export" | "declare" | "typeset" | "setenv" | "launchctl"
-    );
-    let sets_var = |name: &str| {
-        cmd.env.iter().any(|(k, _)| k == name)
-            || exports && args.iter().any(|a| a.split('=').next() == Some(name))
-    };
-    let env_off = (exports || !cmd.env.is_empty()) && GUARD_OFF_VARS.iter().any(|v| sets_var(v));
-    let hermes_off = program == "hermes" && {
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        matches!(args.as_slice(), ["config", "set", key, ..]
-            if ["approvals", "hooks", "security"].iter().any(|k| key.starts_with(k)))
-    };
     let breaks_binary =
         super::program_in(program, FILE_BREAKERS) && cmd.operands().iter().any(|o| names_warden(o));
-    warden_setup || env_off || hermes_off || breaks_binary
+    warden_setup || breaks_binary || super::guard_setters::loosens(cmd)
 }
 
 /// An operand that names an installed warden binary (in a `bin` directory,

@@ -96,7 +96,7 @@ pub(super) struct Eval<'a> {
 }
 
 impl<'a> Eval<'a> {
-    fn new(out: &'a mut Analysis) -> Eval<'a> {
+    pub(super) fn new(out: &'a mut Analysis) -> Eval<'a> {
         Eval {
             out,
             vars: HashMap::new(),

@@ -13,6 +13,7 @@ mod aliases;
 mod assign;
 mod calls;
 mod files;
+mod given;
 mod idents;
 mod indirect;
 mod lex;
@@ -30,7 +31,8 @@ use super::command;
 use lex::Dialect;
 use view::{Span, View};
 
-pub use source::{source, Source};
+pub use given::Given;
+pub use source::{invocation, source, Invocation, Source};
 
 /// Something the code would do that the shell rules can judge.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -43,6 +45,9 @@ pub enum Action {
     Run(Vec<String>),
     /// A file opened for writing (`open(P, 'w')`, `fs.writeFileSync(P, ...)`).
     Write { path: String, append: bool },
+    /// A file written, deleted or moved over at a path warden cannot
+    /// compute (`open(p, 'w')` with `p` from a loop, input or a file).
+    WriteUnknown,
     /// A loop that keeps forking: its source.
     ForkLoop(String),
     /// A socket to a remote host wired to a shell.
@@ -161,12 +166,13 @@ impl Lang {
     }
 }
 
-/// What `code` does when an interpreter of `lang` runs it.
-pub fn read(code: &str, lang: Lang) -> Reading {
+/// What `code` does when an interpreter of `lang` runs it, with the
+/// arguments and environment of `given` where the command line says.
+pub fn read(code: &str, lang: Lang, given: Option<&Given>) -> Reading {
     let mut reading = if lang == Lang::Tcl {
         tcl::read(code)
     } else {
-        read_code(code, lang, 0, false)
+        read_code(code, lang, 0, false, given)
     };
     if reading.net.socket && reading.net.runs_unknown {
         reading.push(Action::ReverseShell, false);
@@ -174,9 +180,15 @@ pub fn read(code: &str, lang: Lang) -> Reading {
     reading
 }
 
-fn read_code(code: &str, lang: Lang, depth: usize, decoded: bool) -> Reading {
+fn read_code(
+    code: &str,
+    lang: Lang,
+    depth: usize,
+    decoded: bool,
+    given: Option<&Given>,
+) -> Reading {
     let lexed = lex::lex(code, lang.dialect());
-    let view = View::new(code, lang.dialect(), &lexed);
+    let view = View::new(code, lang.dialect(), &lexed).with_given(given);
     let aliases = aliases::Aliases::find(&view, lang);
     let names = match lang.dialect() {
         Dialect::Js => &idents::JS,
@@ -263,7 +275,7 @@ mod tests {
     }
 
     pub(super) fn read_as(program: &str, code: &str) -> Reading {
-        read(code, language(program).unwrap_or(Lang::Python))
+        read(code, language(program).unwrap_or(Lang::Python), None)
     }
 
     fn effects(program: &str, code: &str) -> Vec<Action> {
@@ -438,7 +450,8 @@ mod tests {
             effects("perl", "unlink '/etc/hosts', '/etc/motd'"),
             [rm("/etc/hosts"), rm("/etc/motd")]
         );
-        assert!(effects("python3", "os.remove(tmp)").is_empty());
+        // A path computed at run time: the command's arguments may be it.
+        assert_eq!(effects("python3", "os.remove(tmp)"), [Action::WriteUnknown]);
     }
 
     #[test]

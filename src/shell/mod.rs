@@ -16,6 +16,7 @@ mod eval;
 mod expand;
 mod interp;
 mod launchers;
+mod make;
 pub(crate) mod names;
 mod normalize;
 mod params;
@@ -168,4 +169,39 @@ pub fn analyze_in(command: &str, dir: Option<&str>) -> Analysis {
         analysis.limit = analysis.limit.take().or(second.limit);
     }
     analysis
+}
+
+/// The files `cmd` runs as code warden can read: an interpreter's script
+/// (`python3 x.py`), or the makefiles `make` looks for.
+pub fn files_run(cmd: &Command) -> Vec<String> {
+    match cmd.program.as_str() {
+        "make" | "gmake" => make::makefiles(cmd),
+        _ => match interp::invocation(cmd) {
+            Some(interp::Invocation {
+                source: interp::Source::Files(files),
+                ..
+            }) => files,
+            _ => Vec::new(),
+        },
+    }
+}
+
+/// What `cmd` runs when the file at `path` (one of [`files_run`]), which
+/// the line did not write, holds `text`: the commands, as if the line had
+/// written it just before, and what `cmd` may then write of its arguments
+/// (see [`Command::may_write`]).
+pub fn run_file(cmd: &Command, path: &str, text: &str) -> (Analysis, Vec<String>) {
+    let mut analysis = Analysis::default();
+    let mut copy = Command {
+        may_write: Vec::new(),
+        ..cmd.clone()
+    };
+    let mut eval = eval::Eval::new(&mut analysis);
+    eval.files.insert(eval::file_key(path), text.to_string());
+    eval.cwd = cmd.cwd.clone();
+    match cmd.program.as_str() {
+        "make" | "gmake" => eval.make(&copy),
+        _ => eval.interpreter(&mut copy),
+    }
+    (analysis, copy.may_write)
 }

@@ -416,6 +416,7 @@ impl Eval<'_> {
                     }
                 }
             }
+            "make" | "gmake" => self.make(cmd),
             p if interp::runs_code(p, &cmd.args) => self.interpreter(cmd),
             _ => {}
         }
@@ -486,6 +487,8 @@ impl Eval<'_> {
                     }
                 }
                 interp::Action::ReverseShell => self.reverse_shell(cmd),
+                // The interpreter command itself carries what it may write.
+                interp::Action::WriteUnknown => {}
             }
         }
     }

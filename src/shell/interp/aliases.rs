@@ -439,7 +439,7 @@ mod tests {
     }
 
     fn shell(code: &str, lang: Lang) -> Vec<String> {
-        read(code, lang)
+        read(code, lang, None)
             .effects
             .into_iter()
             .filter_map(|e| match e.action {

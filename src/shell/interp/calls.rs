@@ -267,11 +267,11 @@ impl<'v, 'a> Reader<'v, 'a> {
                 }
             }
             "open" | "fopen" | "openSync" => self.open(name, recv.map(|r| r.span), recv_name, args),
-            "write_text" | "write_bytes" => {
-                if let Some(path) = recv.and_then(|r| v.value(r.span, false)) {
-                    self.push(write(path.text, false), path.decoded);
-                }
-            }
+            "write_text" | "write_bytes" => match recv.map(|r| v.value(r.span, false)) {
+                Some(Some(path)) => self.push(write(path.text, false), path.decoded),
+                Some(None) => self.push(Action::WriteUnknown, false),
+                None => {}
+            },
             "writeFileSync" | "writeFile" | "outputFileSync" | "outputFile" | "writeTextFile"
             | "writeTextFileSync" | "file_put_contents" | "write_file" | "binwrite"
             | "createWriteStream" => {
@@ -495,6 +495,7 @@ impl<'v, 'a> Reader<'v, 'a> {
                     self.lang,
                     self.depth + 1,
                     self.decoded || val.decoded,
+                    self.view.given,
                 );
                 self.out.merge(nested);
             }

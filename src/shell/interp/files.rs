@@ -46,14 +46,19 @@ impl Reader<'_, '_> {
                 self.push(rm(&path, true), decoded);
             } else if let Some(val) = v.value(target, false) {
                 self.push(rm(&val.text, false), val.decoded);
+            } else {
+                self.push(Action::WriteUnknown, false);
             }
         }
     }
 
     pub(super) fn write_first(&mut self, args: &[Arg], append: bool) {
-        let first = self.positional(args).first().copied();
-        if let Some(path) = first.and_then(|a| self.view.value(a.value, false)) {
-            self.push(write(path.text, append), path.decoded);
+        let Some(first) = self.positional(args).first().copied() else {
+            return;
+        };
+        match self.view.value(first.value, false) {
+            Some(path) => self.push(write(path.text, append), path.decoded),
+            None => self.push(Action::WriteUnknown, false),
         }
     }
 
@@ -79,6 +84,15 @@ impl Reader<'_, '_> {
             return;
         }
         let first = pos.first().and_then(|a| v.value(a.value, false));
+        // `open(p, 'w')` with `p` computed at run time.
+        if first.is_none()
+            && !pos.is_empty()
+            && self.lang != super::Lang::Perl
+            && self.mode(mode_kw.or(pos.get(1).copied())).is_some()
+        {
+            self.push(Action::WriteUnknown, false);
+            return;
+        }
         if let Some(path) = first {
             if name == "open" {
                 if let Some(cmd) = path.text.strip_prefix('|') {
@@ -101,6 +115,11 @@ impl Reader<'_, '_> {
             return;
         }
         let Some(spec) = v.value(pos[1].value, false) else {
+            // `open(F, ">$file")`: a write to a path computed at run time.
+            let raw = v.text(v.trim(pos[1].value));
+            if raw.starts_with(['"', '\'']) && raw[1..].starts_with(['>', '+']) {
+                self.push(Action::WriteUnknown, false);
+            }
             return;
         };
         let spec_text = spec.text.trim();
@@ -121,8 +140,11 @@ impl Reader<'_, '_> {
                     self.run_words(&items);
                 }
             } else if spec_text.contains('>') || spec_text.starts_with("+<") {
-                if let Some(path) = v.value(pos[2].value, false) {
-                    self.push(write(path.text, spec_text.contains(">>")), path.decoded);
+                match v.value(pos[2].value, false) {
+                    Some(path) => {
+                        self.push(write(path.text, spec_text.contains(">>")), path.decoded)
+                    }
+                    None => self.push(Action::WriteUnknown, false),
                 }
             }
             return;
@@ -180,6 +202,7 @@ impl Reader<'_, '_> {
             return;
         }
         let Some(dest) = v.value(pos[1].value, false) else {
+            self.push(Action::WriteUnknown, false);
             return;
         };
         let src = v

@@ -383,7 +383,7 @@ mod tests {
             (Lang::Lua, "os['exe'..'cute']('reboot')"),
             (Lang::R, "do.call('system', list('reboot'))"),
         ] {
-            assert_eq!(shell(&read(code, lang)), ["reboot"], "{code}");
+            assert_eq!(shell(&read(code, lang, None)), ["reboot"], "{code}");
         }
     }
 
@@ -405,7 +405,7 @@ mod tests {
             (Lang::Perl, "my $f = shift; $f->('x')"),
         ] {
             assert!(
-                concerns(&read(code, lang)).contains(&Concern::Indirection),
+                concerns(&read(code, lang, None)).contains(&Concern::Indirection),
                 "{code}"
             );
         }
@@ -426,7 +426,7 @@ mod tests {
             (Lang::Perl, "my $f = sub { print @_ }; $f->('x')"),
             (Lang::Ruby, "[1, 2].map(&method(:puts))"),
         ] {
-            let reading = read(code, lang);
+            let reading = read(code, lang, None);
             assert!(
                 reading.concerns.is_empty(),
                 "{code}: {:?}",

@@ -10,12 +10,12 @@ const MAX_QUOTED: usize = 120;
 
 impl Eval<'_> {
     /// Reads the code `cmd` runs, if warden can know it, and judges it.
-    pub(in crate::shell) fn interpreter(&mut self, cmd: &Command) {
-        let Some((lang, source)) = super::source(cmd) else {
+    pub(in crate::shell) fn interpreter(&mut self, cmd: &mut Command) {
+        let Some(run) = super::invocation(cmd) else {
             return;
         };
-        let code = match source {
-            Source::Inline(code) => code,
+        let (code, script) = match &run.source {
+            Source::Inline(code) => (code.clone(), None),
             // Only files this line wrote are known; `go run` compiles them
             // into one program.
             Source::Files(files) => {
@@ -24,16 +24,21 @@ impl Eval<'_> {
                     .filter_map(|f| self.files.get(&file_key(f)))
                     .collect();
                 if known.is_empty() {
+                    // A script warden cannot read may do anything with the
+                    // files it is given.
+                    cmd.may_write = candidates(&run.args, &cmd.env);
                     return;
                 }
-                known
+                let code = known
                     .into_iter()
                     .map(String::as_str)
                     .collect::<Vec<_>>()
-                    .join("\n")
+                    .join("\n");
+                (code, files.first().map(String::as_str))
             }
         };
-        let reading = super::read(&code, lang);
+        let given = super::Given::new(run.lang, script, &run.args, &cmd.env);
+        let reading = super::read(&code, run.lang, Some(&given));
         for (concern, code) in &reading.concerns {
             let finding = Finding::Interpreter {
                 concern: *concern,
@@ -43,8 +48,40 @@ impl Eval<'_> {
                 self.out.findings.push(finding);
             }
         }
+        let unknown = reading
+            .effects
+            .iter()
+            .any(|e| e.action == super::Action::WriteUnknown);
+        if unknown {
+            cmd.may_write = candidates(&run.args, &cmd.env);
+        }
         self.interp_findings(cmd, reading);
     }
+}
+
+/// The words a program given `args` and `env` may take for a file's name:
+/// its operands, the values of its `--name=value` options and of its
+/// environment.
+fn candidates(args: &[String], env: &[(String, String)]) -> Vec<String> {
+    let values = args
+        .iter()
+        .filter_map(|a| match a.strip_prefix('-') {
+            Some(option) => option.split_once('=').map(|(_, v)| v),
+            None => Some(a.as_str()),
+        })
+        .chain(env.iter().map(|(_, v)| v.as_str()));
+    let mut out: Vec<String> = Vec::new();
+    // A word with no `/` that does not start with `.` or `~` (`data.csv`,
+    // `migrate`) is most often data; the files worth a question are named
+    // by a path (`~/.hermes/config.yaml`) or are dotfiles (`.warden.yaml`).
+    // A public key is meant to be handed out.
+    let named = |v: &&str| (v.contains('/') || v.starts_with(['.', '~'])) && !v.ends_with(".pub");
+    for value in values.filter(named) {
+        if !out.iter().any(|o| o == value) {
+            out.push(value.to_string());
+        }
+    }
+    out
 }
 
 fn shorten(code: &str) -> String {

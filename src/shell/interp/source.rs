@@ -142,8 +142,29 @@ fn options(lang: Lang) -> Options {
 
 /// The code `cmd` runs and its language, if `cmd` is an interpreter.
 pub fn source(cmd: &Command) -> Option<(Lang, Source)> {
+    invocation(cmd).map(|i| (i.lang, i.source))
+}
+
+/// An interpreter command read as the interpreter reads it: the language,
+/// where its code comes from, and the arguments that code is given (the
+/// words after the code or the script's name, which the code sees as
+/// `sys.argv[1:]`, `@ARGV`, `ARGV`, `process.argv.slice(2)`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invocation {
+    pub lang: Lang,
+    pub source: Source,
+    pub args: Vec<String>,
+}
+
+/// [`Invocation`] of `cmd`, if `cmd` is an interpreter.
+pub fn invocation(cmd: &Command) -> Option<Invocation> {
     if cmd.program == "go" {
-        return go_run(&cmd.args).map(|files| (Lang::Go, Source::Files(files)));
+        let (files, args) = go_run(&cmd.args)?;
+        return Some(Invocation {
+            lang: Lang::Go,
+            source: Source::Files(files),
+            args,
+        });
     }
     let lang = super::language(&cmd.program)?;
     let opts = options(lang);
@@ -243,14 +264,26 @@ pub fn source(cmd: &Command) -> Option<(Lang, Source)> {
             code.extend(iter.next().cloned());
         }
     }
+    let rest = iter.cloned();
     if !code.is_empty() {
-        return Some((lang, Source::Inline(code.join("\n"))));
+        // A word the loop took for a script is the code's first argument.
+        let args = script.flatten().into_iter().chain(rest).collect();
+        return Some(Invocation {
+            lang,
+            source: Source::Inline(code.join("\n")),
+            args,
+        });
     }
-    match script {
-        Some(Some(file)) => Some((lang, Source::Files(vec![file]))),
-        Some(None) => None,
-        None => cmd.stdin.clone().map(|s| (lang, Source::Inline(s))),
-    }
+    let source = match script {
+        Some(Some(file)) => Source::Files(vec![file]),
+        Some(None) => return None,
+        None => Source::Inline(cmd.stdin.clone()?),
+    };
+    Some(Invocation {
+        lang,
+        source,
+        args: rest.collect(),
+    })
 }
 
 /// Build flags of `go run` that take a value.
@@ -277,8 +310,9 @@ const GO_VALUED: &[&str] = &[
     "-coverpkg",
 ];
 
-/// The `.go` files `go run` compiles and runs (`go run main.go util.go args`).
-fn go_run(args: &[String]) -> Option<Vec<String>> {
+/// The `.go` files `go run` compiles and runs (`go run main.go util.go
+/// args`), and the arguments after them.
+fn go_run(args: &[String]) -> Option<(Vec<String>, Vec<String>)> {
     let mut iter = args.iter();
     if iter.next()? != "run" {
         return None;
@@ -294,11 +328,12 @@ fn go_run(args: &[String]) -> Option<Vec<String>> {
             continue;
         }
         if !arg.ends_with(".go") {
-            break;
+            let rest = std::iter::once(arg).chain(iter).cloned().collect();
+            return (!files.is_empty()).then_some((files, rest));
         }
         files.push(arg.clone());
     }
-    (!files.is_empty()).then_some(files)
+    (!files.is_empty()).then_some((files, Vec::new()))
 }
 
 #[cfg(test)]
@@ -370,6 +405,24 @@ mod tests {
             Some("spawn x")
         );
         assert_eq!(code_of("julia", &["-E", "1+1"]).as_deref(), Some("1+1"));
+    }
+
+    #[test]
+    fn arguments_after_the_code_or_script() {
+        let args_of =
+            |program: &str, args: &[&str]| invocation(&Command::new(program, args)).map(|i| i.args);
+        let words = |w: &[&str]| Some(w.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert_eq!(
+            args_of("python3", &["-c", "x", "-o", "f"]),
+            words(&["-o", "f"])
+        );
+        assert_eq!(args_of("python3", &["-u", "x.py", "a"]), words(&["a"]));
+        assert_eq!(args_of("perl", &["-e", "x", "a", "b"]), words(&["a", "b"]));
+        assert_eq!(args_of("perl", &["-e", "x", "--", "-a"]), words(&["-a"]));
+        assert_eq!(args_of("node", &["-e", "x", "a"]), words(&["a"]));
+        assert_eq!(args_of("ruby", &["x.rb", "a"]), words(&["a"]));
+        assert_eq!(args_of("go", &["run", "a.go", "x"]), words(&["x"]));
+        assert_eq!(args_of("python3", &["-m", "json.tool", "f"]), None);
     }
 
     #[test]

@@ -96,6 +96,15 @@ impl<'a> View<'a> {
             if names_place(&compact, Place::Temp) {
                 return Some(Val::plain("/tmp"));
             }
+            // A word of the command line (`sys.argv[1]`, `os.environ['P']`),
+            // where `~` is the home the shell expands it to.
+            if let Some(word) = self.given.and_then(|g| g.value(&compact)) {
+                let home = word == "~" || word.starts_with("~/");
+                return Some(Val {
+                    home,
+                    ..Val::plain(word)
+                });
+            }
         }
         let ident = raw.trim_start_matches(['$', '@']);
         if !ident.is_empty()
@@ -215,6 +224,11 @@ impl<'a> View<'a> {
                     j = end;
                     continue;
                 }
+                if !minimal && matches!(self.d, Dialect::Perl | Dialect::Php) {
+                    self.sigil_text(&mut out, (j, end), lenient, depth)?;
+                    j = end;
+                    continue;
+                }
                 let piece = self.text((j, end));
                 out.text.push_str(&if minimal {
                     unescape_minimal(piece)
@@ -237,6 +251,40 @@ impl<'a> View<'a> {
             j = close + 1;
         }
         (out.text.len() <= MAX_VALUE).then_some(out)
+    }
+
+    /// Perl or PHP text in a double-quoted string: `$name`, `$name[1]` and
+    /// `$name{key}` are the variable's value (`">$ARGV[0]"`).
+    fn sigil_text(&self, out: &mut Val, (a, b): Span, lenient: bool, depth: usize) -> Option<()> {
+        let name_byte = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+        let (mut k, mut start) = (a, a);
+        while k < b {
+            match self.s[k] {
+                b'\\' => k += 2,
+                b'$' if k + 1 < b
+                    && (self.s[k + 1].is_ascii_alphabetic() || self.s[k + 1] == b'_') =>
+                {
+                    let mut e = k + 1;
+                    while e < b && name_byte(self.s[e]) {
+                        e += 1;
+                    }
+                    // One subscript: `[0]`, `{HOME}`.
+                    if e < b && matches!(self.s[e], b'[' | b'{') {
+                        let close = if self.s[e] == b'[' { b']' } else { b'}' };
+                        if let Some(at) = self.s[e..b].iter().position(|&c| c == close) {
+                            e += at + 1;
+                        }
+                    }
+                    out.text.push_str(&unescape(self.text((start, k))));
+                    self.append(out, (k, e), lenient, depth)?;
+                    (k, start) = (e, e);
+                }
+                _ => k += 1,
+            }
+        }
+        out.text
+            .push_str(&unescape(self.text((start, b.max(start)))));
+        Some(())
     }
 
     /// Julia text in a string or command literal: `$name` is the

@@ -45,6 +45,8 @@ pub(super) struct View<'a> {
     bare_calls: Cell<usize>,
     /// Why the reading is incomplete, if it is.
     pub incomplete: Cell<Option<&'static str>>,
+    /// The arguments and environment the command gives the code.
+    pub(super) given: Option<&'a super::given::Given>,
 }
 
 fn is_word_byte(c: u8) -> bool {
@@ -96,7 +98,13 @@ impl<'a> View<'a> {
             value_start: Cell::new(0),
             bare_calls: Cell::new(0),
             incomplete: Cell::new(None),
+            given: None,
         }
+    }
+
+    /// This view with the arguments and environment the code is given.
+    pub fn with_given(self, given: Option<&'a super::given::Given>) -> View<'a> {
+        View { given, ..self }
     }
 
     pub fn text(&self, span: Span) -> &'a str {

@@ -12,11 +12,13 @@ use serde_json::Value;
 use crate::support::World;
 
 mod basics;
+mod programs;
 mod workdir;
 
 pub fn tests() -> Vec<libtest_mimic::Trial> {
     basics::tests()
         .into_iter()
+        .chain(programs::tests())
         .chain(workdir::tests())
         .collect()
 }
@@ -110,7 +112,8 @@ pub fn route(name: &str, steps: &[Step<'_>]) -> World {
     world
 }
 
-/// Whether a verdict blocks or asks (`ask` natively, `approve` for Hermes).
+/// Whether a verdict blocks or asks (`ask` in warden's own dialect, which
+/// the hook answers in, `approve` in Hermes').
 pub fn refuses(v: &Value) -> bool {
     matches!(v["action"].as_str(), Some("block" | "ask" | "approve"))
 }
