@@ -12,9 +12,10 @@ use serde_json::Value;
 use crate::support::World;
 
 mod basics;
+mod cache;
 
 pub fn tests() -> Vec<libtest_mimic::Trial> {
-    basics::tests()
+    basics::tests().into_iter().chain(cache::tests()).collect()
 }
 
 /// The person's deny, a managed deny and a protected rule: the commands
