@@ -109,32 +109,8 @@ fn load_reading(
     let place = cache_place(locations, &inputs);
     let mut said = Vec::new();
     if let Some(slot) = place.slot() {
-        match fingerprint::recorded(&slot.file, &files, &slot.seal) {
-            // Files unchanged since they were hashed: their key still holds,
-            // and no policy file needs reading.
-            Recorded::Trusted { key, entry } => {
-                let key = cache::Key::from_bytes(key);
-                let found = cache::open(&slot.file, &slot.seal, Want::Key(&key), entry.as_ref());
-                if let Some(found) = found {
-                    if found.verified {
-                        fingerprint::record(
-                            &slot.file,
-                            &files,
-                            *key.as_bytes(),
-                            found.print.as_ref(),
-                            &slot.seal,
-                        );
-                    }
-                    if let Some(policy) = Policy::from_entry(found) {
-                        return cached(policy, locations, cwd, slot.file.clone());
-                    }
-                }
-            }
-            Recorded::Forged => said.push(format!(
-                "warden: the policy cache's stamp {} was not sealed with this user's key (it was made elsewhere, or changed since); it was ignored",
-                fingerprint::stamp_path(&slot.file).display()
-            )),
-            Recorded::Stale => {}
+        if let Some(loaded) = stamped(slot, &files, locations, cwd, &mut said) {
+            return loaded;
         }
     }
     inputs.read();
@@ -149,6 +125,38 @@ fn load_reading(
     said.append(&mut loaded.notes);
     loaded.notes = said;
     loaded
+}
+
+/// The cache's entry, if the stamp beside it says every file (`files`, as
+/// they are now) is as it was when hashed: no policy file needs reading.
+/// A stamp that is not this user's is said in `said`, and ignored.
+fn stamped(
+    slot: &Slot,
+    files: &[Fingerprint],
+    locations: &Locations,
+    cwd: Option<&Path>,
+    said: &mut Vec<String>,
+) -> Option<Loaded> {
+    let (key, entry) = match fingerprint::recorded(&slot.file, files, &slot.seal) {
+        Recorded::Trusted { key, entry } => (cache::Key::from_bytes(key), entry),
+        Recorded::Stale => return None,
+        Recorded::Forged => {
+            said.push(format!(
+                "warden: the policy cache's stamp {} was not sealed with this user's key (it was made elsewhere, or changed since); it was ignored",
+                fingerprint::stamp_path(&slot.file).display()
+            ));
+            return None;
+        }
+    };
+    let found = cache::open(&slot.file, &slot.seal, Want::Key(&key), entry.as_ref())?;
+    // Checked whole, and old enough to be vouched for from now on.
+    let settled = |p: &Fingerprint| !p.is_fresh(fingerprint::now_ns());
+    if found.verified && found.print.as_ref().is_some_and(settled) {
+        let (key, entry) = (*key.as_bytes(), found.print.as_ref());
+        fingerprint::record(&slot.file, files, key, entry, &slot.seal);
+    }
+    let policy = Policy::from_entry(found)?;
+    Some(cached(policy, locations, cwd, slot.file.clone()))
 }
 
 /// The sources as one call read them, where that set of sources is
@@ -244,7 +252,7 @@ fn unsettled(
     let patience = settle::PATIENCE.as_millis();
     let latest = place.slot().and_then(|slot| {
         let found = cache::read_latest(&slot.file, &slot.seal, &slot.set)?;
-        let policy = Policy::from_entry(found).filter(|p| is_latest(p, book))?;
+        let policy = Policy::from_entry(found).filter(|p| ledger::saw_whole(book, &p.sources))?;
         Some(cached(policy, locations, cwd, slot.file.clone()))
     });
     if let Some(mut loaded) = latest {
@@ -267,21 +275,6 @@ fn unsettled(
     loaded.cache = CacheStatus::Unsettled;
     loaded.cache_file = place.file();
     loaded
-}
-
-/// Whether a cached policy was compiled from the versions of its files
-/// that the ledger last saw whole: the latest, not an older entry of the
-/// same files put back in the cache.
-fn is_latest(policy: &Policy, book: &Ledger) -> bool {
-    policy
-        .sources
-        .iter()
-        .filter(|s| s.error.is_none() && !s.sha256.is_empty())
-        .all(|s| {
-            book.sources
-                .get(&s.path)
-                .is_none_or(|e| e.sha256 == s.sha256)
-        })
 }
 
 /// A cache miss as a hook that read the ledger (`ledger_bytes`) before
