@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use crate::config::model::{Settings, SourceKind};
 pub use crate::config::policy::Policy;
+use crate::config::seal::Seal;
 use crate::config::{cache, hermes, plugin, spec, warden_file};
 use crate::engine::{self, Options};
 use crate::payload::ToolCall;
@@ -49,25 +50,32 @@ pub fn decide(policy: &Arc<Policy>, command: &str) -> Decision {
 /// it; `None` if either step refuses.
 pub fn through_cache(policy: &Policy, dir: &std::path::Path) -> Option<Policy> {
     let (head, rules) = policy.to_parts()?;
-    let key = cache::key(&[]);
+    let (seal, set, key) = fuzz_slot();
     let file = dir.join("policy-fuzz.bin");
-    cache::write(&file, &key, &head, rules).ok()?;
-    cache::read(&file, &key).and_then(Policy::from_entry)
+    cache::write(&file, &seal, &set, &key, &head, rules).ok()?;
+    cache::read(&file, &seal, &key).and_then(Policy::from_entry)
+}
+
+/// The seal, set and key the fuzz targets' cache entries are written for.
+fn fuzz_slot() -> (Seal, cache::SetId, cache::Key) {
+    let seal = Seal::from_bytes([0x5a; 16]);
+    let set = cache::set_id(&seal, &[]);
+    (seal, set, cache::key(&[]))
 }
 
 /// Reads `bytes` as a cache entry's contents, as a hook would: the first
 /// byte says where the checked head ends and the rules' bytes begin; the
-/// entry is written with a valid header and checksum, so the fuzzer reaches
-/// the decoder itself. Refused or decoded, never a panic; a decoded policy
+/// entry is written with a valid header, checksum and seal, so the fuzzer
+/// reaches the decoder itself. Refused or decoded, never a panic; a decoded policy
 /// decides `command`.
 pub fn decode_cache(bytes: &[u8], dir: &std::path::Path, command: &str) -> Option<Decision> {
     let (&split, rest) = bytes.split_first()?;
     let at = rest.len() * usize::from(split) / 255;
     let (head, tail) = rest.split_at(at);
-    let key = cache::key(&[]);
+    let (seal, set, key) = fuzz_slot();
     let file = dir.join("policy-raw.bin");
-    cache::write(&file, &key, head, tail).ok()?;
-    let policy = cache::read(&file, &key).and_then(Policy::from_entry)?;
+    cache::write(&file, &seal, &set, &key, head, tail).ok()?;
+    let policy = cache::read(&file, &seal, &key).and_then(Policy::from_entry)?;
     let policy = Arc::new(policy);
     // Reading every rule walks the offsets and sums the head claims.
     let _ = policy.rules();

@@ -1,10 +1,15 @@
-//! The compiled-policy cache: one bincode file per set of policy sources, keyed by SHA-256 of their bytes.
+//! The compiled-policy cache: one bincode file per set of policy sources, keyed by SHA-256 of their bytes and sealed with this user's key.
 //!
 //! A hook call has about a millisecond in all, so reading a cache file costs
-//! one `open`, two reads, a cheap checksum and a bincode decode. The SHA-256
-//! key (over every source's path and bytes, the format version and warden's
-//! version) decides whether the cached value is still the compiled form of
-//! what is on disk; the checksum only guards against torn writes and bit rot.
+//! one `open`, two reads, a cheap checksum and a bincode decode. What an
+//! entry is believed to be is what its header says, and the header is
+//! believed only under its tag (see `seal`): the SHA-256 key (over every
+//! source's path and bytes, the ledger's, the format version and warden's
+//! version) says which bytes it was compiled from, the set says which
+//! files, and the tag, over the header, the head and the rules, says that
+//! warden wrote all of it with this user's key. The tag is checked whenever
+//! the file is not the very one a sealed stamp vouches for (see
+//! `fingerprint`); the checksums only guard against torn writes and bit rot.
 //! Every failure to read is a plain miss: the caller recompiles.
 
 use std::fmt;
@@ -15,6 +20,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use sha2::{Digest, Sha256};
 
+use crate::config::fingerprint::Fingerprint;
+use crate::config::seal::{Seal, Tag};
 use crate::error::{Error, Result};
 
 /// The layout of the cached value. Bump it whenever a type reachable from the
@@ -26,12 +33,20 @@ use crate::error::{Error, Result};
 /// index), or what an entry vouches for (every entry is compiled from files
 /// that had settled, and [`read_latest`] relies on it): a cache built the old
 /// way would still decode, and mislead.
-pub(crate) const FORMAT_VERSION: u32 = 10;
+pub(crate) const FORMAT_VERSION: u32 = 11;
 
 const MAGIC: [u8; 8] = *b"WRDNPOL\x01";
-const HEADER_LEN: usize = 8 + 4 + 32 + 8 + 8 + 8;
+const KEY_AT: usize = 12;
+const SET_AT: usize = KEY_AT + 32;
+const HEAD_LEN_AT: usize = SET_AT + 16;
+const SUM_AT: usize = HEAD_LEN_AT + 8;
+const TAIL_LEN_AT: usize = SUM_AT + 8;
+/// Everything before the tag, which the tag covers.
+const TAG_AT: usize = TAIL_LEN_AT + 8;
+const HEADER_LEN: usize = TAG_AT + 16;
 const KEY_DOMAIN: &[u8] = b"warden policy cache key\0";
-const NAME_DOMAIN: &[u8] = b"warden policy cache name\0";
+const SET_DOMAIN: &[u8] = b"warden policy cache set\0";
+const ENTRY_DOMAIN: &[u8] = b"warden policy cache entry\0";
 
 /// What a cache file must have been written for: SHA-256 of the inputs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -56,6 +71,12 @@ impl fmt::Display for Key {
         Ok(())
     }
 }
+
+/// Which set of files (their paths) an entry holds the policy of: a tag,
+/// so it also names the file the entry is kept in, a name no other key
+/// (another `HOME`'s warden) gives the same set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct SetId(Tag);
 
 /// One policy source as it was read for this call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,30 +117,95 @@ pub(crate) fn key(inputs: &[KeyInput<'_>]) -> Key {
     Key(hasher.finalize().into())
 }
 
+/// The set of source paths a call looked at, under `seal`.
+pub(crate) fn set_id(seal: &Seal, paths: &[&str]) -> SetId {
+    let mut tagger = seal.tagger(SET_DOMAIN);
+    tagger.feed(&(paths.len() as u64).to_le_bytes());
+    for path in paths {
+        tagger.put(path.as_bytes());
+    }
+    SetId(tagger.finish())
+}
+
 /// The cache file name for a set of source paths: each set gets its own file,
 /// so two projects do not evict each other and a changed source overwrites
 /// its set's old entry instead of piling up new ones.
-pub(crate) fn file_name(paths: &[&str]) -> String {
-    let mut hasher = Sha256::new();
-    hasher.update(NAME_DOMAIN);
-    put_len(&mut hasher, paths.len());
-    for path in paths {
-        put_field(&mut hasher, path.as_bytes());
-    }
-    let digest = hasher.finalize();
+pub(crate) fn file_name(set: &SetId) -> String {
     let mut name = String::from("policy-");
-    for byte in digest.iter().take(8) {
+    for byte in set.0.iter().take(8) {
         name.push_str(&format!("{byte:02x}"));
     }
     name.push_str(".bin");
     name
 }
 
+/// Where a call's set of sources is cached.
+#[derive(Debug, Clone)]
+pub(crate) enum Place {
+    /// No cache directory is known.
+    Off,
+    /// There is one, but no key to seal entries with (why not): every call
+    /// compiles.
+    Keyless(String),
+    At(Slot),
+}
+
+/// The cache file of one set of sources, and the seal its entry and stamp
+/// must carry.
+#[derive(Debug, Clone)]
+pub(crate) struct Slot {
+    pub(crate) file: std::path::PathBuf,
+    pub(crate) seal: Seal,
+    pub(crate) set: SetId,
+}
+
+impl Place {
+    /// Where the sources at `paths` are cached: in `cache_dir`, sealed with
+    /// the key kept in `state_dir` beside the ledger (never in the cache
+    /// directory, where it would vouch for whatever was put beside it).
+    pub(crate) fn of(
+        cache_dir: Option<&Path>,
+        state_dir: Option<&Path>,
+        paths: &[String],
+    ) -> Place {
+        let Some(dir) = cache_dir else {
+            return Place::Off;
+        };
+        let Some(state) = state_dir else {
+            return Place::Keyless("no state directory is known for the cache key".into());
+        };
+        match Seal::of(state) {
+            Err(why) => Place::Keyless(why),
+            Ok(seal) => {
+                let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+                let set = set_id(&seal, &paths);
+                Place::At(Slot {
+                    file: dir.join(file_name(&set)),
+                    seal,
+                    set,
+                })
+            }
+        }
+    }
+
+    pub(crate) fn slot(&self) -> Option<&Slot> {
+        match self {
+            Place::At(slot) => Some(slot),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn file(&self) -> Option<std::path::PathBuf> {
+        self.slot().map(|slot| slot.file.clone())
+    }
+}
+
 /// FNV-1a over 64-bit words, in four interleaved lanes (word `i` goes to
 /// lane `i % 4`) so the multiplies overlap instead of waiting on each other.
 /// Each step `h = (h ^ w) * P` is a bijection of `h` for a fixed word, so any
 /// change confined to one word always changes its lane and so the result; it
-/// runs at several bytes a cycle, where SHA-256 would not.
+/// runs at several bytes a cycle, where SHA-256 would not. It finds damage,
+/// not forgery: anyone can compute it (the seal's tag is for that).
 pub(crate) fn checksum(bytes: &[u8]) -> u64 {
     const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
     const PRIME: u64 = 0x0000_0100_0000_01b3;
@@ -161,108 +247,234 @@ fn u64_at(bytes: &[u8], at: usize) -> Option<u64> {
     Some(u64::from_le_bytes(word))
 }
 
+/// The fields of a header, once its magic, version and lengths hold.
+struct Header {
+    bytes: [u8; HEADER_LEN],
+    head_len: u64,
+    tail_len: u64,
+}
+
+impl Header {
+    /// Reads a header from `file`, whose length is `file_len`; why not, as
+    /// the note that names a damaged file says it.
+    fn read(file: &mut fs::File, file_len: u64) -> std::result::Result<Header, &'static str> {
+        let mut bytes = [0u8; HEADER_LEN];
+        let truncated = "was truncated or is not a warden cache";
+        if file.read_exact(&mut bytes).is_err() || bytes[..8] != MAGIC {
+            return Err(truncated);
+        }
+        if u32_at(&bytes, 8) != Some(FORMAT_VERSION) {
+            return Err("was written by another warden version");
+        }
+        let (head_len, tail_len) = (u64_at(&bytes, HEAD_LEN_AT), u64_at(&bytes, TAIL_LEN_AT));
+        let (Some(head_len), Some(tail_len)) = (head_len, tail_len) else {
+            return Err(truncated);
+        };
+        // The lengths must agree with the file itself before anything is
+        // allocated, so a corrupt length costs nothing.
+        let whole = head_len
+            .checked_add(tail_len)
+            .and_then(|n| n.checked_add(HEADER_LEN as u64));
+        if whole != Some(file_len) {
+            return Err("was truncated or its lengths are corrupt");
+        }
+        Ok(Header {
+            bytes,
+            head_len,
+            tail_len,
+        })
+    }
+
+    fn key(&self) -> &[u8] {
+        &self.bytes[KEY_AT..SET_AT]
+    }
+
+    fn set(&self) -> &[u8] {
+        &self.bytes[SET_AT..HEAD_LEN_AT]
+    }
+
+    fn tag(&self) -> &[u8] {
+        &self.bytes[TAG_AT..]
+    }
+
+    /// The head, read from where the header leaves `file`, if it is whole
+    /// and matches its checksum.
+    fn read_head(&self, file: &mut fs::File) -> Option<Vec<u8>> {
+        let mut head = Vec::with_capacity(usize::try_from(self.head_len).ok()?);
+        file.take(self.head_len).read_to_end(&mut head).ok()?;
+        let intact = head.len() as u64 == self.head_len
+            && Some(checksum(&head)) == u64_at(&self.bytes, SUM_AT);
+        intact.then_some(head)
+    }
+
+    /// The rest of `file`, the rules, if its tag says this user's warden
+    /// wrote this header, `head` and them.
+    fn read_sealed_tail(&self, file: &mut fs::File, head: &[u8], seal: &Seal) -> Option<Vec<u8>> {
+        let mut tail = Vec::with_capacity(usize::try_from(self.tail_len).ok()?);
+        file.take(self.tail_len).read_to_end(&mut tail).ok()?;
+        let tag = entry_tag(seal, &self.bytes[..TAG_AT], head, &tail);
+        (tail.len() as u64 == self.tail_len && self.tag() == tag.as_slice()).then_some(tail)
+    }
+}
+
+fn entry_tag(seal: &Seal, header: &[u8], head: &[u8], tail: &[u8]) -> Tag {
+    seal.tag(ENTRY_DOMAIN, &[header, head, tail])
+}
+
 /// An entry read in two parts: the head, read whole and checked against the
 /// header's checksum, and the tail, left in the file for its owner to read
-/// piece by piece (and check piece by piece: see `Policy`). Reading 10,000
+/// piece by piece (and check piece by piece: see `Policy`) when a stamp
+/// vouches for the file, else read whole to check the tag. Reading 10,000
 /// rules to use three of them would cost more than the rest of the call.
 #[derive(Debug)]
 pub(crate) struct Entry {
-    pub(crate) file: fs::File,
     pub(crate) head: Vec<u8>,
-    /// Where the tail starts in `file`.
-    pub(crate) tail_offset: u64,
-    pub(crate) tail_len: u64,
+    pub(crate) tail: Tail,
+    /// The file as it was read, if it did not change meanwhile: what a
+    /// stamp may vouch for once it is old enough (see `fingerprint`).
+    pub(crate) print: Option<Fingerprint>,
+    /// Whether its tag was checked on this read (rather than a stamp
+    /// vouching for the file).
+    pub(crate) verified: bool,
 }
 
-/// The entry at `path` if it was written for `key` and its head is intact;
-/// `None` on any miss, whatever the file holds.
-pub(crate) fn read(path: &Path, key: &Key) -> Option<Entry> {
-    open_entry(path, Some(key))
+/// Where an entry's rules are.
+#[derive(Debug)]
+pub(crate) enum Tail {
+    /// Still in the file, which must still be as `print` says whenever
+    /// rules are read from it: a stamp vouched for that file, not another.
+    File {
+        file: fs::File,
+        offset: u64,
+        len: u64,
+        print: Fingerprint,
+    },
+    /// Read, and checked against the tag.
+    Memory(Vec<u8>),
 }
 
-/// The entry at `path` whatever key it was written for, if it is intact:
-/// the last policy compiled for this set of files, which decides a call
-/// while one of them is in the middle of a save (see `settle`).
-pub(crate) fn read_latest(path: &Path) -> Option<Entry> {
-    open_entry(path, None)
+/// What an entry must have been written for.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Want<'a> {
+    /// These very bytes.
+    Key(&'a Key),
+    /// This set of files, whatever their bytes were: see [`read_latest`].
+    Set(&'a SetId),
 }
 
-/// The entry at `path`, written for `key` if one is given.
-fn open_entry(path: &Path, key: Option<&Key>) -> Option<Entry> {
+/// The entry at `path` if this user's warden wrote it for `key`; `None` on
+/// any miss, whatever the file holds.
+pub(crate) fn read(path: &Path, seal: &Seal, key: &Key) -> Option<Entry> {
+    open(path, seal, Want::Key(key), None)
+}
+
+/// The entry at `path` for the set `set`, whatever bytes it was compiled
+/// from, if this user's warden wrote it: the last policy compiled for this
+/// set of files, which decides a call while one of them is in the middle of
+/// a save (see `settle`; the caller checks it against the ledger).
+pub(crate) fn read_latest(path: &Path, seal: &Seal, set: &SetId) -> Option<Entry> {
+    open(path, seal, Want::Set(set), None)
+}
+
+/// The entry at `path`, written for `want`. Its tag is checked unless the
+/// file is still the one whose `vouched` fingerprint a sealed stamp
+/// recorded after checking it (unchanged since: its ctime cannot be set
+/// back), which spares reading every rule on every call.
+pub(crate) fn open(
+    path: &Path,
+    seal: &Seal,
+    want: Want<'_>,
+    vouched: Option<&Fingerprint>,
+) -> Option<Entry> {
     let mut file = fs::File::open(path).ok()?;
-    let file_len = file.metadata().ok()?.len();
-    let mut header = [0u8; HEADER_LEN];
-    file.read_exact(&mut header).ok()?;
-    if header.get(..8)? != MAGIC.as_slice()
-        || u32_at(&header, 8)? != FORMAT_VERSION
-        || key.is_some_and(|key| header.get(12..44) != Some(key.0.as_slice()))
-    {
+    let before = file.metadata().ok()?;
+    let header = Header::read(&mut file, before.len()).ok()?;
+    let wanted = match want {
+        Want::Key(key) => header.key() == key.0.as_slice(),
+        Want::Set(set) => header.set() == set.0.as_slice(),
+    };
+    if !wanted {
         return None;
     }
-    let head_len = u64_at(&header, 44)?;
-    let sum = u64_at(&header, 52)?;
-    let tail_len = u64_at(&header, 60)?;
-    // The lengths must agree with the file itself before anything is
-    // allocated, so a corrupt length costs nothing.
-    if file_len.checked_sub(HEADER_LEN as u64)? != head_len.checked_add(tail_len)? {
-        return None;
+    let head = header.read_head(&mut file)?;
+    let offset = HEADER_LEN as u64 + header.head_len;
+    if let Some(vouched) = vouched {
+        // Taken after the head was read: a change before or during the
+        // read shows here.
+        if vouched.is_of(&file.metadata().ok()?) {
+            let print = vouched.clone();
+            return Some(Entry {
+                head,
+                tail: Tail::File {
+                    file,
+                    offset,
+                    len: header.tail_len,
+                    print: print.clone(),
+                },
+                print: Some(print),
+                verified: false,
+            });
+        }
     }
-    let mut head = Vec::with_capacity(usize::try_from(head_len).ok()?);
-    (&mut file).take(head_len).read_to_end(&mut head).ok()?;
-    if head.len() as u64 != head_len || checksum(&head) != sum {
-        return None;
-    }
+    let tail = header.read_sealed_tail(&mut file, &head, seal)?;
+    let print = Fingerprint::from_stat(path, Some(&before), false);
+    let unchanged = file.metadata().is_ok_and(|after| print.is_of(&after));
     Some(Entry {
-        file,
         head,
-        tail_offset: HEADER_LEN as u64 + head_len,
-        tail_len,
+        tail: Tail::Memory(tail),
+        print: unchanged.then_some(print),
+        verified: true,
     })
 }
 
-/// Why the file at `path` is not a usable cache entry for any key, if it
-/// exists and is not: a damaged or foreign file, as opposed to an entry
-/// written for other sources (a normal miss) or no file at all.
-pub(crate) fn damage(path: &Path) -> Option<String> {
+/// Why the file at `path` is not a usable cache entry for the set `set`,
+/// if it exists and is not: a damaged, foreign or forged file, as opposed
+/// to an entry written for earlier bytes of the same files (a normal miss)
+/// or no file at all.
+pub(crate) fn damage(path: &Path, seal: &Seal, set: &SetId) -> Option<String> {
     let meta = fs::symlink_metadata(path).ok()?;
     if !meta.is_file() {
         return Some("is not a regular file".into());
     }
-    let mut header = [0u8; HEADER_LEN];
-    let read = fs::File::open(path).and_then(|mut f| f.read_exact(&mut header));
-    if read.is_err() || header.get(..8) != Some(MAGIC.as_slice()) {
-        return Some("was truncated or is not a warden cache".into());
+    let Ok(mut file) = fs::File::open(path) else {
+        return Some("cannot be read".into());
+    };
+    let header = match Header::read(&mut file, meta.len()) {
+        Ok(header) => header,
+        Err(why) => return Some(why.into()),
+    };
+    let Some(head) = header.read_head(&mut file) else {
+        return Some("failed its checksum".into());
+    };
+    if header.read_sealed_tail(&mut file, &head, seal).is_none() {
+        return Some(
+            "was not sealed with this user's key (it was made elsewhere, or changed since)".into(),
+        );
     }
-    if u32_at(&header, 8) != Some(FORMAT_VERSION) {
-        return Some("was written by another warden version".into());
-    }
-    let head_len = u64_at(&header, 44)?;
-    let tail_len = u64_at(&header, 60)?;
-    let whole = head_len
-        .checked_add(tail_len)
-        .and_then(|n| n.checked_add(HEADER_LEN as u64));
-    if whole != Some(meta.len()) {
-        return Some("was truncated or its lengths are corrupt".into());
-    }
-    let mut head = vec![0u8; usize::try_from(head_len).ok()?];
-    let mut file = fs::File::open(path).ok()?;
-    let intact = std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(HEADER_LEN as u64))
-        .is_ok()
-        && file.read_exact(&mut head).is_ok()
-        && u64_at(&header, 52) == Some(checksum(&head));
-    (!intact).then(|| "failed its checksum".into())
+    (header.set() != set.0.as_slice()).then(|| "held the policy of other files".into())
 }
 
 /// Stores a checked `head` and an unchecked `tail` (see [`Entry`]) at
-/// `path` for `key`, replacing any older entry atomically.
-pub(crate) fn write(path: &Path, key: &Key, head: &[u8], tail: &[u8]) -> Result<()> {
+/// `path` for the set `set` and `key`, sealed, replacing any older entry
+/// atomically.
+pub(crate) fn write(
+    path: &Path,
+    seal: &Seal,
+    set: &SetId,
+    key: &Key,
+    head: &[u8],
+    tail: &[u8],
+) -> Result<()> {
     let mut bytes = Vec::with_capacity(HEADER_LEN + head.len() + tail.len());
     bytes.extend_from_slice(&MAGIC);
     bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
     bytes.extend_from_slice(&key.0);
+    bytes.extend_from_slice(&set.0);
     bytes.extend_from_slice(&(head.len() as u64).to_le_bytes());
     bytes.extend_from_slice(&checksum(head).to_le_bytes());
     bytes.extend_from_slice(&(tail.len() as u64).to_le_bytes());
+    let tag = entry_tag(seal, &bytes, head, tail);
+    bytes.extend_from_slice(&tag);
     bytes.extend_from_slice(head);
     bytes.extend_from_slice(tail);
     write_atomic(path, &bytes, false)
@@ -365,377 +577,10 @@ pub(crate) fn prune(dir: &Path, keep: usize) {
     }
     caches.sort_by_key(|c| std::cmp::Reverse(c.0));
     for (_, path) in caches.into_iter().skip(keep) {
+        let _ = fs::remove_file(crate::config::fingerprint::stamp_path(&path));
         let _ = fs::remove_file(path);
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::config::model::{RuleSpec, Settings, Target, ToolSel};
-    use crate::config::policy::Policy;
-    use crate::verdict::Decision;
-    use std::io::{Seek, SeekFrom};
-    use std::path::PathBuf;
-    use std::time::Instant;
-
-    /// A policy's head and rule bytes, as the loader stores them.
-    type Parts = (Vec<u8>, Vec<u8>);
-
-    fn parts(rules: Vec<RuleSpec>) -> Parts {
-        let policy = Policy::new(Vec::new(), Settings::default(), rules);
-        let (head, tail) = policy.to_parts().expect("a compiled policy encodes");
-        (head, tail.to_vec())
-    }
-
-    fn sample() -> Parts {
-        parts(vec![
-            RuleSpec::new(
-                "t.push",
-                ToolSel::Shell,
-                Target::Prefix("git push".into()),
-                Decision::Block,
-            ),
-            RuleSpec::new(
-                "t.ssh",
-                ToolSel::Name("read_file".into()),
-                Target::PathGlob("~/.ssh/**".into()),
-                Decision::Ask,
-            ),
-        ])
-    }
-
-    fn store(path: &Path, key: &Key, (head, tail): &Parts) -> Result<()> {
-        write(path, key, head, tail)
-    }
-
-    /// What a reader gets back: the checked head, and the tail read from
-    /// where the entry says it is.
-    fn read_back(path: &Path, key: &Key) -> Option<Parts> {
-        let mut entry = read(path, key)?;
-        entry.file.seek(SeekFrom::Start(entry.tail_offset)).ok()?;
-        let mut tail = Vec::new();
-        (&mut entry.file)
-            .take(entry.tail_len)
-            .read_to_end(&mut tail)
-            .ok()?;
-        Some((entry.head, tail))
-    }
-
-    fn temp_dir(tag: &str) -> PathBuf {
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .unwrap()
-            .as_nanos();
-        let dir = std::env::temp_dir().join(format!(
-            "warden-cache-test-{tag}-{}-{nanos}",
-            std::process::id()
-        ));
-        fs::create_dir_all(&dir).unwrap();
-        dir
-    }
-
-    fn sample_key() -> Key {
-        key(&[KeyInput {
-            path: "/p/.warden.yaml",
-            bytes: Some(b"deny: [x]"),
-        }])
-    }
-
-    #[test]
-    fn round_trip() {
-        let dir = temp_dir("round");
-        let path = dir.join("state").join("policy-x.bin");
-        let k = sample_key();
-        store(&path, &k, &sample()).unwrap();
-        assert_eq!(read_back(&path, &k), Some(sample()));
-        // Overwriting replaces the entry.
-        let other = parts(vec![RuleSpec::new(
-            "t.other",
-            ToolSel::Any,
-            Target::Any,
-            Decision::Allow,
-        )]);
-        store(&path, &k, &other).unwrap();
-        assert_eq!(read_back(&path, &k), Some(other));
-        fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn missing_file_is_a_miss() {
-        let dir = temp_dir("missing");
-        assert!(read(&dir.join("nope.bin"), &sample_key()).is_none());
-        fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn wrong_key_is_a_miss() {
-        let dir = temp_dir("key");
-        let path = dir.join("policy-x.bin");
-        store(&path, &sample_key(), &sample()).unwrap();
-        let other = key(&[KeyInput {
-            path: "/p/.warden.yaml",
-            bytes: Some(b"deny: [y]"),
-        }]);
-        assert!(read(&path, &other).is_none());
-        fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn other_format_version_is_a_miss() {
-        let dir = temp_dir("version");
-        let path = dir.join("policy-x.bin");
-        let k = sample_key();
-        store(&path, &k, &sample()).unwrap();
-        let mut bytes = fs::read(&path).unwrap();
-        bytes[8..12].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
-        fs::write(&path, &bytes).unwrap();
-        assert!(read(&path, &k).is_none());
-        fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn keys_separate_inputs() {
-        let k = |inputs: &[KeyInput<'_>]| key(inputs).to_string();
-        let missing = k(&[KeyInput {
-            path: "a",
-            bytes: None,
-        }]);
-        let empty = k(&[KeyInput {
-            path: "a",
-            bytes: Some(b""),
-        }]);
-        assert_ne!(missing, empty);
-        // Moving bytes between the path and the content must change the key.
-        let one = k(&[KeyInput {
-            path: "ab",
-            bytes: Some(b"c"),
-        }]);
-        let two = k(&[KeyInput {
-            path: "a",
-            bytes: Some(b"bc"),
-        }]);
-        assert_ne!(one, two);
-        // As must moving them between inputs.
-        let split = k(&[
-            KeyInput {
-                path: "a",
-                bytes: Some(b"b"),
-            },
-            KeyInput {
-                path: "c",
-                bytes: None,
-            },
-        ]);
-        let joined = k(&[KeyInput {
-            path: "a",
-            bytes: Some(b"b\0\0\0\0\0\0\0\x01c\0"),
-        }]);
-        assert_ne!(split, joined);
-        assert_ne!(k(&[]), missing);
-        assert_eq!(
-            empty,
-            k(&[KeyInput {
-                path: "a",
-                bytes: Some(b""),
-            }])
-        );
-        assert_eq!(empty.len(), 64);
-        assert!(empty.chars().all(|c| matches!(c, '0'..='9' | 'a'..='f')));
-    }
-
-    #[test]
-    fn file_names_are_stable_and_distinct() {
-        let a = file_name(&["/home/u/.config/warden/config.yaml", "/p/.warden.yaml"]);
-        assert_eq!(
-            a,
-            file_name(&["/home/u/.config/warden/config.yaml", "/p/.warden.yaml"])
-        );
-        assert_ne!(
-            a,
-            file_name(&["/home/u/.config/warden/config.yaml", "/q/.warden.yaml"])
-        );
-        assert_ne!(file_name(&["ab", "c"]), file_name(&["a", "bc"]));
-        assert!(a.starts_with("policy-") && a.ends_with(".bin"));
-        assert_eq!(a.len(), "policy-".len() + 16 + ".bin".len());
-    }
-
-    #[test]
-    fn every_truncation_is_a_miss() {
-        let dir = temp_dir("trunc");
-        let path = dir.join("policy-x.bin");
-        let k = sample_key();
-        store(&path, &k, &sample()).unwrap();
-        let bytes = fs::read(&path).unwrap();
-        assert!(bytes.len() > HEADER_LEN);
-        let cut = dir.join("cut.bin");
-        for len in 0..bytes.len() {
-            fs::write(&cut, &bytes[..len]).unwrap();
-            assert!(read(&cut, &k).is_none(), "truncated to {len} bytes");
-        }
-        // Trailing garbage is as bad as missing bytes.
-        let mut longer = bytes.clone();
-        longer.push(0);
-        fs::write(&cut, &longer).unwrap();
-        assert!(read(&cut, &k).is_none());
-        fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn flipped_header_or_head_bytes_are_a_miss() {
-        let dir = temp_dir("flip");
-        let path = dir.join("policy-x.bin");
-        let k = sample_key();
-        let (head, tail) = sample();
-        store(&path, &k, &(head.clone(), tail.clone())).unwrap();
-        let bytes = fs::read(&path).unwrap();
-        assert_eq!(bytes.len(), HEADER_LEN + head.len() + tail.len());
-        let bad = dir.join("bad.bin");
-        for at in 0..HEADER_LEN + head.len() {
-            for mask in [0x01u8, 0x80, 0xff] {
-                let mut flipped = bytes.clone();
-                flipped[at] ^= mask;
-                fs::write(&bad, &flipped).unwrap();
-                assert!(read(&bad, &k).is_none(), "byte {at} ^ {mask:#x}");
-            }
-        }
-        // The rule bytes are left to the policy, which checks each rule as
-        // it reads it (see `config::tests`): the entry itself still reads.
-        let mut flipped = bytes.clone();
-        flipped[HEADER_LEN + head.len()] ^= 0x01;
-        fs::write(&bad, &flipped).unwrap();
-        assert!(read(&bad, &k).is_some());
-        fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn checksum_sees_single_word_changes() {
-        let base: Vec<u8> = (0..=255u8).cycle().take(1000).collect();
-        let sum = checksum(&base);
-        for at in 0..base.len() {
-            let mut changed = base.clone();
-            changed[at] = changed[at].wrapping_add(1);
-            assert_ne!(checksum(&changed), sum, "byte {at}");
-        }
-        assert_ne!(checksum(&base[..999]), sum);
-        assert_ne!(checksum(b""), checksum(b"\0"));
-    }
-
-    #[test]
-    fn giant_length_prefix_is_a_quick_miss() {
-        let dir = temp_dir("giant");
-        let path = dir.join("policy-x.bin");
-        let k = sample_key();
-        store(&path, &k, &sample()).unwrap();
-        let mut bytes = fs::read(&path).unwrap();
-        bytes[44..52].copy_from_slice(&u64::MAX.to_le_bytes());
-        fs::write(&path, &bytes).unwrap();
-        let start = Instant::now();
-        assert!(read(&path, &k).is_none());
-        assert!(start.elapsed() < Duration::from_secs(1));
-        fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn giant_inner_length_is_a_quick_miss() {
-        // A well-formed header and checksum around a head whose first Vec
-        // (the sources) says 2^60 elements, then whose first string says
-        // 2^60 bytes. (bincode's slice reader and serde's cautious
-        // preallocation already refuse this; the byte limit is a second
-        // guard that this test cannot tell apart from the first.)
-        let dir = temp_dir("inner");
-        let path = dir.join("policy-x.bin");
-        let k = sample_key();
-        let start = Instant::now();
-        for prefix in [vec![1u64 << 60], vec![1, 1 << 60]] {
-            let mut head: Vec<u8> = prefix.iter().flat_map(|n| n.to_le_bytes()).collect();
-            head.extend_from_slice(b"xxxxxxxx");
-            write(&path, &k, &head, &[]).unwrap();
-            let entry = read(&path, &k).expect("the head itself is intact");
-            assert!(Policy::from_entry(entry).is_none());
-        }
-        assert!(start.elapsed() < Duration::from_secs(1));
-        fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn unwritable_directory_is_an_error_naming_the_path() {
-        let dir = temp_dir("unwritable");
-        let blocker = dir.join("a-file");
-        fs::write(&blocker, b"not a directory").unwrap();
-        let path = blocker.join("sub").join("policy-x.bin");
-        let err = store(&path, &sample_key(), &sample()).unwrap_err();
-        assert!(matches!(err, Error::State { .. }), "{err:?}");
-        assert!(
-            err.to_string().contains(&path.display().to_string()),
-            "{err}"
-        );
-        fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn failed_rename_leaves_no_temp_file() {
-        // The target is an existing non-empty directory: the rename fails
-        // after the temp file was written, and the temp file must go.
-        let dir = temp_dir("rename");
-        let path = dir.join("policy-x.bin");
-        fs::create_dir(&path).unwrap();
-        fs::write(path.join("keep"), b"x").unwrap();
-        assert!(store(&path, &sample_key(), &sample()).is_err());
-        let names: Vec<_> = fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        assert_eq!(names, vec!["policy-x.bin".to_string()]);
-        fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn write_leaves_only_the_target() {
-        let dir = temp_dir("atomic");
-        let path = dir.join("policy-x.bin");
-        for _ in 0..3 {
-            store(&path, &sample_key(), &sample()).unwrap();
-        }
-        let names: Vec<_> = fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        assert_eq!(names, vec!["policy-x.bin".to_string()]);
-        fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn created_directories_are_private() {
-        use std::os::unix::fs::PermissionsExt;
-        let dir = temp_dir("mode");
-        let state = dir.join("state");
-        store(&state.join("policy-x.bin"), &sample_key(), &sample()).unwrap();
-        let mode = fs::metadata(&state).unwrap().permissions().mode();
-        assert_eq!(mode & 0o777, 0o700);
-        fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn prune_keeps_the_newest() {
-        let dir = temp_dir("prune");
-        let base = SystemTime::now() - Duration::from_secs(3600);
-        for i in 0..5u64 {
-            let path = dir.join(format!("policy-{i}.bin"));
-            fs::write(&path, b"x").unwrap();
-            let file = fs::File::options().write(true).open(&path).unwrap();
-            file.set_modified(base + Duration::from_secs(i * 60))
-                .unwrap();
-        }
-        fs::write(dir.join("ledger.json"), b"{}").unwrap();
-        prune(&dir, 2);
-        let mut names: Vec<_> = fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        assert_eq!(names, vec!["ledger.json", "policy-3.bin", "policy-4.bin"]);
-        fs::remove_dir_all(&dir).unwrap();
-    }
-}
+mod tests;

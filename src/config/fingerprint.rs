@@ -1,15 +1,25 @@
-//! File fingerprints (size, times, inode) that let a call trust the cache without re-reading and re-hashing every policy file.
+//! File fingerprints (size, times, inode) that let a call trust the cache without re-reading and re-hashing every policy file, or every rule of the cache file.
 //!
 //! The cache is keyed by the SHA-256 of the policy files' bytes; computing it
-//! means reading them all, a megabyte for 10,000 patterns, on every call. So
-//! beside each cache file warden keeps the fingerprints of the files it was
-//! built from and the key it got. When every fingerprint is unchanged the
-//! key is reused. Any write to a file changes its ctime, which a process
-//! cannot set back, so an edit cannot hide behind an unchanged size and mtime.
+//! means reading them all, half a megabyte for 10,000 rules (some 30 M
+//! instructions, a hundred calls' worth), on every call; and checking an
+//! entry's tag means reading all its rules. So beside each cache file warden
+//! keeps a *stamp*: the fingerprints of the files it hashed, the key they
+//! gave, and the fingerprint of the cache file once its tag was checked,
+//! sealed with the user's key (see `seal`) so that only warden can have
+//! written it. When every fingerprint is unchanged the key is reused and
+//! the cache file believed without its tag. Any write to a file changes its
+//! ctime, which a process cannot set back, so an edit cannot hide behind an
+//! unchanged size and mtime, nor a cache file be changed or replaced after
+//! it was checked; a stamp from elsewhere, or edited, fails its tag.
 
 use std::path::Path;
 
+use bincode::Options as _;
 use serde::{Deserialize, Serialize};
+
+use crate::config::cache::FORMAT_VERSION;
+use crate::config::seal::Seal;
 
 /// What `stat` says about one file; `None` fields for a missing file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -55,6 +65,15 @@ impl Fingerprint {
         }
     }
 
+    /// Whether `meta` (of the same path) is the file this fingerprint was
+    /// taken of, unchanged since.
+    pub(crate) fn is_of(&self, meta: &std::fs::Metadata) -> bool {
+        let (mtime_ns, ctime_ns, inode) = times(meta);
+        !self.unreadable
+            && self.len == Some(meta.len())
+            && (self.mtime_ns, self.ctime_ns, self.inode) == (mtime_ns, ctime_ns, inode)
+    }
+
     /// Whether the file changed too recently for its fingerprint to be
     /// trusted later, or for its bytes to be taken as a finished save.
     pub(crate) fn is_fresh(&self, now_ns: i128) -> bool {
@@ -86,40 +105,122 @@ fn times(meta: &std::fs::Metadata) -> (Option<i128>, Option<i128>, Option<u64>) 
     (mtime, None, None)
 }
 
-/// The fingerprints of a cache entry's files, and the key they gave.
+const STAMP_MAGIC: [u8; 8] = *b"WRDNSTM\x01";
+const STAMP_DOMAIN: &[u8] = b"warden policy cache stamp\0";
+
+/// What a stamp says: the fingerprints of a cache entry's files, the key
+/// they gave, and the cache file's own fingerprint once its tag was checked.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) struct Stamp {
-    pub(crate) files: Vec<Fingerprint>,
-    pub(crate) key: [u8; 32],
+struct Stamp {
+    files: Vec<Fingerprint>,
+    key: [u8; 32],
+    entry: Option<Fingerprint>,
 }
 
-/// The key recorded beside `cache_file`, if every file still has the
-/// fingerprint it had then.
-pub(crate) fn recorded_key(cache_file: &Path, files: &[Fingerprint]) -> Option<[u8; 32]> {
-    let bytes = std::fs::read(stamp_path(cache_file)).ok()?;
-    let stamp: Stamp = bincode::DefaultOptions::new()
-        .with_limit(bytes.len() as u64)
-        .deserialize(&bytes)
-        .ok()?;
-    (stamp.files == files).then_some(stamp.key)
+/// What the stamp beside a cache file says for this call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Recorded {
+    /// Every file is as it was when it was hashed to `key`; `entry`: the
+    /// cache file the stamp vouches for, if one was checked.
+    Trusted {
+        key: [u8; 32],
+        entry: Option<Fingerprint>,
+    },
+    /// No stamp, one from another format, or one for files since changed.
+    Stale,
+    /// A stamp whose tag is not this user's seal: not written by warden here.
+    Forged,
 }
 
-/// Records `files` and `key` beside `cache_file`, unless a file changed
-/// too recently to be trusted. Failures only cost the next call a re-hash.
-pub(crate) fn record(cache_file: &Path, files: &[Fingerprint], key: [u8; 32]) {
+/// What the stamp beside `cache_file` says, for files whose fingerprints
+/// are now `files`.
+pub(crate) fn recorded(cache_file: &Path, files: &[Fingerprint], seal: &Seal) -> Recorded {
+    let Ok(bytes) = std::fs::read(stamp_path(cache_file)) else {
+        return Recorded::Stale;
+    };
+    let version = FORMAT_VERSION.to_le_bytes();
+    let tagged_at = STAMP_MAGIC.len() + version.len();
+    let (Some(prefix), Some(tag), Some(body)) = (
+        bytes.get(..tagged_at),
+        bytes.get(tagged_at..tagged_at + 16),
+        bytes.get(tagged_at + 16..),
+    ) else {
+        return Recorded::Stale;
+    };
+    if prefix[..8] != STAMP_MAGIC || prefix[8..] != version {
+        return Recorded::Stale;
+    }
+    if seal.tag(STAMP_DOMAIN, &[body]) != tag {
+        return Recorded::Forged;
+    }
+    let stamp: Option<Stamp> = bincode::DefaultOptions::new()
+        .with_limit(body.len() as u64)
+        .deserialize(body)
+        .ok();
+    match stamp {
+        Some(stamp) if stamp.files == files => Recorded::Trusted {
+            key: stamp.key,
+            entry: stamp.entry,
+        },
+        _ => Recorded::Stale,
+    }
+}
+
+/// Records `files` and `key` beside `cache_file`, with `entry`, the cache
+/// file's fingerprint when it was read and its tag checked, unless a file
+/// changed too recently to be trusted (an entry that did so is left out,
+/// and checked again by the next call). Failures only cost the next call a
+/// re-hash.
+pub(crate) fn record(
+    cache_file: &Path,
+    files: &[Fingerprint],
+    key: [u8; 32],
+    entry: Option<&Fingerprint>,
+    seal: &Seal,
+) {
     let now_ns = now_ns();
     let path = stamp_path(cache_file);
     if files.iter().any(|f| f.is_fresh(now_ns)) {
         let _ = std::fs::remove_file(&path);
         return;
     }
+    let entry = entry.filter(|e| !e.is_fresh(now_ns));
+    write_stamp(&path, files, key, entry, seal);
+}
+
+/// [`record`], whether or not the files settled (tests).
+#[cfg(test)]
+pub(crate) fn record_unchecked(
+    cache_file: &Path,
+    files: &[Fingerprint],
+    key: [u8; 32],
+    entry: Option<&Fingerprint>,
+    seal: &Seal,
+) {
+    write_stamp(&stamp_path(cache_file), files, key, entry, seal);
+}
+
+fn write_stamp(
+    path: &Path,
+    files: &[Fingerprint],
+    key: [u8; 32],
+    entry: Option<&Fingerprint>,
+    seal: &Seal,
+) {
     let stamp = Stamp {
         files: files.to_vec(),
         key,
+        entry: entry.cloned(),
     };
-    if let Ok(bytes) = bincode::DefaultOptions::new().serialize(&stamp) {
-        let _ = crate::config::cache::write_atomic(&path, &bytes, false);
-    }
+    let Ok(body) = bincode::DefaultOptions::new().serialize(&stamp) else {
+        return;
+    };
+    let mut bytes = Vec::with_capacity(28 + body.len());
+    bytes.extend_from_slice(&STAMP_MAGIC);
+    bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    bytes.extend_from_slice(&seal.tag(STAMP_DOMAIN, &[&body]));
+    bytes.extend_from_slice(&body);
+    let _ = crate::config::cache::write_atomic(path, &bytes, false);
 }
 
 /// The wall clock in nanoseconds, as file times are kept.
@@ -133,8 +234,6 @@ pub(crate) fn now_ns() -> i128 {
 pub(crate) fn stamp_path(cache_file: &Path) -> std::path::PathBuf {
     cache_file.with_extension("stamp")
 }
-
-use bincode::Options as _;
 
 #[cfg(test)]
 mod tests {
@@ -160,6 +259,17 @@ mod tests {
         assert!(before != after || before.is_fresh(after.ctime_ns.unwrap_or(0)));
     }
 
+    const SEAL: [u8; 16] = [7; 16];
+
+    /// A fingerprint old enough to be trusted.
+    fn settled(dir: &Path, name: &str) -> Fingerprint {
+        let mut old = Fingerprint::of(&dir.join(name));
+        old.mtime_ns = Some(1);
+        old.ctime_ns = Some(1);
+        old.len = Some(3);
+        old
+    }
+
     #[test]
     fn fresh_files_are_not_recorded() {
         let dir = dir("fresh");
@@ -167,27 +277,83 @@ mod tests {
         std::fs::write(&file, "abc").unwrap();
         let cache = dir.join("policy-x.bin");
         let files = vec![Fingerprint::of(&file)];
-        record(&cache, &files, [7; 32]);
-        assert_eq!(recorded_key(&cache, &files), None);
+        let seal = Seal::from_bytes(SEAL);
+        record(&cache, &files, [7; 32], None, &seal);
+        assert_eq!(recorded(&cache, &files, &seal), Recorded::Stale);
     }
 
     #[test]
     fn settled_files_are_recorded_and_must_match() {
         let dir = dir("settled");
         let cache = dir.join("policy-x.bin");
-        let mut old = Fingerprint::of(&dir.join("missing.yaml"));
-        old.mtime_ns = Some(1);
-        old.ctime_ns = Some(1);
-        old.len = Some(3);
-        record(&cache, std::slice::from_ref(&old), [7; 32]);
-        assert_eq!(
-            recorded_key(&cache, std::slice::from_ref(&old)),
-            Some([7; 32])
+        let seal = Seal::from_bytes(SEAL);
+        let old = settled(&dir, "missing.yaml");
+        let entry = settled(&dir, "policy-x.bin");
+        record(
+            &cache,
+            std::slice::from_ref(&old),
+            [7; 32],
+            Some(&entry),
+            &seal,
         );
+        let trusted = Recorded::Trusted {
+            key: [7; 32],
+            entry: Some(entry),
+        };
+        assert_eq!(recorded(&cache, std::slice::from_ref(&old), &seal), trusted);
         let mut changed = old.clone();
         changed.ctime_ns = Some(2);
-        assert_eq!(recorded_key(&cache, &[changed]), None);
+        assert_eq!(recorded(&cache, &[changed], &seal), Recorded::Stale);
         std::fs::write(stamp_path(&cache), b"garbage").unwrap();
-        assert_eq!(recorded_key(&cache, &[old]), None);
+        assert_eq!(recorded(&cache, &[old], &seal), Recorded::Stale);
+    }
+
+    #[test]
+    fn a_fresh_cache_file_is_not_vouched_for() {
+        let dir = dir("fresh-entry");
+        let cache = dir.join("policy-x.bin");
+        std::fs::write(&cache, b"x").unwrap();
+        let seal = Seal::from_bytes(SEAL);
+        let old = settled(&dir, "a.yaml");
+        record(
+            &cache,
+            std::slice::from_ref(&old),
+            [7; 32],
+            Some(&Fingerprint::of(&cache)),
+            &seal,
+        );
+        let fresh = Recorded::Trusted {
+            key: [7; 32],
+            entry: None,
+        };
+        assert_eq!(recorded(&cache, &[old], &seal), fresh);
+    }
+
+    #[test]
+    fn a_stamp_is_believed_only_under_its_own_seal() {
+        let dir = dir("forged");
+        let cache = dir.join("policy-x.bin");
+        let files = vec![settled(&dir, "a.yaml")];
+        let seal = Seal::from_bytes(SEAL);
+        // Written by warden with another key (another HOME): refused.
+        record(&cache, &files, [9; 32], None, &Seal::from_bytes([8; 16]));
+        assert_eq!(recorded(&cache, &files, &seal), Recorded::Forged);
+        // The person's own stamp with the key (or anything else) edited.
+        record(&cache, &files, [7; 32], None, &seal);
+        let good = std::fs::read(stamp_path(&cache)).unwrap();
+        let key_at = good
+            .windows(32)
+            .rposition(|w| w == [7; 32])
+            .expect("the key is in the stamp");
+        for at in 0..good.len() {
+            let mut bytes = good.clone();
+            bytes[at] ^= 0x01;
+            std::fs::write(stamp_path(&cache), &bytes).unwrap();
+            let said = recorded(&cache, &files, &seal);
+            assert!(
+                !matches!(said, Recorded::Trusted { .. }),
+                "byte {at} (key at {key_at}): {said:?}"
+            );
+        }
     }
 }

@@ -183,6 +183,21 @@ fn recorded(rule: &RuleSpec) -> RuleSpec {
     }
 }
 
+/// Whether every source in `sources` (as a cached policy names them) is
+/// the version the ledger last saw whole: that policy is the latest
+/// compiled from these files, not an older entry put back in the cache.
+pub(crate) fn saw_whole(ledger: &Ledger, sources: &[SourceInfo]) -> bool {
+    sources
+        .iter()
+        .filter(|s| s.error.is_none() && !s.sha256.is_empty())
+        .all(|s| {
+            ledger
+                .sources
+                .get(&s.path)
+                .is_none_or(|e| e.sha256 == s.sha256)
+        })
+}
+
 /// Compares the current sources with the ledger: records new files, notes
 /// changed ones, adds new protected rules, and returns every recorded
 /// protected rule that is no longer in force as recorded.

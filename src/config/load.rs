@@ -8,9 +8,9 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use crate::config::cache::{self, KeyInput};
+use crate::config::cache::{self, KeyInput, Place, Slot, Want};
 use crate::config::compile::compile;
-use crate::config::fingerprint::{self, Fingerprint};
+use crate::config::fingerprint::{self, Fingerprint, Recorded};
 use crate::config::ledger::{self, Ledger};
 use crate::config::model::{Counts, RuleSpec, SourceInfo, SourceKind, Tier};
 use crate::config::policy::{Policy, Recompile};
@@ -106,36 +106,64 @@ fn load_reading(
             recovery: None,
         };
     }
-    // Files unchanged since the cache was written: its key still holds, and
-    // no policy file needs reading.
-    let file = cache_file(locations, &inputs);
-    if let Some(file) = &file {
-        if let Some(key) = fingerprint::recorded_key(file, &files) {
-            let policy =
-                cache::read(file, &cache::Key::from_bytes(key)).and_then(Policy::from_entry);
-            if let Some(policy) = policy {
-                return cached(policy, locations, cwd, file.clone());
-            }
+    let place = cache_place(locations, &inputs);
+    let mut said = Vec::new();
+    if let Some(slot) = place.slot() {
+        if let Some(loaded) = stamped(slot, &files, locations, cwd, &mut said) {
+            return loaded;
         }
     }
     inputs.read();
     let ledger_bytes = read_ledger(ledger_path.as_deref());
     let read = Read {
         inputs: &inputs,
-        cache_file: file.as_deref(),
+        place: &place,
         ledger_bytes: ledger_bytes.as_deref(),
     };
-    if let Some(hit) = hit(&read, locations, cwd, Some(&files)) {
-        return hit;
-    }
-    miss(inputs, file, locations, cwd, ledger_bytes, again)
+    let mut loaded = hit(&read, locations, cwd, Some(&files))
+        .unwrap_or_else(|| miss(inputs, place, locations, cwd, ledger_bytes, again));
+    said.append(&mut loaded.notes);
+    loaded.notes = said;
+    loaded
 }
 
-/// The sources as one call read them, the cache file for that set of
-/// sources, and the ledger's bytes.
+/// The cache's entry, if the stamp beside it says every file (`files`, as
+/// they are now) is as it was when hashed: no policy file needs reading.
+/// A stamp that is not this user's is said in `said`, and ignored.
+fn stamped(
+    slot: &Slot,
+    files: &[Fingerprint],
+    locations: &Locations,
+    cwd: Option<&Path>,
+    said: &mut Vec<String>,
+) -> Option<Loaded> {
+    let (key, entry) = match fingerprint::recorded(&slot.file, files, &slot.seal) {
+        Recorded::Trusted { key, entry } => (cache::Key::from_bytes(key), entry),
+        Recorded::Stale => return None,
+        Recorded::Forged => {
+            said.push(format!(
+                "warden: the policy cache's stamp {} was not sealed with this user's key (it was made elsewhere, or changed since); it was ignored",
+                fingerprint::stamp_path(&slot.file).display()
+            ));
+            return None;
+        }
+    };
+    let found = cache::open(&slot.file, &slot.seal, Want::Key(&key), entry.as_ref())?;
+    // Checked whole, and old enough to be vouched for from now on.
+    let settled = |p: &Fingerprint| !p.is_fresh(fingerprint::now_ns());
+    if found.verified && found.print.as_ref().is_some_and(settled) {
+        let (key, entry) = (*key.as_bytes(), found.print.as_ref());
+        fingerprint::record(&slot.file, files, key, entry, &slot.seal);
+    }
+    let policy = Policy::from_entry(found)?;
+    Some(cached(policy, locations, cwd, slot.file.clone()))
+}
+
+/// The sources as one call read them, where that set of sources is
+/// cached, and the ledger's bytes.
 struct Read<'a> {
     inputs: &'a Inputs,
-    cache_file: Option<&'a Path>,
+    place: &'a Place,
     ledger_bytes: Option<&'a [u8]>,
 }
 
@@ -148,21 +176,23 @@ fn hit(
     cwd: Option<&Path>,
     files: Option<&[Fingerprint]>,
 ) -> Option<Loaded> {
-    let file = read.cache_file?;
+    let slot = read.place.slot()?;
     let ledger_path = locations.ledger_path();
     let key = cache_key(read.inputs, ledger_path.as_deref(), read.ledger_bytes);
-    let policy = cache::read(file, &key).and_then(Policy::from_entry)?;
+    let found = cache::read(&slot.file, &slot.seal, &key)?;
     if let Some(files) = files {
-        fingerprint::record(file, files, *key.as_bytes());
+        let (key, entry) = (*key.as_bytes(), found.print.as_ref());
+        fingerprint::record(&slot.file, files, key, entry, &slot.seal);
     }
-    Some(cached(policy, locations, cwd, file.to_path_buf()))
+    let policy = Policy::from_entry(found)?;
+    Some(cached(policy, locations, cwd, slot.file.clone()))
 }
 
 /// What a cache miss does: waits for files in the middle of a save to
 /// settle (reading them again with `again`), then compiles and stores them.
 fn miss(
     inputs: Inputs,
-    file: Option<PathBuf>,
+    place: Place,
     locations: &Locations,
     cwd: Option<&Path>,
     ledger_bytes: Option<Vec<u8>>,
@@ -178,28 +208,30 @@ fn miss(
         doubts,
         waited,
     } = settled(inputs, locations, &book, again);
-    let (mut ledger_bytes, mut file) = (ledger_bytes, file);
+    let (mut ledger_bytes, mut place) = (ledger_bytes, place);
     if waited.is_some() {
         // The files read last may be another set (one appeared or went);
         // another hook may have compiled them, and brought the ledger up
         // to date, while this one waited.
         ledger_bytes = read_ledger(ledger_path.as_deref());
-        file = cache_file(locations, &inputs);
+        place = cache_place(locations, &inputs);
     }
     let known = || {
         let read = Read {
             inputs: &inputs,
-            cache_file: file.as_deref(),
+            place: &place,
             ledger_bytes: ledger_bytes.as_deref(),
         };
         hit(&read, locations, cwd, None)
     };
     let mut loaded = match (doubts.is_empty(), waited.is_some()) {
-        (true, true) => known().unwrap_or_else(|| {
-            compile_and_store(&inputs, locations, file.clone(), ledger_bytes.clone())
-        }),
-        (true, false) => compile_and_store(&inputs, locations, file, ledger_bytes),
-        (false, _) => unsettled(inputs, &doubts, file, locations, cwd, ledger_bytes),
+        (true, true) => known()
+            .unwrap_or_else(|| compile_and_store(&inputs, locations, &place, ledger_bytes.clone())),
+        (true, false) => compile_and_store(&inputs, locations, &place, ledger_bytes),
+        (false, _) => {
+            let book = &book;
+            unsettled(inputs, &doubts, &place, locations, cwd, ledger_bytes, book)
+        }
     };
     loaded.settling = waited.as_ref().map(settle::Waited::describe);
     loaded
@@ -211,15 +243,17 @@ fn miss(
 fn unsettled(
     mut inputs: Inputs,
     doubts: &[settle::Doubt],
-    cache_file: Option<PathBuf>,
+    place: &Place,
     locations: &Locations,
     cwd: Option<&Path>,
     ledger_bytes: Option<Vec<u8>>,
+    book: &Ledger,
 ) -> Loaded {
     let patience = settle::PATIENCE.as_millis();
-    let latest = cache_file.as_deref().and_then(|file| {
-        let policy = cache::read_latest(file).and_then(Policy::from_entry)?;
-        Some(cached(policy, locations, cwd, file.to_path_buf()))
+    let latest = place.slot().and_then(|slot| {
+        let found = cache::read_latest(&slot.file, &slot.seal, &slot.set)?;
+        let policy = Policy::from_entry(found).filter(|p| ledger::saw_whole(book, &p.sources))?;
+        Some(cached(policy, locations, cwd, slot.file.clone()))
     });
     if let Some(mut loaded) = latest {
         loaded.cache = CacheStatus::Kept;
@@ -237,9 +271,9 @@ fn unsettled(
         );
         inputs.refuse(Path::new(&doubt.path), why, tier, kind);
     }
-    let mut loaded = compile_and_store(&inputs, locations, None, ledger_bytes);
+    let mut loaded = compile_and_store(&inputs, locations, &Place::Off, ledger_bytes);
     loaded.cache = CacheStatus::Unsettled;
-    loaded.cache_file = cache_file;
+    loaded.cache_file = place.file();
     loaded
 }
 
@@ -252,16 +286,37 @@ pub(super) fn load_with_ledger_read_before(
 ) -> Loaded {
     let mut inputs = discover(locations, None);
     inputs.read();
-    let cache_file = cache_file(locations, &inputs);
-    compile_and_store(&inputs, locations, cache_file, ledger_bytes)
+    let place = cache_place(locations, &inputs);
+    compile_and_store(&inputs, locations, &place, ledger_bytes)
 }
 
-/// The cache file for the sources `inputs` looked at, if a cache directory is known.
-fn cache_file(locations: &Locations, inputs: &Inputs) -> Option<PathBuf> {
-    locations.cache_dir.as_ref().map(|dir| {
-        let paths: Vec<&str> = inputs.looked_at.iter().map(String::as_str).collect();
-        dir.join(cache::file_name(&paths))
-    })
+/// Has the stamp vouch for the cache entry of the sources as they are now,
+/// however recently they or it changed: as a stamp written long after
+/// would, so that damage the file's fingerprint cannot show (bit rot) can
+/// be made in a test.
+#[cfg(test)]
+pub(super) fn vouch_for_the_cache_as_it_is(locations: &Locations) {
+    let inputs = read(locations, None);
+    let ledger_path = locations.ledger_path();
+    let files = fingerprints(&inputs.looked_at, ledger_path.as_deref());
+    let ledger_bytes = read_ledger(ledger_path.as_deref());
+    let key = cache_key(&inputs, ledger_path.as_deref(), ledger_bytes.as_deref());
+    let place = cache_place(locations, &inputs);
+    let slot = place.slot().expect("a cache");
+    let entry = Fingerprint::of(&slot.file);
+    fingerprint::record_unchecked(
+        &slot.file,
+        &files,
+        *key.as_bytes(),
+        Some(&entry),
+        &slot.seal,
+    );
+}
+
+/// Where the sources `inputs` looked at are cached.
+fn cache_place(locations: &Locations, inputs: &Inputs) -> Place {
+    let (cache, state) = (&locations.cache_dir, &locations.state_dir);
+    Place::of(cache.as_deref(), state.as_deref(), &inputs.looked_at)
 }
 
 /// The ledger's bytes, for the cache key; `None` if there is none.
@@ -337,17 +392,19 @@ fn cached(policy: Policy, locations: &Locations, cwd: Option<&Path>, file: PathB
 }
 
 /// Compiles the read `inputs`, brings the ledger
-/// up to date, and stores the policy in `cache_file` under a key that
+/// up to date, and stores the policy at `place` under a key that
 /// covers the ledger it applied (`ledger_bytes`: as it was read before,
 /// kept only when the ledger could not be read).
 fn compile_and_store(
     inputs: &Inputs,
     locations: &Locations,
-    cache_file: Option<PathBuf>,
+    place: &Place,
     mut ledger_bytes: Option<Vec<u8>>,
 ) -> Loaded {
     let ledger_path = locations.ledger_path();
-    let damage = cache_file.as_deref().and_then(cache::damage);
+    let damage = place
+        .slot()
+        .and_then(|slot| cache::damage(&slot.file, &slot.seal, &slot.set));
     let (mut policy, sources_rules) = compile(inputs);
     let (mut notes, applied) = match &ledger_path {
         Some(path) => apply_ledger(&mut policy, inputs, locations, path, &sources_rules),
@@ -361,16 +418,18 @@ fn compile_and_store(
         ledger_bytes = bytes;
     }
     let key = cache_key(inputs, ledger_path.as_deref(), ledger_bytes.as_deref());
-    let cache = match &cache_file {
-        None => CacheStatus::Disabled,
-        Some(file) => store(
+    let cache = match place {
+        Place::Off => CacheStatus::Disabled,
+        Place::Keyless(why) => CacheStatus::Unwritable(why.clone()),
+        Place::At(slot) => store(
             &policy,
-            file,
+            slot,
             &key,
             &inputs.looked_at,
             ledger_path.as_deref(),
         ),
     };
+    let cache_file = place.file();
     // A damaged entry is healed by the write above; say so once. A cache
     // that cannot be written is said on every call, since every call pays.
     match (&cache, damage, &cache_file) {
@@ -442,25 +501,29 @@ fn apply_ledger(
     }
 }
 
-/// Writes `policy` to the cache `file` under `key`, and records beside it
+/// Writes `policy` to the cache `slot` under `key`, and records beside it
 /// the fingerprints that let the next call trust it without re-hashing.
 fn store(
     policy: &Policy,
-    file: &Path,
+    slot: &Slot,
     key: &cache::Key,
     looked_at: &[String],
     ledger_path: Option<&Path>,
 ) -> CacheStatus {
+    let file = &slot.file;
     let written = policy
         .to_parts()
         .ok_or_else(|| Error::State {
             path: crate::path::text(file),
             message: "cannot encode the compiled policy".into(),
         })
-        .and_then(|(head, rules)| cache::write(file, key, &head, rules));
+        .and_then(|(head, rules)| cache::write(file, &slot.seal, &slot.set, key, &head, rules));
     match written {
         Ok(()) => {
-            fingerprint::record(file, &fingerprints(looked_at, ledger_path), *key.as_bytes());
+            // The entry was just written: its own fingerprint is not
+            // trusted until the next call checks its tag.
+            let files = fingerprints(looked_at, ledger_path);
+            fingerprint::record(file, &files, *key.as_bytes(), None, &slot.seal);
             if let Some(dir) = file.parent() {
                 cache::prune(dir, MAX_CACHE_FILES);
             }
@@ -489,8 +552,8 @@ impl Recompile for Recovery {
             let ledger_bytes = read_ledger(locations.ledger_path().as_deref());
             let again = &mut || read(locations, cwd);
             let inputs = again();
-            let file = cache_file(locations, &inputs);
-            miss(inputs, file, locations, cwd, ledger_bytes, again)
+            let place = cache_place(locations, &inputs);
+            miss(inputs, place, locations, cwd, ledger_bytes, again)
         });
         &loaded.policy
     }

@@ -15,7 +15,8 @@
 //!   about rules beyond their syntax;
 //! * [`compile`]: the sources read for a call parsed and merged into one policy;
 //! * [`load`]: from sources to one policy through the [`cache`] (bincode,
-//!   keyed by SHA-256, trusted by [`fingerprint`]s) and the [`ledger`].
+//!   keyed by SHA-256, sealed with this user's key by [`seal`], trusted
+//!   between edits by [`fingerprint`]s) and the [`ledger`].
 
 pub(crate) mod cache;
 mod compile;
@@ -30,6 +31,7 @@ mod pattern;
 pub(crate) mod plugin;
 pub mod policy;
 pub mod review;
+pub(crate) mod seal;
 mod settle;
 mod sources;
 pub(crate) mod spec;

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use bincode::Options as _;
 use serde::{Deserialize, Serialize};
 
+use crate::config::cache::Tail;
 pub(crate) use crate::config::haystack::haystack;
 use crate::config::haystack::{bare_programs, write_words, Lines};
 use crate::config::model::{RuleSpec, Settings, SourceInfo, Target, Tier, ToolSel};
@@ -122,20 +123,36 @@ impl Policy {
             .with_limit(meta_len as u64)
             .deserialize(entry.head.get(8..base)?)
             .ok()?;
-        #[cfg(unix)]
-        let records = Records::File {
-            file: Arc::new(entry.file),
-            offset: entry.tail_offset,
-            len: entry.tail_len,
-        };
-        #[cfg(not(unix))]
-        let records = {
-            use std::io::{Read, Seek, SeekFrom};
-            let mut file = entry.file;
-            file.seek(SeekFrom::Start(entry.tail_offset)).ok()?;
-            let mut records = Vec::new();
-            file.take(entry.tail_len).read_to_end(&mut records).ok()?;
-            Records::Memory(records)
+        let records = match entry.tail {
+            Tail::Memory(records) => Records::Memory(records),
+            #[cfg(unix)]
+            Tail::File {
+                file,
+                offset,
+                len,
+                print,
+            } => Records::File {
+                file: Arc::new(file),
+                offset,
+                len,
+                print,
+            },
+            #[cfg(not(unix))]
+            Tail::File {
+                mut file,
+                offset,
+                len,
+                print,
+            } => {
+                use std::io::{Read, Seek, SeekFrom};
+                file.seek(SeekFrom::Start(offset)).ok()?;
+                let mut records = Vec::new();
+                (&mut file).take(len).read_to_end(&mut records).ok()?;
+                if !file.metadata().is_ok_and(|m| print.is_of(&m)) {
+                    return None;
+                }
+                Records::Memory(records)
+            }
         };
         Some(Policy {
             sources: meta.sources,
@@ -198,6 +215,11 @@ impl Policy {
                 }
             }
         }
+        if !self.table.unchanged() {
+            if let Some(fresh) = self.recompile() {
+                return fresh.rules();
+            }
+        }
         rules
     }
 
@@ -235,15 +257,16 @@ impl Policy {
             return false;
         }
         // A record that cannot be read is left to `matches`, which recompiles.
-        self.table
-            .candidates(haystack.as_bytes())
-            .into_iter()
-            .any(|n| {
-                !self
-                    .table
-                    .record(n as usize)
-                    .is_some_and(|record| ruled_out(&record, haystack))
-            })
+        let candidates = self.table.candidates(haystack.as_bytes());
+        let may = candidates.iter().any(|&n| {
+            !self
+                .table
+                .record(n as usize)
+                .is_some_and(|record| ruled_out(&record, haystack))
+        });
+        // A record read from a cache file changed since it was vouched for
+        // might have ruled a rule out: `matches` recompiles.
+        may || (!candidates.is_empty() && !self.table.unchanged())
     }
 
     /// Every rule that matches `call`, with the parts of it each one matched.
@@ -256,7 +279,8 @@ impl Policy {
         }
         let haystack = call.haystack();
         let mut found = Vec::new();
-        for n in self.table.candidates(haystack.as_bytes()) {
+        let candidates = self.table.candidates(haystack.as_bytes());
+        for &n in &candidates {
             let record = self.table.record(n as usize);
             if record.as_ref().is_some_and(|r| ruled_out(r, &haystack)) {
                 continue;
@@ -270,6 +294,13 @@ impl Policy {
             };
             if let Some(m) = match_rule(rule, n, call) {
                 found.push(m);
+            }
+        }
+        // Records read from a cache file changed since it was vouched for
+        // decide nothing: the policy is compiled afresh.
+        if !candidates.is_empty() && !self.table.unchanged() {
+            if let Some(fresh) = self.recompile() {
+                return fresh.matches(call);
             }
         }
         found

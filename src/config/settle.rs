@@ -503,6 +503,29 @@ mod tests {
     }
 
     #[test]
+    fn an_older_entry_put_back_does_not_decide_a_save_that_never_settles() {
+        // The entry compiled from `WHOLE`, saved and put back after `NEXT`
+        // was compiled: sealed and of the same files, but not the version
+        // the ledger last saw whole, so it is not the last complete policy.
+        let (root, locations, path) = machine("restless-old-entry");
+        let file = load::load(&locations, None).cache_file.unwrap();
+        let old = fs::read(&file).unwrap();
+        fs::write(&path, NEXT).unwrap();
+        assert!(denies(&load::load(&locations, None), "terraform destroy x"));
+        fs::write(&file, &old).unwrap();
+        let mut n = 0;
+        let mut save = || {
+            n += 1;
+            fs::write(&path, format!("{NEXT}# {n}\n")).unwrap();
+        };
+        save();
+        let loaded = load::load_while(&locations, save);
+        assert_eq!(loaded.cache, CacheStatus::Unsettled);
+        assert!(loaded.policy.broken, "on_error decides: block by default");
+        fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
     fn without_a_complete_version_cached_a_file_that_never_settles_is_unusable() {
         let (root, locations, path) = machine("restless-cold");
         fs::remove_dir_all(root.join("cache")).unwrap();

@@ -39,6 +39,7 @@ use std::sync::Arc;
 use bincode::Options as _;
 
 use crate::config::cache::checksum;
+use crate::config::fingerprint::Fingerprint;
 use crate::config::model::RuleSpec;
 use crate::config::pattern::{self, MIN_LITERAL};
 
@@ -110,8 +111,9 @@ impl Shape {
     }
 }
 
-/// Where the records are: in memory (just compiled), or still in the cache
-/// file, read one at a time when a call could match them.
+/// Where the records are: in memory (just compiled, or read and checked
+/// against the cache entry's tag), or still in the cache file, read one at a
+/// time when a call could match them.
 #[derive(Debug, Clone)]
 pub(crate) enum Records {
     Memory(Vec<u8>),
@@ -119,6 +121,9 @@ pub(crate) enum Records {
         file: Arc<std::fs::File>,
         offset: u64,
         len: u64,
+        /// The file a sealed stamp vouched for: records read from it are
+        /// believed only while it is still that file (see [`RuleTable::unchanged`]).
+        print: Fingerprint,
     },
 }
 
@@ -344,7 +349,10 @@ impl RuleTable {
     #[cfg(unix)]
     pub(crate) fn hold_records(&mut self, limit: u64) {
         use std::os::unix::fs::FileExt;
-        let Records::File { file, offset, len } = &self.records else {
+        let Records::File {
+            file, offset, len, ..
+        } = &self.records
+        else {
             return;
         };
         let Ok(size) = usize::try_from(*len) else {
@@ -354,8 +362,19 @@ impl RuleTable {
             return;
         }
         let mut records = vec![0u8; size];
-        if file.read_exact_at(&mut records, *offset).is_ok() {
+        if file.read_exact_at(&mut records, *offset).is_ok() && self.unchanged() {
             self.records = Records::Memory(records);
+        }
+    }
+
+    /// Whether the records read so far are the ones the entry was sealed
+    /// with: true in memory; in the file, if it is still the file a stamp
+    /// vouched for. Asked after reading, so a change made while a call
+    /// read them shows (its ctime cannot be set back).
+    pub(crate) fn unchanged(&self) -> bool {
+        match &self.records {
+            Records::Memory(_) => true,
+            Records::File { file, print, .. } => file.metadata().is_ok_and(|m| print.is_of(&m)),
         }
     }
 

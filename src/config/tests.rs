@@ -5,13 +5,15 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use crate::config::cache::{self, FORMAT_VERSION};
+use crate::config::cache::{self, Want, FORMAT_VERSION};
+use crate::config::fingerprint::Fingerprint;
 use crate::config::load::{self, CacheStatus, Locations};
 use crate::config::model::{
     Counts, Mode, OnError, Risk, RuleSpec, Settings, SourceInfo, SourceKind, Target, Tier, ToolSel,
     Unattended,
 };
 use crate::config::policy::{haystack, FileSubject, Policy, Subjects};
+use crate::config::seal::Seal;
 use crate::config::{hermes, plugin, warden_file};
 use crate::payload::ToolCall;
 use crate::verdict::Decision;
@@ -45,7 +47,7 @@ fn temp_dir(tag: &str) -> PathBuf {
 /// `FORMAT_VERSION` and the SHA-256 of the representative policies' cached
 /// bytes when it was last bumped.
 const RECORDED_LAYOUT: (u32, &str) = (
-    10,
+    11,
     "4bca4884f58fb247c2ada9da2e940dbd3aacf4f7bf9e05edfcfdb8c020435f1f",
 );
 
@@ -283,9 +285,12 @@ fn twenty_rules() -> Vec<RuleSpec> {
         .collect()
 }
 
-/// The policy in the cache file at `path`, read as a call reads it.
-fn read_cached(path: &Path, key: &cache::Key) -> Option<Policy> {
-    cache::read(path, key).and_then(Policy::from_entry)
+/// The policy in the cache file at `path`, read as a call reads it: checked
+/// against its tag, or (`vouched`) as a stamp vouches for the file as it is
+/// now, which is how bit rot under an unchanged fingerprint reaches it.
+fn read_cached(path: &Path, seal: &Seal, key: &cache::Key, vouched: bool) -> Option<Policy> {
+    let print = vouched.then(|| Fingerprint::of(path));
+    cache::open(path, seal, Want::Key(key), print.as_ref()).and_then(Policy::from_entry)
 }
 
 /// A cache file is bytes too: what the cache writes, cut short or with
@@ -299,20 +304,25 @@ fn mangled_cache_entries_are_refused_without_panicking() {
         path: "/p/.warden.yaml",
         bytes: Some(b"rules: {}"),
     }]);
+    let seal = Seal::from_bytes([1; 16]);
+    let set = cache::set_id(&seal, &["/p/.warden.yaml"]);
     let policy = Policy::new(Vec::new(), Settings::default(), twenty_rules());
     let (head, rules) = policy.to_parts().expect("a compiled policy encodes");
-    cache::write(&path, &key, &head, rules).unwrap();
+    cache::write(&path, &seal, &set, &key, &head, rules).unwrap();
     let good = fs::read(&path).unwrap();
-    assert_eq!(
-        read_cached(&path, &key).map(|p| p.rules()),
-        Some(twenty_rules())
-    );
+    for vouched in [false, true] {
+        let read = read_cached(&path, &seal, &key, vouched).map(|p| p.rules());
+        assert_eq!(read, Some(twenty_rules()));
+    }
     let rules_start = good.len() - rules.len();
 
     let mangled = dir.join("mangled.bin");
     for cut in 0..good.len() {
         fs::write(&mangled, &good[..cut]).unwrap();
-        assert!(read_cached(&mangled, &key).is_none(), "cut to {cut} bytes");
+        assert!(
+            read_cached(&mangled, &seal, &key, true).is_none(),
+            "cut to {cut} bytes"
+        );
     }
     let mut rng = Lcg(11);
     for _ in 0..2000 {
@@ -320,18 +330,21 @@ fn mangled_cache_entries_are_refused_without_panicking() {
         let at = rng.below(bytes.len());
         bytes[at] ^= 1 << rng.below(8);
         fs::write(&mangled, &bytes).unwrap();
-        if let Some(policy) = read_cached(&mangled, &key) {
+        // Changed, it is another file than the one vouched for: refused.
+        assert!(read_cached(&mangled, &seal, &key, false).is_none());
+        if let Some(policy) = read_cached(&mangled, &seal, &key, true) {
             // Only the rule bytes are left unchecked until a rule is read.
             assert!(policy.rules().len() >= 19);
         }
     }
-    // Every bit of every rule: that rule alone is refused.
+    // Every bit of every rule, rotten where the fingerprint cannot see:
+    // that rule alone is refused.
     for at in rules_start..good.len() {
         for bit in 0..8 {
             let mut bytes = good.clone();
             bytes[at] ^= 1 << bit;
             fs::write(&mangled, &bytes).unwrap();
-            let policy = read_cached(&mangled, &key).expect("the head is intact");
+            let policy = read_cached(&mangled, &seal, &key, true).expect("the head is intact");
             let read = policy.rules();
             assert_eq!(read.len(), 19, "byte {at} bit {bit}");
             assert!(read.iter().all(|r| twenty_rules().contains(r)));
@@ -366,7 +379,9 @@ fn shell(command: &str) -> Subjects {
 }
 
 /// Flips a letter of `text` inside a rule's bytes in the cache file: a
-/// change bincode still decodes, which only the rule's checksum can tell.
+/// change bincode still decodes, which only the rule's checksum can tell
+/// once a stamp vouches for the file as it is (as for bit rot, which
+/// leaves the file's times alone).
 /// The last occurrence, since the head (read before any rule, and
 /// checksummed whole) holds the rules' literals too.
 fn rot(file: &Path, text: &[u8]) {
@@ -388,6 +403,7 @@ fn a_rotten_cached_rule_is_recompiled_for_matching() {
     let good = fs::read(&file).unwrap();
 
     rot(&file, b"git push");
+    load::vouch_for_the_cache_as_it_is(&locations);
     let mut loaded = load::load(&locations, None);
     assert_eq!(loaded.cache, CacheStatus::Hit);
     // A call that does not touch the rotten rule reads no other rule.
@@ -421,10 +437,59 @@ fn a_rotten_cached_rule_is_recompiled_for_listing() {
         .expect("a cache file");
     let good = fs::read(&file).unwrap();
     rot(&file, b"kubectl");
+    load::vouch_for_the_cache_as_it_is(&locations);
     let loaded = load::load(&locations, None);
     let ids: Vec<String> = loaded.policy.rules().into_iter().map(|r| r.id).collect();
     assert_eq!(ids, vec!["config.deny-1", "config.ask-1"]);
     assert_eq!(fs::read(&file).unwrap(), good);
+    fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn a_cache_file_changed_since_it_was_vouched_for_is_checked_and_rebuilt() {
+    let (root, locations) = world("changed-entry");
+    let file = load::load(&locations, None)
+        .cache_file
+        .expect("a cache file");
+    let good = fs::read(&file).unwrap();
+    load::vouch_for_the_cache_as_it_is(&locations);
+    rot(&file, b"git push");
+    let loaded = load::load(&locations, None);
+    assert_eq!(loaded.cache, CacheStatus::Rebuilt);
+    let said = loaded.notes.join("\n");
+    assert!(said.contains("not sealed with this user's key"), "{said}");
+    assert_eq!(loaded.policy.matches(&shell("git push")).len(), 1);
+    assert_eq!(fs::read(&file).unwrap(), good);
+    fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn rules_read_from_a_file_changed_while_in_use_decide_nothing() {
+    // Vouched for when the call opened it, changed before its rules were
+    // read: what was read is not believed, the policy is compiled afresh.
+    let (root, locations) = world("changed-in-use");
+    let file = load::load(&locations, None)
+        .cache_file
+        .expect("a cache file");
+    load::vouch_for_the_cache_as_it_is(&locations);
+    let mut loaded = load::load(&locations, None);
+    assert_eq!(loaded.cache, CacheStatus::Hit);
+    let mut bytes = fs::read(&file).unwrap();
+    let at = bytes
+        .windows(8)
+        .rposition(|w| w == b"git push")
+        .expect("the rule is cached");
+    bytes[at..at + 8].copy_from_slice(b"git pusx");
+    let mut same_file = fs::OpenOptions::new().write(true).open(&file).unwrap();
+    std::io::Write::write_all(&mut same_file, &bytes).unwrap();
+    drop(same_file);
+    let found = loaded.policy.matches(&shell("git push origin main"));
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(loaded
+        .policy
+        .may_match(&shell("git push origin main").haystack()));
+    loaded.refresh_cache_status();
+    assert_eq!(loaded.cache, CacheStatus::Rebuilt);
     fs::remove_dir_all(&root).unwrap();
 }
 

@@ -12,12 +12,14 @@ use serde_json::Value;
 use crate::support::World;
 
 mod basics;
+mod cache;
 mod programs;
 mod workdir;
 
 pub fn tests() -> Vec<libtest_mimic::Trial> {
     basics::tests()
         .into_iter()
+        .chain(cache::tests())
         .chain(programs::tests())
         .chain(workdir::tests())
         .collect()
