@@ -50,7 +50,7 @@ pub(super) fn why(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome,
     let (dialect, on_ask) = hook::settings(parsed);
     let dialect = dialect.unwrap_or(Dialect::Hermes);
     let mut stderr = String::new();
-    let (options, mut loaded) = env.options(cwd.as_deref(), &mut stderr);
+    let (options, mut loaded, _) = env.options(cwd.as_deref(), &mut stderr);
     let options = Options { on_ask, ..options };
     let explanation = engine::explain(&call, &options);
     // A cached rule that failed its check was recovered inside config
@@ -60,6 +60,7 @@ pub(super) fn why(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome,
     let mut out = String::new();
     let what = cmd.or(path).unwrap_or_default();
     describe_call(&mut out, &call, what, &options, &loaded);
+    super::standing::describe_environment(&mut out, env, &env.vetted(cwd.as_deref()), &options);
     describe_files(&mut out, &explanation);
     describe_steps(&mut out, &explanation);
     let verdict = &explanation.verdict;
@@ -188,7 +189,7 @@ fn describe_steps(out: &mut String, explanation: &Explanation) {
     }
 }
 
-fn describe_sources(out: &mut String, policy: &Policy) {
+pub(super) fn describe_sources(out: &mut String, policy: &Policy) {
     if policy.sources.is_empty() {
         let _ = writeln!(out, "sources: none (built-in rules only)");
         return;
@@ -206,6 +207,7 @@ fn describe_sources(out: &mut String, policy: &Policy) {
             source.path,
             state
         );
+        super::standing::describe_standing(out, source);
     }
     if let Some(mode) = policy.settings.mode {
         let _ = writeln!(out, "mode: {}", format!("{mode:?}").to_lowercase());
@@ -233,7 +235,8 @@ fn cache_line(status: &CacheStatus, file: Option<&Path>) -> String {
 
 pub(super) fn lint(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome, Error> {
     let cwd = current_dir(parsed);
-    let policy = load::lint(&env.locations, cwd.as_deref().map(Path::new));
+    let vetted = env.vetted(cwd.as_deref());
+    let policy = load::lint(&vetted.locations, cwd.as_deref().map(Path::new));
     let mut out = String::new();
     describe_sources(&mut out, &policy);
     let decide = |policy: &std::sync::Arc<crate::config::policy::Policy>, command: &str| {
@@ -247,6 +250,9 @@ pub(super) fn lint(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome
     let home = env.locations.home.as_deref().map(crate::path::text);
     let review = crate::config::review::review(&policy, &decide, home.as_deref());
     let style = env.style();
+    for note in vetted.notes() {
+        let _ = writeln!(out, "{}", style.warn(&note));
+    }
     for problem in policy.problems.iter().chain(&review.errors) {
         let _ = writeln!(out, "{}", style.fail(problem));
     }
@@ -300,8 +306,9 @@ pub(super) fn bless(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcom
         });
     }
     let cwd = current_dir(parsed);
+    let vetted = env.vetted(cwd.as_deref());
     Ok(
-        match load::bless(&env.locations, cwd.as_deref().map(Path::new)) {
+        match load::bless(&vetted.locations, cwd.as_deref().map(Path::new)) {
             Ok(lines) => Outcome {
                 stdout: lines.iter().map(|l| format!("{l}\n")).collect(),
                 stderr: String::new(),
@@ -322,9 +329,10 @@ pub(super) fn bless(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcom
 /// cache and the ledger.
 pub(super) fn health(parsed: &Parsed, env: &Env) -> Vec<Check> {
     let cwd = current_dir(parsed);
+    let vetted = env.vetted(cwd.as_deref());
     let cwd = cwd.as_deref().map(Path::new);
     let mut checks = Vec::new();
-    let policy = load::lint(&env.locations, cwd);
+    let policy = load::lint(&vetted.locations, cwd);
     checks.push(match policy.problems.first() {
         None => Check::new(
             None,
@@ -345,7 +353,7 @@ pub(super) fn health(parsed: &Parsed, env: &Env) -> Vec<Check> {
         )
         .fix("warden lint (shows every problem with file:line)"),
     });
-    let loaded = load::load(&env.locations, cwd);
+    let loaded = load::load(&vetted.locations, cwd);
     let file = loaded.cache_file.as_deref();
     checks.push(match &loaded.cache {
         CacheStatus::Unwritable(_) => Check::new(
@@ -395,5 +403,6 @@ pub(super) fn health(parsed: &Parsed, env: &Env) -> Vec<Check> {
             .fix(crate::config::grants::FIX),
         );
     }
+    checks.extend(super::standing::checks(&policy, env, &vetted));
     checks
 }

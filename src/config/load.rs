@@ -12,7 +12,7 @@ use crate::config::cache::{self, KeyInput};
 use crate::config::compile::compile;
 use crate::config::fingerprint::{self, Fingerprint};
 use crate::config::ledger::{self, Ledger};
-use crate::config::model::{Counts, RuleSpec, SourceInfo, SourceKind, Tier};
+use crate::config::model::{Counts, RuleSpec, SourceInfo, SourceKind, Standing, Tier};
 use crate::config::policy::{Policy, Recompile};
 use crate::config::settle::{self, Settled};
 pub use crate::config::sources::Locations;
@@ -256,10 +256,13 @@ pub(super) fn load_with_ledger_read_before(
     compile_and_store(&inputs, locations, cache_file, ledger_bytes)
 }
 
-/// The cache file for the sources `inputs` looked at, if a cache directory is known.
+/// The cache file for the sources `inputs` looked at, with their
+/// standing, if a cache directory is known.
 fn cache_file(locations: &Locations, inputs: &Inputs) -> Option<PathBuf> {
     locations.cache_dir.as_ref().map(|dir| {
-        let paths: Vec<&str> = inputs.looked_at.iter().map(String::as_str).collect();
+        let standing = inputs.standing_key();
+        let mut paths: Vec<&str> = inputs.looked_at.iter().map(String::as_str).collect();
+        paths.push(&standing);
         dir.join(cache::file_name(&paths))
     })
 }
@@ -313,6 +316,12 @@ fn cache_key(
     keyed.push(KeyInput {
         path: ledger_path.and_then(Path::to_str).unwrap_or(""),
         bytes: ledger_bytes,
+    });
+    // What each source may do is part of what the policy was compiled from.
+    let standing = inputs.standing_key();
+    keyed.push(KeyInput {
+        path: "\0standing",
+        bytes: Some(standing.as_bytes()),
     });
     cache::key(&keyed)
 }
@@ -713,6 +722,10 @@ fn enforce(
             sha256: String::new(),
             counts: Counts::of(std::slice::from_ref(&rule)),
             error: None,
+            // It keeps denying or asking; a protected allow kept after it
+            // left its file would loosen from a file that no longer says so.
+            standing: Standing::TightenOnly("kept by warden's ledger".into()),
+            withheld: crate::config::standing::withheld_rules(std::slice::from_ref(&rule)),
         });
         rules.push(rule);
     }

@@ -82,7 +82,7 @@ pub static STAGES: &[Stage] = &[
     Stage {
         name: "post-processing",
         decides: "changes the verdict",
-        catches: "whoever decided: **yolo** (`HERMES_YOLO_MODE=1` in warden's environment, or `approvals.mode: off`) turns an ask from the dangerous, mode or threshold layer into an allow, never a block or your own ask rule; **`on_error: ask`** turns an allow into an ask while a policy file is broken; with **no human present** (`HERMES_CRON_SESSION=1`, which Hermes sets for cron jobs, or `WARDEN_UNATTENDED`) an ask becomes what `approvals.cron_mode` / `single_query_mode` / `unattended_mode` says (`deny`, the default, blocks; `approve` allows, except your own ask rules, which block); and **`--on-ask block`** turns any remaining ask into a block",
+        catches: "whoever decided: **yolo** (`HERMES_YOLO_MODE=1` in warden's environment, for Hermes' calls only, or `approvals.mode: off` in a trusted file) turns an ask from the dangerous, mode or threshold layer into an allow, never a block or your own ask rule; **`on_error: ask`** turns an allow into an ask while a policy file is broken; with **no human present** (`HERMES_CRON_SESSION=1`, which Hermes sets for cron jobs, or `WARDEN_UNATTENDED`) an ask becomes what `approvals.cron_mode` / `single_query_mode` / `unattended_mode` says (`deny`, the default, blocks; `approve` allows, except your own ask rules, which block); and **`--on-ask block`** turns any remaining ask into a block",
         after_layers: true,
         run: post::finish,
     },
@@ -365,8 +365,16 @@ fn built_in_danger(
 }
 
 fn mode(cx: &mut Context<'_>) -> Step {
-    let mode = cx.policy.settings.mode.unwrap_or(Mode::Autonomous);
-    let (decision, why) = fallback::mode_decision(mode, cx.call.kind, cx.analysis);
+    let settings = &cx.policy.settings;
+    // A tighten-only source's mode decides only where it is stricter.
+    let (mode, (decision, why)) = std::iter::once(settings.mode.unwrap_or(Mode::Autonomous))
+        .chain(settings.tightening_modes.iter().copied())
+        .map(|mode| (mode, fallback::mode_decision(mode, cx.call.kind, cx.analysis)))
+        .reduce(|best, next| if next.1 .0 > best.1 .0 { next } else { best })
+        .unwrap_or((
+            Mode::Autonomous,
+            fallback::mode_decision(Mode::Autonomous, cx.call.kind, cx.analysis),
+        ));
     let note = cx.note(|| format!("{why} ({} tool)", cx.call.kind.as_str()));
     if decision == Decision::Allow {
         return pass(cx, note);

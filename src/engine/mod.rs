@@ -32,7 +32,8 @@ pub use layers::STAGES;
 pub struct Options {
     /// `SUDO_PASSWORD` is set, so `sudo -S` is fed by the agent's host, not guessed.
     pub(crate) sudo_password_set: bool,
-    /// `HERMES_YOLO_MODE` in warden's own environment.
+    /// `HERMES_YOLO_MODE` in warden's own environment (honoured for Hermes'
+    /// calls only).
     pub(crate) yolo: bool,
     /// No human will answer an ask; which Hermes setting says what to do.
     pub(crate) unattended: Option<NoHuman>,
@@ -195,9 +196,13 @@ pub(crate) struct Context<'a> {
 }
 
 impl Context<'_> {
-    /// Yolo: `HERMES_YOLO_MODE`, or `approvals.mode: off`.
+    /// Yolo: `HERMES_YOLO_MODE` on a Hermes call (it is Hermes' switch,
+    /// which Hermes sets itself for `--yolo`; in Claude Code's or Codex's
+    /// environment it can only have been put there), or `approvals.mode:
+    /// off` in a trusted file.
     fn yolo(&self) -> bool {
-        self.options.yolo || self.policy.settings.approvals_off == Some(true)
+        (self.options.yolo && self.call.agent == crate::payload::Agent::Hermes)
+            || self.policy.settings.approvals_off == Some(true)
     }
 
     /// A note that takes formatting: made only when explaining.
