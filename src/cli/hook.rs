@@ -54,10 +54,10 @@ fn judge(parsed: &Parsed, env: &Env, stdin: &mut dyn Read) -> Outcome {
     let line = verdict.render(dialect.unwrap_or(call.agent.dialect()));
     let audit = locations
         .and_then(|locations| env.audit_log(&options.policy.settings, &locations))
-    .map(|log| crate::audit::Pending {
-        log,
-        entry: crate::audit::Entry::new(&call, &verdict, std::time::SystemTime::now()),
-    });
+        .map(|log| crate::audit::Pending {
+            log,
+            entry: crate::audit::Entry::new(&call, &verdict, std::time::SystemTime::now()),
+        });
     Outcome {
         stdout: format!("{line}\n"),
         stderr,

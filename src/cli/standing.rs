@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use super::args::Parsed;
 use super::{Env, Io, Outcome};
 use crate::agents::{Check, Status};
-use crate::config::environment::{Variable, Vetted};
+use crate::config::environment::{Honour, Variable, Vetted};
 use crate::config::load;
 use crate::config::model::{SourceInfo, Standing, Tier};
 use crate::config::policy::Policy;
@@ -132,7 +132,12 @@ fn list(store: &Path, vetted: &Vetted, cwd: Option<&str>) -> Result<Outcome, Err
     let mut out = String::new();
     match trusted::list(store) {
         Ok(records) => {
-            let _ = writeln!(out, "{}: {} trusted project files", store.display(), records.len());
+            let _ = writeln!(
+                out,
+                "{}: {} trusted project files",
+                store.display(),
+                records.len()
+            );
             for (record, state) in records {
                 let state = match state {
                     trusted::State::Current => "trusted",
@@ -215,8 +220,7 @@ pub(super) fn describe_environment(
     }
     let _ = writeln!(out, "loosening variables:");
     for v in variables {
-        let state = if v.honoured { "honoured" } else { "IGNORED" };
-        let _ = writeln!(out, "  {}={}: {state}; {}", v.name, v.value, v.note);
+        let _ = writeln!(out, "  {}={}: {}; {}", v.name, v.value, v.honoured.as_str(), v.note);
     }
 }
 
@@ -226,10 +230,11 @@ pub(super) fn variables(env: &Env, vetted: &Vetted, policy: &Policy) -> Vec<Vari
     let mut out = vetted.variables.clone();
     let settings = &policy.settings;
     for (name, value) in &env.loosening {
+        let yes = |on: bool| if on { Honour::Yes } else { Honour::No };
         let (value, honoured, note) = match *name {
             "HERMES_YOLO_MODE" => (
                 value.clone(),
-                env.yolo,
+                yes(env.yolo),
                 "for Hermes' calls only (Hermes' own switch): lifts the asks of the dangerous, mode and threshold layers, never a block or your own ask rule".to_string(),
             ),
             "HERMES_CRON_SESSION" | "WARDEN_UNATTENDED" => {
@@ -240,21 +245,21 @@ pub(super) fn variables(env: &Env, vetted: &Vetted, policy: &Policy) -> Vec<Vari
                 } else {
                     "no one can answer an ask, so each one blocks"
                 };
-                (value.clone(), env.unattended.is_some(), note.to_string())
+                (value.clone(), yes(env.unattended.is_some()), note.to_string())
             }
             "SUDO_PASSWORD" => (
                 "(set)".into(),
-                true,
+                Honour::Yes,
                 "`sudo -S` passes the sudo guard (Hermes answers sudo's prompt with it); what sudo runs is still judged".into(),
             ),
             "CLAUDE_PROJECT_DIR" => (
                 value.clone(),
-                env.claude_project.is_some(),
+                yes(env.claude_project.is_some()),
                 "the project, where it holds the working directory and is no home or system directory: writes inside it are ordinary work".into(),
             ),
             _ => (
                 value.clone(),
-                true,
+                Honour::Yes,
                 "the hook's deadline (0: none), after which it blocks".into(),
             ),
         };
@@ -280,7 +285,10 @@ pub(super) fn checks(policy: &Policy, env: &Env, vetted: &Vetted) -> Vec<Check> 
             continue;
         }
         let fix = if source.tier == Tier::Project {
-            format!("if you mean it, `warden project trust {}` from a terminal", source.path)
+            format!(
+                "if you mean it, `warden project trust {}` from a terminal",
+                source.path
+            )
         } else {
             "move what should loosen into your own config (~/.config/warden/config.yaml)".into()
         };
@@ -298,11 +306,15 @@ pub(super) fn checks(policy: &Policy, env: &Env, vetted: &Vetted) -> Vec<Check> 
         );
     }
     for v in variables(env, vetted, policy) {
-        let status = if v.honoured { Status::Pass } else { Status::Warn };
-        let state = if v.honoured { "honoured" } else { "ignored" };
-        let mut check = Check::new(None, status, format!("{}={}: {state}; {}", v.name, v.value, v.note));
-        if !v.honoured {
-            check = check.fix(format!("unset {} or point it somewhere only you can write", v.name));
+        let ignored = v.honoured == Honour::No;
+        let status = if ignored { Status::Warn } else { Status::Pass };
+        let text = format!("{}={}: {}; {}", v.name, v.value, v.honoured.as_str(), v.note);
+        let mut check = Check::new(None, status, text);
+        if ignored {
+            check = check.fix(format!(
+                "unset {} or point it somewhere only you can write",
+                v.name
+            ));
         }
         checks.push(check);
     }

@@ -2,8 +2,7 @@
 
 use crate::config::ledger;
 use crate::config::model::{
-    Counts, RuleSpec, Settings, SourceDoc, SourceInfo, SourceKind, Standing, Target, Tier,
-    ToolSel,
+    Counts, RuleSpec, Settings, SourceDoc, SourceInfo, SourceKind, Standing, Target, Tier, ToolSel,
 };
 use crate::config::policy::{Policy, Subjects};
 use crate::config::sources::{Candidate, Inputs};

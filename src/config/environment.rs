@@ -20,10 +20,30 @@ use crate::rules::targets::{classify, is_temp_dir, Target};
 pub struct Variable {
     pub name: &'static str,
     pub value: String,
-    /// It took effect as set (in full, or as far as the note says).
-    pub honoured: bool,
+    pub honoured: Honour,
     /// What it did, or why it was ignored.
     pub note: String,
+}
+
+/// How far a variable took effect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Honour {
+    /// As set.
+    Yes,
+    /// What it points at applies, but only what tightens.
+    TightenOnly,
+    /// Not at all: the default applies.
+    No,
+}
+
+impl Honour {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Honour::Yes => "honoured",
+            Honour::TightenOnly => "honoured, tighten-only",
+            Honour::No => "IGNORED",
+        }
+    }
 }
 
 /// The locations to use for one call, and every location variable set.
@@ -38,7 +58,7 @@ impl Vetted {
     pub fn notes(&self) -> Vec<String> {
         self.variables
             .iter()
-            .filter(|v| !v.honoured)
+            .filter(|v| v.honoured == Honour::No)
             .map(|v| format!("warden: {}={} is ignored: {}", v.name, v.value, v.note))
             .collect()
     }
@@ -79,7 +99,10 @@ pub fn vet(raw: &Locations, project: Option<&Path>) -> Vetted {
         variables.push(Variable {
             name,
             value: value.clone(),
-            honoured: problem.is_none(),
+            honoured: match problem {
+                None => Honour::Yes,
+                Some(_) => Honour::No,
+            },
             note,
         });
     }
@@ -125,7 +148,10 @@ pub(crate) fn misplaced(path: &Path, project: Option<&Path>, person: u32) -> Opt
     if !path.is_absolute() {
         return Some("it is not an absolute path".into());
     }
-    for place in [Some(path.to_path_buf()), resolved(path)].into_iter().flatten() {
+    for place in [Some(path.to_path_buf()), resolved(path)]
+        .into_iter()
+        .flatten()
+    {
         let text = crate::path::text(&place);
         if is_temp_dir(&text) || classify(&text, None) == Target::Temp {
             return Some(format!(
@@ -160,12 +186,16 @@ fn report(name: &'static str, value: &str, person: u32) -> Variable {
     let path = Path::new(value);
     let (honoured, note) = match name {
         "WARDEN_MANAGED_DIR" if path == Path::new(DEFAULT_MANAGED_DIR) => {
-            (true, "the default managed directory".into())
+            (Honour::Yes, "the default managed directory".into())
         }
+        "WARDEN_MANAGED_DIR" | "WARDEN_CONFIG" if !path.exists() => (
+            Honour::TightenOnly,
+            format!("{} does not exist, so it says nothing", path.display()),
+        ),
         "WARDEN_MANAGED_DIR" | "WARDEN_CONFIG" => {
             match standing::root_only_claim(path, Some(name), person) {
                 standing::Claim::Trusted => {
-                    (true, "only root can write it: all it says applies".into())
+                    (Honour::Yes, "only root can write it: all it says applies".into())
                 }
                 claim => {
                     let why = match claim {
@@ -177,15 +207,15 @@ fn report(name: &'static str, value: &str, person: u32) -> Variable {
                     } else {
                         String::new()
                     };
-                    (false, format!("{why}{also}"))
+                    (Honour::TightenOnly, format!("{why}{also}"))
                 }
             }
         }
         "WARDEN_PROJECT_CEILING" => (
-            true,
+            Honour::TightenOnly,
             "the search for the project stops below it; project files at and above it still apply, but only what tightens".into(),
         ),
-        _ => (true, String::new()),
+        _ => (Honour::Yes, String::new()),
     };
     Variable {
         name,
@@ -231,19 +261,32 @@ mod tests {
         assert_eq!(l.custom_patterns, None);
         let notes = vetted.notes();
         assert_eq!(notes.len(), 4, "{notes:?}");
-        assert!(notes[0].contains("XDG_CONFIG_HOME=/tmp/x is ignored") && notes[0].contains("temporary"), "{notes:?}");
-        assert!(notes.iter().any(|n| n.contains("inside the project")), "{notes:?}");
-        assert!(notes.iter().any(|n| n.contains("not an absolute path")), "{notes:?}");
+        assert!(
+            notes[0].contains("XDG_CONFIG_HOME=/tmp/x is ignored")
+                && notes[0].contains("temporary"),
+            "{notes:?}"
+        );
+        assert!(
+            notes.iter().any(|n| n.contains("inside the project")),
+            "{notes:?}"
+        );
+        assert!(
+            notes.iter().any(|n| n.contains("not an absolute path")),
+            "{notes:?}"
+        );
     }
 
     #[test]
     fn a_place_outside_project_and_temp_is_honoured() {
         let here = std::env::current_dir().unwrap();
         let target = here.join("target");
-        let locations = raw(Path::new("/nonexistent-home"), &[("XDG_CACHE_HOME", &target.display().to_string())]);
+        let locations = raw(
+            Path::new("/nonexistent-home"),
+            &[("XDG_CACHE_HOME", &target.display().to_string())],
+        );
         let vetted = vet(&locations, None);
         assert_eq!(vetted.locations.cache_dir, Some(target.join("warden")));
-        assert!(vetted.variables[0].honoured, "{:?}", vetted.variables);
+        assert_eq!(vetted.variables[0].honoured, Honour::Yes, "{:?}", vetted.variables);
         assert!(vetted.notes().is_empty());
     }
 }

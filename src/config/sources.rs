@@ -237,11 +237,21 @@ pub(crate) fn discover(locations: &Locations, cwd: Option<&Path>) -> Inputs {
     let mut looked_at = Vec::new();
     if let Some(dir) = &locations.managed_dir {
         let moved = dir != Path::new(DEFAULT_MANAGED_DIR);
-        managed_files(dir, moved.then_some("WARDEN_MANAGED_DIR"), person, &mut candidates);
+        managed_files(
+            dir,
+            moved.then_some("WARDEN_MANAGED_DIR"),
+            person,
+            &mut candidates,
+        );
         // Moving the managed directory does not take the administrator's
         // policy away.
         if moved {
-            managed_files(Path::new(DEFAULT_MANAGED_DIR), None, person, &mut candidates);
+            managed_files(
+                Path::new(DEFAULT_MANAGED_DIR),
+                None,
+                person,
+                &mut candidates,
+            );
         }
     }
     if let Some(cwd) = cwd {
@@ -288,12 +298,7 @@ pub(crate) fn discover(locations: &Locations, cwd: Option<&Path>) -> Inputs {
 
 /// The files of a managed directory, trusted when only root could have
 /// written them (see [`standing::root_only_claim`]).
-fn managed_files(
-    dir: &Path,
-    named_by: Option<&str>,
-    person: u32,
-    candidates: &mut Vec<Candidate>,
-) {
+fn managed_files(dir: &Path, named_by: Option<&str>, person: u32, candidates: &mut Vec<Candidate>) {
     for path in yaml_files(dir) {
         let claim = standing::root_only_claim(&path, named_by, person);
         let c = Candidate::new(path, Tier::Managed, SourceKind::Warden, None);
@@ -315,8 +320,15 @@ fn displaced_files(locations: &Locations, candidates: &mut Vec<Candidate>) {
         }
     }
     let hermes = locations.default_under_home(".hermes");
-    if let Some(default) = hermes.as_ref().filter(|h| locations.hermes_home.as_ref() != Some(h)) {
-        found.push((default.join("config.yaml"), SourceKind::HermesConfig, "HERMES_HOME"));
+    if let Some(default) = hermes
+        .as_ref()
+        .filter(|h| locations.hermes_home.as_ref() != Some(h))
+    {
+        found.push((
+            default.join("config.yaml"),
+            SourceKind::HermesConfig,
+            "HERMES_HOME",
+        ));
         found.push((default.join("trust.json"), SourceKind::Trust, "HERMES_HOME"));
         for file in plugin_defaults(default) {
             found.push((file, SourceKind::Plugin, "HERMES_HOME"));

@@ -136,7 +136,10 @@ pub(crate) fn foreign(path: &Path, person: u32) -> Option<String> {
             ));
         }
         if node.mode & OTHERS_WRITE != 0 {
-            return Some(format!("anyone can write {shown} (mode {:o})", node.mode & 0o7777));
+            return Some(format!(
+                "anyone can write {shown} (mode {:o})",
+                node.mode & 0o7777
+            ));
         }
     }
     let dir = path.parent().unwrap_or(Path::new("/"));
@@ -187,7 +190,11 @@ pub(crate) fn not_root_only(path: &Path) -> Option<String> {
             Err(err) => return Some(format!("{} cannot be looked at ({err})", p.display())),
         };
         if node.uid != ROOT {
-            return Some(format!("{} is owned by uid {}, not root", p.display(), node.uid));
+            return Some(format!(
+                "{} is owned by uid {}, not root",
+                p.display(),
+                node.uid
+            ));
         }
         if node.mode & (GROUP_WRITE | OTHERS_WRITE) != 0 {
             return Some(format!(
@@ -262,7 +269,10 @@ pub(crate) fn tighten(merged: &mut Settings, s: &Settings) -> Vec<String> {
         if rank(on_error) > rank(current) {
             merged.on_error = Some(on_error);
         } else if on_error != current {
-            withheld.push(format!("on_error: {}", format!("{on_error:?}").to_lowercase()));
+            withheld.push(format!(
+                "on_error: {}",
+                format!("{on_error:?}").to_lowercase()
+            ));
         }
     }
     match s.approvals_off {
@@ -272,8 +282,16 @@ pub(crate) fn tighten(merged: &mut Settings, s: &Settings) -> Vec<String> {
     }
     for (theirs, ours, name) in [
         (s.cron_mode, &mut merged.cron_mode, "cron_mode"),
-        (s.single_query_mode, &mut merged.single_query_mode, "single_query_mode"),
-        (s.unattended_mode, &mut merged.unattended_mode, "unattended_mode"),
+        (
+            s.single_query_mode,
+            &mut merged.single_query_mode,
+            "single_query_mode",
+        ),
+        (
+            s.unattended_mode,
+            &mut merged.unattended_mode,
+            "unattended_mode",
+        ),
     ] {
         match theirs {
             Some(Unattended::Deny) => *ours = Some(Unattended::Deny),
@@ -307,7 +325,11 @@ pub(crate) fn tighten(merged: &mut Settings, s: &Settings) -> Vec<String> {
 /// the priorities of ask rules set above the default (a tighten-only rule
 /// never outranks another, so they do nothing).
 pub(crate) fn withheld_rules(rules: &[RuleSpec]) -> Vec<String> {
-    let at = |rule: &RuleSpec| rule.line.map(|l| format!(" (line {l})")).unwrap_or_default();
+    let at = |rule: &RuleSpec| {
+        rule.line
+            .map(|l| format!(" (line {l})"))
+            .unwrap_or_default()
+    };
     let mut out = Vec::new();
     for rule in rules.iter().filter(|r| !r.dangerous) {
         match rule.decision {
@@ -415,8 +437,16 @@ mod tests {
         assert_eq!(merged.approvals_off, None);
         assert_eq!(merged.unattended_mode, None);
         assert!(merged.exempt_categories.is_empty());
-        for needle in ["on_error: allow", "approvals.mode: off", "unattended_mode: approve", "exempt: recursive delete"] {
-            assert!(withheld.iter().any(|w| w.contains(needle)), "{needle}: {withheld:?}");
+        for needle in [
+            "on_error: allow",
+            "approvals.mode: off",
+            "unattended_mode: approve",
+            "exempt: recursive delete",
+        ] {
+            assert!(
+                withheld.iter().any(|w| w.contains(needle)),
+                "{needle}: {withheld:?}"
+            );
         }
         // A threshold where the trusted files set none only tightens.
         let mut merged = Settings::default();

@@ -8,8 +8,8 @@ use sha2::{Digest, Sha256};
 use crate::config::cache::{self, FORMAT_VERSION};
 use crate::config::load::{self, CacheStatus, Locations};
 use crate::config::model::{
-    Counts, Mode, OnError, Risk, RuleSpec, Settings, SourceInfo, SourceKind, Target, Tier, ToolSel,
-    Unattended,
+    Counts, Mode, OnError, Risk, RuleSpec, Settings, SourceInfo, SourceKind, Standing, Target,
+    Tier, ToolSel, Unattended,
 };
 use crate::config::policy::{haystack, FileSubject, Policy, Subjects};
 use crate::config::{hermes, plugin, warden_file};
@@ -45,8 +45,8 @@ fn temp_dir(tag: &str) -> PathBuf {
 /// `FORMAT_VERSION` and the SHA-256 of the representative policies' cached
 /// bytes when it was last bumped.
 const RECORDED_LAYOUT: (u32, &str) = (
-    10,
-    "4bca4884f58fb247c2ada9da2e940dbd3aacf4f7bf9e05edfcfdb8c020435f1f",
+    11,
+    "f5d8282a480ce01a335caaa950fff46071f9751c65120181d779f31410d85dbf",
 );
 
 fn representative_sources() -> Vec<SourceInfo> {
@@ -89,6 +89,12 @@ fn representative_sources() -> Vec<SourceInfo> {
                 protected: n + 4,
             },
             error: Some(format!("{path} is broken in way {n}")),
+            standing: if n % 2 == 0 {
+                Standing::Trusted
+            } else {
+                Standing::TightenOnly(format!("reason {n}"))
+            },
+            withheld: vec![format!("allow rule withheld-{n}")],
         })
         .collect()
 }
@@ -159,6 +165,7 @@ fn representative_policies() -> Vec<Policy> {
                     max_bytes: 4096 << i,
                     keep: i as u32,
                 }),
+                tightening_modes: modes[..i].to_vec(),
             };
             let mut policy =
                 Policy::new(representative_sources(), settings, representative_rules());

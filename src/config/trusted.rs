@@ -111,8 +111,8 @@ pub fn trust(store: &Path, file: &Path) -> Result<Trusted> {
             "{why}: warden will not trust it (its deny and ask rules still apply); nothing was trusted"
         )));
     }
-    let identity = project_identity(file)
-        .ok_or_else(|| refuse("its directory cannot be resolved".into()))?;
+    let identity =
+        project_identity(file).ok_or_else(|| refuse("its directory cannot be resolved".into()))?;
     let bytes = std::fs::read(file).map_err(|e| refuse(format!("cannot be read: {e}")))?;
     let text = std::str::from_utf8(&bytes)
         .map_err(|_| refuse("is not valid UTF-8; nothing was trusted".into()))?;
@@ -131,7 +131,10 @@ pub fn trust(store: &Path, file: &Path) -> Result<Trusted> {
         sha256: sha256_hex(&bytes),
     };
     let mut book = read(store).map_err(|e| {
-        state_error(store, format!("{e}; remove it to start afresh (every trust it held is lost anyway)"))
+        state_error(
+            store,
+            format!("{e}; remove it to start afresh (every trust it held is lost anyway)"),
+        )
     })?;
     let mut replaced = false;
     book.files.retain(|r| {
@@ -209,10 +212,18 @@ mod tests {
         let root = dir("edit");
         let store = root.join("state/trusted-projects.json");
         let file = root.join("p/.warden.yaml");
-        std::fs::write(&file, "rules:\n  allow: ['terminal(make:*)']\nmode: autonomous\n").unwrap();
+        std::fs::write(
+            &file,
+            "rules:\n  allow: ['terminal(make:*)']\nmode: autonomous\n",
+        )
+        .unwrap();
         let done = trust(&store, &file).unwrap();
         assert!(!done.replaced);
-        assert!(done.loosens.iter().any(|l| l.contains("terminal(make:*)")), "{:?}", done.loosens);
+        assert!(
+            done.loosens.iter().any(|l| l.contains("terminal(make:*)")),
+            "{:?}",
+            done.loosens
+        );
         let identity = project_identity(&file).unwrap();
         let book = read(&store).unwrap();
         assert_eq!(book.lookup(&identity), Some(done.record.sha256.clone()));
@@ -233,10 +244,16 @@ mod tests {
         let store = root.join("trusted-projects.json");
         let other = root.join("p/policy.yaml");
         std::fs::write(&other, "rules: {}\n").unwrap();
-        assert!(trust(&store, &other).unwrap_err().to_string().contains("not a project policy file"));
+        assert!(trust(&store, &other)
+            .unwrap_err()
+            .to_string()
+            .contains("not a project policy file"));
         let broken = root.join("p/.hermes/permissions.yaml");
         std::fs::write(&broken, "rulez: {}\n").unwrap();
-        assert!(trust(&store, &broken).unwrap_err().to_string().contains("does not parse"));
+        assert!(trust(&store, &broken)
+            .unwrap_err()
+            .to_string()
+            .contains("does not parse"));
         assert!(trust(&store, &root.join("p/.warden.yaml")).is_err());
         assert!(!store.exists());
         std::fs::write(&store, "not json").unwrap();

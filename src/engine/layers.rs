@@ -47,7 +47,7 @@ pub static STAGES: &[Stage] = &[
     Stage {
         name: "user",
         decides: "block, ask or allow",
-        catches: "your deny, ask and allow rules from every source ([Configuration](#configuration)); all that match compete: highest priority wins (default 50), ties go deny > ask > allow, and managed rules beat everything else. A deny or ask on any command of a line decides for the line; an allow only when every command is allowed. A winning allow skips the layers below",
+        catches: "your deny, ask and allow rules from every source ([Configuration](#configuration)); all that match compete: highest priority wins (default 50), ties go deny > ask > allow, and managed rules beat everything else. The rules of a file that may only tighten (a project file you have not trusted, see [Who may loosen](#who-may-loosen-the-guard)) do not compete: its allows do nothing, and its deny or ask replaces the winner only when stricter. A deny or ask on any command of a line decides for the line; an allow only when every command is allowed. A winning allow skips the layers below",
         after_layers: false,
         run: user_rules,
     },
@@ -369,7 +369,12 @@ fn mode(cx: &mut Context<'_>) -> Step {
     // A tighten-only source's mode decides only where it is stricter.
     let (mode, (decision, why)) = std::iter::once(settings.mode.unwrap_or(Mode::Autonomous))
         .chain(settings.tightening_modes.iter().copied())
-        .map(|mode| (mode, fallback::mode_decision(mode, cx.call.kind, cx.analysis)))
+        .map(|mode| {
+            (
+                mode,
+                fallback::mode_decision(mode, cx.call.kind, cx.analysis),
+            )
+        })
         .reduce(|best, next| if next.1 .0 > best.1 .0 { next } else { best })
         .unwrap_or((
             Mode::Autonomous,

@@ -443,9 +443,12 @@ const ROWS: &[Row] = &[
     Row { name: "managed-mode-beats-project-mode",
         files: &[(MANAGED, "mode: plan\n"), (PROJECT, "mode: autonomous\n")],
         vars: &[], cmd: "cargo build", action: "block", rule: Some("mode.plan"), layer: "mode" },
-    Row { name: "managed-mode-loosens-too",
+    // The world's managed directory is one WARDEN_MANAGED_DIR moved into a
+    // directory the tests own: it cannot loosen (see loosening::environment
+    // for one that can), and the project's plan still tightens.
+    Row { name: "moved-managed-mode-only-tightens",
         files: &[(MANAGED, "mode: autonomous\n"), (PROJECT, "mode: plan\n")],
-        vars: &[], cmd: "cargo build", action: "allow", rule: None, layer: "default" },
+        vars: &[], cmd: "cargo build", action: "block", rule: Some("mode.plan"), layer: "mode" },
     Row { name: "compound-allow-needs-every-segment",
         files: &[(USER, "rules:\n  allow: ['terminal(git:*)']\n")],
         vars: &[], cmd: "git status && curl x | sh", action: "ask", rule: Some("net.pipe-to-shell"), layer: "dangerous" },
@@ -556,6 +559,8 @@ fn every_source_at_once() {
         .file("extra.yaml", &rule("deny", "env-no-nc", "nc:*"))
         .var_at("WARDEN_CONFIG", "extra.yaml");
 
+    // The person trusted the project's file: its allow rule applies.
+    w.trust(PROJECT);
     let text = w.why("echo hello").stdout;
     let order = [
         ("managed", MANAGED),
