@@ -59,7 +59,8 @@ pub struct Env {
     sudo_password_set: bool,
     /// stdin is a terminal: a person typed `warden` with no payload.
     stdin_is_terminal: bool,
-    /// `HERMES_YOLO_MODE` is on (read here, never from a command's text).
+    /// `HERMES_YOLO_MODE` is on: named by `why` and `doctor`, never
+    /// honoured (the environment may only tighten).
     yolo: bool,
     /// No human will answer an ask (`HERMES_CRON_SESSION`, `WARDEN_UNATTENDED`).
     unattended: Option<NoHuman>,
@@ -230,7 +231,6 @@ impl Env {
         }
         let options = Options {
             sudo_password_set: self.sudo_password_set,
-            yolo: self.yolo,
             unattended: self.unattended,
             home: self.locations.home.as_ref().map(|h| crate::path::text(h)),
             // Moved, not cloned: the policy can hold megabytes of rules.

@@ -119,8 +119,8 @@ fn describe_call(
     let _ = writeln!(
         out,
         "environment: yolo {}, {}, --on-ask {}",
-        if options.yolo {
-            "on (HERMES_YOLO_MODE)"
+        if options.policy.settings.approvals_off == Some(true) {
+            "on (approvals.mode: off)"
         } else {
             "off"
         },

@@ -220,7 +220,14 @@ pub(super) fn describe_environment(
     }
     let _ = writeln!(out, "loosening variables:");
     for v in variables {
-        let _ = writeln!(out, "  {}={}: {}; {}", v.name, v.value, v.honoured.as_str(), v.note);
+        let _ = writeln!(
+            out,
+            "  {}={}: {}; {}",
+            v.name,
+            v.value,
+            v.honoured.as_str(),
+            v.note
+        );
     }
 }
 
@@ -234,8 +241,12 @@ pub(super) fn variables(env: &Env, vetted: &Vetted, policy: &Policy) -> Vec<Vari
         let (value, honoured, note) = match *name {
             "HERMES_YOLO_MODE" => (
                 value.clone(),
-                yes(env.yolo),
-                "for Hermes' calls only (Hermes' own switch): lifts the asks of the dangerous, mode and threshold layers, never a block or your own ask rule".to_string(),
+                Honour::No,
+                if env.yolo {
+                    "an agent could have set it (Hermes reads ~/.hermes/.env), and the environment may only tighten: warden takes yolo only from `approvals.mode: off` in your own Hermes config, set from a terminal".to_string()
+                } else {
+                    "it is not on".to_string()
+                },
             ),
             "HERMES_CRON_SESSION" | "WARDEN_UNATTENDED" => {
                 let approves = [settings.cron_mode, settings.single_query_mode, settings.unattended_mode]
@@ -308,7 +319,13 @@ pub(super) fn checks(policy: &Policy, env: &Env, vetted: &Vetted) -> Vec<Check> 
     for v in variables(env, vetted, policy) {
         let ignored = v.honoured == Honour::No;
         let status = if ignored { Status::Warn } else { Status::Pass };
-        let text = format!("{}={}: {}; {}", v.name, v.value, v.honoured.as_str(), v.note);
+        let text = format!(
+            "{}={}: {}; {}",
+            v.name,
+            v.value,
+            v.honoured.as_str(),
+            v.note
+        );
         let mut check = Check::new(None, status, text);
         if ignored {
             check = check.fix(format!(

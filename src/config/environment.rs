@@ -286,7 +286,12 @@ mod tests {
         );
         let vetted = vet(&locations, None);
         assert_eq!(vetted.locations.cache_dir, Some(target.join("warden")));
-        assert_eq!(vetted.variables[0].honoured, Honour::Yes, "{:?}", vetted.variables);
+        assert_eq!(
+            vetted.variables[0].honoured,
+            Honour::Yes,
+            "{:?}",
+            vetted.variables
+        );
         assert!(vetted.notes().is_empty());
     }
 }

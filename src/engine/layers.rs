@@ -82,7 +82,7 @@ pub static STAGES: &[Stage] = &[
     Stage {
         name: "post-processing",
         decides: "changes the verdict",
-        catches: "whoever decided: **yolo** (`HERMES_YOLO_MODE=1` in warden's environment, for Hermes' calls only, or `approvals.mode: off` in a trusted file) turns an ask from the dangerous, mode or threshold layer into an allow, never a block or your own ask rule; **`on_error: ask`** turns an allow into an ask while a policy file is broken; with **no human present** (`HERMES_CRON_SESSION=1`, which Hermes sets for cron jobs, or `WARDEN_UNATTENDED`) an ask becomes what `approvals.cron_mode` / `single_query_mode` / `unattended_mode` says (`deny`, the default, blocks; `approve` allows, except your own ask rules, which block); and **`--on-ask block`** turns any remaining ask into a block",
+        catches: "whoever decided: **yolo** (`approvals.mode: off` in your own Hermes config; never `HERMES_YOLO_MODE`, which the agent could have set) turns an ask from the dangerous, mode or threshold layer into an allow, never a block or your own ask rule; **`on_error: ask`** turns an allow into an ask while a policy file is broken; with **no human present** (`HERMES_CRON_SESSION=1`, which Hermes sets for cron jobs, or `WARDEN_UNATTENDED`) an ask becomes what `approvals.cron_mode` / `single_query_mode` / `unattended_mode` says (`deny`, the default, blocks; `approve` allows, except your own ask rules, which block); and **`--on-ask block`** turns any remaining ask into a block",
         after_layers: true,
         run: post::finish,
     },

@@ -417,6 +417,8 @@ struct Row {
 const MANAGED: &str = "etc-warden/policy.yaml";
 const HERMES: &str = "home/.hermes/config.yaml";
 const YOLO: &[(&str, &str)] = &[("HERMES_YOLO_MODE", "1")];
+/// Yolo as warden takes it: from the person's own Hermes config.
+const YOLO_CONFIG: (&str, &str) = (HERMES, "approvals:\n  mode: off\n");
 const CRON: &[(&str, &str)] = &[("HERMES_CRON_SESSION", "1")];
 
 #[rustfmt::skip]
@@ -467,13 +469,14 @@ const ROWS: &[Row] = &[
     Row { name: "sudo-password-lets-the-allow-decide",
         files: &[(USER, "rules:\n  allow:\n    - {tool: terminal, pattern: 'sudo:*', priority: 1000}\n")],
         vars: &[("SUDO_PASSWORD", "x")], cmd: "sudo -S whoami", action: "allow", rule: Some("config.allow-1"), layer: "user" },
-    Row { name: "yolo-keeps-deny", files: &[(USER, NO_PUSH)],
-        vars: YOLO, cmd: "git push origin main", action: "block", rule: Some("config.deny-1"), layer: "user" },
-    Row { name: "yolo-keeps-ask-rule", files: &[(USER, "rules:\n  ask: ['terminal(git push:*)']\n")],
-        vars: YOLO, cmd: "git push origin main", action: "ask", rule: Some("config.ask-1"), layer: "user" },
-    // Yolo lifts the dangerous layer's ask: nothing decided, so the default allows.
-    Row { name: "yolo-lifts-dangerous", files: &[],
-        vars: YOLO, cmd: "git push --force origin main", action: "allow", rule: None, layer: "default" },
+    Row { name: "yolo-keeps-deny", files: &[(USER, NO_PUSH), YOLO_CONFIG],
+        vars: &[], cmd: "git push origin main", action: "block", rule: Some("config.deny-1"), layer: "user" },
+    Row { name: "yolo-keeps-ask-rule", files: &[(USER, "rules:\n  ask: ['terminal(git push:*)']\n"), YOLO_CONFIG],
+        vars: &[], cmd: "git push origin main", action: "ask", rule: Some("config.ask-1"), layer: "user" },
+    // HERMES_YOLO_MODE in the hook's environment is not warden's yolo: the
+    // agent could have put it there.
+    Row { name: "yolo-variable-lifts-nothing", files: &[],
+        vars: YOLO, cmd: "git push --force origin main", action: "ask", rule: Some("git.force-push"), layer: "dangerous" },
     Row { name: "approvals-mode-off-is-yolo", files: &[(HERMES, "approvals:\n  mode: off\n")],
         vars: &[], cmd: "git push --force origin main", action: "allow", rule: None, layer: "default" },
     Row { name: "approvals-mode-manual-is-not-yolo", files: &[(HERMES, "approvals:\n  mode: manual\n")],

@@ -215,6 +215,35 @@ impl World {
             .expect("spawn warden")
     }
 
+    /// The real binary started through `wrapper` (`setpriv --reuid=N --`,
+    /// to run it as another user), with `args` and the world's variables,
+    /// given `payload` on stdin.
+    pub fn run_wrapped(
+        &self,
+        wrapper: &[&str],
+        args: &[&str],
+        payload: &[u8],
+    ) -> std::io::Result<std::process::Output> {
+        use std::io::Write;
+        use std::process::Stdio;
+        let (program, before) = wrapper.split_first().expect("a wrapper program");
+        let mut child = std::process::Command::new(program)
+            .args(before)
+            .arg(env!("CARGO_BIN_EXE_warden"))
+            .args(args)
+            .env_clear()
+            .envs(self.vars.iter().map(|(n, v)| (n, v)))
+            .current_dir(&self.root)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()?;
+        if let Some(mut stdin) = child.stdin.take() {
+            let _ = stdin.write_all(payload);
+        }
+        child.wait_with_output()
+    }
+
     /// The real binary with `args`, given `payload` on stdin, after
     /// `change` (more arguments, variables, a wrapper) is made to its
     /// command. stdin is written from a thread: warden may stop reading

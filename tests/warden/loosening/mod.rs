@@ -12,9 +12,14 @@ use serde_json::Value;
 use crate::support::World;
 
 mod basics;
+mod environment;
+mod project;
 
 pub fn tests() -> Vec<libtest_mimic::Trial> {
-    basics::tests()
+    let mut all = basics::tests();
+    all.extend(project::tests());
+    all.extend(environment::tests());
+    all
 }
 
 /// The person's deny, a managed deny and a protected rule: the commands
@@ -79,7 +84,13 @@ pub enum Step<'a> {
 /// blocked or asked; after all of them the `HELD` rules must still block.
 #[track_caller]
 pub fn route(name: &str, steps: &[Step<'_>]) -> World {
-    let world = guarded(name);
+    walk(guarded(name), name, steps)
+}
+
+/// [`route`] on a guarded machine the caller made (`guarded(name)` with
+/// variables of its own, say).
+#[track_caller]
+pub fn walk(world: World, name: &str, steps: &[Step<'_>]) -> World {
     for step in steps {
         match step {
             Step::Refused(cmd) => {
@@ -96,7 +107,8 @@ pub fn route(name: &str, steps: &[Step<'_>]) -> World {
     world
 }
 
-/// Whether a Hermes verdict blocks or asks.
+/// Whether a verdict blocks or asks (`ask` in the native dialect the
+/// world's calls use, `approve` in Hermes').
 pub fn refuses(v: &Value) -> bool {
-    matches!(v["action"].as_str(), Some("block" | "approve"))
+    matches!(v["action"].as_str(), Some("block" | "ask" | "approve"))
 }
