@@ -192,9 +192,13 @@ impl Env {
     /// Where policy, cache and state are for a call in `cwd`: the
     /// environment's locations, less those an agent could have chosen.
     pub(crate) fn vetted(&self, cwd: Option<&str>) -> Vetted {
+        self.vetted_in(cwd, project::find(cwd, &self.search()))
+    }
+
+    /// [`Env::vetted`], with the project `found` for `cwd` already.
+    fn vetted_in(&self, cwd: Option<&str>, found: Option<String>) -> Vetted {
         let home = self.locations.home.as_deref().map(crate::path::text);
         let ordinary = |dir: &String| crate::engine::can_be_project(dir, home.as_deref());
-        let found = project::find(cwd, &self.search());
         let cwd = cwd
             .filter(|c| c.starts_with('/'))
             .map(|c| crate::path::absolute(c, None, None));
@@ -218,7 +222,8 @@ impl Env {
         cwd: Option<&str>,
         stderr: &mut String,
     ) -> (Options, load::Loaded, Locations) {
-        let vetted = self.vetted(cwd);
+        let found = project::find(cwd, &self.search());
+        let vetted = self.vetted_in(cwd, found.clone());
         let mut loaded = load::load(&vetted.locations, cwd.map(Path::new));
         for line in vetted
             .notes()
@@ -235,7 +240,7 @@ impl Env {
             home: self.locations.home.as_ref().map(|h| crate::path::text(h)),
             // Moved, not cloned: the policy can hold megabytes of rules.
             policy: std::sync::Arc::new(std::mem::take(&mut loaded.policy)),
-            project: project::find(cwd, &self.search()),
+            project: found,
             hermes_home: vetted
                 .locations
                 .hermes_home
