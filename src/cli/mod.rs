@@ -292,7 +292,13 @@ impl Env {
     fn guard_paths(&self, vetted: &Locations) -> Vec<String> {
         let h = &self.homes;
         let mut paths: Vec<std::path::PathBuf> = Vec::new();
-        for l in [&self.locations, vetted] {
+        let moved = vetted.config_home != self.locations.config_home
+            || vetted.cache_dir != self.locations.cache_dir
+            || vetted.state_dir != self.locations.state_dir
+            || vetted.hermes_home != self.locations.hermes_home
+            || vetted.custom_patterns != self.locations.custom_patterns;
+        let both = [&self.locations, vetted];
+        for l in &both[..if moved { 2 } else { 1 }] {
             paths.extend(l.config_home.as_ref().map(|c| c.join("warden")));
             paths.extend(l.cache_dir.iter().chain(&l.state_dir).cloned());
             paths.extend(

@@ -87,8 +87,12 @@ pub fn vet(raw: &Locations, project: Option<&Path>) -> Vetted {
             continue;
         }
         let path = PathBuf::from(value);
-        let problem = misplaced(&path, project, person);
         let (default, shown) = default_of(raw, name);
+        // Where it would be anyway needs no look.
+        let problem = match default.as_ref().is_some_and(|d| *d == path) {
+            true => None,
+            false => misplaced(&path, project, person),
+        };
         let note = match &problem {
             Some(why) => format!("{why}; warden uses {shown}"),
             None => format!("warden uses it (the files at {shown} still apply, tighten-only)"),
@@ -148,10 +152,9 @@ pub(crate) fn misplaced(path: &Path, project: Option<&Path>, person: u32) -> Opt
     if !path.is_absolute() {
         return Some("it is not an absolute path".into());
     }
-    for place in [Some(path.to_path_buf()), resolved(path)]
-        .into_iter()
-        .flatten()
-    {
+    let real = resolved(path);
+    let whole = real.as_ref().map(|(whole, _)| whole.as_path());
+    for place in [Some(path), whole].into_iter().flatten() {
         let text = crate::path::text(&place);
         if is_temp_dir(&text) || classify(&text, None) == Target::Temp {
             return Some(format!(
@@ -169,16 +172,20 @@ pub(crate) fn misplaced(path: &Path, project: Option<&Path>, person: u32) -> Opt
     }
     match std::fs::metadata(path) {
         Ok(meta) if meta.is_file() => standing::foreign(path, person),
-        _ => standing::foreign_dirs(path, person),
+        _ => match real {
+            Some((_, existing)) => standing::foreign_chain(&existing, person),
+            None => Some(format!("{} cannot be resolved", path.display())),
+        },
     }
 }
 
-/// `path` with the symlinks of its nearest existing part resolved.
-fn resolved(path: &Path) -> Option<PathBuf> {
+/// `path` with the symlinks of its nearest existing part resolved, and
+/// that part resolved.
+fn resolved(path: &Path) -> Option<(PathBuf, PathBuf)> {
     let existing = path.ancestors().find(|p| p.exists())?;
     let real = std::fs::canonicalize(existing).ok()?;
     let rest = path.strip_prefix(existing).ok()?;
-    Some(real.join(rest))
+    Some((real.join(rest), real))
 }
 
 /// What a variable that does not move a location did.

@@ -201,15 +201,13 @@ impl Inputs {
         }
     }
 
-    /// Every candidate's claim, for the cache key and the cache file's
-    /// name: a policy compiled under one standing must not answer for
-    /// another (a file trusted or no longer trusted, a directory made
-    /// world-writable).
+    /// Every candidate's claim, in order, for the cache key and the cache
+    /// file's name: a policy compiled under one standing must not answer
+    /// for another (a file trusted or no longer trusted, a directory made
+    /// world-writable). The candidates' paths are in both already.
     pub(crate) fn standing_key(&self) -> String {
         let mut key = String::new();
         for c in &self.candidates {
-            key.push_str(&crate::path::text(&c.path));
-            key.push('\0');
             key.push_str(&c.claim.key());
             key.push('\n');
         }

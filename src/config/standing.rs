@@ -54,14 +54,23 @@ impl Claim {
     }
 
     /// How the claim enters the cache key: a change of standing must not
-    /// be answered from a policy compiled under another one.
+    /// be answered from a policy compiled under another one. The reason a
+    /// file only tightens is only shown, so a short sum of it will do (it
+    /// is hashed on every call).
     pub(crate) fn key(&self) -> String {
         match self {
-            Claim::Trusted => "trusted".into(),
-            Claim::TightenOnly(why) => format!("tighten-only: {why}"),
-            Claim::Vouched(sha) => format!("vouched: {sha}"),
+            Claim::Trusted => "T".into(),
+            Claim::TightenOnly(why) => format!("t{:016x}", fnv1a(why.as_bytes())),
+            Claim::Vouched(sha) => format!("v{sha}"),
         }
     }
+}
+
+/// FNV-1a, 64 bits: a cheap sum that tells two texts apart.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |sum, &b| {
+        (sum ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// The user warden runs as: the person whose guard this is.
@@ -150,10 +159,15 @@ pub(crate) fn foreign(path: &Path, person: u32) -> Option<String> {
 /// existing one, for a directory not made yet), symlinks resolved.
 pub(crate) fn foreign_dirs(dir: &Path, person: u32) -> Option<String> {
     let existing = dir.ancestors().find(|d| d.exists())?;
-    let real = match std::fs::canonicalize(existing) {
-        Ok(real) => real,
-        Err(err) => return Some(format!("{} cannot be resolved ({err})", existing.display())),
-    };
+    match std::fs::canonicalize(existing) {
+        Ok(real) => foreign_chain(&real, person),
+        Err(err) => Some(format!("{} cannot be resolved ({err})", existing.display())),
+    }
+}
+
+/// [`foreign_dirs`] for `real`, an existing directory with its symlinks
+/// resolved, and every one above it.
+pub(crate) fn foreign_chain(real: &Path, person: u32) -> Option<String> {
     for d in real.ancestors() {
         let node = match std::fs::metadata(d) {
             Ok(meta) => node(&meta),
@@ -456,6 +470,19 @@ mod tests {
         };
         assert!(tighten(&mut merged, &threshold).is_empty());
         assert_eq!(merged.auto_approve_up_to, Some(Risk::High));
+    }
+
+    #[test]
+    fn claims_key_apart() {
+        let keys = [
+            Claim::Trusted.key(),
+            Claim::TightenOnly("a".into()).key(),
+            Claim::TightenOnly("b".into()).key(),
+            Claim::Vouched("a".into()).key(),
+        ];
+        for (i, a) in keys.iter().enumerate() {
+            assert!(keys[i + 1..].iter().all(|b| a != b), "{keys:?}");
+        }
     }
 
     #[test]
