@@ -59,6 +59,7 @@ pub enum Sub {
     Install,
     Uninstall,
     Doctor,
+    Project,
 }
 
 /// What a subcommand takes after its flags.

@@ -19,14 +19,15 @@ pub(super) fn run(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome,
         },
         None => {
             let cwd = super::policy::current_dir(parsed);
-            let (options, _) = env.options(cwd.as_deref(), &mut stderr);
-            env.audit_log(&options.policy.settings).ok_or_else(|| {
-                Error::Usage(
+            let (options, _, locations) = env.options(cwd.as_deref(), &mut stderr);
+            env.audit_log(&options.policy.settings, &locations)
+                .ok_or_else(|| {
+                    Error::Usage(
                     "no audit log is configured: add `audit: {}` to ~/.config/warden/config.yaml \
                      (or name a log with --file)"
                         .into(),
                 )
-            })?
+                })?
         }
     };
     let since = match parsed.value("--since") {

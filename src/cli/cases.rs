@@ -58,7 +58,8 @@ pub(super) fn run(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome,
     }
 
     // Your rules: the loader runs their examples and reports the ones that misbehave.
-    let linted = load::lint(&env.locations, cwd.as_deref().map(Path::new));
+    let vetted = env.vetted(cwd.as_deref());
+    let linted = load::lint(&vetted.locations, cwd.as_deref().map(Path::new));
     let examples: usize = linted
         .rules()
         .iter()

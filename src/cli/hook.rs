@@ -42,24 +42,22 @@ fn judge(parsed: &Parsed, env: &Env, stdin: &mut dyn Read) -> Outcome {
     };
     let mut stderr = String::new();
     // Other events carry nothing to judge: no policy to load.
-    let options = if call.is_pre_tool() {
-        env.options(env.session_dir(&call).as_deref(), &mut stderr)
-            .0
+    let (options, locations) = if call.is_pre_tool() {
+        let (options, _, locations) = env.options(env.session_dir(&call).as_deref(), &mut stderr);
+        (options, Some(locations))
     } else {
-        Options::default()
+        (Options::default(), None)
     };
     let options = Options { on_ask, ..options };
     env.provoke(&call);
     let verdict = engine::evaluate(&call, &options);
     let line = verdict.render(dialect.unwrap_or(call.agent.dialect()));
-    let audit = match call.is_pre_tool() {
-        true => env.audit_log(&options.policy.settings),
-        false => None,
-    }
-    .map(|log| crate::audit::Pending {
-        log,
-        entry: crate::audit::Entry::new(&call, &verdict, std::time::SystemTime::now()),
-    });
+    let audit = locations
+        .and_then(|locations| env.audit_log(&options.policy.settings, &locations))
+        .map(|log| crate::audit::Pending {
+            log,
+            entry: crate::audit::Entry::new(&call, &verdict, std::time::SystemTime::now()),
+        });
     Outcome {
         stdout: format!("{line}\n"),
         stderr,

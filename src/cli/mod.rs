@@ -14,6 +14,7 @@ mod policy;
 mod project;
 mod rules;
 mod setup;
+mod standing;
 mod style;
 mod trust;
 
@@ -22,6 +23,7 @@ use std::path::Path;
 
 use args::Parsed;
 
+use crate::config::environment::Vetted;
 use crate::config::load::{self, Locations};
 use crate::engine::{NoHuman, Options};
 use crate::error::Error;
@@ -57,7 +59,8 @@ pub struct Env {
     sudo_password_set: bool,
     /// stdin is a terminal: a person typed `warden` with no payload.
     stdin_is_terminal: bool,
-    /// `HERMES_YOLO_MODE` is on (read here, never from a command's text).
+    /// `HERMES_YOLO_MODE` is on: named by `why` and `doctor`, never
+    /// honoured (the environment may only tighten).
     yolo: bool,
     /// No human will answer an ask (`HERMES_CRON_SESSION`, `WARDEN_UNATTENDED`).
     unattended: Option<NoHuman>,
@@ -76,6 +79,9 @@ pub struct Env {
     colour: bool,
     /// `WARDEN_DEADLINE_MS`: how long the hook may take to read and decide.
     deadline: Option<std::time::Duration>,
+    /// The variables read here (not locations) that could loosen the
+    /// guard, as set, for `why` and `doctor` to name.
+    loosening: Vec<(&'static str, String)>,
     /// `WARDEN_DEBUG_PANIC`, read only by debug builds: a shell command that
     /// panics when it is judged, so tests can prove what a bug costs.
     #[cfg(debug_assertions)]
@@ -133,7 +139,19 @@ impl Env {
                 Some(_) => Some(NoHuman::Unattended),
             }
         };
+        let loosening = [
+            "HERMES_YOLO_MODE",
+            "HERMES_CRON_SESSION",
+            "WARDEN_UNATTENDED",
+            "SUDO_PASSWORD",
+            "CLAUDE_PROJECT_DIR",
+            "WARDEN_DEADLINE_MS",
+        ]
+        .into_iter()
+        .filter_map(|name| Some((name, var(name).filter(|v| !v.is_empty())?)))
+        .collect();
         Env {
+            loosening,
             sudo_password_set: var("SUDO_PASSWORD").is_some_and(|v| !v.is_empty()),
             stdin_is_terminal,
             yolo: on("HERMES_YOLO_MODE"),
@@ -179,48 +197,77 @@ impl Env {
         call.session_dir(home.as_deref())
     }
 
-    /// Engine options for a call in `cwd`, with the policy loaded for it;
-    /// what the loader has to say goes to `stderr`.
-    fn options(&self, cwd: Option<&str>, stderr: &mut String) -> (Options, load::Loaded) {
-        let mut loaded = load::load(&self.locations, cwd.map(Path::new));
-        for line in loaded.notes.iter().chain(&loaded.policy.problems) {
+    /// Where policy, cache and state are for a call in `cwd`: the
+    /// environment's locations, less those an agent could have chosen.
+    pub(crate) fn vetted(&self, cwd: Option<&str>) -> Vetted {
+        self.vetted_in(cwd, project::find(cwd, &self.search()))
+    }
+
+    /// [`Env::vetted`], with the project `found` for `cwd` already.
+    fn vetted_in(&self, cwd: Option<&str>, found: Option<String>) -> Vetted {
+        let home = self.locations.home.as_deref().map(crate::path::text);
+        let ordinary = |dir: &String| crate::engine::can_be_project(dir, home.as_deref());
+        let cwd = cwd
+            .filter(|c| c.starts_with('/'))
+            .map(|c| crate::path::absolute(c, None, None));
+        let project = found.filter(ordinary).or(cwd.filter(ordinary));
+        crate::config::environment::vet(&self.locations, project.as_deref().map(Path::new))
+    }
+
+    fn search(&self) -> project::Search<'_> {
+        project::Search {
+            claude_project: self.claude_project.as_deref(),
+            home: self.locations.home.as_deref(),
+            ceiling: self.locations.project_ceiling.as_deref(),
+        }
+    }
+
+    /// Engine options for a call in `cwd`, with the policy loaded for it
+    /// and the locations it was loaded from; what the loader has to say
+    /// goes to `stderr`.
+    fn options(
+        &self,
+        cwd: Option<&str>,
+        stderr: &mut String,
+    ) -> (Options, load::Loaded, Locations) {
+        let found = project::find(cwd, &self.search());
+        let vetted = self.vetted_in(cwd, found.clone());
+        let mut loaded = load::load(&vetted.locations, cwd.map(Path::new));
+        for line in vetted
+            .notes()
+            .iter()
+            .chain(&loaded.notes)
+            .chain(&loaded.policy.problems)
+        {
             stderr.push_str(line);
             stderr.push('\n');
         }
         let options = Options {
             sudo_password_set: self.sudo_password_set,
-            yolo: self.yolo,
             unattended: self.unattended,
             home: self.locations.home.as_ref().map(|h| crate::path::text(h)),
             // Moved, not cloned: the policy can hold megabytes of rules.
             policy: std::sync::Arc::new(std::mem::take(&mut loaded.policy)),
-            project: project::find(
-                cwd,
-                &project::Search {
-                    claude_project: self.claude_project.as_deref(),
-                    home: self.locations.home.as_deref(),
-                    ceiling: self.locations.project_ceiling.as_deref(),
-                },
-            ),
-            hermes_home: self
+            project: found,
+            hermes_home: vetted
                 .locations
                 .hermes_home
                 .as_ref()
                 .map(|h| crate::path::text(h)),
             safe_roots: self.safe_roots.clone(),
             warden_exe: self.warden_exe.clone(),
-            guard_paths: self.guard_paths(),
+            guard_paths: self.guard_paths(&vetted.locations),
             links: Some(std::sync::Arc::new(crate::resolve::Disk::default())),
             ..Options::default()
         };
         let mut options = options;
         // The agent must not be able to edit away what it did.
-        if let Some(log) = self.audit_log(&options.policy.settings) {
+        if let Some(log) = self.audit_log(&options.policy.settings, &vetted.locations) {
             options
                 .guard_paths
                 .extend(log.files().iter().map(|p| crate::path::text(p)));
         }
-        (options, loaded)
+        (options, loaded, vetted.locations)
     }
 
     /// The audit log the settings ask for, with `~` and the default path
@@ -228,11 +275,12 @@ impl Env {
     pub(crate) fn audit_log(
         &self,
         settings: &crate::config::model::Settings,
+        locations: &Locations,
     ) -> Option<crate::audit::Log> {
         let audit = settings.audit.as_ref()?;
-        let home = self.locations.home.as_deref();
+        let home = locations.home.as_deref();
         let path = match audit.path.as_deref() {
-            None => self.locations.state_dir.as_ref()?.join("audit.jsonl"),
+            None => locations.state_dir.as_ref()?.join("audit.jsonl"),
             Some("~") => return None,
             Some(p) => match p.strip_prefix("~/") {
                 Some(rest) => home?.join(rest),
@@ -246,20 +294,29 @@ impl Env {
         })
     }
 
-    /// The guard's own files where this machine keeps them.
-    fn guard_paths(&self) -> Vec<String> {
-        let l = &self.locations;
+    /// The guard's own files where this machine keeps them: where the
+    /// environment says, and where warden looks (`vetted`), which differ
+    /// when a variable was ignored.
+    fn guard_paths(&self, vetted: &Locations) -> Vec<String> {
         let h = &self.homes;
         let mut paths: Vec<std::path::PathBuf> = Vec::new();
-        paths.extend(l.config_home.as_ref().map(|c| c.join("warden")));
-        paths.extend(l.cache_dir.iter().chain(&l.state_dir).cloned());
-        paths.extend(
-            l.managed_dir
-                .iter()
-                .chain(&l.custom_patterns)
-                .chain(&l.warden_config)
-                .cloned(),
-        );
+        let moved = vetted.config_home != self.locations.config_home
+            || vetted.cache_dir != self.locations.cache_dir
+            || vetted.state_dir != self.locations.state_dir
+            || vetted.hermes_home != self.locations.hermes_home
+            || vetted.custom_patterns != self.locations.custom_patterns;
+        let both = [&self.locations, vetted];
+        for l in &both[..if moved { 2 } else { 1 }] {
+            paths.extend(l.config_home.as_ref().map(|c| c.join("warden")));
+            paths.extend(l.cache_dir.iter().chain(&l.state_dir).cloned());
+            paths.extend(
+                l.managed_dir
+                    .iter()
+                    .chain(&l.custom_patterns)
+                    .chain(&l.warden_config)
+                    .cloned(),
+            );
+        }
         if let Some(dir) = &h.claude_dir {
             paths.push(dir.join("settings.json"));
             paths.push(dir.join("settings.local.json"));
@@ -269,11 +326,14 @@ impl Env {
             paths.push(dir.join("config.toml"));
         }
         paths.push(h.hermes_managed.clone());
-        paths
+        let mut out: Vec<String> = paths
             .iter()
             .map(|p| crate::path::text(p))
             .filter(|p| p.starts_with('/') && p != "/")
-            .collect()
+            .collect();
+        out.sort();
+        out.dedup();
+        out
     }
 }
 
@@ -309,6 +369,7 @@ fn runner(sub: Sub) -> Run {
         Sub::Install => setup::install,
         Sub::Uninstall => setup::uninstall,
         Sub::Doctor => setup::doctor,
+        Sub::Project => standing::project,
     }
 }
 

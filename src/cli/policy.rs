@@ -55,7 +55,8 @@ pub(super) fn why(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome,
     let (dialect, on_ask) = hook::settings(parsed);
     let dialect = dialect.unwrap_or(Dialect::Hermes);
     let mut stderr = String::new();
-    let (options, mut loaded) = env.options(env.session_dir(&call).as_deref(), &mut stderr);
+    let session = env.session_dir(&call);
+    let (options, mut loaded, _) = env.options(session.as_deref(), &mut stderr);
     let options = Options { on_ask, ..options };
     let explanation = engine::explain(&call, &options);
     // A cached rule that failed its check was recovered inside config
@@ -65,6 +66,7 @@ pub(super) fn why(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome,
     let mut out = String::new();
     let what = cmd.or(path).unwrap_or_default();
     describe_call(&mut out, &call, what, &options, &loaded);
+    super::standing::describe_environment(&mut out, env, &env.vetted(session.as_deref()), &options);
     describe_files(&mut out, &explanation);
     describe_steps(&mut out, &explanation);
     let verdict = &explanation.verdict;
@@ -127,8 +129,8 @@ fn describe_call(
     let _ = writeln!(
         out,
         "environment: yolo {}, {}, --on-ask {}",
-        if options.yolo {
-            "on (HERMES_YOLO_MODE)"
+        if options.policy.settings.approvals_off == Some(true) {
+            "on (approvals.mode: off)"
         } else {
             "off"
         },
@@ -197,7 +199,7 @@ fn describe_steps(out: &mut String, explanation: &Explanation) {
     }
 }
 
-fn describe_sources(out: &mut String, policy: &Policy) {
+pub(super) fn describe_sources(out: &mut String, policy: &Policy) {
     if policy.sources.is_empty() {
         let _ = writeln!(out, "sources: none (built-in rules only)");
         return;
@@ -215,6 +217,7 @@ fn describe_sources(out: &mut String, policy: &Policy) {
             source.path,
             state
         );
+        super::standing::describe_standing(out, source);
     }
     if let Some(mode) = policy.settings.mode {
         let _ = writeln!(out, "mode: {}", format!("{mode:?}").to_lowercase());
@@ -242,7 +245,8 @@ fn cache_line(status: &CacheStatus, file: Option<&Path>) -> String {
 
 pub(super) fn lint(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome, Error> {
     let cwd = current_dir(parsed);
-    let policy = load::lint(&env.locations, cwd.as_deref().map(Path::new));
+    let vetted = env.vetted(cwd.as_deref());
+    let policy = load::lint(&vetted.locations, cwd.as_deref().map(Path::new));
     let mut out = String::new();
     describe_sources(&mut out, &policy);
     let decide = |policy: &std::sync::Arc<crate::config::policy::Policy>, command: &str| {
@@ -256,6 +260,9 @@ pub(super) fn lint(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome
     let home = env.locations.home.as_deref().map(crate::path::text);
     let review = crate::config::review::review(&policy, &decide, home.as_deref());
     let style = env.style();
+    for note in vetted.notes() {
+        let _ = writeln!(out, "{}", style.warn(&note));
+    }
     for problem in policy.problems.iter().chain(&review.errors) {
         let _ = writeln!(out, "{}", style.fail(problem));
     }
@@ -309,8 +316,9 @@ pub(super) fn bless(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcom
         });
     }
     let cwd = current_dir(parsed);
+    let vetted = env.vetted(cwd.as_deref());
     Ok(
-        match load::bless(&env.locations, cwd.as_deref().map(Path::new)) {
+        match load::bless(&vetted.locations, cwd.as_deref().map(Path::new)) {
             Ok(lines) => Outcome {
                 stdout: lines.iter().map(|l| format!("{l}\n")).collect(),
                 stderr: String::new(),
@@ -331,9 +339,10 @@ pub(super) fn bless(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcom
 /// cache and the ledger.
 pub(super) fn health(parsed: &Parsed, env: &Env) -> Vec<Check> {
     let cwd = current_dir(parsed);
+    let vetted = env.vetted(cwd.as_deref());
     let cwd = cwd.as_deref().map(Path::new);
     let mut checks = Vec::new();
-    let policy = load::lint(&env.locations, cwd);
+    let policy = load::lint(&vetted.locations, cwd);
     checks.push(match policy.problems.first() {
         None => Check::new(
             None,
@@ -354,7 +363,7 @@ pub(super) fn health(parsed: &Parsed, env: &Env) -> Vec<Check> {
         )
         .fix("warden lint (shows every problem with file:line)"),
     });
-    let loaded = load::load(&env.locations, cwd);
+    let loaded = load::load(&vetted.locations, cwd);
     let file = loaded.cache_file.as_deref();
     checks.push(match &loaded.cache {
         CacheStatus::Unwritable(_) => Check::new(
@@ -404,5 +413,6 @@ pub(super) fn health(parsed: &Parsed, env: &Env) -> Vec<Check> {
             .fix(crate::config::grants::FIX),
         );
     }
+    checks.extend(super::standing::checks(&policy, env, &vetted));
     checks
 }

@@ -17,7 +17,7 @@ pub(super) fn run(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome,
     }
     let mut stderr = String::new();
     let cwd = super::policy::current_dir(parsed);
-    let (options, _) = env.options(cwd.as_deref(), &mut stderr);
+    let (options, ..) = env.options(cwd.as_deref(), &mut stderr);
     let policy = &options.policy;
     let mut entries = catalog::built_in();
     entries.extend(policy.rules().iter().map(|rule| {

@@ -25,7 +25,8 @@ const STARTER: &[(&str, &str, &str)] = &[
 ];
 
 pub(super) fn run(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome, Error> {
-    let path = trust_path(&env.locations)
+    let cwd = super::policy::current_dir(parsed);
+    let path = trust_path(&env.vetted(cwd.as_deref()).locations)
         .ok_or_else(|| Error::Usage("no Hermes home: set HOME or HERMES_HOME".into()))?;
     let action = parsed.action.as_deref().unwrap_or("list");
     if matches!(action, "add" | "remove" | "init") && !env.stdin_is_terminal {

@@ -2,17 +2,17 @@
 
 use crate::config::ledger;
 use crate::config::model::{
-    Counts, RuleSpec, Settings, SourceDoc, SourceInfo, SourceKind, Target, Tier, ToolSel,
+    Counts, RuleSpec, Settings, SourceDoc, SourceInfo, SourceKind, Standing, Target, Tier, ToolSel,
 };
 use crate::config::policy::{Policy, Subjects};
 use crate::config::sources::{Candidate, Inputs};
-use crate::config::{hermes, plugin, warden_file};
+use crate::config::{hermes, plugin, standing, warden_file};
 use crate::error::{Error, Result};
 use crate::payload::ToolKind;
 
-/// Parses every source, checks rule examples, merges settings. Returns the
-/// policy and the rules as written (for the ledger, before any rule the
-/// ledger itself adds).
+/// Parses every source, settles its standing, checks rule examples, merges
+/// settings. Returns the policy and the rules as written (for the ledger,
+/// before any rule the ledger itself adds).
 pub(crate) fn compile(inputs: &Inputs) -> (Policy, Vec<RuleSpec>) {
     let mut sources = Vec::new();
     let mut rules = Vec::new();
@@ -62,6 +62,15 @@ pub(crate) fn compile(inputs: &Inputs) -> (Policy, Vec<RuleSpec>) {
                  config or a managed one chooses where your commands are logged"
             ));
         }
+        let standing = match &error {
+            // An unusable file says nothing; `on_error` decides.
+            Some(_) => Standing::TightenOnly("it could not be used".into()),
+            None => candidate.claim.settle(&path, &sha),
+        };
+        let withheld = match standing {
+            Standing::Trusted => Vec::new(),
+            Standing::TightenOnly(_) => standing::withheld_rules(&doc.rules),
+        };
         sources.push(SourceInfo {
             path: path.clone(),
             tier: candidate.tier,
@@ -69,6 +78,8 @@ pub(crate) fn compile(inputs: &Inputs) -> (Policy, Vec<RuleSpec>) {
             sha256: sha,
             counts: Counts::of(&doc.rules),
             error,
+            standing,
+            withheld,
         });
         settings_in_order.push(doc.settings);
         for mut rule in doc.rules {
@@ -79,7 +90,7 @@ pub(crate) fn compile(inputs: &Inputs) -> (Policy, Vec<RuleSpec>) {
             rules.push(rule);
         }
     }
-    let settings = merge(&sources, settings_in_order);
+    let settings = merge(&mut sources, settings_in_order);
     let as_written = rules.clone();
     let mut policy = Policy::new(sources, settings, rules);
     for rule in &as_written {
@@ -109,11 +120,14 @@ fn parse(candidate: &Candidate, path: &str, bytes: &[u8]) -> Result<SourceDoc> {
     }
 }
 
-/// Merges scalar settings: weaker sources first, so a stronger tier's value
-/// wins; within a tier the file listed first wins (warden's own file over
-/// Hermes' files). Exemptions add up.
-fn merge(sources: &[SourceInfo], settings: Vec<Settings>) -> Settings {
-    let mut order: Vec<usize> = (0..settings.len()).collect();
+/// Merges scalar settings: the trusted sources' first, weaker sources
+/// first, so a stronger tier's value wins; within a tier the file listed
+/// first wins (warden's own file over Hermes' files); exemptions add up.
+/// Then each tighten-only source adds only what is stricter, and what it
+/// says that is not goes into its source's `withheld`.
+fn merge(sources: &mut [SourceInfo], settings: Vec<Settings>) -> Settings {
+    let trusted = |i: usize| sources.get(i).is_some_and(|s| s.standing.is_trusted());
+    let mut order: Vec<usize> = (0..settings.len()).filter(|&i| trusted(i)).collect();
     order.sort_by_key(|&i| (sources.get(i).map(|s| s.tier), std::cmp::Reverse(i)));
     let mut merged = Settings::default();
     for i in order {
@@ -141,6 +155,11 @@ fn merge(sources: &[SourceInfo], settings: Vec<Settings>) -> Settings {
             if !merged.exempt_categories.contains(category) {
                 merged.exempt_categories.push(category.clone());
             }
+        }
+    }
+    for (source, s) in sources.iter_mut().zip(&settings) {
+        if !source.standing.is_trusted() && source.error.is_none() {
+            source.withheld.extend(standing::tighten(&mut merged, s));
         }
     }
     merged

@@ -390,6 +390,8 @@ mod tests {
             sha256: sha.to_string(),
             counts: Counts::of(rules),
             error: None,
+            standing: crate::config::model::Standing::Trusted,
+            withheld: Vec::new(),
         }
     }
 

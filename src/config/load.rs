@@ -12,7 +12,7 @@ use crate::config::cache::{self, KeyInput, Place, Slot, Want};
 use crate::config::compile::compile;
 use crate::config::fingerprint::{self, Fingerprint, Recorded};
 use crate::config::ledger::{self, Ledger};
-use crate::config::model::{Counts, RuleSpec, SourceInfo, SourceKind, Tier};
+use crate::config::model::{Counts, RuleSpec, SourceInfo, SourceKind, Standing, Tier};
 use crate::config::policy::{Policy, Recompile};
 use crate::config::settle::{self, Settled};
 pub use crate::config::sources::Locations;
@@ -313,10 +313,12 @@ pub(super) fn vouch_for_the_cache_as_it_is(locations: &Locations) {
     );
 }
 
-/// Where the sources `inputs` looked at are cached.
+/// Where the sources `inputs` looked at, with their standing, are cached.
 fn cache_place(locations: &Locations, inputs: &Inputs) -> Place {
     let (cache, state) = (&locations.cache_dir, &locations.state_dir);
-    Place::of(cache.as_deref(), state.as_deref(), &inputs.looked_at)
+    let mut names = inputs.looked_at.clone();
+    names.push(inputs.standing_key());
+    Place::of(cache.as_deref(), state.as_deref(), &names)
 }
 
 /// The ledger's bytes, for the cache key; `None` if there is none.
@@ -368,6 +370,12 @@ fn cache_key(
     keyed.push(KeyInput {
         path: ledger_path.and_then(Path::to_str).unwrap_or(""),
         bytes: ledger_bytes,
+    });
+    // What each source may do is part of what the policy was compiled from.
+    let standing = inputs.standing_key();
+    keyed.push(KeyInput {
+        path: "\0standing",
+        bytes: Some(standing.as_bytes()),
     });
     cache::key(&keyed)
 }
@@ -776,6 +784,10 @@ fn enforce(
             sha256: String::new(),
             counts: Counts::of(std::slice::from_ref(&rule)),
             error: None,
+            // It keeps denying or asking; a protected allow kept after it
+            // left its file would loosen from a file that no longer says so.
+            standing: Standing::TightenOnly("kept by warden's ledger".into()),
+            withheld: crate::config::standing::withheld_rules(std::slice::from_ref(&rule)),
         });
         rules.push(rule);
     }

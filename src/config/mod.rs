@@ -13,6 +13,10 @@
 //!   and [`table`] for the encoded rules and their index as the cache holds them;
 //! * [`review`] and [`grants`]: what `warden lint` and `warden doctor` say
 //!   about rules beyond their syntax;
+//! * [`standing`]: whether a source may loosen the guard or only tighten it,
+//!   and [`trusted`]: the project files the person trusted;
+//! * [`environment`]: the variables that move a policy location, honoured
+//!   only where an agent could not have chosen the place;
 //! * [`compile`]: the sources read for a call parsed and merged into one policy;
 //! * [`load`]: from sources to one policy through the [`cache`] (bincode,
 //!   keyed by SHA-256, sealed with this user's key by [`seal`], trusted
@@ -20,6 +24,7 @@
 
 pub(crate) mod cache;
 mod compile;
+pub mod environment;
 mod fingerprint;
 pub mod grants;
 mod haystack;
@@ -35,7 +40,9 @@ pub(crate) mod seal;
 mod settle;
 mod sources;
 pub(crate) mod spec;
+pub mod standing;
 mod table;
+pub mod trusted;
 pub(crate) mod warden_file;
 mod yaml;
 

@@ -206,6 +206,20 @@ pub enum Mode {
     Plan,
 }
 
+impl Mode {
+    /// Whether this mode decides every call at least as strictly as
+    /// `other` (block over ask over allow), as the engine's fallback
+    /// applies them: supervised asks where plan lets a read run, and plan
+    /// blocks where supervised asks, so neither is stricter than the other.
+    pub fn at_least_as_strict_as(self, other: Mode) -> bool {
+        use Mode::*;
+        matches!(
+            (self, other),
+            (_, Autonomous) | (Supervised | Plan, Cautious)
+        ) || self == other
+    }
+}
+
 /// What to do when a policy source cannot be read or is invalid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -260,6 +274,9 @@ pub struct Settings {
     /// `audit:` in warden's own config (user, managed or `WARDEN_CONFIG`
     /// only: a project must not choose where a person's commands are written).
     pub audit: Option<AuditSettings>,
+    /// Modes set by tighten-only sources: each decides a call no rule named
+    /// only where it is stricter than `mode` (see `config::standing`).
+    pub tightening_modes: Vec<Mode>,
 }
 
 /// Where decisions are logged, and how much of the log is kept.
@@ -334,6 +351,24 @@ impl std::fmt::Display for Counts {
     }
 }
 
+/// Whether what a source says may loosen the guard.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Standing {
+    /// Everything it says applies: the person's own config, a managed
+    /// directory only root can write, a project file the person trusted.
+    Trusted,
+    /// Only what tightens applies: its deny and ask rules (which never
+    /// outrank a stricter rule) and settings stricter than the trusted
+    /// ones. The text says why, and what would make it trusted.
+    TightenOnly(String),
+}
+
+impl Standing {
+    pub fn is_trusted(&self) -> bool {
+        matches!(self, Standing::Trusted)
+    }
+}
+
 /// One file that was looked at.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SourceInfo {
@@ -345,4 +380,8 @@ pub struct SourceInfo {
     pub counts: Counts,
     /// Why the file could not be used, if it could not.
     pub error: Option<String>,
+    pub standing: Standing,
+    /// For a tighten-only source: what it says that would loosen the guard
+    /// and so does not apply (`allow rule config.allow-1 terminal(curl:*)`).
+    pub withheld: Vec<String>,
 }

@@ -246,6 +246,13 @@ impl Policy {
         self.source_of(rule).map_or(Tier::User, |s| s.tier)
     }
 
+    /// Whether a rule's source may only tighten the guard: its allow rules
+    /// do not apply, and its deny and ask rules never outrank another.
+    pub fn tightens_only(&self, rule: &RuleSpec) -> bool {
+        self.source_of(rule)
+            .is_some_and(|s| !s.standing.is_trusted())
+    }
+
     /// Whether a rule may match a call whose [`haystack`] is `haystack`:
     /// false only when [`Policy::matches`] would find nothing, as no rule's
     /// literal occurs in it.

@@ -4,12 +4,17 @@
 //! (`.warden.yaml` and `.hermes/permissions.yaml`, walking up from the
 //! working directory), user (`~/.config/warden/config.yaml`, the
 //! custom-patterns plugin's YAML, `~/.hermes/config.yaml`,
-//! `~/.hermes/trust.json`), environment (`WARDEN_CONFIG`).
+//! `~/.hermes/trust.json`), environment (`WARDEN_CONFIG`). Each is found
+//! with its standing's [`Claim`] (see `standing`): what an environment
+//! variable moved away from, or a project file no one trusted, is found too,
+//! and only tightens.
 
 use std::path::{Path, PathBuf};
 
 use crate::config::fingerprint::Fingerprint;
 use crate::config::model::{SourceKind, Tier};
+use crate::config::standing::{self, Claim, DEFAULT_MANAGED_DIR};
+use crate::config::trusted;
 
 /// A policy file larger than this is refused rather than read.
 pub(crate) const MAX_SOURCE_BYTES: u64 = 16 * 1024 * 1024;
@@ -37,6 +42,10 @@ pub struct Locations {
     /// this directory (as `GIT_CEILING_DIRECTORIES` does for git), so tests
     /// cannot pick up a file above their checkout.
     pub project_ceiling: Option<PathBuf>,
+    /// The variables above that were set, as set: each could loosen the
+    /// guard, so `environment::vet` judges them and `why` and `doctor`
+    /// name them.
+    pub variables: Vec<(&'static str, String)>,
 }
 
 impl Locations {
@@ -45,6 +54,19 @@ impl Locations {
         let path = |name: &str| var(name).filter(|v| !v.is_empty()).map(PathBuf::from);
         let home = path("HOME");
         let under_home = |rel: &str| home.as_ref().map(|h| h.join(rel));
+        let variables = [
+            "WARDEN_MANAGED_DIR",
+            "WARDEN_CONFIG",
+            "WARDEN_PROJECT_CEILING",
+            "XDG_CONFIG_HOME",
+            "XDG_CACHE_HOME",
+            "XDG_STATE_HOME",
+            "HERMES_HOME",
+            "HERMES_CUSTOM_PATTERNS_PATH",
+        ]
+        .into_iter()
+        .filter_map(|name| Some((name, var(name).filter(|v| !v.is_empty())?)))
+        .collect();
         Locations {
             config_home: path("XDG_CONFIG_HOME").or_else(|| under_home(".config")),
             cache_dir: path("XDG_CACHE_HOME")
@@ -57,16 +79,27 @@ impl Locations {
             custom_patterns: path("HERMES_CUSTOM_PATTERNS_PATH"),
             warden_config: path("WARDEN_CONFIG"),
             managed_dir: Some(
-                path("WARDEN_MANAGED_DIR").unwrap_or_else(|| PathBuf::from("/etc/warden")),
+                path("WARDEN_MANAGED_DIR").unwrap_or_else(|| PathBuf::from(DEFAULT_MANAGED_DIR)),
             ),
             project_ceiling: path("WARDEN_PROJECT_CEILING"),
             home,
+            variables,
         }
     }
 
     /// The integrity ledger's file.
     pub(crate) fn ledger_path(&self) -> Option<PathBuf> {
         self.state_dir.as_ref().map(|d| d.join("ledger.json"))
+    }
+
+    /// The record of the project files the person trusted.
+    pub fn trust_store(&self) -> Option<PathBuf> {
+        self.state_dir.as_ref().map(|d| d.join(trusted::FILE))
+    }
+
+    /// `~/.config`, `~/.hermes`: where a location is when no variable moves it.
+    fn default_under_home(&self, rel: &str) -> Option<PathBuf> {
+        self.home.as_ref().map(|h| h.join(rel))
     }
 }
 
@@ -78,6 +111,8 @@ pub(crate) struct Candidate {
     pub(crate) kind: SourceKind,
     /// The directory relative rules are relative to (a project's root).
     pub(crate) base: Option<String>,
+    /// What may be trusted of it, before its bytes are read.
+    pub(crate) claim: Claim,
 }
 
 impl Candidate {
@@ -87,7 +122,13 @@ impl Candidate {
             tier,
             kind,
             base,
+            claim: Claim::Trusted,
         }
+    }
+
+    fn claiming(mut self, claim: Claim) -> Candidate {
+        self.claim = claim;
+        self
     }
 }
 
@@ -148,8 +189,9 @@ impl Inputs {
                     .then(|| project_root(path))
                     .flatten()
                     .map(crate::path::text);
+                let claim = Claim::TightenOnly("it could not be read whole".into());
                 self.candidates
-                    .push(Candidate::new(path.to_path_buf(), tier, kind, base));
+                    .push(Candidate::new(path.to_path_buf(), tier, kind, base).claiming(claim));
                 self.contents.push(Some(Err(why)));
                 self.seen.push(Seen {
                     stat: Fingerprint::of(path),
@@ -157,6 +199,19 @@ impl Inputs {
                 });
             }
         }
+    }
+
+    /// Every candidate's claim, in order, for the cache key and the cache
+    /// file's name: a policy compiled under one standing must not answer
+    /// for another (a file trusted or no longer trusted, a directory made
+    /// world-writable). The candidates' paths are in both already.
+    pub(crate) fn standing_key(&self) -> String {
+        let mut key = String::new();
+        for c in &self.candidates {
+            key.push_str(&c.claim.key());
+            key.push('\n');
+        }
+        key
     }
 
     /// The environment variable that named `candidate`, if one did.
@@ -173,22 +228,32 @@ impl Inputs {
 }
 
 /// Finds the files that may hold policy for a call in `cwd`, without
-/// reading them, strongest tier first.
+/// reading them, strongest tier first, each with its claim.
 pub(crate) fn discover(locations: &Locations, cwd: Option<&Path>) -> Inputs {
+    let person = standing::person();
     let mut candidates = Vec::new();
     let mut looked_at = Vec::new();
     if let Some(dir) = &locations.managed_dir {
-        for path in yaml_files(dir) {
-            candidates.push(Candidate::new(
-                path,
-                Tier::Managed,
-                SourceKind::Warden,
+        let moved = dir != Path::new(DEFAULT_MANAGED_DIR);
+        managed_files(
+            dir,
+            moved.then_some("WARDEN_MANAGED_DIR"),
+            person,
+            &mut candidates,
+        );
+        // Moving the managed directory does not take the administrator's
+        // policy away.
+        if moved {
+            managed_files(
+                Path::new(DEFAULT_MANAGED_DIR),
                 None,
-            ));
+                person,
+                &mut candidates,
+            );
         }
     }
     if let Some(cwd) = cwd {
-        project_files(locations, cwd, &mut candidates, &mut looked_at);
+        project_files(locations, cwd, person, &mut candidates, &mut looked_at);
     }
     let user = |path, kind| Candidate::new(path, Tier::User, kind, None);
     if let Some(config) = &locations.config_home {
@@ -202,9 +267,11 @@ pub(crate) fn discover(locations: &Locations, cwd: Option<&Path>) -> Inputs {
         candidates.push(user(hermes.join("config.yaml"), SourceKind::HermesConfig));
         candidates.push(user(hermes.join("trust.json"), SourceKind::Trust));
     }
+    displaced_files(locations, &mut candidates);
     if let Some(path) = &locations.warden_config {
+        let claim = standing::root_only_claim(path, Some("WARDEN_CONFIG"), person);
         let env = Candidate::new(path.clone(), Tier::Environment, SourceKind::Warden, None);
-        candidates.push(env);
+        candidates.push(env.claiming(claim));
     }
     for c in &candidates {
         let path = crate::path::text(&c.path);
@@ -227,6 +294,62 @@ pub(crate) fn discover(locations: &Locations, cwd: Option<&Path>) -> Inputs {
     }
 }
 
+/// The files of a managed directory, trusted when only root could have
+/// written them (see [`standing::root_only_claim`]).
+fn managed_files(dir: &Path, named_by: Option<&str>, person: u32, candidates: &mut Vec<Candidate>) {
+    for path in yaml_files(dir) {
+        let claim = standing::root_only_claim(&path, named_by, person);
+        let c = Candidate::new(path, Tier::Managed, SourceKind::Warden, None);
+        candidates.push(c.claiming(claim));
+    }
+}
+
+/// The person's files at their default places when a variable moved the
+/// place away (`XDG_CONFIG_HOME`, `HERMES_HOME`,
+/// `HERMES_CUSTOM_PATTERNS_PATH`): they still apply, tighten-only, so a
+/// variable can add policy but never take the person's away.
+fn displaced_files(locations: &Locations, candidates: &mut Vec<Candidate>) {
+    let mut found: Vec<(PathBuf, SourceKind, &str)> = Vec::new();
+    let config = locations.default_under_home(".config");
+    if config.is_some() && locations.config_home != config {
+        if let Some(config) = config {
+            let file = config.join("warden").join("config.yaml");
+            found.push((file, SourceKind::Warden, "XDG_CONFIG_HOME"));
+        }
+    }
+    let hermes = locations.default_under_home(".hermes");
+    if let Some(default) = hermes
+        .as_ref()
+        .filter(|h| locations.hermes_home.as_ref() != Some(h))
+    {
+        found.push((
+            default.join("config.yaml"),
+            SourceKind::HermesConfig,
+            "HERMES_HOME",
+        ));
+        found.push((default.join("trust.json"), SourceKind::Trust, "HERMES_HOME"));
+        for file in plugin_defaults(default) {
+            found.push((file, SourceKind::Plugin, "HERMES_HOME"));
+        }
+    }
+    if locations.custom_patterns.is_some() {
+        if let Some(home) = &locations.hermes_home {
+            for file in plugin_defaults(home) {
+                found.push((file, SourceKind::Plugin, "HERMES_CUSTOM_PATTERNS_PATH"));
+            }
+        }
+    }
+    for (path, kind, variable) in found {
+        if path.symlink_metadata().is_err() || candidates.iter().any(|c| c.path == path) {
+            continue;
+        }
+        let claim = Claim::TightenOnly(format!(
+            "{variable} moved this file's place away: it still applies, but only what tightens"
+        ));
+        candidates.push(Candidate::new(path, Tier::User, kind, None).claiming(claim));
+    }
+}
+
 /// The directory a project file belongs to: the one holding `.warden.yaml`,
 /// or the one holding `.hermes/`.
 fn project_root(path: &Path) -> Option<&Path> {
@@ -238,36 +361,58 @@ fn project_root(path: &Path) -> Option<&Path> {
     }
 }
 
-/// The project files from `cwd` up to `/` (or the ceiling): every one
-/// applies (nested projects add to their parents'), so a file planted
-/// nearer the working directory cannot hide the project's rules. Both
-/// names of every directory are looked at, for the ledger.
+/// The project files from `cwd` up to `/`: every one applies (nested
+/// projects add to their parents'), so a file planted nearer the working
+/// directory cannot hide the project's rules. Both names of every directory
+/// are looked at, for the ledger. Files at and above the ceiling only
+/// tighten: the variable that sets it cannot take policy away.
 fn project_files(
     locations: &Locations,
     cwd: &Path,
+    person: u32,
     candidates: &mut Vec<Candidate>,
     looked_at: &mut Vec<String>,
 ) {
+    let mut store: Option<trusted::Store> = None;
+    let mut above_ceiling = false;
     for dir in cwd.ancestors() {
-        if locations.project_ceiling.as_deref() == Some(dir) {
-            break;
-        }
+        above_ceiling |= locations.project_ceiling.as_deref() == Some(dir);
         let warden = dir.join(".warden.yaml");
         let permissions = dir.join(".hermes").join("permissions.yaml");
         looked_at.push(crate::path::text(&warden));
         looked_at.push(crate::path::text(&permissions));
         let base = Some(crate::path::text(dir));
-        // Something that is there but is not a file is a candidate too:
-        // reading it fails and says so, rather than being skipped.
-        if warden.symlink_metadata().is_ok() {
-            let kind = SourceKind::Warden;
-            candidates.push(Candidate::new(warden, Tier::Project, kind, base.clone()));
-        }
-        if permissions.symlink_metadata().is_ok() {
-            let kind = SourceKind::Permissions;
-            candidates.push(Candidate::new(permissions, Tier::Project, kind, base));
+        for (path, kind) in [
+            (warden, SourceKind::Warden),
+            (permissions, SourceKind::Permissions),
+        ] {
+            // Something that is there but is not a file is a candidate too:
+            // reading it fails and says so, rather than being skipped.
+            if path.symlink_metadata().is_err() {
+                continue;
+            }
+            let claim = if above_ceiling {
+                Claim::TightenOnly(
+                    "it is at or above WARDEN_PROJECT_CEILING: only what tightens applies".into(),
+                )
+            } else {
+                let store = store.get_or_insert_with(|| trust_store(locations));
+                let vouched = standing::project_identity(&path).and_then(|id| store.lookup(&id));
+                standing::project_claim(&path, person, vouched)
+            };
+            let c = Candidate::new(path, Tier::Project, kind, base.clone());
+            candidates.push(c.claiming(claim));
         }
     }
+}
+
+/// The person's record of trusted project files; an unreadable one trusts
+/// nothing (`warden project list` says why).
+fn trust_store(locations: &Locations) -> trusted::Store {
+    locations
+        .trust_store()
+        .and_then(|path| trusted::read(&path).ok())
+        .unwrap_or_default()
 }
 
 /// The plugin's files: `HERMES_CUSTOM_PATTERNS_PATH` (a file or a
@@ -281,9 +426,14 @@ fn plugin_files(locations: &Locations) -> Vec<PathBuf> {
             vec![path.clone()]
         };
     }
-    let Some(hermes) = &locations.hermes_home else {
-        return Vec::new();
-    };
+    match &locations.hermes_home {
+        Some(hermes) => plugin_defaults(hermes),
+        None => Vec::new(),
+    }
+}
+
+/// The plugin's files in a Hermes home when no variable names them.
+fn plugin_defaults(hermes: &Path) -> Vec<PathBuf> {
     let single = hermes.join("custom-dangerous-patterns.yaml");
     if single.exists() {
         return vec![single];

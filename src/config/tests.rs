@@ -9,8 +9,8 @@ use crate::config::cache::{self, Want, FORMAT_VERSION};
 use crate::config::fingerprint::Fingerprint;
 use crate::config::load::{self, CacheStatus, Locations};
 use crate::config::model::{
-    Counts, Mode, OnError, Risk, RuleSpec, Settings, SourceInfo, SourceKind, Target, Tier, ToolSel,
-    Unattended,
+    Counts, Mode, OnError, Risk, RuleSpec, Settings, SourceInfo, SourceKind, Standing, Target,
+    Tier, ToolSel, Unattended,
 };
 use crate::config::policy::{haystack, FileSubject, Policy, Subjects};
 use crate::config::seal::Seal;
@@ -47,8 +47,8 @@ fn temp_dir(tag: &str) -> PathBuf {
 /// `FORMAT_VERSION` and the SHA-256 of the representative policies' cached
 /// bytes when it was last bumped.
 const RECORDED_LAYOUT: (u32, &str) = (
-    11,
-    "4bca4884f58fb247c2ada9da2e940dbd3aacf4f7bf9e05edfcfdb8c020435f1f",
+    12,
+    "f5d8282a480ce01a335caaa950fff46071f9751c65120181d779f31410d85dbf",
 );
 
 fn representative_sources() -> Vec<SourceInfo> {
@@ -91,6 +91,12 @@ fn representative_sources() -> Vec<SourceInfo> {
                 protected: n + 4,
             },
             error: Some(format!("{path} is broken in way {n}")),
+            standing: if n % 2 == 0 {
+                Standing::Trusted
+            } else {
+                Standing::TightenOnly(format!("reason {n}"))
+            },
+            withheld: vec![format!("allow rule withheld-{n}")],
         })
         .collect()
 }
@@ -161,6 +167,7 @@ fn representative_policies() -> Vec<Policy> {
                     max_bytes: 4096 << i,
                     keep: i as u32,
                 }),
+                tightening_modes: modes[..i].to_vec(),
             };
             let mut policy =
                 Policy::new(representative_sources(), settings, representative_rules());

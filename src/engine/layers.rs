@@ -19,7 +19,7 @@ pub static STAGES: &[Stage] = &[
     Stage {
         name: "hardline",
         decides: "block",
-        catches: "the floor nothing can lift: writes by any tool or shell spelling to SSH keys, cloud and tool credentials, GnuPG, Hermes' keys, sudoers, the account files, boot and service files, the Docker socket, block devices, the guard's own files, or outside `HERMES_WRITE_SAFE_ROOT` (`files.*`, see [Files](#files-what-is-protected-and-why)); then `hardline.*`: `rm -rf` of `/`, system directories or home; `mkfs`, `dd`, wipes, partition-table rewrites (`parted rm|mklabel`, `sfdisk`) and `cryptsetup luksFormat|erase` of any device under `/dev`; fork bombs; `kill -1`; shutdown and reboot in their spellings (`shutdown`, `init 0`, `telinit 6`, `systemctl poweroff`, ...); recursive ownership or permission changes of `/`; moving `/`, a system directory or a home away; reverse shells; secrets sent off the machine (`net.upload-secret`, `net.pipe-secret-upload`, `net.remote-copy-secret`, `net.send-secret`: a credential file uploaded by curl, wget or ab, piped or redirected into a socket or `openssl s_client`, copied to a remote host, sent through ssh or socat; and, followed through pipes, here-strings, `$( )`, backquotes and files written earlier in the line, `net.send-environment`: the whole environment (`env`, `printenv`, `set`, `export -p`, `/proc/*/environ`) sent anywhere, `net.secret-in-request`: a secret file's content put into a request or socket, `net.staged-secret-upload`: a temp file filled with a secret then sent, `net.share-secret`: a secret file gisted, mailed or copied to cloud storage, `net.secret-in-dns`: a secret in a host name looked up, `net.push-secret`: a secret added to git then pushed, `net.script-sends-secret`: interpreter code that reads a secret and opens a connection, `net.send-token`: a credential variable or CLI token in a raw socket, mail or DNS name, or a service's token sent to another host; a token in a header or `-u` is its use and allowed); switching the agent's guard off or moving it (`HERMES_YOLO_MODE=1`; `hermes config set` of a key that reaches approvals, hooks, allow lists, security, the terminal or the environment; an agent started with approvals or hooks off, such as `hermes --yolo`, `codex -a never` or `claude --dangerously-skip-permissions`; `XDG_CONFIG_HOME`, `HERMES_HOME`, `CODEX_HOME` and the like given to an agent, exported or written into a start-up file; removing warden's binary; and warden's own subcommands that change its state, read as warden reads its arguments: `bless`, `install` and `uninstall` without `--dry-run`, `trust add|remove|init`, a subcommand this warden does not know; the read-only ones, `why`, `rules`, `test`, `lint`, `doctor`, `audit`, `check`, `trust list|show`, help and version, run, their arguments being data); remote code from insecure or look-alike sources run by a shell; interpreter one-liners that do any of these; decoded payloads that run a destructive command",
+        catches: "the floor nothing can lift: writes by any tool or shell spelling to SSH keys, cloud and tool credentials, GnuPG, Hermes' keys, sudoers, the account files, boot and service files, the Docker socket, block devices, the guard's own files, or outside `HERMES_WRITE_SAFE_ROOT` (`files.*`, see [Files](#files-what-is-protected-and-why)); then `hardline.*`: `rm -rf` of `/`, system directories or home; `mkfs`, `dd`, wipes, partition-table rewrites (`parted rm|mklabel`, `sfdisk`) and `cryptsetup luksFormat|erase` of any device under `/dev`; fork bombs; `kill -1`; shutdown and reboot in their spellings (`shutdown`, `init 0`, `telinit 6`, `systemctl poweroff`, ...); recursive ownership or permission changes of `/`; moving `/`, a system directory or a home away; reverse shells; secrets sent off the machine (`net.upload-secret`, `net.pipe-secret-upload`, `net.remote-copy-secret`, `net.send-secret`: a credential file uploaded by curl, wget or ab, piped or redirected into a socket or `openssl s_client`, copied to a remote host, sent through ssh or socat; and, followed through pipes, here-strings, `$( )`, backquotes and files written earlier in the line, `net.send-environment`: the whole environment (`env`, `printenv`, `set`, `export -p`, `/proc/*/environ`) sent anywhere, `net.secret-in-request`: a secret file's content put into a request or socket, `net.staged-secret-upload`: a temp file filled with a secret then sent, `net.share-secret`: a secret file gisted, mailed or copied to cloud storage, `net.secret-in-dns`: a secret in a host name looked up, `net.push-secret`: a secret added to git then pushed, `net.script-sends-secret`: interpreter code that reads a secret and opens a connection, `net.send-token`: a credential variable or CLI token in a raw socket, mail or DNS name, or a service's token sent to another host; a token in a header or `-u` is its use and allowed); switching the agent's guard off or moving it (`HERMES_YOLO_MODE=1`; `hermes config set` of a key that reaches approvals, hooks, allow lists, security, the terminal or the environment; an agent started with approvals or hooks off, such as `hermes --yolo`, `codex -a never` or `claude --dangerously-skip-permissions`; `XDG_CONFIG_HOME`, `HERMES_HOME`, `CODEX_HOME` and the like given to an agent, exported or written into a start-up file; removing warden's binary; and warden's own subcommands that change its state, read as warden reads its arguments: `bless`, `install` and `uninstall` without `--dry-run`, `trust add|remove|init`, `project trust|forget`, a subcommand this warden does not know; the read-only ones, `why`, `rules`, `test`, `lint`, `doctor`, `audit`, `check`, `trust list|show`, `project list`, help and version, run, their arguments being data); remote code from insecure or look-alike sources run by a shell; interpreter one-liners that do any of these; decoded payloads that run a destructive command",
         after_layers: false,
         run: hardline,
     },
@@ -47,7 +47,7 @@ pub static STAGES: &[Stage] = &[
     Stage {
         name: "user",
         decides: "block, ask or allow",
-        catches: "your deny, ask and allow rules from every source ([Configuration](#configuration)); all that match compete: highest priority wins (default 50), ties go deny > ask > allow, and managed rules beat everything else. A deny or ask on any command of a line decides for the line; an allow only when every command is allowed. A winning allow skips the layers below",
+        catches: "your deny, ask and allow rules from every source ([Configuration](#configuration)); all that match compete: highest priority wins (default 50), ties go deny > ask > allow, and managed rules beat everything else. The rules of a file that may only tighten (a project file you have not trusted, see [Who may loosen](#who-may-loosen-the-guard)) do not compete: its allows do nothing, and its deny or ask replaces the winner only when stricter. A deny or ask on any command of a line decides for the line; an allow only when every command is allowed. A winning allow skips the layers below",
         after_layers: false,
         run: user_rules,
     },
@@ -82,7 +82,7 @@ pub static STAGES: &[Stage] = &[
     Stage {
         name: "post-processing",
         decides: "changes the verdict",
-        catches: "whoever decided: **yolo** (`HERMES_YOLO_MODE=1` in warden's environment, or `approvals.mode: off`) turns an ask from the dangerous, mode or threshold layer into an allow, never a block or your own ask rule; **`on_error: ask`** turns an allow into an ask while a policy file is broken; with **no human present** (`HERMES_CRON_SESSION=1`, which Hermes sets for cron jobs, or `WARDEN_UNATTENDED`) an ask becomes what `approvals.cron_mode` / `single_query_mode` / `unattended_mode` says (`deny`, the default, blocks; `approve` allows, except your own ask rules, which block); and **`--on-ask block`** turns any remaining ask into a block",
+        catches: "whoever decided: **yolo** (`approvals.mode: off` in your own Hermes config; never `HERMES_YOLO_MODE`, which the agent could have set) turns an ask from the dangerous, mode or threshold layer into an allow, never a block or your own ask rule; **`on_error: ask`** turns an allow into an ask while a policy file is broken; with **no human present** (`HERMES_CRON_SESSION=1`, which Hermes sets for cron jobs, or `WARDEN_UNATTENDED`) an ask becomes what `approvals.cron_mode` / `single_query_mode` / `unattended_mode` says (`deny`, the default, blocks; `approve` allows, except your own ask rules, which block); and **`--on-ask block`** turns any remaining ask into a block",
         after_layers: true,
         run: post::finish,
     },
@@ -365,8 +365,21 @@ fn built_in_danger(
 }
 
 fn mode(cx: &mut Context<'_>) -> Step {
-    let mode = cx.policy.settings.mode.unwrap_or(Mode::Autonomous);
-    let (decision, why) = fallback::mode_decision(mode, cx.call.kind, cx.analysis);
+    let settings = &cx.policy.settings;
+    // A tighten-only source's mode decides only where it is stricter.
+    let (mode, (decision, why)) = std::iter::once(settings.mode.unwrap_or(Mode::Autonomous))
+        .chain(settings.tightening_modes.iter().copied())
+        .map(|mode| {
+            (
+                mode,
+                fallback::mode_decision(mode, cx.call.kind, cx.analysis),
+            )
+        })
+        .reduce(|best, next| if next.1 .0 > best.1 .0 { next } else { best })
+        .unwrap_or((
+            Mode::Autonomous,
+            fallback::mode_decision(Mode::Autonomous, cx.call.kind, cx.analysis),
+        ));
     let note = cx.note(|| format!("{why} ({} tool)", cx.call.kind.as_str()));
     if decision == Decision::Allow {
         return pass(cx, note);

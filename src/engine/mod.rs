@@ -32,8 +32,6 @@ pub use layers::STAGES;
 pub struct Options {
     /// `SUDO_PASSWORD` is set, so `sudo -S` is fed by the agent's host, not guessed.
     pub(crate) sudo_password_set: bool,
-    /// `HERMES_YOLO_MODE` in warden's own environment.
-    pub(crate) yolo: bool,
     /// No human will answer an ask; which Hermes setting says what to do.
     pub(crate) unattended: Option<NoHuman>,
     /// `--on-ask block`: the agent cannot ask, so an ask is a block.
@@ -195,9 +193,12 @@ pub(crate) struct Context<'a> {
 }
 
 impl Context<'_> {
-    /// Yolo: `HERMES_YOLO_MODE`, or `approvals.mode: off`.
+    /// Yolo: `approvals.mode: off` in a trusted file. Never from the
+    /// environment: `HERMES_YOLO_MODE` in the hook's environment could have
+    /// been put there by the agent it guards (Hermes reads its `.env`), and
+    /// the environment may only tighten.
     fn yolo(&self) -> bool {
-        self.options.yolo || self.policy.settings.approvals_off == Some(true)
+        self.policy.settings.approvals_off == Some(true)
     }
 
     /// A note that takes formatting: made only when explaining.

@@ -1,8 +1,12 @@
 //! The user-rule layer: a tool call seen as rule subjects, and which matching rule wins.
 //!
-//! Every matching rule competes: highest priority wins, ties go deny > ask >
-//! allow, managed rules (from `/etc/warden/`) win over everything else, and
-//! a protected deny or ask wins over every unprotected rule.
+//! Every matching rule of a trusted source competes: highest priority wins,
+//! ties go deny > ask > allow, managed rules (from `/etc/warden/`) win over
+//! everything else, and a protected deny or ask wins over every unprotected
+//! rule. A tighten-only source's rules (an untrusted project file, a
+//! managed directory an agent could have written) do not compete: their
+//! allows do nothing, and their strictest deny or ask replaces the winner
+//! only when it is stricter.
 //! A command line is judged per segment: a deny or ask on any segment
 //! decides for the whole line, an allow only when every segment is allowed.
 
@@ -56,28 +60,35 @@ fn resolve(policy: &Policy, subjects: &Subjects, matches: &[RuleMatch]) -> Optio
     let count = subjects.segments.len().max(1);
     let mut winners: Vec<Option<(&RuleMatch, usize)>> = vec![None; count];
     for (s, winner) in winners.iter_mut().enumerate() {
-        let mut competing: Vec<&RuleMatch> = matches
+        let (bound, mut competing): (Vec<&RuleMatch>, Vec<&RuleMatch>) = matches
             .iter()
             .filter(|m| m.whole || m.segments.contains(&s))
-            .collect();
+            .partition(|m| policy.tightens_only(&m.spec));
         // Managed rules cannot be loosened or overridden from below.
         if competing.iter().any(|m| managed(m)) {
             competing.retain(|m| managed(m));
         }
         // A protected deny or ask outranks every unprotected rule: adding an
         // allow of priority 1000 must not be a quiet way around it.
-        *winner = competing
+        let trusted = competing.into_iter().max_by_key(|m| {
+            let guarded = m.spec.protected && m.spec.decision != Decision::Allow;
+            (
+                guarded,
+                m.spec.priority,
+                m.spec.decision,
+                std::cmp::Reverse(m.rule),
+            )
+        });
+        let strictest = bound
             .into_iter()
-            .max_by_key(|m| {
-                let guarded = m.spec.protected && m.spec.decision != Decision::Allow;
-                (
-                    guarded,
-                    m.spec.priority,
-                    m.spec.decision,
-                    std::cmp::Reverse(m.rule),
-                )
-            })
-            .map(|m| (m, s));
+            .filter(|m| m.spec.decision != Decision::Allow)
+            .max_by_key(|m| (m.spec.decision, m.spec.priority, std::cmp::Reverse(m.rule)));
+        *winner = match (trusted, strictest) {
+            (Some(t), Some(u)) if u.spec.decision > t.spec.decision => Some(u),
+            (None, u) => u,
+            (t, _) => t,
+        }
+        .map(|m| (m, s));
     }
     let text_of = |s: usize| {
         subjects
@@ -136,8 +147,13 @@ pub(super) fn describe_matches(policy: &Policy, outcome: &UserOutcome) -> Vec<St
                 (false, true) => format!("the whole call and {}", parts.join(", ")),
                 (false, false) => parts.join(", "),
             };
+            let standing = match (policy.tightens_only(rule), rule.decision) {
+                (false, _) => "",
+                (true, Decision::Allow) => ", tighten-only: withheld",
+                (true, _) => ", tighten-only",
+            };
             format!(
-                "{} {} {} (priority {}, {} tier, {}) matches {place}",
+                "{} {} {} (priority {}, {} tier{standing}, {}) matches {place}",
                 rule.decision.as_str(),
                 rule.id,
                 rule.describe(),

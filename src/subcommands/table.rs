@@ -213,6 +213,15 @@ static UNINSTALL_FLAGS: &[Flag] = &[AGENTS, DRY_RUN, WARDEN];
 
 static DOCTOR_FLAGS: &[Flag] = &[AGENTS, CWD];
 
+static PROJECT_FLAGS: &[Flag] = &[Flag {
+    long: "--cwd",
+    value: Some("DIR"),
+    choices: &[],
+    help: "trust: where FILE is relative to, and whose project files to trust
+when none is named; list: whose project files to show (default: the
+current directory)",
+}];
+
 /// A subcommand without action words.
 const NO_ACTIONS: &[Action] = &[];
 
@@ -361,6 +370,40 @@ pub static SUBCOMMANDS: &[Spec] = &[
         ],
         operands: Operands::None,
         reads: &["--file"],
+        changes: Changes::Nothing,
+    },
+    Spec {
+        sub: Sub::Project,
+        name: "project",
+        summary: "trust a project's .warden.yaml so its allow rules apply; list or forget trusted files",
+        usage: "trust [FILE...] | list | forget FILE...  [--cwd DIR]",
+        about: "A project's own policy file (.warden.yaml, .hermes/permissions.yaml) arrives
+                with git clone or an archive, so by itself it only tightens: its deny and ask
+                rules apply, its allow rules and the settings that loosen (mode, on_error,
+                exempt, unattended, auto_approve_up_to) do not. trust records the file's path
+                and SHA-256 in warden's state directory, and from then on all of it applies,
+                until the file changes. With no FILE it trusts the project files of DIR
+                itself. A file someone other than you or root owns, or that lies where others
+                can write, is refused. trust needs a person at a terminal, never an agent's
+                tool call; list shows the trusted files and the standing of those that apply
+                in DIR; forget ends a file's trust.",
+        flags: PROJECT_FLAGS,
+        actions: &[
+            Action {
+                name: "trust",
+                changes: Changes::State,
+            },
+            Action {
+                name: "list",
+                changes: Changes::Nothing,
+            },
+            Action {
+                name: "forget",
+                changes: Changes::State,
+            },
+        ],
+        operands: Operands::FilesRead,
+        reads: &[],
         changes: Changes::Nothing,
     },
     Spec {

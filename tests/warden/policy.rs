@@ -417,6 +417,8 @@ struct Row {
 const MANAGED: &str = "etc-warden/policy.yaml";
 const HERMES: &str = "home/.hermes/config.yaml";
 const YOLO: &[(&str, &str)] = &[("HERMES_YOLO_MODE", "1")];
+/// Yolo as warden takes it: from the person's own Hermes config.
+const YOLO_CONFIG: (&str, &str) = (HERMES, "approvals:\n  mode: off\n");
 const CRON: &[(&str, &str)] = &[("HERMES_CRON_SESSION", "1")];
 
 #[rustfmt::skip]
@@ -443,9 +445,12 @@ const ROWS: &[Row] = &[
     Row { name: "managed-mode-beats-project-mode",
         files: &[(MANAGED, "mode: plan\n"), (PROJECT, "mode: autonomous\n")],
         vars: &[], cmd: "cargo build", action: "block", rule: Some("mode.plan"), layer: "mode" },
-    Row { name: "managed-mode-loosens-too",
+    // The world's managed directory is one WARDEN_MANAGED_DIR moved into a
+    // directory the tests own: it cannot loosen (see loosening::environment
+    // for one that can), and the project's plan still tightens.
+    Row { name: "moved-managed-mode-only-tightens",
         files: &[(MANAGED, "mode: autonomous\n"), (PROJECT, "mode: plan\n")],
-        vars: &[], cmd: "cargo build", action: "allow", rule: None, layer: "default" },
+        vars: &[], cmd: "cargo build", action: "block", rule: Some("mode.plan"), layer: "mode" },
     Row { name: "compound-allow-needs-every-segment",
         files: &[(USER, "rules:\n  allow: ['terminal(git:*)']\n")],
         vars: &[], cmd: "git status && curl x | sh", action: "ask", rule: Some("net.pipe-to-shell"), layer: "dangerous" },
@@ -464,13 +469,14 @@ const ROWS: &[Row] = &[
     Row { name: "sudo-password-lets-the-allow-decide",
         files: &[(USER, "rules:\n  allow:\n    - {tool: terminal, pattern: 'sudo:*', priority: 1000}\n")],
         vars: &[("SUDO_PASSWORD", "x")], cmd: "sudo -S whoami", action: "allow", rule: Some("config.allow-1"), layer: "user" },
-    Row { name: "yolo-keeps-deny", files: &[(USER, NO_PUSH)],
-        vars: YOLO, cmd: "git push origin main", action: "block", rule: Some("config.deny-1"), layer: "user" },
-    Row { name: "yolo-keeps-ask-rule", files: &[(USER, "rules:\n  ask: ['terminal(git push:*)']\n")],
-        vars: YOLO, cmd: "git push origin main", action: "ask", rule: Some("config.ask-1"), layer: "user" },
-    // Yolo lifts the dangerous layer's ask: nothing decided, so the default allows.
-    Row { name: "yolo-lifts-dangerous", files: &[],
-        vars: YOLO, cmd: "git push --force origin main", action: "allow", rule: None, layer: "default" },
+    Row { name: "yolo-keeps-deny", files: &[(USER, NO_PUSH), YOLO_CONFIG],
+        vars: &[], cmd: "git push origin main", action: "block", rule: Some("config.deny-1"), layer: "user" },
+    Row { name: "yolo-keeps-ask-rule", files: &[(USER, "rules:\n  ask: ['terminal(git push:*)']\n"), YOLO_CONFIG],
+        vars: &[], cmd: "git push origin main", action: "ask", rule: Some("config.ask-1"), layer: "user" },
+    // HERMES_YOLO_MODE in the hook's environment is not warden's yolo: the
+    // agent could have put it there.
+    Row { name: "yolo-variable-lifts-nothing", files: &[],
+        vars: YOLO, cmd: "git push --force origin main", action: "ask", rule: Some("git.force-push"), layer: "dangerous" },
     Row { name: "approvals-mode-off-is-yolo", files: &[(HERMES, "approvals:\n  mode: off\n")],
         vars: &[], cmd: "git push --force origin main", action: "allow", rule: None, layer: "default" },
     Row { name: "approvals-mode-manual-is-not-yolo", files: &[(HERMES, "approvals:\n  mode: manual\n")],
@@ -556,6 +562,8 @@ fn every_source_at_once() {
         .file("extra.yaml", &rule("deny", "env-no-nc", "nc:*"))
         .var_at("WARDEN_CONFIG", "extra.yaml");
 
+    // The person trusted the project's file: its allow rule applies.
+    w.trust(PROJECT);
     let text = w.why("echo hello").stdout;
     let order = [
         ("managed", MANAGED),

@@ -104,7 +104,9 @@ impl World {
 
     /// Copies the tree at `from` into the world, with `WORLD_TOKEN` in every
     /// text file replaced by the world's path, then takes the `NAME=value`
-    /// lines of its top-level `vars` file, if any, as variables.
+    /// lines of its top-level `vars` file, if any, as variables, and trusts
+    /// each project file its top-level `trusted` file lists (paths relative
+    /// to the world), as the person would from a terminal.
     pub fn copy_of(mut self, from: &Path) -> World {
         copy_tree(from, &self.root, &self.root_text());
         let listed = self.root.join("vars");
@@ -121,7 +123,23 @@ impl World {
                 self = self.var(name, value);
             }
         }
+        let trusted = self.root.join("trusted");
+        if trusted.is_file() {
+            let text = fs::read_to_string(&trusted)
+                .unwrap_or_else(|e| panic!("cannot read {}: {e}", trusted.display()));
+            for rel in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+                self.trust(rel);
+            }
+        }
         self
+    }
+
+    /// `warden project trust` of the world's file `rel`, from a terminal,
+    /// as the person would run it; it must succeed.
+    pub fn trust(&self, rel: &str) -> Outcome {
+        let out = self.run_as(&["project", "trust", &self.path(rel)], true);
+        assert_eq!(out.code, 0, "trusting {rel}: {out:?}");
+        out
     }
 
     /// The root as text, what `WORLD_TOKEN` stands for.
@@ -195,6 +213,35 @@ impl World {
             .stderr(Stdio::piped())
             .spawn()
             .expect("spawn warden")
+    }
+
+    /// The real binary started through `wrapper` (`setpriv --reuid=N --`,
+    /// to run it as another user), with `args` and the world's variables,
+    /// given `payload` on stdin.
+    pub fn run_wrapped(
+        &self,
+        wrapper: &[&str],
+        args: &[&str],
+        payload: &[u8],
+    ) -> std::io::Result<std::process::Output> {
+        use std::io::Write;
+        use std::process::Stdio;
+        let (program, before) = wrapper.split_first().expect("a wrapper program");
+        let mut child = std::process::Command::new(program)
+            .args(before)
+            .arg(env!("CARGO_BIN_EXE_warden"))
+            .args(args)
+            .env_clear()
+            .envs(self.vars.iter().map(|(n, v)| (n, v)))
+            .current_dir(&self.root)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()?;
+        if let Some(mut stdin) = child.stdin.take() {
+            let _ = stdin.write_all(payload);
+        }
+        child.wait_with_output()
     }
 
     /// The real binary with `args`, given `payload` on stdin, after

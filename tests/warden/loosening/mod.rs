@@ -13,14 +13,18 @@ use crate::support::World;
 
 mod basics;
 mod cache;
+mod environment;
 mod programs;
+mod project;
 mod workdir;
 
 pub fn tests() -> Vec<libtest_mimic::Trial> {
     basics::tests()
         .into_iter()
         .chain(cache::tests())
+        .chain(environment::tests())
         .chain(programs::tests())
+        .chain(project::tests())
         .chain(workdir::tests())
         .collect()
 }
@@ -89,7 +93,13 @@ pub enum Step<'a> {
 /// blocked or asked; after all of them the `HELD` rules must still block.
 #[track_caller]
 pub fn route(name: &str, steps: &[Step<'_>]) -> World {
-    let world = guarded(name);
+    walk(guarded(name), name, steps)
+}
+
+/// [`route`] on a guarded machine the caller made (`guarded(name)` with
+/// variables of its own, say).
+#[track_caller]
+pub fn walk(world: World, name: &str, steps: &[Step<'_>]) -> World {
     for step in steps {
         match step {
             Step::Refused(cmd) => {
