@@ -51,7 +51,17 @@ pub trait Links: Send + Sync + fmt::Debug {
     fn is_dir(&self, _path: &str) -> bool {
         false
     }
+
+    /// The text of the file at `path` (absolute, symlinks followed), when
+    /// it is a readable file of at most [`MAX_READ`] bytes: a patch whose
+    /// paths a command writes. `None` when this file system cannot say.
+    fn read(&self, _path: &str) -> Option<String> {
+        None
+    }
 }
+
+/// The largest file [`Links::read`] reads: as long as a command line may be.
+pub const MAX_READ: u64 = 1 << 20;
 
 /// The real file system. It remembers how the directories it was asked
 /// about resolved, and what it found at each path it was asked about, for
@@ -115,6 +125,20 @@ impl Links for Disk {
     fn is_dir(&self, path: &str) -> bool {
         // Asked only of a copy's one destination, when its words leave it open.
         std::fs::metadata(path).is_ok_and(|m| m.is_dir())
+    }
+
+    fn read(&self, path: &str) -> Option<String> {
+        use std::io::Read;
+        let file = std::fs::File::open(path).ok()?;
+        if !file.metadata().ok()?.is_file() {
+            return None;
+        }
+        let mut bytes = Vec::new();
+        file.take(MAX_READ + 1).read_to_end(&mut bytes).ok()?;
+        if bytes.len() as u64 > MAX_READ {
+            return None;
+        }
+        Some(String::from_utf8_lossy(&bytes).into_owned())
     }
 
     fn remember(&self, dir: &str, walked: &Walked) {

@@ -118,7 +118,8 @@ pub(crate) fn touched(
     };
     let mut out = Vec::new();
     for (i, cmd) in analysis.commands.iter().enumerate() {
-        let uses = command_uses(cmd);
+        let mut uses = command_uses(cmd);
+        uses.extend(patched(cmd, analysis, around, links));
         if uses.is_empty() {
             continue;
         }
@@ -170,18 +171,7 @@ fn resolve_uses(
             let place = reach::Place::of(cmd, around, view);
             (place.dir, Some(place.home))
         }
-        // The directory an earlier `cd` moved to, seen from the call's.
-        None => {
-            let cwd = around.dir.as_deref();
-            let dir = match cmd.cwd.as_deref() {
-                None => cwd.map(str::to_string),
-                Some(dir) => {
-                    let r = resolve::resolve(dir, base(cwd, around.home, around), links);
-                    (r.problem.is_none() && r.path.starts_with('/')).then_some(r.path)
-                }
-            };
-            (dir, around.home)
-        }
+        None => (command_dir(cmd, around, links), around.home),
     };
     let unknown_dir = cmd.cwd.is_some() && dir.is_none();
     // Deleting, moving or linking over a symlink acts on the link, not on
@@ -224,6 +214,74 @@ fn resolve_uses(
             segment: Some(i),
         });
     }
+}
+
+/// The directory an earlier `cd` moved `cmd` to, seen from the call's.
+fn command_dir(cmd: &Command, around: &Around<'_>, links: Option<&dyn Links>) -> Option<String> {
+    let cwd = around.dir.as_deref();
+    match cmd.cwd.as_deref() {
+        None => cwd.map(str::to_string),
+        Some(dir) => {
+            let r = resolve::resolve(dir, base(cwd, around.home, around), links);
+            (r.problem.is_none() && r.path.starts_with('/')).then_some(r.path)
+        }
+    }
+}
+
+/// The files a patch applied by `cmd` (`patch`, `git apply`, `git am`)
+/// names, read from its text: given on the line, written earlier on it, or
+/// in a file on disk. A patch warden cannot read puts files it cannot see
+/// into the directory it is applied in.
+fn patched<'c>(
+    cmd: &'c Command,
+    analysis: &Analysis,
+    around: &Around<'_>,
+    links: Option<&dyn Links>,
+) -> Vec<access::FileUse<'c>> {
+    let Some(input) = access::patch_input(cmd) else {
+        return Vec::new();
+    };
+    let mut texts: Vec<Cow<'_, str>> = input.text.map(Cow::Borrowed).into_iter().collect();
+    let mut unread = input.text.is_none() && input.files.is_empty();
+    for file in &input.files {
+        let written = analysis
+            .files
+            .iter()
+            .rev()
+            .find(|(path, _)| path == file)
+            .map(|(_, text)| Cow::Borrowed(text.as_str()));
+        let on_disk = || {
+            let dir = command_dir(cmd, around, links);
+            let r = resolve::resolve(file, base(dir.as_deref(), around.home, around), links);
+            r.problem
+                .is_none()
+                .then(|| around.links?.read(&r.path))
+                .flatten()
+                .map(Cow::Owned)
+        };
+        match written.or_else(on_disk) {
+            Some(text) => texts.push(text),
+            None => unread = true,
+        }
+    }
+    let file_use = |path: String, how| access::FileUse {
+        path: path.into(),
+        access: access::Access::Write,
+        how,
+        inside: None,
+    };
+    let mut uses: Vec<access::FileUse<'c>> = texts
+        .iter()
+        .flat_map(|text| access::patch_targets(&input, text))
+        .map(|(path, how)| file_use(path, how))
+        .collect();
+    if unread {
+        uses.push(file_use(
+            access::patch_dir(&input).to_string(),
+            How::Produce,
+        ));
+    }
+    uses
 }
 
 /// Gives each command whose directory lies outside the project its
@@ -403,7 +461,9 @@ fn command_uses(cmd: &crate::shell::Command) -> Vec<access::FileUse<'_>> {
     // An editor writes the files it opens (`ed FILE <<EOF`, `vim -c wq FILE`),
     // and a program warden has no model of may write any file it is given.
     let editor = EDITING.contains(cmd.program.as_str());
-    if uses.is_empty() && (editor || crate::rules::hidden_paths_searched(cmd)) {
+    // An unpacking's directories do not tell what else it is given.
+    let only_produced = uses.iter().all(|u| u.how == How::Produce);
+    if only_produced && (editor || crate::rules::hidden_paths_searched(cmd)) {
         for path in crate::rules::path_arguments(cmd) {
             uses.push(access::FileUse {
                 path: path.into(),
@@ -450,7 +510,7 @@ pub(crate) fn first_hit<'t>(
 ) -> Option<(&'t Touched, &'static PathRule)> {
     touched.into_iter().find_map(|t| {
         t.resolution.forms().find_map(|path| {
-            let place = Place::new(path, around);
+            let place = Place::new(path, around).by(t.how);
             let rule = path_rules::first_match(&place, t.how, t.write, decision)?;
             let exempted = t
                 .how
@@ -492,6 +552,8 @@ pub(crate) fn verdict(touched: &Touched, rule: &'static PathRule, layer: Layer) 
                 (true, Some(How::Unknown)) => {
                     "may write (a program warden has no model of is given it)"
                 }
+                (true, Some(How::Link)) => "gives a second name (a hard link) to",
+                (true, Some(How::Produce)) => "puts files warden cannot see into",
                 (true, _) => "writes",
                 (false, _) => "reads",
             },

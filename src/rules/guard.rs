@@ -1,0 +1,481 @@
+//! The guard's own files — warden's policy, cache, state, ledger and binary, the agents' settings and hooks, every project policy file — where each is, which directories hold or could hold one, and what they are called through symlinks; names compared as a case-insensitive file system compares them.
+//!
+//! One question for every path a call writes, deletes, moves, re-permissions
+//! or fills with files warden cannot see: how does it stand to the guard's
+//! files ([`standing`])? It is one of them (or inside a directory of them),
+//! or a directory above one, or neither. The places are named once, here:
+//! in the home (`~/.config/warden`), in Hermes' home and its profiles
+//! (`config.yaml`), from `/` (`/etc/warden`), anywhere (`.warden.yaml`,
+//! `.hermes/permissions.yaml`, `.claude/settings.json`), and where this
+//! machine keeps them ([`Around::guard_paths`], the running binary). A
+//! place that a symlink puts elsewhere (`~/.config/warden ->
+//! ~/dotfiles/warden`, a common dotfiles layout) is guarded under both
+//! names: the file system is asked once per call, through the `Links` the
+//! engine was given, and only when a write is judged.
+//!
+//! Names compare without regard to ASCII case (`.Warden.yaml` is
+//! `.warden.yaml` on macOS' default file system), and a component with
+//! `*`, `?` or `[...]` is a shell pattern that may name a guard file
+//! (`rm ~/.hermes/*.yaml`), with a leading `.` matched only by a `.`, as
+//! the shell matches.
+
+use once_cell::sync::Lazy;
+use once_cell::unsync::OnceCell;
+
+use super::files::{Around, Place};
+use crate::path::slash_separated;
+use crate::resolve::{self, Base, Links, Probe};
+
+/// How a path stands to the guard's files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Standing {
+    /// A directory that holds or could hold one: above one of the places
+    /// (`~/.config`, `~/.hermes/profiles`), or named as a directory that
+    /// holds one anywhere (`.hermes`, `.claude`, `.codex`).
+    Dir,
+    /// One of them, or inside a directory of them.
+    File,
+}
+
+/// What a place's components count from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Anchor {
+    /// A home directory, whoever's.
+    Home,
+    /// Hermes' home (`$HERMES_HOME`, else `~/.hermes`).
+    HermesHome,
+    /// `/`.
+    Root,
+    /// Any directory: the components end the path.
+    Anywhere,
+}
+
+/// One place of the guard's files.
+struct Spot {
+    anchor: Anchor,
+    /// Its components; `*` stands for any one (a profile's name).
+    parts: Vec<&'static str>,
+    /// Everything under it is the guard's too (a directory of them).
+    tree: bool,
+}
+
+/// Hermes' file names under its home and each profile that hold policy and hooks.
+pub(super) const HERMES_FILES: &[&str] = &[
+    "config.yaml",
+    "cli-config.yaml",
+    "shell-hooks-allowlist.json",
+    "trust.json",
+    "permissions.yaml",
+    "custom-dangerous-patterns.yaml",
+    ".custom-patterns-hash",
+];
+
+/// The project policy files, wherever a project is: the components each ends with.
+const PROJECT_FILES: &[&[&str]] = &[
+    &[".warden.yaml"],
+    &[".hermes", "permissions.yaml"],
+    &[".claude", "settings.json"],
+    &[".claude", "settings.local.json"],
+    &[".codex", "hooks.json"],
+    &[".codex", "config.toml"],
+];
+
+static SPOTS: Lazy<Vec<Spot>> = Lazy::new(|| {
+    let spot = |anchor, path: &'static str, tree| Spot {
+        anchor,
+        parts: path.split('/').collect(),
+        tree,
+    };
+    let mut spots = vec![
+        spot(Anchor::Home, ".config/warden", true),
+        spot(Anchor::Home, ".local/state/warden", true),
+        spot(Anchor::Home, ".cache/warden", true),
+        spot(Anchor::Home, ".local/bin/warden", true),
+        spot(Anchor::Root, "etc/warden", true),
+        spot(Anchor::HermesHome, "custom-dangerous-patterns", true),
+        spot(
+            Anchor::HermesHome,
+            "profiles/*/custom-dangerous-patterns",
+            true,
+        ),
+    ];
+    for name in HERMES_FILES {
+        spots.push(Spot {
+            anchor: Anchor::HermesHome,
+            parts: vec![name],
+            tree: false,
+        });
+        spots.push(Spot {
+            anchor: Anchor::HermesHome,
+            parts: vec!["profiles", "*", name],
+            tree: false,
+        });
+    }
+    for parts in PROJECT_FILES {
+        spots.push(Spot {
+            anchor: Anchor::Anywhere,
+            parts: parts.to_vec(),
+            tree: false,
+        });
+    }
+    spots
+});
+
+/// The guard's places under other names, worked out once per call when
+/// a write is first judged: (where a symlink puts a place, the place).
+#[derive(Debug, Clone, Default)]
+pub struct Aliases(OnceCell<Vec<(String, String)>>);
+
+/// How `p` stands to the guard's files, if it does: the strongest of
+/// every place, under its own name and its other names.
+pub fn standing(p: &Place<'_>) -> Option<Standing> {
+    let direct = lexical(p);
+    if direct == Some(Standing::File) {
+        return direct;
+    }
+    let around = p.around;
+    let aliases = aliases(around);
+    if aliases.is_empty() {
+        return direct;
+    }
+    let parts = components(p.path);
+    let mut found = direct;
+    for (there, place) in aliases {
+        let target = components(there);
+        let seen = match relate(&parts, &target, true) {
+            None => continue,
+            // Above where a place really is: it holds the place.
+            Some(Standing::Dir) => Some(Standing::Dir),
+            // Inside it: judged by the place's own name, with the rest.
+            Some(Standing::File) => {
+                let mut named = place.clone();
+                for rest in &parts[target.len()..] {
+                    named.push('/');
+                    named.push_str(rest);
+                }
+                lexical(&Place::new(&named, around))
+            }
+        };
+        found = found.max(seen);
+        if found == Some(Standing::File) {
+            break;
+        }
+    }
+    found
+}
+
+/// How `p` stands to the places under the names they have.
+fn lexical(p: &Place<'_>) -> Option<Standing> {
+    let around = p.around;
+    let absolute = components(p.path);
+    let home = p.in_home().map(components);
+    let hermes = hermes_parts(p, &absolute, home.as_deref());
+    let mut found: Option<Standing> = None;
+    let mut note = |s: Option<Standing>| found = found.max(s);
+    for spot in SPOTS.iter() {
+        note(match spot.anchor {
+            Anchor::Home => home
+                .as_deref()
+                .and_then(|h| relate(h, &spot.parts, spot.tree)),
+            Anchor::HermesHome => hermes
+                .as_deref()
+                .and_then(|h| relate(h, &spot.parts, spot.tree)),
+            Anchor::Root if p.path.starts_with('/') => relate(&absolute, &spot.parts, spot.tree),
+            Anchor::Root => None,
+            Anchor::Anywhere => ends_with(&absolute, &spot.parts),
+        });
+    }
+    // Hermes' home holds its files, and so does every directory above it.
+    if hermes.as_deref().is_some_and(<[&str]>::is_empty) {
+        note(Some(Standing::Dir));
+    }
+    if let Some(dir) = around.hermes_home {
+        note(relate(&absolute, &components(dir), false).filter(|s| *s == Standing::Dir));
+    }
+    for place in around.guard_paths {
+        note(relate(&absolute, &components(place), true));
+    }
+    if let Some(exe) = around.warden_exe {
+        note(relate(&absolute, &components(exe), false));
+    }
+    found
+}
+
+/// The components of `p` inside Hermes' home: `$HERMES_HOME` as set or as
+/// written, else `.hermes` in a home, in any case.
+fn hermes_parts<'p>(
+    p: &Place<'p>,
+    absolute: &[&'p str],
+    home: Option<&[&'p str]>,
+) -> Option<Vec<&'p str>> {
+    if let Some(dir) = p.around.hermes_home {
+        let dir = components(dir);
+        if p.path.starts_with('/') && relate(absolute, &dir, true) == Some(Standing::File) {
+            return Some(absolute[dir.len()..].to_vec());
+        }
+    }
+    for prefix in ["$HERMES_HOME", "${HERMES_HOME}"] {
+        if let Some(rest) = crate::path::strip_dir(p.path, prefix) {
+            return Some(components(rest));
+        }
+    }
+    match home? {
+        [first, rest @ ..] if same(first, ".hermes") => Some(rest.to_vec()),
+        _ => None,
+    }
+}
+
+/// The components of `path`, `.` and empty ones left out.
+fn components(path: &str) -> Vec<&str> {
+    slash_separated(path)
+        .filter(|c| !c.is_empty() && *c != ".")
+        .collect()
+}
+
+/// How `path` stands to `place` (both from the same anchor): inside it
+/// (or it, for a file), or above it.
+fn relate(path: &[&str], place: &[&str], tree: bool) -> Option<Standing> {
+    if !path.iter().zip(place).all(|(p, g)| same(p, g)) {
+        return None;
+    }
+    match path.len().cmp(&place.len()) {
+        std::cmp::Ordering::Less => Some(Standing::Dir),
+        std::cmp::Ordering::Equal => Some(Standing::File),
+        std::cmp::Ordering::Greater => tree.then_some(Standing::File),
+    }
+}
+
+/// How a path stands to a place that may be in any directory: it ends
+/// with the place, or with the directories the place is in (`x/.claude`).
+fn ends_with(path: &[&str], place: &[&str]) -> Option<Standing> {
+    let mut found = None;
+    for k in 1..=place.len().min(path.len()) {
+        let tail = &path[path.len() - k..];
+        if tail.iter().zip(&place[..k]).all(|(p, g)| same(p, g)) {
+            found = Some(if k == place.len() {
+                Standing::File
+            } else {
+                Standing::Dir
+            });
+            if k == place.len() {
+                break;
+            }
+        }
+    }
+    found
+}
+
+/// Whether the component `word` of a path can name `name`, a component of
+/// a place (`*`: any): the same letters in any ASCII case, or a shell
+/// pattern that matches it.
+fn same(word: &str, name: &str) -> bool {
+    if name == "*" {
+        return true;
+    }
+    if word.contains(['*', '?', '[']) {
+        return glob(word.as_bytes(), name.as_bytes());
+    }
+    word.eq_ignore_ascii_case(name)
+}
+
+/// A shell pattern (`*`, `?`, `[...]`, `[!...]`) against a name, in any
+/// ASCII case; a leading `.` is matched only by a `.`.
+fn glob(pattern: &[u8], name: &[u8]) -> bool {
+    if name.first() == Some(&b'.') && pattern.first() != Some(&b'.') {
+        return false;
+    }
+    // The last `*` seen and where the name stood then: on a mismatch the
+    // star takes one more byte, as a backtracking matcher would.
+    let (mut p, mut n) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while n < name.len() {
+        let step = match pattern.get(p) {
+            Some(b'*') => {
+                star = Some((p, n));
+                p += 1;
+                continue;
+            }
+            Some(b'?') => Some(p + 1),
+            Some(b'[') => class(pattern, p, name[n]),
+            Some(c) => c.eq_ignore_ascii_case(&name[n]).then_some(p + 1),
+            None => None,
+        };
+        match (step, star) {
+            (Some(next), _) => {
+                p = next;
+                n += 1;
+            }
+            (None, Some((sp, sn))) => {
+                star = Some((sp, sn + 1));
+                p = sp + 1;
+                n = sn + 1;
+            }
+            (None, None) => return false,
+        }
+    }
+    pattern[p..].iter().all(|&c| c == b'*')
+}
+
+/// A bracket expression at `pattern[at]` against one byte: where the
+/// pattern goes on when it matches. An unclosed `[` is a plain `[`.
+fn class(pattern: &[u8], at: usize, byte: u8) -> Option<usize> {
+    let body = &pattern[at + 1..];
+    let negated = matches!(body.first(), Some(b'!' | b'^'));
+    let start = usize::from(negated);
+    // `]` first in the set is a member, not the end.
+    let Some(len) = body
+        .iter()
+        .skip(start + 1)
+        .position(|&c| c == b']')
+        .map(|i| i + start + 1)
+    else {
+        return byte.eq_ignore_ascii_case(&b'[').then_some(at + 1);
+    };
+    let set = &body[start..len];
+    let lower = byte.to_ascii_lowercase();
+    let mut hit = false;
+    let mut i = 0;
+    while i < set.len() {
+        if i + 2 < set.len() && set[i + 1] == b'-' {
+            let (a, b) = (set[i].to_ascii_lowercase(), set[i + 2].to_ascii_lowercase());
+            hit |= (a..=b).contains(&lower) || (set[i]..=set[i + 2]).contains(&byte);
+            i += 3;
+        } else {
+            hit |= set[i].eq_ignore_ascii_case(&byte);
+            i += 1;
+        }
+    }
+    (hit != negated).then_some(at + 1 + len + 1)
+}
+
+/// Whether the directory `dir` (absolute, resolved) holds a project
+/// policy file now (`dir/.warden.yaml`, `dir/.claude/settings.json`, ...),
+/// as the file system says: what a deletion or an unpacking there would
+/// take or replace. A guard file deeper down is not looked for: warden
+/// reads no directory listings.
+pub fn holds(dir: &str, links: &dyn Links) -> bool {
+    if !dir.starts_with('/') {
+        return false;
+    }
+    let dir = dir.trim_end_matches('/');
+    let base = Base::default();
+    PROJECT_FILES.iter().any(|parts| {
+        let path = format!("{dir}/{}", parts.join("/"));
+        let r = resolve::resolve(&path, base, Some(links));
+        r.problem.is_none() && exists(&r.path, links)
+    })
+}
+
+/// Whether something is at `path` (absolute, its directories resolved).
+fn exists(path: &str, links: &dyn Links) -> bool {
+    !matches!(links.probe(path), Probe::Missing | Probe::Denied(_))
+}
+
+/// The places under the names symlinks give them, worked out on first use.
+fn aliases<'a>(around: &'a Around<'_>) -> &'a [(String, String)] {
+    let Some(links) = around.links else {
+        return &[];
+    };
+    around
+        .guard_aliases
+        .0
+        .get_or_init(|| resolve_places(around, links))
+}
+
+/// Each place this machine has (in the home, Hermes' home, the project,
+/// the configured paths and the binary) that a symlink puts elsewhere.
+fn resolve_places(around: &Around<'_>, links: &dyn Links) -> Vec<(String, String)> {
+    let mut places: Vec<String> = Vec::new();
+    let home = around.home.map(|h| h.trim_end_matches('/'));
+    let hermes = around
+        .hermes_home
+        .map(str::to_string)
+        .or_else(|| home.map(|h| format!("{h}/.hermes")));
+    for spot in SPOTS.iter().filter(|s| !s.parts.contains(&"*")) {
+        let from = match spot.anchor {
+            Anchor::Home => home.map(str::to_string),
+            Anchor::HermesHome => hermes.clone(),
+            Anchor::Root => Some(String::new()),
+            // The project's own, and the home's (`~/.claude/settings.json`).
+            Anchor::Anywhere => {
+                let joined = spot.parts.join("/");
+                for dir in [around.project.as_deref(), around.dir.as_deref(), home]
+                    .into_iter()
+                    .flatten()
+                {
+                    places.push(format!("{}/{joined}", dir.trim_end_matches('/')));
+                }
+                continue;
+            }
+        };
+        if let Some(from) = from {
+            places.push(format!("{from}/{}", spot.parts.join("/")));
+        }
+    }
+    places.extend(hermes);
+    places.extend(around.guard_paths.iter().cloned());
+    places.extend(around.warden_exe.map(str::to_string));
+    places.sort();
+    places.dedup();
+    let base = Base::default();
+    places
+        .into_iter()
+        .filter(|p| p.starts_with('/'))
+        .filter_map(|place| {
+            let r = resolve::resolve(&place, base, Some(links));
+            (r.problem.is_none() && r.followed_link && r.path != place).then_some((r.path, place))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shell_patterns_name_guard_components() {
+        let cases = [
+            ("*.yaml", "config.yaml", true),
+            ("*", "config.yaml", true),
+            ("*", ".warden.yaml", false),
+            (".*", ".warden.yaml", true),
+            (".[a-z]*", ".hermes", true),
+            (".[!a]*", ".hermes", true),
+            (".[!h]*", ".hermes", false),
+            ("?onfig.yaml", "config.yaml", true),
+            ("C*", "config.yaml", true),
+            ("[", "[", true),
+            ("conf", "config.yaml", false),
+            ("*.json", "config.yaml", false),
+            ("**a*ml", "config.yaml", true),
+        ];
+        for (pattern, name, want) in cases {
+            assert_eq!(same(pattern, name), want, "{pattern} ~ {name}");
+        }
+        assert!(same(".Warden.YAML", ".warden.yaml"));
+        assert!(same("anything", "*"));
+    }
+
+    #[test]
+    fn places_relate_as_inside_or_above() {
+        let rel = |p: &str, g: &str, tree| relate(&components(p), &components(g), tree);
+        assert_eq!(rel(".config", ".config/warden", true), Some(Standing::Dir));
+        assert_eq!(
+            rel(".config/warden/x", ".config/warden", true),
+            Some(Standing::File)
+        );
+        assert_eq!(rel("config.yaml/x", "config.yaml", false), None);
+        assert_eq!(rel(".config/other", ".config/warden", true), None);
+        let end = |p: &str, g: &str| ends_with(&components(p), &components(g));
+        assert_eq!(
+            end("/p/.hermes", ".hermes/permissions.yaml"),
+            Some(Standing::Dir)
+        );
+        assert_eq!(
+            end("/p/.HERMES/permissions.yaml", ".hermes/permissions.yaml"),
+            Some(Standing::File)
+        );
+        assert_eq!(end("/p/docs", ".hermes/permissions.yaml"), None);
+        assert_eq!(end("/p/.warden.yaml", ".warden.yaml"), Some(Standing::File));
+    }
+}
