@@ -553,6 +553,9 @@ pub(crate) fn verdict(touched: &Touched, rule: &'static PathRule, layer: Layer) 
                     "may write (a program warden has no model of is given it)"
                 }
                 (true, Some(How::Link)) => "gives a second name (a hard link) to",
+                (true, Some(How::Delete)) => "removes",
+                (true, Some(How::Chmod)) => "changes the permissions of",
+                (true, Some(How::Touch)) => "creates",
                 (true, Some(How::Produce)) => "puts files warden cannot see into",
                 (true, _) => "writes",
                 (false, _) => "reads",

@@ -11,9 +11,12 @@ use super::opts::{parse_opts, Opts, Spec, GNU, MODE, RSYNC};
 use super::paths::basename;
 use crate::shell::{Command, RedirectOp};
 
+mod git;
+mod patches;
 mod produce;
+mod renames;
+pub use patches::{patch_dir, patch_input, patch_targets, PatchInput};
 pub(crate) use produce::unpacking;
-pub use produce::{patch_dir, patch_input, patch_targets, PatchInput};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Access {
@@ -163,11 +166,11 @@ pub fn file_uses(cmd: &Command) -> Vec<FileUse<'_>> {
         "tar" | "gtar" | "bsdtar" | "unzip" | "7z" | "7za" | "7zz" | "7zr" | "cpio" => {
             produce::unpack(cmd, &mut u)
         }
-        "git" => produce::git_uses(cmd, &mut u),
+        "git" => git::git_uses(cmd, &mut u),
         "rename" | "prename" | "perl-rename" | "file-rename" | "rename.ul" => {
-            produce::rename(cmd, &mut u)
+            renames::rename(cmd, &mut u)
         }
-        "mmv" => produce::mmv(cmd, &mut u),
+        "mmv" => renames::mmv(cmd, &mut u),
         "dd" => {
             for a in args {
                 if let Some(p) = a.strip_prefix("of=") {
@@ -309,7 +312,10 @@ fn copy<'c>(cmd: &'c Command, u: &mut Uses<'c>) {
         // (`cp src/* d/`) keeps its words: the rules match what it can name.
         let pattern = basename(landing.source).contains(['*', '?', '[']);
         if let (false, Some(dir)) = (pattern, landing.path.strip_suffix("/*")) {
-            u.add(dir.to_string(), How::Produce);
+            u.add(
+                if dir.is_empty() { "/" } else { dir }.to_string(),
+                How::Produce,
+            );
             continue;
         }
         let before = u.0.len();

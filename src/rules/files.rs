@@ -7,7 +7,7 @@
 //! followed.
 
 use super::access::How;
-use super::guard::{self, Standing};
+use super::guard;
 use super::targets::{is_device_path, Target};
 pub(crate) use crate::path::strip_dir;
 use crate::resolve::Links;
@@ -265,8 +265,8 @@ pub static RULES: &[PathRule] = &[
         category: "the guard's own policy, hooks or binary",
         reason: GUARD_REASON,
         write: Some(Decision::Block), read: None, changes: true,
-        places: Places::Check { test: is_guard_file, says: "warden's config, cache, ledger and binary, `/etc/warden/`, every `.warden.yaml` and `.hermes/permissions.yaml`, Hermes' `config.yaml`, `cli-config.yaml`, `shell-hooks-allowlist.json`, `trust.json` and the plugin's pattern files (in every profile), Claude Code's `settings.json` and `settings.local.json` (`~/.claude/`, any project's `.claude/`, `CLAUDE_CONFIG_DIR`), Codex's `hooks.json` and `config.toml` (`CODEX_HOME`); in any letter case, under a symlink's name and where a symlink puts them (`~/.config/warden -> ~/dotfiles/warden`), matched by a shell pattern (`~/.hermes/*.yaml`), and given a new name by a hard link" },
-        hits: &["write ~/.hermes/config.yaml", "write ~/.claude/settings.json", "write .claude/settings.local.json", "write ~/.codex/hooks.json", "write ~/.config/warden/config.yaml", "write /etc/warden/policy.yaml", "write .warden.yaml", "write ~/.hermes/shell-hooks-allowlist.json", "write ~/.hermes/custom-dangerous-patterns.yaml", "write ~/.local/bin/warden"],
+        places: Places::Check { test: guard::is_guard_file, says: "warden's config, cache, ledger and binary, `/etc/warden/`, every `.warden.yaml` and `.hermes/permissions.yaml`, Hermes' `config.yaml`, `cli-config.yaml`, `shell-hooks-allowlist.json`, `trust.json` and the plugin's pattern files (in every profile), Claude Code's `settings.json` and `settings.local.json` (`~/.claude/`, any project's `.claude/`, `CLAUDE_CONFIG_DIR`), Codex's `hooks.json` and `config.toml` (`CODEX_HOME`); in any letter case, under a symlink's name and where a symlink puts them (`~/.config/warden -> ~/dotfiles/warden`), matched by a shell pattern (`~/.hermes/*.yaml`), and given a new name by a hard link" },
+        hits: &["write ~/.HERMES/Config.yaml", "write ~/.hermes/*.yaml", "write .Warden.yaml", "write .hermes/Permissions.yaml", "delete ~/.config/*", "unpack ~/.config/warden", "write ~/.hermes/config.yaml", "write ~/.claude/settings.json", "write .claude/settings.local.json", "write ~/.codex/hooks.json", "write ~/.config/warden/config.yaml", "write /etc/warden/policy.yaml", "write .warden.yaml", "write ~/.hermes/shell-hooks-allowlist.json", "write ~/.hermes/custom-dangerous-patterns.yaml", "write ~/.local/bin/warden"],
         misses: &["write ~/.hermes/memories/MEMORY.md", "read ~/.hermes/config.yaml", "write docs/warden.yaml", "write src/claude/settings.json"],
     },
     PathRule {
@@ -274,8 +274,8 @@ pub static RULES: &[PathRule] = &[
         category: "a directory that holds the guard's own files",
         reason: GUARD_DIR_REASON,
         write: Some(Decision::Block), read: None, changes: true,
-        places: Places::Check { test: is_guard_dir, says: "the directories above those files (`~/.config`, `~/.local`, `~/.local/state`, `~/.cache`, Hermes' home and `profiles/*`, ...), every `.hermes`, `.claude` and `.codex`, where a symlink puts them (a dotfiles repository), and a directory holding a project policy file on disk; deleting, moving, re-permissioning or replacing one, and unpacking, cloning or copying unknown files into one, the home and `/` included; creating an empty one is not" },
-        hits: &["delete ~/.config", "delete ~/.local/state", "delete ~/.hermes", "delete ~/.hermes/profiles/work", "chmod ~/.config", "chmod ~/.claude", "unpack ~", "unpack ~/.config", "unpack ~/.hermes", "unpack /", "delete .claude", "unpack .hermes", "write .hermes", "delete .Codex", "delete ~/.config/*"],
+        places: Places::Check { test: guard::is_guard_dir, says: "the directories above those files (`~/.config`, `~/.local`, `~/.local/state`, `~/.cache`, Hermes' home and `profiles/*`, ...), every `.hermes`, `.claude` and `.codex`, where a symlink puts them (a dotfiles repository), and a directory holding a project policy file on disk; deleting, moving, re-permissioning or replacing one, and unpacking, cloning or copying unknown files into one, the home and `/` included; creating an empty one is not" },
+        hits: &["delete ~/.config", "delete ~/.local/state", "delete ~/.hermes", "delete ~/.hermes/profiles/work", "chmod ~/.config", "chmod ~/.claude", "unpack ~", "unpack ~/.config", "unpack ~/.hermes", "unpack /", "unpack /etc", "delete .claude", "unpack .hermes", "write .hermes", "delete .Codex"],
         misses: &["delete ~/.config/someapp/cache", "create ~/.local/bin", "create .claude", "unpack build", "unpack ~/src/app", "delete build", "delete ~", "chmod ~", "write ~/.config/app/settings.json", "delete ~/.config/warden"],
     },
     PathRule {
@@ -496,49 +496,6 @@ pub static RULES: &[PathRule] = &[
     },
 ];
 
-fn is_guard_file(p: &Place<'_>) -> bool {
-    guard::standing(p) == Some(Standing::File)
-}
-
-/// A directory above the guard's files, named as one that holds them, or
-/// holding a project policy file on disk, when the access deletes, moves,
-/// re-permissions, replaces or fills it. Creating an empty one changes
-/// nothing the guard reads (what is written into it later is judged then),
-/// and `/`, the system directories and the home are judged by their own
-/// rules, except when something unpacks there.
-fn is_guard_dir(p: &Place<'_>) -> bool {
-    let how = p.how;
-    if matches!(how, Some(How::Touch | How::Read | How::Unknown)) {
-        return false;
-    }
-    let produced = how == Some(How::Produce);
-    match guard::standing(p) {
-        Some(Standing::File) => false,
-        Some(Standing::Dir) => produced || !system_or_home(p),
-        None => {
-            matches!(
-                how,
-                Some(How::Delete | How::Chmod | How::Produce | How::Link)
-            ) && p
-                .around
-                .links
-                .is_some_and(|links| guard::holds(p.path, links))
-        }
-    }
-}
-
-/// `/`, a system directory, the home or a directory above it.
-fn system_or_home(p: &Place<'_>) -> bool {
-    p.in_home() == Some("")
-        || p.around
-            .home
-            .is_some_and(|home| strip_dir(home, p.path).is_some())
-        || matches!(
-            super::targets::classify(p.path, None),
-            Target::Root | Target::System | Target::Home
-        )
-}
-
 fn is_ssh_file(p: &Place<'_>) -> bool {
     p.in_home().is_some_and(|rel| {
         strip_dir(rel, ".ssh").is_some_and(|inner| !inner.starts_with("known_hosts"))
@@ -605,7 +562,10 @@ fn harmless_device(path: &str) -> bool {
 }
 
 fn is_system_file(p: &Place<'_>) -> bool {
-    p.path.starts_with('/')
+    // What an archive puts into a system directory is
+    // `fs.extract-over-system`'s to judge: it knows a toolchain replaced.
+    p.how != Some(How::Produce)
+        && p.path.starts_with('/')
         && !harmless_device(p.path)
         && matches!(
             super::targets::classify(p.path, None),

@@ -1,4 +1,4 @@
-//! Built-in rules: writes whose harm is not where they land but what they do — truncation, and archives extracted over root, home or system directories.
+//! Built-in rules: writes whose harm is not where they land but what they do — truncation, and archives extracted over system directories.
 //!
 //! Where a write lands (keys, system files, start-up files, env files) is
 //! judged by the path rules of [`super::files`], for every spelling at once.
@@ -32,11 +32,11 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "fs.extract-over-system",
-        category: "extract archive over root, home or a system directory",
-        reason: "files from the archive would overwrite system or start-up files wherever their names land",
+        category: "extract archive over a system directory",
+        reason: "files from the archive would overwrite system files wherever their names land",
         decision: Decision::Ask,
         matcher: Matcher::Analysis(extracts_over_system),
-        hits: &["tar -xf bundle.tar -C /", "tar xzf node.tgz -C /usr/local", "tar --extract --file=x.tar --directory=/etc", "cd / && tar -xf backup.tar", "tar -xPf archive.tar", "tar -xf dotfiles.tar -C ~", "unzip -o payload.zip -d /", "ln -s /etc conf && tar -xf bundle.tar -C conf"],
+        hits: &["tar xzf node.tgz -C /usr/local", "tar --extract --file=x.tar --directory=/usr/lib", "cd /usr && tar -xf backup.tar", "unzip -o payload.zip -d /var/lib", "ln -s /usr/lib conf && tar -xf bundle.tar -C conf"],
         misses: &["tar -xzf release.tar.gz -C ./vendor", "tar -czf backup.tgz -C / etc", "tar -tf bundle.tar", "tar -xf x.tar -C /tmp/x", "tar -xf x.tar -C ~/tools", "unzip x.zip -d out", "sudo rm -rf /usr/local/go && sudo tar -C /usr/local -xzf go1.22.5.linux-amd64.tar.gz"],
     },
 ];

@@ -22,7 +22,9 @@
 use once_cell::sync::Lazy;
 use once_cell::unsync::OnceCell;
 
-use super::files::{Around, Place};
+use super::access::How;
+use super::files::{strip_dir, Around, Place};
+use super::targets::Target;
 use crate::path::slash_separated;
 use crate::resolve::{self, Base, Links, Probe};
 
@@ -346,6 +348,59 @@ fn class(pattern: &[u8], at: usize, byte: u8) -> Option<usize> {
         }
     }
     (hit != negated).then_some(at + 1 + len + 1)
+}
+
+pub(super) fn is_guard_file(p: &Place<'_>) -> bool {
+    if standing(p) != Some(Standing::File) {
+        return false;
+    }
+    // A pattern over `/`, a system directory or the home (`rm -rf /etc/*`)
+    // names the guard's files among everything else there: the rules for
+    // wiping those judge it, by their own name.
+    let Some((dir, last)) = p.path.trim_end_matches('/').rsplit_once('/') else {
+        return true;
+    };
+    let dir = if dir.is_empty() { "/" } else { dir };
+    let parent = Place::new(dir, p.around);
+    !(last.contains(['*', '?', '['])
+        && system_or_home(&parent)
+        && standing(&parent) != Some(Standing::File))
+}
+
+/// A directory above the guard's files, named as one that holds them, or
+/// holding a project policy file on disk, when the access deletes, moves,
+/// re-permissions, replaces or fills it. Creating an empty one changes
+/// nothing the guard reads (what is written into it later is judged then),
+/// and `/`, the system directories and the home are judged by their own
+/// rules, except when something unpacks there.
+pub(super) fn is_guard_dir(p: &Place<'_>) -> bool {
+    let how = p.how;
+    if matches!(how, Some(How::Touch | How::Read | How::Unknown)) {
+        return false;
+    }
+    let produced = how == Some(How::Produce);
+    match standing(p) {
+        Some(Standing::File) => false,
+        Some(Standing::Dir) => produced || !system_or_home(p),
+        None => {
+            matches!(
+                how,
+                Some(How::Delete | How::Chmod | How::Produce | How::Link)
+            ) && p.around.links.is_some_and(|links| holds(p.path, links))
+        }
+    }
+}
+
+/// `/`, a system directory, the home or a directory above it.
+fn system_or_home(p: &Place<'_>) -> bool {
+    p.in_home() == Some("")
+        || p.around
+            .home
+            .is_some_and(|home| strip_dir(home, p.path).is_some())
+        || matches!(
+            super::targets::classify(p.path, None),
+            Target::Root | Target::System | Target::Home
+        )
 }
 
 /// Whether the directory `dir` (absolute, resolved) holds a project

@@ -2,7 +2,10 @@
 
 use super::{route, Step};
 
-tests!(direct_writes_to_guard_files_are_refused, plain_loosening_commands_are_refused);
+tests!(
+    direct_writes_to_guard_files_are_refused,
+    plain_loosening_commands_are_refused
+);
 
 fn direct_writes_to_guard_files_are_refused() {
     route(
