@@ -54,7 +54,7 @@ pub enum Places {
 }
 
 /// What a rule sees of one file access.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Place<'a> {
     /// Absolute, folded, symlinks followed (relative only when the working
     /// directory is unknown).
@@ -64,6 +64,9 @@ pub struct Place<'a> {
     pub how: Option<How>,
     /// [`Place::in_home`], worked out once: rule after rule asks it.
     home: Option<&'a str>,
+    /// How it stands to the guard's files, worked out once for the two
+    /// rules that ask.
+    pub(super) standing: once_cell::unsync::OnceCell<Option<guard::Standing>>,
 }
 
 /// Facts about the machine and the call that path rules need. The machine's
@@ -106,6 +109,7 @@ impl<'a> Place<'a> {
             around,
             how: None,
             home: home_part(path, around),
+            standing: once_cell::unsync::OnceCell::new(),
         }
     }
 

@@ -19,7 +19,6 @@
 //! (`rm ~/.hermes/*.yaml`), with a leading `.` matched only by a `.`, as
 //! the shell matches.
 
-use once_cell::sync::Lazy;
 use once_cell::unsync::OnceCell;
 
 use super::access::How;
@@ -52,76 +51,52 @@ enum Anchor {
     Anywhere,
 }
 
-/// One place of the guard's files.
-struct Spot {
-    anchor: Anchor,
-    /// Its components; `*` stands for any one (a profile's name).
-    parts: Vec<&'static str>,
-    /// Everything under it is the guard's too (a directory of them).
-    tree: bool,
-}
+/// One place of the guard's files: where it counts from, its components
+/// (`*` stands for any one, a profile's name), and whether everything
+/// under it is the guard's too (a directory of them).
+type Spot = (Anchor, &'static str, bool);
 
-/// Hermes' file names under its home and each profile that hold policy and hooks.
-pub(super) const HERMES_FILES: &[&str] = &[
-    "config.yaml",
-    "cli-config.yaml",
-    "shell-hooks-allowlist.json",
-    "trust.json",
-    "permissions.yaml",
-    "custom-dangerous-patterns.yaml",
-    ".custom-patterns-hash",
+/// The project policy files, wherever a project is.
+const PROJECT_FILES: &[&str] = &[
+    ".warden.yaml",
+    ".hermes/permissions.yaml",
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+    ".codex/hooks.json",
+    ".codex/config.toml",
 ];
 
-/// The project policy files, wherever a project is: the components each ends with.
-const PROJECT_FILES: &[&[&str]] = &[
-    &[".warden.yaml"],
-    &[".hermes", "permissions.yaml"],
-    &[".claude", "settings.json"],
-    &[".claude", "settings.local.json"],
-    &[".codex", "hooks.json"],
-    &[".codex", "config.toml"],
+#[rustfmt::skip]
+const SPOTS: &[Spot] = &[
+    (Anchor::Home, ".config/warden", true),
+    (Anchor::Home, ".local/state/warden", true),
+    (Anchor::Home, ".cache/warden", true),
+    (Anchor::Home, ".local/bin/warden", true),
+    (Anchor::Root, "etc/warden", true),
+    // Hermes' policy and hooks, in its home and in every profile.
+    (Anchor::HermesHome, "custom-dangerous-patterns", true),
+    (Anchor::HermesHome, "config.yaml", false),
+    (Anchor::HermesHome, "cli-config.yaml", false),
+    (Anchor::HermesHome, "shell-hooks-allowlist.json", false),
+    (Anchor::HermesHome, "trust.json", false),
+    (Anchor::HermesHome, "permissions.yaml", false),
+    (Anchor::HermesHome, "custom-dangerous-patterns.yaml", false),
+    (Anchor::HermesHome, ".custom-patterns-hash", false),
+    (Anchor::HermesHome, "profiles/*/custom-dangerous-patterns", true),
+    (Anchor::HermesHome, "profiles/*/config.yaml", false),
+    (Anchor::HermesHome, "profiles/*/cli-config.yaml", false),
+    (Anchor::HermesHome, "profiles/*/shell-hooks-allowlist.json", false),
+    (Anchor::HermesHome, "profiles/*/trust.json", false),
+    (Anchor::HermesHome, "profiles/*/permissions.yaml", false),
+    (Anchor::HermesHome, "profiles/*/custom-dangerous-patterns.yaml", false),
+    (Anchor::HermesHome, "profiles/*/.custom-patterns-hash", false),
+    (Anchor::Anywhere, ".warden.yaml", false),
+    (Anchor::Anywhere, ".hermes/permissions.yaml", false),
+    (Anchor::Anywhere, ".claude/settings.json", false),
+    (Anchor::Anywhere, ".claude/settings.local.json", false),
+    (Anchor::Anywhere, ".codex/hooks.json", false),
+    (Anchor::Anywhere, ".codex/config.toml", false),
 ];
-
-static SPOTS: Lazy<Vec<Spot>> = Lazy::new(|| {
-    let spot = |anchor, path: &'static str, tree| Spot {
-        anchor,
-        parts: path.split('/').collect(),
-        tree,
-    };
-    let mut spots = vec![
-        spot(Anchor::Home, ".config/warden", true),
-        spot(Anchor::Home, ".local/state/warden", true),
-        spot(Anchor::Home, ".cache/warden", true),
-        spot(Anchor::Home, ".local/bin/warden", true),
-        spot(Anchor::Root, "etc/warden", true),
-        spot(Anchor::HermesHome, "custom-dangerous-patterns", true),
-        spot(
-            Anchor::HermesHome,
-            "profiles/*/custom-dangerous-patterns",
-            true,
-        ),
-    ];
-    for name in HERMES_FILES {
-        spots.push(Spot {
-            anchor: Anchor::HermesHome,
-            parts: vec![name],
-            tree: false,
-        });
-        spots.push(Spot {
-            anchor: Anchor::HermesHome,
-            parts: vec!["profiles", "*", name],
-            tree: false,
-        });
-    }
-    for parts in PROJECT_FILES {
-        spots.push(Spot {
-            anchor: Anchor::Anywhere,
-            parts: parts.to_vec(),
-            tree: false,
-        });
-    }
-    spots
-});
 
 /// The guard's places under other names, worked out once per call when
 /// a write is first judged: (where a symlink puts a place, the place).
@@ -131,30 +106,29 @@ pub struct Aliases(OnceCell<Vec<(String, String)>>);
 /// How `p` stands to the guard's files, if it does: the strongest of
 /// every place, under its own name and its other names.
 pub fn standing(p: &Place<'_>) -> Option<Standing> {
+    *p.standing.get_or_init(|| worked_out(p))
+}
+
+fn worked_out(p: &Place<'_>) -> Option<Standing> {
     let direct = lexical(p);
     if direct == Some(Standing::File) {
         return direct;
     }
     let around = p.around;
-    let aliases = aliases(around);
-    if aliases.is_empty() {
-        return direct;
-    }
-    let parts = components(p.path);
     let mut found = direct;
-    for (there, place) in aliases {
-        let target = components(there);
-        let seen = match relate(&parts, &target, true) {
+    for (there, place) in aliases(around) {
+        let seen = match relate(p.path, there, true) {
             None => continue,
             // Above where a place really is: it holds the place.
             Some(Standing::Dir) => Some(Standing::Dir),
             // Inside it: judged by the place's own name, with the rest.
             Some(Standing::File) => {
-                let mut named = place.clone();
-                for rest in &parts[target.len()..] {
-                    named.push('/');
-                    named.push_str(rest);
-                }
+                let rest: Vec<&str> = components(p.path).skip(components(there).count()).collect();
+                let named = if rest.is_empty() {
+                    place.clone()
+                } else {
+                    format!("{place}/{}", rest.join("/"))
+                };
                 lexical(&Place::new(&named, around))
             }
         };
@@ -169,115 +143,132 @@ pub fn standing(p: &Place<'_>) -> Option<Standing> {
 /// How `p` stands to the places under the names they have.
 fn lexical(p: &Place<'_>) -> Option<Standing> {
     let around = p.around;
-    let absolute = components(p.path);
-    let home = p.in_home().map(components);
-    let hermes = hermes_parts(p, &absolute, home.as_deref());
+    let home = p.in_home();
+    let hermes = hermes_part(p, home);
     let mut found: Option<Standing> = None;
-    let mut note = |s: Option<Standing>| found = found.max(s);
-    for spot in SPOTS.iter() {
-        note(match spot.anchor {
-            Anchor::Home => home
-                .as_deref()
-                .and_then(|h| relate(h, &spot.parts, spot.tree)),
-            Anchor::HermesHome => hermes
-                .as_deref()
-                .and_then(|h| relate(h, &spot.parts, spot.tree)),
-            Anchor::Root if p.path.starts_with('/') => relate(&absolute, &spot.parts, spot.tree),
+    for &(anchor, place, tree) in SPOTS {
+        let seen = match anchor {
+            Anchor::Home => home.and_then(|h| relate(h, place, tree)),
+            Anchor::HermesHome => hermes.and_then(|h| relate(h, place, tree)),
+            Anchor::Root if p.path.starts_with('/') => relate(p.path, place, tree),
             Anchor::Root => None,
-            Anchor::Anywhere => ends_with(&absolute, &spot.parts),
-        });
+            Anchor::Anywhere => ends_with(p.path, place),
+        };
+        found = found.max(seen);
+        if found == Some(Standing::File) {
+            return found;
+        }
     }
     // Hermes' home holds its files, and so does every directory above it.
-    if hermes.as_deref().is_some_and(<[&str]>::is_empty) {
-        note(Some(Standing::Dir));
+    if hermes.is_some_and(|h| components(h).next().is_none()) {
+        found = found.max(Some(Standing::Dir));
     }
-    if let Some(dir) = around.hermes_home {
-        note(relate(&absolute, &components(dir), false).filter(|s| *s == Standing::Dir));
+    let absolute = p.path.starts_with('/');
+    if let Some(dir) = around.hermes_home.filter(|_| absolute) {
+        found = found.max(relate(p.path, dir, false).filter(|s| *s == Standing::Dir));
     }
-    for place in around.guard_paths {
-        note(relate(&absolute, &components(place), true));
+    for place in around.guard_paths.iter().filter(|_| absolute) {
+        found = found.max(relate(p.path, place, true));
     }
-    if let Some(exe) = around.warden_exe {
-        note(relate(&absolute, &components(exe), false));
+    if let Some(exe) = around.warden_exe.filter(|_| absolute) {
+        found = found.max(relate(p.path, exe, false));
     }
     found
 }
 
-/// The components of `p` inside Hermes' home: `$HERMES_HOME` as set or as
+/// The part of `p` inside Hermes' home: `$HERMES_HOME` as set or as
 /// written, else `.hermes` in a home, in any case.
-fn hermes_parts<'p>(
-    p: &Place<'p>,
-    absolute: &[&'p str],
-    home: Option<&[&'p str]>,
-) -> Option<Vec<&'p str>> {
-    if let Some(dir) = p.around.hermes_home {
-        let dir = components(dir);
-        if p.path.starts_with('/') && relate(absolute, &dir, true) == Some(Standing::File) {
-            return Some(absolute[dir.len()..].to_vec());
+fn hermes_part<'p>(p: &Place<'p>, home: Option<&'p str>) -> Option<&'p str> {
+    if let Some(dir) = p.around.hermes_home.filter(|_| p.path.starts_with('/')) {
+        if let Some(rest) = inside(p.path, dir) {
+            return Some(rest);
         }
     }
     for prefix in ["$HERMES_HOME", "${HERMES_HOME}"] {
         if let Some(rest) = crate::path::strip_dir(p.path, prefix) {
-            return Some(components(rest));
+            return Some(rest);
         }
     }
-    match home? {
-        [first, rest @ ..] if same(first, ".hermes") => Some(rest.to_vec()),
-        _ => None,
+    inside(home?, ".hermes")
+}
+
+/// The rest of `path` inside `dir`, compared as [`relate`] compares.
+fn inside<'p>(path: &'p str, dir: &str) -> Option<&'p str> {
+    let mut rest = path;
+    for name in components(dir) {
+        loop {
+            rest = rest.trim_start_matches('/');
+            match rest.strip_prefix("./").or((rest == ".").then_some("")) {
+                Some(after) => rest = after,
+                None => break,
+            }
+        }
+        let (word, after) = rest.split_once('/').unwrap_or((rest, ""));
+        if word.is_empty() || !same(word, name) {
+            return None;
+        }
+        rest = after;
     }
+    Some(rest.trim_start_matches('/'))
 }
 
 /// The components of `path`, `.` and empty ones left out.
-fn components(path: &str) -> Vec<&str> {
-    slash_separated(path)
-        .filter(|c| !c.is_empty() && *c != ".")
-        .collect()
+fn components(path: &str) -> impl Iterator<Item = &str> {
+    slash_separated(path).filter(|c| !c.is_empty() && *c != ".")
 }
 
 /// How `path` stands to `place` (both from the same anchor): inside it
 /// (or it, for a file), or above it.
-fn relate(path: &[&str], place: &[&str], tree: bool) -> Option<Standing> {
-    if !path.iter().zip(place).all(|(p, g)| same(p, g)) {
-        return None;
-    }
-    match path.len().cmp(&place.len()) {
-        std::cmp::Ordering::Less => Some(Standing::Dir),
-        std::cmp::Ordering::Equal => Some(Standing::File),
-        std::cmp::Ordering::Greater => tree.then_some(Standing::File),
+fn relate(path: &str, place: &str, tree: bool) -> Option<Standing> {
+    let (mut path, mut place) = (components(path), components(place));
+    loop {
+        match (path.next(), place.next()) {
+            (Some(word), Some(name)) if same(word, name) => {}
+            (Some(_), Some(_)) => return None,
+            (None, Some(_)) => return Some(Standing::Dir),
+            (None, None) => return Some(Standing::File),
+            (Some(_), None) => return tree.then_some(Standing::File),
+        }
     }
 }
 
-/// How a path stands to a place that may be in any directory: it ends
-/// with the place, or with the directories the place is in (`x/.claude`).
-fn ends_with(path: &[&str], place: &[&str]) -> Option<Standing> {
-    let mut found = None;
-    for k in 1..=place.len().min(path.len()) {
-        let tail = &path[path.len() - k..];
-        if tail.iter().zip(&place[..k]).all(|(p, g)| same(p, g)) {
-            found = Some(if k == place.len() {
-                Standing::File
+/// How a path stands to a place that may be in any directory (one or two
+/// components): it ends with the place, or with the directory the place
+/// is in (`x/.claude`).
+fn ends_with(path: &str, place: &str) -> Option<Standing> {
+    let (last, before) = components(path).rev_last_two();
+    let last = last?;
+    match place.split_once('/') {
+        None => same(last, place).then_some(Standing::File),
+        Some((dir, name)) => {
+            if before.is_some_and(|b| same(b, dir)) && same(last, name) {
+                Some(Standing::File)
             } else {
-                Standing::Dir
-            });
-            if k == place.len() {
-                break;
+                same(last, dir).then_some(Standing::Dir)
             }
         }
     }
-    found
+}
+
+/// The last two items of an iterator, last first.
+trait LastTwo<'a> {
+    fn rev_last_two(self) -> (Option<&'a str>, Option<&'a str>);
+}
+
+impl<'a, I: Iterator<Item = &'a str>> LastTwo<'a> for I {
+    fn rev_last_two(self) -> (Option<&'a str>, Option<&'a str>) {
+        self.fold((None, None), |(last, _), word| (Some(word), last))
+    }
 }
 
 /// Whether the component `word` of a path can name `name`, a component of
 /// a place (`*`: any): the same letters in any ASCII case, or a shell
 /// pattern that matches it.
 fn same(word: &str, name: &str) -> bool {
-    if name == "*" {
-        return true;
-    }
-    if word.contains(['*', '?', '[']) {
-        return glob(word.as_bytes(), name.as_bytes());
-    }
-    word.eq_ignore_ascii_case(name)
+    name == "*"
+        || word.eq_ignore_ascii_case(name)
+        || word.bytes().any(|b| matches!(b, b'*' | b'?' | b'['))
+            && glob(word.as_bytes(), name.as_bytes())
 }
 
 /// A shell pattern (`*`, `?`, `[...]`, `[!...]`) against a name, in any
@@ -413,17 +404,55 @@ pub fn holds(dir: &str, links: &dyn Links) -> bool {
         return false;
     }
     let dir = dir.trim_end_matches('/');
-    let base = Base::default();
-    PROJECT_FILES.iter().any(|parts| {
-        let path = format!("{dir}/{}", parts.join("/"));
-        let r = resolve::resolve(&path, base, Some(links));
-        r.problem.is_none() && exists(&r.path, links)
+    PROJECT_FILES.iter().any(|file| {
+        let path = format!("{dir}/{file}");
+        let mut checked = Vec::new();
+        match walk(&path, dir.len(), links, &mut checked) {
+            Walk::Exists => true,
+            Walk::Missing | Walk::Unknown => false,
+            Walk::Crosses => {
+                let r = resolve::resolve(&path, Base::default(), Some(links));
+                r.problem.is_none()
+                    && !matches!(links.probe(&r.path), Probe::Missing | Probe::Denied(_))
+            }
+        }
     })
 }
 
-/// Whether something is at `path` (absolute, its directories resolved).
-fn exists(path: &str, links: &dyn Links) -> bool {
-    !matches!(links.probe(path), Probe::Missing | Probe::Denied(_))
+/// How walking a path's components ended.
+enum Walk {
+    /// Each component is there, none a link.
+    Exists,
+    /// A component is missing: nothing below it can be a link either.
+    Missing,
+    /// A component is a symlink or a mount point.
+    Crosses,
+    /// The file system would not say.
+    Unknown,
+}
+
+/// Probes each directory of `path` (absolute) after its first `from`
+/// bytes, and the path itself, in order; `checked` holds the prefixes
+/// found plain already, so places sharing directories ask once.
+fn walk<'p>(path: &'p str, from: usize, links: &dyn Links, checked: &mut Vec<&'p str>) -> Walk {
+    let ends = path
+        .char_indices()
+        .filter(|&(i, c)| c == '/' && i > from)
+        .map(|(i, _)| i)
+        .chain(std::iter::once(path.len()));
+    for end in ends {
+        let prefix = &path[..end];
+        if prefix.is_empty() || checked.contains(&prefix) {
+            continue;
+        }
+        match links.probe(prefix) {
+            Probe::Present => checked.push(prefix),
+            Probe::Missing => return Walk::Missing,
+            Probe::Link(_) | Probe::Mount(_) => return Walk::Crosses,
+            Probe::Denied(_) => return Walk::Unknown,
+        }
+    }
+    Walk::Exists
 }
 
 /// The places under the names symlinks give them, worked out on first use.
@@ -439,46 +468,49 @@ fn aliases<'a>(around: &'a Around<'_>) -> &'a [(String, String)] {
 
 /// Each place this machine has (in the home, Hermes' home, the project,
 /// the configured paths and the binary) that a symlink puts elsewhere.
+/// Most machines have none: each directory on the way is probed once,
+/// and only a place that crosses a link is resolved.
 fn resolve_places(around: &Around<'_>, links: &dyn Links) -> Vec<(String, String)> {
     let mut places: Vec<String> = Vec::new();
     let home = around.home.map(|h| h.trim_end_matches('/'));
     let hermes = around
         .hermes_home
-        .map(str::to_string)
+        .map(|h| h.trim_end_matches('/').to_string())
         .or_else(|| home.map(|h| format!("{h}/.hermes")));
-    for spot in SPOTS.iter().filter(|s| !s.parts.contains(&"*")) {
-        let from = match spot.anchor {
-            Anchor::Home => home.map(str::to_string),
-            Anchor::HermesHome => hermes.clone(),
-            Anchor::Root => Some(String::new()),
+    for &(anchor, place, _) in SPOTS.iter().filter(|(_, p, _)| !p.contains('*')) {
+        let from = match anchor {
+            Anchor::Home => home,
+            Anchor::HermesHome => hermes.as_deref(),
+            Anchor::Root => Some(""),
             // The project's own, and the home's (`~/.claude/settings.json`).
             Anchor::Anywhere => {
-                let joined = spot.parts.join("/");
-                for dir in [around.project.as_deref(), around.dir.as_deref(), home]
-                    .into_iter()
-                    .flatten()
-                {
-                    places.push(format!("{}/{joined}", dir.trim_end_matches('/')));
+                let dirs = [around.project.as_deref(), around.dir.as_deref(), home];
+                for dir in dirs.into_iter().flatten() {
+                    places.push(format!("{}/{place}", dir.trim_end_matches('/')));
                 }
                 continue;
             }
         };
-        if let Some(from) = from {
-            places.push(format!("{from}/{}", spot.parts.join("/")));
-        }
+        places.extend(from.map(|from| format!("{from}/{place}")));
     }
     places.extend(hermes);
     places.extend(around.guard_paths.iter().cloned());
     places.extend(around.warden_exe.map(str::to_string));
+    places.retain(|p| p.starts_with('/'));
     places.sort();
     places.dedup();
-    let base = Base::default();
-    places
+    let mut checked = Vec::new();
+    let mut crossing = Vec::new();
+    for place in &places {
+        if let Walk::Crosses = walk(place, 0, links, &mut checked) {
+            crossing.push(place);
+        }
+    }
+    crossing
         .into_iter()
-        .filter(|p| p.starts_with('/'))
         .filter_map(|place| {
-            let r = resolve::resolve(&place, base, Some(links));
-            (r.problem.is_none() && r.followed_link && r.path != place).then_some((r.path, place))
+            let r = resolve::resolve(place, Base::default(), Some(links));
+            (r.problem.is_none() && r.path != *place).then(|| (r.path, place.clone()))
         })
         .collect()
 }
@@ -513,7 +545,7 @@ mod tests {
 
     #[test]
     fn places_relate_as_inside_or_above() {
-        let rel = |p: &str, g: &str, tree| relate(&components(p), &components(g), tree);
+        let rel = relate;
         assert_eq!(rel(".config", ".config/warden", true), Some(Standing::Dir));
         assert_eq!(
             rel(".config/warden/x", ".config/warden", true),
@@ -521,7 +553,7 @@ mod tests {
         );
         assert_eq!(rel("config.yaml/x", "config.yaml", false), None);
         assert_eq!(rel(".config/other", ".config/warden", true), None);
-        let end = |p: &str, g: &str| ends_with(&components(p), &components(g));
+        let end = ends_with;
         assert_eq!(
             end("/p/.hermes", ".hermes/permissions.yaml"),
             Some(Standing::Dir)
