@@ -12,9 +12,12 @@ use serde_json::Value;
 use crate::support::World;
 
 mod basics;
+mod writes;
 
 pub fn tests() -> Vec<libtest_mimic::Trial> {
-    basics::tests()
+    let mut all = basics::tests();
+    all.extend(writes::tests());
+    all
 }
 
 /// The person's deny, a managed deny and a protected rule: the commands
