@@ -53,12 +53,16 @@ pub trait Links: Send + Sync + fmt::Debug {
     }
 
     /// The text of the file at `path` (absolute, symlinks followed), when
-    /// it is text and no longer than `limit` bytes: a script an interpreter
-    /// or make runs. `None` when this file system cannot say.
+    /// it is a regular file of at most `limit` bytes (bytes that are not
+    /// UTF-8 replaced): a script an interpreter or make runs, a patch whose
+    /// paths a command writes. `None` when this file system cannot say.
     fn read_text(&self, _path: &str, _limit: usize) -> Option<String> {
         None
     }
 }
+
+/// The largest patch warden reads from disk: as long as a command line may be.
+pub const MAX_READ: u64 = 1 << 20;
 
 /// The real file system. It remembers how the directories it was asked
 /// about resolved, and what it found at each path it was asked about, for
@@ -135,7 +139,7 @@ impl Links for Disk {
         if bytes.len() > limit {
             return None;
         }
-        String::from_utf8(bytes).ok()
+        Some(String::from_utf8_lossy(&bytes).into_owned())
     }
 
     fn remember(&self, dir: &str, walked: &Walked) {

@@ -170,6 +170,7 @@ pub(crate) fn touched(
                 uses.push(unknown_use(path.into()));
             }
         }
+        uses.extend(patched(cmd, analysis, around, links));
         if uses.is_empty() {
             continue;
         }
@@ -232,8 +233,11 @@ fn resolve_uses(
         _ => Last::Follow,
     };
     let subject: Rc<str> = cmd.display().into();
+    // A `cd` warden cannot follow to a place is still a place in words
+    // (`cd ~ && tar -xf x.tar` unpacks in `~`, whatever the home is).
+    let named_dir = if unknown_dir { cmd.cwd.as_deref() } else { None };
     for file in uses {
-        let from = base(dir.as_deref(), home, around);
+        let from = base(dir.as_deref().or(named_dir), home, around);
         let mut literal = file.path;
         let last = last(file.how);
         let mut resolution = resolve::resolve_as(&literal, from, links, last);
@@ -328,6 +332,62 @@ fn script_writes(
         return Some((written, may_write));
     }
     None
+}
+
+/// The files a patch applied by `cmd` (`patch`, `git apply`, `git am`)
+/// names, read from its text: given on the line, written earlier on it, or
+/// in a file on disk. A patch warden cannot read puts files it cannot see
+/// into the directory it is applied in.
+fn patched<'c>(
+    cmd: &'c Command,
+    analysis: &Analysis,
+    around: &Around<'_>,
+    links: Option<&dyn Links>,
+) -> Vec<access::FileUse<'c>> {
+    let Some(input) = access::patch_input(cmd) else {
+        return Vec::new();
+    };
+    let mut texts: Vec<Cow<'_, str>> = input.text.map(Cow::Borrowed).into_iter().collect();
+    let mut unread = input.text.is_none() && input.files.is_empty();
+    for file in &input.files {
+        let written = analysis
+            .files
+            .iter()
+            .rev()
+            .find(|(path, _)| path == file)
+            .map(|(_, text)| Cow::Borrowed(text.as_str()));
+        let on_disk = || {
+            let dir = command_dir(cmd, around, links);
+            let r = resolve::resolve(file, base(dir.as_deref(), around.home, around), links);
+            r.problem
+                .is_none()
+                .then(|| around.links?.read_text(&r.path, resolve::MAX_READ as usize))
+                .flatten()
+                .map(Cow::Owned)
+        };
+        match written.or_else(on_disk) {
+            Some(text) => texts.push(text),
+            None => unread = true,
+        }
+    }
+    let file_use = |path: String, how| access::FileUse {
+        path: path.into(),
+        access: access::Access::Write,
+        how,
+        inside: None,
+    };
+    let mut uses: Vec<access::FileUse<'c>> = texts
+        .iter()
+        .flat_map(|text| access::patch_targets(&input, text))
+        .map(|(path, how)| file_use(path, how))
+        .collect();
+    if unread {
+        uses.push(file_use(
+            access::patch_dir(&input).to_string(),
+            How::Produce,
+        ));
+    }
+    uses
 }
 
 /// Gives each command whose directory lies outside the project its
@@ -518,7 +578,9 @@ fn command_uses<'c>(cmd: &'c Command, may_write: &'c [String]) -> Vec<access::Fi
     // An editor writes the files it opens (`ed FILE <<EOF`, `vim -c wq FILE`),
     // and a program warden has no model of may write any file it is given.
     let editor = EDITING.contains(cmd.program.as_str());
-    if uses.is_empty() && (editor || crate::rules::hidden_paths_searched(cmd)) {
+    // An unpacking's directories do not tell what else it is given.
+    let only_produced = uses.iter().all(|u| u.how == How::Produce);
+    if only_produced && (editor || crate::rules::hidden_paths_searched(cmd)) {
         for path in crate::rules::path_arguments(cmd) {
             uses.push(unknown_use(path.into()));
         }
@@ -567,7 +629,7 @@ pub(crate) fn first_hit<'t>(
 ) -> Option<(&'t Touched, &'static PathRule)> {
     touched.into_iter().find_map(|t| {
         t.resolution.forms().find_map(|path| {
-            let place = Place::new(path, around);
+            let place = Place::new(path, around).by(t.how);
             let rule = path_rules::first_match(&place, t.how, t.write, decision)?;
             let exempted = t
                 .how
@@ -609,6 +671,11 @@ pub(crate) fn verdict(touched: &Touched, rule: &'static PathRule, layer: Layer) 
                 (true, Some(How::Unknown)) => {
                     "may write (a program warden has no model of is given it)"
                 }
+                (true, Some(How::Link)) => "gives a second name (a hard link) to",
+                (true, Some(How::Delete)) => "removes",
+                (true, Some(How::Chmod)) => "changes the permissions of",
+                (true, Some(How::Touch)) => "creates",
+                (true, Some(How::Produce)) => "puts files warden cannot see into",
                 (true, _) => "writes",
                 (false, _) => "reads",
             },

@@ -100,6 +100,8 @@ impl Options {
             cross_profile: call.cross_profile,
             warden_exe: self.warden_exe.as_deref(),
             guard_paths: &self.guard_paths,
+            links: self.disk(),
+            guard_aliases: Default::default(),
         }
     }
 }

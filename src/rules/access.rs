@@ -11,6 +11,13 @@ use super::opts::{parse_opts, Opts, Spec, GNU, MODE, RSYNC};
 use super::paths::basename;
 use crate::shell::{Command, RedirectOp};
 
+mod git;
+mod patches;
+mod produce;
+mod renames;
+pub use patches::{patch_dir, patch_input, patch_targets, PatchInput};
+pub(crate) use produce::unpacking;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Access {
     Read,
@@ -42,6 +49,13 @@ pub enum How {
     Touch,
     /// `patch`: the file it patches, `-o`, `-r`.
     Patch,
+    /// The source of a hard link (`ln`, `cp -l`, `link`): a later write
+    /// through the new name writes it, unseen.
+    Link,
+    /// A directory that gets files warden cannot see: an archive unpacked
+    /// (`tar -x`, `unzip`), a repository cloned, the contents of another
+    /// directory copied (`rsync -a src/ d`), a patch it cannot read.
+    Produce,
     Read,
     /// A path in the arguments of a program warden has no model of: it may
     /// be read or written (`iconv -o F`, `tsc --outFile F`, `mypy --junit-xml F`).
@@ -143,6 +157,21 @@ pub fn file_uses(cmd: &Command) -> Vec<FileUse<'_>> {
     let args = &cmd.args;
     match cmd.program.as_str() {
         "cp" | "mv" | "install" | "ln" | "rsync" | "scp" => copy(cmd, &mut u),
+        // `link SOURCE NAME`: a hard link, as `ln` makes without options.
+        "link" => {
+            if let [source, name] = cmd.operands().as_slice() {
+                u.add(*source, How::Link);
+                u.add(*name, How::Copy);
+            }
+        }
+        "tar" | "gtar" | "bsdtar" | "unzip" | "7z" | "7za" | "7zz" | "7zr" | "cpio" => {
+            produce::unpack(cmd, &mut u)
+        }
+        "git" => git::git_uses(cmd, &mut u),
+        "rename" | "prename" | "perl-rename" | "file-rename" | "rename.ul" => {
+            renames::rename(cmd, &mut u)
+        }
+        "mmv" => renames::mmv(cmd, &mut u),
         "dd" => {
             for a in args {
                 if let Some(p) = a.strip_prefix("of=") {
@@ -266,9 +295,17 @@ fn copy<'c>(cmd: &'c Command, u: &mut Uses<'c>) {
     }
     let local = |p: &str| !(networked && is_remote(p));
     let (sources, landings) = landings(program, &o);
+    // A hard link gives its source a second name: a later write through
+    // that name writes the source, where no rule sees it.
+    let hard = match program {
+        "ln" => !(o.flag('s') || o.long("symbolic", 2)),
+        "cp" => o.flag('l') || o.long("link", 3),
+        _ => false,
+    };
     match program {
         "mv" => u.adds(sources, How::Delete),
-        // A link's target is neither read nor written.
+        _ if hard => u.adds(sources, How::Link),
+        // A symlink's target is neither read nor written.
         "ln" => {}
         _ => sources
             .iter()
@@ -276,6 +313,17 @@ fn copy<'c>(cmd: &'c Command, u: &mut Uses<'c>) {
             .for_each(|s| u.add(*s, How::Read)),
     }
     for landing in landings {
+        // The contents of a directory (`rsync -a src/ d`, `cp -r src/. d`):
+        // names warden cannot see land in the destination. A pattern
+        // (`cp src/* d/`) keeps its words: the rules match what it can name.
+        let pattern = basename(landing.source).contains(['*', '?', '[']);
+        if let (false, Some(dir)) = (pattern, landing.path.strip_suffix("/*")) {
+            u.add(
+                if dir.is_empty() { "/" } else { dir }.to_string(),
+                How::Produce,
+            );
+            continue;
+        }
         let before = u.0.len();
         u.add(landing.path, How::Copy);
         if let (Some(name), Some(added)) = (landing.inside, u.0.get_mut(before)) {

@@ -7,8 +7,10 @@
 //! followed.
 
 use super::access::How;
+use super::guard;
 use super::targets::{is_device_path, Target};
 pub(crate) use crate::path::strip_dir;
+use crate::resolve::Links;
 use crate::verdict::Decision;
 
 /// One path rule, with the examples that prove it.
@@ -31,7 +33,8 @@ pub struct PathRule {
     /// `/home/user/project`; `~` is `/home/user`), after any
     /// `HERMES_WRITE_SAFE_ROOT=DIR[:DIR]` it needs, that this rule must
     /// decide through the whole engine, as each agent's file tool and as
-    /// each shell spelling of a write.
+    /// each shell spelling of a write; or `delete`, `chmod`, `unpack` or
+    /// `create PATH`, in each shell spelling of that.
     pub hits: &'static [&'static str],
     /// Accesses this rule must not decide.
     pub misses: &'static [&'static str],
@@ -51,14 +54,19 @@ pub enum Places {
 }
 
 /// What a rule sees of one file access.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Place<'a> {
     /// Absolute, folded, symlinks followed (relative only when the working
     /// directory is unknown).
     pub path: &'a str,
     pub around: &'a Around<'a>,
+    /// The shell spelling of the access; `None` for a file tool.
+    pub how: Option<How>,
     /// [`Place::in_home`], worked out once: rule after rule asks it.
     home: Option<&'a str>,
+    /// How it stands to the guard's files, worked out once for the two
+    /// rules that ask.
+    pub(super) standing: once_cell::unsync::OnceCell<Option<guard::Standing>>,
 }
 
 /// Facts about the machine and the call that path rules need. The machine's
@@ -85,6 +93,12 @@ pub struct Around<'a> {
     /// places (`XDG_*`, `CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `WARDEN_CONFIG`,
     /// the plugin's path): each path and what is under it.
     pub guard_paths: &'a [String],
+    /// The file system, to find the guard's places under other names and
+    /// the project policy files a directory holds (none: by their names).
+    pub links: Option<&'a dyn Links>,
+    /// The guard's places under the names symlinks give them, worked out
+    /// when a write is first judged.
+    pub guard_aliases: guard::Aliases,
 }
 
 impl<'a> Place<'a> {
@@ -93,8 +107,15 @@ impl<'a> Place<'a> {
         Place {
             path,
             around,
+            how: None,
             home: home_part(path, around),
+            standing: once_cell::unsync::OnceCell::new(),
         }
+    }
+
+    /// The same access, by the shell spelling `how`.
+    pub fn by(self, how: Option<How>) -> Place<'a> {
+        Place { how, ..self }
     }
 
     /// The path inside a home directory (`.ssh/config`), whoever's it is.
@@ -238,6 +259,7 @@ fn content_write(how: How) -> bool {
 }
 
 const GUARD_REASON: &str = "an agent must not change the policy, hooks or binary that guard it; to change policy, edit the file yourself, then run `warden bless`";
+const GUARD_DIR_REASON: &str = "the policy, hooks or binary that guard the agent are in it, or would be: removing, moving, re-permissioning or refilling it changes them as surely as editing them; do it yourself, then run `warden bless`";
 const KEY_REASON: &str = "keys and credentials give whoever holds them access to machines and accounts; an agent adding or replacing one opens a door";
 
 #[rustfmt::skip]
@@ -247,9 +269,18 @@ pub static RULES: &[PathRule] = &[
         category: "the guard's own policy, hooks or binary",
         reason: GUARD_REASON,
         write: Some(Decision::Block), read: None, changes: true,
-        places: Places::Check { test: is_guard_file, says: "warden's config, cache, ledger and binary, `/etc/warden/`, every `.warden.yaml` and `.hermes/permissions.yaml`, Hermes' `config.yaml`, `cli-config.yaml`, `shell-hooks-allowlist.json`, `trust.json` and the plugin's pattern files (in every profile), Claude Code's `settings.json` and `settings.local.json` (`~/.claude/`, any project's `.claude/`, `CLAUDE_CONFIG_DIR`), Codex's `hooks.json` and `config.toml` (`CODEX_HOME`)" },
-        hits: &["write ~/.hermes/config.yaml", "write ~/.claude/settings.json", "write .claude/settings.local.json", "write ~/.codex/hooks.json", "write ~/.config/warden/config.yaml", "write /etc/warden/policy.yaml", "write .warden.yaml", "write ~/.hermes/shell-hooks-allowlist.json", "write ~/.hermes/custom-dangerous-patterns.yaml", "write ~/.local/bin/warden"],
+        places: Places::Check { test: guard::is_guard_file, says: "warden's config, cache, ledger and binary, `/etc/warden/`, every `.warden.yaml` and `.hermes/permissions.yaml`, Hermes' `config.yaml`, `cli-config.yaml`, `shell-hooks-allowlist.json`, `trust.json` and the plugin's pattern files (in every profile), Claude Code's `settings.json` and `settings.local.json` (`~/.claude/`, any project's `.claude/`, `CLAUDE_CONFIG_DIR`), Codex's `hooks.json` and `config.toml` (`CODEX_HOME`); in any letter case, under a symlink's name and where a symlink puts them (`~/.config/warden -> ~/dotfiles/warden`), matched by a shell pattern (`~/.hermes/*.yaml`), and given a new name by a hard link" },
+        hits: &["write ~/.HERMES/Config.yaml", "write ~/.hermes/*.yaml", "write .Warden.yaml", "write .hermes/Permissions.yaml", "delete ~/.config/*", "unpack ~/.config/warden", "write ~/.hermes/config.yaml", "write ~/.claude/settings.json", "write .claude/settings.local.json", "write ~/.codex/hooks.json", "write ~/.config/warden/config.yaml", "write /etc/warden/policy.yaml", "write .warden.yaml", "write ~/.hermes/shell-hooks-allowlist.json", "write ~/.hermes/custom-dangerous-patterns.yaml", "write ~/.local/bin/warden"],
         misses: &["write ~/.hermes/memories/MEMORY.md", "read ~/.hermes/config.yaml", "write docs/warden.yaml", "write src/claude/settings.json"],
+    },
+    PathRule {
+        id: "files.guard-dir",
+        category: "a directory that holds the guard's own files",
+        reason: GUARD_DIR_REASON,
+        write: Some(Decision::Block), read: None, changes: true,
+        places: Places::Check { test: guard::is_guard_dir, says: "the directories above those files (`~/.config`, `~/.local`, `~/.local/state`, `~/.cache`, Hermes' home and `profiles/*`, ...), every `.hermes`, `.claude` and `.codex`, where a symlink puts them (a dotfiles repository), and a directory holding a project policy file on disk; deleting, moving, re-permissioning or replacing one, and unpacking, cloning or copying unknown files into one, the home and `/` included; creating an empty one is not" },
+        hits: &["delete ~/.config", "delete ~/.local/state", "delete ~/.hermes", "delete ~/.hermes/profiles/work", "chmod ~/.config", "chmod ~/.claude", "unpack ~", "unpack ~/.config", "unpack ~/.hermes", "unpack /", "unpack /etc", "delete .claude", "unpack .hermes", "write .hermes", "delete .Codex"],
+        misses: &["delete ~/.config/someapp/cache", "create ~/.local/bin", "create .claude", "unpack build", "unpack ~/src/app", "delete build", "delete ~", "chmod ~", "write ~/.config/app/settings.json", "delete ~/.config/warden"],
     },
     PathRule {
         id: "files.ssh",
@@ -469,53 +500,6 @@ pub static RULES: &[PathRule] = &[
     },
 ];
 
-/// Hermes' file names under its home that hold policy and hooks.
-const HERMES_GUARD: &[&str] = &[
-    "config.yaml",
-    "cli-config.yaml",
-    "shell-hooks-allowlist.json",
-    "trust.json",
-    "permissions.yaml",
-    "custom-dangerous-patterns.yaml",
-    ".custom-patterns-hash",
-];
-
-fn is_guard_file(p: &Place<'_>) -> bool {
-    let name = p.name();
-    if name == ".warden.yaml"
-        || p.path.ends_with("/.hermes/permissions.yaml")
-        || p.path.starts_with("/etc/warden/")
-        || p.path == "/etc/warden"
-        || p.around.warden_exe == Some(p.path)
-        || p.around
-            .guard_paths
-            .iter()
-            .any(|g| strip_dir(p.path, g).is_some())
-    {
-        return true;
-    }
-    let claude =
-        p.path.contains("/.claude/") && matches!(name, "settings.json" | "settings.local.json");
-    if claude || p.path.ends_with("/.codex/hooks.json") || p.path.ends_with("/.codex/config.toml") {
-        return true;
-    }
-    if let Some(inner) = p.in_profile() {
-        if HERMES_GUARD.contains(&inner) || inner.starts_with("custom-dangerous-patterns/") {
-            return true;
-        }
-    }
-    p.in_home().is_some_and(|rel| {
-        [
-            ".config/warden",
-            ".local/state/warden",
-            ".cache/warden",
-            ".local/bin/warden",
-        ]
-        .iter()
-        .any(|d| strip_dir(rel, d).is_some())
-    })
-}
-
 fn is_ssh_file(p: &Place<'_>) -> bool {
     p.in_home().is_some_and(|rel| {
         strip_dir(rel, ".ssh").is_some_and(|inner| !inner.starts_with("known_hosts"))
@@ -582,7 +566,10 @@ fn harmless_device(path: &str) -> bool {
 }
 
 fn is_system_file(p: &Place<'_>) -> bool {
-    p.path.starts_with('/')
+    // What an archive puts into a system directory is
+    // `fs.extract-over-system`'s to judge: it knows a toolchain replaced.
+    p.how != Some(How::Produce)
+        && p.path.starts_with('/')
         && !harmless_device(p.path)
         && matches!(
             super::targets::classify(p.path, None),

@@ -492,18 +492,13 @@ pub(super) fn deletes_toolchain_dir(c: &Command) -> bool {
 /// Whether `c` unpacks, moves or copies something into `/usr/local`.
 pub(super) fn installs_into_usr_local(c: &Command) -> bool {
     let into = |p: &str| p.trim_end_matches('/').starts_with("/usr/local");
-    let values = |names: &[&str]| {
-        c.args
-            .windows(2)
-            .any(|w| names.contains(&w[0].as_str()) && into(&w[1]))
-            || c.args.iter().any(|a| {
-                a.split_once('=')
-                    .is_some_and(|(k, v)| names.contains(&k) && into(v))
-            })
-    };
     match c.program.as_str() {
-        "tar" | "gtar" | "bsdtar" => values(&["-C", "--directory"]),
-        "unzip" => values(&["-d"]),
+        "tar" | "gtar" | "bsdtar" | "unzip" => super::access::unpacking(c).is_some_and(|u| {
+            u.dirs
+                .iter()
+                .filter_map(|&(index, prefix)| c.args.get(index)?.get(prefix..))
+                .any(into)
+        }),
         "mv" | "cp" | "ln" | "install" | "rsync" => c.operands().last().is_some_and(|d| into(d)),
         _ => false,
     }

@@ -1,4 +1,4 @@
-//! Built-in rules: writes whose harm is not where they land but what they do — truncation, and archives extracted over root, home or system directories.
+//! Built-in rules: writes whose harm is not where they land but what they do — truncation, and archives extracted over system directories.
 //!
 //! Where a write lands (keys, system files, start-up files, env files) is
 //! judged by the path rules of [`super::files`], for every spelling at once.
@@ -32,11 +32,11 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "fs.extract-over-system",
-        category: "extract archive over root, home or a system directory",
-        reason: "files from the archive would overwrite system or start-up files wherever their names land",
+        category: "extract archive over a system directory",
+        reason: "files from the archive would overwrite system files wherever their names land",
         decision: Decision::Ask,
         matcher: Matcher::Analysis(extracts_over_system),
-        hits: &["tar -xf bundle.tar -C /", "tar xzf node.tgz -C /usr/local", "tar --extract --file=x.tar --directory=/etc", "cd / && tar -xf backup.tar", "tar -xPf archive.tar", "tar -xf dotfiles.tar -C ~", "unzip -o payload.zip -d /", "ln -s /etc conf && tar -xf bundle.tar -C conf"],
+        hits: &["tar xzf node.tgz -C /usr/local", "tar --extract --file=x.tar --directory=/usr/lib", "cd /usr && tar -xf backup.tar", "unzip -o payload.zip -d /var/lib", "ln -s /usr/lib conf && tar -xf bundle.tar -C conf"],
         misses: &["tar -xzf release.tar.gz -C ./vendor", "tar -czf backup.tgz -C / etc", "tar -tf bundle.tar", "tar -xf x.tar -C /tmp/x", "tar -xf x.tar -C ~/tools", "unzip x.zip -d out", "sudo rm -rf /usr/local/go && sudo tar -C /usr/local -xzf go1.22.5.linux-amd64.tar.gz"],
     },
 ];
@@ -88,9 +88,6 @@ fn project_log(path: &str, cwd: Option<&str>) -> bool {
     log && classify(path, cwd) == Target::Project
 }
 
-#[rustfmt::skip]
-const TAR: Spec = Spec::gnu("fCTXbHIKLNgV", &["file", "directory", "files-from", "exclude-from", "use-compress-program", "newer", "label"]);
-
 /// An archive unpacked over root, home or a system directory; unpacking
 /// into `/usr/local` is what replacing a toolchain there means (`rm -rf
 /// /usr/local/go && tar -C /usr/local -xzf go.tar.gz`, as Go's guide says).
@@ -108,40 +105,23 @@ fn extracts_over_system(analysis: &crate::shell::Analysis) -> Option<String> {
 }
 
 fn extract_over_system(cmd: &Command) -> bool {
-    let cwd = cmd.cwd.as_deref();
-    let (dest, absolute_names) = if cmd.program == "unzip" {
-        let dest = cmd
-            .args
-            .iter()
-            .position(|a| a == "-d")
-            .and_then(|i| cmd.args.get(i + 1));
-        (dest.map(String::as_str), false)
-    } else {
-        // Old style: the first word is a cluster without its dash (`tar xzf a.tgz`).
-        let mut args = cmd.args.clone();
-        if let Some(first) = args.first_mut().filter(|f| !f.starts_with('-')) {
-            first.insert(0, '-');
-        }
-        let o = parse_opts(&args, &TAR);
-        if !(o.flag('x') || o.long("extract", 2) || o.long("get", 2)) {
-            return false;
-        }
-        let dest = o
-            .value('C')
-            .or(o.long_value("directory", 3))
-            .map(str::to_string);
-        let absolute = o.flag('P') || o.long("absolute-names", 2);
-        return absolute
-            || matches!(
-                classify(dest.as_deref().unwrap_or("."), cwd),
-                Target::Root | Target::System | Target::Home
-            );
+    let Some(unpacking) = super::access::unpacking(cmd) else {
+        return false;
     };
-    absolute_names
-        || matches!(
-            classify(dest.unwrap_or("."), cwd),
+    let cwd = cmd.cwd.as_deref();
+    let over = |dir: &str| {
+        matches!(
+            classify(dir, cwd),
             Target::Root | Target::System | Target::Home
         )
+    };
+    let dirs = &unpacking.dirs;
+    unpacking.absolute
+        || dirs.is_empty() && over(".")
+        || dirs
+            .iter()
+            .filter_map(|&(index, prefix)| cmd.args.get(index)?.get(prefix..))
+            .any(over)
 }
 
 #[cfg(test)]

@@ -143,14 +143,14 @@ pub static RULES: &[Rule] = &[
 
 /// git's options before the subcommand that take a value.
 #[rustfmt::skip]
-const GLOBAL: Spec = Spec { values: "Cc", attached: "", long_values: &["git-dir", "work-tree", "namespace", "config-env", "super-prefix", "attr-source", "list-cmds"], permute: false };
+pub(super) const GLOBAL: Spec = Spec { values: "Cc", attached: "", long_values: &["git-dir", "work-tree", "namespace", "config-env", "super-prefix", "attr-source", "list-cmds"], permute: false };
 
 /// A git invocation: its subcommand and the subcommand's arguments.
-struct Git<'a> {
-    sub: &'a str,
-    args: &'a [String],
+pub(super) struct Git<'a> {
+    pub sub: &'a str,
+    pub args: &'a [String],
     /// The arguments before the subcommand: git's own options.
-    global: &'a [String],
+    pub global: &'a [String],
 }
 
 impl<'a> Git<'a> {
@@ -166,7 +166,7 @@ impl<'a> Git<'a> {
 
 /// Only finds the subcommand: each of the table's rules asks, and most
 /// calls name another one.
-fn git(cmd: &Command) -> Option<Git<'_>> {
+pub(super) fn git(cmd: &Command) -> Option<Git<'_>> {
     let at = first_operand(&cmd.args, &GLOBAL)?;
     let (global, rest) = cmd.args.split_at_checked(at)?;
     let (sub, args) = rest.split_first()?;

