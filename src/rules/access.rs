@@ -167,7 +167,11 @@ pub fn file_uses(cmd: &Command) -> Vec<FileUse<'_>> {
         "tar" | "gtar" | "bsdtar" | "unzip" | "7z" | "7za" | "7zz" | "7zr" | "cpio" => {
             produce::unpack(cmd, &mut u)
         }
-        "git" => git::git_uses(cmd, &mut u),
+        // What git produces (clones, `mv`, patches) and the config files it edits.
+        "git" => {
+            git::git_uses(cmd, &mut u);
+            editors::uses(cmd, &mut u);
+        }
         "rename" | "prename" | "perl-rename" | "file-rename" | "rename.ul" => {
             renames::rename(cmd, &mut u)
         }

@@ -152,6 +152,8 @@ fn a_scope_is_judged_where_the_command_runs() {
         .file("project/.warden.yaml", policy)
         .file("project/src/.keep", "")
         .file("project/infra/.keep", "");
+    // The allow is a project file's loosening: it applies once trusted.
+    world.trust("project/.warden.yaml");
     let project = world.path("project");
     let run = |workdir: Option<&str>, cmd: &str| call(&world, Some(&project), workdir, cmd);
     // The allow covers `make` run in `src`.

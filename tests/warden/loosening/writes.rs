@@ -141,8 +141,20 @@ fn guard_files_behind_a_dotfiles_symlink_are_guarded_at_both_names() {
             Step::Refused("ln ~/dotfiles/warden/config.yaml notes.txt"),
         ],
     );
-    // Ordinary work in the repository stays ordinary.
-    silent(&world, "cd ~/dotfiles && echo '# notes' > README.md");
+    // Ordinary work in the repository, in a session there, stays ordinary
+    // (from another project's session it is a write outside that project).
+    let (v, err) = world.call(&serde_json::json!({
+        "hook_event_name": "pre_tool_call",
+        "tool_name": "terminal",
+        "tool_input": {"command": "echo '# notes' > README.md"},
+        "cwd": world.path("home/dotfiles"),
+    }));
+    assert!(
+        !refuses(&v),
+        "a write in the dotfiles session: {v:#}\n{err}"
+    );
+    let (v, _) = world.hook("cd ~/dotfiles && echo 'rules: {}' > warden/config.yaml");
+    assert_eq!(v["action"], "block", "{v:#}");
 }
 
 fn removing_moving_or_re_permissioning_a_parent_blocks_even_with_yolo() {

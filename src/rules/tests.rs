@@ -1,0 +1,131 @@
+//! Unit tests of `rules/mod.rs`.
+
+use super::*;
+
+#[test]
+fn merged_candidates_are_the_sorted_union() {
+    for set in [&*HARDLINE_SET, &*DANGEROUS_SET, &RuleSet::new(all())] {
+        let mut programs: Vec<&str> = set
+            .rules
+            .iter()
+            .flat_map(|r| match &r.matcher {
+                Matcher::Command { programs, .. } | Matcher::Check { programs, .. } => *programs,
+                Matcher::AnyProgram { .. } | Matcher::Analysis(_) => &[],
+            })
+            .map(|p| p.trim_end_matches('*'))
+            .collect();
+        programs.extend(["", "true", "mkfs.ext4", "newfs_msdos", "zzz", "git", "rm"]);
+        for program in programs {
+            // Release builds pass over the any-program rules the signs
+            // rule out; debug builds keep them all, to check that.
+            let mut want: Vec<usize> = if cfg!(debug_assertions) {
+                set.any_program.clone()
+            } else {
+                set.any_by_signs[Signs::default().index()].clone()
+            };
+            want.extend(set.by_program.get(program));
+            want.extend(
+                set.prefixed
+                    .iter()
+                    .filter(|(p, _)| program.starts_with(p))
+                    .map(|(_, i)| *i),
+            );
+            want.sort_unstable();
+            want.dedup();
+            assert_eq!(
+                set.candidates(program, Signs::default())
+                    .collect::<Vec<_>>(),
+                want,
+                "{program}"
+            );
+        }
+    }
+}
+
+#[test]
+fn has_prefix_is_starts_with() {
+    for program in ["", "m", "mkfs", "mkfs.ext4", "python3", "pypy", "é", "ls"] {
+        for prefix in ["", "m", "mkfs", "python", "py", "é", "x"] {
+            assert_eq!(
+                has_prefix(program, prefix),
+                program.starts_with(prefix),
+                "{program} {prefix}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_command_meets_the_rules_for_any_program_its_signs_allow() {
+    let every = Signs::SETS.or(Signs::RUNS_CODE);
+    assert_eq!(every.index(), Signs::SETS_OF_SIGNS - 1);
+    for set in [&*HARDLINE_SET, &*DANGEROUS_SET, &RuleSet::new(all())] {
+        // Every sign shown: every rule is asked.
+        assert_eq!(set.any_by_signs[every.index()], set.any_program);
+        for (index, listed) in set.any_by_signs.iter().enumerate() {
+            let shown = Signs::from_index(index);
+            for &i in &set.any_program {
+                let asked = match &set.rules[i].matcher {
+                    Matcher::AnyProgram { signs, .. } => {
+                        assert_ne!(
+                            *signs,
+                            Signs::default(),
+                            "{} names no sign",
+                            set.rules[i].id
+                        );
+                        shown.meets(*signs)
+                    }
+                    _ => true,
+                };
+                assert_eq!(
+                    listed.contains(&i),
+                    asked,
+                    "{} with {shown:?}",
+                    set.rules[i].id
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_program_index_finds_exactly_the_rules_naming_a_program() {
+    let rules: Vec<&'static Rule> = all().collect();
+    let set = RuleSet::new(rules.iter().copied());
+    let naming = |program: &str| -> Vec<usize> {
+        let mut found = Vec::new();
+        for (i, rule) in rules.iter().enumerate() {
+            if let Matcher::Command { programs, .. } | Matcher::Check { programs, .. } =
+                &rule.matcher
+            {
+                if programs.contains(&program) {
+                    found.push(i);
+                }
+            }
+        }
+        found
+    };
+    let mut programs: Vec<&str> = set.by_program.entries.iter().map(|(p, _)| *p).collect();
+    programs.extend(["", "x", "not-a-program", "gitt", "rmm"]);
+    for program in programs {
+        let indexed: Vec<usize> = set.by_program.get(program).collect();
+        assert_eq!(indexed, naming(program), "{program}");
+    }
+}
+
+#[test]
+fn help_is_passed_over_only_where_the_set_says() {
+    let asking = RuleSet::new(dangerous()).help_is_harmless();
+    let plain = RuleSet::new(dangerous());
+    let help = crate::shell::analyze("git push --force --help");
+    assert!(asking.first_match(&help).is_none());
+    assert!(plain.first_match(&help).is_some());
+    // After `--` the word is an operand, not a request for help.
+    let operand = crate::shell::analyze("git reset --hard -- --help");
+    assert!(asking.first_match(&operand).is_some());
+    // `-h` is help only where the program reserves it.
+    let short = crate::shell::analyze("kubectl delete ns prod -h");
+    assert!(asking.first_match(&short).is_none());
+    let hostname = crate::shell::analyze("docker run -h box --privileged alpine");
+    assert!(asking.first_match(&hostname).is_some());
+}
