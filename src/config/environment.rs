@@ -155,7 +155,7 @@ pub(crate) fn misplaced(path: &Path, project: Option<&Path>, person: u32) -> Opt
     let real = resolved(path);
     let whole = real.as_ref().map(|(whole, _)| whole.as_path());
     for place in [Some(path), whole].into_iter().flatten() {
-        let text = crate::path::text(&place);
+        let text = crate::path::text(place);
         if is_temp_dir(&text) || classify(&text, None) == Target::Temp {
             return Some(format!(
                 "{text} is in a temporary directory, where an agent writes without asking"
