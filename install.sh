@@ -198,17 +198,18 @@ training_payloads() {
 # else, so that no cache, ledger or log of the user's is touched.
 training_home() {
     rm -rf "${1:?}"
-    mkdir -p "$1/config/warden"
-    cp "$here/examples/config.yaml" "$1/config/warden/config.yaml"
+    mkdir -p "$1/.config/warden"
+    cp "$here/examples/config.yaml" "$1/.config/warden/config.yaml"
 }
 
 # Runs the command after $1 with the home $1 and PATH as its whole environment.
+# The home is a temporary directory: warden ignores XDG_* homes there (an
+# agent could have chosen them), so the config, cache and state are at their
+# default places under it.
 in_home() {
     home_dir=$1
     shift
-    env -i PATH="$PATH" HOME="$home_dir" XDG_CACHE_HOME="$home_dir/cache" \
-        XDG_STATE_HOME="$home_dir/state" XDG_CONFIG_HOME="$home_dir/config" \
-        WARDEN_MANAGED_DIR="$home_dir/etc-warden" "$@"
+    env -i PATH="$PATH" HOME="$home_dir" WARDEN_MANAGED_DIR="$home_dir/etc-warden" "$@"
 }
 
 # Runs the instrumented binary $1 as a hook and in a batch, with the starter

@@ -65,7 +65,9 @@ def main():
     total = int(sys.argv[2]) if len(sys.argv) > 2 else 100_000
     cmds = commands()
     home = tempfile.mkdtemp(prefix="warden-soak-")
-    env = {"HOME": home, "XDG_CACHE_HOME": f"{home}/cache", "XDG_STATE_HOME": f"{home}/state", "PATH": "/usr/bin:/bin"}
+    # A temporary home: warden keeps its cache and state under it (XDG_* homes
+    # in a temporary directory would be ignored anyway).
+    env = {"HOME": home, "PATH": "/usr/bin:/bin"}
     lines = []
     for n in range(total):
         p = payload(n, cmds[n % len(cmds)], home)

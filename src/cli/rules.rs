@@ -24,10 +24,12 @@ pub(super) fn run(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome,
         Entry {
             id: rule.id.clone(),
             layer: if rule.dangerous { "dangerous" } else { "user" },
-            decision: match rule.decision {
-                Decision::Block => "block",
-                Decision::Ask => "ask",
-                Decision::Allow => "allow",
+            // A tighten-only file's allow does nothing, and says so.
+            decision: match (rule.decision, policy.tightens_only(rule)) {
+                (Decision::Block, _) => "block",
+                (Decision::Ask, _) => "ask",
+                (Decision::Allow, false) => "allow",
+                (Decision::Allow, true) => "withheld",
             }
             .to_string(),
             description: if rule.description.is_empty() {

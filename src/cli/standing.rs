@@ -132,9 +132,10 @@ fn list(store: &Path, vetted: &Vetted, cwd: Option<&str>) -> Result<Outcome, Err
     let mut out = String::new();
     match trusted::list(store) {
         Ok(records) => {
+            let files = if records.len() == 1 { "file" } else { "files" };
             let _ = writeln!(
                 out,
-                "{}: {} trusted project files",
+                "{}: {} trusted project {files}",
                 store.display(),
                 records.len()
             );

@@ -3,8 +3,9 @@
 //! An agent writes in its project and in temporary directories without
 //! being asked, so a variable pointing there could be the agent's way of
 //! swapping the person's config for its own: warden ignores it, says so on
-//! stderr and uses the default place. So too for a place someone other than
-//! the person or root owns, or could change (see [`standing::foreign`]).
+//! stderr and uses the default place; the policy files at the place it named
+//! still tighten. So too for a place someone other than the person or root
+//! owns, or could change (see [`standing::foreign`]).
 //! Where a variable is honoured, the files at the default place it moved
 //! away from still apply, tighten-only (`sources`); the managed directory
 //! and `WARDEN_CONFIG` get their standing file by file (`standing`).
@@ -99,6 +100,7 @@ pub fn vet(raw: &Locations, project: Option<&Path>) -> Vetted {
         };
         if problem.is_some() {
             set(&mut locations, name, default);
+            locations.ignored.push((name, path));
         }
         variables.push(Variable {
             name,
@@ -155,7 +157,7 @@ pub(crate) fn misplaced(path: &Path, project: Option<&Path>, person: u32) -> Opt
     let real = resolved(path);
     let whole = real.as_ref().map(|(whole, _)| whole.as_path());
     for place in [Some(path), whole].into_iter().flatten() {
-        let text = crate::path::text(&place);
+        let text = crate::path::text(place);
         if is_temp_dir(&text) || classify(&text, None) == Target::Temp {
             return Some(format!(
                 "{text} is in a temporary directory, where an agent writes without asking"

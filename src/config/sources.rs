@@ -46,6 +46,9 @@ pub struct Locations {
     /// guard, so `environment::vet` judges them and `why` and `doctor`
     /// name them.
     pub variables: Vec<(&'static str, String)>,
+    /// The places `environment::vet` would not use, with the variable that
+    /// named each: the policy files there still tighten.
+    pub ignored: Vec<(&'static str, PathBuf)>,
 }
 
 impl Locations {
@@ -84,6 +87,7 @@ impl Locations {
             project_ceiling: path("WARDEN_PROJECT_CEILING"),
             home,
             variables,
+            ignored: Vec::new(),
         }
     }
 
@@ -306,48 +310,70 @@ fn managed_files(dir: &Path, named_by: Option<&str>, person: u32, candidates: &m
 
 /// The person's files at their default places when a variable moved the
 /// place away (`XDG_CONFIG_HOME`, `HERMES_HOME`,
-/// `HERMES_CUSTOM_PATTERNS_PATH`): they still apply, tighten-only, so a
-/// variable can add policy but never take the person's away.
+/// `HERMES_CUSTOM_PATTERNS_PATH`), and the files at a place a variable
+/// named that `environment::vet` ignored: they still apply, tighten-only,
+/// so a variable can add policy but never take the person's away.
 fn displaced_files(locations: &Locations, candidates: &mut Vec<Candidate>) {
-    let mut found: Vec<(PathBuf, SourceKind, &str)> = Vec::new();
+    let mut found: Vec<(PathBuf, SourceKind, String)> = Vec::new();
+    let moved = |variable: &str| {
+        format!("{variable} moved this file's place away: it still applies, but only what tightens")
+    };
     let config = locations.default_under_home(".config");
-    if config.is_some() && locations.config_home != config {
-        if let Some(config) = config {
-            let file = config.join("warden").join("config.yaml");
-            found.push((file, SourceKind::Warden, "XDG_CONFIG_HOME"));
-        }
+    if let Some(config) = config.filter(|c| locations.config_home.as_ref() != Some(c)) {
+        let why = moved("XDG_CONFIG_HOME");
+        found.extend(files_at("XDG_CONFIG_HOME", &config).map(|(p, k)| (p, k, why.clone())));
     }
     let hermes = locations.default_under_home(".hermes");
-    if let Some(default) = hermes
-        .as_ref()
-        .filter(|h| locations.hermes_home.as_ref() != Some(h))
-    {
-        found.push((
-            default.join("config.yaml"),
-            SourceKind::HermesConfig,
-            "HERMES_HOME",
-        ));
-        found.push((default.join("trust.json"), SourceKind::Trust, "HERMES_HOME"));
-        for file in plugin_defaults(default) {
-            found.push((file, SourceKind::Plugin, "HERMES_HOME"));
-        }
+    if let Some(default) = hermes.filter(|h| locations.hermes_home.as_ref() != Some(h)) {
+        let why = moved("HERMES_HOME");
+        found.extend(files_at("HERMES_HOME", &default).map(|(p, k)| (p, k, why.clone())));
     }
-    if locations.custom_patterns.is_some() {
-        if let Some(home) = &locations.hermes_home {
-            for file in plugin_defaults(home) {
-                found.push((file, SourceKind::Plugin, "HERMES_CUSTOM_PATTERNS_PATH"));
-            }
-        }
+    if let (Some(_), Some(home)) = (&locations.custom_patterns, &locations.hermes_home) {
+        let why = moved("HERMES_CUSTOM_PATTERNS_PATH");
+        found.extend(
+            plugin_defaults(home)
+                .into_iter()
+                .map(|p| (p, SourceKind::Plugin, why.clone())),
+        );
     }
-    for (path, kind, variable) in found {
+    for (variable, place) in &locations.ignored {
+        let why = format!(
+            "{variable} points where an agent could have chosen it, so warden looks at the default place; this file still applies, but only what tightens"
+        );
+        found.extend(files_at(variable, place).map(|(p, k)| (p, k, why.clone())));
+    }
+    for (path, kind, why) in found {
         if path.symlink_metadata().is_err() || candidates.iter().any(|c| c.path == path) {
             continue;
         }
-        let claim = Claim::TightenOnly(format!(
-            "{variable} moved this file's place away: it still applies, but only what tightens"
-        ));
+        let claim = Claim::TightenOnly(why);
         candidates.push(Candidate::new(path, Tier::User, kind, None).claiming(claim));
     }
+}
+
+/// The policy files at `place` when `variable` names it.
+fn files_at(variable: &str, place: &Path) -> impl Iterator<Item = (PathBuf, SourceKind)> {
+    let files: Vec<(PathBuf, SourceKind)> = match variable {
+        "XDG_CONFIG_HOME" => vec![(place.join("warden").join("config.yaml"), SourceKind::Warden)],
+        "HERMES_HOME" => [
+            (place.join("config.yaml"), SourceKind::HermesConfig),
+            (place.join("trust.json"), SourceKind::Trust),
+        ]
+        .into_iter()
+        .chain(
+            plugin_defaults(place)
+                .into_iter()
+                .map(|p| (p, SourceKind::Plugin)),
+        )
+        .collect(),
+        "HERMES_CUSTOM_PATTERNS_PATH" if place.is_dir() => yaml_files(place)
+            .into_iter()
+            .map(|p| (p, SourceKind::Plugin))
+            .collect(),
+        "HERMES_CUSTOM_PATTERNS_PATH" => vec![(place.to_path_buf(), SourceKind::Plugin)],
+        _ => Vec::new(),
+    };
+    files.into_iter()
 }
 
 /// The directory a project file belongs to: the one holding `.warden.yaml`,

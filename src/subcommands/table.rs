@@ -217,9 +217,7 @@ static PROJECT_FLAGS: &[Flag] = &[Flag {
     long: "--cwd",
     value: Some("DIR"),
     choices: &[],
-    help: "trust: where FILE is relative to, and whose project files to trust
-when none is named; list: whose project files to show (default: the
-current directory)",
+    help: "trust: where FILE is relative to, and whose project files to trust\nwhen none is named; list: whose project files to show (default: the\ncurrent directory)",
 }];
 
 /// A subcommand without action words.
@@ -377,15 +375,15 @@ pub static SUBCOMMANDS: &[Spec] = &[
         name: "project",
         summary: "trust a project's .warden.yaml so its allow rules apply; list or forget trusted files",
         usage: "trust [FILE...] | list | forget FILE...  [--cwd DIR]",
-        about: "A project's own policy file (.warden.yaml, .hermes/permissions.yaml) arrives
-                with git clone or an archive, so by itself it only tightens: its deny and ask
-                rules apply, its allow rules and the settings that loosen (mode, on_error,
-                exempt, unattended, auto_approve_up_to) do not. trust records the file's path
-                and SHA-256 in warden's state directory, and from then on all of it applies,
-                until the file changes. With no FILE it trusts the project files of DIR
-                itself. A file someone other than you or root owns, or that lies where others
-                can write, is refused. trust needs a person at a terminal, never an agent's
-                tool call; list shows the trusted files and the standing of those that apply
+        about: "A project's own policy file (.warden.yaml, .hermes/permissions.yaml) arrives\n\
+                with git clone or an archive, so by itself it only tightens: its deny and ask\n\
+                rules apply, its allow rules and the settings that loosen (mode, on_error,\n\
+                exempt, unattended, auto_approve_up_to) do not. trust records the file's path\n\
+                and SHA-256 in warden's state directory, and from then on all of it applies,\n\
+                until the file changes. With no FILE it trusts the project files of DIR\n\
+                itself. A file someone other than you or root owns, or that lies where others\n\
+                can write, is refused. trust needs a person at a terminal, never an agent's\n\
+                tool call; list shows the trusted files and the standing of those that apply\n\
                 in DIR; forget ends a file's trust.",
         flags: PROJECT_FLAGS,
         actions: &[

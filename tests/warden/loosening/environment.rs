@@ -11,6 +11,7 @@ tests!(
     warden_config_of_allow_rules_only_tightens,
     a_config_home_moved_to_an_empty_directory_keeps_the_persons_rules,
     config_state_and_cache_homes_in_the_project_or_temp_are_ignored,
+    an_ignored_place_still_tightens,
     a_state_home_in_the_project_cannot_forge_trust,
     a_hermes_home_in_the_project_or_temp_is_ignored,
     a_plugin_path_in_the_project_or_temp_is_ignored,
@@ -151,6 +152,24 @@ fn config_state_and_cache_homes_in_the_project_or_temp_are_ignored() {
         assert_dangers_refused(&w, &name);
         std::fs::remove_dir_all(&temp).unwrap();
     }
+}
+
+fn an_ignored_place_still_tightens() {
+    // The person's own config may live in a repository they work in: the
+    // variable is ignored, but the deny rules there still hold.
+    let text = format!("{LOOSE}  deny: ['terminal(npm publish:*)']\n");
+    let (w, _) = with_var(
+        "environment/ignored-still-tightens",
+        "XDG_CONFIG_HOME",
+        "project/cfg",
+        &[("project/cfg/warden/config.yaml", &text)],
+    );
+    verdict_is(&w.hook("npm publish").0, "block", Some("config.deny-1"));
+    let why = w.why("npm publish").stdout;
+    assert!(
+        why.contains("points where an agent could have chosen it"),
+        "{why}"
+    );
 }
 
 fn a_state_home_in_the_project_cannot_forge_trust() {
