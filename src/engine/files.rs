@@ -158,13 +158,12 @@ pub(crate) fn touched(
     for (i, cmd) in analysis.commands.iter().enumerate() {
         // A script read from disk says what the command may write of its
         // arguments better than not knowing it did.
-        let (written, read_may_write) =
+        let (written, writes_arguments) =
             match links.and_then(|disk| script_writes(cmd, analysis, around, disk)) {
-                Some((written, may_write)) => (written, Some(may_write)),
-                None => (Vec::new(), None),
+                Some((written, writes)) => (written, writes),
+                None => (Vec::new(), cmd.writes_arguments),
             };
-        let may_write = read_may_write.as_deref().unwrap_or(&cmd.may_write);
-        let mut uses = command_uses(cmd, may_write);
+        let mut uses = command_uses(cmd, writes_arguments);
         for path in written {
             if !uses.iter().any(|u| u.path == path.as_str()) {
                 uses.push(unknown_use(path.into()));
@@ -297,7 +296,7 @@ fn unknown_use<'c>(path: Cow<'c, str>) -> access::FileUse<'c> {
 
 /// When `cmd` runs a script or makefile on disk (one the line did not
 /// write: those the analysis read already): the files it would write, and
-/// the arguments it may write in ways warden cannot see. Both are judged as
+/// whether it may write its arguments in ways warden cannot see. Both are judged as
 /// files given to a program warden has no model of: a guard file, a key or
 /// a credential the script writes asks; what else it does is its author's,
 /// as when it was run before warden.
@@ -306,7 +305,7 @@ fn script_writes(
     analysis: &Analysis,
     around: &Around<'_>,
     disk: &dyn Links,
-) -> Option<(Vec<String>, Vec<String>)> {
+) -> Option<(Vec<String>, bool)> {
     let files = crate::shell::files_run(cmd);
     if files.is_empty() {
         return None;
@@ -324,7 +323,7 @@ fn script_writes(
         let Some(text) = disk.read_text(&r.path, MAX_SCRIPT) else {
             continue;
         };
-        let (ran, may_write) = crate::shell::run_file(cmd, &file, &text);
+        let (ran, writes_arguments) = crate::shell::run_file(cmd, &file, &text);
         let written = ran
             .commands
             .iter()
@@ -333,7 +332,7 @@ fn script_writes(
             .map(|u| u.path.into_owned())
             .collect();
         // make reads the first makefile it finds; a script is one file.
-        return Some((written, may_write));
+        return Some((written, writes_arguments));
     }
     None
 }
@@ -556,7 +555,7 @@ const EDITORS: &[&str] = &[
     "mcedit", "micro", "kak", "hx", "helix", "ne",
 ];
 
-fn command_uses<'c>(cmd: &'c Command, may_write: &'c [String]) -> Vec<access::FileUse<'c>> {
+fn command_uses(cmd: &Command, writes_arguments: bool) -> Vec<access::FileUse<'_>> {
     let mut uses = access::file_uses(cmd);
     // `cp .env.example .env` is the first step of every project that ships
     // an env template: the file made holds nothing but the template.
@@ -591,9 +590,11 @@ fn command_uses<'c>(cmd: &'c Command, may_write: &'c [String]) -> Vec<access::Fi
     }
     // Interpreter code that writes a path it computes at run time, or a
     // script warden cannot read, may write any file it is given.
-    for path in may_write {
-        if !uses.iter().any(|u| u.path == path.as_str()) {
-            uses.push(unknown_use(path.as_str().into()));
+    if writes_arguments {
+        for path in crate::shell::argument_files(cmd) {
+            if !uses.iter().any(|u| u.path == path.as_str()) {
+                uses.push(unknown_use(path.into()));
+            }
         }
     }
     // Codex's `apply_patch` run as a command carries its patch along.

@@ -133,27 +133,28 @@ pub(super) fn loosens(cmd: &Command) -> bool {
 /// NAME V`, `systemctl [--user] set-environment NAME=V`.
 fn exported_names(cmd: &Command) -> Vec<&str> {
     let args = &cmd.args;
-    fn name(a: &String) -> &str {
+    fn name(a: &str) -> &str {
         a.split('=').next().unwrap_or("")
     }
     let operands = || args.iter().filter(|a| !a.starts_with(['-', '+']));
     match cmd.program.as_str() {
-        "export" => operands().map(name).collect(),
+        "export" => operands().map(|a| name(a)).collect(),
         // Without `-x`, only an assignment sets anything (`declare -p HOME` prints).
         "declare" | "typeset" => {
             let exports = args.iter().any(|a| a.starts_with('-') && a.contains('x'));
             operands()
                 .filter(|a| exports || a.contains('='))
-                .map(name)
+                .map(|a| name(a))
                 .collect()
         }
-        "setenv" => args.first().map(name).into_iter().collect(),
+        "setenv" => args.first().map(|a| name(a)).into_iter().collect(),
         "launchctl" if args.first().is_some_and(|a| a == "setenv") => {
-            args.get(1).map(name).into_iter().collect()
+            args.get(1).map(|a| name(a)).into_iter().collect()
         }
-        "systemctl" if args.iter().any(|a| a == "set-environment") => {
-            operands().filter(|a| a.contains('=')).map(name).collect()
-        }
+        "systemctl" if args.iter().any(|a| a == "set-environment") => operands()
+            .filter(|a| a.contains('='))
+            .map(|a| name(a))
+            .collect(),
         _ => Vec::new(),
     }
 }

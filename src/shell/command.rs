@@ -36,12 +36,13 @@ pub struct Command {
     pub dynamic: bool,
     /// How this command was reached, outermost first (`bash -c`, `$( )`, `find -exec`).
     pub via: Vec<&'static str>,
-    /// Words of its command line the program may write, delete or move
-    /// over in a way warden cannot see: the arguments handed to interpreter
-    /// code that writes a path it computes at run time, or to a script
-    /// warden cannot read. The path rules judge them as a file given to a
-    /// program warden has no model of.
-    pub may_write: Vec<String>,
+    /// The program may write, delete or move over the files its arguments
+    /// name in a way warden cannot see: interpreter code that writes a path
+    /// it computes at run time, or a script warden cannot read. The path
+    /// rules judge those files ([`crate::shell::argument_files`]) as files
+    /// given to a program warden has no model of. (A flag, not the list: it
+    /// fits where the command has room, and commands are moved often.)
+    pub writes_arguments: bool,
     /// Set on the copy of a command whose paths lead elsewhere through a
     /// link, which the engine adds so that the rules judge where they lead:
     /// the command as written, and each path with where it leads.
@@ -213,7 +214,7 @@ impl Command {
             cwd: self.cwd.clone(),
             dynamic: self.dynamic,
             via: self.via.clone(),
-            may_write: self.may_write.clone(),
+            writes_arguments: self.writes_arguments,
             // Only the engine's copies carry one, and they are no stage.
             through: None,
             memo: Memo::default(),

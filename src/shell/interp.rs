@@ -32,6 +32,7 @@ use lex::Dialect;
 use view::{Span, View};
 
 pub use given::Given;
+pub(crate) use run::argument_files;
 pub use source::{invocation, source, Invocation, Source};
 
 /// Something the code would do that the shell rules can judge.

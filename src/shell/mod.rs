@@ -33,7 +33,9 @@ pub use command::{
 pub use eval::shell_quote;
 pub(crate) use eval::GROUP_REDIRECT;
 pub use interp::Concern;
-pub(crate) use interp::{inline_code, interpreter_names, language as interpreter_language};
+pub(crate) use interp::{
+    argument_files, inline_code, interpreter_names, language as interpreter_language,
+};
 pub(crate) use programs::{has_model, modelled_names, DECODED};
 pub(crate) use runners::{find_options, find_skips_roots};
 
@@ -188,12 +190,12 @@ pub fn files_run(cmd: &Command) -> Vec<String> {
 
 /// What `cmd` runs when the file at `path` (one of [`files_run`]), which
 /// the line did not write, holds `text`: the commands, as if the line had
-/// written it just before, and what `cmd` may then write of its arguments
-/// (see [`Command::may_write`]).
-pub fn run_file(cmd: &Command, path: &str, text: &str) -> (Analysis, Vec<String>) {
+/// written it just before, and whether `cmd` then writes its arguments in a
+/// way warden cannot see (see [`Command::writes_arguments`]).
+pub fn run_file(cmd: &Command, path: &str, text: &str) -> (Analysis, bool) {
     let mut analysis = Analysis::default();
     let mut copy = Command {
-        may_write: Vec::new(),
+        writes_arguments: false,
         ..cmd.clone()
     };
     let mut eval = eval::Eval::new(&mut analysis);
@@ -203,5 +205,5 @@ pub fn run_file(cmd: &Command, path: &str, text: &str) -> (Analysis, Vec<String>
         "make" | "gmake" => eval.make(&copy),
         _ => eval.interpreter(&mut copy),
     }
-    (analysis, copy.may_write)
+    (analysis, copy.writes_arguments)
 }

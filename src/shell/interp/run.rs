@@ -26,7 +26,7 @@ impl Eval<'_> {
                 if known.is_empty() {
                     // A script warden cannot read may do anything with the
                     // files it is given.
-                    cmd.may_write = candidates(&run.args, &cmd.env);
+                    cmd.writes_arguments = true;
                     return;
                 }
                 let code = known
@@ -52,17 +52,19 @@ impl Eval<'_> {
             .effects
             .iter()
             .any(|e| e.action == super::Action::WriteUnknown);
-        if unknown {
-            cmd.may_write = candidates(&run.args, &cmd.env);
-        }
+        cmd.writes_arguments |= unknown;
         self.interp_findings(cmd, reading);
     }
 }
 
-/// The words a program given `args` and `env` may take for a file's name:
-/// its operands, the values of its `--name=value` options and of its
-/// environment.
-fn candidates(args: &[String], env: &[(String, String)]) -> Vec<String> {
+/// The words an interpreter command that [`Command::writes_arguments`] may
+/// take for a file's name: its code's operands, the values of their
+/// `--name=value` options, and the values of its environment.
+pub fn argument_files(cmd: &Command) -> Vec<String> {
+    let args = super::invocation(cmd)
+        .map(|run| run.args)
+        .unwrap_or_default();
+    let env = &cmd.env;
     let values = args
         .iter()
         .filter_map(|a| match a.strip_prefix('-') {
