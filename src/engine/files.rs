@@ -184,7 +184,11 @@ fn resolve_uses(
     let subject: Rc<str> = cmd.display().into();
     // A `cd` warden cannot follow to a place is still a place in words
     // (`cd ~ && tar -xf x.tar` unpacks in `~`, whatever the home is).
-    let named_dir = if unknown_dir { cmd.cwd.as_deref() } else { None };
+    let named_dir = if unknown_dir {
+        cmd.cwd.as_deref()
+    } else {
+        None
+    };
     for file in uses {
         let from = base(dir.as_deref().or(named_dir), home, around);
         let mut literal = file.path;
