@@ -52,6 +52,24 @@ pub trait Links: Send + Sync + fmt::Debug {
         false
     }
 
+    /// What is at `path`, asked for a question no later path repeats
+    /// (where the guard's places are): not worth remembering.
+    fn probe_once(&self, path: &str) -> Probe {
+        self.probe(path)
+    }
+
+    /// `work`'s answer for the guard's `places` (those a symlink puts
+    /// elsewhere, and where), kept by a file system that lives across
+    /// calls: the places and their links are the same for every call of a
+    /// batch.
+    fn places_moved(
+        &self,
+        _places: &[String],
+        work: &dyn Fn() -> Vec<(String, String)>,
+    ) -> Vec<(String, String)> {
+        work()
+    }
+
     /// The text of the file at `path` (absolute, symlinks followed), when
     /// it is a regular file of at most `limit` bytes (bytes that are not
     /// UTF-8 replaced): a script an interpreter or make runs, a patch whose
@@ -76,7 +94,12 @@ pub struct Disk {
     /// it (`~`, `/etc`, a project file): a `statx` each, which was a tenth of
     /// the time of `check --batch` and which an instruction count never sees.
     probes: std::sync::Mutex<std::collections::HashMap<String, Probe>>,
+    /// The guard's places and those of them a symlink puts elsewhere.
+    moved: std::sync::Mutex<Option<Moved>>,
 }
+
+/// Places, and where symlinks put those of them they put elsewhere.
+type Moved = (Vec<String>, Vec<(String, String)>);
 
 /// Directories a [`Disk`] remembers at once.
 const REMEMBERED_DIRS: usize = 1024;
@@ -116,6 +139,28 @@ impl Links for Disk {
             probes.insert(path.to_string(), found.clone());
         }
         found
+    }
+
+    fn probe_once(&self, path: &str) -> Probe {
+        probe_disk(path)
+    }
+
+    fn places_moved(
+        &self,
+        places: &[String],
+        work: &dyn Fn() -> Vec<(String, String)>,
+    ) -> Vec<(String, String)> {
+        if let Ok(moved) = self.moved.lock() {
+            if let Some((known, answer)) = moved.as_ref().filter(|(known, _)| known == places) {
+                debug_assert_eq!(known, places);
+                return answer.clone();
+            }
+        }
+        let answer = work();
+        if let Ok(mut moved) = self.moved.lock() {
+            *moved = Some((places.to_vec(), answer.clone()));
+        }
+        answer
     }
 
     fn walked(&self, dir: &str) -> Option<Walked> {

@@ -110,8 +110,11 @@ pub fn standing(p: &Place<'_>) -> Option<Standing> {
 }
 
 fn worked_out(p: &Place<'_>) -> Option<Standing> {
+    // Another name can only make a directory above a place the place
+    // itself, and both are refused: the file system is asked only for a
+    // path that stands to no place by its own name.
     let direct = lexical(p);
-    if direct == Some(Standing::File) {
+    if direct.is_some() {
         return direct;
     }
     let around = p.around;
@@ -143,14 +146,15 @@ fn worked_out(p: &Place<'_>) -> Option<Standing> {
 /// How `p` stands to the places under the names they have.
 fn lexical(p: &Place<'_>) -> Option<Standing> {
     let around = p.around;
+    let flat = plain(p.path);
     let home = p.in_home();
     let hermes = hermes_part(p, home);
     let mut found: Option<Standing> = None;
     for &(anchor, place, tree) in SPOTS {
         let seen = match anchor {
-            Anchor::Home => home.and_then(|h| relate(h, place, tree)),
-            Anchor::HermesHome => hermes.and_then(|h| relate(h, place, tree)),
-            Anchor::Root if p.path.starts_with('/') => relate(p.path, place, tree),
+            Anchor::Home => home.and_then(|h| relate_plain(h, flat, place, tree)),
+            Anchor::HermesHome => hermes.and_then(|h| relate_plain(h, flat, place, tree)),
+            Anchor::Root if p.path.starts_with('/') => relate_plain(p.path, flat, place, tree),
             Anchor::Root => None,
             Anchor::Anywhere => ends_with(p.path, place),
         };
@@ -165,13 +169,13 @@ fn lexical(p: &Place<'_>) -> Option<Standing> {
     }
     let absolute = p.path.starts_with('/');
     if let Some(dir) = around.hermes_home.filter(|_| absolute) {
-        found = found.max(relate(p.path, dir, false).filter(|s| *s == Standing::Dir));
+        found = found.max(relate_plain(p.path, flat, dir, false).filter(|s| *s == Standing::Dir));
     }
     for place in around.guard_paths.iter().filter(|_| absolute) {
-        found = found.max(relate(p.path, place, true));
+        found = found.max(relate_plain(p.path, flat, place, true));
     }
     if let Some(exe) = around.warden_exe.filter(|_| absolute) {
-        found = found.max(relate(p.path, exe, false));
+        found = found.max(relate_plain(p.path, flat, exe, false));
     }
     found
 }
@@ -220,6 +224,33 @@ fn components(path: &str) -> impl Iterator<Item = &str> {
 /// How `path` stands to `place` (both from the same anchor): inside it
 /// (or it, for a file), or above it.
 fn relate(path: &str, place: &str, tree: bool) -> Option<Standing> {
+    relate_plain(path, plain(path), place, tree)
+}
+
+/// [`relate`], told whether `path` is [`plain`].
+fn relate_plain(path: &str, path_plain: bool, place: &str, tree: bool) -> Option<Standing> {
+    // Most paths and places are plain and folded: compared as text, in
+    // any case, at a component's end.
+    if path_plain && plain(place) {
+        let (a, b) = (path.trim_matches('/'), place.trim_matches('/'));
+        let n = a.len().min(b.len());
+        if !a.as_bytes()[..n].eq_ignore_ascii_case(&b.as_bytes()[..n]) {
+            return None;
+        }
+        return match (a.as_bytes().get(n), b.as_bytes().get(n)) {
+            (None, None) => Some(Standing::File),
+            (None, Some(b'/')) => Some(Standing::Dir),
+            (None, Some(_)) if a.is_empty() => Some(Standing::Dir),
+            (Some(b'/'), None) => tree.then_some(Standing::File),
+            (Some(_), None) if b.is_empty() => tree.then_some(Standing::File),
+            _ => None,
+        };
+    }
+    relate_parts(path, place, tree)
+}
+
+/// [`relate`], component by component.
+fn relate_parts(path: &str, place: &str, tree: bool) -> Option<Standing> {
     let (mut path, mut place) = (components(path), components(place));
     loop {
         match (path.next(), place.next()) {
@@ -230,6 +261,32 @@ fn relate(path: &str, place: &str, tree: bool) -> Option<Standing> {
             (Some(_), None) => return tree.then_some(Standing::File),
         }
     }
+}
+
+/// A path with no pattern, no `.` or `..` and no empty component, whose
+/// text compares as its components do.
+fn plain(path: &str) -> bool {
+    let bytes = path.as_bytes();
+    let mut start = true;
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'*' | b'?' | b'[' => return false,
+            b'/' if start && i > 0 => return false,
+            b'.' if start => {
+                let rest = &bytes[i..];
+                if rest == b"."
+                    || rest == b".."
+                    || rest.starts_with(b"./")
+                    || rest.starts_with(b"../")
+                {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+        start = b == b'/';
+    }
+    true
 }
 
 /// How a path stands to a place that may be in any directory (one or two
@@ -405,9 +462,8 @@ pub fn holds(dir: &str, links: &dyn Links) -> bool {
     }
     let dir = dir.trim_end_matches('/');
     PROJECT_FILES.iter().any(|file| {
-        let path = format!("{dir}/{file}");
-        let mut checked = Vec::new();
-        match walk(&path, dir.len(), links, &mut checked) {
+        let path = joined(dir, file);
+        match Walker::default().walk(&path, dir.len(), links) {
             Walk::Exists => true,
             Walk::Missing | Walk::Unknown => false,
             Walk::Crosses => {
@@ -431,28 +487,59 @@ enum Walk {
     Unknown,
 }
 
-/// Probes each directory of `path` (absolute) after its first `from`
-/// bytes, and the path itself, in order; `checked` holds the prefixes
-/// found plain already, so places sharing directories ask once.
-fn walk<'p>(path: &'p str, from: usize, links: &dyn Links, checked: &mut Vec<&'p str>) -> Walk {
-    let ends = path
-        .char_indices()
-        .filter(|&(i, c)| c == '/' && i > from)
-        .map(|(i, _)| i)
-        .chain(std::iter::once(path.len()));
-    for end in ends {
-        let prefix = &path[..end];
-        if prefix.is_empty() || checked.contains(&prefix) {
-            continue;
+/// What the last walk found: the path, how much of it is there (up to a
+/// component's end), and where a missing component ended it.
+#[derive(Default)]
+struct Walker<'p> {
+    last: &'p str,
+    present: usize,
+    missing: Option<usize>,
+}
+
+impl<'p> Walker<'p> {
+    /// Probes each directory of `path` (absolute) after its first `from`
+    /// bytes, and the path itself, in order. What it shares with the last
+    /// path walked is not asked again: places come grouped by directory.
+    fn walk(&mut self, path: &'p str, from: usize, links: &dyn Links) -> Walk {
+        let shared = shared_dirs(path, self.last);
+        if self.missing.is_some_and(|m| m <= shared) {
+            return Walk::Missing;
         }
-        match links.probe(prefix) {
-            Probe::Present => checked.push(prefix),
-            Probe::Missing => return Walk::Missing,
-            Probe::Link(_) | Probe::Mount(_) => return Walk::Crosses,
-            Probe::Denied(_) => return Walk::Unknown,
+        let start = shared.min(self.present).max(from);
+        self.last = path;
+        self.present = start;
+        self.missing = None;
+        let ends = path.as_bytes()[start..]
+            .iter()
+            .enumerate()
+            .filter(|&(i, &b)| b == b'/' && i > 0)
+            .map(|(i, _)| start + i)
+            .chain(std::iter::once(path.len()));
+        for end in ends {
+            match links.probe_once(&path[..end]) {
+                Probe::Present => self.present = end,
+                Probe::Missing => {
+                    self.missing = Some(end);
+                    return Walk::Missing;
+                }
+                Probe::Link(_) | Probe::Mount(_) => return Walk::Crosses,
+                Probe::Denied(_) => return Walk::Unknown,
+            }
         }
+        Walk::Exists
     }
-    Walk::Exists
+}
+
+/// How many leading bytes `a` and `b` share, up to the end of a component
+/// both have.
+fn shared_dirs(a: &str, b: &str) -> usize {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let same = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let ends_here = |s: &[u8]| s.len() == same || s[same] == b'/';
+    if ends_here(a) && ends_here(b) {
+        return same;
+    }
+    a[..same].iter().rposition(|&c| c == b'/').unwrap_or(0)
 }
 
 /// The places under the names symlinks give them, worked out on first use.
@@ -466,6 +553,16 @@ fn aliases<'a>(around: &'a Around<'_>) -> &'a [(String, String)] {
         .get_or_init(|| resolve_places(around, links))
 }
 
+/// `dir/name`, made without the formatting machinery: a call that writes
+/// makes some forty of these.
+fn joined(dir: &str, name: &str) -> String {
+    let mut out = String::with_capacity(dir.len() + 1 + name.len());
+    out.push_str(dir);
+    out.push('/');
+    out.push_str(name);
+    out
+}
+
 /// Each place this machine has (in the home, Hermes' home, the project,
 /// the configured paths and the binary) that a symlink puts elsewhere.
 /// Most machines have none: each directory on the way is probed once,
@@ -476,34 +573,40 @@ fn resolve_places(around: &Around<'_>, links: &dyn Links) -> Vec<(String, String
     let hermes = around
         .hermes_home
         .map(|h| h.trim_end_matches('/').to_string())
-        .or_else(|| home.map(|h| format!("{h}/.hermes")));
+        .or_else(|| home.map(|h| joined(h, ".hermes")));
+    places.extend(hermes.clone());
     for &(anchor, place, _) in SPOTS.iter().filter(|(_, p, _)| !p.contains('*')) {
         let from = match anchor {
             Anchor::Home => home,
             Anchor::HermesHome => hermes.as_deref(),
             Anchor::Root => Some(""),
-            // The project's own, and the home's (`~/.claude/settings.json`).
-            Anchor::Anywhere => {
-                let dirs = [around.project.as_deref(), around.dir.as_deref(), home];
-                for dir in dirs.into_iter().flatten() {
-                    places.push(format!("{}/{place}", dir.trim_end_matches('/')));
-                }
-                continue;
-            }
+            Anchor::Anywhere => None,
         };
-        places.extend(from.map(|from| format!("{from}/{place}")));
+        places.extend(from.map(|from| joined(from, place)));
     }
-    places.extend(hermes);
+    // The project's policy files, and the home's (`~/.claude/settings.json`),
+    // one directory at a time.
+    let mut dirs = vec![around.project.as_deref(), around.dir.as_deref(), home];
+    dirs.dedup();
+    for dir in dirs.into_iter().flatten() {
+        let dir = dir.trim_end_matches('/');
+        places.extend(PROJECT_FILES.iter().map(|file| joined(dir, file)));
+    }
     places.extend(around.guard_paths.iter().cloned());
     places.extend(around.warden_exe.map(str::to_string));
     places.retain(|p| p.starts_with('/'));
-    places.sort();
-    places.dedup();
-    let mut checked = Vec::new();
-    let mut crossing = Vec::new();
-    for place in &places {
-        if let Walk::Crosses = walk(place, 0, links, &mut checked) {
-            crossing.push(place);
+    links.places_moved(&places, &|| moved(&places, links))
+}
+
+/// Those of `places` a symlink puts elsewhere, and where.
+fn moved(places: &[String], links: &dyn Links) -> Vec<(String, String)> {
+    let mut walker = Walker::default();
+    let mut crossing: Vec<&String> = Vec::new();
+    for place in places {
+        if let Walk::Crosses = walker.walk(place, 0, links) {
+            if !crossing.contains(&place) {
+                crossing.push(place);
+            }
         }
     }
     crossing
@@ -516,53 +619,4 @@ fn resolve_places(around: &Around<'_>, links: &dyn Links) -> Vec<(String, String
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn shell_patterns_name_guard_components() {
-        let cases = [
-            ("*.yaml", "config.yaml", true),
-            ("*", "config.yaml", true),
-            ("*", ".warden.yaml", false),
-            (".*", ".warden.yaml", true),
-            (".[a-z]*", ".hermes", true),
-            (".[!a]*", ".hermes", true),
-            (".[!h]*", ".hermes", false),
-            ("?onfig.yaml", "config.yaml", true),
-            ("C*", "config.yaml", true),
-            ("[", "[", true),
-            ("conf", "config.yaml", false),
-            ("*.json", "config.yaml", false),
-            ("**a*ml", "config.yaml", true),
-        ];
-        for (pattern, name, want) in cases {
-            assert_eq!(same(pattern, name), want, "{pattern} ~ {name}");
-        }
-        assert!(same(".Warden.YAML", ".warden.yaml"));
-        assert!(same("anything", "*"));
-    }
-
-    #[test]
-    fn places_relate_as_inside_or_above() {
-        let rel = relate;
-        assert_eq!(rel(".config", ".config/warden", true), Some(Standing::Dir));
-        assert_eq!(
-            rel(".config/warden/x", ".config/warden", true),
-            Some(Standing::File)
-        );
-        assert_eq!(rel("config.yaml/x", "config.yaml", false), None);
-        assert_eq!(rel(".config/other", ".config/warden", true), None);
-        let end = ends_with;
-        assert_eq!(
-            end("/p/.hermes", ".hermes/permissions.yaml"),
-            Some(Standing::Dir)
-        );
-        assert_eq!(
-            end("/p/.HERMES/permissions.yaml", ".hermes/permissions.yaml"),
-            Some(Standing::File)
-        );
-        assert_eq!(end("/p/docs", ".hermes/permissions.yaml"), None);
-        assert_eq!(end("/p/.warden.yaml", ".warden.yaml"), Some(Standing::File));
-    }
-}
+mod tests;
