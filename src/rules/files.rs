@@ -283,6 +283,15 @@ pub static RULES: &[PathRule] = &[
         misses: &["delete ~/.config/someapp/cache", "create ~/.local/bin", "create .claude", "unpack build", "unpack ~/src/app", "delete build", "delete ~", "chmod ~", "write ~/.config/app/settings.json", "delete ~/.config/warden"],
     },
     PathRule {
+        id: "files.cache-key",
+        category: "the key warden seals its policy cache with",
+        reason: "whoever holds it can seal a cache entry of their own making, which warden would then believe in place of the policy",
+        write: None, read: Some(Decision::Block), changes: false,
+        places: Places::Check { test: is_cache_key, says: "`cache.key` in warden's state directory (`~/.local/state/warden/` or `$XDG_STATE_HOME/warden/`)" },
+        hits: &["read ~/.local/state/warden/cache.key", "read /home/bob/.local/state/warden/cache.key"],
+        misses: &["read ~/.local/state/warden/ledger.json", "read cache.key", "read ~/src/cache.key"],
+    },
+    PathRule {
         id: "files.ssh",
         category: "SSH keys and config",
         reason: KEY_REASON,
@@ -499,6 +508,12 @@ pub static RULES: &[PathRule] = &[
         misses: &["write src/main.rs", "write /tmp/build.log", "write /dev/null", "read /opt/app/config.json", "write /home/user/project/README.md"],
     },
 ];
+
+/// warden's cache key, wherever the state directory is: the file name
+/// under a `warden` directory is specific enough.
+fn is_cache_key(p: &Place<'_>) -> bool {
+    p.path.ends_with("/warden/cache.key")
+}
 
 fn is_ssh_file(p: &Place<'_>) -> bool {
     p.in_home().is_some_and(|rel| {
