@@ -7,11 +7,12 @@
 //! followed.
 
 use super::access::How;
-use super::guard;
 use super::targets::{is_device_path, Target};
 pub(crate) use crate::path::strip_dir;
 use crate::resolve::Links;
 use crate::verdict::Decision;
+
+mod guard;
 
 /// One path rule, with the examples that prove it.
 pub struct PathRule {

@@ -21,11 +21,11 @@
 
 use once_cell::unsync::OnceCell;
 
-use super::access::How;
-use super::files::{strip_dir, Around, Place};
-use super::targets::Target;
+use super::{strip_dir, Around, Place};
 use crate::path::slash_separated;
 use crate::resolve::{self, Base, Links, Probe};
+use crate::rules::access::How;
+use crate::rules::targets::Target;
 
 /// How a path stands to the guard's files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -114,7 +114,7 @@ fn worked_out(p: &Place<'_>) -> Option<Standing> {
     // itself, and both are refused: the file system is asked only for a
     // path that stands to no place by its own name.
     let direct = lexical(p);
-    if direct.is_some() {
+    if direct.is_some() || !may_be_moved_place(p.path) {
         return direct;
     }
     let around = p.around;
@@ -141,6 +141,17 @@ fn worked_out(p: &Place<'_>) -> Option<Standing> {
         }
     }
     found
+}
+
+/// Whether a place of the guard's could really be at `path` under another
+/// name: not a device or the kernel's files (`2>/dev/null`), and not a
+/// temp directory's contents, which warden takes for temp files however
+/// they are reached.
+fn may_be_moved_place(path: &str) -> bool {
+    let kernel = ["/dev", "/proc", "/sys"]
+        .iter()
+        .any(|k| crate::path::strip_dir(path, k).is_some());
+    !kernel && crate::rules::targets::classify(path, None) != Target::Temp
 }
 
 /// How `p` stands to the places under the names they have.
@@ -446,7 +457,7 @@ fn system_or_home(p: &Place<'_>) -> bool {
             .home
             .is_some_and(|home| strip_dir(home, p.path).is_some())
         || matches!(
-            super::targets::classify(p.path, None),
+            crate::rules::targets::classify(p.path, None),
             Target::Root | Target::System | Target::Home
         )
 }
@@ -619,209 +630,4 @@ fn moved(places: &[String], links: &dyn Links) -> Vec<(String, String)> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn shell_patterns_name_guard_components() {
-        let cases = [
-            ("*.yaml", "config.yaml", true),
-            ("*", "config.yaml", true),
-            ("*", ".warden.yaml", false),
-            (".*", ".warden.yaml", true),
-            (".[a-z]*", ".hermes", true),
-            (".[!a]*", ".hermes", true),
-            (".[!h]*", ".hermes", false),
-            ("?onfig.yaml", "config.yaml", true),
-            ("C*", "config.yaml", true),
-            ("[", "[", true),
-            ("conf", "config.yaml", false),
-            ("*.json", "config.yaml", false),
-            ("**a*ml", "config.yaml", true),
-        ];
-        for (pattern, name, want) in cases {
-            assert_eq!(same(pattern, name), want, "{pattern} ~ {name}");
-        }
-        assert!(same(".Warden.YAML", ".warden.yaml"));
-        assert!(same("anything", "*"));
-    }
-
-    #[test]
-    fn text_and_components_relate_alike() {
-        let paths = [
-            "",
-            "/",
-            "/home",
-            "/home/u",
-            "/HOME/U/.Config",
-            "/home/u/.config/warden",
-            "/home/u/.config/warden/x",
-            "/home/u/.configx",
-            "/home/uv",
-            ".config",
-            ".config/warden/",
-            "/home/u//.config",
-            "/home/u/./.config",
-            "/home/u/../u/.config",
-            "/home/u/*",
-            "config.yaml",
-        ];
-        let places = [
-            "",
-            "/",
-            "/home/u/.config/warden",
-            "/home/u/.config/warden/",
-            ".config/warden",
-            "config.yaml",
-            "/home/u",
-            "profiles/*/config.yaml",
-        ];
-        for path in paths {
-            for place in places {
-                for tree in [false, true] {
-                    assert_eq!(
-                        relate(path, place, tree),
-                        relate_parts(path, place, tree),
-                        "{path:?} {place:?} {tree}"
-                    );
-                }
-            }
-        }
-    }
-
-    /// A file system of absolute paths: a link's target, or `""` for a
-    /// plain entry; it counts what it is asked.
-    #[derive(Debug, Default)]
-    struct Fake(
-        std::collections::HashMap<&'static str, &'static str>,
-        std::sync::atomic::AtomicUsize,
-    );
-
-    impl Links for Fake {
-        fn probe(&self, path: &str) -> Probe {
-            self.1.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            match self.0.get(path) {
-                Some(&"") => Probe::Present,
-                Some(target) => Probe::Link(target.to_string()),
-                None => Probe::Missing,
-            }
-        }
-    }
-
-    #[test]
-    fn a_walk_asks_each_directory_once_and_answers_as_a_fresh_one() {
-        let fs = Fake(
-            [
-                ("/h", ""),
-                ("/h/.config", ""),
-                ("/h/.config/warden", "/h/dots/warden"),
-                ("/h/.hermes", ""),
-                ("/h/.hermes/config.yaml", ""),
-                ("/h/p", ""),
-            ]
-            .into_iter()
-            .collect(),
-            Default::default(),
-        );
-        let places = [
-            "/h/.hermes",
-            "/h/.hermes/config.yaml",
-            "/h/.hermes/trust.json",
-            "/h/.config/warden",
-            "/h/.local/state/warden",
-            "/h/.local/bin/warden",
-            "/h/p/.warden.yaml",
-            "/h/p/.claude/settings.json",
-            "/h/p/.claude/settings.local.json",
-            "/h/.config/warden",
-        ];
-        let kind = |w: Walk| match w {
-            Walk::Exists => 0,
-            Walk::Missing => 1,
-            Walk::Crosses => 2,
-            Walk::Unknown => 3,
-        };
-        let mut walker = Walker::default();
-        for place in places {
-            let fresh = kind(Walker::default().walk(place, 0, &fs));
-            assert_eq!(kind(walker.walk(place, 0, &fs)), fresh, "{place}");
-        }
-        let before = fs.1.load(std::sync::atomic::Ordering::Relaxed);
-        let mut walker = Walker::default();
-        for place in places {
-            walker.walk(place, 0, &fs);
-        }
-        let asked = fs.1.load(std::sync::atomic::Ordering::Relaxed) - before;
-        assert!(asked <= 13, "{asked} probes");
-        assert_eq!(shared_dirs("/h/.hermes/x", "/h/.hermes/y"), 10);
-        assert_eq!(shared_dirs("/h/.hermes", "/h/.hermes2"), 2);
-        assert_eq!(shared_dirs("/h/a", "/h/a"), 4);
-    }
-
-    #[test]
-    fn places_are_guarded_where_symlinks_put_them() {
-        let fs = Fake(
-            [
-                ("/h", ""),
-                ("/h/.config", ""),
-                ("/h/.config/warden", "/h/dots/warden"),
-                ("/h/dots", ""),
-                ("/h/dots/warden", ""),
-                ("/h/.hermes", ""),
-                ("/h/.hermes/config.yaml", "/h/dots/hermes.yaml"),
-                ("/h/dots/hermes.yaml", ""),
-            ]
-            .into_iter()
-            .collect(),
-            Default::default(),
-        );
-        let around = Around {
-            home: Some("/h"),
-            links: Some(&fs),
-            ..Around::default()
-        };
-        let at = |path: &str| standing(&Place::new(path, &around));
-        assert_eq!(at("/h/dots/warden/config.yaml"), Some(Standing::File));
-        assert_eq!(at("/h/DOTS/Warden"), Some(Standing::File));
-        assert_eq!(at("/h/dots/hermes.yaml"), Some(Standing::File));
-        assert_eq!(at("/h/dots"), Some(Standing::Dir));
-        assert_eq!(at("/h/dots/README.md"), None);
-        assert_eq!(at("/h/dots/hermes.yaml.bak"), None);
-        // Without a file system, only the names count.
-        let plain = Around {
-            home: Some("/h"),
-            ..Around::default()
-        };
-        assert_eq!(
-            standing(&Place::new("/h/dots/warden/config.yaml", &plain)),
-            None
-        );
-        assert_eq!(
-            standing(&Place::new("/h/.config/warden/config.yaml", &plain)),
-            Some(Standing::File)
-        );
-    }
-
-    #[test]
-    fn places_relate_as_inside_or_above() {
-        let rel = relate;
-        assert_eq!(rel(".config", ".config/warden", true), Some(Standing::Dir));
-        assert_eq!(
-            rel(".config/warden/x", ".config/warden", true),
-            Some(Standing::File)
-        );
-        assert_eq!(rel("config.yaml/x", "config.yaml", false), None);
-        assert_eq!(rel(".config/other", ".config/warden", true), None);
-        let end = ends_with;
-        assert_eq!(
-            end("/p/.hermes", ".hermes/permissions.yaml"),
-            Some(Standing::Dir)
-        );
-        assert_eq!(
-            end("/p/.HERMES/permissions.yaml", ".hermes/permissions.yaml"),
-            Some(Standing::File)
-        );
-        assert_eq!(end("/p/docs", ".hermes/permissions.yaml"), None);
-        assert_eq!(end("/p/.warden.yaml", ".warden.yaml"), Some(Standing::File));
-    }
-}
+mod tests;
