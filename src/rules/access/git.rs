@@ -54,12 +54,10 @@ pub(super) fn git_uses<'c>(cmd: &'c Command, u: &mut Uses<'c>) {
                 u.add(at(dir), How::Produce);
             }
         }
-        "worktree" => {
-            if g.args.first().map(String::as_str) == Some("add") {
-                let o = parse_opts(&g.args[1..], &WORKTREE_ADD);
-                if let Some(path) = o.operands.first() {
-                    u.add(at(path), How::Produce);
-                }
+        "worktree" if g.args.first().map(String::as_str) == Some("add") => {
+            let o = parse_opts(&g.args[1..], &WORKTREE_ADD);
+            if let Some(path) = o.operands.first() {
+                u.add(at(path), How::Produce);
             }
         }
         "submodule" => {
