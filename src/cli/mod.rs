@@ -198,7 +198,7 @@ impl Env {
                 .locations
                 .hermes_home
                 .as_ref()
-                .map(|h| crate::path::text(h)),
+                .map(|h| crate::path::absolute(&crate::path::text(h), None, None)),
             safe_roots: self.safe_roots.clone(),
             warden_exe: self.warden_exe.clone(),
             guard_paths: self.guard_paths(),
@@ -208,9 +208,11 @@ impl Env {
         let mut options = options;
         // The agent must not be able to edit away what it did.
         if let Some(log) = self.audit_log(&options.policy.settings) {
-            options
-                .guard_paths
-                .extend(log.files().iter().map(|p| crate::path::text(p)));
+            options.guard_paths.extend(
+                log.files()
+                    .iter()
+                    .map(|p| crate::path::absolute(&crate::path::text(p), None, None)),
+            );
         }
         (options, loaded)
     }
@@ -261,9 +263,10 @@ impl Env {
             paths.push(dir.join("config.toml"));
         }
         paths.push(h.hermes_managed.clone());
+        // Folded, as the guard's rules compare them as text.
         paths
             .iter()
-            .map(|p| crate::path::text(p))
+            .map(|p| crate::path::absolute(&crate::path::text(p), None, None))
             .filter(|p| p.starts_with('/') && p != "/")
             .collect()
     }

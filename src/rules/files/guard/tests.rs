@@ -27,6 +27,14 @@ fn shell_patterns_name_guard_components() {
 }
 
 #[test]
+fn the_places_are_folded_text_or_a_profile_pattern() {
+    for &(_, place, _) in SPOTS {
+        assert_eq!(plain(place), !place.starts_with("profiles/"), "{place}");
+        assert!(!place.starts_with('/') && !place.ends_with('/'), "{place}");
+    }
+}
+
+#[test]
 fn text_and_components_relate_alike() {
     let paths = [
         "",
@@ -203,4 +211,26 @@ fn places_relate_as_inside_or_above() {
     );
     assert_eq!(end("/p/docs", ".hermes/permissions.yaml"), None);
     assert_eq!(end("/p/.warden.yaml", ".warden.yaml"), Some(Standing::File));
+}
+
+#[test]
+fn hermes_home_where_hermes_home_says() {
+    let around = Around {
+        home: Some("/h"),
+        hermes_home: Some("/srv/hermes"),
+        ..Around::default()
+    };
+    let at = |path: &str| standing(&Place::new(path, &around));
+    assert_eq!(at("/srv/hermes/config.yaml"), Some(Standing::File));
+    assert_eq!(
+        at("/srv/HERMES/profiles/w/config.yaml"),
+        Some(Standing::File)
+    );
+    assert_eq!(at("/srv/hermes/memories/x"), None);
+    assert_eq!(at("/srv/hermes"), Some(Standing::Dir));
+    assert_eq!(at("/srv"), Some(Standing::Dir));
+    assert_eq!(at("/srv/hermesx/config.yaml"), None);
+    assert_eq!(at("/srv/hermes/./config.yaml"), Some(Standing::File));
+    // The default home stays guarded too.
+    assert_eq!(at("/h/.hermes/config.yaml"), Some(Standing::File));
 }
