@@ -562,13 +562,12 @@ impl<'p> Walker<'p> {
         self.last = path;
         self.present = start;
         self.missing = None;
-        let ends = path.as_bytes()[start..]
-            .iter()
-            .enumerate()
-            .filter(|&(i, &b)| b == b'/' && i > 0)
-            .map(|(i, _)| start + i)
-            .chain(std::iter::once(path.len()));
-        for end in ends {
+        let mut at = start;
+        while at < path.len() {
+            let end = path
+                .get(at + 1..)
+                .and_then(|rest| rest.find('/'))
+                .map_or(path.len(), |i| at + 1 + i);
             match links.probe_once(&path[..end]) {
                 Probe::Present => self.present = end,
                 Probe::Missing => {
@@ -578,6 +577,7 @@ impl<'p> Walker<'p> {
                 Probe::Link(_) | Probe::Mount(_) => return Walk::Crosses,
                 Probe::Denied(_) => return Walk::Unknown,
             }
+            at = end;
         }
         Walk::Exists
     }
