@@ -58,13 +58,13 @@ pub trait Links: Send + Sync + fmt::Debug {
         self.probe(path)
     }
 
-    /// `work`'s answer for the guard's `places` (those a symlink puts
-    /// elsewhere, and where), kept by a file system that lives across
-    /// calls: the places and their links are the same for every call of a
-    /// batch.
+    /// `work`'s answer (which of the guard's places a symlink puts
+    /// elsewhere, and where) for the places made of `facts`, kept by a
+    /// file system that lives across calls: the places and their links are
+    /// the same for every call of a batch.
     fn places_moved(
         &self,
-        _places: &[String],
+        _facts: &[&str],
         work: &dyn Fn() -> Vec<(String, String)>,
     ) -> Vec<(String, String)> {
         work()
@@ -98,7 +98,8 @@ pub struct Disk {
     moved: std::sync::Mutex<Option<Moved>>,
 }
 
-/// Places, and where symlinks put those of them they put elsewhere.
+/// What the guard's places were made of, and where symlinks put those of
+/// them they put elsewhere.
 type Moved = (Vec<String>, Vec<(String, String)>);
 
 /// Directories a [`Disk`] remembers at once.
@@ -147,18 +148,18 @@ impl Links for Disk {
 
     fn places_moved(
         &self,
-        places: &[String],
+        facts: &[&str],
         work: &dyn Fn() -> Vec<(String, String)>,
     ) -> Vec<(String, String)> {
         if let Ok(moved) = self.moved.lock() {
-            if let Some((known, answer)) = moved.as_ref().filter(|(known, _)| known == places) {
-                debug_assert_eq!(known, places);
+            if let Some((_, answer)) = moved.as_ref().filter(|(known, _)| known == facts) {
                 return answer.clone();
             }
         }
         let answer = work();
         if let Ok(mut moved) = self.moved.lock() {
-            *moved = Some((places.to_vec(), answer.clone()));
+            let facts = facts.iter().map(|f| f.to_string()).collect();
+            *moved = Some((facts, answer.clone()));
         }
         answer
     }

@@ -253,7 +253,7 @@ impl Env {
                 .locations
                 .hermes_home
                 .as_ref()
-                .map(|h| crate::path::text(h)),
+                .map(|h| crate::path::absolute(&crate::path::text(h), None, None)),
             safe_roots: self.safe_roots.clone(),
             warden_exe: self.warden_exe.clone(),
             guard_paths: self.guard_paths(&vetted.locations),
@@ -263,9 +263,11 @@ impl Env {
         let mut options = options;
         // The agent must not be able to edit away what it did.
         if let Some(log) = self.audit_log(&options.policy.settings, &vetted.locations) {
-            options
-                .guard_paths
-                .extend(log.files().iter().map(|p| crate::path::text(p)));
+            options.guard_paths.extend(
+                log.files()
+                    .iter()
+                    .map(|p| crate::path::absolute(&crate::path::text(p), None, None)),
+            );
         }
         (options, loaded, vetted.locations)
     }
@@ -326,9 +328,10 @@ impl Env {
             paths.push(dir.join("config.toml"));
         }
         paths.push(h.hermes_managed.clone());
+        // Folded, as the guard's rules compare them as text.
         let mut out: Vec<String> = paths
             .iter()
-            .map(|p| crate::path::text(p))
+            .map(|p| crate::path::absolute(&crate::path::text(p), None, None))
             .filter(|p| p.starts_with('/') && p != "/")
             .collect();
         out.sort();

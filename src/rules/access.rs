@@ -16,7 +16,7 @@ mod patches;
 mod produce;
 mod renames;
 pub use patches::{patch_dir, patch_input, patch_targets, PatchInput};
-pub(crate) use produce::unpacking;
+pub(crate) use produce::{unpacking, PRODUCING};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Access {

@@ -7,11 +7,12 @@
 //! followed.
 
 use super::access::How;
-use super::guard;
 use super::targets::{is_device_path, Target};
 pub(crate) use crate::path::strip_dir;
 use crate::resolve::Links;
 use crate::verdict::Decision;
+
+mod guard;
 
 /// One path rule, with the examples that prove it.
 pub struct PathRule {
@@ -79,7 +80,7 @@ pub struct Around<'a> {
     pub dir: Option<String>,
     /// The project the call works in: writes inside it are ordinary work.
     pub project: Option<String>,
-    /// `$HERMES_HOME` (else `~/.hermes`).
+    /// `$HERMES_HOME` (else `~/.hermes`), absolute and folded.
     pub hermes_home: Option<&'a str>,
     /// `HERMES_WRITE_SAFE_ROOT`: when set, writes outside these block.
     pub safe_roots: &'a [String],
@@ -91,7 +92,8 @@ pub struct Around<'a> {
     pub warden_exe: Option<&'a str>,
     /// Where this machine keeps the guard's files when not in the usual
     /// places (`XDG_*`, `CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `WARDEN_CONFIG`,
-    /// the plugin's path): each path and what is under it.
+    /// the plugin's path): each path and what is under it, absolute and
+    /// folded.
     pub guard_paths: &'a [String],
     /// The file system, to find the guard's places under other names and
     /// the project policy files a directory holds (none: by their names).

@@ -17,7 +17,6 @@ pub mod files;
 mod fs;
 mod fs_write;
 mod git;
-mod guard;
 mod guard_setters;
 mod hardline;
 mod hidden;
@@ -267,6 +266,7 @@ pub fn program_names() -> Vec<&'static str> {
     let mut names: Vec<&'static str> = named
         .map(|p| p.strip_suffix('*').unwrap_or(p))
         .chain(crate::shell::modelled_names())
+        .chain(access::PRODUCING.iter().copied())
         .chain(crate::shell::interpreter_names())
         .collect();
     names.sort_unstable();

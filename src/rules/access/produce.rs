@@ -11,6 +11,16 @@ use super::{How, Uses};
 use crate::rules::opts::Spec;
 use crate::shell::Command;
 
+/// The programs whose words `access` and its modules read for what they
+/// put on disk (archives, git, renames, links, patches): every argument
+/// grid the tests build runs them.
+#[rustfmt::skip]
+pub(crate) const PRODUCING: &[&str] = &[
+    "tar", "gtar", "bsdtar", "unzip", "7z", "7za", "7zz", "7zr", "cpio", "git", "rename", "prename",
+    "perl-rename", "file-rename", "rename.ul", "mmv", "link", "ln", "cp", "patch", "gpatch",
+];
+
+/// Where an archive is unpacked.
 #[derive(Debug, Default)]
 pub(crate) struct Unpacking<'c> {
     /// The directories its files land in, as `(index, prefix)`:

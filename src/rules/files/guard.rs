@@ -10,8 +10,9 @@
 //! machine keeps them ([`Around::guard_paths`], the running binary). A
 //! place that a symlink puts elsewhere (`~/.config/warden ->
 //! ~/dotfiles/warden`, a common dotfiles layout) is guarded under both
-//! names: the file system is asked once per call, through the `Links` the
-//! engine was given, and only when a write is judged.
+//! names: the file system is asked through the `Links` the engine was
+//! given, once per call (once per working directory in a batch), and only
+//! when a write outside a temp directory that names no place is judged.
 //!
 //! Names compare without regard to ASCII case (`.Warden.yaml` is
 //! `.warden.yaml` on macOS' default file system), and a component with
@@ -21,11 +22,11 @@
 
 use once_cell::unsync::OnceCell;
 
-use super::access::How;
-use super::files::{strip_dir, Around, Place};
-use super::targets::Target;
+use super::{strip_dir, Around, Place};
 use crate::path::slash_separated;
 use crate::resolve::{self, Base, Links, Probe};
+use crate::rules::access::How;
+use crate::rules::targets::Target;
 
 /// How a path stands to the guard's files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -114,7 +115,7 @@ fn worked_out(p: &Place<'_>) -> Option<Standing> {
     // itself, and both are refused: the file system is asked only for a
     // path that stands to no place by its own name.
     let direct = lexical(p);
-    if direct.is_some() {
+    if direct.is_some() || !may_be_moved_place(p.path) {
         return direct;
     }
     let around = p.around;
@@ -143,20 +144,43 @@ fn worked_out(p: &Place<'_>) -> Option<Standing> {
     found
 }
 
+/// Whether a place of the guard's could really be at `path` under another
+/// name: not a device or the kernel's files (`2>/dev/null`), and not a
+/// temp directory's contents, which warden takes for temp files however
+/// they are reached.
+fn may_be_moved_place(path: &str) -> bool {
+    let kernel = ["/dev", "/proc", "/sys"]
+        .iter()
+        .any(|k| crate::path::strip_dir(path, k).is_some());
+    !kernel && crate::rules::targets::classify(path, None) != Target::Temp
+}
+
 /// How `p` stands to the places under the names they have.
 fn lexical(p: &Place<'_>) -> Option<Standing> {
     let around = p.around;
     let flat = plain(p.path);
     let home = p.in_home();
-    let hermes = hermes_part(p, home);
+    let hermes = hermes_part(p, home, flat);
+    // Asked of every path a call writes: the places in the home begin with
+    // a dot-directory, and those anywhere end with a dot-name in the last
+    // two components, so most paths pass over them unasked.
+    let dotted = |part: &str| part.starts_with('.') || !flat;
+    let in_home = home.filter(|h| h.is_empty() || dotted(h));
+    let (last, before) = components(p.path).rev_last_two();
+    let anywhere = last.is_some_and(dotted) || before.is_some_and(dotted);
     let mut found: Option<Standing> = None;
     for &(anchor, place, tree) in SPOTS {
+        // Only a profile's places hold a pattern (`profiles/*/...`).
+        let place_flat = !place.starts_with("profiles/");
         let seen = match anchor {
-            Anchor::Home => home.and_then(|h| relate_plain(h, flat, place, tree)),
-            Anchor::HermesHome => hermes.and_then(|h| relate_plain(h, flat, place, tree)),
-            Anchor::Root if p.path.starts_with('/') => relate_plain(p.path, flat, place, tree),
+            Anchor::Home => in_home.and_then(|h| relate_as(h, flat, place, place_flat, tree)),
+            Anchor::HermesHome => hermes.and_then(|h| relate_as(h, flat, place, place_flat, tree)),
+            Anchor::Root if p.path.starts_with('/') => {
+                relate_as(p.path, flat, place, place_flat, tree)
+            }
             Anchor::Root => None,
-            Anchor::Anywhere => ends_with(p.path, place),
+            Anchor::Anywhere if anywhere => ends_with(p.path, place),
+            Anchor::Anywhere => None,
         };
         found = found.max(seen);
         if found == Some(Standing::File) {
@@ -167,25 +191,42 @@ fn lexical(p: &Place<'_>) -> Option<Standing> {
     if hermes.is_some_and(|h| components(h).next().is_none()) {
         found = found.max(Some(Standing::Dir));
     }
-    let absolute = p.path.starts_with('/');
-    if let Some(dir) = around.hermes_home.filter(|_| absolute) {
-        found = found.max(relate_plain(p.path, flat, dir, false).filter(|s| *s == Standing::Dir));
+    if !p.path.starts_with('/') {
+        return found;
     }
-    for place in around.guard_paths.iter().filter(|_| absolute) {
-        found = found.max(relate_plain(p.path, flat, place, true));
+    // The caller folds the places it was configured with.
+    let configured = |place: &str, tree| {
+        debug_assert!(plain(place) || place.contains(['*', '?', '[']), "{place}");
+        relate_as(p.path, flat, place, true, tree)
+    };
+    if let Some(dir) = around.hermes_home {
+        found = found.max(configured(dir, false).filter(|s| *s == Standing::Dir));
     }
-    if let Some(exe) = around.warden_exe.filter(|_| absolute) {
-        found = found.max(relate_plain(p.path, flat, exe, false));
+    for place in around.guard_paths {
+        found = found.max(configured(place, true));
+    }
+    if let Some(exe) = around.warden_exe {
+        found = found.max(configured(exe, false));
     }
     found
 }
 
 /// The part of `p` inside Hermes' home: `$HERMES_HOME` as set or as
 /// written, else `.hermes` in a home, in any case.
-fn hermes_part<'p>(p: &Place<'p>, home: Option<&'p str>) -> Option<&'p str> {
+fn hermes_part<'p>(p: &Place<'p>, home: Option<&'p str>, flat: bool) -> Option<&'p str> {
     if let Some(dir) = p.around.hermes_home.filter(|_| p.path.starts_with('/')) {
-        if let Some(rest) = inside(p.path, dir) {
-            return Some(rest);
+        let rest = if flat {
+            // Folded both: the text after the directory's, in any case.
+            let dir = dir.trim_end_matches('/');
+            let after = p.path.as_bytes().get(dir.len()).copied();
+            let head = p.path.get(..dir.len());
+            head.filter(|h| h.eq_ignore_ascii_case(dir) && matches!(after, None | Some(b'/')))
+                .map(|_| p.path[dir.len()..].trim_start_matches('/'))
+        } else {
+            inside(p.path, dir)
+        };
+        if rest.is_some() {
+            return rest;
         }
     }
     for prefix in ["$HERMES_HOME", "${HERMES_HOME}"] {
@@ -193,7 +234,11 @@ fn hermes_part<'p>(p: &Place<'p>, home: Option<&'p str>) -> Option<&'p str> {
             return Some(rest);
         }
     }
-    inside(home?, ".hermes")
+    let home = home?;
+    if flat && !home.starts_with('.') {
+        return None;
+    }
+    inside(home, ".hermes")
 }
 
 /// The rest of `path` inside `dir`, compared as [`relate`] compares.
@@ -224,27 +269,35 @@ fn components(path: &str) -> impl Iterator<Item = &str> {
 /// How `path` stands to `place` (both from the same anchor): inside it
 /// (or it, for a file), or above it.
 fn relate(path: &str, place: &str, tree: bool) -> Option<Standing> {
-    relate_plain(path, plain(path), place, tree)
+    relate_as(path, plain(path), place, plain(place), tree)
 }
 
-/// [`relate`], told whether `path` is [`plain`].
-fn relate_plain(path: &str, path_plain: bool, place: &str, tree: bool) -> Option<Standing> {
+/// [`relate`], told whether `path` and `place` are [`plain`].
+fn relate_as(
+    path: &str,
+    path_plain: bool,
+    place: &str,
+    place_plain: bool,
+    tree: bool,
+) -> Option<Standing> {
     // Most paths and places are plain and folded: compared as text, in
     // any case, at a component's end.
-    if path_plain && plain(place) {
+    if path_plain && place_plain {
         let (a, b) = (path.trim_matches('/'), place.trim_matches('/'));
         let n = a.len().min(b.len());
-        if !a.as_bytes()[..n].eq_ignore_ascii_case(&b.as_bytes()[..n]) {
-            return None;
-        }
-        return match (a.as_bytes().get(n), b.as_bytes().get(n)) {
+        // Where the shorter ends, the longer must end a component: most
+        // pairs fail there, before their text is compared.
+        let standing = match (a.as_bytes().get(n), b.as_bytes().get(n)) {
             (None, None) => Some(Standing::File),
             (None, Some(b'/')) => Some(Standing::Dir),
             (None, Some(_)) if a.is_empty() => Some(Standing::Dir),
             (Some(b'/'), None) => tree.then_some(Standing::File),
             (Some(_), None) if b.is_empty() => tree.then_some(Standing::File),
             _ => None,
-        };
+        }?;
+        return a.as_bytes()[..n]
+            .eq_ignore_ascii_case(&b.as_bytes()[..n])
+            .then_some(standing);
     }
     relate_parts(path, place, tree)
 }
@@ -446,7 +499,7 @@ fn system_or_home(p: &Place<'_>) -> bool {
             .home
             .is_some_and(|home| strip_dir(home, p.path).is_some())
         || matches!(
-            super::targets::classify(p.path, None),
+            crate::rules::targets::classify(p.path, None),
             Target::Root | Target::System | Target::Home
         )
 }
@@ -509,13 +562,12 @@ impl<'p> Walker<'p> {
         self.last = path;
         self.present = start;
         self.missing = None;
-        let ends = path.as_bytes()[start..]
-            .iter()
-            .enumerate()
-            .filter(|&(i, &b)| b == b'/' && i > 0)
-            .map(|(i, _)| start + i)
-            .chain(std::iter::once(path.len()));
-        for end in ends {
+        let mut at = start;
+        while at < path.len() {
+            let end = path
+                .get(at + 1..)
+                .and_then(|rest| rest.find('/'))
+                .map_or(path.len(), |i| at + 1 + i);
             match links.probe_once(&path[..end]) {
                 Probe::Present => self.present = end,
                 Probe::Missing => {
@@ -525,6 +577,7 @@ impl<'p> Walker<'p> {
                 Probe::Link(_) | Probe::Mount(_) => return Walk::Crosses,
                 Probe::Denied(_) => return Walk::Unknown,
             }
+            at = end;
         }
         Walk::Exists
     }
@@ -568,6 +621,24 @@ fn joined(dir: &str, name: &str) -> String {
 /// Most machines have none: each directory on the way is probed once,
 /// and only a place that crosses a link is resolved.
 fn resolve_places(around: &Around<'_>, links: &dyn Links) -> Vec<(String, String)> {
+    // What the places are made of: a batch's calls mostly share it, and
+    // the file system remembers the answer by it.
+    let mut facts: Vec<&str> = [
+        around.home,
+        around.hermes_home,
+        around.project.as_deref(),
+        around.dir.as_deref(),
+        around.warden_exe,
+    ]
+    .iter()
+    .map(|f| f.unwrap_or(""))
+    .collect();
+    facts.extend(around.guard_paths.iter().map(String::as_str));
+    links.places_moved(&facts, &|| moved(&places(around), links))
+}
+
+/// Every place of the guard's this machine has, absolute.
+fn places(around: &Around<'_>) -> Vec<String> {
     let mut places: Vec<String> = Vec::new();
     let home = around.home.map(|h| h.trim_end_matches('/'));
     let hermes = around
@@ -595,7 +666,7 @@ fn resolve_places(around: &Around<'_>, links: &dyn Links) -> Vec<(String, String
     places.extend(around.guard_paths.iter().cloned());
     places.extend(around.warden_exe.map(str::to_string));
     places.retain(|p| p.starts_with('/'));
-    links.places_moved(&places, &|| moved(&places, links))
+    places
 }
 
 /// Those of `places` a symlink puts elsewhere, and where.
