@@ -32,6 +32,7 @@ mod opts;
 mod paths;
 mod secrets;
 mod signs;
+mod storage;
 mod system;
 pub(crate) mod targets;
 mod url;
@@ -92,6 +93,56 @@ pub enum Matcher {
     /// A property of the whole analysis (a fork bomb, hidden characters,
     /// `chmod +x f && ./f`); returns the text to quote in the message.
     Analysis(fn(&Analysis) -> Option<String>),
+    /// A family's table of verbs: the rule's effect, one row per program
+    /// and the arguments that have it (`lvremove`, `zfs destroy`, `zpool
+    /// destroy`). A program the family did not know is one more row.
+    Verbs(&'static [Verb]),
+}
+
+impl Matcher {
+    /// The program names this matcher is indexed under (an entry ending in
+    /// `*` is a prefix); none for rules every command or the whole line meets.
+    pub fn programs(&self) -> impl Iterator<Item = &'static str> + '_ {
+        let (listed, rows): (&'static [&'static str], &'static [Verb]) = match self {
+            Matcher::Command { programs, .. } | Matcher::Check { programs, .. } => (programs, &[]),
+            Matcher::Verbs(rows) => (&[], rows),
+            Matcher::AnyProgram { .. } | Matcher::Analysis(_) => (&[], &[]),
+        };
+        listed.iter().copied().chain(rows.iter().map(|v| v.program))
+    }
+}
+
+/// One row of a [`Matcher::Verbs`] table: a program, the arguments that
+/// give it the rule's effect, and what else must hold (the scope its
+/// operands reach, say), for what a regex cannot tell.
+pub struct Verb {
+    /// The program as [`Command::program`] names it; `name*` is a prefix.
+    pub program: &'static str,
+    /// A regex over the arguments joined by single spaces (`""`: any).
+    pub args: &'static str,
+    pub check: Option<fn(&Command) -> bool>,
+}
+
+/// A row: `program` whose arguments match `args` (`""`: any).
+pub const fn verb(program: &'static str, args: &'static str) -> Verb {
+    Verb {
+        program,
+        args,
+        check: None,
+    }
+}
+
+/// A row: `program` whose arguments match `args` and that passes `check`.
+pub const fn verb_if(
+    program: &'static str,
+    args: &'static str,
+    check: fn(&Command) -> bool,
+) -> Verb {
+    Verb {
+        program,
+        args,
+        check: Some(check),
+    }
 }
 
 /// One file's table of rules. Ids are `group.name`, and a table's group is
@@ -158,6 +209,11 @@ pub static DANGEROUS: &[Table] = &[
         file: "system",
         group: "system",
         rules: system::RULES,
+    },
+    Table {
+        file: "storage",
+        group: "storage",
+        rules: storage::RULES,
     },
     Table {
         file: "containers",
@@ -259,10 +315,7 @@ pub fn all() -> impl Iterator<Item = &'static Rule> {
 /// interpreters (without versions), each once. What a test that must reach
 /// every program's handling walks, so a new rule's program is in it.
 pub fn program_names() -> Vec<&'static str> {
-    let named = all().flat_map(|rule| match &rule.matcher {
-        Matcher::Command { programs, .. } | Matcher::Check { programs, .. } => *programs,
-        Matcher::AnyProgram { .. } | Matcher::Analysis(_) => &[],
-    });
+    let named = all().flat_map(|rule| rule.matcher.programs());
     let mut names: Vec<&'static str> = named
         .map(|p| p.strip_suffix('*').unwrap_or(p))
         .chain(crate::shell::modelled_names())
@@ -310,7 +363,10 @@ pub(crate) struct RuleSet {
     /// The rules that judge the whole analysis, in rule order (a few among
     /// hundreds: walking the table for them cost more than matching them).
     whole_line: Vec<usize>,
+    /// Each rule's compiled regexes: one for a `Command` rule, one per row
+    /// of a `Verbs` table; rule `i`'s start at `first_regex[i]`.
     regexes: Vec<OnceCell<Option<Regex>>>,
+    first_regex: Vec<usize>,
     /// A command that only asks for its help text is passed over: for the
     /// rules that ask, `terraform destroy -help` destroys nothing. The floor
     /// never passes anything over.
@@ -439,23 +495,30 @@ impl RuleSet {
         let mut prefixed = Vec::new();
         let mut any_program = Vec::new();
         let mut whole_line = Vec::new();
+        let mut first_regex = Vec::with_capacity(rules.len());
+        let mut cells = 0;
         for (i, rule) in rules.iter().enumerate() {
-            let programs = match &rule.matcher {
-                Matcher::Command { programs, .. } | Matcher::Check { programs, .. } => *programs,
-                Matcher::AnyProgram { .. } => &[],
-                // Never matched command by command: not a candidate for any.
-                Matcher::Analysis(_) => {
-                    whole_line.push(i);
-                    continue;
-                }
+            first_regex.push(cells);
+            cells += match &rule.matcher {
+                Matcher::Verbs(rows) => rows.len(),
+                _ => 1,
             };
+            // Never matched command by command: not a candidate for any.
+            if let Matcher::Analysis(_) = rule.matcher {
+                whole_line.push(i);
+                continue;
+            }
+            // A table naming a program twice is indexed under it once.
+            let mut programs: Vec<&'static str> = rule.matcher.programs().collect();
+            programs.sort_unstable();
+            programs.dedup();
             if programs.is_empty() {
                 any_program.push(i);
             }
             for p in programs {
                 match p.strip_suffix('*') {
                     Some(prefix) => prefixed.push((prefix, i)),
-                    None => named.push((*p, i as u32)),
+                    None => named.push((p, i as u32)),
                 }
             }
         }
@@ -472,7 +535,7 @@ impl RuleSet {
                     .collect()
             })
             .collect();
-        let regexes = rules.iter().map(|_| OnceCell::new()).collect();
+        let regexes = (0..cells).map(|_| OnceCell::new()).collect();
         RuleSet {
             rules,
             by_program: ProgramIndex::new(&named),
@@ -481,6 +544,7 @@ impl RuleSet {
             any_by_signs,
             whole_line,
             regexes,
+            first_regex,
             help_is_harmless: false,
         }
     }
@@ -622,12 +686,16 @@ impl RuleSet {
 
     fn match_command(&self, i: usize, cmd: &Command, line: &OnceCell<String>) -> Option<Quote> {
         let matched = match &self.rules[i].matcher {
-            Matcher::Command { args, .. } => {
-                args.is_empty()
-                    || self
-                        .regex(i, args)
-                        .is_some_and(|re| re.is_match(line.get_or_init(|| cmd.arg_line())))
-            }
+            Matcher::Command { args, .. } => self.args_match(self.first_regex[i], args, cmd, line),
+            Matcher::Verbs(rows) => rows.iter().enumerate().any(|(k, row)| {
+                let program = match row.program.strip_suffix('*') {
+                    Some(prefix) => has_prefix(&cmd.program, prefix),
+                    None => cmd.program == row.program,
+                };
+                program
+                    && self.args_match(self.first_regex[i] + k, row.args, cmd, line)
+                    && row.check.is_none_or(|check| check(cmd))
+            }),
             Matcher::Check { check, .. } => check(cmd),
             Matcher::AnyProgram { signs, check } => {
                 if Signs::of(cmd).meets(*signs) {
@@ -656,10 +724,25 @@ impl RuleSet {
         })
     }
 
+    /// Whether `cmd`'s arguments match `pattern` (`""`: any), with the
+    /// regex compiled into cell `cell` the first time it is needed.
+    fn args_match(
+        &self,
+        cell: usize,
+        pattern: &str,
+        cmd: &Command,
+        line: &OnceCell<String>,
+    ) -> bool {
+        pattern.is_empty()
+            || self
+                .regex(cell, pattern)
+                .is_some_and(|re| re.is_match(line.get_or_init(|| cmd.arg_line())))
+    }
+
     // A built-in regex that fails to compile is a bug caught by the rule
     // tests; at run time the rule is skipped rather than panicking.
-    fn regex(&self, i: usize, pattern: &str) -> Option<&Regex> {
-        self.regexes[i]
+    fn regex(&self, cell: usize, pattern: &str) -> Option<&Regex> {
+        self.regexes[cell]
             .get_or_init(|| Regex::new(pattern).ok())
             .as_ref()
     }

@@ -8,10 +8,7 @@ fn merged_candidates_are_the_sorted_union() {
         let mut programs: Vec<&str> = set
             .rules
             .iter()
-            .flat_map(|r| match &r.matcher {
-                Matcher::Command { programs, .. } | Matcher::Check { programs, .. } => *programs,
-                Matcher::AnyProgram { .. } | Matcher::Analysis(_) => &[],
-            })
+            .flat_map(|r| r.matcher.programs())
             .map(|p| p.trim_end_matches('*'))
             .collect();
         programs.extend(["", "true", "mkfs.ext4", "newfs_msdos", "zzz", "git", "rm"]);
@@ -95,12 +92,8 @@ fn the_program_index_finds_exactly_the_rules_naming_a_program() {
     let naming = |program: &str| -> Vec<usize> {
         let mut found = Vec::new();
         for (i, rule) in rules.iter().enumerate() {
-            if let Matcher::Command { programs, .. } | Matcher::Check { programs, .. } =
-                &rule.matcher
-            {
-                if programs.contains(&program) {
-                    found.push(i);
-                }
+            if rule.matcher.programs().any(|p| p == program) {
+                found.push(i);
             }
         }
         found
