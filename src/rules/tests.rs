@@ -122,3 +122,60 @@ fn help_is_passed_over_only_where_the_set_says() {
     let hostname = crate::shell::analyze("docker run -h box --privileged alpine");
     assert!(asking.first_match(&hostname).is_some());
 }
+
+fn no_arguments(_: &Command) -> bool {
+    false
+}
+
+static ROWS: &[Verb] = &[
+    verb("zpool", r"^destroy\b"),
+    verb("lvremove", ""),
+    verb("mkfs*", ""),
+    verb_if("zfs", r"^destroy\b", no_arguments),
+    verb("zpool", r"^labelclear\b"),
+];
+
+static VERB_RULES: &[Rule] = &[Rule {
+    id: "test.verbs",
+    category: "test",
+    reason: "test",
+    decision: Decision::Ask,
+    matcher: Matcher::Verbs(ROWS),
+    hits: &[],
+    misses: &[],
+}];
+
+#[test]
+fn a_verbs_table_matches_a_row_by_program_arguments_and_check() {
+    let set = RuleSet::new(VERB_RULES);
+    let matched = |line: &str| set.first_match(&crate::shell::analyze(line)).is_some();
+    for hit in [
+        "zpool destroy tank",
+        "zpool labelclear /dev/sdb",
+        "sudo lvremove vg0/x",
+        "mkfs.xfs /dev/sdb1",
+    ] {
+        assert!(matched(hit), "{hit}");
+    }
+    // Another subcommand, a check that fails, a program only named.
+    for miss in [
+        "zpool status",
+        "zfs destroy tank",
+        "echo lvremove",
+        "zfs list",
+    ] {
+        assert!(!matched(miss), "{miss}");
+    }
+    // A program two rows name is indexed once; a prefix row by its prefix.
+    assert_eq!(set.by_program.get("zpool").count(), 1);
+    assert!(set.names_by_prefix("mkfs.ext4"));
+}
+
+#[test]
+fn every_built_in_rule_past_the_floor_asks_or_blocks() {
+    // The layers take the first rule that matches; none of them allows, so
+    // a row added to any table can only make a decision stricter.
+    for rule in all() {
+        assert_ne!(rule.decision, Decision::Allow, "{}", rule.id);
+    }
+}
