@@ -217,6 +217,13 @@ pub static DANGEROUS: &[Table] = &[
         group: "git",
         rules: git::RULES,
     },
+    // Before `system`: a run level left is more than a service stopped,
+    // and the message should say so.
+    Table {
+        file: "processes",
+        group: "processes",
+        rules: processes::RULES,
+    },
     Table {
         file: "system",
         group: "system",
@@ -289,7 +296,7 @@ pub static DANGEROUS: &[Table] = &[
     Table {
         file: "processes",
         group: "processes",
-        rules: processes::RULES,
+        rules: processes::SESSION_RULES,
     },
     Table {
         file: "exhaustion",

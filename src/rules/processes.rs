@@ -96,6 +96,12 @@ pub static RULES: &[Rule] = &[
         hits: &["systemctl isolate rescue.target", "sudo systemctl isolate multi-user.target", "systemctl rescue", "sudo systemctl emergency", "systemctl suspend", "systemctl hibernate", "sudo telinit 1", "init S", "busctl call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager Suspend b true", "pmset sleepnow", "sudo pmset schedule shutdown \"12/31/2026 23:00:00\"", "rtcwake -m mem -s 60"],
         misses: &["systemctl get-default", "systemctl list-dependencies rescue.target", "systemctl status", "telinit q", "git init", "pmset -g", "pmset -g batt", "pmset displaysleepnow", "pmset schedule cancelall", "rtcwake -m show", "runlevel"],
     },
+];
+
+/// After the `system` table, whose force-kill rules say more about a
+/// `pkill -9 -u bob` than that it ends a user's processes.
+#[rustfmt::skip]
+pub static SESSION_RULES: &[Rule] = &[
     Rule {
         id: "processes.end-sessions",
         category: "end another user's sessions or every process of a user",
