@@ -22,6 +22,7 @@ static FILL: &[Verb] = &[
     verb_if("fallocate", "", |c| size_at_least(c, 'l', "length")),
     verb_if("truncate", "", |c| size_at_least(c, 's', "size")),
     verb_if("mkfile", "", mkfile_huge),
+    verb_if("xfs_mkfile", "", mkfile_huge),
     verb_if("dd", "", dd_fills),
     verb_if("head", "", |c| endless_input(c) && size_at_least(c, 'c', "bytes")),
     verb_if("cat", "", fills_from_endless),
@@ -44,13 +45,14 @@ static FILL: &[Verb] = &[
 #[rustfmt::skip]
 static FLOOD: &[Verb] = &[
     verb_if("xargs", "", |c| unbounded_jobs(c, &XARGS, 'P', "max-procs")),
-    verb_if("parallel", "", |c| unbounded_jobs(c, &PARALLEL, 'j', "jobs") || unbounded_jobs(c, &PARALLEL, 'P', "max-procs")),
+    verb_if("parallel", "", |c| (unbounded_jobs(c, &PARALLEL, 'j', "jobs") || unbounded_jobs(c, &PARALLEL, 'P', "max-procs")) && !few_inputs(c)),
 ];
 
 /// Load generators, and programs that read an endless source into memory.
 #[rustfmt::skip]
 static LOAD: &[Verb] = &[
     verb_if("stress", "", not_help),
+    verb_if("memtester", "", not_help),
     verb_if("stress-ng", "", |c| not_help(c) && !c.args.iter().any(|a| a.starts_with("--class") || a == "--stressors")),
     verb_if("tail", "", endless_input),
     verb_if("sort", "", endless_input),
@@ -77,7 +79,7 @@ pub static RULES: &[Rule] = &[
         decision: Decision::Ask,
         matcher: Matcher::Verbs(FLOOD),
         hits: &["yes | xargs -P0 -n1 sleep 100", "seq 1 1000000 | xargs -P 0 -I{} curl -s localhost", "find / -type f | xargs --max-procs=0 -n1 md5sum", "parallel -j0 sleep ::: $(seq 100000)", "xargs -P 5000 -n1 ping -c1 < hosts.txt"],
-        misses: &["xargs -P4 -n1 gzip < files.txt", "find . -name '*.log' | xargs -P 8 gzip", "seq 1 10 | xargs -n1 echo", "parallel -j4 gzip ::: *.log", "xargs -P $(nproc) -n1 gzip < files.txt"],
+        misses: &["xargs -P4 -n1 gzip < files.txt", "find . -name '*.log' | xargs -P 8 gzip", "seq 1 10 | xargs -n1 echo", "parallel -j4 gzip ::: *.log", "xargs -P $(nproc) -n1 gzip < files.txt", "parallel -j0 gzip ::: a.log b.log"],
     },
     Rule {
         id: "exhaustion.load",
@@ -85,17 +87,17 @@ pub static RULES: &[Rule] = &[
         reason: "the machine slows to a halt or the kernel starts killing processes to free memory",
         decision: Decision::Ask,
         matcher: Matcher::Verbs(LOAD),
-        hits: &["stress --vm 8 --vm-bytes 90% --timeout 600", "stress-ng --fork 0 --timeout 60", "stress --cpu 64 --io 16", "tail /dev/zero", "sort /dev/urandom", "cat /dev/zero | sort"],
+        hits: &["stress --vm 8 --vm-bytes 90% --timeout 600", "stress-ng --fork 0 --timeout 60", "stress --cpu 64 --io 16", "memtester 100G 1", "tail /dev/zero", "sort /dev/urandom", "cat /dev/zero | sort"],
         misses: &["stress --help", "stress-ng --class cpu?", "tail -f app.log", "sort names.txt", "head -c 16 /dev/urandom | xxd"],
     },
     Rule {
-        id: "exhaustion.background-loop",
-        category: "a loop that starts thousands of background processes at once",
-        reason: "every turn leaves a process running; thousands at once exhaust the process table and memory",
+        id: "exhaustion.runaway-loop",
+        category: "a loop that starts thousands of background processes at once, or appends to a file without end",
+        reason: "every turn leaves a process running or the file larger, until the process table, memory or disk runs out",
         decision: Decision::Ask,
-        matcher: Matcher::Analysis(counted_background_loop),
-        hits: &["for i in $(seq 1 100000); do sleep 1000 & done", "for i in {1..50000}; do python3 worker.py & done", "for ((i=0; i<20000; i++)); do curl -s localhost & done"],
-        misses: &["for f in *.png; do optipng \"$f\" & done; wait", "for i in $(seq 1 10); do echo $i; done", "for i in {1..5}; do curl -s localhost & done; wait", "for i in {1..5000}; do echo $i; done", "echo 'for i in {1..50000}; do python3 w.py & done' > notes.txt"],
+        matcher: Matcher::Analysis(runaway_loop),
+        hits: &["for i in $(seq 1 100000); do sleep 1000 & done", "for i in {1..50000}; do python3 worker.py & done", "for ((i=0; i<20000; i++)); do curl -s localhost & done", "while :; do echo AAAAAAAAAAAA >> big.log; done"],
+        misses: &["for f in *.png; do optipng \"$f\" & done; wait", "for i in $(seq 1 10); do echo $i; done", "for i in {1..5}; do curl -s localhost & done; wait", "for i in {1..5000}; do echo $i; done", "echo 'for i in {1..50000}; do python3 w.py & done' > notes.txt", "while true; do date >> load.log; sleep 60; done", "for i in {1..10000}; do echo $i >> nums.txt; done"],
     },
 ];
 
@@ -253,6 +255,20 @@ fn unbounded_jobs(cmd: &Command, spec: &Spec, short: char, long: &str) -> bool {
         .is_some_and(|n| n == 0 || n > MANY_JOBS)
 }
 
+/// `parallel ... ::: a b c`: inputs written out, fewer than a job limit
+/// would matter for, and none expanded at run time.
+fn few_inputs(cmd: &Command) -> bool {
+    let Some(at) = cmd.args.iter().position(|a| a == ":::") else {
+        return false;
+    };
+    let inputs = &cmd.args[at + 1..];
+    cmd.upstream.is_empty()
+        && inputs.len() < MANY_JOBS as usize
+        && !inputs
+            .iter()
+            .any(|a| a.contains("$(") || a.contains('`') || a == "::::" || a.contains(":::"))
+}
+
 fn not_help(cmd: &Command) -> bool {
     !cmd.args.iter().any(|a| {
         matches!(
@@ -372,35 +388,56 @@ fn unpaced_background(body: &str, analysis: &Analysis) -> bool {
     !paced && parts.iter().any(|(s, bg)| *bg && ran(s))
 }
 
-/// The first loop on the line of the kind `want` picks whose body starts
-/// processes in the background unpaced: its text, shortened.
-fn background_loop(analysis: &Analysis, want: fn(&Turns) -> bool) -> Option<String> {
+/// Each loop on the line that runs unpaced, with how long it runs and its
+/// body: the loop's text, shortened, for each.
+fn loops<'a>(analysis: &'a Analysis) -> impl Iterator<Item = (Turns, &'a str, String)> + 'a {
     let text = &analysis.text;
-    if !(text.contains("done") && text.contains('&')) {
-        return None;
-    }
-    LOOP.captures_iter(text).find_map(|c| {
-        let (keyword, header, body) = (&c[1], &c[2], &c[3]);
-        let turns = never_ends(keyword, header).or_else(|| {
-            (keyword == "for")
-                .then(|| counted(header))
-                .flatten()
-        })?;
-        (want(&turns) && unpaced_background(body, analysis)).then(|| {
-            let whole = c.get(0).map_or("", |m| m.as_str());
-            whole.chars().take(80).collect()
+    let worth = text.contains("done") && (text.contains('&') || text.contains(">>"));
+    LOOP.captures_iter(if worth { text } else { "" })
+        .filter_map(|c| {
+            let (keyword, header) = (c.get(1)?.as_str(), c.get(2)?.as_str());
+            let body = c.get(3)?.as_str();
+            let turns = never_ends(keyword, header)
+                .or_else(|| (keyword == "for").then(|| counted(header)).flatten())?;
+            let whole = c.get(0).map_or("", |m| m.as_str()).chars().take(80).collect();
+            Some((turns, body, whole))
         })
-    })
+}
+
+/// A body that appends to a file at every turn, unpaced: `>> big.log`.
+fn unpaced_append(body: &str, analysis: &Analysis) -> bool {
+    let appends = analysis.commands.iter().any(|c| {
+        c.redirects
+            .iter()
+            .any(|r| r.op == RedirectOp::Append && !is_sink(&r.target))
+    });
+    let paced = segments(body).iter().any(|(s, bg)| {
+        !bg && matches!(
+            s.split_whitespace().next().unwrap_or(""),
+            "sleep" | "wait" | "read"
+        )
+    });
+    body.contains(">>") && appends && !paced
 }
 
 /// A loop that never ends and leaves a process running at every turn: a
 /// fork bomb written as a loop (`while true; do bash & done`).
 pub(super) fn endless_background_loop(analysis: &Analysis) -> Option<String> {
-    background_loop(analysis, |t| matches!(t, Turns::Endless))
+    loops(analysis).find_map(|(turns, body, whole)| {
+        (matches!(turns, Turns::Endless) && unpaced_background(body, analysis)).then_some(whole)
+    })
 }
 
-fn counted_background_loop(analysis: &Analysis) -> Option<String> {
-    background_loop(analysis, |t| matches!(t, Turns::Counted(n) if *n >= MANY_TURNS))
+/// Thousands of background processes started at once by a counted loop, or
+/// a file appended to without end.
+fn runaway_loop(analysis: &Analysis) -> Option<String> {
+    loops(analysis).find_map(|(turns, body, whole)| {
+        let runaway = match turns {
+            Turns::Counted(n) => n >= MANY_TURNS && unpaced_background(body, analysis),
+            Turns::Endless => unpaced_append(body, analysis),
+        };
+        runaway.then_some(whole)
+    })
 }
 
 #[cfg(test)]

@@ -26,7 +26,11 @@ static POWER: &[Verb] = &[
     // The staged kernel replaces the running one: a reboot without firmware.
     verb("kexec", r"(?:^| )(?:-e|--exec|-f|--force)(?: |$)"),
     verb("launchctl", r"^reboot\b"),
-    verb("osascript", r#"(?i)system events"?\s+to\s+(?:shut down|restart)\b|aevtrsdn|aevtrrst"#),
+    verb("osascript", r#"(?i)(?:system events|finder|loginwindow)"?\s+to\s+(?:shut down|restart)\b|aevtrsdn|aevtrrst"#),
+    // Desktop sessions' own power menus.
+    verb("gnome-session-quit", r"(?:^| )--(?:power-off|reboot)\b"),
+    verb("xfce4-session-logout", r"(?:^| )(?:--halt|--reboot|-h|-r)\b"),
+    verb("mate-session-save", r"(?:^| )--shutdown-dialog\b"),
 ];
 
 /// Run levels, rescue and emergency modes, and sleep.
@@ -71,7 +75,7 @@ pub static FLOOR: &[Rule] = &[
         reason: "it stops or restarts the whole machine, as shutdown and reboot do",
         decision: Decision::Block,
         matcher: Matcher::Verbs(POWER),
-        hits: &["busctl call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager PowerOff b false", "busctl call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager Reboot b true", "dbus-send --system --print-reply --dest=org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager.PowerOff boolean:true", "gdbus call --system --dest org.freedesktop.login1 --object-path /org/freedesktop/login1 --method org.freedesktop.login1.Manager.Reboot true", "dbus-send --system --dest=org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager.Halt", "sudo kexec -e", "sudo launchctl reboot", "launchctl reboot userspace", "osascript -e 'tell app \"System Events\" to shut down'", "osascript -e 'tell application \"System Events\" to restart'"],
+        hits: &["busctl call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager PowerOff b false", "busctl call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager Reboot b true", "dbus-send --system --print-reply --dest=org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager.PowerOff boolean:true", "gdbus call --system --dest org.freedesktop.login1 --object-path /org/freedesktop/login1 --method org.freedesktop.login1.Manager.Reboot true", "dbus-send --system --dest=org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager.Halt", "sudo kexec -e", "sudo launchctl reboot", "launchctl reboot userspace", "osascript -e 'tell app \"System Events\" to shut down'", "osascript -e 'tell application \"System Events\" to restart'", "osascript -e 'tell application \"Finder\" to shut down'", "gnome-session-quit --power-off --force", "xfce4-session-logout --reboot"],
         misses: &["busctl list", "busctl status", "busctl tree org.freedesktop.login1", "busctl introspect org.freedesktop.login1 /org/freedesktop/login1", "busctl call org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager RestartUnit ss nginx.service replace", "gdbus introspect --system --dest org.freedesktop.login1 --object-path /org/freedesktop/login1", "kexec -l /boot/vmlinuz", "launchctl list", "osascript -e 'tell application \"Safari\" to quit'"],
     },
     Rule {
