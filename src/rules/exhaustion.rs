@@ -285,6 +285,10 @@ fn not_help(cmd: &Command) -> bool {
 static LOOP: Lazy<Regex> = Lazy::new(|| {
     Regex::new(r"(?s)\b(while|until|for)\b(.*?)\bdo\b(.*?)\bdone\b").expect("valid regex")
 });
+static KEYWORD: Lazy<Regex> = Lazy::new(|| Regex::new(r"\b(?:while|until|for)\b").expect("valid regex"));
+/// Loops looked at on one line; past this, a line is a flood of keywords,
+/// not a command anyone types.
+const MAX_LOOPS: usize = 64;
 static BRACE_RANGE: Lazy<Regex> =
     Lazy::new(|| Regex::new(r"\{(-?\d+)\.\.(-?\d+)").expect("valid regex"));
 static C_STYLE: Lazy<Regex> = Lazy::new(|| {
@@ -393,7 +397,12 @@ fn unpaced_background(body: &str, analysis: &Analysis) -> bool {
 fn loops<'a>(analysis: &'a Analysis) -> impl Iterator<Item = (Turns, &'a str, String)> + 'a {
     let text = &analysis.text;
     let worth = text.contains("done") && (text.contains('&') || text.contains(">>"));
-    LOOP.captures_iter(if worth { text } else { "" })
+    // Every keyword starts a search of its own: a loop nested in another's
+    // header (`for x in $(while true; do bash & done)`) is a loop too.
+    KEYWORD
+        .find_iter(if worth { text } else { "" })
+        .take(MAX_LOOPS)
+        .filter_map(|k| LOOP.captures_at(text, k.start()))
         .filter_map(|c| {
             let (keyword, header) = (c.get(1)?.as_str(), c.get(2)?.as_str());
             let body = c.get(3)?.as_str();
