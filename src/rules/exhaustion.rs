@@ -109,7 +109,9 @@ pub static RULES: &[Rule] = &[
 /// a size.
 fn parse_size(text: &str) -> Option<u128> {
     let text = text.trim_start_matches('+');
-    let digits = text.find(|c: char| !c.is_ascii_digit()).unwrap_or(text.len());
+    let digits = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
     let number: u128 = text[..digits].parse().ok()?;
     let unit = text[digits..].to_ascii_lowercase();
     let (letter, rest) = unit.split_at(unit.len().min(1));
@@ -180,7 +182,10 @@ fn limits(cmd: &Command) -> bool {
 fn endless_input(cmd: &Command) -> bool {
     let own = cmd.program == "yes"
         || cmd.operands().iter().any(|o| is_endless(o))
-        || cmd.args.iter().any(|a| a.strip_prefix("if=").is_some_and(is_endless))
+        || cmd
+            .args
+            .iter()
+            .any(|a| a.strip_prefix("if=").is_some_and(is_endless))
         || cmd
             .redirects
             .iter()
@@ -188,7 +193,10 @@ fn endless_input(cmd: &Command) -> bool {
     if own {
         return !cmd.wrapped_by("timeout");
     }
-    let upstream = cmd.upstream.iter().rposition(|u| endless_input(u) || limits(u));
+    let upstream = cmd
+        .upstream
+        .iter()
+        .rposition(|u| endless_input(u) || limits(u));
     upstream.is_some_and(|at| !limits(&cmd.upstream[at])) && !cmd.wrapped_by("timeout")
 }
 
@@ -201,7 +209,10 @@ fn writes_file(cmd: &Command) -> bool {
     });
     let named = match cmd.program.as_str() {
         "tee" => cmd.operands().iter().any(|o| !is_sink(o)),
-        "cp" => cmd.operands().last().is_some_and(|o| !is_sink(o) && !is_endless(o)),
+        "cp" => cmd
+            .operands()
+            .last()
+            .is_some_and(|o| !is_sink(o) && !is_endless(o)),
         _ => false,
     };
     redirected || named
@@ -226,7 +237,10 @@ fn dd_fills(cmd: &Command) -> bool {
     if !into_file || !endless_input(cmd) {
         return false;
     }
-    let block = value("bs").or(value("obs")).and_then(parse_size).unwrap_or(512);
+    let block = value("bs")
+        .or(value("obs"))
+        .and_then(parse_size)
+        .unwrap_or(512);
     match value("count") {
         None => true,
         Some(count) => parse_size(count)
@@ -285,7 +299,8 @@ fn not_help(cmd: &Command) -> bool {
 static LOOP: Lazy<Regex> = Lazy::new(|| {
     Regex::new(r"(?s)\b(while|until|for)\b(.*?)\bdo\b(.*?)\bdone\b").expect("valid regex")
 });
-static KEYWORD: Lazy<Regex> = Lazy::new(|| Regex::new(r"\b(?:while|until|for)\b").expect("valid regex"));
+static KEYWORD: Lazy<Regex> =
+    Lazy::new(|| Regex::new(r"\b(?:while|until|for)\b").expect("valid regex"));
 /// Loops looked at on one line; past this, a line is a flood of keywords,
 /// not a command anyone types.
 const MAX_LOOPS: usize = 64;
@@ -311,7 +326,14 @@ fn never_ends(keyword: &str, header: &str) -> Option<Turns> {
     let always = match keyword {
         "while" => matches!(
             cond,
-            "true" | ":" | "/bin/true" | "/usr/bin/true" | "[ 1 ]" | "[[ 1 ]]" | "((1))" | "(( 1 ))"
+            "true"
+                | ":"
+                | "/bin/true"
+                | "/usr/bin/true"
+                | "[ 1 ]"
+                | "[[ 1 ]]"
+                | "((1))"
+                | "(( 1 ))"
         ),
         "until" => matches!(cond, "false" | "/bin/false" | "/usr/bin/false" | "! true"),
         _ => cond.replace(' ', "") == "((;;))",
@@ -408,7 +430,12 @@ fn loops<'a>(analysis: &'a Analysis) -> impl Iterator<Item = (Turns, &'a str, St
             let body = c.get(3)?.as_str();
             let turns = never_ends(keyword, header)
                 .or_else(|| (keyword == "for").then(|| counted(header)).flatten())?;
-            let whole = c.get(0).map_or("", |m| m.as_str()).chars().take(80).collect();
+            let whole = c
+                .get(0)
+                .map_or("", |m| m.as_str())
+                .chars()
+                .take(80)
+                .collect();
             Some((turns, body, whole))
         })
 }
@@ -470,7 +497,10 @@ mod tests {
         assert_eq!(s, vec![(" bash ", true), (" ", false)]);
         let s = segments(" cmd >/dev/null 2>&1 & sleep 1; ");
         assert_eq!(s[0], (" cmd >/dev/null 2>&1 ", true));
-        assert!(matches!(counted(" i in $(seq 1 100000); "), Some(Turns::Counted(100000))));
+        assert!(matches!(
+            counted(" i in $(seq 1 100000); "),
+            Some(Turns::Counted(100000))
+        ));
         assert!(matches!(counted(" i in {1..5}; "), Some(Turns::Counted(5))));
         assert!(counted(" f in *.png; ").is_none());
     }

@@ -104,15 +104,26 @@ fn modprobe_changes(cmd: &Command) -> bool {
     }
     let opts = parse_opts(&cmd.args, &MODPROBE);
     let prints = ['n', 'c', 'D', 'R'].iter().any(|f| opts.flag(*f))
-        || ["dry-run", "show", "showconfig", "show-config", "show-depends", "resolve-alias", "dump-modversions", "show-modversions", "show-exports"]
-            .iter()
-            .any(|l| opts.long(l, l.len()));
+        || [
+            "dry-run",
+            "show",
+            "showconfig",
+            "show-config",
+            "show-depends",
+            "resolve-alias",
+            "dump-modversions",
+            "show-modversions",
+            "show-exports",
+        ]
+        .iter()
+        .any(|l| opts.long(l, l.len()));
     !prints && !opts.operands.is_empty()
 }
 
 /// Capacity limits that setup guides raise for everyday software (file
 /// watchers, search engines, many connections); none of them weakens a
 /// protection.
+#[rustfmt::skip]
 const CAPACITY: &[&str] = &[
     "fs.inotify.",
     "fs.file-max",

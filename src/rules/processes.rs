@@ -149,13 +149,20 @@ pub(super) fn kill_targets(args: &[String]) -> Option<(Option<&str>, &[String])>
 }
 
 /// Names PID 1 goes by, as a `pkill`/`killall` pattern.
+#[rustfmt::skip]
 const INIT_NAMES: &[&str] = &["init", "systemd", "launchd", "upstart", "openrc-init", "runit"];
 
+#[rustfmt::skip]
 const PKILL: Spec = Spec::gnu("sugUGPtFcn", &["signal", "euid", "uid", "group", "pgroup", "parent", "session", "terminal", "pidfile", "ns", "nslist", "cgroup"]);
+#[rustfmt::skip]
 const KILLALL: Spec = Spec::gnu("suoyZ", &["signal", "user", "older-than", "younger-than", "context"]);
 
 fn pattern_opts(cmd: &Command) -> super::opts::Opts<'_> {
-    let spec = if cmd.program == "pkill" { &PKILL } else { &KILLALL };
+    let spec = if cmd.program == "pkill" {
+        &PKILL
+    } else {
+        &KILLALL
+    };
     parse_opts(&cmd.args, spec)
 }
 
@@ -180,6 +187,7 @@ fn matches_every_name(pattern: &str) -> bool {
 }
 
 /// How the caller's own account is written when it is not resolved.
+#[rustfmt::skip]
 const SELF_OR_ROOT: &[&str] = &["root", "0", "$USER", "${USER}", "$LOGNAME", "${LOGNAME}", "$(whoami)", "`whoami`", "$(id -un)", "$(id -u)", "$UID", "${UID}"];
 
 /// The user a `pkill -u`/`killall -u` with no name pattern selects: all of

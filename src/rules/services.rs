@@ -94,6 +94,7 @@ pub static RULES: &[Rule] = &[
 /// Services packaged by the distributions, Docker and Homebrew, by unit or
 /// script name without `.service` and without an `@instance`; a name also
 /// stands for itself followed by `-` or `.` and a version (`postgresql-16`).
+#[rustfmt::skip]
 const SHIPPED: &[&str] = &[
     "nginx", "apache2", "httpd", "caddy", "haproxy", "lighttpd", "traefik", "docker", "containerd",
     "podman", "cri-o", "crio", "kubelet", "k3s", "postgresql", "postgres", "mysql", "mysqld",
@@ -123,10 +124,12 @@ const SHIPPED: &[&str] = &[
 fn shipped(unit: &str) -> bool {
     let base = unit.rsplit('/').next().unwrap_or(unit).to_ascii_lowercase();
     let name = base.split('@').next().unwrap_or(&base);
-    let name = [".service", ".socket", ".timer", ".path", ".target", ".plist"]
-        .iter()
-        .find_map(|s| name.strip_suffix(s))
-        .unwrap_or(name);
+    let name = [
+        ".service", ".socket", ".timer", ".path", ".target", ".plist",
+    ]
+    .iter()
+    .find_map(|s| name.strip_suffix(s))
+    .unwrap_or(name);
     let versioned = |p: &str| {
         name.strip_prefix(p).is_some_and(|rest| {
             rest.len() > 1
@@ -208,7 +211,10 @@ fn systemd_run_options(cmd: &Command) -> Option<&[String]> {
 fn transient_unit(analysis: &Analysis) -> Option<String> {
     analysis.commands.iter().find_map(|cmd| {
         let args = systemd_run_options(cmd)?;
-        if args.iter().any(|a| matches!(a.as_str(), "-h" | "--help" | "--version")) {
+        if args
+            .iter()
+            .any(|a| matches!(a.as_str(), "-h" | "--help" | "--version"))
+        {
             return None;
         }
         let opts = parse_opts(args, &SYSTEMD_RUN);
@@ -284,7 +290,8 @@ fn launchd_label_unshipped(cmd: &Command) -> bool {
 fn at_schedules(cmd: &Command) -> bool {
     let opts = parse_opts(&cmd.args, &Spec::gnu("qfMt", &[]));
     let other = ['l', 'r', 'd', 'c', 'V', 'h'].iter().any(|f| opts.flag(*f));
-    let schedules = cmd.program == "batch" || !opts.operands.is_empty() || opts.value('t').is_some();
+    let schedules =
+        cmd.program == "batch" || !opts.operands.is_empty() || opts.value('t').is_some();
     !other && !is_help(cmd) && schedules && job_unseen(cmd, opts.value('f').is_some())
 }
 
@@ -327,7 +334,13 @@ mod tests {
                 "{name} should be shipped"
             );
         }
-        for name in ["nginx-evil", "backdoor", "postgresqlx", "docker-", "/tmp/nginx2.service"] {
+        for name in [
+            "nginx-evil",
+            "backdoor",
+            "postgresqlx",
+            "docker-",
+            "/tmp/nginx2.service",
+        ] {
             assert!(!shipped(name), "{name} should not be shipped");
         }
     }
