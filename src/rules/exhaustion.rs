@@ -23,6 +23,8 @@ static FILL: &[Verb] = &[
     verb_if("truncate", "", |c| size_at_least(c, 's', "size")),
     verb_if("mkfile", "", mkfile_huge),
     verb_if("xfs_mkfile", "", mkfile_huge),
+    // `openssl rand [-out FILE] NUM`: NUM random bytes.
+    verb_if("openssl", r"^rand\b", |c| c.operands().last().and_then(|n| parse_size(n)).is_some_and(|n| n >= HUGE)),
     verb_if("dd", "", dd_fills),
     verb_if("head", "", |c| endless_input(c) && size_at_least(c, 'c', "bytes")),
     verb_if("cat", "", fills_from_endless),
@@ -69,8 +71,8 @@ pub static RULES: &[Rule] = &[
         reason: "a full disk stops databases, logs, builds and logins until someone frees space",
         decision: Decision::Ask,
         matcher: Matcher::Verbs(FILL),
-        hits: &["fallocate -l 500G /tmp/fill", "fallocate --length 100GiB big.img", "truncate -s 1T huge.img", "mkfile 200g /tmp/x", "dd if=/dev/zero of=/tmp/fill bs=1M", "dd if=/dev/urandom of=big bs=1G count=1000", "cat /dev/zero > /tmp/fill", "cat /dev/urandom >> noise", "yes > /tmp/y.txt", "head -c 100G /dev/urandom > big.bin", "tr -dc A-Za-z < /dev/urandom > letters.txt", "base64 /dev/urandom > noise.txt", "yes | tee fill.txt", "cat /dev/zero | gzip > z.gz", "cp /dev/zero /tmp/fill"],
-        misses: &["fallocate -l 1G swapfile", "sudo fallocate -l 8G /swapfile", "truncate -s 0 app.log", "truncate -s 100M sparse.img", "mkfile 1m test", "dd if=/dev/zero of=test.img bs=1M count=100", "dd if=/dev/zero of=/dev/null bs=1M", "dd if=disk.img of=copy.img", "head -c 1M /dev/urandom > sample.bin", "head -c 32 /dev/urandom | base64", "tr -dc A-Za-z0-9 < /dev/urandom | head -c 24 > pw.txt", "yes | head -n 5 > y.txt", "cat /dev/null > app.log", "yes > /dev/null", "cat notes.txt > copy.txt"],
+        hits: &["fallocate -l 500G /tmp/fill", "fallocate --length 100GiB big.img", "truncate -s 1T huge.img", "mkfile 200g /tmp/x", "openssl rand -out big.bin 100000000000", "dd if=/dev/zero of=/tmp/fill bs=1M", "dd if=/dev/urandom of=big bs=1G count=1000", "cat /dev/zero > /tmp/fill", "cat /dev/urandom >> noise", "yes > /tmp/y.txt", "head -c 100G /dev/urandom > big.bin", "tr -dc A-Za-z < /dev/urandom > letters.txt", "base64 /dev/urandom > noise.txt", "yes | tee fill.txt", "cat /dev/zero | gzip > z.gz", "cp /dev/zero /tmp/fill"],
+        misses: &["fallocate -l 1G swapfile", "sudo fallocate -l 8G /swapfile", "truncate -s 0 app.log", "truncate -s 100M sparse.img", "mkfile 1m test", "openssl rand -hex 32", "dd if=/dev/zero of=test.img bs=1M count=100", "dd if=/dev/zero of=/dev/null bs=1M", "dd if=disk.img of=copy.img", "head -c 1M /dev/urandom > sample.bin", "head -c 32 /dev/urandom | base64", "tr -dc A-Za-z0-9 < /dev/urandom | head -c 24 > pw.txt", "yes | head -n 5 > y.txt", "cat /dev/null > app.log", "yes > /dev/null", "cat notes.txt > copy.txt"],
     },
     Rule {
         id: "exhaustion.process-flood",

@@ -97,8 +97,8 @@ pub static RULES: &[Rule] = &[
         reason: "services and sessions stop, this one included, until someone at the machine brings them back",
         decision: Decision::Ask,
         matcher: Matcher::Verbs(RUNLEVEL),
-        hits: &["systemctl isolate rescue.target", "sudo systemctl isolate multi-user.target", "systemctl rescue", "sudo systemctl emergency", "systemctl suspend", "systemctl hibernate", "sudo telinit 1", "init S", "busctl call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager Suspend b true", "pmset sleepnow", "sudo pmset schedule shutdown \"12/31/2026 23:00:00\"", "rtcwake -m mem -s 60"],
-        misses: &["systemctl get-default", "systemctl list-dependencies rescue.target", "systemctl status", "telinit q", "git init", "pmset -g", "pmset -g batt", "pmset displaysleepnow", "pmset schedule cancelall", "rtcwake -m show", "runlevel"],
+        hits: &["systemctl isolate rescue.target", "sudo systemctl isolate multi-user.target", "systemctl rescue", "sudo systemctl emergency", "systemctl suspend", "systemctl hibernate", "sudo systemctl set-default rescue.target", "systemctl set-default reboot.target", "sudo telinit 1", "init S", "busctl call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager Suspend b true", "pmset sleepnow", "sudo pmset schedule shutdown \"12/31/2026 23:00:00\"", "rtcwake -m mem -s 60"],
+        misses: &["systemctl get-default", "sudo systemctl set-default multi-user.target", "systemctl list-dependencies rescue.target", "systemctl status", "telinit q", "git init", "pmset -g", "pmset -g batt", "pmset displaysleepnow", "pmset schedule cancelall", "rtcwake -m show", "runlevel"],
     },
 ];
 
@@ -239,20 +239,31 @@ fn writes_sysrq(cmd: &Command) -> bool {
 /// `systemctl isolate`, `rescue`, `emergency`, `default` and the sleep
 /// verbs.
 fn systemctl_leaves_state(cmd: &Command) -> bool {
-    systemctl_words(cmd).is_some_and(|(verb, _)| {
-        matches!(
-            verb.as_str(),
-            "isolate"
-                | "rescue"
-                | "emergency"
-                | "default"
-                | "suspend"
-                | "hibernate"
-                | "hybrid-sleep"
-                | "suspend-then-hibernate"
-                | "sleep"
-                | "switch-root"
-        )
+    systemctl_words(cmd).is_some_and(|(verb, units)| {
+        // A default target the machine cannot be used in, or never stays up in.
+        let bad_default = verb == "set-default"
+            && units.first().is_some_and(|t| {
+                let t = t.trim_end_matches(".target");
+                matches!(
+                    t,
+                    "rescue" | "emergency" | "poweroff" | "reboot" | "halt" | "kexec"
+                ) || t.starts_with("runlevel")
+                    && matches!(t.as_bytes().last(), Some(b'0' | b'1' | b'6'))
+            });
+        bad_default
+            || matches!(
+                verb.as_str(),
+                "isolate"
+                    | "rescue"
+                    | "emergency"
+                    | "default"
+                    | "suspend"
+                    | "hibernate"
+                    | "hybrid-sleep"
+                    | "suspend-then-hibernate"
+                    | "sleep"
+                    | "switch-root"
+            )
     })
 }
 
