@@ -67,17 +67,17 @@ pub static RULES: &[Rule] = &[
         reason: "a function that keeps spawning copies of itself exhausts the machine until it is restarted",
         decision: Decision::Block,
         matcher: Matcher::Analysis(fork_bomb),
-        hits: &[":(){ :|:& };:", "bomb() { bomb | bomb & }; bomb", "f(){ f & f; }; f", "python3 -c 'import os\nwhile True: os.fork()'", "ruby -e 'loop { fork }'", "perl -e 'fork while fork'"],
-        misses: &["echo ':(){ :|:& };:'", "f() { echo hi; }; f | cat", "python3 -c 'import os; pid = os.fork()'", "python3 -c 'print(\"while True: os.fork()\")'"],
+        hits: &[":(){ :|:& };:", "bomb() { bomb | bomb & }; bomb", "f(){ f & f; }; f", "python3 -c 'import os\nwhile True: os.fork()'", "ruby -e 'loop { fork }'", "perl -e 'fork while fork'", "while true; do bash & done", "while :; do $0 & done", "until false; do sh -c 'sleep 100' & done", "bash -c 'while true; do (yes > /dev/null &); done'", "for ((;;)); do sleep 60 & done"],
+        misses: &["echo ':(){ :|:& };:'", "f() { echo hi; }; f | cat", "python3 -c 'import os; pid = os.fork()'", "python3 -c 'print(\"while True: os.fork()\")'", "while true; do curl -s localhost:8080; sleep 5; done", "while :; do ./server & wait; done", "echo 'while true; do bash & done' > bomb.txt", "while true; do date; done"],
     },
     Rule {
         id: "hardline.kill-all",
         category: "kill all processes",
         reason: "signalling process -1 kills every process the user can reach, the session included",
         decision: Decision::Block,
-        matcher: Matcher::Check { programs: &["kill"], check: kills_all },
-        hits: &["kill -9 -1", "kill -1", "kill -KILL -1", "kill -s KILL -- -1", "sudo kill -9 -1"],
-        misses: &["kill -9 12345", "kill -1 12345", "echo 'kill -1 sends SIGHUP'"],
+        matcher: Matcher::Check { programs: &["kill", "killall5", "pkill", "killall"], check: kills_all },
+        hits: &["kill -9 -1", "kill -1", "kill -KILL -1", "kill -s KILL -- -1", "sudo kill -9 -1", "killall5 -9", "sudo killall5 -15", "sudo pkill -9 -u root", "pkill -u $USER", "pkill -f .", "killall -r '.*'", "killall -u root"],
+        misses: &["kill -9 12345", "kill -1 12345", "echo 'kill -1 sends SIGHUP'", "killall node", "pkill -f webpack", "pkill -u root sshd", "killall -u bob firefox", "pkill -f 'node .*server'"],
     },
     Rule {
         id: "hardline.shutdown",
@@ -360,14 +360,19 @@ fn dd_to_device(cmd: &Command) -> bool {
 }
 
 fn fork_bomb(analysis: &Analysis) -> Option<String> {
-    analysis.findings.iter().find_map(|f| match f {
+    let found = analysis.findings.iter().find_map(|f| match f {
         Finding::ForkBomb { name } => Some(format!("{name}() {{ {name} | {name} & }}")),
         Finding::ForkLoop { code } => Some(code.clone()),
         _ => None,
-    })
+    });
+    // The same bomb written as a shell loop: `while true; do bash & done`.
+    found.or_else(|| super::exhaustion::endless_background_loop(analysis))
 }
 
 fn kills_all(cmd: &Command) -> bool {
+    if cmd.program != "kill" {
+        return super::processes::kills_everything(cmd);
+    }
     let args = &cmd.args;
     if args.len() == 1 && args[0] == "-1" {
         return true;

@@ -13,6 +13,7 @@ mod containers;
 mod db;
 mod exec;
 mod exec_interp;
+mod exhaustion;
 pub mod files;
 mod fs;
 mod fs_write;
@@ -21,6 +22,7 @@ mod guard_setters;
 mod hardline;
 mod hidden;
 mod host;
+mod kernel;
 mod leak;
 pub(crate) mod links;
 
@@ -30,7 +32,9 @@ pub(crate) mod near;
 mod net;
 mod opts;
 mod paths;
+mod processes;
 mod secrets;
+mod services;
 mod signs;
 mod storage;
 mod system;
@@ -162,6 +166,14 @@ pub static HARDLINE: Table = Table {
     rules: hardline::RULES,
 };
 
+/// PID 1 signalled and the machine powered off by other roads than
+/// `shutdown`: part of the floor, beside the other power rules.
+pub static POWER: Table = Table {
+    file: "processes",
+    group: "hardline",
+    rules: processes::FLOOR,
+};
+
 /// Secrets sent off the machine: part of the floor, in a file of their own.
 /// The ids keep the `net.` group they have had since they lived in `net.rs`.
 pub static EXFILTRATION: Table = Table {
@@ -204,6 +216,13 @@ pub static DANGEROUS: &[Table] = &[
         file: "git",
         group: "git",
         rules: git::RULES,
+    },
+    // Before `system`: a run level left is more than a service stopped,
+    // and the message should say so.
+    Table {
+        file: "processes",
+        group: "processes",
+        rules: processes::RULES,
     },
     Table {
         file: "system",
@@ -265,6 +284,26 @@ pub static DANGEROUS: &[Table] = &[
         rules: windows::RULES,
     },
     Table {
+        file: "services",
+        group: "services",
+        rules: services::RULES,
+    },
+    Table {
+        file: "kernel",
+        group: "kernel",
+        rules: kernel::RULES,
+    },
+    Table {
+        file: "processes",
+        group: "processes",
+        rules: processes::SESSION_RULES,
+    },
+    Table {
+        file: "exhaustion",
+        group: "exhaustion",
+        rules: exhaustion::RULES,
+    },
+    Table {
         file: "admin",
         group: "admin",
         rules: admin::RULES,
@@ -280,7 +319,7 @@ pub static DANGEROUS: &[Table] = &[
 
 /// Every table, in evaluation order.
 pub fn tables() -> impl Iterator<Item = &'static Table> {
-    [&HARDLINE, &EXFILTRATION, &LEAKS, &SUDO_GUARD]
+    [&HARDLINE, &POWER, &EXFILTRATION, &LEAKS, &SUDO_GUARD]
         .into_iter()
         .chain(DANGEROUS)
 }
@@ -290,6 +329,7 @@ pub fn hardline() -> impl Iterator<Item = &'static Rule> {
     HARDLINE
         .rules
         .iter()
+        .chain(POWER.rules)
         .chain(EXFILTRATION.rules)
         .chain(LEAKS.rules)
 }

@@ -121,15 +121,6 @@ pub static RULES: &[Rule] = &[
         misses: &["killall -SIGTERM node", "killall -HUP nginx", "killall -u root httpd", "echo killall -r x"],
     },
     Rule {
-        id: "system.killall5",
-        category: "kill all processes",
-        reason: "killall5 signals every process on the machine outside its own session",
-        decision: Decision::Ask,
-        matcher: Matcher::Command { programs: &["killall5"], args: "" },
-        hits: &["killall5 -9", "killall5 -15"],
-        misses: &["killall node", "echo killall5 -9"],
-    },
-    Rule {
         id: "system.crontab-remove",
         category: "crontab -r (removes every scheduled job)",
         reason: "the whole crontab is deleted at once, with no copy kept",

@@ -92,6 +92,11 @@ const GROUP_EXCEPTIONS: &[(&str, &str, &str)] = &[
         "writes are deletions' neighbours for a user: one group, two files",
     ),
     (
+        "processes",
+        "hardline",
+        "PID 1 signalled and power requests are the floor's class; the family's asks live beside them",
+    ),
+    (
         "exec_interp",
         "exec",
         "code reaching a program by an interpreter's side door is exec's: one group, two files",
