@@ -21,11 +21,11 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "cloud.state-delete",
-        category: "remove or overwrite infrastructure state (terraform state rm/push, workspace delete, pulumi stack rm, state delete)",
-        reason: "the state is how terraform or pulumi knows what it manages: what is dropped from it keeps running and billing but is never updated or destroyed by it again, and a state overwritten or deleted loses track of a whole environment, with no undo unless the backend keeps versions",
+        category: "remove, overwrite or unlock infrastructure state (terraform state rm/push, force-unlock, workspace delete, pulumi stack rm, state delete)",
+        reason: "the state is how terraform or pulumi knows what it manages: what is dropped from it keeps running and billing but is never updated or destroyed by it again, a state overwritten or deleted loses track of a whole environment, with no undo unless the backend keeps versions, and a lock broken under a running apply lets two writers corrupt it",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["terraform", "tofu", "terragrunt", "pulumi"], check: state_delete },
-        hits: &["terraform state rm aws_instance.web", "terraform -chdir=infra state push -force old.tfstate", "tofu workspace delete -force staging", "terragrunt state rm module.db", "pulumi stack rm prod --force --yes", "pulumi state delete 'urn:pulumi:prod::app::aws:s3/bucket:Bucket::b'", "pulumi -C infra stack rm dev"],
+        hits: &["terraform state rm aws_instance.web", "terraform -chdir=infra state push -force old.tfstate", "tofu workspace delete -force staging", "terragrunt state rm module.db", "pulumi stack rm prod --force --yes", "pulumi state delete 'urn:pulumi:prod::app::aws:s3/bucket:Bucket::b'", "pulumi -C infra stack rm dev", "terraform force-unlock -force 6638a8b0"],
         misses: &["terraform state list", "terraform state show aws_instance.web", "terraform workspace list", "terraform workspace select staging", "pulumi stack ls", "pulumi stack select prod", "terraform state rm --help", "pulumi state delete -h"],
     },
     Rule {
@@ -162,7 +162,7 @@ fn scope(cmd: &Command) -> Option<Scope> {
 /// after them. Options before the first word are global ones and are passed
 /// over; those in `valued` (spelled with their dashes) take the next word,
 /// and may stand anywhere in the path.
-fn path<'a>(args: &'a [String], valued: &[&str]) -> Vec<&'a str> {
+pub(super) fn path<'a>(args: &'a [String], valued: &[&str]) -> Vec<&'a str> {
     let mut out = Vec::new();
     let mut i = 0;
     while let Some(arg) = args.get(i) {
@@ -249,7 +249,7 @@ fn switch(cmd: &Command, name: &str) -> bool {
 // The big three and DigitalOcean.
 
 #[rustfmt::skip]
-const AWS_VALUED: &[&str] = &["--profile", "--region", "--endpoint-url", "--output", "--query", "--color", "--ca-bundle", "--cli-read-timeout", "--cli-connect-timeout", "--cli-binary-format"];
+pub(super) const AWS_VALUED: &[&str] = &["--profile", "--region", "--endpoint-url", "--output", "--query", "--color", "--ca-bundle", "--cli-read-timeout", "--cli-connect-timeout", "--cli-binary-format"];
 
 fn aws(cmd: &Command) -> Option<Scope> {
     let p = path(&cmd.args, AWS_VALUED);
@@ -279,7 +279,7 @@ fn aws(cmd: &Command) -> Option<Scope> {
 }
 
 #[rustfmt::skip]
-const GCLOUD_VALUED: &[&str] = &["--project", "--account", "--configuration", "--verbosity", "--format", "--flatten", "--billing-project", "--impersonate-service-account", "--trace-token"];
+pub(super) const GCLOUD_VALUED: &[&str] = &["--project", "--account", "--configuration", "--verbosity", "--format", "--flatten", "--billing-project", "--impersonate-service-account", "--trace-token"];
 
 fn gcloud(cmd: &Command) -> Option<Scope> {
     let mut p = path(&cmd.args, GCLOUD_VALUED);
@@ -510,6 +510,7 @@ fn state_delete(cmd: &Command) -> bool {
             &["state", "rm"],
             &["state", "push"],
             &["workspace", "delete"],
+            &["force-unlock"],
         ],
     )
 }

@@ -9,8 +9,11 @@ pub mod access;
 mod admin;
 pub mod catalog;
 mod cloud;
+mod cloud_access;
+mod cloud_data;
 mod containers;
 mod db;
+mod db_admin;
 mod exec;
 mod exec_interp;
 pub mod files;
@@ -21,6 +24,7 @@ mod guard_setters;
 mod hardline;
 mod hidden;
 mod host;
+mod http;
 mod leak;
 pub(crate) mod links;
 
@@ -263,6 +267,24 @@ pub static DANGEROUS: &[Table] = &[
         file: "windows",
         group: "windows",
         rules: windows::RULES,
+    },
+    // Cloud access and audit, and what clusters, secret stores and remote
+    // storage hold: the cloud's, beside cloud.rs's deletes.
+    Table {
+        file: "cloud_access",
+        group: "cloud",
+        rules: cloud_access::RULES,
+    },
+    Table {
+        file: "cloud_data",
+        group: "cloud",
+        rules: cloud_data::RULES,
+    },
+    // Databases emptied through their frameworks and tools, beside db.rs's SQL.
+    Table {
+        file: "db_admin",
+        group: "db",
+        rules: db_admin::RULES,
     },
     Table {
         file: "admin",
