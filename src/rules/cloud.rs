@@ -111,17 +111,17 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "cloud.other-delete",
-        category: "delete or terminate with another cloud CLI (eksctl, hcloud, openstack, oci, linode-cli, azcopy, sam, serverless, eb, copilot, ...)",
+        category: "delete or terminate with another cloud CLI (eksctl, hcloud, openstack, oci, linode-cli, azcopy, sam, serverless, sst, amplify, eb, copilot, ...)",
         reason: "it deletes or terminates live cloud resources, or a whole deployed stack, and most have no undo",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: OTHER_CLIS, check: part },
-        hits: &["eksctl delete cluster --name prod", "hcloud server delete web", "openstack server delete vm1", "oci compute instance terminate --instance-id ocid1", "linode-cli linodes delete 123", "sls remove --stage prod", "sam delete --stack-name app --no-prompts", "eb terminate prod-env", "copilot app delete --yes", "ibmcloud is instance-delete vsi", "azcopy sync . https://a.blob.core.windows.net/c --delete-destination true", "azcopy rm https://a.blob.core.windows.net/c/dir --recursive"],
+        hits: &["eksctl delete cluster --name prod", "hcloud server delete web", "openstack server delete vm1", "oci compute instance terminate --instance-id ocid1", "linode-cli linodes delete 123", "sls remove --stage prod", "sam delete --stack-name app --no-prompts", "eb terminate prod-env", "copilot app delete --yes", "ibmcloud is instance-delete vsi", "azcopy sync . https://a.blob.core.windows.net/c --delete-destination true", "azcopy rm https://a.blob.core.windows.net/c/dir --recursive", "sst remove --stage production", "amplify delete --force"],
         misses: &["eksctl get cluster", "hcloud server list", "openstack server show vm1", "hcloud context delete old", "sls deploy", "eb status", "openstack server list --name delete", "azcopy sync . https://a.blob.core.windows.net/c --delete-destination=false", "azcopy copy a.txt https://a.blob.core.windows.net/c"],
     },
 ];
 
 #[rustfmt::skip]
-const OTHER_CLIS: &[&str] = &["eksctl", "hcloud", "linode-cli", "openstack", "oci", "ibmcloud", "scw", "vultr-cli", "exo", "azcopy", "sam", "serverless", "sls", "eb", "copilot"];
+const OTHER_CLIS: &[&str] = &["eksctl", "hcloud", "linode-cli", "openstack", "oci", "ibmcloud", "scw", "vultr-cli", "exo", "azcopy", "sam", "serverless", "sls", "eb", "copilot", "sst", "amplify"];
 
 /// How much a delete takes: one resource, or everything an account, project
 /// or resource group holds.

@@ -20,6 +20,9 @@ static REPLACE: &[Verb] = &[
     verb("tofu", r"(?:^| )apply (?:.* )?--?replace(?:=| )"),
     verb("terragrunt", r"(?:^| )apply (?:.* )?--?replace(?:=| )"),
     verb("pulumi", r"(?:^| )(?:up|update) (?:.* )?--(?:target-)?replace(?:=| )"),
+    // A taint is a replacement the next apply carries out.
+    verb("terraform", r"(?:^| )taint(?: |$)"),
+    verb("tofu", r"(?:^| )taint(?: |$)"),
 ];
 
 /// Pods given the node: its processes, network, devices or root file system.
@@ -38,6 +41,8 @@ static HOST_POD: &[Verb] = &[
 static SCALE_TO_ZERO: &[Verb] = &[
     verb_if("kubectl", r"(?:^| )scale .*--replicas(?:=| )0(?: |$)", scales_many),
     verb_if("oc", r"(?:^| )scale .*--replicas(?:=| )0(?: |$)", scales_many),
+    // A NoExecute taint on every node evicts every pod that does not tolerate it.
+    verb_if("kubectl", r"(?:^| )taint (?:.* )?\S+:NoExecute(?: |$)", scales_many),
 ];
 
 /// Secrets, policies, keys and configuration deleted or cut off in the
@@ -48,7 +53,7 @@ static STORE_DELETE: &[Verb] = &[
     verb_if("vault", after_options!(r"token revoke"), not_self),
     verb("vault", after_options!(r"lease revoke .*-(?:prefix|force)")),
     verb("consul", after_options!(r"kv delete|snapshot restore|acl \S+ delete|force-leave|operator raft remove-peer")),
-    verb("etcdctl", after_options!(r"del|delete|member remove|auth disable|user delete|role delete|snapshot restore")),
+    verb("etcdctl", after_options!(r"del|delete|member remove|auth disable|user delete|role delete")),
     verb("zkcli.sh", r"(?:^| )(?:deleteall|rmr|delete)(?: |$)"),
     verb("zookeeper-shell", r"(?:^| )(?:deleteall|rmr|delete)(?: |$)"),
 ];
@@ -76,6 +81,8 @@ static REMOTE_PURGE: &[Verb] = &[
     verb("b2", r"(?:^| )(?:rm (?:.* )?(?:-r|--recursive)|delete-bucket|bucket delete)(?: |$)"),
     verb_if("b2", r"(?:^| )sync (?:.* )?--delete(?: |$)", no_dry_run),
     verb("az", r"(?i)(?:^| )storage (?:blob sync .*--delete-destination(?:=| )true|remove .*--recursive)\b"),
+    verb_if("s5cmd", r"(?:^| )(?:rm (?:.* )?\S*\*|rb|sync (?:.* )?--delete)(?: |$)", no_dry_run),
+    verb("swift", after_options!(r"delete")),
 ];
 
 /// Every HTTP client [`request`] reads, for the rows that judge the request it sends.
@@ -99,8 +106,8 @@ pub static RULES: &[Rule] = &[
         reason: "the resource is destroyed and created again: a database, disk or machine comes back empty, with a new address",
         decision: Decision::Ask,
         matcher: Matcher::Verbs(REPLACE),
-        hits: &["terraform apply -auto-approve -replace=aws_instance.web", "tofu apply -replace aws_db_instance.main", "terragrunt apply -replace=module.db", "pulumi up --yes --replace urn:pulumi:prod::app::aws:rds/instance:Instance::db"],
-        misses: &["terraform apply -auto-approve", "terraform plan -replace=aws_instance.web", "pulumi up --yes", "pulumi preview --replace urn:x"],
+        hits: &["terraform apply -auto-approve -replace=aws_instance.web", "tofu apply -replace aws_db_instance.main", "terraform taint aws_instance.web", "terragrunt apply -replace=module.db", "pulumi up --yes --replace urn:pulumi:prod::app::aws:rds/instance:Instance::db"],
+        misses: &["terraform apply -auto-approve", "terraform plan -replace=aws_instance.web", "pulumi up --yes", "pulumi preview --replace urn:x", "terraform untaint aws_instance.web"],
     },
     Rule {
         id: "cloud.host-pod",
@@ -113,12 +120,12 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "cloud.scale-to-zero",
-        category: "scale every workload of a namespace or selection to zero (kubectl scale --all --replicas=0)",
+        category: "scale every workload of a namespace or selection to zero, or evict every pod (kubectl scale --all --replicas=0, taint --all NoExecute)",
         reason: "everything selected stops serving at once: an outage for all of it, however quickly it is scaled back",
         decision: Decision::Ask,
         matcher: Matcher::Verbs(SCALE_TO_ZERO),
-        hits: &["kubectl scale deploy --all --replicas=0 -n prod", "kubectl scale statefulset -l app=db --replicas 0", "oc scale dc --all --replicas=0"],
-        misses: &["kubectl scale deploy web --replicas=0", "kubectl scale deploy --all --replicas=2", "kubectl scale deploy --all --replicas=0 --dry-run=client"],
+        hits: &["kubectl scale deploy --all --replicas=0 -n prod", "kubectl scale statefulset -l app=db --replicas 0", "oc scale dc --all --replicas=0", "kubectl taint nodes --all maintenance=true:NoExecute"],
+        misses: &["kubectl scale deploy web --replicas=0", "kubectl scale deploy --all --replicas=2", "kubectl scale deploy --all --replicas=0 --dry-run=client", "kubectl taint nodes node-1 gpu=true:NoSchedule", "kubectl taint nodes --all node-role.kubernetes.io/control-plane-"],
     },
     Rule {
         id: "cloud.store-delete",
@@ -127,7 +134,7 @@ pub static RULES: &[Rule] = &[
         decision: Decision::Ask,
         matcher: Matcher::Verbs(STORE_DELETE),
         hits: &["vault kv delete secret/app", "vault kv metadata delete secret/app", "vault -address=https://v:8200 secrets disable kv/", "vault token revoke -mode=path auth/github", "consul kv delete -recurse app/", "etcdctl del --prefix /registry", "etcdctl --endpoints http://e:2379 del /a", "zkCli.sh -server zk:2181 deleteall /kafka"],
-        misses: &["vault kv get secret/app", "vault kv put secret/app k=v", "vault token revoke -self", "consul kv get -recurse app/", "etcdctl get --prefix /registry", "etcdctl put /a b"],
+        misses: &["vault kv get secret/app", "vault kv put secret/app k=v", "vault token revoke -self", "consul kv get -recurse app/", "etcdctl get --prefix /registry", "etcdctl put /a b", "etcdctl snapshot restore snap.db --data-dir /var/lib/etcd-new"],
     },
     Rule {
         id: "cloud.remote-purge",

@@ -20,6 +20,14 @@ macro_rules! django_commands {
     };
 }
 
+/// The Node.js tools' resets, as `yarn`, `pnpm` and `bun` run a project's
+/// binaries by name (`yarn sequelize db:drop`).
+macro_rules! node_resets {
+    () => {
+        r"(?:prisma (?:migrate reset|db push (?:.* )?--(?:force-reset|accept-data-loss))|sequelize\S* db:(?:drop|migrate:undo:all|seed:undo:all)|typeorm\S* schema:drop|mikro-orm\S* (?:schema:drop|schema:fresh|migration:fresh)|knex migrate:rollback (?:.* )?--all|drizzle-kit push (?:.* )?--force)(?: |$)"
+    };
+}
+
 /// Frameworks' and migration tools' commands that drop the database, empty
 /// it, or roll every migration back. Migrating forward, one step back,
 /// seeding and status are their everyday neighbours.
@@ -27,13 +35,15 @@ macro_rules! django_commands {
 static FRAMEWORK_RESET: &[Verb] = &[
     verb("rails", rails_tasks!()),
     verb("rake", rails_tasks!()),
-    verb("python*", concat!(r"(?:^| )\S*manage\.py (?:-\S+ )*", r"(?:flush|reset_db|reset_schema|migrate \S+ zero)(?: |$)")),
+    verb("python*", concat!(r"(?:^| )(?:\S*manage\.py|-m django) (?:-\S+ )*", r"(?:flush|reset_db|reset_schema|migrate \S+ zero)(?: |$)")),
     verb("manage.py", django_commands!()),
     verb("django-admin", django_commands!()),
     verb("prisma", r"(?:^| )(?:migrate reset|db push (?:.* )?--(?:force-reset|accept-data-loss))(?: |$)"),
-    verb("pnpm", r"^(?:exec )?prisma (?:migrate reset|db push (?:.* )?--(?:force-reset|accept-data-loss))(?: |$)"),
-    verb("yarn", r"^(?:exec )?prisma (?:migrate reset|db push (?:.* )?--(?:force-reset|accept-data-loss))(?: |$)"),
-    verb("bun", r"^(?:x )?prisma (?:migrate reset|db push (?:.* )?--(?:force-reset|accept-data-loss))(?: |$)"),
+    verb("pnpm", concat!(r"^(?:exec |dlx )?", node_resets!())),
+    verb("yarn", concat!(r"^(?:exec |dlx )?", node_resets!())),
+    verb("bun", concat!(r"^(?:x |run )?", node_resets!())),
+    verb("bunx", concat!(r"^", node_resets!())),
+    verb("drizzle-kit", r"(?:^| )push (?:.* )?--force(?: |$)"),
     verb("php", r"(?:^| )\S*artisan (?:migrate:(?:fresh|reset|refresh)|db:wipe)(?: |$)"),
     verb("sail", r"(?:^| )artisan (?:migrate:(?:fresh|reset|refresh)|db:wipe)(?: |$)"),
     verb_if("php", r"(?:^| )\S*console doctrine:(?:database|schema):drop(?: |$)", forced),
@@ -59,7 +69,19 @@ static FRAMEWORK_RESET: &[Verb] = &[
     verb("diesel", r"(?:^| )(?:database reset|migration (?:revert|redo) (?:.* )?--all)(?: |$)"),
     verb("atlas", r"(?:^| )schema clean(?: |$)"),
     verb("wp", r"(?:^| )(?:db (?:reset|drop|clean)|site empty)(?: |$)"),
+    verb("hanami", r"(?:^| )db (?:drop|reset)(?: |$)"),
+    verb_if("sqitch", r"(?:^| )revert(?: |$)", reverts_all),
     verb("drush", r"(?:^| )(?:sql-drop|sql:drop|site-install|site:install|si)(?: |$)"),
+];
+
+/// Framework consoles handed code that deletes or empties every row of a
+/// model (a filtered delete, `.where(…)`, is left to the code's author).
+#[rustfmt::skip]
+static ORM_DELETE_ALL: &[Verb] = &[
+    verb_if("rails", r"(?:^| )(?:runner|r) .*(?:\.(?:delete_all|destroy_all)\b|\.connection\.(?:truncate|drop_table)\b)", unfiltered),
+    verb_if("python*", r"(?:^| )\S*manage\.py shell .*\.objects\.all\(\)\.(?:delete|update)\(", unfiltered),
+    verb_if("manage.py", r"(?:^| )shell .*\.objects\.all\(\)\.(?:delete|update)\(", unfiltered),
+    verb_if("php", r"(?:^| )\S*artisan tinker .*(?:::truncate\(\)|::query\(\)->delete\(\)|DB::table\([^)]*\)->(?:delete|truncate)\(\))", unfiltered),
 ];
 
 /// Roles removed from a database server.
@@ -75,6 +97,10 @@ static STORE_DELETE: &[Verb] = &[
     verb("influx", r"(?:^| )delete(?: |$)"),
     verb("mongorestore", r"(?:^| )--drop(?: |$)"),
     verb("cypher-shell", r"(?i)\bmatch\s*\([^)]*\)\s*(?:detach\s+)?delete\b"),
+    // Debian's PostgreSQL clusters: the whole server's data directory.
+    verb("pg_dropcluster", ""),
+    verb_if("redis-cli", "", redis_mass_delete),
+    verb_if("valkey-cli", "", redis_mass_delete),
 ];
 
 /// An HTTP DELETE of a whole index or database, or a delete-by-query of
@@ -109,6 +135,15 @@ pub static RULES: &[Rule] = &[
         misses: &["rails db:migrate", "rails db:rollback", "python manage.py migrate", "python manage.py migrate shop 0003", "npx prisma migrate dev", "npx prisma db push", "php artisan migrate --force", "flyway migrate", "alembic downgrade -1", "mix ecto.migrate", "migrate -path m -database x down 1", "php bin/console doctrine:database:drop"],
     },
     Rule {
+        id: "db.orm-delete-all",
+        category: "delete or rewrite every row through a framework console (rails runner 'User.delete_all', manage.py shell -c '…objects.all().delete()')",
+        reason: "the model's whole table is deleted or rewritten by code handed to the console, with no WHERE to narrow it and no undo",
+        decision: Decision::Ask,
+        matcher: Matcher::Verbs(ORM_DELETE_ALL),
+        hits: &["rails runner 'User.delete_all'", "bin/rails r \"Order.destroy_all\"", "python manage.py shell -c 'from shop.models import Order; Order.objects.all().delete()'", "php artisan tinker --execute='App\\Models\\User::truncate()'"],
+        misses: &["rails runner 'puts User.count'", "rails runner 'User.where(spam: true).delete_all'", "python manage.py shell -c 'print(Order.objects.count())'", "php artisan tinker"],
+    },
+    Rule {
         id: "db.role-drop",
         category: "remove a database role (dropuser)",
         reason: "every application and person logging in as that role is locked out, and what it owned must be reassigned",
@@ -123,8 +158,8 @@ pub static RULES: &[Rule] = &[
         reason: "a superuser or a holder of every right reads and changes every database on the server, and on most servers can run programs and read files as the server",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: GRANT_PROGRAMS, check: grants_everything },
-        hits: &["psql -c \"ALTER USER app WITH SUPERUSER\"", "psql -c 'CREATE ROLE x LOGIN SUPERUSER'", "mysql -e \"GRANT ALL PRIVILEGES ON *.* TO 'e'@'%'\"", "mysql -e \"GRANT SELECT ON shop.* TO 'e'@'%' WITH GRANT OPTION\"", "psql -c 'GRANT pg_execute_server_program TO app'", "createuser --superuser eve", "createuser -s eve"],
-        misses: &["psql -c \"ALTER USER app WITH PASSWORD 'x'\"", "psql -c 'ALTER USER app NOSUPERUSER'", "mysql -e \"GRANT ALL PRIVILEGES ON shop.* TO 'app'@'localhost'\"", "psql -c 'GRANT SELECT ON ALL TABLES IN SCHEMA public TO ro'", "createuser app"],
+        hits: &["psql -c \"ALTER USER app WITH SUPERUSER\"", "psql -c 'CREATE ROLE x LOGIN SUPERUSER'", "mysql -e \"GRANT ALL PRIVILEGES ON *.* TO 'e'@'%'\"", "mysql -e \"GRANT SELECT ON shop.* TO 'e'@'%' WITH GRANT OPTION\"", "psql -c 'GRANT pg_execute_server_program TO app'", "createuser --superuser eve", "createuser -s eve", "createuser -dsP eve"],
+        misses: &["psql -c \"ALTER USER app WITH PASSWORD 'x'\"", "psql -c 'ALTER USER app NOSUPERUSER'", "mysql -e \"GRANT ALL PRIVILEGES ON shop.* TO 'app'@'localhost'\"", "psql -c 'GRANT SELECT ON ALL TABLES IN SCHEMA public TO ro'", "createuser app", "createuser -d -r -P app"],
     },
     Rule {
         id: "db.sql-update-all",
@@ -150,17 +185,17 @@ pub static RULES: &[Rule] = &[
         reason: "the index or database and every document in it are deleted at once, on a local server as much as a remote one",
         decision: Decision::Ask,
         matcher: Matcher::Verbs(INDEX_DELETE),
-        hits: &["curl -X DELETE 'http://localhost:9200/_all'", "curl -XDELETE localhost:9200/logs-*", "curl -X POST localhost:9200/orders/_delete_by_query -d '{\"query\":{\"match_all\":{}}}'", "curl -X DELETE http://127.0.0.1:5984/shop", "http DELETE localhost:9200/orders"],
+        hits: &["curl -X DELETE 'http://localhost:9200/_all'", "curl -XDELETE localhost:9200/logs-*", "curl -X POST localhost:9200/orders/_delete_by_query -d '{\"query\":{\"match_all\":{}}}'", "curl -X DELETE http://127.0.0.1:5984/shop", "http DELETE localhost:9200/orders", "curl -X DELETE localhost:6333/collections/docs", "curl 'http://localhost:8983/solr/core/update?commit=true' -H 'Content-Type: text/xml' -d '<delete><query>*:*</query></delete>'"],
         misses: &["curl localhost:9200/_cat/indices", "curl -X DELETE localhost:9200/orders/_doc/1", "curl -X PUT localhost:9200/orders", "curl -X DELETE http://localhost:3000/api/items"],
     },
     Rule {
         id: "db.store-delete",
-        category: "delete a time-series bucket, drop collections on restore, or delete every graph node (influx delete, mongorestore --drop, MATCH (n) DELETE n)",
-        reason: "the bucket, collection or graph and its data are gone; a restore with --drop replaces live collections with the dump's",
+        category: "delete a time-series bucket, a database cluster, every matching key or graph node, or drop collections on restore (influx delete, pg_dropcluster, KEYS | xargs DEL, MATCH (n) DELETE n, mongorestore --drop)",
+        reason: "the bucket, cluster, keys or graph and their data are gone; a restore with --drop replaces live collections with the dump's",
         decision: Decision::Ask,
         matcher: Matcher::Verbs(STORE_DELETE),
-        hits: &["influx bucket delete --name metrics --org acme", "influx delete --bucket b --start 1970-01-01T00:00:00Z --stop 2100-01-01T00:00:00Z", "mongorestore --drop dump/", "cypher-shell 'MATCH (n) DETACH DELETE n'"],
-        misses: &["influx bucket list", "influx bucket create --name m", "mongorestore --db shop dump/shop", "cypher-shell 'MATCH (n) RETURN count(n)'"],
+        hits: &["influx bucket delete --name metrics --org acme", "influx delete --bucket b --start 1970-01-01T00:00:00Z --stop 2100-01-01T00:00:00Z", "mongorestore --drop dump/", "cypher-shell 'MATCH (n) DETACH DELETE n'", "pg_dropcluster 15 main --stop", "redis-cli --scan --pattern 'sess:*' | xargs redis-cli DEL", "redis-cli EVAL \"return redis.call('del', unpack(redis.call('keys', ARGV[1])))\" 0 'user:*'"],
+        misses: &["influx bucket list", "influx bucket create --name m", "mongorestore --db shop dump/shop", "cypher-shell 'MATCH (n) RETURN count(n)'", "redis-cli DEL session:1", "redis-cli --scan --pattern 'sess:*' | wc -l"],
     },
     Rule {
         id: "db.redis-takeover",
@@ -183,13 +218,43 @@ fn not_help(cmd: &Command) -> bool {
         .any(|a| matches!(a.as_str(), "--help" | "-?" | "--version" | "-V"))
 }
 
+/// Code that names no filter: no `where`, `filter`, `find` or `exclude`.
+fn unfiltered(cmd: &Command) -> bool {
+    const FILTERS: &[&str] = &["where(", "filter(", "find(", "find_by(", "exclude(", "where "];
+    !cmd.args.iter().any(|a| FILTERS.iter().any(|f| a.contains(f)))
+}
+
+/// `sqitch revert` without `--to` reverts every change.
+fn reverts_all(cmd: &Command) -> bool {
+    !cmd.args.iter().any(|a| a == "--to" || a.starts_with("--to=") || a == "--to-change")
+}
+
+/// `DEL`/`UNLINK` of the keys another redis command listed (`--scan |
+/// xargs redis-cli DEL`), or a script deleting what `KEYS` returns.
+fn redis_mass_delete(cmd: &Command) -> bool {
+    redis_commands(cmd).iter().any(|words| {
+        let first = words.first().map(|w| w.to_ascii_lowercase());
+        match first.as_deref() {
+            // `xargs` hands the keys it reads to the command as its last words.
+            Some("del" | "unlink") => {
+                cmd.via.contains(&"xargs") && cmd.fed_by(&["redis-cli", "valkey-cli"])
+            }
+            Some("eval" | "evalsha") => words.get(1).is_some_and(|script| {
+                let script = script.to_ascii_lowercase();
+                script.contains("'del'") || script.contains("\"del\"") || script.contains("'unlink'")
+            }) && words.get(1).is_some_and(|s| s.to_ascii_lowercase().contains("keys")),
+            _ => false,
+        }
+    })
+}
+
 /// Doctrine's drops do nothing without `--force`.
 fn forced(cmd: &Command) -> bool {
     cmd.args.iter().any(|a| a == "--force" || a == "-f")
 }
 
 /// Role attributes that make a role master of the server.
-const MASTER_ATTRIBUTES: &[&str] = &["superuser", "createrole", "bypassrls"];
+const MASTER_ATTRIBUTES: &[&str] = &["superuser", "bypassrls"];
 
 /// Roles whose holders read or write the server's files or run programs,
 /// or that are a managed service's superuser.
@@ -224,8 +289,7 @@ fn is_master_grant(words: &[String]) -> bool {
 fn grants_everything(cmd: &Command) -> bool {
     if cmd.program == "createuser" {
         return cmd.args.iter().any(|a| {
-            matches!(a.as_str(), "--superuser" | "--createrole")
-                || (a.starts_with('-') && !a.starts_with("--") && a[1..].contains(['s', 'r']))
+            a == "--superuser" || (a.starts_with('-') && !a.starts_with("--") && a[1..].contains('s'))
         });
     }
     statements(cmd).iter().any(|s| is_master_grant(s))
@@ -272,8 +336,13 @@ fn sql_server_file(cmd: &Command) -> bool {
 }
 
 /// Ports of search engines and document databases that take a DELETE of a
-/// whole index or database at the top of their URL space.
+/// whole index or database at the top of their URL space (Elasticsearch,
+/// OpenSearch, CouchDB).
 const STORE_PORTS: &[u16] = &[9200, 9201, 5984];
+
+/// Ports of search engines and vector stores whose indices live under
+/// `/collections/NAME` or `/indexes/NAME` (Qdrant, Meilisearch, Typesense).
+const COLLECTION_PORTS: &[u16] = &[6333, 7700, 8108];
 
 /// A DELETE of `/_all`, a wildcard, or a whole index or database (one path
 /// segment on a search engine's or CouchDB's port); or a delete-by-query
@@ -285,17 +354,25 @@ fn deletes_index(cmd: &Command) -> bool {
     req.urls.iter().any(|url| {
         let p = path(url);
         let segments: Vec<&str> = p.split('/').filter(|s| !s.is_empty()).collect();
+        let on = |ports: &[u16]| port(url).is_some_and(|n| ports.contains(&n));
         match req.method.as_str() {
             "DELETE" => {
                 let everything = segments.first().is_some_and(|s| *s == "_all" || s.contains('*'));
-                let whole = segments.len() == 1 && port(url).is_some_and(|n| STORE_PORTS.contains(&n));
-                everything || whole
+                let whole = segments.len() == 1 && on(STORE_PORTS);
+                let snapshot = segments.first() == Some(&"_snapshot") && on(STORE_PORTS);
+                let collection = segments.len() == 2
+                    && matches!(segments[0], "collections" | "indexes")
+                    && on(COLLECTION_PORTS);
+                everything || whole || snapshot || collection
             }
-            "POST" => {
-                segments.last() == Some(&"_delete_by_query")
-                    && req.body.iter().any(|b| b.contains("match_all"))
+            _ => {
+                // Every document: a delete-by-query matching all, or Solr's `*:*`.
+                let by_query = segments.last() == Some(&"_delete_by_query")
+                    && (req.body.iter().any(|b| b.contains("match_all")) || url.contains("q=*"));
+                let solr = segments.last() == Some(&"update")
+                    && req.body.iter().any(|b| b.contains("*:*") && b.to_ascii_lowercase().contains("delete"));
+                by_query || solr
             }
-            _ => false,
         }
     })
 }

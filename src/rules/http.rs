@@ -29,12 +29,15 @@ impl Request {
     }
 }
 
-/// Whether `url` names this machine: a loopback host, or HTTPie's `:PORT`.
+/// Whether `url` names this machine: a loopback host, Docker's name for
+/// its host, or HTTPie's `:PORT`.
 pub(super) fn is_local(url: &str) -> bool {
     if url.starts_with(':') {
         return true;
     }
-    literal_host(&split_url(url)).is_some_and(|h| is_loopback(&h))
+    // Docker's name for the machine it runs on, from inside a container.
+    literal_host(&split_url(url))
+        .is_some_and(|h| is_loopback(&h) || h == "host.docker.internal")
 }
 
 /// The port written in `url`, if any.
