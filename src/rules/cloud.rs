@@ -516,7 +516,7 @@ fn state_delete(cmd: &Command) -> bool {
 }
 
 #[rustfmt::skip]
-const KUBECTL_VALUED: &[&str] = &["-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s", "--server", "--token", "--as", "--as-group", "--request-timeout", "-v", "--cache-dir"];
+pub(super) const KUBECTL_VALUED: &[&str] = &["-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s", "--server", "--token", "--as", "--as-group", "--request-timeout", "-v", "--cache-dir"];
 
 /// `--dry-run` alone meant client-side in older kubectl; `=none` really acts.
 fn kubectl_dry_run(cmd: &Command) -> bool {

@@ -2,96 +2,131 @@
 
 use serde_json::Value;
 
-use super::cloud::{path, AWS_VALUED, GCLOUD_VALUED};
+use super::cli_ops::{aws_path, az_path, gcloud_path, has, kubectl_path, matches, op, value, Op, When};
 use super::{verb, verb_if, Matcher, Rule, Verb};
 use crate::shell::Command;
 use crate::verdict::Decision;
 
-/// A row for `aws SERVICE OP`, where OP matches `ops` (a regex
-/// alternation) and the rest of the line then matches `then` (`""`: any).
-/// Global options may stand between the service and the operation.
-macro_rules! aws {
-    ($service:literal, $ops:literal) => {
-        aws!($service, $ops, "")
-    };
-    ($service:literal, $ops:literal, $then:literal) => {
-        verb_if(
-            "aws",
-            concat!(r"(?:^| )(?:", $service, r") (?:-\S+ (?:\S+ )?)*?(?:", $ops, r")(?: |$)", $then),
-            aws_acts,
-        )
-    };
-}
-
-/// A row for `gcloud [alpha|beta] GROUPS...`, `path` being the words of the
-/// command group and verb as a regex (`logging sinks delete`).
-macro_rules! gcloud {
-    ($path:literal) => {
-        gcloud!($path, "")
-    };
-    ($path:literal, $then:literal) => {
-        verb_if(
-            "gcloud",
-            concat!(r"(?:^| )(?:alpha |beta |preview )?(?:", $path, r")(?: |$)", $then),
-            gcloud_acts,
-        )
-    };
-}
+// Each rule is a table of rows, one per program. The big CLIs' rows read an
+// operations table ([`Op`]), compared word by word: a row per operation as a
+// regex would cost every `aws` or `kubectl` call dozens of compilations.
 
 /// Credentials minted, logins given, and accounts made: each is a new way in
 /// that outlives the session and that nobody else sees being made.
 #[rustfmt::skip]
+static AWS_CREDENTIALS: &[Op] = &[
+    op(&["iam", "create-access-key|create-login-profile|update-login-profile|create-user|create-service-specific-credential|upload-ssh-public-key|deactivate-mfa-device"], When::Always),
+    op(&["iam", "update-access-key"], When::Value("--status", &["Active"])),
+    op(&["cognito-idp", "admin-create-user|admin-set-user-password"], When::Always),
+    op(&["sts", "get-federation-token"], When::Always),
+    op(&["rolesanywhere", "create-trust-anchor|create-profile"], When::Always),
+];
+
+#[rustfmt::skip]
+static GCLOUD_CREDENTIALS: &[Op] = &[
+    op(&["iam", "service-accounts", "keys", "create|upload"], When::Always),
+    op(&["compute", "instances|project-info", "add-metadata"], When::Has(&["ssh-keys=", "sshKeys=", "startup-script=", "startup-script-url="])),
+    op(&["sql", "users", "set-password"], When::Always),
+];
+
+#[rustfmt::skip]
+static AZ_CREDENTIALS: &[Op] = &[
+    op(&["ad", "app|sp", "credential", "reset"], When::Always),
+    op(&["ad", "sp", "create-for-rbac"], When::Always),
+    op(&["ad", "user", "create"], When::Always),
+    op(&["ad", "user", "update"], When::Has(&["--password"])),
+    op(&["vm", "user", "update|create"], When::Always),
+    op(&["sql|postgres|mysql", "server|flexible-server", "update"], When::Has(&["--admin-password"])),
+];
+
+#[rustfmt::skip]
+static KUBECTL_CREDENTIALS: &[Op] = &[
+    op(&["create", "token"], When::Always),
+    op(&["certificate", "approve"], When::Always),
+];
+
+#[rustfmt::skip]
 static CREDENTIALS: &[Verb] = &[
-    aws!("iam", "create-access-key|create-login-profile|update-login-profile|create-user|create-service-specific-credential|upload-ssh-public-key|deactivate-mfa-device"),
-    aws!("iam", "update-access-key", r".*--status(?:=| )Active\b"),
-    aws!("cognito-idp", "admin-create-user|admin-set-user-password"),
-    aws!("sts", "get-federation-token"),
-    aws!("rolesanywhere", "create-trust-anchor|create-profile"),
-    gcloud!(r"sql users set-password"),
-    verb("az", r"(?i)(?:^| )(?:sql server|postgres server|postgres flexible-server|mysql server|mysql flexible-server) update .*--admin-password(?:=| )"),
-    gcloud!(r"iam service-accounts keys (?:create|upload)"),
-    gcloud!(r"compute (?:instances|project-info) add-metadata", r".*\b(?:ssh-keys|sshKeys|startup-script|startup-script-url)="),
-    verb("az", r"(?:^| )ad (?:app|sp) credential reset(?: |$)"),
-    verb("az", r"(?:^| )ad sp create-for-rbac(?: |$)"),
-    verb("az", r"(?:^| )ad user create(?: |$)"),
-    verb("az", r"(?:^| )ad user update .*--password(?:=| )"),
-    verb("az", r"(?:^| )vm user (?:update|create)(?: |$)"),
-    verb("kubectl", r"(?:^| )create token(?: |$)"),
-    verb("kubectl", r"(?:^| )certificate approve(?: |$)"),
-    verb("oc", r"(?:^| )create token(?: |$)"),
+    verb_if("aws", "", |c| aws_path(c).is_some_and(|p| matches(c, &p, AWS_CREDENTIALS))),
+    verb_if("gcloud", "", |c| gcloud_path(c).is_some_and(|p| matches(c, &p, GCLOUD_CREDENTIALS))),
+    verb_if("az", "", |c| matches(c, &az_path(c), AZ_CREDENTIALS)),
+    verb_if("kubectl", "", |c| kubectl_path(c).is_some_and(|p| matches(c, &p, KUBECTL_CREDENTIALS))),
+    verb_if("oc", "", |c| kubectl_path(c).is_some_and(|p| matches(c, &p, KUBECTL_CREDENTIALS))),
     verb("mc", r"^(?:-\S+ )*admin (?:user (?:add|svcacct add)|accesskey create)(?: |$)"),
-    verb("vault", r"^(?:-\S+ )*token create .*-policy(?:=| )root\b"),
-    verb("vault", r"^(?:-\S+ )*operator generate-root(?: |$)"),
+    verb("vault", r"^(?:-\S+ )*(?:token create .*-policy(?:=| )root\b|operator generate-root(?: |$))"),
 ];
 
 /// Administrator rights, or the right to grant them, handed to an identity.
 #[rustfmt::skip]
+static AWS_ADMIN: &[Op] = &[
+    op(&["iam", "attach-user-policy|attach-role-policy|attach-group-policy"], When::Has(&["/AdministratorAccess", "/IAMFullAccess", "/PowerUserAccess"])),
+    op(&["iam", "put-user-policy|put-role-policy|put-group-policy|create-policy-version"], When::Check(allows_every_action)),
+    op(&["iam", "update-assume-role-policy"], When::Always),
+    op(&["iam", "add-user-to-group"], When::Check(|c| value(c, "--group-name").is_some_and(|g| g.to_ascii_lowercase().contains("admin")))),
+];
+
+/// Google Cloud's roles that administer a project, folder or organization,
+/// or let their holder act as or mint keys for another identity.
+#[rustfmt::skip]
+const GCP_ADMIN_ROLES: &[&str] = &["roles/owner", "roles/editor", "roles/iam.securityAdmin", "roles/iam.serviceAccountTokenCreator", "roles/iam.serviceAccountKeyAdmin", "roles/iam.roleAdmin", "roles/iam.organizationRoleAdmin", "roles/resourcemanager.projectIamAdmin", "roles/resourcemanager.folderAdmin", "roles/resourcemanager.folderIamAdmin", "roles/resourcemanager.organizationAdmin", "roles/billing.admin"];
+
+#[rustfmt::skip]
+static GCLOUD_ADMIN: &[Op] = &[
+    op(&["*", "add-iam-policy-binding"], When::Value("--role", GCP_ADMIN_ROLES)),
+    op(&["*", "*", "add-iam-policy-binding"], When::Value("--role", GCP_ADMIN_ROLES)),
+    op(&["*", "*", "*", "add-iam-policy-binding"], When::Value("--role", GCP_ADMIN_ROLES)),
+    op(&["*", "set-iam-policy"], When::Always),
+    op(&["*", "*", "set-iam-policy"], When::Always),
+    op(&["*", "*", "*", "set-iam-policy"], When::Always),
+];
+
+/// Azure's built-in roles that can change everything or grant any role
+/// (by name or by their fixed ids).
+#[rustfmt::skip]
+const AZ_ADMIN_ROLES: &[&str] = &["Owner", "Contributor", "User Access Administrator", "Role Based Access Control Administrator", "8e3af657-a8ff-443c-a75c-2fe8c4bcb635", "b24988ac-6180-42a0-ab88-20f7382dd24c", "18d7d88d-d35e-4fb5-a5c3-7773c20a72d9"];
+
+#[rustfmt::skip]
+static AZ_ADMIN: &[Op] = &[
+    op(&["role", "assignment", "create"], When::Value("--role", AZ_ADMIN_ROLES)),
+    op(&["ad", "app", "permission", "grant|admin-consent"], When::Always),
+];
+
+#[rustfmt::skip]
+static KUBECTL_ADMIN: &[Op] = &[
+    op(&["create", "clusterrolebinding"], When::Value("--clusterrole", &["cluster-admin", "admin", "edit"])),
+    op(&["create", "rolebinding"], When::Value("--clusterrole", &["cluster-admin"])),
+    op(&["create", "clusterrole"], When::Check(|c| value(c, "--verb").is_some_and(|v| v.split(',').any(|w| w == "*")))),
+    // OpenShift: cluster-admin and the privileged security context constraints.
+    op(&["adm", "policy", "add-cluster-role-to-user|add-cluster-role-to-group", "cluster-admin"], When::Always),
+    op(&["adm", "policy", "add-scc-to-user|add-scc-to-group", "privileged|anyuid|hostaccess"], When::Always),
+];
+
+#[rustfmt::skip]
 static ADMIN_GRANTS: &[Verb] = &[
-    aws!("iam", "attach-(?:user|role|group)-policy", r".*\b(?:AdministratorAccess|IAMFullAccess|PowerUserAccess)\b"),
-    verb_if("aws", r"(?:^| )iam (?:-\S+ (?:\S+ )?)*?(?:put-(?:user|role|group)-policy|create-policy-version)(?: |$)", allows_every_action),
-    aws!("iam", "update-assume-role-policy"),
-    aws!("iam", "add-user-to-group", r"(?i).*--group-name(?:=| )\S*admin"),
-    gcloud!(r"\S+(?: \S+)? add-iam-policy-binding", r".*--role(?:=| )(?:roles/)?(?:owner|editor|iam\.securityAdmin|iam\.serviceAccountTokenCreator|iam\.serviceAccountKeyAdmin|iam\.roleAdmin|iam\.organizationRoleAdmin|resourcemanager\.projectIamAdmin|resourcemanager\.folderAdmin|resourcemanager\.folderIamAdmin|resourcemanager\.organizationAdmin|billing\.admin)\b"),
-    gcloud!(r"\S+(?: \S+)? set-iam-policy"),
-    verb("az", r"(?i)(?:^| )role assignment create .*--role(?:=| )(?:owner|contributor|user access administrator|role based access control administrator|8e3af657-a8ff-443c-a75c-2fe8c4bcb635|b24988ac-6180-42a0-ab88-20f7382dd24c|18d7d88d-d35e-4fb5-a5c3-7773c20a72d9)(?: |$)"),
-    verb("az", r"(?:^| )ad app permission (?:grant|admin-consent)(?: |$)"),
-    verb_if("kubectl", r"(?:^| )create clusterrolebinding .*--clusterrole(?:=| )(?:cluster-admin|admin|edit)(?: |$)", not_dry_run),
-    verb_if("kubectl", r"(?:^| )create rolebinding .*--clusterrole(?:=| )cluster-admin(?: |$)", not_dry_run),
-    verb_if("oc", r"(?:^| )create (?:cluster)?rolebinding .*--clusterrole(?:=| )cluster-admin(?: |$)", not_dry_run),
-    verb("oc", r"(?:^| )adm policy add-(?:cluster-role-to-(?:user|group) cluster-admin|scc-to-(?:user|group) (?:privileged|anyuid|hostaccess))(?: |$)"),
+    verb_if("aws", "", |c| aws_path(c).is_some_and(|p| matches(c, &p, AWS_ADMIN))),
+    verb_if("gcloud", "", |c| gcloud_path(c).is_some_and(|p| matches(c, &p, GCLOUD_ADMIN))),
+    verb_if("az", "", |c| matches(c, &az_path(c), AZ_ADMIN)),
+    verb_if("kubectl", "", |c| kubectl_path(c).is_some_and(|p| matches(c, &p, KUBECTL_ADMIN))),
+    verb_if("oc", "", |c| kubectl_path(c).is_some_and(|p| matches(c, &p, KUBECTL_ADMIN))),
     verb("mc", r"^(?:-\S+ )*admin policy (?:attach|set) \S+ consoleAdmin(?: |$)"),
-    verb_if("kubectl", r"(?:^| )create clusterrole (?:.* )?--verb(?:=| )(?:\S*,)?\*", not_dry_run),
-    verb("gh", r"(?i)(?:^| )api .*(?:collaborators|memberships)/\S+.*\b(?:permission|role)=admin\b|(?:^| )api .*\b(?:permission|role)=admin\b.*(?:collaborators|memberships)/"),
+    verb_if("gh", "", gh_admin_grant),
 ];
 
 /// Firewalls and security groups opened to every address on the internet.
 #[rustfmt::skip]
+static AWS_WORLD_OPEN: &[Op] = &[
+    op(&["ec2", "authorize-security-group-ingress"], When::Has(&["0.0.0.0/0", "::/0"])),
+    op(&["lightsail", "open-instance-public-ports|put-instance-public-ports"], When::Has(&["0.0.0.0/0", "::/0"])),
+];
+
+#[rustfmt::skip]
 static WORLD_OPEN: &[Verb] = &[
-    aws!("ec2", "authorize-security-group-ingress", r".*(?:0\.0\.0\.0/0|::/0)"),
-    aws!("lightsail", "open-instance-public-ports|put-instance-public-ports", r".*(?:0\.0\.0\.0/0|::/0)"),
-    verb_if("gcloud", r"(?:^| )compute firewall-rules (?:create|update)(?: |$)", firewall_from_anywhere),
-    verb_if("az", r"(?:^| )network nsg rule (?:create|update)(?: |$)", nsg_from_anywhere),
-    verb("az", r"(?:^| )vm open-port(?: |$)"),
+    verb_if("aws", "", |c| aws_path(c).is_some_and(|p| matches(c, &p, AWS_WORLD_OPEN))),
+    verb_if("gcloud", "", firewall_from_anywhere),
+    verb_if("az", "", |c| {
+        let p = az_path(c);
+        p.starts_with(&["vm", "open-port"]) || nsg_from_anywhere(c, &p)
+    }),
     verb("doctl", r"(?:^| )compute firewall (?:create|update|add-rules) .*address:(?:0\.0\.0\.0/0|::/0)"),
     verb("hcloud", r"(?:^| )firewall add-rule .*--direction(?:=| )in\b.*(?:0\.0\.0\.0/0|::/0)"),
     verb("openstack", r"(?:^| )security group rule create .*--remote-ip(?:=| )(?:0\.0\.0\.0/0|::/0)"),
@@ -99,66 +134,103 @@ static WORLD_OPEN: &[Verb] = &[
 
 /// Data or services made readable, writable or callable by anyone.
 #[rustfmt::skip]
+static AWS_PUBLIC: &[Op] = &[
+    op(&["s3api|s3", "put-bucket-acl|put-object-acl|put-object|create-bucket|copy-object|cp|sync|mv"], When::Check(public_acl)),
+    op(&["s3api|s3control", "put-public-access-block"], When::Has(&["=false"])),
+    op(&["ec2", "modify-snapshot-attribute|modify-image-attribute"], When::Check(|c| value(c, "--group-names") == Some("all") || has(c, &["group=all"]))),
+    op(&["rds", "modify-db-snapshot-attribute|modify-db-cluster-snapshot-attribute"], When::Check(|c| values_of(c, "--values-to-add").any(|v| v == "all"))),
+    op(&["rds", "modify-db-instance|create-db-instance|modify-db-cluster|create-db-cluster"], When::Check(|c| c.args.iter().any(|a| a == "--publicly-accessible"))),
+    op(&["lambda", "create-function-url-config|update-function-url-config"], When::Value("--auth-type", &["NONE"])),
+    op(&["lambda", "add-permission"], When::Value("--principal", &["*"])),
+    // Any resource policy (bucket, queue, topic, key, registry, role trust).
+    op(&["*", "*"], When::Check(allows_everyone)),
+];
+
+#[rustfmt::skip]
+static GCLOUD_PUBLIC: &[Op] = &[
+    op(&["*"], When::Value("--member", &["allUsers", "allAuthenticatedUsers"])),
+    op(&["*"], When::Value("--predefined-acl", &["publicRead", "publicReadWrite", "authenticatedRead"])),
+    op(&["*"], When::Value("--predefined-default-object-acl", &["publicRead", "publicReadWrite", "authenticatedRead"])),
+];
+
+#[rustfmt::skip]
+static AZ_PUBLIC: &[Op] = &[
+    op(&["storage", "container", "set-permission|create"], When::Value("--public-access", &["blob", "container"])),
+    op(&["storage", "account", "update|create"], When::Check(blob_public_access)),
+    op(&["disk|snapshot", "grant-access"], When::Always),
+];
+
+#[rustfmt::skip]
+static GSUTIL_PUBLIC: &[Op] = &[
+    op(&["iam|acl|defacl", "ch"], When::Check(grants_all_users)),
+    op(&["acl|defacl", "set"], When::Has(&["public-read", "authenticated-read"])),
+    op(&["cp|rsync|mv"], When::Value("-a", &["public-read", "public-read-write", "authenticated-read"])),
+];
+
+#[rustfmt::skip]
 static PUBLIC: &[Verb] = &[
-    aws!("s3api|s3", r"put-bucket-acl|put-object-acl|put-object|create-bucket|copy-object|cp|sync|mv", r".*--acl(?:=| )(?:public-read|public-read-write|authenticated-read)\b"),
-    aws!("s3api|s3", r"put-bucket-acl|put-object-acl|put-object|create-bucket|copy-object|cp|sync|mv", r".*(?:acs\.amazonaws\.com/groups/global/(?:AllUsers|AuthenticatedUsers))"),
-    aws!("s3api|s3control", "put-public-access-block", r"(?i).*=false\b"),
-    aws!("ec2", "modify-snapshot-attribute|modify-image-attribute", r"(?i).*(?:--group-names(?:=| )all\b|group=all\b)"),
-    aws!("rds", "modify-db-snapshot-attribute|modify-db-cluster-snapshot-attribute", r".*--values-to-add(?:=| )(?:\S+ )*?all(?: |$)"),
-    aws!("rds", "modify-db-instance|create-db-instance|modify-db-cluster|create-db-cluster", r".*--publicly-accessible(?: |$)"),
-    aws!("lambda", "create-function-url-config|update-function-url-config", r".*--auth-type(?:=| )NONE\b"),
-    aws!("lambda", "add-permission", r#".*--principal(?:=| )["']?\*"#),
-    verb("az", r"(?:^| )(?:disk|snapshot) grant-access(?: |$)"),
-    verb_if("aws", r#"Principal|"AWS""#, allows_everyone),
-    verb("gcloud", r"--member(?:=| )(?:allUsers|allAuthenticatedUsers)\b"),
-    verb("gcloud", r"--(?:predefined-acl|predefined-default-object-acl)(?:=| )(?:publicRead|publicReadWrite|authenticatedRead)\b"),
-    verb("gsutil", r"(?:^| )iam ch (?:-\S+ )*(?:\S+ )*?(?:allUsers|allAuthenticatedUsers):"),
-    verb("gsutil", r"(?i)(?:^| )(?:acl|defacl) ch .*(?:allusers|allauthenticatedusers):"),
-    verb("gsutil", r"(?:^| )(?:acl|defacl) set (?:-\S+ )*(?:public-read|public-read-write|authenticated-read)\b"),
-    verb("gsutil", r"(?:^| )(?:cp|rsync|mv) .*-a (?:public-read|public-read-write|authenticated-read)\b"),
-    verb("az", r"(?:^| )storage container (?:set-permission|create) .*--public-access(?:=| )(?:blob|container)\b"),
-    verb("az", r"(?i)(?:^| )storage account (?:update|create) .*--allow-blob-public-access(?:(?:=| )true\b|(?: -|$))"),
+    verb_if("aws", "", |c| aws_path(c).is_some_and(|p| matches(c, &p, AWS_PUBLIC))),
+    verb_if("gcloud", "", |c| gcloud_path(c).is_some_and(|p| matches(c, &p, GCLOUD_PUBLIC))),
+    verb_if("az", "", |c| matches(c, &az_path(c), AZ_PUBLIC)),
+    verb_if("gsutil", "", |c| matches(c, &gsutil_path(c), GSUTIL_PUBLIC)),
     verb("mc", r"^(?:-\S+ )*(?:anonymous|policy) set (?:public|download|upload)\b"),
     verb("s3cmd", r"(?:^| )(?:--acl-public|-P)(?: |$)"),
-    verb("gh", r"(?:^| )repo edit .*--visibility(?:=| )public\b"),
+    verb_if("gh", "", |c| c.operands().starts_with(&["repo", "edit"]) && value(c, "--visibility") == Some("public")),
 ];
 
 /// Audit trails, threat detection and logs turned off or deleted: what
 /// would show afterwards what happened.
 #[rustfmt::skip]
+static AWS_AUDIT: &[Op] = &[
+    op(&["cloudtrail", "stop-logging|delete-trail"], When::Always),
+    op(&["cloudtrail", "update-trail"], When::Has(&["--no-", "--s3-bucket-name", "--cloud-watch-logs-"])),
+    op(&["cloudtrail", "put-event-selectors|put-insight-selectors"], When::Check(narrows_selectors)),
+    op(&["guardduty", "delete-detector|disassociate-from-master-account|disassociate-from-administrator-account|disassociate-members|stop-monitoring-members|delete-members|delete-publishing-destination|create-ip-set|update-ip-set"], When::Always),
+    op(&["guardduty", "update-detector"], When::Has(&["--no-enable"])),
+    op(&["guardduty", "create-filter|update-filter"], When::Value("--action", &["ARCHIVE"])),
+    op(&["configservice|config", "stop-configuration-recorder|delete-configuration-recorder|delete-delivery-channel|delete-config-rule|delete-conformance-pack"], When::Always),
+    op(&["securityhub", "disable-security-hub|batch-disable-standards|disable-import-findings-for-product|disassociate-from-administrator-account|disassociate-from-master-account"], When::Always),
+    op(&["macie2", "disable-macie|disable-organization-admin-account"], When::Always),
+    op(&["inspector2", "disable"], When::Always),
+    op(&["detective", "delete-graph|disassociate-membership"], When::Always),
+    op(&["access-analyzer", "delete-analyzer"], When::Always),
+    op(&["logs", "delete-log-group|delete-log-stream|delete-subscription-filter|delete-destination"], When::Always),
+    op(&["ec2", "delete-flow-logs|disable-ebs-encryption-by-default"], When::Always),
+    op(&["kms", "disable-key|disable-key-rotation"], When::Always),
+    op(&["cloudwatch", "disable-alarm-actions|delete-alarms"], When::Always),
+    op(&["s3api", "put-bucket-logging"], When::Check(|c| value(c, "--bucket-logging-status").is_some_and(|v| v.split_whitespace().collect::<String>() == "{}"))),
+    op(&["s3api", "put-bucket-versioning"], When::Has(&["Status=Suspended", "\"Suspended\""])),
+    op(&["organizations", "disable-aws-service-access"], When::Has(&["cloudtrail", "guardduty", "config.amazonaws", "securityhub", "access-analyzer"])),
+    op(&["eks", "update-cluster-config"], When::Check(|c| squeezed(c).any(|a| a.contains("\"enabled\":false") || a.contains("enabled=false")))),
+    op(&["rds", "modify-db-instance|modify-db-cluster"], When::Has(&["DisableLogTypes"])),
+    op(&["elbv2|elb", "modify-load-balancer-attributes"], When::Has(&["access_logs.s3.enabled,Value=false"])),
+];
+
+#[rustfmt::skip]
+static GCLOUD_AUDIT: &[Op] = &[
+    op(&["logging", "sinks|buckets|logs|views|links", "delete"], When::Always),
+    op(&["logging", "sinks", "update"], When::Has(&["--disabled"])),
+    op(&["logging", "settings", "update"], When::Has(&["--disable-default-sink"])),
+    op(&["services", "disable"], When::Always),
+    op(&["scc", "muteconfigs|mute-configs", "create"], When::Always),
+];
+
+#[rustfmt::skip]
+static AZ_AUDIT: &[Op] = &[
+    op(&["monitor", "diagnostic-settings|log-profiles", "delete"], When::Always),
+    op(&["monitor", "log-analytics", "workspace", "delete"], When::Always),
+    op(&["network", "watcher", "flow-log", "delete"], When::Always),
+    op(&["network", "watcher", "flow-log", "update"], When::Value("--enabled", &["false"])),
+    op(&["security", "pricing", "create"], When::Value("--tier", &["free"])),
+    op(&["security", "auto-provisioning-setting", "update"], When::Value("--auto-provision", &["off"])),
+    op(&["sql", "server|db", "audit-policy", "update"], When::Value("--state", &["disabled"])),
+];
+
+#[rustfmt::skip]
 static AUDIT: &[Verb] = &[
-    aws!("cloudtrail", "stop-logging|delete-trail|remove-tags"),
-    aws!("cloudtrail", "update-trail", r".*--(?:no-\S+|s3-bucket-name|cloud-watch-logs-\S+)"),
-    aws!("cloudtrail", "put-event-selectors|put-insight-selectors", r#".*(?:IncludeManagementEvents\W+false|ExcludeManagementEventSources|"ReadWriteType"\W+"ReadOnly")"#),
-    aws!("guardduty", "delete-detector|disassociate-from-master-account|disassociate-from-administrator-account|disassociate-members|stop-monitoring-members|delete-members|delete-publishing-destination|create-ip-set|update-ip-set"),
-    aws!("guardduty", "update-detector", r".*--no-enable\b"),
-    aws!("guardduty", "create-filter|update-filter", r"(?i).*--action(?:=| )archive\b"),
-    aws!("configservice|config", "stop-configuration-recorder|delete-configuration-recorder|delete-delivery-channel|delete-config-rule|delete-conformance-pack"),
-    aws!("securityhub", "disable-security-hub|batch-disable-standards|disable-import-findings-for-product|disassociate-from-administrator-account|disassociate-from-master-account"),
-    aws!("macie2", "disable-macie|disable-organization-admin-account"),
-    aws!("inspector2", "disable"),
-    aws!("detective", "delete-graph|disassociate-membership"),
-    aws!("access-analyzer", "delete-analyzer"),
-    aws!("logs", "delete-log-group|delete-log-stream|delete-subscription-filter|delete-destination"),
-    aws!("ec2", "delete-flow-logs|disable-ebs-encryption-by-default"),
-    aws!("kms", "disable-key|disable-key-rotation"),
-    aws!("cloudwatch", "disable-alarm-actions|delete-alarms"),
-    aws!("s3api", "put-bucket-logging", r"(?:.* )?--bucket-logging-status(?:=| )'?\{\s*\}"),
-    aws!("s3api", "put-bucket-versioning", r"(?i).*status=suspended\b"),
-    aws!("organizations", "disable-aws-service-access", r".*(?:cloudtrail|guardduty|config|securityhub|access-analyzer)\S*\.amazonaws\.com"),
-    aws!("eks", "update-cluster-config", r#"(?i).*"enabled"\W*false"#),
-    aws!("rds", "modify-db-instance|modify-db-cluster", r".*DisableLogTypes="),
-    aws!("elbv2|elb", "modify-load-balancer-attributes", r"(?i).*access_logs\.s3\.enabled,Value=false"),
-    gcloud!(r"logging (?:sinks|buckets|logs|views|links) delete"),
-    gcloud!(r"logging sinks update", r".*--disabled\b"),
-    gcloud!(r"logging settings update", r".*--disable-default-sink\b"),
-    gcloud!(r"services disable"),
-    gcloud!(r"scc (?:muteconfigs|mute-configs) create"),
-    verb("az", r"(?:^| )monitor (?:diagnostic-settings|log-profiles|log-analytics workspace) delete(?: |$)"),
-    verb("az", r"(?i)(?:^| )network watcher flow-log (?:update .*--enabled(?:=| )false\b|delete(?: |$))"),
-    verb("az", r"(?i)(?:^| )security pricing create .*--tier(?:=| )free\b"),
-    verb("az", r"(?i)(?:^| )security auto-provisioning-setting update .*--auto-provision(?:=| )off\b"),
-    verb("az", r"(?i)(?:^| )sql (?:server|db) audit-policy update .*--state(?:=| )disabled\b"),
+    verb_if("aws", "", |c| aws_path(c).is_some_and(|p| matches(c, &p, AWS_AUDIT))),
+    verb_if("gcloud", "", |c| gcloud_path(c).is_some_and(|p| matches(c, &p, GCLOUD_AUDIT))),
+    verb_if("az", "", |c| matches(c, &az_path(c), AZ_AUDIT)),
     verb("vault", r"^(?:-\S+ )*audit disable(?: |$)"),
 ];
 
@@ -211,41 +283,81 @@ pub static RULES: &[Rule] = &[
     },
 ];
 
-/// An AWS call that acts: not a dry run, a skeleton or a manual page.
-fn aws_acts(cmd: &Command) -> bool {
-    let p = path(&cmd.args, AWS_VALUED);
-    p.get(2) != Some(&"help")
-        && !cmd
-            .args
-            .iter()
-            .any(|a| a == "--dry-run" || a.starts_with("--generate-cli-skeleton"))
-}
-
-/// A gcloud call that acts: not the manual of one (`gcloud help logging …`).
-fn gcloud_acts(cmd: &Command) -> bool {
-    let p = path(&cmd.args, GCLOUD_VALUED);
-    !matches!(p.first(), Some(&("help" | "topic")))
-}
-
-fn not_dry_run(cmd: &Command) -> bool {
-    !cmd.args
-        .iter()
-        .any(|a| a == "--dry-run" || (a.starts_with("--dry-run=") && a != "--dry-run=none"))
-}
-
-/// The value of option `name`, given as `NAME VALUE` or `NAME=VALUE`; the
-/// last one given, as the CLIs read it.
-fn value<'a>(cmd: &'a Command, name: &str) -> Option<&'a str> {
-    let mut found = None;
+/// `gsutil`'s command and its words, after its global options (`-m`, `-o KEY=VALUE`).
+fn gsutil_path(cmd: &Command) -> Vec<&str> {
+    let mut words = Vec::new();
     let mut args = cmd.args.iter();
     while let Some(arg) = args.next() {
-        if arg == name {
-            found = args.next().map(String::as_str);
-        } else if let Some(v) = arg.strip_prefix(name).and_then(|r| r.strip_prefix('=')) {
-            found = Some(v);
+        if words.is_empty() && matches!(arg.as_str(), "-o" | "-h" | "-u" | "-i") {
+            args.next();
+        } else if !arg.starts_with('-') || !words.is_empty() {
+            words.push(arg.as_str());
         }
     }
-    found
+    words
+}
+
+/// The words after option `name`, up to the next option (`--values-to-add a b`).
+fn values_of<'a>(cmd: &'a Command, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+    let at = cmd.args.iter().position(|a| a == name);
+    let inline = cmd
+        .args
+        .iter()
+        .filter_map(move |a| a.strip_prefix(name).and_then(|r| r.strip_prefix('=')));
+    let after = at
+        .map(|i| &cmd.args[i + 1..])
+        .unwrap_or(&[])
+        .iter()
+        .take_while(|a| !a.starts_with('-'))
+        .map(String::as_str);
+    inline.chain(after).flat_map(|v| v.split([',', ' ']))
+}
+
+/// The arguments with their white space taken out, lowercased.
+fn squeezed(cmd: &Command) -> impl Iterator<Item = String> + '_ {
+    cmd.args.iter().map(|a| {
+        a.chars()
+            .filter(|c| !c.is_whitespace())
+            .collect::<String>()
+            .to_ascii_lowercase()
+    })
+}
+
+/// CloudTrail event selectors that leave out management events or writes.
+fn narrows_selectors(cmd: &Command) -> bool {
+    squeezed(cmd).any(|a| {
+        a.contains("\"includemanagementevents\":false")
+            || a.contains("includemanagementevents=false")
+            || a.contains("excludemanagementeventsources")
+            || a.contains("\"readwritetype\":\"readonly\"")
+    })
+}
+
+/// A canned ACL, or a grant, that lets everyone (or every AWS account) in.
+fn public_acl(cmd: &Command) -> bool {
+    const CANNED: &[&str] = &["public-read", "public-read-write", "authenticated-read"];
+    let canned = value(cmd, "--acl").is_some_and(|v| CANNED.iter().any(|c| v.eq_ignore_ascii_case(c)));
+    canned || has(cmd, &["acs.amazonaws.com/groups/global/AllUsers", "acs.amazonaws.com/groups/global/AuthenticatedUsers"])
+}
+
+/// `--allow-blob-public-access`, bare or `true`.
+fn blob_public_access(cmd: &Command) -> bool {
+    let at = cmd.args.iter().position(|a| a == "--allow-blob-public-access");
+    let bare = at.is_some_and(|i| cmd.args.get(i + 1).is_none_or(|v| v.starts_with('-')));
+    bare || value(cmd, "--allow-blob-public-access").is_some_and(|v| v.eq_ignore_ascii_case("true"))
+}
+
+/// `gsutil iam ch` / `acl ch` granting allUsers or allAuthenticatedUsers
+/// (`-d` takes them away).
+fn grants_all_users(cmd: &Command) -> bool {
+    !cmd.args.iter().any(|a| a == "-d") && has(cmd, &["allUsers:", "allAuthenticatedUsers:"])
+}
+
+/// `gh api` making someone an administrator of a repository or organization.
+fn gh_admin_grant(cmd: &Command) -> bool {
+    cmd.operands().first() == Some(&"api")
+        && has(cmd, &["collaborators/", "memberships/"])
+        && has(cmd, &["permission=admin", "role=admin"])
 }
 
 /// Whether an address range is every address.
@@ -261,7 +373,10 @@ fn anywhere(range: &str) -> bool {
 /// a source range of 0.0.0.0/0, or, on create, no source at all (gcloud's
 /// default is then 0.0.0.0/0). Egress and deny rules let nothing in.
 fn firewall_from_anywhere(cmd: &Command) -> bool {
-    if !gcloud_acts(cmd) {
+    let Some(p) = gcloud_path(cmd) else {
+        return false;
+    };
+    if !(p.starts_with(&["compute", "firewall-rules"]) && matches!(p.get(2), Some(&("create" | "update")))) {
         return false;
     }
     let egress = value(cmd, "--direction").is_some_and(|d| d.eq_ignore_ascii_case("egress"));
@@ -273,7 +388,7 @@ fn firewall_from_anywhere(cmd: &Command) -> bool {
     match value(cmd, "--source-ranges") {
         Some(ranges) => ranges.split(',').any(anywhere),
         None => {
-            let creates = path(&cmd.args, GCLOUD_VALUED).contains(&"create");
+            let creates = p.get(2) == Some(&"create");
             let sourced = cmd.args.iter().any(|a| {
                 a.starts_with("--source-tags") || a.starts_with("--source-service-accounts")
             });
@@ -285,7 +400,10 @@ fn firewall_from_anywhere(cmd: &Command) -> bool {
 /// `az network nsg rule create|update` allowing inbound traffic from any
 /// source: `*`, `Internet`, `0.0.0.0/0`, or, on create, no source (the
 /// CLI's default is `*`).
-fn nsg_from_anywhere(cmd: &Command) -> bool {
+fn nsg_from_anywhere(cmd: &Command, p: &[&str]) -> bool {
+    if !(p.starts_with(&["network", "nsg", "rule"]) && matches!(p.get(3), Some(&("create" | "update")))) {
+        return false;
+    }
     let deny = value(cmd, "--access").is_some_and(|a| a.eq_ignore_ascii_case("deny"));
     let outbound = value(cmd, "--direction").is_some_and(|d| d.eq_ignore_ascii_case("outbound"));
     if deny || outbound {
@@ -309,8 +427,7 @@ fn nsg_from_anywhere(cmd: &Command) -> bool {
             }
         }
     }
-    let creates = path(&cmd.args, &["--subscription", "-o", "--output", "--query"])
-        .contains(&"create");
+    let creates = p.get(3) == Some(&"create");
     if named {
         sources.iter().any(|s| s.split([',', ' ']).any(anywhere))
     } else {
@@ -387,7 +504,7 @@ fn is_star(v: &Value) -> bool {
 /// A resource policy whose allowing statement names every principal, or
 /// every principal but some (`NotPrincipal`), with no condition.
 fn allows_everyone(cmd: &Command) -> bool {
-    aws_acts(cmd)
+    has(cmd, &["Principal"])
         && documents(cmd).iter().any(|doc| {
             allowing(doc).iter().any(|s| {
                 s.get("Condition").is_none()
@@ -405,8 +522,7 @@ fn allows_every_action(cmd: &Command) -> bool {
             .any(|i| matches!(i.as_str(), Some("*" | "*:*" | "iam:*"))),
         _ => false,
     };
-    aws_acts(cmd)
-        && documents(cmd).iter().any(|doc| {
+    documents(cmd).iter().any(|doc| {
             allowing(doc)
                 .iter()
                 .any(|s| s.get("Action").is_some_and(every) || s.get("NotAction").is_some())
@@ -437,7 +553,11 @@ mod tests {
         assert!(firewall_from_anywhere(&cmd("gcloud compute firewall-rules create x --allow tcp:22")));
         assert!(!firewall_from_anywhere(&cmd("gcloud compute firewall-rules create x --allow tcp:22 --source-tags=bastion")));
         assert!(!firewall_from_anywhere(&cmd("gcloud compute firewall-rules update x --description d")));
-        assert!(nsg_from_anywhere(&cmd("az network nsg rule create -g rg --nsg-name n -n r --priority 1 --source-address-prefixes 10.0.0.0/8 Internet")));
-        assert!(!nsg_from_anywhere(&cmd("az network nsg rule update -g rg --nsg-name n -n r --priority 2")));
+        let nsg = |line: &str| {
+            let c = cmd(line);
+            nsg_from_anywhere(&c, &az_path(&c))
+        };
+        assert!(nsg("az network nsg rule create -g rg --nsg-name n -n r --priority 1 --source-address-prefixes 10.0.0.0/8 Internet"));
+        assert!(!nsg("az network nsg rule update -g rg --nsg-name n -n r --priority 2"));
     }
 }

@@ -9,6 +9,7 @@ pub mod access;
 mod admin;
 pub mod catalog;
 mod cloud;
+mod cli_ops;
 mod cloud_access;
 mod cloud_data;
 mod containers;
