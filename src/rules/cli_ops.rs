@@ -117,6 +117,26 @@ pub(super) fn kubectl_path(cmd: &Command) -> Option<Vec<&str>> {
     (!dry).then(|| path(&cmd.args, KUBECTL_VALUED))
 }
 
+/// `gsutil`'s command and its words, after its global options (`-m`, `-o KEY=VALUE`).
+pub(super) fn gsutil_path(cmd: &Command) -> Vec<&str> {
+    let mut words = Vec::new();
+    let mut args = cmd.args.iter();
+    while let Some(arg) = args.next() {
+        if words.is_empty() && matches!(arg.as_str(), "-o" | "-h" | "-u" | "-i") {
+            args.next();
+        } else if !arg.starts_with('-') || !words.is_empty() {
+            words.push(arg.as_str());
+        }
+    }
+    words
+}
+
+/// The command path of a CLI without global options that take values
+/// (`vault -address=X kv delete`, `consul kv delete`).
+pub(super) fn plain_path(cmd: &Command) -> Vec<&str> {
+    path(&cmd.args, &[])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::cli_ops::{aws_path, az_path, gcloud_path, has, kubectl_path, matches, op, value, Op, When};
+use super::cli_ops::{aws_path, az_path, gcloud_path, gsutil_path, has, kubectl_path, matches, op, plain_path, value, Op, When};
 use super::{verb, verb_if, Matcher, Rule, Verb};
 use crate::shell::Command;
 use crate::verdict::Decision;
@@ -46,6 +46,12 @@ static KUBECTL_CREDENTIALS: &[Op] = &[
 ];
 
 #[rustfmt::skip]
+static VAULT_CREDENTIALS: &[Op] = &[
+    op(&["token", "create"], When::Value("-policy", &["root"])),
+    op(&["operator", "generate-root"], When::Always),
+];
+
+#[rustfmt::skip]
 static CREDENTIALS: &[Verb] = &[
     verb_if("aws", "", |c| aws_path(c).is_some_and(|p| matches(c, &p, AWS_CREDENTIALS))),
     verb_if("gcloud", "", |c| gcloud_path(c).is_some_and(|p| matches(c, &p, GCLOUD_CREDENTIALS))),
@@ -53,7 +59,7 @@ static CREDENTIALS: &[Verb] = &[
     verb_if("kubectl", "", |c| kubectl_path(c).is_some_and(|p| matches(c, &p, KUBECTL_CREDENTIALS))),
     verb_if("oc", "", |c| kubectl_path(c).is_some_and(|p| matches(c, &p, KUBECTL_CREDENTIALS))),
     verb("mc", r"^(?:-\S+ )*admin (?:user (?:add|svcacct add)|accesskey create)(?: |$)"),
-    verb("vault", r"^(?:-\S+ )*(?:token create .*-policy(?:=| )root\b|operator generate-root(?: |$))"),
+    verb_if("vault", "", |c| matches(c, &plain_path(c), VAULT_CREDENTIALS)),
 ];
 
 /// Administrator rights, or the right to grant them, handed to an identity.
@@ -231,7 +237,7 @@ static AUDIT: &[Verb] = &[
     verb_if("aws", "", |c| aws_path(c).is_some_and(|p| matches(c, &p, AWS_AUDIT))),
     verb_if("gcloud", "", |c| gcloud_path(c).is_some_and(|p| matches(c, &p, GCLOUD_AUDIT))),
     verb_if("az", "", |c| matches(c, &az_path(c), AZ_AUDIT)),
-    verb("vault", r"^(?:-\S+ )*audit disable(?: |$)"),
+    verb_if("vault", "", |c| plain_path(c).starts_with(&["audit", "disable"])),
 ];
 
 #[rustfmt::skip]
@@ -282,20 +288,6 @@ pub static RULES: &[Rule] = &[
         misses: &["aws cloudtrail describe-trails", "aws cloudtrail start-logging --name main", "aws cloudtrail update-trail --name main --enable-log-file-validation", "aws guardduty update-detector --detector-id d --enable", "aws cloudtrail stop-logging help", "gcloud logging sinks list", "gcloud help logging sinks delete", "gcloud services enable logging.googleapis.com", "vault audit list"],
     },
 ];
-
-/// `gsutil`'s command and its words, after its global options (`-m`, `-o KEY=VALUE`).
-fn gsutil_path(cmd: &Command) -> Vec<&str> {
-    let mut words = Vec::new();
-    let mut args = cmd.args.iter();
-    while let Some(arg) = args.next() {
-        if words.is_empty() && matches!(arg.as_str(), "-o" | "-h" | "-u" | "-i") {
-            args.next();
-        } else if !arg.starts_with('-') || !words.is_empty() {
-            words.push(arg.as_str());
-        }
-    }
-    words
-}
 
 /// The words after option `name`, up to the next option (`--values-to-add a b`).
 fn values_of<'a>(cmd: &'a Command, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {

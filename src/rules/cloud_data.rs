@@ -1,5 +1,9 @@
 //! Built-in rules: what lives in clusters, secret stores and remote storage destroyed or taken over (resources replaced, workloads scaled to nothing, pods given the node, vault/consul/etcd deletes, remote backups and buckets purged, DELETE sent to a hosted API), one row per program.
 
+use super::cli_ops::{
+    az_path, gcloud_path, gsutil_path, has, kubectl_path, matches, op, plain_path, value, Op, When,
+};
+use super::cloud::path;
 use super::http::request;
 use super::{verb, verb_if, Matcher, Rule, Verb};
 use crate::shell::Command;
@@ -16,44 +20,72 @@ macro_rules! after_options {
 /// Resources destroyed and made again by an apply: what lived on them goes.
 #[rustfmt::skip]
 static REPLACE: &[Verb] = &[
-    verb("terraform", r"(?:^| )apply (?:.* )?--?replace(?:=| )"),
-    verb("tofu", r"(?:^| )apply (?:.* )?--?replace(?:=| )"),
-    verb("terragrunt", r"(?:^| )apply (?:.* )?--?replace(?:=| )"),
-    verb("pulumi", r"(?:^| )(?:up|update) (?:.* )?--(?:target-)?replace(?:=| )"),
-    // A taint is a replacement the next apply carries out.
-    verb("terraform", r"(?:^| )taint(?: |$)"),
-    verb("tofu", r"(?:^| )taint(?: |$)"),
+    verb_if("terraform", "", terraform_replaces),
+    verb_if("tofu", "", terraform_replaces),
+    verb_if("terragrunt", "", terraform_replaces),
+    verb_if("pulumi", "", |c| {
+        let ops = c.operands();
+        (ops.contains(&"up") || ops.contains(&"update"))
+            && c.args.iter().any(|a| a.starts_with("--replace") || a.starts_with("--target-replace"))
+    }),
 ];
 
 /// Pods given the node: its processes, network, devices or root file system.
 #[rustfmt::skip]
 static HOST_POD: &[Verb] = &[
-    verb_if("kubectl", r#"(?:^| )run .*--overrides(?:=| ).*(?:"(?:hostPID|hostNetwork|hostIPC|privileged|allowPrivilegeEscalation)"\s*:\s*true|"hostPath"\s*:)"#, not_dry_run),
-    verb_if("kubectl", r"(?:^| )run .*--privileged(?:=true)?(?: |$)", not_dry_run),
-    verb("kubectl", r"(?:^| )debug (?:.* )?(?:node|nodes|no)/\S"),
-    verb("kubectl", r"(?:^| )debug .*--profile(?:=| )(?:sysadmin|netadmin)\b"),
-    verb_if("oc", r#"(?:^| )run .*--overrides(?:=| ).*"(?:hostPID|hostNetwork|hostIPC|privileged)"\s*:\s*true"#, not_dry_run),
-    verb("oc", r"(?:^| )debug (?:.* )?(?:node|nodes|no)/\S"),
+    verb_if("kubectl", "", host_pod),
+    verb_if("oc", "", host_pod),
 ];
 
 /// Every workload of a namespace or selection scaled to no replicas.
 #[rustfmt::skip]
 static SCALE_TO_ZERO: &[Verb] = &[
-    verb_if("kubectl", r"(?:^| )scale .*--replicas(?:=| )0(?: |$)", scales_many),
-    verb_if("oc", r"(?:^| )scale .*--replicas(?:=| )0(?: |$)", scales_many),
-    // A NoExecute taint on every node evicts every pod that does not tolerate it.
-    verb_if("kubectl", r"(?:^| )taint (?:.* )?\S+:NoExecute(?: |$)", scales_many),
+    verb_if("kubectl", "", scales_to_zero),
+    verb_if("oc", "", scales_to_zero),
 ];
 
 /// Secrets, policies, keys and configuration deleted or cut off in the
 /// stores a fleet reads them from.
 #[rustfmt::skip]
+static VAULT_DELETE: &[Op] = &[
+    op(&["kv", "delete|destroy"], When::Always),
+    op(&["kv", "metadata", "delete"], When::Always),
+    op(&["delete"], When::Always),
+    op(&["secrets|auth", "disable"], When::Always),
+    op(&["policy|namespace", "delete"], When::Always),
+    op(&["operator", "seal"], When::Always),
+    op(&["operator", "raft", "remove-peer"], When::Always),
+    // `-self` is a logout.
+    op(&["token", "revoke"], When::Check(|c| !c.args.iter().any(|a| a == "-self" || a == "--self"))),
+    op(&["lease", "revoke"], When::Has(&["-prefix", "-force"])),
+];
+
+#[rustfmt::skip]
+static CONSUL_DELETE: &[Op] = &[
+    op(&["kv", "delete"], When::Always),
+    op(&["snapshot", "restore"], When::Always),
+    op(&["acl", "*", "delete"], When::Always),
+    op(&["force-leave"], When::Always),
+    op(&["operator", "raft", "remove-peer"], When::Always),
+];
+
+/// etcdctl's global options that take the next word.
+#[rustfmt::skip]
+const ETCDCTL_VALUED: &[&str] = &["--endpoints", "--cacert", "--cert", "--key", "--user", "--password", "--dial-timeout", "--command-timeout", "--keepalive-time", "--keepalive-timeout", "-w", "--write-out", "--discovery-srv"];
+
+#[rustfmt::skip]
+static ETCDCTL_DELETE: &[Op] = &[
+    op(&["del|delete"], When::Always),
+    op(&["member", "remove"], When::Always),
+    op(&["auth", "disable"], When::Always),
+    op(&["user|role", "delete"], When::Always),
+];
+
+#[rustfmt::skip]
 static STORE_DELETE: &[Verb] = &[
-    verb("vault", after_options!(r"kv (?:-\S+ )*(?:delete|destroy|metadata delete)|delete|(?:secrets|auth) disable|policy delete|namespace delete|operator (?:seal|raft remove-peer)")),
-    verb_if("vault", after_options!(r"token revoke"), not_self),
-    verb("vault", after_options!(r"lease revoke .*-(?:prefix|force)")),
-    verb("consul", after_options!(r"kv delete|snapshot restore|acl \S+ delete|force-leave|operator raft remove-peer")),
-    verb("etcdctl", after_options!(r"del|delete|member remove|auth disable|user delete|role delete")),
+    verb_if("vault", "", |c| matches(c, &plain_path(c), VAULT_DELETE)),
+    verb_if("consul", "", |c| matches(c, &plain_path(c), CONSUL_DELETE)),
+    verb_if("etcdctl", "", |c| matches(c, &path(&c.args, ETCDCTL_VALUED), ETCDCTL_DELETE)),
     verb("zkcli.sh", r"(?:^| )(?:deleteall|rmr|delete)(?: |$)"),
     verb("zookeeper-shell", r"(?:^| )(?:deleteall|rmr|delete)(?: |$)"),
 ];
@@ -74,28 +106,46 @@ static REMOTE_PURGE: &[Verb] = &[
     verb("mc", after_options!(r"rb")),
     verb("mc", after_options!(r"rm (?:.* )?(?:-r|--recursive|--versions)")),
     verb_if("mc", after_options!(r"mirror (?:.* )?--remove"), no_dry_run),
-    verb("gsutil", r"(?:^| )rm (?:.* )?(?:-[a-zA-Z]*a[a-zA-Z]*|--all-versions|gs://\S*\*)(?: |$)"),
-    verb_if("gsutil", r"(?:^| )rsync (?:.* )?-[a-zA-Z]*d[a-zA-Z]*(?: |$)", no_dry_run),
-    verb("gcloud", r"(?:^| )storage rm (?:.* )?(?:-a|--all-versions|gs://\S*\*)(?: |$)"),
-    verb_if("gcloud", r"(?:^| )storage rsync (?:.* )?--delete-unmatched-destination-objects\b", no_dry_run),
+    verb_if("gsutil", "", |c| matches(c, &gsutil_path(c), GSUTIL_PURGE)),
+    verb_if("gcloud", "", |c| gcloud_path(c).is_some_and(|p| matches(c, &p, GCLOUD_PURGE))),
     verb("b2", r"(?:^| )(?:rm (?:.* )?(?:-r|--recursive)|delete-bucket|bucket delete)(?: |$)"),
     verb_if("b2", r"(?:^| )sync (?:.* )?--delete(?: |$)", no_dry_run),
-    verb("az", r"(?i)(?:^| )storage (?:blob sync .*--delete-destination(?:=| )true|remove .*--recursive)\b"),
+    verb_if("az", "", |c| matches(c, &az_path(c), AZ_PURGE)),
     verb_if("s5cmd", r"(?:^| )(?:rm (?:.* )?\S*\*|rb|sync (?:.* )?--delete)(?: |$)", no_dry_run),
-    verb("swift", after_options!(r"delete")),
+    verb_if("swift", "", |c| plain_path(c).first() == Some(&"delete")),
+];
+
+/// Every version of an object, or every object a wildcard names; a sync
+/// that deletes what the source lacks.
+#[rustfmt::skip]
+static GSUTIL_PURGE: &[Op] = &[
+    op(&["rm"], When::Check(|c| short_flag(c, 'a') || has(c, &["--all-versions"]) || wildcard(c))),
+    op(&["rsync"], When::Check(|c| short_flag(c, 'd') && no_dry_run(c))),
+];
+
+#[rustfmt::skip]
+static GCLOUD_PURGE: &[Op] = &[
+    op(&["storage", "rm"], When::Check(|c| c.args.iter().any(|a| a == "-a" || a == "--all-versions") || wildcard(c))),
+    op(&["storage", "rsync"], When::Check(|c| has(c, &["--delete-unmatched-destination-objects"]) && no_dry_run(c))),
+];
+
+#[rustfmt::skip]
+static AZ_PURGE: &[Op] = &[
+    op(&["storage", "blob", "sync"], When::Value("--delete-destination", &["true"])),
+    op(&["storage", "remove"], When::Has(&["--recursive"])),
 ];
 
 /// Every HTTP client [`request`] reads, for the rows that judge the request it sends.
 #[rustfmt::skip]
 static HTTP_DELETE: &[Verb] = &[
-    verb_if("curl", r"(?i)delete", deletes_remote),
-    verb_if("wget", r"(?i)delete", deletes_remote),
-    verb_if("http", r"(?i)delete", deletes_remote),
-    verb_if("https", r"(?i)delete", deletes_remote),
-    verb_if("xh", r"(?i)delete", deletes_remote),
-    verb_if("xhs", r"(?i)delete", deletes_remote),
-    verb_if("gh", r"(?i)delete", deletes_remote),
-    verb_if("glab", r"(?i)delete", deletes_remote),
+    verb_if("curl", "", deletes_remote),
+    verb_if("wget", "", deletes_remote),
+    verb_if("http", "", deletes_remote),
+    verb_if("https", "", deletes_remote),
+    verb_if("xh", "", deletes_remote),
+    verb_if("xhs", "", deletes_remote),
+    verb_if("gh", "", deletes_remote),
+    verb_if("glab", "", deletes_remote),
 ];
 
 #[rustfmt::skip]
@@ -156,10 +206,68 @@ pub static RULES: &[Rule] = &[
     },
 ];
 
-fn not_dry_run(cmd: &Command) -> bool {
-    !cmd.args
+/// `terraform apply -replace=…`, and `taint`, a replacement the next apply
+/// carries out.
+fn terraform_replaces(cmd: &Command) -> bool {
+    let ops = cmd.operands();
+    let replace = cmd
+        .args
         .iter()
-        .any(|a| a == "--dry-run" || (a.starts_with("--dry-run=") && a != "--dry-run=none"))
+        .any(|a| a.starts_with("-replace") || a.starts_with("--replace"));
+    (ops.contains(&"apply") && replace) || ops.first() == Some(&"taint")
+}
+
+/// `kubectl run` of a pod in the node's namespaces or privileged, and
+/// `kubectl debug` of a node or with the sysadmin profile.
+fn host_pod(cmd: &Command) -> bool {
+    let Some(p) = kubectl_path(cmd) else {
+        return false;
+    };
+    match p.first() {
+        Some(&"run") => {
+            let overrides = value(cmd, "--overrides").is_some_and(|o| {
+                let o: String = o.chars().filter(|c| !c.is_whitespace()).collect();
+                ["\"hostPID\":true", "\"hostNetwork\":true", "\"hostIPC\":true", "\"privileged\":true", "\"allowPrivilegeEscalation\":true", "\"hostPath\":"]
+                    .iter()
+                    .any(|k| o.contains(k))
+            });
+            overrides || cmd.args.iter().any(|a| a == "--privileged" || a == "--privileged=true")
+        }
+        Some(&"debug") => {
+            let node = cmd.operands().iter().any(|w| {
+                ["node/", "nodes/", "no/"].iter().any(|k| w.starts_with(k) && w.len() > k.len())
+            });
+            let profile = value(cmd, "--profile").is_some_and(|v| matches!(v, "sysadmin" | "netadmin"));
+            node || profile
+        }
+        _ => false,
+    }
+}
+
+/// `kubectl scale … --replicas=0` of many workloads, and a NoExecute taint
+/// on many nodes, which evicts every pod that does not tolerate it.
+fn scales_to_zero(cmd: &Command) -> bool {
+    let Some(p) = kubectl_path(cmd) else {
+        return false;
+    };
+    let stops = match p.first() {
+        Some(&"scale") => value(cmd, "--replicas") == Some("0"),
+        Some(&"taint") => cmd.args.iter().any(|a| a.ends_with(":NoExecute")),
+        _ => false,
+    };
+    stops && scales_many(cmd)
+}
+
+/// A short option given alone or in a cluster (`-a`, `-ra`).
+fn short_flag(cmd: &Command, flag: char) -> bool {
+    cmd.args
+        .iter()
+        .any(|a| a.len() > 1 && a.starts_with('-') && !a.starts_with("--") && a[1..].contains(flag))
+}
+
+/// An object URL with a wildcard (`gs://b/*`).
+fn wildcard(cmd: &Command) -> bool {
+    cmd.args.iter().any(|a| a.contains("://") && a.contains('*'))
 }
 
 /// Not a dry run, in the spellings storage tools use (`-n`, `--dry-run`, `--dryrun`).
@@ -178,12 +286,7 @@ fn scales_many(cmd: &Command) -> bool {
             || a.starts_with("--all=true")
             || (a.starts_with("-l") && a.len() > 2 && !a.starts_with("--"))
     });
-    many && not_dry_run(cmd)
-}
-
-/// `vault token revoke` of another token; `-self` is a logout.
-fn not_self(cmd: &Command) -> bool {
-    !cmd.args.iter().any(|a| a == "-self" || a == "--self")
+    many
 }
 
 /// rclone's subcommands: the first word among them is the one run (the
@@ -286,7 +389,8 @@ fn restic_forgets_all(cmd: &Command) -> bool {
 
 /// A DELETE sent anywhere but this machine (or to a URL warden cannot read).
 fn deletes_remote(cmd: &Command) -> bool {
-    request(cmd).is_some_and(|r| r.method == "DELETE" && !r.stays_local())
+    has(cmd, &["delete"])
+        && request(cmd).is_some_and(|r| r.method == "DELETE" && !r.stays_local())
 }
 
 #[cfg(test)]
