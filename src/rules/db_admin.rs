@@ -1,66 +1,68 @@
 //! Built-in rules: databases emptied through the frameworks and tools that manage them (migration resets, schema drops, search indices, time-series buckets), and SQL that changes every row, hands out superuser rights or reaches the server's own files.
 
+use once_cell::sync::Lazy;
+use regex::Regex;
+
 use super::db::{redis_commands, statements, SQL_PROGRAMS};
+use super::cli_ops::has;
 use super::http::{path, port, request};
 use super::{verb, verb_if, Matcher, Rule, Verb};
 use crate::shell::Command;
 use crate::verdict::Decision;
 
 /// The Rails tasks that drop, empty or reload a database.
-macro_rules! rails_tasks {
-    () => {
-        r"(?:^| )db:(?:drop(?::all)?|reset|purge(?::all)?|truncate_all|migrate:reset|schema:load|structure:load|seed:replant)(?: |$)|(?:^| )db:migrate (?:.* )?VERSION=0(?: |$)"
-    };
-}
+#[rustfmt::skip]
+const RAILS_TASKS: &[&str] = &["db:drop", "db:drop:all", "db:reset", "db:purge", "db:purge:all", "db:truncate_all", "db:migrate:reset", "db:schema:load", "db:structure:load", "db:seed:replant"];
 
-/// Django management commands that empty or drop the database.
-macro_rules! django_commands {
-    () => {
-        r"(?:^| )(?:flush|reset_db|reset_schema|migrate \S+ zero)(?: |$)"
-    };
-}
+/// Django's management commands that empty or drop the database.
+const DJANGO_COMMANDS: &[&str] = &["flush", "reset_db", "reset_schema"];
 
 /// The Node.js tools' resets, as `yarn`, `pnpm` and `bun` run a project's
-/// binaries by name (`yarn sequelize db:drop`).
-macro_rules! node_resets {
-    () => {
-        r"(?:prisma (?:migrate reset|db push (?:.* )?--(?:force-reset|accept-data-loss))|sequelize\S* db:(?:drop|migrate:undo:all|seed:undo:all)|typeorm\S* schema:drop|mikro-orm\S* (?:schema:drop|schema:fresh|migration:fresh)|knex migrate:rollback (?:.* )?--all|drizzle-kit push (?:.* )?--force)(?: |$)"
-    };
-}
+/// binaries by name (`yarn sequelize db:drop`): read only once a row's
+/// regex has found one of the tools named.
+static NODE_RESETS: Lazy<Option<Regex>> = Lazy::new(|| {
+    Regex::new(r"^(?:exec |dlx |x |run )?(?:prisma (?:migrate reset|db push (?:.* )?--(?:force-reset|accept-data-loss))|sequelize\S* db:(?:drop|migrate:undo:all|seed:undo:all)|typeorm\S* schema:drop|mikro-orm\S* (?:schema:drop|schema:fresh|migration:fresh)|knex migrate:rollback (?:.* )?--all|drizzle-kit push (?:.* )?--force)(?: |$)").ok()
+});
 
 /// Frameworks' and migration tools' commands that drop the database, empty
 /// it, or roll every migration back. Migrating forward, one step back,
 /// seeding and status are their everyday neighbours.
 #[rustfmt::skip]
 static FRAMEWORK_RESET: &[Verb] = &[
-    verb("rails", rails_tasks!()),
-    verb("rake", rails_tasks!()),
-    verb("python*", concat!(r"(?:^| )(?:\S*manage\.py|-m django) (?:-\S+ )*", r"(?:flush|reset_db|reset_schema|migrate \S+ zero)(?: |$)")),
-    verb("manage.py", django_commands!()),
-    verb("django-admin", django_commands!()),
-    verb("prisma", r"(?:^| )(?:migrate reset|db push (?:.* )?--(?:force-reset|accept-data-loss))(?: |$)"),
-    verb("pnpm", concat!(r"^(?:exec |dlx )?", node_resets!())),
-    verb("yarn", concat!(r"^(?:exec |dlx )?", node_resets!())),
-    verb("bun", concat!(r"^(?:x |run )?", node_resets!())),
-    verb("bunx", concat!(r"^", node_resets!())),
+    verb_if("rails", "", rails_resets),
+    verb_if("rake", "", rails_resets),
+    verb_if("python*", "", |c| django_command(c).is_some_and(django_resets)),
+    verb_if("manage.py", "", |c| django_command(c).is_some_and(django_resets)),
+    verb_if("django-admin", "", |c| django_command(c).is_some_and(django_resets)),
+    verb_if("prisma", "", |c| prisma_resets(&c.operands(), c)),
+    // Package runners name the project's binaries directly (`yarn sequelize db:drop`).
+    verb_if("pnpm", "", node_resets),
+    verb_if("yarn", "", node_resets),
+    verb_if("bun", "", node_resets),
+    verb_if("bunx", "", node_resets),
     verb("drizzle-kit", r"(?:^| )push (?:.* )?--force(?: |$)"),
-    verb("php", r"(?:^| )\S*artisan (?:migrate:(?:fresh|reset|refresh)|db:wipe)(?: |$)"),
-    verb("sail", r"(?:^| )artisan (?:migrate:(?:fresh|reset|refresh)|db:wipe)(?: |$)"),
-    verb_if("php", r"(?:^| )\S*console doctrine:(?:database|schema):drop(?: |$)", forced),
-    verb_if("symfony", r"(?:^| )console doctrine:(?:database|schema):drop(?: |$)", forced),
+    verb_if("php", "", php_resets),
+    verb_if("sail", "", php_resets),
+    verb_if("symfony", "", php_resets),
     verb("flyway", r"(?:^| )clean(?: |$)"),
     verb("liquibase", r"(?i)(?:^| )(?:dropall|drop-all)(?: |$)"),
-    verb("mvn", r"(?i)(?:^| )\S*(?:flyway:clean|liquibase:dropall)(?: |$)"),
-    verb("gradlew", r"(?:^| )(?:flywayClean|dropAll)(?: |$)"),
-    verb("gradle", r"(?:^| )(?:flywayClean|dropAll)(?: |$)"),
+    verb_if("mvn", "", |c| c.args.iter().any(|a| a.ends_with("flyway:clean") || a.ends_with("liquibase:dropAll"))),
+    verb_if("gradlew", "", |c| c.args.iter().any(|a| matches!(a.as_str(), "flywayClean" | "dropAll"))),
+    verb_if("gradle", "", |c| c.args.iter().any(|a| matches!(a.as_str(), "flywayClean" | "dropAll"))),
     verb("knex", r"(?:^| )migrate:rollback (?:.* )?--all(?: |$)"),
     verb("sequelize*", r"(?:^| )db:(?:drop|migrate:undo:all|seed:undo:all)(?: |$)"),
     verb("typeorm*", r"(?:^| )schema:drop(?: |$)"),
     verb("mikro-orm*", r"(?:^| )(?:schema:drop|schema:fresh|migration:fresh)(?: |$)"),
-    verb("alembic", r"(?:^| )downgrade (?:.* )?base(?: |$)"),
-    verb("flask", r"(?:^| )db downgrade (?:.* )?base(?: |$)"),
-    verb("mix", r"(?:^| )(?:ecto\.(?:drop|reset)|ecto\.rollback (?:.* )?--all)(?: |$)"),
-    verb("dotnet", r"(?:^| )ef database (?:drop|update 0)(?: |$)"),
+    verb_if("alembic", "", |c| c.operands().windows(2).any(|w| w == ["downgrade", "base"])),
+    verb_if("flask", "", |c| c.operands().starts_with(&["db", "downgrade", "base"])),
+    verb_if("mix", "", |c| {
+        let has = |w: &str| c.args.iter().any(|a| a == w);
+        has("ecto.drop") || has("ecto.reset") || (has("ecto.rollback") && has("--all"))
+    }),
+    verb_if("dotnet", "", |c| {
+        let ops = c.operands();
+        ops.starts_with(&["ef", "database", "drop"]) || ops.starts_with(&["ef", "database", "update", "0"])
+    }),
     verb("dotnet-ef", r"(?:^| )database (?:drop|update 0)(?: |$)"),
     verb("goose", r"(?:^| )(?:reset|down-to 0)(?: |$)"),
     verb("migrate", r"(?:^| )(?:drop|down -all)(?: |$)|(?:^| )down$"),
@@ -78,10 +80,19 @@ static FRAMEWORK_RESET: &[Verb] = &[
 /// model (a filtered delete, `.where(…)`, is left to the code's author).
 #[rustfmt::skip]
 static ORM_DELETE_ALL: &[Verb] = &[
-    verb_if("rails", r"(?:^| )(?:runner|r) .*(?:\.(?:delete_all|destroy_all)\b|\.connection\.(?:truncate|drop_table)\b)", unfiltered),
-    verb_if("python*", r"(?:^| )\S*manage\.py shell .*\.objects\.all\(\)\.(?:delete|update)\(", unfiltered),
-    verb_if("manage.py", r"(?:^| )shell .*\.objects\.all\(\)\.(?:delete|update)\(", unfiltered),
-    verb_if("php", r"(?:^| )\S*artisan tinker .*(?:::truncate\(\)|::query\(\)->delete\(\)|DB::table\([^)]*\)->(?:delete|truncate)\(\))", unfiltered),
+    verb_if("rails", "", |c| {
+        matches!(c.operands().first(), Some(&("runner" | "r")))
+            && has(c, &[".delete_all", ".destroy_all", ".connection.truncate", ".connection.drop_table"])
+            && unfiltered(c)
+    }),
+    verb_if("python*", "", django_shell_deletes),
+    verb_if("manage.py", "", django_shell_deletes),
+    verb_if("php", "", |c| {
+        c.args.first().is_some_and(|a| a.ends_with("artisan"))
+            && c.args.get(1).is_some_and(|a| a == "tinker")
+            && has(c, &["::truncate()", "::query()->delete()", ")->delete()", ")->truncate()"])
+            && unfiltered(c)
+    }),
 ];
 
 /// Roles removed from a database server.
@@ -107,12 +118,12 @@ static STORE_DELETE: &[Verb] = &[
 /// every document, by any client [`request`] reads.
 #[rustfmt::skip]
 static INDEX_DELETE: &[Verb] = &[
-    verb_if("curl", r"(?i)delete", deletes_index),
-    verb_if("wget", r"(?i)delete", deletes_index),
-    verb_if("http", r"(?i)delete", deletes_index),
-    verb_if("https", r"(?i)delete", deletes_index),
-    verb_if("xh", r"(?i)delete", deletes_index),
-    verb_if("xhs", r"(?i)delete", deletes_index),
+    verb_if("curl", "", deletes_index),
+    verb_if("wget", "", deletes_index),
+    verb_if("http", "", deletes_index),
+    verb_if("https", "", deletes_index),
+    verb_if("xh", "", deletes_index),
+    verb_if("xhs", "", deletes_index),
 ];
 
 /// Redis told to write its dump elsewhere, follow another server, or load code.
@@ -216,6 +227,75 @@ fn not_help(cmd: &Command) -> bool {
     !cmd.args
         .iter()
         .any(|a| matches!(a.as_str(), "--help" | "-?" | "--version" | "-V"))
+}
+
+/// The Rails tasks among the arguments that drop or empty a database
+/// (`db:migrate VERSION=0` rolls every migration back).
+fn rails_resets(cmd: &Command) -> bool {
+    let arg = |w: &str| cmd.args.iter().any(|a| a == w);
+    cmd.args.iter().any(|a| RAILS_TASKS.contains(&a.as_str())) || (arg("db:migrate") && arg("VERSION=0"))
+}
+
+/// The words of a Django management command, from its name on: after
+/// `manage.py` or `-m django` for Python, from the start for `manage.py`
+/// and `django-admin` run themselves.
+fn django_command(cmd: &Command) -> Option<&[String]> {
+    let args = &cmd.args;
+    let start = if cmd.program.starts_with("python") {
+        let script = args.iter().position(|a| a.ends_with("manage.py"));
+        let module = args.windows(2).position(|w| w[0] == "-m" && w[1] == "django").map(|i| i + 1);
+        script.or(module)? + 1
+    } else {
+        0
+    };
+    let rest = args.get(start..)?;
+    let name = rest.iter().position(|a| !a.starts_with('-'))?;
+    Some(&rest[name..])
+}
+
+fn django_resets(words: &[String]) -> bool {
+    let command = words.first().map(String::as_str).unwrap_or_default();
+    let zero = command == "migrate" && words.get(2).is_some_and(|w| w == "zero");
+    DJANGO_COMMANDS.contains(&command) || zero
+}
+
+/// `manage.py shell -c` code deleting or rewriting every row of a model.
+fn django_shell_deletes(cmd: &Command) -> bool {
+    django_command(cmd).is_some_and(|w| w.first().is_some_and(|c| c == "shell"))
+        && has(cmd, &[".objects.all().delete(", ".objects.all().update("])
+        && unfiltered(cmd)
+}
+
+/// `prisma migrate reset`, and `db push` that drops what the schema lost.
+fn prisma_resets(ops: &[&str], cmd: &Command) -> bool {
+    ops.starts_with(&["migrate", "reset"])
+        || (ops.starts_with(&["db", "push"]) && has(cmd, &["--force-reset", "--accept-data-loss"]))
+}
+
+fn node_resets(cmd: &Command) -> bool {
+    const TOOLS: &[&str] = &["prisma", "sequelize", "typeorm", "mikro-orm", "knex", "drizzle-kit"];
+    let mut words = cmd.args.iter();
+    let first = words.next().filter(|w| !matches!(w.as_str(), "exec" | "dlx" | "x" | "run"));
+    let tool = first.or_else(|| words.next());
+    tool.is_some_and(|t| TOOLS.iter().any(|name| t.starts_with(name)))
+        && NODE_RESETS.as_ref().is_some_and(|re| re.is_match(&cmd.arg_line()))
+}
+
+/// Laravel's artisan and Symfony's console commands that drop every table
+/// (Doctrine's do nothing without `--force`).
+fn php_resets(cmd: &Command) -> bool {
+    // `php artisan CMD`, `sail artisan CMD`, `php bin/console CMD`, `symfony console CMD`.
+    let tool = cmd.args.first().map(String::as_str);
+    let command = cmd.args.get(1).map(String::as_str).unwrap_or_default();
+    match tool {
+        Some(t) if t.ends_with("artisan") => {
+            matches!(command, "migrate:fresh" | "migrate:reset" | "migrate:refresh" | "db:wipe")
+        }
+        Some(t) if t.ends_with("console") => {
+            matches!(command, "doctrine:database:drop" | "doctrine:schema:drop") && forced(cmd)
+        }
+        _ => false,
+    }
 }
 
 /// Code that names no filter: no `where`, `filter`, `find` or `exclude`.
@@ -348,6 +428,9 @@ const COLLECTION_PORTS: &[u16] = &[6333, 7700, 8108];
 /// segment on a search engine's or CouchDB's port); or a delete-by-query
 /// matching every document.
 fn deletes_index(cmd: &Command) -> bool {
+    if !has(cmd, &["delete"]) {
+        return false;
+    }
     let Some(req) = request(cmd) else {
         return false;
     };
