@@ -143,8 +143,14 @@ mod tests {
 
     #[test]
     fn paths_match_word_by_word() {
-        assert!(starts(&["cloudtrail", "stop-logging"], &["cloudtrail", "stop-logging|delete-trail"]));
-        assert!(starts(&["projects", "add-iam-policy-binding", "p"], &["*", "add-iam-policy-binding"]));
+        assert!(starts(
+            &["cloudtrail", "stop-logging"],
+            &["cloudtrail", "stop-logging|delete-trail"]
+        ));
+        assert!(starts(
+            &["projects", "add-iam-policy-binding", "p"],
+            &["*", "add-iam-policy-binding"]
+        ));
         assert!(!starts(&["cloudtrail"], &["cloudtrail", "stop-logging"]));
         assert!(!starts(&["logs", "tail"], &["logs", "delete-log-group"]));
         let cmd = Command::from_words("aws s3 cp f s3://b --acl=PUBLIC-READ");

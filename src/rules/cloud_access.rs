@@ -2,7 +2,10 @@
 
 use serde_json::Value;
 
-use super::cli_ops::{aws_path, az_path, gcloud_path, gsutil_path, has, kubectl_path, matches, op, plain_path, value, Op, When};
+use super::cli_ops::{
+    aws_path, az_path, gcloud_path, gsutil_path, has, kubectl_path, matches, op, plain_path, value,
+    Op, When,
+};
 use super::{verb, verb_if, Matcher, Rule, Verb};
 use crate::shell::Command;
 use crate::verdict::Decision;
@@ -328,13 +331,24 @@ fn narrows_selectors(cmd: &Command) -> bool {
 /// A canned ACL, or a grant, that lets everyone (or every AWS account) in.
 fn public_acl(cmd: &Command) -> bool {
     const CANNED: &[&str] = &["public-read", "public-read-write", "authenticated-read"];
-    let canned = value(cmd, "--acl").is_some_and(|v| CANNED.iter().any(|c| v.eq_ignore_ascii_case(c)));
-    canned || has(cmd, &["acs.amazonaws.com/groups/global/AllUsers", "acs.amazonaws.com/groups/global/AuthenticatedUsers"])
+    let canned =
+        value(cmd, "--acl").is_some_and(|v| CANNED.iter().any(|c| v.eq_ignore_ascii_case(c)));
+    canned
+        || has(
+            cmd,
+            &[
+                "acs.amazonaws.com/groups/global/AllUsers",
+                "acs.amazonaws.com/groups/global/AuthenticatedUsers",
+            ],
+        )
 }
 
 /// `--allow-blob-public-access`, bare or `true`.
 fn blob_public_access(cmd: &Command) -> bool {
-    let at = cmd.args.iter().position(|a| a == "--allow-blob-public-access");
+    let at = cmd
+        .args
+        .iter()
+        .position(|a| a == "--allow-blob-public-access");
     let bare = at.is_some_and(|i| cmd.args.get(i + 1).is_none_or(|v| v.starts_with('-')));
     bare || value(cmd, "--allow-blob-public-access").is_some_and(|v| v.eq_ignore_ascii_case("true"))
 }
@@ -368,7 +382,9 @@ fn firewall_from_anywhere(cmd: &Command) -> bool {
     let Some(p) = gcloud_path(cmd) else {
         return false;
     };
-    if !(p.starts_with(&["compute", "firewall-rules"]) && matches!(p.get(2), Some(&("create" | "update")))) {
+    if !(p.starts_with(&["compute", "firewall-rules"])
+        && matches!(p.get(2), Some(&("create" | "update"))))
+    {
         return false;
     }
     let egress = value(cmd, "--direction").is_some_and(|d| d.eq_ignore_ascii_case("egress"));
@@ -393,7 +409,9 @@ fn firewall_from_anywhere(cmd: &Command) -> bool {
 /// source: `*`, `Internet`, `0.0.0.0/0`, or, on create, no source (the
 /// CLI's default is `*`).
 fn nsg_from_anywhere(cmd: &Command, p: &[&str]) -> bool {
-    if !(p.starts_with(&["network", "nsg", "rule"]) && matches!(p.get(3), Some(&("create" | "update")))) {
+    if !(p.starts_with(&["network", "nsg", "rule"])
+        && matches!(p.get(3), Some(&("create" | "update"))))
+    {
         return false;
     }
     let deny = value(cmd, "--access").is_some_and(|a| a.eq_ignore_ascii_case("deny"));
@@ -515,10 +533,10 @@ fn allows_every_action(cmd: &Command) -> bool {
         _ => false,
     };
     documents(cmd).iter().any(|doc| {
-            allowing(doc)
-                .iter()
-                .any(|s| s.get("Action").is_some_and(every) || s.get("NotAction").is_some())
-        })
+        allowing(doc)
+            .iter()
+            .any(|s| s.get("Action").is_some_and(every) || s.get("NotAction").is_some())
+    })
 }
 
 #[cfg(test)]
@@ -537,19 +555,29 @@ mod tests {
         assert!(!allows_everyone(&cmd(narrowed)));
         let queue = r#"aws sqs set-queue-attributes --queue-url q --attributes '{"Policy":"{\"Statement\":[{\"Effect\":\"Allow\",\"Principal\":\"*\",\"Action\":\"sqs:SendMessage\",\"Resource\":\"*\"}]}"}'"#;
         assert!(allows_everyone(&cmd(queue)));
-        assert!(!allows_everyone(&cmd("aws s3api put-bucket-policy --bucket b --policy file://p.json")));
+        assert!(!allows_everyone(&cmd(
+            "aws s3api put-bucket-policy --bucket b --policy file://p.json"
+        )));
     }
 
     #[test]
     fn firewalls() {
-        assert!(firewall_from_anywhere(&cmd("gcloud compute firewall-rules create x --allow tcp:22")));
-        assert!(!firewall_from_anywhere(&cmd("gcloud compute firewall-rules create x --allow tcp:22 --source-tags=bastion")));
-        assert!(!firewall_from_anywhere(&cmd("gcloud compute firewall-rules update x --description d")));
+        assert!(firewall_from_anywhere(&cmd(
+            "gcloud compute firewall-rules create x --allow tcp:22"
+        )));
+        assert!(!firewall_from_anywhere(&cmd(
+            "gcloud compute firewall-rules create x --allow tcp:22 --source-tags=bastion"
+        )));
+        assert!(!firewall_from_anywhere(&cmd(
+            "gcloud compute firewall-rules update x --description d"
+        )));
         let nsg = |line: &str| {
             let c = cmd(line);
             nsg_from_anywhere(&c, &az_path(&c))
         };
         assert!(nsg("az network nsg rule create -g rg --nsg-name n -n r --priority 1 --source-address-prefixes 10.0.0.0/8 Internet"));
-        assert!(!nsg("az network nsg rule update -g rg --nsg-name n -n r --priority 2"));
+        assert!(!nsg(
+            "az network nsg rule update -g rg --nsg-name n -n r --priority 2"
+        ));
     }
 }

@@ -227,17 +227,31 @@ fn host_pod(cmd: &Command) -> bool {
         Some(&"run") => {
             let overrides = value(cmd, "--overrides").is_some_and(|o| {
                 let o: String = o.chars().filter(|c| !c.is_whitespace()).collect();
-                ["\"hostPID\":true", "\"hostNetwork\":true", "\"hostIPC\":true", "\"privileged\":true", "\"allowPrivilegeEscalation\":true", "\"hostPath\":"]
-                    .iter()
-                    .any(|k| o.contains(k))
+                [
+                    "\"hostPID\":true",
+                    "\"hostNetwork\":true",
+                    "\"hostIPC\":true",
+                    "\"privileged\":true",
+                    "\"allowPrivilegeEscalation\":true",
+                    "\"hostPath\":",
+                ]
+                .iter()
+                .any(|k| o.contains(k))
             });
-            overrides || cmd.args.iter().any(|a| a == "--privileged" || a == "--privileged=true")
+            overrides
+                || cmd
+                    .args
+                    .iter()
+                    .any(|a| a == "--privileged" || a == "--privileged=true")
         }
         Some(&"debug") => {
             let node = cmd.operands().iter().any(|w| {
-                ["node/", "nodes/", "no/"].iter().any(|k| w.starts_with(k) && w.len() > k.len())
+                ["node/", "nodes/", "no/"]
+                    .iter()
+                    .any(|k| w.starts_with(k) && w.len() > k.len())
             });
-            let profile = value(cmd, "--profile").is_some_and(|v| matches!(v, "sysadmin" | "netadmin"));
+            let profile =
+                value(cmd, "--profile").is_some_and(|v| matches!(v, "sysadmin" | "netadmin"));
             node || profile
         }
         _ => false,
@@ -267,22 +281,29 @@ fn short_flag(cmd: &Command, flag: char) -> bool {
 
 /// An object URL with a wildcard (`gs://b/*`).
 fn wildcard(cmd: &Command) -> bool {
-    cmd.args.iter().any(|a| a.contains("://") && a.contains('*'))
+    cmd.args
+        .iter()
+        .any(|a| a.contains("://") && a.contains('*'))
 }
 
 /// Not a dry run, in the spellings storage tools use (`-n`, `--dry-run`, `--dryrun`).
 fn no_dry_run(cmd: &Command) -> bool {
-    !cmd.args
-        .iter()
-        .any(|a| matches!(a.as_str(), "-n" | "--dry-run" | "--dryrun" | "--dry-run=true"))
+    !cmd.args.iter().any(|a| {
+        matches!(
+            a.as_str(),
+            "-n" | "--dry-run" | "--dryrun" | "--dry-run=true"
+        )
+    })
 }
 
 /// `kubectl scale` of every object of a kind, of a selection, or across
 /// namespaces; one named deployment paused is routine.
 fn scales_many(cmd: &Command) -> bool {
     let many = cmd.args.iter().any(|a| {
-        matches!(a.as_str(), "--all" | "-A" | "--all-namespaces" | "-l" | "--selector")
-            || a.starts_with("--selector=")
+        matches!(
+            a.as_str(),
+            "--all" | "-A" | "--all-namespaces" | "-l" | "--selector"
+        ) || a.starts_with("--selector=")
             || a.starts_with("--all=true")
             || (a.starts_with("-l") && a.len() > 2 && !a.starts_with("--"))
     });
@@ -369,7 +390,8 @@ fn restic_forgets_all(cmd: &Command) -> bool {
         if arg == "--unsafe-allow-remove-all" {
             return true;
         }
-        let keep = arg.starts_with("--keep-") || matches!(arg.as_str(), "-l" | "-H" | "-d" | "-w" | "-m" | "-y");
+        let keep = arg.starts_with("--keep-")
+            || matches!(arg.as_str(), "-l" | "-H" | "-d" | "-w" | "-m" | "-y");
         if let Some((_, v)) = arg.split_once('=').filter(|_| arg.starts_with("--")) {
             if keep {
                 keeps.push(v);
@@ -383,14 +405,14 @@ fn restic_forgets_all(cmd: &Command) -> bool {
             named = true;
         }
     }
-    let keeps_none = !keeps.is_empty() && keeps.iter().all(|v| v.trim_start_matches('0').is_empty());
+    let keeps_none =
+        !keeps.is_empty() && keeps.iter().all(|v| v.trim_start_matches('0').is_empty());
     named || keeps_none
 }
 
 /// A DELETE sent anywhere but this machine (or to a URL warden cannot read).
 fn deletes_remote(cmd: &Command) -> bool {
-    has(cmd, &["delete"])
-        && request(cmd).is_some_and(|r| r.method == "DELETE" && !r.stays_local())
+    has(cmd, &["delete"]) && request(cmd).is_some_and(|r| r.method == "DELETE" && !r.stays_local())
 }
 
 #[cfg(test)]
@@ -407,15 +429,23 @@ mod tests {
         assert!(rclone_remote(":s3:bucket"));
         assert!(!rclone_remote("./site"));
         assert!(!rclone_remote("C:\\data"));
-        assert!(rclone_sync_to_remote(&cmd("rclone sync --transfers 8 ./a b2:x")));
-        assert!(!rclone_sync_to_remote(&cmd("rclone sync b2:x ./a --transfers 8")));
+        assert!(rclone_sync_to_remote(&cmd(
+            "rclone sync --transfers 8 ./a b2:x"
+        )));
+        assert!(!rclone_sync_to_remote(&cmd(
+            "rclone sync b2:x ./a --transfers 8"
+        )));
     }
 
     #[test]
     fn restic_rotation_is_not_forgetting_all() {
-        assert!(!restic_forgets_all(&cmd("restic -r /r forget --keep-last 5 --prune")));
+        assert!(!restic_forgets_all(&cmd(
+            "restic -r /r forget --keep-last 5 --prune"
+        )));
         assert!(restic_forgets_all(&cmd("restic forget 4bba301e")));
         assert!(restic_forgets_all(&cmd("restic forget --keep-last=0")));
-        assert!(!restic_forgets_all(&cmd("restic forget 4bba301e --dry-run")));
+        assert!(!restic_forgets_all(&cmd(
+            "restic forget 4bba301e --dry-run"
+        )));
     }
 }

@@ -3,8 +3,8 @@
 use once_cell::sync::Lazy;
 use regex::Regex;
 
-use super::db::{redis_commands, statements, SQL_PROGRAMS};
 use super::cli_ops::has;
+use super::db::{redis_commands, statements, SQL_PROGRAMS};
 use super::http::{path, port, request};
 use super::{verb, verb_if, Matcher, Rule, Verb};
 use crate::shell::Command;
@@ -233,7 +233,8 @@ fn not_help(cmd: &Command) -> bool {
 /// (`db:migrate VERSION=0` rolls every migration back).
 fn rails_resets(cmd: &Command) -> bool {
     let arg = |w: &str| cmd.args.iter().any(|a| a == w);
-    cmd.args.iter().any(|a| RAILS_TASKS.contains(&a.as_str())) || (arg("db:migrate") && arg("VERSION=0"))
+    cmd.args.iter().any(|a| RAILS_TASKS.contains(&a.as_str()))
+        || (arg("db:migrate") && arg("VERSION=0"))
 }
 
 /// The words of a Django management command, from its name on: after
@@ -243,7 +244,10 @@ fn django_command(cmd: &Command) -> Option<&[String]> {
     let args = &cmd.args;
     let start = if cmd.program.starts_with("python") {
         let script = args.iter().position(|a| a.ends_with("manage.py"));
-        let module = args.windows(2).position(|w| w[0] == "-m" && w[1] == "django").map(|i| i + 1);
+        let module = args
+            .windows(2)
+            .position(|w| w[0] == "-m" && w[1] == "django")
+            .map(|i| i + 1);
         script.or(module)? + 1
     } else {
         0
@@ -273,12 +277,23 @@ fn prisma_resets(ops: &[&str], cmd: &Command) -> bool {
 }
 
 fn node_resets(cmd: &Command) -> bool {
-    const TOOLS: &[&str] = &["prisma", "sequelize", "typeorm", "mikro-orm", "knex", "drizzle-kit"];
+    const TOOLS: &[&str] = &[
+        "prisma",
+        "sequelize",
+        "typeorm",
+        "mikro-orm",
+        "knex",
+        "drizzle-kit",
+    ];
     let mut words = cmd.args.iter();
-    let first = words.next().filter(|w| !matches!(w.as_str(), "exec" | "dlx" | "x" | "run"));
+    let first = words
+        .next()
+        .filter(|w| !matches!(w.as_str(), "exec" | "dlx" | "x" | "run"));
     let tool = first.or_else(|| words.next());
     tool.is_some_and(|t| TOOLS.iter().any(|name| t.starts_with(name)))
-        && NODE_RESETS.as_ref().is_some_and(|re| re.is_match(&cmd.arg_line()))
+        && NODE_RESETS
+            .as_ref()
+            .is_some_and(|re| re.is_match(&cmd.arg_line()))
 }
 
 /// Laravel's artisan and Symfony's console commands that drop every table
@@ -289,7 +304,10 @@ fn php_resets(cmd: &Command) -> bool {
     let command = cmd.args.get(1).map(String::as_str).unwrap_or_default();
     match tool {
         Some(t) if t.ends_with("artisan") => {
-            matches!(command, "migrate:fresh" | "migrate:reset" | "migrate:refresh" | "db:wipe")
+            matches!(
+                command,
+                "migrate:fresh" | "migrate:reset" | "migrate:refresh" | "db:wipe"
+            )
         }
         Some(t) if t.ends_with("console") => {
             matches!(command, "doctrine:database:drop" | "doctrine:schema:drop") && forced(cmd)
@@ -300,13 +318,19 @@ fn php_resets(cmd: &Command) -> bool {
 
 /// Code that names no filter: no `where`, `filter`, `find` or `exclude`.
 fn unfiltered(cmd: &Command) -> bool {
-    const FILTERS: &[&str] = &["where(", "filter(", "find(", "find_by(", "exclude(", "where "];
-    !cmd.args.iter().any(|a| FILTERS.iter().any(|f| a.contains(f)))
+    const FILTERS: &[&str] = &[
+        "where(", "filter(", "find(", "find_by(", "exclude(", "where ",
+    ];
+    !cmd.args
+        .iter()
+        .any(|a| FILTERS.iter().any(|f| a.contains(f)))
 }
 
 /// `sqitch revert` without `--to` reverts every change.
 fn reverts_all(cmd: &Command) -> bool {
-    !cmd.args.iter().any(|a| a == "--to" || a.starts_with("--to=") || a == "--to-change")
+    !cmd.args
+        .iter()
+        .any(|a| a == "--to" || a.starts_with("--to=") || a == "--to-change")
 }
 
 /// `DEL`/`UNLINK` of the keys another redis command listed (`--scan |
@@ -319,10 +343,16 @@ fn redis_mass_delete(cmd: &Command) -> bool {
             Some("del" | "unlink") => {
                 cmd.via.contains(&"xargs") && cmd.fed_by(&["redis-cli", "valkey-cli"])
             }
-            Some("eval" | "evalsha") => words.get(1).is_some_and(|script| {
-                let script = script.to_ascii_lowercase();
-                script.contains("'del'") || script.contains("\"del\"") || script.contains("'unlink'")
-            }) && words.get(1).is_some_and(|s| s.to_ascii_lowercase().contains("keys")),
+            Some("eval" | "evalsha") => {
+                words.get(1).is_some_and(|script| {
+                    let script = script.to_ascii_lowercase();
+                    script.contains("'del'")
+                        || script.contains("\"del\"")
+                        || script.contains("'unlink'")
+                }) && words
+                    .get(1)
+                    .is_some_and(|s| s.to_ascii_lowercase().contains("keys"))
+            }
             _ => false,
         }
     })
@@ -343,21 +373,33 @@ const MASTER_ROLES: &[&str] = &["pg_read_server_files", "pg_write_server_files",
 
 fn is_master_grant(words: &[String]) -> bool {
     let has = |w: &str| words.iter().any(|x| x == w);
-    let run = |seq: &[&str]| words.windows(seq.len()).any(|w| w.iter().zip(seq).all(|(a, b)| a == b));
+    let run = |seq: &[&str]| {
+        words
+            .windows(seq.len())
+            .any(|w| w.iter().zip(seq).all(|(a, b)| a == b))
+    };
     match words.first().map(String::as_str) {
-        Some("alter" | "create") if matches!(words.get(1).map(String::as_str), Some("user" | "role")) => {
+        Some("alter" | "create")
+            if matches!(words.get(1).map(String::as_str), Some("user" | "role")) =>
+        {
             MASTER_ATTRIBUTES.iter().any(|a| has(a))
         }
         // `ALTER SERVER ROLE sysadmin ADD MEMBER x` (SQL Server).
-        Some("alter") => run(&["server", "role"]) && has("add") && MASTER_ROLES.iter().any(|r| has(r)),
+        Some("alter") => {
+            run(&["server", "role"]) && has("add") && MASTER_ROLES.iter().any(|r| has(r))
+        }
         Some("grant") => {
             let on = words.iter().position(|w| w == "on");
             let privileges = &words[1..on.unwrap_or(words.len())];
-            let broad = privileges.iter().any(|p| matches!(p.as_str(), "all" | "super" | "file"));
+            let broad = privileges
+                .iter()
+                .any(|p| matches!(p.as_str(), "all" | "super" | "file"));
             run(&["with", "grant", "option"])
                 || (broad && run(&["on", "*.*"]))
                 || run(&["to", "public"])
-                || MASTER_ROLES.iter().any(|r| privileges.iter().any(|p| p == r))
+                || MASTER_ROLES
+                    .iter()
+                    .any(|r| privileges.iter().any(|p| p == r))
         }
         Some("exec" | "execute") => has("sp_addsrvrolemember"),
         _ => false,
@@ -369,7 +411,8 @@ fn is_master_grant(words: &[String]) -> bool {
 fn grants_everything(cmd: &Command) -> bool {
     if cmd.program == "createuser" {
         return cmd.args.iter().any(|a| {
-            a == "--superuser" || (a.starts_with('-') && !a.starts_with("--") && a[1..].contains('s'))
+            a == "--superuser"
+                || (a.starts_with('-') && !a.starts_with("--") && a[1..].contains('s'))
         });
     }
     statements(cmd).iter().any(|s| is_master_grant(s))
@@ -398,7 +441,11 @@ fn sql_update_all(cmd: &Command) -> bool {
 const SERVER_FILE_CALLS: &[&str] = &["pg_read_file", "pg_read_binary_file", "pg_ls_dir", "lo_import", "lo_export", "load_file", "xp_cmdshell", "sys_exec", "sys_eval"];
 
 fn is_server_file(words: &[String]) -> bool {
-    let run = |seq: &[&str]| words.windows(seq.len()).any(|w| w.iter().zip(seq).all(|(a, b)| a == b));
+    let run = |seq: &[&str]| {
+        words
+            .windows(seq.len())
+            .any(|w| w.iter().zip(seq).all(|(a, b)| a == b))
+    };
     let into_file = run(&["into", "outfile"]) || run(&["into", "dumpfile"]);
     // `COPY … TO/FROM 'file'` and `… PROGRAM 'cmd'` run on the server;
     // `\copy` and `COPY … TO STDOUT` go through the client.
@@ -407,7 +454,9 @@ fn is_server_file(words: &[String]) -> bool {
             matches!(w[0].as_str(), "to" | "from") && matches!(w[1].as_str(), "''" | "program")
         });
     let load = run(&["load", "data", "infile"]);
-    let call = words.iter().any(|w| SERVER_FILE_CALLS.contains(&w.as_str()));
+    let call = words
+        .iter()
+        .any(|w| SERVER_FILE_CALLS.contains(&w.as_str()));
     into_file || copy || load || call
 }
 
@@ -440,7 +489,9 @@ fn deletes_index(cmd: &Command) -> bool {
         let on = |ports: &[u16]| port(url).is_some_and(|n| ports.contains(&n));
         match req.method.as_str() {
             "DELETE" => {
-                let everything = segments.first().is_some_and(|s| *s == "_all" || s.contains('*'));
+                let everything = segments
+                    .first()
+                    .is_some_and(|s| *s == "_all" || s.contains('*'));
                 let whole = segments.len() == 1 && on(STORE_PORTS);
                 let snapshot = segments.first() == Some(&"_snapshot") && on(STORE_PORTS);
                 let collection = segments.len() == 2
@@ -453,7 +504,10 @@ fn deletes_index(cmd: &Command) -> bool {
                 let by_query = segments.last() == Some(&"_delete_by_query")
                     && (req.body.iter().any(|b| b.contains("match_all")) || url.contains("q=*"));
                 let solr = segments.last() == Some(&"update")
-                    && req.body.iter().any(|b| b.contains("*:*") && b.to_ascii_lowercase().contains("delete"));
+                    && req
+                        .body
+                        .iter()
+                        .any(|b| b.contains("*:*") && b.to_ascii_lowercase().contains("delete"));
                 by_query || solr
             }
         }

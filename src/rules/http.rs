@@ -36,8 +36,7 @@ pub(super) fn is_local(url: &str) -> bool {
         return true;
     }
     // Docker's name for the machine it runs on, from inside a container.
-    literal_host(&split_url(url))
-        .is_some_and(|h| is_loopback(&h) || h == "host.docker.internal")
+    literal_host(&split_url(url)).is_some_and(|h| is_loopback(&h) || h == "host.docker.internal")
 }
 
 /// The port written in `url`, if any.
@@ -144,7 +143,8 @@ fn httpie(cmd: &Command) -> Option<Request> {
             words.push(arg.as_str());
         }
     }
-    let is_method = |w: &str| !w.is_empty() && w.len() <= 7 && w.chars().all(|c| c.is_ascii_alphabetic());
+    let is_method =
+        |w: &str| !w.is_empty() && w.len() <= 7 && w.chars().all(|c| c.is_ascii_alphabetic());
     let method = words.first().filter(|w| is_method(w) && words.len() > 1);
     let (method, rest) = match method {
         Some(m) => (m.to_ascii_uppercase(), &words[1..]),
@@ -183,10 +183,12 @@ fn forge_api(cmd: &Command) -> Option<Request> {
             method = Some(v.to_ascii_uppercase());
         }
     }
-    let data = cmd
-        .args
-        .iter()
-        .any(|a| matches!(a.as_str(), "-f" | "-F" | "--field" | "--raw-field" | "--input"));
+    let data = cmd.args.iter().any(|a| {
+        matches!(
+            a.as_str(),
+            "-f" | "-F" | "--field" | "--raw-field" | "--input"
+        )
+    });
     // A GraphQL mutation that deletes is a DELETE by another name.
     let deleting_mutation = ops.get(1) == Some(&"graphql")
         && cmd.args.iter().any(|a| {
@@ -221,13 +223,23 @@ mod tests {
     #[test]
     fn methods_and_urls() {
         let (m, u, local) = req("curl -sS -XDELETE https://api.example.com/x");
-        assert_eq!((m.as_str(), u, local), ("DELETE", vec!["https://api.example.com/x".to_string()], false));
+        assert_eq!(
+            (m.as_str(), u, local),
+            (
+                "DELETE",
+                vec!["https://api.example.com/x".to_string()],
+                false
+            )
+        );
         let (m, _, local) = req("curl --request delete http://localhost:3000/x");
         assert_eq!((m.as_str(), local), ("DELETE", true));
         let (m, ..) = req("curl -d a=1 https://x.example");
         assert_eq!(m, "POST");
         let (m, u, local) = req("http DELETE :8080/items/1");
-        assert_eq!((m.as_str(), u, local), ("DELETE", vec![":8080/items/1".to_string()], true));
+        assert_eq!(
+            (m.as_str(), u, local),
+            ("DELETE", vec![":8080/items/1".to_string()], true)
+        );
         let (m, ..) = req("xh example.com/items name=x");
         assert_eq!(m, "POST");
         let (m, ..) = req("wget --method=DELETE https://x.example/a");

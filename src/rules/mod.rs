@@ -8,8 +8,8 @@
 pub mod access;
 mod admin;
 pub mod catalog;
-mod cloud;
 mod cli_ops;
+mod cloud;
 mod cloud_access;
 mod cloud_data;
 mod containers;
