@@ -90,11 +90,13 @@ fn curl(cmd: &Command) -> Request {
         implied.to_string()
     });
     // The values of options show up among the operands: they are not URLs.
-    let values: Vec<&str> = opts.iter().map(|(_, v)| v.as_str()).collect();
+    // Sorted and searched: a scan per operand is quadratic in a long call.
+    let mut values: Vec<&str> = opts.iter().map(|(_, v)| v.as_str()).collect();
+    values.sort_unstable();
     let mut urls: Vec<String> = cmd
         .operands()
         .into_iter()
-        .filter(|w| !values.contains(w))
+        .filter(|w| values.binary_search(w).is_err())
         .map(String::from)
         .collect();
     urls.extend(
