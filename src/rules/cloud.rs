@@ -21,11 +21,11 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "cloud.state-delete",
-        category: "remove or overwrite infrastructure state (terraform state rm/push, workspace delete, pulumi stack rm, state delete)",
-        reason: "the state is how terraform or pulumi knows what it manages: what is dropped from it keeps running and billing but is never updated or destroyed by it again, and a state overwritten or deleted loses track of a whole environment, with no undo unless the backend keeps versions",
+        category: "remove, overwrite or unlock infrastructure state (terraform state rm/push, force-unlock, workspace delete, pulumi stack rm, state delete)",
+        reason: "the state is how terraform or pulumi knows what it manages: what is dropped from it keeps running and billing but is never updated or destroyed by it again, a state overwritten or deleted loses track of a whole environment, with no undo unless the backend keeps versions, and a lock broken under a running apply lets two writers corrupt it",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["terraform", "tofu", "terragrunt", "pulumi"], check: state_delete },
-        hits: &["terraform state rm aws_instance.web", "terraform -chdir=infra state push -force old.tfstate", "tofu workspace delete -force staging", "terragrunt state rm module.db", "pulumi stack rm prod --force --yes", "pulumi state delete 'urn:pulumi:prod::app::aws:s3/bucket:Bucket::b'", "pulumi -C infra stack rm dev"],
+        hits: &["terraform state rm aws_instance.web", "terraform -chdir=infra state push -force old.tfstate", "tofu workspace delete -force staging", "terragrunt state rm module.db", "pulumi stack rm prod --force --yes", "pulumi state delete 'urn:pulumi:prod::app::aws:s3/bucket:Bucket::b'", "pulumi -C infra stack rm dev", "terraform force-unlock -force 6638a8b0"],
         misses: &["terraform state list", "terraform state show aws_instance.web", "terraform workspace list", "terraform workspace select staging", "pulumi stack ls", "pulumi stack select prod", "terraform state rm --help", "pulumi state delete -h"],
     },
     Rule {
@@ -111,17 +111,17 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: "cloud.other-delete",
-        category: "delete or terminate with another cloud CLI (eksctl, hcloud, openstack, oci, linode-cli, azcopy, sam, serverless, eb, copilot, ...)",
+        category: "delete or terminate with another cloud CLI (eksctl, hcloud, openstack, oci, linode-cli, azcopy, sam, serverless, sst, amplify, eb, copilot, ...)",
         reason: "it deletes or terminates live cloud resources, or a whole deployed stack, and most have no undo",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: OTHER_CLIS, check: part },
-        hits: &["eksctl delete cluster --name prod", "hcloud server delete web", "openstack server delete vm1", "oci compute instance terminate --instance-id ocid1", "linode-cli linodes delete 123", "sls remove --stage prod", "sam delete --stack-name app --no-prompts", "eb terminate prod-env", "copilot app delete --yes", "ibmcloud is instance-delete vsi", "azcopy sync . https://a.blob.core.windows.net/c --delete-destination true", "azcopy rm https://a.blob.core.windows.net/c/dir --recursive"],
+        hits: &["eksctl delete cluster --name prod", "hcloud server delete web", "openstack server delete vm1", "oci compute instance terminate --instance-id ocid1", "linode-cli linodes delete 123", "sls remove --stage prod", "sam delete --stack-name app --no-prompts", "eb terminate prod-env", "copilot app delete --yes", "ibmcloud is instance-delete vsi", "azcopy sync . https://a.blob.core.windows.net/c --delete-destination true", "azcopy rm https://a.blob.core.windows.net/c/dir --recursive", "sst remove --stage production", "amplify delete --force"],
         misses: &["eksctl get cluster", "hcloud server list", "openstack server show vm1", "hcloud context delete old", "sls deploy", "eb status", "openstack server list --name delete", "azcopy sync . https://a.blob.core.windows.net/c --delete-destination=false", "azcopy copy a.txt https://a.blob.core.windows.net/c"],
     },
 ];
 
 #[rustfmt::skip]
-const OTHER_CLIS: &[&str] = &["eksctl", "hcloud", "linode-cli", "openstack", "oci", "ibmcloud", "scw", "vultr-cli", "exo", "azcopy", "sam", "serverless", "sls", "eb", "copilot"];
+const OTHER_CLIS: &[&str] = &["eksctl", "hcloud", "linode-cli", "openstack", "oci", "ibmcloud", "scw", "vultr-cli", "exo", "azcopy", "sam", "serverless", "sls", "eb", "copilot", "sst", "amplify"];
 
 /// How much a delete takes: one resource, or everything an account, project
 /// or resource group holds.
@@ -162,7 +162,7 @@ fn scope(cmd: &Command) -> Option<Scope> {
 /// after them. Options before the first word are global ones and are passed
 /// over; those in `valued` (spelled with their dashes) take the next word,
 /// and may stand anywhere in the path.
-fn path<'a>(args: &'a [String], valued: &[&str]) -> Vec<&'a str> {
+pub(super) fn path<'a>(args: &'a [String], valued: &[&str]) -> Vec<&'a str> {
     let mut out = Vec::new();
     let mut i = 0;
     while let Some(arg) = args.get(i) {
@@ -249,7 +249,7 @@ fn switch(cmd: &Command, name: &str) -> bool {
 // The big three and DigitalOcean.
 
 #[rustfmt::skip]
-const AWS_VALUED: &[&str] = &["--profile", "--region", "--endpoint-url", "--output", "--query", "--color", "--ca-bundle", "--cli-read-timeout", "--cli-connect-timeout", "--cli-binary-format"];
+pub(super) const AWS_VALUED: &[&str] = &["--profile", "--region", "--endpoint-url", "--output", "--query", "--color", "--ca-bundle", "--cli-read-timeout", "--cli-connect-timeout", "--cli-binary-format"];
 
 fn aws(cmd: &Command) -> Option<Scope> {
     let p = path(&cmd.args, AWS_VALUED);
@@ -279,7 +279,7 @@ fn aws(cmd: &Command) -> Option<Scope> {
 }
 
 #[rustfmt::skip]
-const GCLOUD_VALUED: &[&str] = &["--project", "--account", "--configuration", "--verbosity", "--format", "--flatten", "--billing-project", "--impersonate-service-account", "--trace-token"];
+pub(super) const GCLOUD_VALUED: &[&str] = &["--project", "--account", "--configuration", "--verbosity", "--format", "--flatten", "--billing-project", "--impersonate-service-account", "--trace-token"];
 
 fn gcloud(cmd: &Command) -> Option<Scope> {
     let mut p = path(&cmd.args, GCLOUD_VALUED);
@@ -510,12 +510,13 @@ fn state_delete(cmd: &Command) -> bool {
             &["state", "rm"],
             &["state", "push"],
             &["workspace", "delete"],
+            &["force-unlock"],
         ],
     )
 }
 
 #[rustfmt::skip]
-const KUBECTL_VALUED: &[&str] = &["-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s", "--server", "--token", "--as", "--as-group", "--request-timeout", "-v", "--cache-dir"];
+pub(super) const KUBECTL_VALUED: &[&str] = &["-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s", "--server", "--token", "--as", "--as-group", "--request-timeout", "-v", "--cache-dir"];
 
 /// `--dry-run` alone meant client-side in older kubectl; `=none` really acts.
 fn kubectl_dry_run(cmd: &Command) -> bool {

@@ -20,13 +20,15 @@ const SQL_CLIENTS: &[&str] = &[
     "cockroach",
     "sqlcmd",
     "usql",
+    "cqlsh",
 ];
 
 /// Programs a SQL statement becomes when typed straight at the shell.
 const SQL_AS_COMMAND: &[&str] = &["drop", "delete", "truncate", "alter"];
 
-/// Both of the above: what the SQL rules look at.
-const SQL_PROGRAMS: &[&str] = &[
+/// Both of the above, and InfluxDB 1.x's shell (`influx -execute`, whose
+/// stdin is line protocol, not statements): what the SQL rules look at.
+pub(super) const SQL_PROGRAMS: &[&str] = &[
     "psql",
     "mysql",
     "mariadb",
@@ -38,6 +40,8 @@ const SQL_PROGRAMS: &[&str] = &[
     "cockroach",
     "sqlcmd",
     "usql",
+    "cqlsh",
+    "influx",
     "drop",
     "delete",
     "truncate",
@@ -246,6 +250,14 @@ fn sql_texts(cmd: &Command) -> Vec<String> {
             .into_iter()
             .map(String::from)
             .collect(),
+        "cqlsh" => option_values(args, &["-e"], &["--execute"])
+            .into_iter()
+            .map(String::from)
+            .collect(),
+        "influx" => option_values(args, &["-execute"], &[])
+            .into_iter()
+            .map(String::from)
+            .collect(),
         "sqlcmd" => option_values(args, &["-Q", "-q"], &[])
             .into_iter()
             .map(String::from)
@@ -308,7 +320,7 @@ fn strip_sql(sql: &str) -> String {
 }
 
 /// Each statement of each SQL text as a list of words.
-fn statements(cmd: &Command) -> Vec<Vec<String>> {
+pub(super) fn statements(cmd: &Command) -> Vec<Vec<String>> {
     sql_texts(cmd)
         .iter()
         .flat_map(|text| {
@@ -381,7 +393,10 @@ fn sql_truncate(cmd: &Command) -> bool {
     statements(cmd).iter().any(|s| is_truncate(s))
 }
 
-fn redis_flush(cmd: &Command) -> bool {
+/// The redis commands `cmd` sends, each as its words: the one on its
+/// command line (from the first word that is not an option or an option's
+/// value), or else each line of what it reads on stdin.
+pub(super) fn redis_commands(cmd: &Command) -> Vec<Vec<&str>> {
     const VALUED: &[&str] = &[
         "-h",
         "-p",
@@ -406,8 +421,6 @@ fn redis_flush(cmd: &Command) -> bool {
         "--tls-ciphers",
         "--tls-ciphersuites",
     ];
-    let is_flush =
-        |w: &str| w.eq_ignore_ascii_case("flushall") || w.eq_ignore_ascii_case("flushdb");
     let mut i = 0;
     while i < cmd.args.len() {
         let arg = cmd.args[i].as_str();
@@ -416,15 +429,27 @@ fn redis_flush(cmd: &Command) -> bool {
             continue;
         }
         if !arg.starts_with('-') {
-            return is_flush(arg);
+            return vec![cmd.args[i..].iter().map(String::as_str).collect()];
         }
         i += 1;
     }
-    let from_stdin = cmd.stdin.as_deref().is_some_and(|text| {
-        text.lines()
-            .any(|line| line.split_whitespace().next().is_some_and(is_flush))
-    });
-    from_stdin
+    cmd.stdin
+        .as_deref()
+        .map(|text| {
+            text.lines()
+                .map(|line| line.split_whitespace().collect::<Vec<_>>())
+                .filter(|words| !words.is_empty())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn redis_flush(cmd: &Command) -> bool {
+    let is_flush =
+        |w: &str| w.eq_ignore_ascii_case("flushall") || w.eq_ignore_ascii_case("flushdb");
+    redis_commands(cmd)
+        .iter()
+        .any(|words| words.first().is_some_and(|w| is_flush(w)))
 }
 
 fn drop_database(cmd: &Command) -> bool {

@@ -18,7 +18,7 @@
 
 pub(super) mod hosts;
 mod script;
-mod sinks;
+pub(super) mod sinks;
 mod sources;
 
 use super::{Matcher, Rule};

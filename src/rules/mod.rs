@@ -8,9 +8,13 @@
 pub mod access;
 mod admin;
 pub mod catalog;
+mod cli_ops;
 mod cloud;
+mod cloud_access;
+mod cloud_data;
 mod containers;
 mod db;
+mod db_admin;
 mod exec;
 mod exec_interp;
 mod exhaustion;
@@ -22,6 +26,7 @@ mod guard_setters;
 mod hardline;
 mod hidden;
 mod host;
+mod http;
 mod kernel;
 mod leak;
 pub(crate) mod links;
@@ -282,6 +287,24 @@ pub static DANGEROUS: &[Table] = &[
         file: "windows",
         group: "windows",
         rules: windows::RULES,
+    },
+    // Cloud access and audit, and what clusters, secret stores and remote
+    // storage hold: the cloud's, beside cloud.rs's deletes.
+    Table {
+        file: "cloud_access",
+        group: "cloud",
+        rules: cloud_access::RULES,
+    },
+    Table {
+        file: "cloud_data",
+        group: "cloud",
+        rules: cloud_data::RULES,
+    },
+    // Databases emptied through their frameworks and tools, beside db.rs's SQL.
+    Table {
+        file: "db_admin",
+        group: "db",
+        rules: db_admin::RULES,
     },
     Table {
         file: "services",

@@ -299,7 +299,7 @@ fn wget(cmd: &Command, flow: &Flow) -> Vec<Delivery> {
 }
 
 /// HTTPie and xh options that take a value.
-const HTTPIE_VALUED: &[&str] = &[
+pub(in crate::rules) const HTTPIE_VALUED: &[&str] = &[
     "-a",
     "--auth",
     "-A",
