@@ -465,10 +465,10 @@ fn path_danger(cx: &mut Context<'_>, writes: bool) -> Option<Step> {
     // A path given to a program warden has no model of is not known to be
     // written: it waits, like a read, for the rules that know the program.
     let unknown = Some(crate::rules::access::How::Unknown);
-    let touched = cx
-        .touched
-        .iter()
-        .filter(|t| (t.write && t.how != unknown) == writes);
+    let analysis = cx.analysis;
+    let touched = cx.touched.iter().filter(|t| {
+        (t.write && t.how != unknown) == writes && !files::appends_scanned_keys(t, analysis)
+    });
     let (t, rule) = files::first_hit(touched, &cx.around, Decision::Ask, exempt)?;
     let (verdict, note) = (
         files::verdict(t, rule, Layer::Dangerous),

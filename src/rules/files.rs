@@ -13,6 +13,7 @@ use crate::resolve::Links;
 use crate::verdict::Decision;
 
 mod guard;
+mod shadow;
 
 /// One path rule, with the examples that prove it.
 pub struct PathRule {
@@ -445,6 +446,15 @@ pub static RULES: &[PathRule] = &[
         places: Places::Under(&["~/.config/autostart", "~/.config/systemd/user", "~/.local/share/systemd/user", "~/Library/LaunchAgents"]),
         hits: &["write ~/.config/autostart/x.desktop", "write ~/.config/systemd/user/x.service"],
         misses: &["write config/autostart/x.desktop"],
+    },
+    PathRule {
+        id: "files.command-shadow",
+        category: "a file named like a common command in a home's own bin directory",
+        reason: "shells search `~/.local/bin` and `~/bin` before the system's directories, so it would run whenever that command is typed, `sudo` and `git` included",
+        write: Some(Decision::Ask), read: None, changes: false,
+        places: Places::Check { test: shadow::shadows_command, says: "`~/.local/bin`, `~/bin`, `~/.bin` and `~/.local/sbin` entries named like a common command (`sudo`, `ls`, `git`, `python`, `ssh`, ...); a program copied there under its own name is not one" },
+        hits: &["write ~/.local/bin/sudo", "write ~/bin/git", "write ~/.local/bin/python3", "write /home/alice/.local/bin/ls"],
+        misses: &["write ~/.local/bin/mytool", "write ~/bin/deploy-helper", "write bin/git", "write ~/.local/bin/sub/git", "read ~/.local/bin/git"],
     },
     PathRule {
         id: "files.crontab",
