@@ -134,17 +134,15 @@ fn signals_guard(cmd: &Command) -> bool {
             .iter()
             .any(|a| (a.contains("pgrep") || a.contains("pidof")) && names_warden(a));
     }
-    // The signal word first (`-STOP` is no cluster of options).
-    let args: Vec<String> = match signal_of(cmd) {
-        Some(_) => cmd
-            .args
-            .iter()
-            .skip_while(|a| !is_signal_word(a))
-            .skip(1)
-            .cloned()
-            .collect(),
-        None => cmd.args.clone(),
-    };
+    // The signal word out first (`-STOP` is no cluster of options).
+    let signal_at = cmd.args.iter().position(|a| is_signal_word(a));
+    let args: Vec<String> = cmd
+        .args
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| Some(*i) != signal_at)
+        .map(|(_, a)| a.clone())
+        .collect();
     let opts = parse_opts(&args, &super::system::KILLER);
     opts.operands.iter().any(|o| names_warden(o))
 }

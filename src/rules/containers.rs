@@ -80,8 +80,8 @@ pub static RULES: &[Rule] = &[
         reason: "it stops or restarts running containers",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["docker", "podman"], check: docker_lifecycle },
-        hits: &["docker stop app", "docker container kill -s KILL web", "podman restart db"],
-        misses: &["docker start app", "docker ps", "docker exec app kill 1", "docker logs stop"],
+        hits: &["docker stop $(docker ps -q)", "docker container kill -s KILL web", "podman restart prod-db", "docker kill app"],
+        misses: &["docker stop app", "podman restart db", "docker container stop web worker", "docker start app", "docker ps", "docker exec app kill 1", "docker logs stop"],
     },
     Rule {
         id: "containers.docker-prune",
@@ -89,8 +89,8 @@ pub static RULES: &[Rule] = &[
         reason: "it deletes stopped containers, images or volumes, and volume data cannot be recovered",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["docker", "podman"], check: docker_prune },
-        hits: &["docker system prune -af --volumes", "docker volume rm pgdata", "podman volume prune -f", "docker system prune -f"],
-        misses: &["docker container prune -f", "podman container prune", "docker image prune", "docker system df", "docker volume ls", "docker image ls"],
+        hits: &["docker system prune -af --volumes", "docker volume rm pgdata", "podman volume prune -f", "docker system prune -a"],
+        misses: &["docker container prune -f", "docker system prune", "docker system prune -f --filter until=24h", "podman container prune", "docker image prune", "docker system df", "docker volume ls", "docker image ls"],
     },
     Rule {
         id: "containers.kubectl-delete",
@@ -360,17 +360,17 @@ fn docker_verb(cmd: &Command) -> Option<(&str, &str)> {
 
 fn docker_lifecycle(cmd: &Command) -> bool {
     match docker_verb(cmd) {
-        Some(("stop" | "kill" | "restart", _)) => true,
-        Some(("container", verb)) => matches!(verb, "stop" | "kill" | "restart"),
+        Some(("kill", _) | ("container", "kill")) => true,
+        Some(("stop" | "restart", _) | ("container", "stop" | "restart")) => {
+            !scope::names_containers_plainly(&cmd.args)
+        }
         _ => false,
     }
 }
 
 fn docker_prune(cmd: &Command) -> bool {
-    matches!(
-        docker_verb(cmd),
-        Some(("system" | "volume", "prune") | ("volume", "rm"))
-    )
+    matches!(docker_verb(cmd), Some(("volume", "prune" | "rm")))
+        || docker_verb(cmd) == Some(("system", "prune")) && scope::prunes_data(&cmd.args)
 }
 
 fn kubectl_delete(cmd: &Command) -> bool {

@@ -42,8 +42,8 @@ pub static RULES: &[Rule] = &[
         reason: "it deletes every file the search matches, which is easy to get wrong and cannot be undone",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["find"], check: find_delete },
-        hits: &["find . -name '*.log' -delete", "find build -type f -delete", "find . -name '*.pyc' -o -name '*.py' -delete", "find . -{delete,print}", "find . \"-$(echo delete)\"", "find ../cache -mtime +7 -delete"],
-        misses: &["find . -name '*.pyc'", "find . -name '*.pyc' -delete", "find . -name .DS_Store -delete", "find /tmp/build -delete", "find . -name -delete", "echo find . -delete", "grep -r -- -delete ."],
+        hits: &["find . -name '*.pyc' -delete", "find build -type f -delete", "find . -name '*.pyc' -o -name '*.py' -delete", "find . -{delete,print}", "find . \"-$(echo delete)\"", "find ../cache -mtime +7 -delete"],
+        misses: &["find . -name '*.pyc'", "find /tmp/build -delete", "find . -name -delete", "echo find . -delete", "grep -r -- -delete ."],
     },
     Rule {
         id: "fs.find-dynamic-flag",
@@ -529,8 +529,6 @@ const REGENERABLE: &[&str] = &[
     "storybook-static", ".eggs", "htmlcov", ".sass-cache", "tmp", ".tmp", "bin", "obj",
     "DerivedData", "Pods", ".terraform", "test-results", "playwright-report", "_build", "cdk.out",
     ".dart_tool", ".expo", ".serverless", ".aws-sam", ".docusaurus", ".hypothesis", ".vite",
-    // Files compilers, interpreters, merges and file browsers leave, as `find -name` names them.
-    "*.pyc", "*.pyo", "*.o", "*.class", ".DS_Store", "Thumbs.db", "*.orig", "*.rej",
 ];
 
 /// An `rm -r` of a toolchain under `/usr/local` that nothing on the line

@@ -46,6 +46,31 @@ pub(super) fn compose_production(args: &[String]) -> bool {
     values(args, COMPOSE_NAMING).any(production_named)
 }
 
+/// Whether `docker stop|restart` names each container plainly, none of
+/// them production's: a stopped container starts again as it was, while
+/// `$(docker ps -q)` is every container running.
+pub(super) fn names_containers_plainly(args: &[String]) -> bool {
+    let names: Vec<&String> = args
+        .iter()
+        .skip_while(|a| !matches!(a.as_str(), "stop" | "restart"))
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    !names.is_empty()
+        && !args.iter().any(|a| a.contains(['$', '`']))
+        && !names.iter().any(|n| production_named(n))
+}
+
+/// Whether `docker system prune` also removes every unused image (`-a`)
+/// or the volumes, where data and images built here live.
+pub(super) fn prunes_data(args: &[String]) -> bool {
+    args.iter().any(|a| {
+        matches!(a.as_str(), "--all" | "--volumes")
+            || a.starts_with("--all=") && a != "--all=false"
+            || a.starts_with('-') && !a.starts_with("--") && a.contains('a')
+    })
+}
+
 /// Namespaces the cluster's own components run in.
 const SYSTEM_NAMESPACES: &[&str] = &["kube-system", "kube-public", "kube-node-lease"];
 

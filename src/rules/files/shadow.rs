@@ -22,12 +22,23 @@ const COMMON: &[&str] = &[
     "gemini", "aider", "uv", "uvx", "poetry", "pytest", "tmux", "screen", "date", "touch", "echo",
 ];
 
+/// The name of `p` when it is directly in a home's `bin` directory.
+fn home_bin_entry<'a>(p: &Place<'a>) -> Option<&'a str> {
+    let rel = p.in_home()?;
+    HOME_BINS
+        .iter()
+        .find_map(|bin| strip_dir(rel, bin).filter(|name| !name.is_empty() && !name.contains('/')))
+}
+
 /// Whether `p` is a file named like a common command directly in a
 /// home's `bin` directory.
 pub(super) fn shadows_command(p: &Place<'_>) -> bool {
-    p.in_home().is_some_and(|rel| {
-        HOME_BINS.iter().any(|bin| {
-            strip_dir(rel, bin).is_some_and(|name| !name.contains('/') && COMMON.contains(&name))
-        })
-    })
+    home_bin_entry(p).is_some_and(|name| COMMON.contains(&name))
+}
+
+/// Whether `p` is a program installed for the user under a name of its
+/// own (`cp target/release/mytool ~/.local/bin/`): how a project's binary
+/// is installed, not a change outside the project.
+pub(super) fn installs_own_program(p: &Place<'_>) -> bool {
+    home_bin_entry(p).is_some_and(|name| !COMMON.contains(&name))
 }
