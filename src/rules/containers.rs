@@ -683,7 +683,7 @@ mod tests {
         )));
         assert!(compose_lifecycle(&Command::new(
             "docker-compose",
-            &["--project-name=x", "stop"]
+            &["--project-name=x-prod", "stop"]
         )));
         assert!(!compose_lifecycle(&Command::new(
             "docker",
