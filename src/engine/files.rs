@@ -624,6 +624,48 @@ fn tool_subject(tool: &str, path: &str) -> String {
     format!("{tool} {path}")
 }
 
+/// Whether `t` is a host's keys appended to a `known_hosts` file by
+/// `ssh-keyscan HOST >> FILE` or `ssh-keyscan HOST | tee -a FILE`: how a
+/// forge's keys are added before a first clone. Appending trusts only the
+/// hosts named, as ssh's own `accept-new` does; overwriting the file, or
+/// keys written by anything else, stays with `files.ssh-known-hosts`.
+pub(crate) fn appends_scanned_keys(t: &Touched, analysis: Option<&Analysis>) -> bool {
+    use crate::shell::RedirectOp;
+    let named = t
+        .literal
+        .rsplit('/')
+        .next()
+        .is_some_and(|n| n.starts_with("known_hosts"));
+    let Some(cmd) = t.segment.and_then(|i| analysis?.commands.get(i)) else {
+        return false;
+    };
+    let scans = |c: &Command| {
+        c.program == "ssh-keyscan"
+            && !c.operands().is_empty()
+            && c.operands().iter().all(|h| !h.contains(['$', '`', '/']))
+    };
+    let appended = match t.how {
+        Some(access::How::Redirect) => {
+            scans(cmd)
+                && cmd
+                    .redirects
+                    .iter()
+                    .any(|r| r.target == t.literal && r.op == RedirectOp::Append)
+                && !cmd
+                    .redirects
+                    .iter()
+                    .any(|r| r.target == t.literal && r.op == RedirectOp::Write)
+        }
+        Some(access::How::Tee) => {
+            cmd.program == "tee"
+                && cmd.args.iter().any(|a| a == "-a" || a == "--append")
+                && cmd.upstream.iter().any(|u| scans(u))
+        }
+        _ => false,
+    };
+    named && t.write && appended
+}
+
 /// The first file whose path rule decides `decision`, and that rule. Both
 /// the resolved and the literal form are judged: the more cautious wins.
 pub(crate) fn first_hit<'t>(

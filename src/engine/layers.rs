@@ -5,8 +5,8 @@ use once_cell::sync::Lazy;
 use super::{fallback, files, post, user, Context, Note, Stage, Step};
 use crate::config::model::{Mode, OnError};
 use crate::config::policy::{haystack, Subjects};
-use crate::rules::{self, Hit, RuleSet};
-use crate::shell::Analysis;
+use crate::rules::{self, Hit, Rule, RuleSet};
+use crate::shell::{Analysis, Command};
 use crate::verdict::{Decision, Layer, Reason, Verdict};
 
 use crate::rules::{DANGEROUS_SET as DANGEROUS, HARDLINE_SET as HARDLINE};
@@ -336,10 +336,13 @@ fn built_in_danger(
     let exempt = &cx.policy.settings.exempt_categories;
     let exempted = |hit: &Hit<'_>| exempt.iter().any(|c| c == hit.rule.category);
     // Every match is wanted only to explain, or to skip the exempted ones.
+    // A project delete asks unless the repository ignores what it deletes.
+    let around = &cx.around;
+    let excused = |rule: &Rule, cmd: &Command| super::ignored::excused(rule, cmd, around);
     if exempt.is_empty() && !cx.explaining {
-        return DANGEROUS.first_match(analysis);
+        return DANGEROUS.first_match_excusing(analysis, &excused);
     }
-    let all = DANGEROUS.all_matches(analysis);
+    let all = DANGEROUS.all_matches_excusing(analysis, &excused);
     for hit in &all {
         let note = if exempted(hit) {
             " (exempted by command_allowlist)"
@@ -462,10 +465,10 @@ fn path_danger(cx: &mut Context<'_>, writes: bool) -> Option<Step> {
     // A path given to a program warden has no model of is not known to be
     // written: it waits, like a read, for the rules that know the program.
     let unknown = Some(crate::rules::access::How::Unknown);
-    let touched = cx
-        .touched
-        .iter()
-        .filter(|t| (t.write && t.how != unknown) == writes);
+    let analysis = cx.analysis;
+    let touched = cx.touched.iter().filter(|t| {
+        (t.write && t.how != unknown) == writes && !files::appends_scanned_keys(t, analysis)
+    });
     let (t, rule) = files::first_hit(touched, &cx.around, Decision::Ask, exempt)?;
     let (verdict, note) = (
         files::verdict(t, rule, Layer::Dangerous),

@@ -8,6 +8,7 @@
 
 mod fallback;
 mod files;
+mod ignored;
 mod layers;
 mod post;
 mod reach;

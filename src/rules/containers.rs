@@ -7,6 +7,8 @@ use super::{Matcher, Rule, Signs};
 use crate::shell::Command;
 use crate::verdict::Decision;
 
+mod scope;
+
 #[rustfmt::skip]
 pub static RULES: &[Rule] = &[
     Rule {
@@ -69,8 +71,8 @@ pub static RULES: &[Rule] = &[
         reason: "it stops or removes the project's running containers (and with -v their volumes)",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["docker", "docker-compose", "podman", "podman-compose"], check: compose_lifecycle },
-        hits: &["docker compose down -v", "docker-compose -f prod.yml stop", "docker compose -p shop restart web", "podman-compose kill", "docker compose down --rmi all"],
-        misses: &["docker compose up -d", "docker compose ps", "docker compose exec app kill 1", "docker compose logs -f", "docker compose down", "docker-compose down --remove-orphans"],
+        hits: &["docker compose down -v", "docker-compose -f prod.yml stop", "docker compose -p shop-prod restart web", "podman-compose kill", "docker compose down --rmi all"],
+        misses: &["docker compose restart api", "docker compose stop", "docker compose -p shop restart web", "docker compose up -d", "docker compose ps", "docker compose exec app kill 1", "docker compose logs -f", "docker compose down", "docker-compose down --remove-orphans"],
     },
     Rule {
         id: "containers.docker-lifecycle",
@@ -78,8 +80,8 @@ pub static RULES: &[Rule] = &[
         reason: "it stops or restarts running containers",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["docker", "podman"], check: docker_lifecycle },
-        hits: &["docker stop app", "docker container kill -s KILL web", "podman restart db"],
-        misses: &["docker start app", "docker ps", "docker exec app kill 1", "docker logs stop"],
+        hits: &["docker stop $(docker ps -q)", "docker container kill -s KILL web", "podman restart prod-db", "docker kill app"],
+        misses: &["docker stop app", "podman restart db", "docker container stop web worker", "docker start app", "docker ps", "docker exec app kill 1", "docker logs stop"],
     },
     Rule {
         id: "containers.docker-prune",
@@ -87,8 +89,8 @@ pub static RULES: &[Rule] = &[
         reason: "it deletes stopped containers, images or volumes, and volume data cannot be recovered",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["docker", "podman"], check: docker_prune },
-        hits: &["docker system prune -af --volumes", "docker volume rm pgdata", "podman volume prune -f"],
-        misses: &["docker system df", "docker volume ls", "docker image ls"],
+        hits: &["docker system prune -af --volumes", "docker volume rm pgdata", "podman volume prune -f", "docker system prune -a"],
+        misses: &["docker container prune -f", "docker system prune", "docker system prune -f --filter until=24h", "podman container prune", "docker image prune", "docker system df", "docker volume ls", "docker image ls"],
     },
     Rule {
         id: "containers.kubectl-delete",
@@ -96,8 +98,8 @@ pub static RULES: &[Rule] = &[
         reason: "it deletes live cluster resources, and a namespace takes everything in it along",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["kubectl", "oc"], check: kubectl_delete },
-        hits: &["kubectl delete namespace production", "kubectl delete all --all -A", "kubectl -n prod delete deploy web", "kubectl delete pod web-abc --dry-run=none"],
-        misses: &["kubectl delete pod web-abc --dry-run=client -o yaml", "kubectl get pods -A", "kubectl logs delete"],
+        hits: &["kubectl delete namespace production", "kubectl delete all --all -A", "kubectl -n prod delete deploy web", "kubectl delete pod web-abc -n prod --dry-run=none", "kubectl delete pod web-1 -n production", "kubectl delete pods --all -n dev", "kubectl delete pod db-0 --force --grace-period=0"],
+        misses: &["kubectl delete pod web-123 -n dev", "kubectl delete pod web-abc", "kubectl delete pods -l app=web -n staging", "kubectl delete pod web-abc --dry-run=client -o yaml", "kubectl get pods -A", "kubectl logs delete"],
     },
     Rule {
         id: "containers.infra-destroy",
@@ -341,7 +343,10 @@ fn compose_lifecycle(cmd: &Command) -> bool {
             .args
             .iter()
             .any(|a| a == "-v" || a == "--volumes" || a.starts_with("--rmi")),
-        Some("stop" | "kill" | "restart") => true,
+        // Stopped or restarted services come back with `up`/`start`, unless
+        // the project is production's.
+        Some("kill") => true,
+        Some("stop" | "restart") => scope::compose_production(&cmd.args),
         _ => false,
     }
 }
@@ -355,17 +360,17 @@ fn docker_verb(cmd: &Command) -> Option<(&str, &str)> {
 
 fn docker_lifecycle(cmd: &Command) -> bool {
     match docker_verb(cmd) {
-        Some(("stop" | "kill" | "restart", _)) => true,
-        Some(("container", verb)) => matches!(verb, "stop" | "kill" | "restart"),
+        Some(("kill", _) | ("container", "kill")) => true,
+        Some(("stop" | "restart", _) | ("container", "stop" | "restart")) => {
+            !scope::names_containers_plainly(&cmd.args)
+        }
         _ => false,
     }
 }
 
 fn docker_prune(cmd: &Command) -> bool {
-    matches!(
-        docker_verb(cmd),
-        Some(("system" | "volume" | "container", "prune") | ("volume", "rm"))
-    )
+    matches!(docker_verb(cmd), Some(("volume", "prune" | "rm")))
+        || docker_verb(cmd) == Some(("system", "prune")) && scope::prunes_data(&cmd.args)
 }
 
 fn kubectl_delete(cmd: &Command) -> bool {
@@ -393,6 +398,7 @@ fn kubectl_delete(cmd: &Command) -> bool {
     !cmd.args
         .iter()
         .any(|a| a == "--dry-run" || (a.starts_with("--dry-run=") && a != "--dry-run=none"))
+        && !scope::deletes_pods_outside_production(&cmd.args, &g.rest[1..])
 }
 
 fn infra_destroy(cmd: &Command) -> bool {
@@ -677,7 +683,7 @@ mod tests {
         )));
         assert!(compose_lifecycle(&Command::new(
             "docker-compose",
-            &["--project-name=x", "stop"]
+            &["--project-name=x-prod", "stop"]
         )));
         assert!(!compose_lifecycle(&Command::new(
             "docker",

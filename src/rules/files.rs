@@ -13,6 +13,7 @@ use crate::resolve::Links;
 use crate::verdict::Decision;
 
 mod guard;
+mod shadow;
 
 /// One path rule, with the examples that prove it.
 pub struct PathRule {
@@ -501,13 +502,22 @@ pub static RULES: &[PathRule] = &[
         misses: &["write /dev/null", "write /tmp/etc/hosts", "write etc/hosts", "read /etc/hosts", "write /dev/stderr", "write /var/tmp/x", "write /private/var/tmp/x"],
     },
     PathRule {
+        id: "files.command-shadow",
+        category: "a file named like a common command in a home's own bin directory",
+        reason: "shells search `~/.local/bin` and `~/bin` before the system's directories, so it would run whenever that command is typed, `sudo` and `git` included",
+        write: Some(Decision::Ask), read: None, changes: false,
+        places: Places::Check { test: shadow::shadows_command, says: "`~/.local/bin`, `~/bin`, `~/.bin` and `~/.local/sbin` entries named like a common command (`sudo`, `ls`, `git`, `python`, `ssh`, ...); a program copied there under its own name is not one" },
+        hits: &["write ~/.local/bin/sudo", "write ~/bin/git", "write ~/.local/bin/python3", "write /home/alice/.local/bin/ls"],
+        misses: &["write ~/.local/bin/mytool", "write ~/bin/deploy-helper", "write bin/git", "write ~/.local/bin/sub/git", "read ~/.local/bin/git"],
+    },
+    PathRule {
         id: "files.outside-project",
         category: "outside the project",
         reason: "it changes a file outside the project the agent works in and outside temporary directories",
         write: Some(Decision::Ask), read: None, changes: false,
         places: Places::Check { test: is_outside_project, says: "any absolute path outside the project (its version-control root, `CLAUDE_PROJECT_DIR`, else the working directory) and outside temp directories, when the project is known" },
         hits: &["write ~/notes.txt", "write /opt/app/config.json", "write ../other/x.py"],
-        misses: &["write src/main.rs", "write /tmp/build.log", "write /dev/null", "read /opt/app/config.json", "write /home/user/project/README.md"],
+        misses: &["write src/main.rs", "write /tmp/build.log", "write /dev/null", "read /opt/app/config.json", "write /home/user/project/README.md", "write ~/.local/bin/mytool", "write ~/bin/deploy-helper"],
     },
 ];
 
@@ -651,6 +661,7 @@ fn is_outside_project(p: &Place<'_>) -> bool {
         && !p.in_project()
         && !p.in_temp()
         && !harmless_device(p.path)
+        && !shadow::installs_own_program(p)
 }
 
 fn outside_safe_roots(p: &Place<'_>) -> bool {

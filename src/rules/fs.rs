@@ -42,7 +42,7 @@ pub static RULES: &[Rule] = &[
         reason: "it deletes every file the search matches, which is easy to get wrong and cannot be undone",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["find"], check: find_delete },
-        hits: &["find . -name '*.pyc' -delete", "find build -type f -delete", "find . -{delete,print}", "find . \"-$(echo delete)\"", "find ../cache -mtime +7 -delete"],
+        hits: &["find . -name '*.pyc' -delete", "find build -type f -delete", "find . -name '*.pyc' -o -name '*.py' -delete", "find . -{delete,print}", "find . \"-$(echo delete)\"", "find ../cache -mtime +7 -delete"],
         misses: &["find . -name '*.pyc'", "find /tmp/build -delete", "find . -name -delete", "echo find . -delete", "grep -r -- -delete ."],
     },
     Rule {
@@ -97,7 +97,7 @@ pub static RULES: &[Rule] = &[
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["rm"], check: deletes_project_tree },
         hits: &["rm -rf src", "rm -r docs/api", "rm --recursive --force migrations", "rm lib -rf", "ln -s build/out latest; rm -rf latest/"],
-        misses: &["rm -rf node_modules dist .next", "rm -rf target", "rm -rf build/ coverage .pytest_cache", "rm -rf web/node_modules", "rm -rf /tmp/build-cache", "rm -f notes.txt", "rm -rf __pycache__ .venv", "rm -rf packages/app/dist", "rm -r -f target/debug", "cd build && rm -rf *", "ln -sfn /tmp/build out && rm -rf out/"],
+        misses: &["rm -rf node_modules dist .next", "rm -rf target", "rm -rf build/ coverage .pytest_cache", "rm -rf coverage htmlcov DerivedData Pods .terraform test-results", "rm -rf web/node_modules", "rm -rf /tmp/build-cache", "rm -f notes.txt", "rm -rf __pycache__ .venv", "rm -rf packages/app/dist", "rm -r -f target/debug", "cd build && rm -rf *", "ln -sfn /tmp/build out && rm -rf out/"],
     },
     Rule {
         id: "fs.delete-toolchain",
@@ -304,6 +304,8 @@ struct Find<'a> {
     execs: Vec<Vec<&'a str>>,
     /// `-mindepth 1` or more: the roots' contents, not the roots.
     skips_roots: bool,
+    /// Every name filter is a `-name` (a glob over the last component).
+    by_name_only: bool,
 }
 
 #[rustfmt::skip]
@@ -325,6 +327,7 @@ fn parse_find(args: &[String]) -> Find<'_> {
         skips_roots: crate::shell::find_skips_roots(
             &args.iter().map(String::as_str).collect::<Vec<_>>(),
         ),
+        by_name_only: true,
     };
     while let Some(a) =
         iter.next_if(|a| !a.starts_with('-') && !matches!(*a, "(" | "!" | ")" | ","))
@@ -342,6 +345,7 @@ fn parse_find(args: &[String]) -> Find<'_> {
             a,
             "-name" | "-iname" | "-path" | "-ipath" | "-wholename" | "-iwholename"
         ) {
+            find.by_name_only &= a == "-name";
             find.names.extend(iter.next());
         } else if FIND_VALUED.contains(&a) || a.starts_with("-newer") {
             iter.next();
@@ -394,6 +398,60 @@ impl Find<'_> {
                 let last = n.trim_end_matches('/').rsplit('/').next().unwrap_or(n);
                 REGENERABLE.contains(&last) || last.ends_with(".egg-info")
             })
+    }
+}
+
+/// What a delete inside the project that a rule asks about removes, for a
+/// caller that can read the repository's ignore files: deleting only what
+/// git ignores is tidying, as deleting what tools regenerate is.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Deleted<'c> {
+    /// The trees `rm -r` deletes that made the rule ask (as written).
+    Trees(Vec<&'c str>),
+    /// What `find ROOTS -name NAME … -delete` (or `-exec rm`) finds under
+    /// each root: files, or directories with `-type d`.
+    Found {
+        roots: Vec<&'c str>,
+        names: Vec<&'c str>,
+        dirs: bool,
+    },
+}
+
+/// What `cmd` deletes, when `rule` is one of the project deletes that git's
+/// ignore rules can excuse and the command's words say exactly what it
+/// deletes (a `find` with only `-name` filters, no `-o` or `-not`).
+pub(crate) fn deleted_in_project<'c>(rule: &Rule, cmd: &'c Command) -> Option<Deleted<'c>> {
+    let cwd = cmd.cwd.as_deref();
+    match rule.id {
+        "fs.recursive-delete-in-project" => {
+            let trees: Vec<&str> = cmd
+                .operands()
+                .into_iter()
+                .filter(|p| in_project_tree(p, cwd))
+                .collect();
+            (!trees.is_empty()).then_some(Deleted::Trees(trees))
+        }
+        "fs.find-delete" | "fs.find-exec-rm" => {
+            let f = parse_find(&cmd.args);
+            let plain = f.by_name_only
+                && !f.names.is_empty()
+                && !f.roots.is_empty()
+                && !f
+                    .words
+                    .iter()
+                    .any(|w| matches!(*w, "-o" | "-or" | "-not" | "!" | "," | "-L" | "-follow"));
+            let in_project = f
+                .roots
+                .iter()
+                .all(|r| matches!(classify(r, cwd), Target::Project | Target::WorkingDir));
+            let dirs = cmd.args.windows(2).any(|w| w[0] == "-type" && w[1] == "d");
+            (plain && in_project).then_some(Deleted::Found {
+                roots: f.roots,
+                names: f.names,
+                dirs,
+            })
+        }
+        _ => None,
     }
 }
 
@@ -469,6 +527,8 @@ const REGENERABLE: &[&str] = &[
     ".parcel-cache", ".venv", "venv", "__pycache__", ".cache", "coverage", ".nyc_output",
     ".pytest_cache", ".mypy_cache", ".ruff_cache", ".tox", ".nox", ".gradle", ".angular",
     "storybook-static", ".eggs", "htmlcov", ".sass-cache", "tmp", ".tmp", "bin", "obj",
+    "DerivedData", "Pods", ".terraform", "test-results", "playwright-report", "_build", "cdk.out",
+    ".dart_tool", ".expo", ".serverless", ".aws-sam", ".docusaurus", ".hypothesis", ".vite",
 ];
 
 /// An `rm -r` of a toolchain under `/usr/local` that nothing on the line
@@ -506,20 +566,22 @@ pub(super) fn installs_into_usr_local(c: &Command) -> bool {
 
 /// `rm -r` of a directory inside the project that no tool would bring back.
 fn deletes_project_tree(cmd: &Command) -> bool {
-    rm_recursion(cmd) != Recursion::No
-        && cmd.operands().iter().any(|p| {
-            let cwd = cmd.cwd.as_deref();
-            // Anything under a regenerable directory is regenerable too
-            // (`target/debug`, `cd build && rm -rf *`).
-            let regenerable = || {
-                components(&resolve(p, cwd)).is_some_and(|parts| {
-                    parts
-                        .iter()
-                        .any(|c| REGENERABLE.contains(c) || c.ends_with(".egg-info"))
-                })
-            };
-            classify(p, cwd) == Target::Project && !regenerable()
+    let cwd = cmd.cwd.as_deref();
+    rm_recursion(cmd) != Recursion::No && cmd.operands().iter().any(|p| in_project_tree(p, cwd))
+}
+
+/// Whether `path` is in the project and not under a directory tools
+/// regenerate: anything under one is regenerable too (`target/debug`,
+/// `cd build && rm -rf *`).
+fn in_project_tree(path: &str, cwd: Option<&str>) -> bool {
+    let regenerable = || {
+        components(&resolve(path, cwd)).is_some_and(|parts| {
+            parts
+                .iter()
+                .any(|c| REGENERABLE.contains(c) || c.ends_with(".egg-info"))
         })
+    };
+    classify(path, cwd) == Target::Project && !regenerable()
 }
 
 fn recursive_delete(cmd: &Command, kind: Recursion) -> bool {

@@ -7,6 +7,7 @@
 
 pub mod access;
 mod admin;
+mod agents;
 pub mod catalog;
 mod cli_ops;
 mod cloud;
@@ -19,7 +20,7 @@ mod exec;
 mod exec_interp;
 mod exhaustion;
 pub mod files;
-mod fs;
+pub(crate) mod fs;
 mod fs_write;
 mod git;
 mod guard_setters;
@@ -327,6 +328,11 @@ pub static DANGEROUS: &[Table] = &[
         rules: exhaustion::RULES,
     },
     Table {
+        file: "agents",
+        group: "agents",
+        rules: agents::RULES,
+    },
+    Table {
         file: "admin",
         group: "admin",
         rules: admin::RULES,
@@ -396,6 +402,10 @@ pub(crate) static HARDLINE_SET: Lazy<RuleSet> = Lazy::new(|| RuleSet::new(hardli
 /// for its help text is passed over.
 pub(crate) static DANGEROUS_SET: Lazy<RuleSet> =
     Lazy::new(|| RuleSet::new(dangerous()).help_is_harmless());
+
+/// What the caller knows that makes a rule's match of a command harmless
+/// after all (the disk shows the deleted paths are ones git ignores).
+pub(crate) type Excuse<'a> = &'a dyn Fn(&Rule, &Command) -> bool;
 
 /// What matched: the rule and the text to quote in the verdict.
 pub(crate) struct Hit<'r> {
@@ -651,6 +661,17 @@ impl RuleSet {
 
     /// The first rule, in table order, that matches anything in `analysis`.
     pub fn first_match(&self, analysis: &Analysis) -> Option<Hit<'static>> {
+        self.first_match_excusing(analysis, &|_, _| false)
+    }
+
+    /// [`RuleSet::first_match`], passing over a command a rule matched
+    /// where `excused` says what the rule saw is harmless after all (what
+    /// only the caller can see, such as the disk). Asked only of matches.
+    pub fn first_match_excusing(
+        &self,
+        analysis: &Analysis,
+        excused: Excuse<'_>,
+    ) -> Option<Hit<'static>> {
         // Table order is priority: the earliest rule that matches anything wins.
         let mut best: Option<(usize, Quote)> = None;
         let beaten =
@@ -663,7 +684,9 @@ impl RuleSet {
                     break;
                 }
                 if let Some(text) = self.match_command(i, cmd, &line) {
-                    best = Some((i, text));
+                    if !excused(self.rules[i], cmd) {
+                        best = Some((i, text));
+                    }
                 }
             }
         }
@@ -687,14 +710,21 @@ impl RuleSet {
     }
 
     /// Every rule that matches, in table order, each with the first text it
-    /// matched; for explanations and for callers that skip some rules.
-    pub fn all_matches(&self, analysis: &Analysis) -> Vec<Hit<'static>> {
+    /// matched, passing over what `excused` excuses; for explanations and
+    /// for callers that skip some rules.
+    pub fn all_matches_excusing(
+        &self,
+        analysis: &Analysis,
+        excused: Excuse<'_>,
+    ) -> Vec<Hit<'static>> {
         let mut found: Vec<Option<Quote>> = vec![None; self.rules.len()];
         for cmd in self.judged(analysis) {
             let line = OnceCell::new();
             for i in self.candidates(&cmd.program, Signs::of(cmd)) {
                 if found[i].is_none() {
-                    found[i] = self.match_command(i, cmd, &line);
+                    found[i] = self
+                        .match_command(i, cmd, &line)
+                        .filter(|_| !excused(self.rules[i], cmd));
                 }
             }
         }

@@ -244,7 +244,7 @@ fn kills_agent(cmd: &Command) -> bool {
 
 /// pkill/killall options that take a value (user, group, parent, session, terminal, ...).
 #[rustfmt::skip]
-const KILLER: Spec = Spec::gnu("ugGPtFsoyZn", &["signal", "user", "group", "parent", "session", "terminal", "pidfile", "older-than", "younger-than", "context", "ns"]);
+pub(super) const KILLER: Spec = Spec::gnu("ugGPtFsoyZn", &["signal", "user", "group", "parent", "session", "terminal", "pidfile", "older-than", "younger-than", "context", "ns"]);
 
 const SIGNALS: &[&str] = &[
     "HUP", "INT", "QUIT", "ILL", "TRAP", "ABRT", "IOT", "BUS", "EMT", "FPE", "KILL", "USR1",

@@ -14,6 +14,7 @@ tests![
     claude_project_dir_is_the_project,
     guard_files_moved_by_xdg_are_still_the_guard,
     a_symlink_into_home_is_judged_as_its_target,
+    deleting_what_the_repository_ignores_is_tidying,
 ];
 
 const USER: &str = "home/.config/warden/config.yaml";
@@ -127,7 +128,7 @@ fn why_shows_the_workdir_and_the_session_project() {
         format!("call: terminal (shell tool) `echo x > bin/git` in {project}, workdir `~/.local`"),
         format!("project: {project}"),
         format!("writes: bin/git -> {}", w.path("home/.local/bin/git")),
-        "verdict: ask (layer dangerous, rule files.outside-project)".to_string(),
+        "verdict: ask (layer dangerous, rule files.command-shadow)".to_string(),
     ];
     for line in lines {
         assert!(out.stdout.contains(&line), "{line}\n{}", out.stdout);
@@ -240,4 +241,46 @@ fn a_symlink_into_home_is_judged_as_its_target() {
     );
     // A new file beside the link is the project's own.
     verdict_is(&write_file(&w, "rc2"), "allow", None);
+}
+
+fn deleting_what_the_repository_ignores_is_tidying() {
+    let w = World::new("files/ignored")
+        .file(
+            "project/.gitignore",
+            "reports/\n/generated\n*.log\n*.py[cod]\n",
+        )
+        .file("project/.git/info/exclude", "scratch/\n")
+        .file("project/src/app.py", "x = 1\n")
+        .file("project/src/.gitignore", "fixtures/\n")
+        .file("project/reports/index.html", "r\n")
+        .file("project/generated/api.ts", "g\n")
+        .file("project/scratch/notes.md", "n\n")
+        .file("project/src/fixtures/a.json", "{}\n")
+        .file("project/docs/guide.md", "d\n");
+    std::fs::create_dir_all(w.path("project/.git/objects")).unwrap();
+    std::fs::create_dir_all(w.path("project/keep")).unwrap();
+    std::os::unix::fs::symlink(w.path("home"), w.path("project/keep/reports")).unwrap();
+    for allowed in [
+        "rm -rf reports generated scratch",
+        "rm -rf src/fixtures",
+        "cd src && rm -rf fixtures",
+        "find . -name '*.pyc' -delete",
+        "find src -name '*.log' -delete",
+        "find . -name '*.pyc' -exec rm -f {} +",
+    ] {
+        verdict_is(&w.hook(allowed).0, "allow", None);
+    }
+    for (asked, rule) in [
+        ("rm -rf reports docs", "fs.recursive-delete-in-project"),
+        ("rm -rf src", "fs.recursive-delete-in-project"),
+        ("rm -rf src/generated", "fs.recursive-delete-in-project"),
+        ("rm -rf keep/reports", "fs.recursive-delete-in-project"),
+        ("find . -name '*.py' -delete", "fs.find-delete"),
+        (
+            "find . -name '*.pyc' -o -name '*.md' -delete",
+            "fs.find-delete",
+        ),
+    ] {
+        verdict_is(&w.hook(asked).0, "ask", Some(rule));
+    }
 }

@@ -66,6 +66,15 @@ fn a_workdir_outside_the_project_is_not_the_project() {
         "echo x > bin/git",
     );
     assert!(refuses(&v), "{v:#}");
+    // A `git` there asks wherever the project is (`files.command-shadow`);
+    // a name of its own asks as a write outside the project.
+    assert_eq!(v["rule_id"], "files.command-shadow", "{v:#}");
+    let v = call(
+        &world,
+        Some(&world.path("project")),
+        Some(&local),
+        "echo x > share/notes.txt",
+    );
     assert!(
         v["message"]
             .as_str()
