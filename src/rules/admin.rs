@@ -24,8 +24,8 @@ pub static RULES: &[Rule] = &[
         reason: "the machine is left with no packet filter, open to whatever the network sends",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["ufw", "pfctl", "firewall-cmd", "netsh", "set-netfirewallprofile", "powershell", "pwsh", "cmd"], check: firewall_disable },
-        hits: &["ufw disable", "sudo ufw --force reset", "ufw default allow incoming", "pfctl -d", "firewall-cmd --set-default-zone=trusted", "netsh advfirewall set allprofiles state off", "powershell Set-NetFirewallProfile -Profile Domain,Public -Enabled False"],
-        misses: &["ufw status verbose", "ufw enable", "ufw allow 22/tcp", "ufw --dry-run disable", "pfctl -e", "netsh advfirewall show allprofiles", "firewall-cmd --list-all"],
+        hits: &["ufw disable", "sudo ufw --force reset", "ufw default allow incoming", "ufw logging off", "pfctl -d", "firewall-cmd --set-default-zone=trusted", "netsh advfirewall set allprofiles state off", "powershell Set-NetFirewallProfile -Profile Domain,Public -Enabled False"],
+        misses: &["ufw status verbose", "ufw enable", "ufw logging on", "ufw allow 22/tcp", "ufw --dry-run disable", "pfctl -e", "netsh advfirewall show allprofiles", "firewall-cmd --list-all"],
     },
     Rule {
         id: "admin.user-delete",
@@ -60,8 +60,8 @@ pub static RULES: &[Rule] = &[
         reason: "the record of what was run in this session is erased or never written, hiding it from review",
         decision: Decision::Ask,
         matcher: Matcher::AnyProgram { signs: Signs::SETS, check: disables_history },
-        hits: &["history -c", "history -cw", "unset HISTFILE", "export HISTFILE=/dev/null", "HISTSIZE=0", "export HISTSIZE=0 HISTFILESIZE=0", "set +o history", "HISTFILE= bash -i", "ls; HISTFILE=/dev/null"],
-        misses: &["history | tail", "history 20", "echo $HISTFILE", "export HISTSIZE=10000", "unset GOPATH", "HISTSIZE=0 ls", "echo 'HISTSIZE=0'", "grep HISTSIZE=0 ~/.bashrc", "set -o history"],
+        hits: &["history -c", "history -cw", "unset HISTFILE", "export HISTFILE=/dev/null", "HISTSIZE=0", "export HISTIGNORE='*'", "export HISTCONTROL=ignorespace", "export HISTSIZE=0 HISTFILESIZE=0", "set +o history", "HISTFILE= bash -i", "ls; HISTFILE=/dev/null"],
+        misses: &["history | tail", "history 20", "echo $HISTFILE", "export HISTSIZE=10000", "export HISTCONTROL=ignoredups", "unset GOPATH", "HISTSIZE=0 ls", "echo 'HISTSIZE=0'", "grep HISTSIZE=0 ~/.bashrc", "set -o history"],
     },
     Rule {
         id: "admin.history-wipe",
@@ -69,8 +69,8 @@ pub static RULES: &[Rule] = &[
         reason: "the record of commands run on this account is destroyed, hiding them from review",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &[], check: history_wipe },
-        hits: &["rm ~/.bash_history", "rm -f ~/.zsh_history", "shred -u ~/.bash_history", "ln -sf /dev/null ~/.bash_history", "cat /dev/null > ~/.bash_history", "cp /dev/null ~/.zsh_history", "mv ~/.bash_history /tmp/h"],
-        misses: &["cat ~/.bash_history", "grep ssh ~/.bash_history", "cp ~/.bash_history ~/history-backup.txt", "history >> notes.txt", "rm ~/.bash_history.bak", "ln -s ~/.bash_history h.txt"],
+        hits: &["rm ~/.bash_history", "rm -f ~/.zsh_history", "shred -u ~/.bash_history", "ln -sf /dev/null ~/.bash_history", "cat /dev/null > ~/.bash_history", "cp /dev/null ~/.zsh_history", "mv ~/.bash_history /tmp/h", "truncate -s 0 ~/.bash_history", "> $HISTFILE", "sed -i '/curl/d' ~/.bash_history"],
+        misses: &["cat ~/.bash_history", "grep ssh ~/.bash_history", "cp ~/.bash_history ~/history-backup.txt", "history >> notes.txt", "rm ~/.bash_history.bak", "ln -s ~/.bash_history h.txt", "sed -n '/curl/p' ~/.bash_history", "echo $HISTFILE"],
     },
     Rule {
         id: "admin.crontab-replace",
@@ -126,7 +126,7 @@ pub static RULES: &[Rule] = &[
             programs: &["setenforce", "spctl", "csrutil", "aa-teardown", "aa-disable", "aa-complain", "apparmor_parser", "auditctl", "set-mppreference", "add-mppreference", "powershell", "pwsh", "cmd"],
             check: security_disable,
         },
-        hits: &["setenforce 0", "sudo setenforce Permissive", "spctl --master-disable", "csrutil disable", "aa-teardown", "aa-disable /etc/apparmor.d/usr.sbin.cupsd", "auditctl -e 0", "auditctl -D", "powershell Set-MpPreference -DisableRealtimeMonitoring $true", "pwsh -c \"Add-MpPreference -ExclusionPath C:\\tmp\""],
+        hits: &["setenforce 0", "sudo setenforce Permissive", "spctl --master-disable", "csrutil disable", "aa-teardown", "aa-disable /etc/apparmor.d/usr.sbin.cupsd", "auditctl -e 0", "auditctl -D", "auditctl -a never,task", "powershell Set-MpPreference -DisableRealtimeMonitoring $true", "pwsh -c \"Add-MpPreference -ExclusionPath C:\\tmp\""],
         misses: &["getenforce", "sestatus", "setenforce 1", "csrutil status", "spctl --status", "spctl --assess -v My.app", "aa-status", "auditctl -l", "powershell Get-MpPreference", "powershell Set-MpPreference -DisableRealtimeMonitoring $false"],
     },
 ];
@@ -190,7 +190,7 @@ fn firewall_disable(cmd: &Command) -> bool {
             !opts.long("dry-run", 3)
                 && matches!(
                     opts.operands.as_slice(),
-                    ["disable" | "reset", ..] | ["default", "allow", ..]
+                    ["disable" | "reset", ..] | ["default", "allow", ..] | ["logging", "off", ..]
                 )
         }
         "pfctl" => parse_opts(&cmd.args, &PFCTL).flag('d'),
@@ -392,6 +392,11 @@ fn kills_history(name: &str, value: &str) -> bool {
     match name {
         "HISTFILE" => value.is_empty() || value == "/dev/null",
         "HISTSIZE" | "HISTFILESIZE" | "SAVEHIST" => value.is_empty() || value == "0",
+        // Every command left out, or any typed after a space.
+        "HISTIGNORE" => value.split(':').any(|p| p == "*" || p == "*:*"),
+        "HISTCONTROL" => value
+            .split(':')
+            .any(|p| p == "ignorespace" || p == "ignoreboth"),
         _ => false,
     }
 }
@@ -444,6 +449,9 @@ const HISTORY_FILES: &[&str] = &[
 ];
 
 fn is_history_file(path: &str) -> bool {
+    if matches!(path, "$HISTFILE" | "${HISTFILE}" | "\"$HISTFILE\"") {
+        return true;
+    }
     let base = path
         .trim_end_matches('/')
         .rsplit(['/', '\\'])
@@ -459,8 +467,15 @@ fn history_wipe(cmd: &Command) -> bool {
         .any(|r| r.op == RedirectOp::Write && is_history_file(&r.target));
     // Asked of every command: the operands only of the programs that need them.
     let by_program = match cmd.program.as_str() {
-        "rm" | "unlink" | "shred" | "srm" | "wipe" | "mv" => {
+        "rm" | "unlink" | "shred" | "srm" | "wipe" | "mv" | "truncate" => {
             cmd.operands().iter().any(|p| is_history_file(p))
+        }
+        // Lines taken out in place: what was run, edited out of the record.
+        "sed" | "perl" | "ruby" => {
+            cmd.args
+                .iter()
+                .any(|a| a.starts_with("-i") || a.starts_with("--in-place") || a.starts_with("-pi"))
+                && cmd.operands().iter().any(|p| is_history_file(p))
         }
         // The last operand is what `cp`, `ln` and `install` (over)write.
         "cp" | "ln" | "install" => {
@@ -551,7 +566,12 @@ fn security_disable(cmd: &Command) -> bool {
         "apparmor_parser" => parse_opts(&cmd.args, &GNU).flag('R') || cmd.has_long("--remove"),
         "auditctl" => {
             let opts = parse_opts(&cmd.args, &Spec::gnu("aAbCdefFkmpqrRSwW", &[]));
-            opts.value('e') == Some("0") || opts.flag('D')
+            // `-a never,task` (or `exit,never`) keeps what it matches out of the record.
+            let never = opts
+                .value('a')
+                .or(opts.value('A'))
+                .is_some_and(|list| list.split(',').any(|w| w == "never"));
+            opts.value('e') == Some("0") || opts.flag('D') || never
         }
         _ => any_stmt(cmd, &["set-mppreference", "add-mppreference"], defender_off),
     }

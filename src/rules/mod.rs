@@ -22,6 +22,7 @@ mod hardline;
 mod hidden;
 mod host;
 mod leak;
+mod logs;
 pub(crate) mod links;
 
 pub(crate) use hidden::{path_arguments, searched as hidden_paths_searched};
@@ -31,10 +32,12 @@ mod net;
 mod opts;
 mod paths;
 mod secrets;
+mod security;
 mod signs;
 mod storage;
 mod system;
 pub(crate) mod targets;
+mod trust;
 mod url;
 mod windows;
 mod windows_script;
@@ -204,6 +207,23 @@ pub static DANGEROUS: &[Table] = &[
         file: "git",
         group: "git",
         rules: git::RULES,
+    },
+    // Before `system`: stopping a security agent, a logger or time sync is
+    // judged for what the service does, not as any service stopped.
+    Table {
+        file: "security",
+        group: "security",
+        rules: security::RULES,
+    },
+    Table {
+        file: "logs",
+        group: "logs",
+        rules: logs::RULES,
+    },
+    Table {
+        file: "trust",
+        group: "trust",
+        rules: trust::RULES,
     },
     Table {
         file: "system",

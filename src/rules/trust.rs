@@ -1,0 +1,205 @@
+//! Built-in rules: what the machine trusts and what time it believes (certificate authorities added, TLS verification turned off, the clock set or its sync stopped), one row per program.
+
+use super::exec::assignments;
+use super::opts::{parse_opts, Spec};
+use super::security::{halted, names_one_of};
+use super::targets::{classify, Target};
+use super::{verb, verb_if, Matcher, Rule, Signs, Verb};
+use crate::shell::Command;
+use crate::verdict::Decision;
+
+/// Programs and arguments that add a certificate authority to a trust store
+/// the system, a browser or a runtime checks servers against.
+#[rustfmt::skip]
+static CA: &[Verb] = &[
+    // Debian, Alpine, SUSE; Fedora and RHEL; p11-kit.
+    verb("update-ca-certificates", ""),
+    verb("update-ca-trust", r"^(?:(?:-\S+ )*(?:extract|enable|force-enable)\b|$)"),
+    verb("trust", r"^(?:-\S+ )*(?:anchor|extract-compat)\b"),
+    verb("dpkg-reconfigure", r"(?:^| )ca-certificates(?: |$)"),
+    // NSS databases (browsers, system NSS) and Windows' certificate stores.
+    verb("certutil", r"(?:^| )-[AM](?: |$)|(?i:(?:^| )[-/](?:addstore|importcert)(?: |$))"),
+    // macOS keychains and their trust settings.
+    verb("security", r"^(?:-\S+ )*(?:add-trusted-cert|add-certificates|trust-settings-import|remove-trusted-cert)\b"),
+    // Java's trust store, the runtime's `cacerts`.
+    verb_if("keytool", r"(?:^| )-(?:importcert|import|importkeystore|delete|changealias)(?: |$)", java_cacerts),
+];
+
+/// Programs and arguments that turn TLS certificate checks off for a tool
+/// from now on.
+#[rustfmt::skip]
+static TLS_OFF: &[Verb] = &[
+    verb("git", r"(?i)(?:^| )http\.(?:\S+\.)?sslverify(?:=| )(?:false|no|off|0)(?: |$)"),
+    verb("npm", r"(?i)(?:^| )(?:--)?strict-ssl(?:=| )(?:false|no|0)(?: |$)"),
+    verb("pnpm", r"(?i)(?:^| )(?:--)?strict-ssl(?:=| )(?:false|no|0)(?: |$)"),
+    verb("yarn", r"(?i)(?:^| )(?:--)?(?:strict-ssl|enablestrictssl)(?:=| )(?:false|no|0)(?: |$)"),
+    verb("conda", r"(?i)(?:^| )ssl_verify(?:=| )(?:false|no|0)(?: |$)"),
+    verb("bundle", r"(?:^| )ssl_verify_mode(?:=| )0(?: |$)"),
+    verb("composer", r"(?i)(?:^| )(?:disable-tls(?:=| )(?:true|1)|secure-http(?:=| )(?:false|0))(?: |$)"),
+    verb("kubectl", r"(?:^| )config (?:set-cluster (?:.* )?--insecure-skip-tls-verify(?:=true)?|set \S*insecure-skip-tls-verify(?:=| )true)(?: |$)"),
+    verb("helm", r"(?:^| )repo add (?:.* )?--insecure-skip-tls-verify(?:=true)?(?: |$)"),
+    verb("gcloud", r"(?i)(?:^| )config set \S*disable_ssl_validation(?:=| )(?:true|1)(?: |$)"),
+    verb("go", r"^env (?:.* )?-w (?:.* )?GOINSECURE=\S"),
+    verb("launchctl", r"^setenv (?:NODE_TLS_REJECT_UNAUTHORIZED 0|PYTHONHTTPSVERIFY 0|GIT_SSL_NO_VERIFY \S)"),
+];
+
+/// Programs and arguments that set the system clock, or stop it being
+/// kept right by network time.
+#[rustfmt::skip]
+static CLOCK: &[Verb] = &[
+    verb_if("date", "", sets_date),
+    verb_if("gdate", "", sets_date),
+    verb("timedatectl", r"(?:^| )(?:set-time|set-ntp (?:false|no|0|off)|set-local-rtc (?:1|true|yes|on))(?: |$)"),
+    verb("hwclock", r"(?:^| )(?:--set|--hctosys|-s)(?: |=|$)"),
+    verb("systemsetup", r"(?i)(?:^| )-(?:setdate|settime|setusingnetworktime (?:off|no)|setnetworktimeserver)(?: |$)"),
+    verb("chronyc", r"(?:^| )(?:settime|manual on|offline)(?: |$)"),
+    verb_if("ntpdate", "", ntpdate_sets),
+    verb("sntp", r"(?:^| )-[a-zA-Z]*[sS][a-zA-Z]*(?: |$)"),
+    verb("rdate", r"(?:^| )-[a-z]*s[a-z]*(?: |$)"),
+    verb_if("systemctl", "", halts_time_sync),
+    verb_if("service", "", halts_time_sync),
+    verb_if("rc-service", "", halts_time_sync),
+    verb_if("update-rc.d", "", halts_time_sync),
+    verb_if("chkconfig", "", halts_time_sync),
+    verb_if("rc-update", "", halts_time_sync),
+    verb_if("launchctl", "", halts_time_sync),
+    verb_if("pkill", "", halts_time_sync),
+    verb_if("killall", "", halts_time_sync),
+];
+
+#[rustfmt::skip]
+pub static RULES: &[Rule] = &[
+    Rule {
+        id: "trust.ca-added",
+        category: "add a certificate authority to a trust store (update-ca-certificates, trust anchor, security add-trusted-cert, keytool cacerts)",
+        reason: "whoever holds that authority's key can pose as any site, reading and changing traffic that looks secure",
+        decision: Decision::Ask,
+        matcher: Matcher::Verbs(CA),
+        hits: &["sudo update-ca-certificates", "update-ca-trust extract", "update-ca-trust", "sudo trust anchor ./corp-root.crt", "certutil -A -d sql:$HOME/.pki/nssdb -n proxy -t C,, -i proxy.crt", "certutil -addstore -f Root ca.cer", "sudo security add-trusted-cert -d -r trustRoot -k /Library/Keychains/System.keychain ca.crt", "security trust-settings-import trust.plist", "keytool -importcert -cacerts -file ca.crt -alias x", "keytool -import -keystore $JAVA_HOME/lib/security/cacerts -file ca.der"],
+        misses: &["trust list", "update-ca-trust --help", "certutil -L -d sql:$HOME/.pki/nssdb", "certutil -L -a -n x -d .", "certutil -hashfile setup.exe SHA256", "security find-certificate -a", "security verify-cert -c server.pem", "keytool -list -cacerts", "keytool -importcert -keystore ./truststore.jks -file test.crt"],
+    },
+    Rule {
+        id: "trust.tls-verify-off",
+        category: "turn TLS certificate verification off in a tool's configuration (git sslVerify, npm strict-ssl, kubectl insecure-skip-tls-verify)",
+        reason: "everything the tool fetches from now on, code included, can be swapped by anyone on the path to the server",
+        decision: Decision::Ask,
+        matcher: Matcher::Verbs(TLS_OFF),
+        hits: &["git config --global http.sslVerify false", "git -c http.sslVerify=false clone https://x.example/a.git", "npm config set strict-ssl false", "yarn config set enableStrictSsl false", "conda config --set ssl_verify false", "composer config -g disable-tls true", "kubectl config set-cluster prod --insecure-skip-tls-verify=true", "launchctl setenv NODE_TLS_REJECT_UNAUTHORIZED 0"],
+        misses: &["git config --get http.sslVerify", "git config --global http.sslVerify true", "npm config get strict-ssl", "npm config set strict-ssl true", "kubectl config set-cluster prod --insecure-skip-tls-verify=false", "curl -k https://localhost:8443"],
+    },
+    Rule {
+        id: "trust.tls-verify-env",
+        category: "turn TLS certificate verification off through the environment (NODE_TLS_REJECT_UNAUTHORIZED=0, GIT_SSL_NO_VERIFY)",
+        reason: "what the programs run with it fetch, code included, can be swapped by anyone on the path to the server",
+        decision: Decision::Ask,
+        matcher: Matcher::AnyProgram { signs: Signs::SETS, check: tls_off_in_env },
+        hits: &["export NODE_TLS_REJECT_UNAUTHORIZED=0", "NODE_TLS_REJECT_UNAUTHORIZED=0 npm install", "export PYTHONHTTPSVERIFY=0", "GIT_SSL_NO_VERIFY=1 git clone https://x.example/a.git", "export npm_config_strict_ssl=false"],
+        misses: &["export NODE_TLS_REJECT_UNAUTHORIZED=1", "export NODE_EXTRA_CA_CERTS=/etc/ssl/certs/corp.pem", "NODE_ENV=production node app.js", "echo $NODE_TLS_REJECT_UNAUTHORIZED"],
+    },
+    Rule {
+        id: "trust.clock-set",
+        category: "set the system clock or stop network time sync (date -s, timedatectl set-time, systemsetup -settime)",
+        reason: "certificates, tokens, logs and builds all rely on the time: a wrong clock accepts what expired and scrambles the record",
+        decision: Decision::Ask,
+        matcher: Matcher::Verbs(CLOCK),
+        hits: &["sudo date -s '2020-01-01 00:00:00'", "date --set=tomorrow", "date 010100002020", "sudo date 0101000030.15", "timedatectl set-time '2019-12-31 23:59'", "timedatectl set-ntp false", "hwclock --set --date='2015-01-01'", "hwclock --hctosys", "systemsetup -setusingnetworktime off", "systemsetup -settime 00:00:00", "sudo systemctl stop systemd-timesyncd", "systemctl disable --now chronyd", "ntpdate time.example.com", "sntp -sS pool.ntp.org", "chronyc settime 2020-01-01"],
+        misses: &["date", "date +%s", "date -d yesterday", "date -r build.log", "date -j 0101000030 +%s", "date -u +%Y%m%d", "timedatectl", "timedatectl set-timezone UTC", "timedatectl set-ntp true", "hwclock --show", "hwclock --systohc", "systemsetup -gettime", "systemsetup -settimezone Europe/Paris", "ntpdate -q pool.ntp.org", "sntp pool.ntp.org", "chronyc tracking", "systemctl restart chronyd"],
+    },
+];
+
+/// Whether `keytool` changes Java's own trust store: `-cacerts`, or a
+/// `-keystore` that is a `cacerts` file or lies in a system directory.
+/// A project's own test trust store is its business.
+fn java_cacerts(cmd: &Command) -> bool {
+    let mut args = cmd.args.iter();
+    while let Some(arg) = args.next() {
+        if arg == "-cacerts" {
+            return true;
+        }
+        if arg == "-keystore" || arg == "-destkeystore" {
+            let store = args.next().map_or("", String::as_str);
+            let name = store.rsplit('/').next().unwrap_or(store);
+            if name.ends_with("cacerts")
+                || matches!(classify(store, None), Target::System | Target::Root)
+            {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// The options of GNU and BSD `date` that take a value.
+#[rustfmt::skip]
+const DATE: Spec = Spec::gnu("dfrsvIz", &["date", "file", "reference", "set", "iso-8601", "rfc-3339", "resolution"]);
+
+/// `date -s WHEN`/`--set`, or a `[MMDD]hhmm[[CC]YY][.ss]` operand (GNU
+/// and BSD alike), which sets the clock unless BSD's `-j` says not to.
+fn sets_date(cmd: &Command) -> bool {
+    let opts = parse_opts(&cmd.args, &DATE);
+    if opts.value('s').is_some() || opts.long("set", 3) {
+        return true;
+    }
+    let digits = |o: &str| {
+        let (time, secs) = o.split_once('.').unwrap_or((o, "00"));
+        (4..=12).contains(&time.len())
+            && time.bytes().all(|b| b.is_ascii_digit())
+            && secs.len() == 2
+            && secs.bytes().all(|b| b.is_ascii_digit())
+    };
+    !opts.flag('j') && opts.operands.iter().any(|o| digits(o))
+}
+
+/// `ntpdate HOST` sets the clock; `-q` only asks and `-d` only debugs.
+fn ntpdate_sets(cmd: &Command) -> bool {
+    let opts = parse_opts(&cmd.args, &Spec::gnu("aekopt", &[]));
+    !opts.flag('q') && !opts.flag('d') && !opts.operands.is_empty()
+}
+
+/// Time sync daemons, by service, label or process name.
+#[rustfmt::skip]
+const TIME_SERVICES: &[&str] = &[
+    "timesyncd", "systemd-timesyncd", "chronyd", "chrony", "ntpd", "ntp", "ntpsec", "openntpd", "timed",
+];
+
+fn halts_time_sync(cmd: &Command) -> bool {
+    halted(cmd).iter().any(|u| names_one_of(u, TIME_SERVICES))
+}
+
+/// Variables that turn certificate checks off, and the values that do:
+/// `None` for any value but empty.
+#[rustfmt::skip]
+const TLS_OFF_VARS: &[(&str, Option<&[&str]>)] = &[
+    ("NODE_TLS_REJECT_UNAUTHORIZED", Some(&["0"])),
+    ("PYTHONHTTPSVERIFY", Some(&["0"])),
+    ("GIT_SSL_NO_VERIFY", None),
+    ("NPM_CONFIG_STRICT_SSL", Some(&["false", "0", "no"])),
+    ("AZURE_CLI_DISABLE_CONNECTION_VERIFICATION", None),
+    ("GOINSECURE", None),
+];
+
+fn tls_off_in_env(cmd: &Command) -> bool {
+    assignments(cmd).into_iter().any(|(name, value)| {
+        TLS_OFF_VARS.iter().any(|(var, values)| {
+            name.eq_ignore_ascii_case(var)
+                && match values {
+                    Some(values) => values.iter().any(|v| value.eq_ignore_ascii_case(v)),
+                    None => !value.is_empty(),
+                }
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clock_operands() {
+        let sets = |a: &[&str]| sets_date(&Command::new("date", a));
+        assert!(sets(&["0101000030"]) && sets(&["-u", "010100002020.30"]));
+        assert!(sets(&["-s", "2020-01-01"]) && sets(&["--set=now"]));
+        assert!(!sets(&["+%Y%m%d"]) && !sets(&["-j", "0101000030"]));
+        assert!(!sets(&["-d", "20200101"]) && !sets(&["-r", "1700000000"]));
+    }
+}
