@@ -69,7 +69,7 @@ pub static RULES: &[Rule] = &[
         reason: "the record of commands run on this account is destroyed, hiding them from review",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &[], check: history_wipe },
-        hits: &["rm ~/.bash_history", "rm -f ~/.zsh_history", "shred -u ~/.bash_history", "ln -sf /dev/null ~/.bash_history", "cat /dev/null > ~/.bash_history", "cp /dev/null ~/.zsh_history", "mv ~/.bash_history /tmp/h", "truncate -s 0 ~/.bash_history", "> $HISTFILE", "sed -i '/curl/d' ~/.bash_history"],
+        hits: &["rm ~/.bash_history", "rm -f ~/.zsh_history", "shred -u ~/.bash_history", "ln -sf /dev/null ~/.bash_history", "cat /dev/null > ~/.bash_history", "cp /dev/null ~/.zsh_history", "mv ~/.bash_history /tmp/h", "sed -i '/curl/d' ~/.bash_history"],
         misses: &["cat ~/.bash_history", "grep ssh ~/.bash_history", "cp ~/.bash_history ~/history-backup.txt", "history >> notes.txt", "rm ~/.bash_history.bak", "ln -s ~/.bash_history h.txt", "sed -n '/curl/p' ~/.bash_history", "echo $HISTFILE"],
     },
     Rule {
@@ -449,9 +449,6 @@ const HISTORY_FILES: &[&str] = &[
 ];
 
 fn is_history_file(path: &str) -> bool {
-    if matches!(path, "$HISTFILE" | "${HISTFILE}" | "\"$HISTFILE\"") {
-        return true;
-    }
     let base = path
         .trim_end_matches('/')
         .rsplit(['/', '\\'])
@@ -467,7 +464,7 @@ fn history_wipe(cmd: &Command) -> bool {
         .any(|r| r.op == RedirectOp::Write && is_history_file(&r.target));
     // Asked of every command: the operands only of the programs that need them.
     let by_program = match cmd.program.as_str() {
-        "rm" | "unlink" | "shred" | "srm" | "wipe" | "mv" | "truncate" => {
+        "rm" | "unlink" | "shred" | "srm" | "wipe" | "mv" => {
             cmd.operands().iter().any(|p| is_history_file(p))
         }
         // Lines taken out in place: what was run, edited out of the record.

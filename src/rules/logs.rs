@@ -22,6 +22,11 @@ static ERASE: &[Verb] = &[
     verb_if("rm", "", names_system_log),
     verb_if("unlink", "", names_system_log),
     verb_if("truncate", "", names_system_log),
+    // Lines edited out of a log in place.
+    verb_if("sed", r"(?:^| )(?:-[a-zA-Z]*i|--in-place)", names_system_log),
+    verb_if("perl", r"(?:^| )-[a-zA-Z]*i", names_system_log),
+    // A user's last-login record cleared.
+    verb("lastlog", r"(?:^| )(?:-C|--clear)(?: |$)"),
     // The journal vacuumed down to (nearly) nothing.
     verb_if("journalctl", r"(?:^| )--vacuum-", vacuums_to_nothing),
     // macOS's unified log erased.
@@ -45,6 +50,7 @@ static STOP: &[Verb] = &[
     verb_if("launchctl", "", halts_logging),
     verb_if("pkill", "", halts_logging),
     verb_if("killall", "", halts_logging),
+    verb_if("kill", "", halts_logging),
 ];
 
 /// Commands captured as they run: a `DEBUG` trap runs its text before every
@@ -62,8 +68,8 @@ pub static RULES: &[Rule] = &[
         reason: "the record of what happened on the machine is gone, hiding it from whoever investigates",
         decision: Decision::Ask,
         matcher: Matcher::Verbs(ERASE),
-        hits: &["sudo shred -u /var/log/auth.log", "srm -f /var/log/secure", "cd /var/log && sudo shred -zu syslog", "sudo journalctl --vacuum-time=1s", "journalctl --vacuum-size=1K", "journalctl --vacuum-files=1", "sudo log erase --all", "dmesg -C", "sudo dmesg --clear", "dmesg -c"],
-        misses: &["shred -u secret.txt", "journalctl --vacuum-time=2weeks", "journalctl --vacuum-size=500M", "journalctl --disk-usage", "journalctl -u nginx", "log show --last 1h", "log stream", "dmesg -T", "dmesg --color=always | less", "truncate -s 0 debug.log"],
+        hits: &["sudo shred -u /var/log/auth.log", "srm -f /var/log/secure", "cd /var/log && sudo shred -zu syslog", "sudo journalctl --vacuum-time=1s", "journalctl --vacuum-size=1K", "journalctl --vacuum-files=1", "sudo log erase --all", "dmesg -C", "sudo dmesg --clear", "dmesg -c", "sed -i '/10.0.0.5/d' /var/log/auth.log", "lastlog --clear --user root"],
+        misses: &["shred -u secret.txt", "journalctl --vacuum-time=2weeks", "journalctl --vacuum-size=500M", "journalctl --disk-usage", "journalctl -u nginx", "log show --last 1h", "log stream", "dmesg -T", "dmesg --color=always | less", "truncate -s 0 debug.log", "sed -n '/sshd/p' /var/log/auth.log", "lastlog -u root"],
     },
     Rule {
         id: "logs.recording-stopped",
@@ -71,7 +77,7 @@ pub static RULES: &[Rule] = &[
         reason: "what happens from now on is no longer recorded, so nobody can see it later",
         decision: Decision::Ask,
         matcher: Matcher::Verbs(STOP),
-        hits: &["sudo systemctl stop rsyslog", "systemctl mask systemd-journald", "service syslog-ng stop", "sudo launchctl unload /System/Library/LaunchDaemons/com.apple.syslogd.plist", "sudo systemctl disable --now filebeat", "killall splunkd", "sudo log config --mode level:off"],
+        hits: &["sudo systemctl stop rsyslog", "systemctl mask systemd-journald", "service syslog-ng stop", "sudo launchctl unload /System/Library/LaunchDaemons/com.apple.syslogd.plist", "sudo systemctl disable --now filebeat", "killall splunkd", "kill $(pidof rsyslogd)", "sudo log config --mode level:off"],
         misses: &["systemctl status rsyslog", "systemctl restart rsyslog", "systemctl start systemd-journald", "log config --status", "killall node"],
     },
     Rule {

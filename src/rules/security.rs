@@ -40,6 +40,8 @@ static OFF: &[Verb] = &[
     verb("elastic-endpoint", r"^(?:-\S+ )*(?:uninstall|stop)\b"),
     verb("savdctl", r"(?:^| )disable(?: |$)"),
     verb("sysmon", r"(?i)(?:^| )-u(?: |$)"),
+    // Device management's agent removed from a Mac.
+    verb("jamf", r"(?i)^removeframework\b"),
     // macOS: Gatekeeper told to pass an app or unsigned kernel extensions,
     // SIP partly off, code-signing enforcement off at boot.
     verb("spctl", r"(?:^| )(?:--add(?: |$)|kext-consent disable\b)"),
@@ -73,6 +75,7 @@ static OFF: &[Verb] = &[
     verb_if("launchctl", "", halts_security),
     verb_if("pkill", "", halts_security),
     verb_if("killall", "", halts_security),
+    verb_if("kill", "", halts_security),
 ];
 
 #[rustfmt::skip]
@@ -83,17 +86,21 @@ pub static RULES: &[Rule] = &[
         reason: "protection that contains untrusted code, or the record and backups that would show and undo what it did, stops working",
         decision: Decision::Ask,
         matcher: Matcher::Verbs(OFF),
-        hits: &["semanage permissive -a httpd_t", "setsebool -P httpd_execmem 1", "semodule -d sepgsql", "sudo grubby --update-kernel=ALL --args=selinux=0", "mdatp config real-time-protection --value disabled", "sudo mdatp exclusion folder add --path /tmp", "sudo /opt/CrowdStrike/falconctl -d -f --cid", "sentinelctl unload -a", "osqueryctl stop", "sudo systemctl stop falcon-sensor", "systemctl disable --now apparmor", "sudo service auditd stop", "sudo launchctl bootout system/com.microsoft.wdav.daemon", "killall osqueryd", "xattr -d com.apple.quarantine ~/Downloads/Tool.app", "xattr -rd com.apple.quarantine App.app", "xattr -cr /Applications/Thing.app", "tmutil disable", "tmutil deletelocalsnapshots /", "fdesetup disable", "defaults write com.apple.LaunchServices LSQuarantine -bool false", "defaults write /Library/Preferences/com.apple.alf globalstate -int 0", "socketfilterfw --setglobalstate off", "systemsetup -setremotelogin on", "spctl --add /Applications/X.app", "csrutil enable --without fs", "chattr -i /etc/passwd", "chattr -a /var/log/auth.log", "mount -o remount,rw /", "mount -uw /"],
-        misses: &["sestatus", "semanage port -l", "setsebool -P httpd_execmem 0", "semodule -l", "getsebool -a", "mdatp health", "mdatp config real-time-protection --value enabled", "falconctl -g --aid", "osqueryctl status", "systemctl status falcon-sensor", "systemctl restart auditd", "systemctl stop redis-sentinel", "pkill -f pytest", "xattr -l file.zip", "xattr -d com.example.tag notes.txt", "xattr -cr build/MyApp.app", "tmutil listbackups", "tmutil addexclusion node_modules", "fdesetup status", "defaults read com.apple.LaunchServices", "defaults write com.apple.dock autohide -bool true", "socketfilterfw --getglobalstate", "systemsetup -getremotelogin", "spctl --status", "csrutil status", "lsattr /etc/passwd", "chattr +i /etc/resolv.conf", "chattr -i build/lock", "mount -o remount,rw /mnt/usb", "mount"],
+        hits: &["semanage permissive -a httpd_t", "setsebool -P httpd_execmem 1", "semodule -d sepgsql", "sudo grubby --update-kernel=ALL --args=selinux=0", "mdatp config real-time-protection --value disabled", "sudo mdatp exclusion folder add --path /tmp", "sudo /opt/CrowdStrike/falconctl -d -f --cid", "sentinelctl unload -a", "osqueryctl stop", "sudo systemctl stop falcon-sensor", "systemctl disable --now apparmor", "sudo service auditd stop", "sudo launchctl bootout system/com.microsoft.wdav.daemon", "killall osqueryd", "kill -9 $(pidof auditd)", "launchctl unload /Library/LaunchDaemons/at.obdev.littlesnitchd.plist", "xattr -d com.apple.quarantine ~/Downloads/Tool.app", "xattr -rd com.apple.quarantine App.app", "xattr -cr /Applications/Thing.app", "tmutil disable", "tmutil deletelocalsnapshots /", "fdesetup disable", "defaults write com.apple.LaunchServices LSQuarantine -bool false", "defaults write /Library/Preferences/com.apple.alf globalstate -int 0", "socketfilterfw --setglobalstate off", "systemsetup -setremotelogin on", "spctl --add /Applications/X.app", "csrutil enable --without fs", "chattr -i /etc/hosts", "chattr -a /var/log/auth.log", "mount -o remount,rw /", "mount -uw /"],
+        misses: &["sestatus", "semanage port -l", "setsebool -P httpd_execmem 0", "semodule -l", "getsebool -a", "mdatp health", "mdatp config real-time-protection --value enabled", "falconctl -g --aid", "osqueryctl status", "systemctl status falcon-sensor", "systemctl restart auditd", "systemctl stop redis-sentinel", "pkill -f pytest", "kill -9 $(pidof node)", "xattr -l file.zip", "xattr -d com.example.tag notes.txt", "xattr -cr build/MyApp.app", "xattr -cr ~/Library/Developer/Xcode/DerivedData", "tmutil listbackups", "tmutil addexclusion node_modules", "fdesetup status", "defaults read com.apple.LaunchServices", "defaults write com.apple.dock autohide -bool true", "socketfilterfw --getglobalstate", "systemsetup -getremotelogin", "spctl --status", "csrutil status", "lsattr /etc/passwd", "chattr +i /etc/resolv.conf", "chattr -i build/lock", "mount -o remount,rw /mnt/usb", "mount"],
     },
 ];
 
 /// Whether `cmd` clears every attribute (quarantine with them) from a file
-/// outside the project: clearing a build's own app bundle for code signing
-/// is routine.
+/// outside the project: clearing a build's own products for code signing
+/// (the project, Xcode's `DerivedData`) is routine.
 fn clears_outside_project(cmd: &Command) -> bool {
-    let ops = cmd.operands();
-    ops.iter().any(|p| !in_project(p, cmd))
+    cmd.operands().iter().any(|p| {
+        !in_project(p, cmd)
+            && classify(p, cmd.cwd.as_deref()) != Target::Cache
+            && !p.contains("/DerivedData")
+            && !p.contains("/Library/Developer/")
+    })
 }
 
 fn in_project(path: &str, cmd: &Command) -> bool {
@@ -170,13 +177,18 @@ pub(super) fn halted(cmd: &Command) -> Vec<&str> {
     };
     match cmd.program.as_str() {
         "systemctl" => verb_then_units(HALT),
-        "service" | "rc-service" | "invoke-rc.d" => unit_then_verb(&["stop", "disable"]),
+        "service" | "rc-service" | "invoke-rc.d" => unit_then_verb(&["stop", "disable", "teardown"]),
         "update-rc.d" => unit_then_verb(&["disable", "remove"]),
         "chkconfig" if cmd.args.iter().any(|a| a == "--del") => ops,
         "chkconfig" => unit_then_verb(&["off"]),
         "rc-update" => verb_then_units(&["del", "delete"]),
         "launchctl" => verb_then_units(&["stop", "unload", "bootout", "remove", "disable", "kill"]),
         "pkill" | "killall" => ops,
+        // `kill $(pidof auditd)`: the name is inside the substitution.
+        "kill" => ops
+            .into_iter()
+            .filter(|a| a.contains("$(") || a.contains('`'))
+            .collect(),
         _ => Vec::new(),
     }
 }
@@ -184,14 +196,24 @@ pub(super) fn halted(cmd: &Command) -> Vec<&str> {
 /// Whether a unit, label, plist or process name is one of `names`, whole
 /// (`elastic-agent`) or as one of its words (`falcon` in `falcon-sensor`,
 /// `wdav` in `com.microsoft.wdav.daemon`), ignoring its directory and its
-/// `.service`/`.plist` ending.
+/// `.service`/`.plist` ending. A word may also begin with a name of six
+/// letters or more: daemons add a `d` or more (`falcond`, `osqueryd`,
+/// `littlesnitchd`, `XprotectService`).
 pub(super) fn names_one_of(unit: &str, names: &[&str]) -> bool {
     let base = unit.rsplit('/').next().unwrap_or(unit).to_ascii_lowercase();
     let base = [".service", ".socket", ".timer", ".plist", ".target"]
         .iter()
         .find_map(|s| base.strip_suffix(s))
         .unwrap_or(&base);
-    names.contains(&base) || base.split(['.', '-', '_', '@']).any(|w| names.contains(&w))
+    names.contains(&base)
+        || base
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .any(|w| {
+                names
+                    .iter()
+                    .any(|n| w == *n || (n.len() >= 6 && w.starts_with(n)))
+            })
 }
 
 /// Security controls and endpoint agents, by service, label or process name.
@@ -203,7 +225,7 @@ const SECURITY_SERVICES: &[&str] = &[
     "sentineld", "auditbeat", "fail2ban", "cbagentd", "carbonblack", "cbdaemon", "sophos", "savd",
     "mfetpd", "tanium", "taniumclient", "cylancesvc", "xprotect", "alf", "mrt", "littlesnitch",
     "lulu", "tripwire", "snort", "suricata", "zeek", "elastic-agent", "elastic-endpoint",
-    "qualys-cloud-agent", "ir_agent", "ds_agent",
+    "qualys-cloud-agent", "ir_agent", "ds_agent", "syspolicyd", "opendns", "umbrella", "fresno",
 ];
 
 fn halts_security(cmd: &Command) -> bool {

@@ -5,7 +5,7 @@ use super::opts::{parse_opts, Spec};
 use super::security::{halted, names_one_of};
 use super::targets::{classify, Target};
 use super::{verb, verb_if, Matcher, Rule, Signs, Verb};
-use crate::shell::Command;
+use crate::shell::{Command, RedirectOp};
 use crate::verdict::Decision;
 
 /// Programs and arguments that add a certificate authority to a trust store
@@ -41,6 +41,9 @@ static TLS_OFF: &[Verb] = &[
     verb("gcloud", r"(?i)(?:^| )config set \S*disable_ssl_validation(?:=| )(?:true|1)(?: |$)"),
     verb("go", r"^env (?:.* )?-w (?:.* )?GOINSECURE=\S"),
     verb("launchctl", r"^setenv (?:NODE_TLS_REJECT_UNAUTHORIZED 0|PYTHONHTTPSVERIFY 0|GIT_SSL_NO_VERIFY \S)"),
+    // `insecure` in curl's, or `check_certificate = off` in wget's, start-up file.
+    verb_if("echo", r"(?i)(?:^|\s)(?:-k|--insecure|insecure|check_certificate\s*=\s*off)(?:\s|$)", writes_fetcher_rc),
+    verb_if("printf", r"(?i)(?:^|\s)(?:-k|--insecure|insecure|check_certificate\s*=\s*off)(?:\s|$)", writes_fetcher_rc),
 ];
 
 /// Programs and arguments that set the system clock, or stop it being
@@ -65,6 +68,7 @@ static CLOCK: &[Verb] = &[
     verb_if("launchctl", "", halts_time_sync),
     verb_if("pkill", "", halts_time_sync),
     verb_if("killall", "", halts_time_sync),
+    verb_if("kill", "", halts_time_sync),
 ];
 
 #[rustfmt::skip]
@@ -84,8 +88,8 @@ pub static RULES: &[Rule] = &[
         reason: "everything the tool fetches from now on, code included, can be swapped by anyone on the path to the server",
         decision: Decision::Ask,
         matcher: Matcher::Verbs(TLS_OFF),
-        hits: &["git config --global http.sslVerify false", "git -c http.sslVerify=false clone https://x.example/a.git", "npm config set strict-ssl false", "yarn config set enableStrictSsl false", "conda config --set ssl_verify false", "composer config -g disable-tls true", "kubectl config set-cluster prod --insecure-skip-tls-verify=true", "launchctl setenv NODE_TLS_REJECT_UNAUTHORIZED 0"],
-        misses: &["git config --get http.sslVerify", "git config --global http.sslVerify true", "npm config get strict-ssl", "npm config set strict-ssl true", "kubectl config set-cluster prod --insecure-skip-tls-verify=false", "curl -k https://localhost:8443"],
+        hits: &["git config --global http.sslVerify false", "git -c http.sslVerify=false clone https://x.example/a.git", "npm config set strict-ssl false", "yarn config set enableStrictSsl false", "conda config --set ssl_verify false", "composer config -g disable-tls true", "kubectl config set-cluster prod --insecure-skip-tls-verify=true", "launchctl setenv NODE_TLS_REJECT_UNAUTHORIZED 0", "echo insecure >> ~/.curlrc", "echo 'check_certificate = off' >> ~/.wgetrc"],
+        misses: &["git config --get http.sslVerify", "git config --global http.sslVerify true", "npm config get strict-ssl", "npm config set strict-ssl true", "kubectl config set-cluster prod --insecure-skip-tls-verify=false", "curl -k https://localhost:8443", "echo 'silent' >> ~/.curlrc", "echo insecure"],
     },
     Rule {
         id: "trust.tls-verify-env",
@@ -127,6 +131,18 @@ fn java_cacerts(cmd: &Command) -> bool {
         }
     }
     false
+}
+
+/// Whether `cmd` writes to curl's or wget's start-up file, read by every
+/// later call.
+fn writes_fetcher_rc(cmd: &Command) -> bool {
+    cmd.redirects.iter().any(|r| {
+        matches!(r.op, RedirectOp::Write | RedirectOp::Append)
+            && matches!(
+                r.target.rsplit('/').next(),
+                Some(".curlrc" | ".wgetrc" | "curlrc" | "wgetrc")
+            )
+    })
 }
 
 /// The options of GNU and BSD `date` that take a value.
