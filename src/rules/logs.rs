@@ -1,8 +1,8 @@
 //! Built-in rules: the system's logs destroyed, their recording stopped, and commands captured as they are typed, one row per program.
 //!
 //! Shell history has its own rules (`admin.history-disable`,
-//! `admin.history-wipe`); deletions and writes under `/var/log` by `rm` or a
-//! redirection are the path rules' (`fs.delete-root-path`,
+//! `admin.history-wipe`); deletions, truncations, in-place edits and
+//! redirections under `/var/log` are the path rules' (`fs.delete-root-path`,
 //! `files.system-config`), which speak first. This table holds what those
 //! do not see: the tools that erase logs by their own verbs.
 
@@ -15,16 +15,12 @@ use crate::verdict::Decision;
 /// Programs and arguments that erase logs the system keeps.
 #[rustfmt::skip]
 static ERASE: &[Verb] = &[
-    // Files under the system's log directories, overwritten or deleted.
+    // Files under the system's log directories overwritten and deleted by
+    // the secure-deletion tools (`rm`, `truncate` and in-place edits there
+    // are the path rules').
     verb_if("shred", "", names_system_log),
     verb_if("srm", "", names_system_log),
     verb_if("wipe", "", names_system_log),
-    verb_if("rm", "", names_system_log),
-    verb_if("unlink", "", names_system_log),
-    verb_if("truncate", "", names_system_log),
-    // Lines edited out of a log in place.
-    verb_if("sed", r"(?:^| )(?:-[a-zA-Z]*i|--in-place)", names_system_log),
-    verb_if("perl", r"(?:^| )-[a-zA-Z]*i", names_system_log),
     // A user's last-login record cleared.
     verb("lastlog", r"(?:^| )(?:-C|--clear)(?: |$)"),
     // The journal vacuumed down to (nearly) nothing.
@@ -68,7 +64,7 @@ pub static RULES: &[Rule] = &[
         reason: "the record of what happened on the machine is gone, hiding it from whoever investigates",
         decision: Decision::Ask,
         matcher: Matcher::Verbs(ERASE),
-        hits: &["sudo shred -u /var/log/auth.log", "srm -f /var/log/secure", "cd /var/log && sudo shred -zu syslog", "sudo journalctl --vacuum-time=1s", "journalctl --vacuum-size=1K", "journalctl --vacuum-files=1", "sudo log erase --all", "dmesg -C", "sudo dmesg --clear", "dmesg -c", "sed -i '/10.0.0.5/d' /var/log/auth.log", "lastlog --clear --user root"],
+        hits: &["sudo shred -u /var/log/auth.log", "srm -f /var/log/secure", "cd /var/log && sudo shred -zu syslog", "sudo journalctl --vacuum-time=1s", "journalctl --vacuum-size=1K", "journalctl --vacuum-files=1", "sudo log erase --all", "dmesg -C", "sudo dmesg --clear", "dmesg -c", "lastlog --clear --user root"],
         misses: &["shred -u secret.txt", "journalctl --vacuum-time=2weeks", "journalctl --vacuum-size=500M", "journalctl --disk-usage", "journalctl -u nginx", "log show --last 1h", "log stream", "dmesg -T", "dmesg --color=always | less", "truncate -s 0 debug.log", "sed -n '/sshd/p' /var/log/auth.log", "lastlog -u root"],
     },
     Rule {

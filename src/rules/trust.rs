@@ -15,12 +15,12 @@ static CA: &[Verb] = &[
     // Debian, Alpine, SUSE; Fedora and RHEL; p11-kit.
     verb("update-ca-certificates", ""),
     verb("update-ca-trust", r"^(?:(?:-\S+ )*(?:extract|enable|force-enable)\b|$)"),
-    verb("trust", r"^(?:-\S+ )*(?:anchor|extract-compat)\b"),
+    verb_if("trust", r"^(?:-\S+ )*(?:anchor|extract-compat)\b", |c| !c.args.iter().any(|a| a == "--remove")),
     verb("dpkg-reconfigure", r"(?:^| )ca-certificates(?: |$)"),
     // NSS databases (browsers, system NSS) and Windows' certificate stores.
     verb("certutil", r"(?:^| )-[AM](?: |$)|(?i:(?:^| )[-/](?:addstore|importcert)(?: |$))"),
     // macOS keychains and their trust settings.
-    verb("security", r"^(?:-\S+ )*(?:add-trusted-cert|add-certificates|trust-settings-import|remove-trusted-cert)\b"),
+    verb("security", r"^(?:-\S+ )*(?:add-trusted-cert|trust-settings-import)\b"),
     // Java's trust store, the runtime's `cacerts`.
     verb_if("keytool", r"(?:^| )-(?:importcert|import|importkeystore|delete|changealias)(?: |$)", java_cacerts),
 ];
@@ -46,19 +46,18 @@ static TLS_OFF: &[Verb] = &[
     verb_if("printf", r"(?i)(?:^|\s)(?:-k|--insecure|insecure|check_certificate\s*=\s*off)(?:\s|$)", writes_fetcher_rc),
 ];
 
-/// Programs and arguments that set the system clock, or stop it being
-/// kept right by network time.
+/// Programs and arguments that set the system clock to a time of the
+/// caller's choosing, or stop it being kept right by network time. Syncing
+/// it (`ntpdate HOST`, `sntp -S`, `hwclock --hctosys`, `chronyc makestep`)
+/// is how it is kept right, and stays allowed.
 #[rustfmt::skip]
 static CLOCK: &[Verb] = &[
     verb_if("date", "", sets_date),
     verb_if("gdate", "", sets_date),
-    verb("timedatectl", r"(?:^| )(?:set-time|set-ntp (?:false|no|0|off)|set-local-rtc (?:1|true|yes|on))(?: |$)"),
-    verb("hwclock", r"(?:^| )(?:--set|--hctosys|-s)(?: |=|$)"),
-    verb("systemsetup", r"(?i)(?:^| )-(?:setdate|settime|setusingnetworktime (?:off|no)|setnetworktimeserver)(?: |$)"),
+    verb("timedatectl", r"(?:^| )(?:set-time|set-ntp (?:false|no|0|off))(?: |$)"),
+    verb("hwclock", r"(?:^| )--set(?: |=|$)"),
+    verb("systemsetup", r"(?i)(?:^| )-(?:setdate|settime|setusingnetworktime (?:off|no))(?: |$)"),
     verb("chronyc", r"(?:^| )(?:settime|manual on|offline)(?: |$)"),
-    verb_if("ntpdate", "", ntpdate_sets),
-    verb("sntp", r"(?:^| )-[a-zA-Z]*[sS][a-zA-Z]*(?: |$)"),
-    verb("rdate", r"(?:^| )-[a-z]*s[a-z]*(?: |$)"),
     verb_if("systemctl", "", halts_time_sync),
     verb_if("service", "", halts_time_sync),
     verb_if("rc-service", "", halts_time_sync),
@@ -80,7 +79,7 @@ pub static RULES: &[Rule] = &[
         decision: Decision::Ask,
         matcher: Matcher::Verbs(CA),
         hits: &["sudo update-ca-certificates", "update-ca-trust extract", "update-ca-trust", "sudo trust anchor ./corp-root.crt", "certutil -A -d sql:$HOME/.pki/nssdb -n proxy -t C,, -i proxy.crt", "certutil -addstore -f Root ca.cer", "sudo security add-trusted-cert -d -r trustRoot -k /Library/Keychains/System.keychain ca.crt", "security trust-settings-import trust.plist", "keytool -importcert -cacerts -file ca.crt -alias x", "keytool -import -keystore $JAVA_HOME/lib/security/cacerts -file ca.der"],
-        misses: &["trust list", "update-ca-trust --help", "certutil -L -d sql:$HOME/.pki/nssdb", "certutil -L -a -n x -d .", "certutil -hashfile setup.exe SHA256", "security find-certificate -a", "security verify-cert -c server.pem", "keytool -list -cacerts", "keytool -importcert -keystore ./truststore.jks -file test.crt"],
+        misses: &["trust list", "trust anchor --remove old.crt", "security remove-trusted-cert old.pem", "security add-certificates -k build.keychain cert.pem", "update-ca-trust --help", "certutil -L -d sql:$HOME/.pki/nssdb", "certutil -L -a -n x -d .", "certutil -hashfile setup.exe SHA256", "security find-certificate -a", "security verify-cert -c server.pem", "keytool -list -cacerts", "keytool -importcert -keystore ./truststore.jks -file test.crt"],
     },
     Rule {
         id: "trust.tls-verify-off",
@@ -106,8 +105,8 @@ pub static RULES: &[Rule] = &[
         reason: "certificates, tokens, logs and builds all rely on the time: a wrong clock accepts what expired and scrambles the record",
         decision: Decision::Ask,
         matcher: Matcher::Verbs(CLOCK),
-        hits: &["sudo date -s '2020-01-01 00:00:00'", "date --set=tomorrow", "date 010100002020", "sudo date 0101000030.15", "timedatectl set-time '2019-12-31 23:59'", "timedatectl set-ntp false", "hwclock --set --date='2015-01-01'", "hwclock --hctosys", "systemsetup -setusingnetworktime off", "systemsetup -settime 00:00:00", "sudo systemctl stop systemd-timesyncd", "systemctl disable --now chronyd", "ntpdate time.example.com", "sntp -sS pool.ntp.org", "chronyc settime 2020-01-01"],
-        misses: &["date", "date +%s", "date -d yesterday", "date -r build.log", "date -j 0101000030 +%s", "date -u +%Y%m%d", "timedatectl", "timedatectl set-timezone UTC", "timedatectl set-ntp true", "hwclock --show", "hwclock --systohc", "systemsetup -gettime", "systemsetup -settimezone Europe/Paris", "ntpdate -q pool.ntp.org", "sntp pool.ntp.org", "chronyc tracking", "systemctl restart chronyd"],
+        hits: &["sudo date -s '2020-01-01 00:00:00'", "date --set=tomorrow", "date 010100002020", "sudo date 0101000030.15", "timedatectl set-time '2019-12-31 23:59'", "timedatectl set-ntp false", "hwclock --set --date='2015-01-01'", "systemsetup -setusingnetworktime off", "systemsetup -settime 00:00:00", "sudo systemctl stop systemd-timesyncd", "systemctl disable --now chronyd", "launchctl unload /System/Library/LaunchDaemons/com.apple.timed.plist", "chronyc settime 2020-01-01"],
+        misses: &["date", "date +%s", "date -d yesterday", "date -r build.log", "date -j 0101000030 +%s", "date -u +%Y%m%d", "timedatectl", "timedatectl set-timezone UTC", "timedatectl set-ntp true", "hwclock --show", "hwclock --systohc", "hwclock --hctosys", "ntpdate pool.ntp.org", "sntp -sS pool.ntp.org", "timedatectl set-local-rtc 0", "systemsetup -setnetworktimeserver time.apple.com", "systemsetup -gettime", "systemsetup -settimezone Europe/Paris", "ntpdate -q pool.ntp.org", "sntp pool.ntp.org", "chronyc tracking", "systemctl restart chronyd"],
     },
 ];
 
@@ -164,12 +163,6 @@ fn sets_date(cmd: &Command) -> bool {
             && secs.bytes().all(|b| b.is_ascii_digit())
     };
     !opts.flag('j') && opts.operands.iter().any(|o| digits(o))
-}
-
-/// `ntpdate HOST` sets the clock; `-q` only asks and `-d` only debugs.
-fn ntpdate_sets(cmd: &Command) -> bool {
-    let opts = parse_opts(&cmd.args, &Spec::gnu("aekopt", &[]));
-    !opts.flag('q') && !opts.flag('d') && !opts.operands.is_empty()
 }
 
 /// Time sync daemons, by service, label or process name.
