@@ -69,8 +69,8 @@ pub static RULES: &[Rule] = &[
         reason: "the record of commands run on this account is destroyed, hiding them from review",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &[], check: history_wipe },
-        hits: &["rm ~/.bash_history", "rm -f ~/.zsh_history", "shred -u ~/.bash_history", "ln -sf /dev/null ~/.bash_history", "cat /dev/null > ~/.bash_history", "cp /dev/null ~/.zsh_history", "mv ~/.bash_history /tmp/h", "sed -i '/curl/d' ~/.bash_history"],
-        misses: &["cat ~/.bash_history", "grep ssh ~/.bash_history", "cp ~/.bash_history ~/history-backup.txt", "history >> notes.txt", "rm ~/.bash_history.bak", "ln -s ~/.bash_history h.txt", "sed -n '/curl/p' ~/.bash_history", "echo $HISTFILE"],
+        hits: &["rm ~/.bash_history", "rm -f ~/.zsh_history", "shred -u ~/.bash_history", "ln -sf /dev/null ~/.bash_history", "cat /dev/null > ~/.bash_history", "cp /dev/null ~/.zsh_history", "mv ~/.bash_history /tmp/h", "sed -i '/curl/d' ~/.bash_history", "echo | tee ~/.bash_history"],
+        misses: &["cat ~/.bash_history", "grep ssh ~/.bash_history", "cp ~/.bash_history ~/history-backup.txt", "history >> notes.txt", "rm ~/.bash_history.bak", "ln -s ~/.bash_history h.txt", "sed -n '/curl/p' ~/.bash_history", "echo $HISTFILE", "history | tee -a ~/.bash_history"],
     },
     Rule {
         id: "admin.crontab-replace",
@@ -472,6 +472,11 @@ fn history_wipe(cmd: &Command) -> bool {
             cmd.args
                 .iter()
                 .any(|a| a.starts_with("-i") || a.starts_with("--in-place") || a.starts_with("-pi"))
+                && cmd.operands().iter().any(|p| is_history_file(p))
+        }
+        // `… | tee ~/.bash_history` overwrites it (`-a` only adds to it).
+        "tee" => {
+            !cmd.args.iter().any(|a| a == "-a" || a == "--append")
                 && cmd.operands().iter().any(|p| is_history_file(p))
         }
         // The last operand is what `cp`, `ln` and `install` (over)write.

@@ -40,8 +40,23 @@ static OFF: &[Verb] = &[
     verb("elastic-endpoint", r"^(?:-\S+ )*(?:uninstall|stop)\b"),
     verb("savdctl", r"(?:^| )disable(?: |$)"),
     verb("sysmon", r"(?i)(?:^| )-u(?: |$)"),
-    // Device management's agent removed from a Mac.
+    // Device management's agent and its profiles removed from a Mac, and
+    // the system extensions endpoint agents run as.
     verb("jamf", r"(?i)^removeframework\b"),
+    verb("profiles", r"(?i)(?:^| )(?:remove|-R)(?: |$)"),
+    verb("systemextensionsctl", r"^(?:-\S+ )*(?:uninstall|reset|developer on)\b"),
+    // The agents' and controls' packages uninstalled.
+    verb_if("apt", r"^(?:-\S+ )*(?:remove|purge|autoremove)\b", names_security_package),
+    verb_if("apt-get", r"^(?:-\S+ )*(?:remove|purge|autoremove)\b", names_security_package),
+    verb_if("yum", r"^(?:-\S+ )*(?:remove|erase|autoremove)\b", names_security_package),
+    verb_if("dnf", r"^(?:-\S+ )*(?:remove|erase|autoremove)\b", names_security_package),
+    verb_if("zypper", r"^(?:-\S+ )*(?:remove|rm)\b", names_security_package),
+    verb_if("apk", r"^(?:-\S+ )*del\b", names_security_package),
+    verb_if("pacman", r"(?:^| )(?:-R\S*|--remove)(?: |$)", names_security_package),
+    verb_if("dpkg", r"(?:^| )(?:-[rP]|--remove|--purge)(?: |$)", names_security_package),
+    verb_if("rpm", r"(?:^| )(?:-e\S*|--erase)(?: |$)", names_security_package),
+    verb_if("brew", r"^(?:-\S+ )*(?:uninstall|remove|rm)\b", names_security_package),
+    verb_if("snap", r"^(?:-\S+ )*remove\b", names_security_package),
     // macOS: Gatekeeper told to pass an app or unsigned kernel extensions,
     // SIP partly off, code-signing enforcement off at boot.
     verb("spctl", r"(?:^| )(?:--add(?: |$)|kext-consent disable\b)"),
@@ -86,8 +101,8 @@ pub static RULES: &[Rule] = &[
         reason: "protection that contains untrusted code, or the record and backups that would show and undo what it did, stops working",
         decision: Decision::Ask,
         matcher: Matcher::Verbs(OFF),
-        hits: &["semanage permissive -a httpd_t", "setsebool -P httpd_execmem 1", "semodule -d sepgsql", "sudo grubby --update-kernel=ALL --args=selinux=0", "mdatp config real-time-protection --value disabled", "sudo mdatp exclusion folder add --path /tmp", "sudo /opt/CrowdStrike/falconctl -d -f --cid", "sentinelctl unload -a", "osqueryctl stop", "sudo systemctl stop falcon-sensor", "systemctl disable --now apparmor", "sudo service auditd stop", "sudo launchctl bootout system/com.microsoft.wdav.daemon", "killall osqueryd", "kill -9 $(pidof auditd)", "launchctl unload /Library/LaunchDaemons/at.obdev.littlesnitchd.plist", "xattr -d com.apple.quarantine ~/Downloads/Tool.app", "xattr -rd com.apple.quarantine App.app", "xattr -cr /Applications/Thing.app", "tmutil disable", "tmutil deletelocalsnapshots /", "fdesetup disable", "defaults write com.apple.LaunchServices LSQuarantine -bool false", "defaults write /Library/Preferences/com.apple.alf globalstate -int 0", "socketfilterfw --setglobalstate off", "systemsetup -setremotelogin on", "spctl --add /Applications/X.app", "csrutil enable --without fs", "chattr -i /etc/hosts", "chattr -a /var/log/auth.log", "mount -o remount,rw /", "mount -uw /"],
-        misses: &["sestatus", "semanage port -l", "setsebool -P httpd_execmem 0", "semodule -l", "getsebool -a", "mdatp health", "mdatp config real-time-protection --value enabled", "falconctl -g --aid", "osqueryctl status", "systemctl status falcon-sensor", "systemctl restart auditd", "systemctl stop redis-sentinel", "pkill -f pytest", "kill -9 $(pidof node)", "xattr -l file.zip", "xattr -d com.example.tag notes.txt", "xattr -cr build/MyApp.app", "xattr -cr ~/Library/Developer/Xcode/DerivedData", "tmutil listbackups", "tmutil addexclusion node_modules", "fdesetup status", "defaults read com.apple.LaunchServices", "defaults write com.apple.dock autohide -bool true", "socketfilterfw --getglobalstate", "systemsetup -getremotelogin", "spctl --status", "csrutil status", "lsattr /etc/passwd", "chattr +i /etc/resolv.conf", "chattr -i build/lock", "mount -o remount,rw /mnt/usb", "mount"],
+        hits: &["semanage permissive -a httpd_t", "setsebool -P httpd_execmem 1", "semodule -d sepgsql", "sudo grubby --update-kernel=ALL --args=selinux=0", "mdatp config real-time-protection --value disabled", "sudo mdatp exclusion folder add --path /tmp", "sudo /opt/CrowdStrike/falconctl -d -f --cid", "sentinelctl unload -a", "osqueryctl stop", "sudo systemctl stop falcon-sensor", "systemctl disable --now apparmor", "sudo service auditd stop", "sudo launchctl bootout system/com.microsoft.wdav.daemon", "killall osqueryd", "kill -9 $(pidof auditd)", "launchctl unload /Library/LaunchDaemons/at.obdev.littlesnitchd.plist", "sudo apt-get purge -y falcon-sensor", "sudo dnf remove audit", "brew uninstall --cask lulu", "systemextensionsctl uninstall X9E956P446 com.crowdstrike.falcon.Agent", "sudo profiles remove -identifier com.corp.security", "xattr -d com.apple.quarantine ~/Downloads/Tool.app", "xattr -rd com.apple.quarantine App.app", "xattr -cr /Applications/Thing.app", "tmutil disable", "tmutil deletelocalsnapshots /", "fdesetup disable", "defaults write com.apple.LaunchServices LSQuarantine -bool false", "defaults write /Library/Preferences/com.apple.alf globalstate -int 0", "socketfilterfw --setglobalstate off", "systemsetup -setremotelogin on", "spctl --add /Applications/X.app", "csrutil enable --without fs", "chattr -i /etc/hosts", "chattr -a /var/log/auth.log", "mount -o remount,rw /", "mount -uw /"],
+        misses: &["sestatus", "semanage port -l", "setsebool -P httpd_execmem 0", "semodule -l", "getsebool -a", "mdatp health", "mdatp config real-time-protection --value enabled", "falconctl -g --aid", "osqueryctl status", "systemctl status falcon-sensor", "systemctl restart auditd", "systemctl stop redis-sentinel", "pkill -f pytest", "apt-get remove nginx", "brew uninstall wget", "systemextensionsctl list", "profiles list", "kill -9 $(pidof node)", "xattr -l file.zip", "xattr -d com.example.tag notes.txt", "xattr -cr build/MyApp.app", "xattr -cr ~/Library/Developer/Xcode/DerivedData", "tmutil listbackups", "tmutil addexclusion node_modules", "fdesetup status", "defaults read com.apple.LaunchServices", "defaults write com.apple.dock autohide -bool true", "socketfilterfw --getglobalstate", "systemsetup -getremotelogin", "spctl --status", "csrutil status", "lsattr /etc/passwd", "chattr +i /etc/resolv.conf", "chattr -i build/lock", "mount -o remount,rw /mnt/usb", "mount"],
     },
 ];
 
@@ -227,6 +242,20 @@ const SECURITY_SERVICES: &[&str] = &[
     "lulu", "tripwire", "snort", "suricata", "zeek", "elastic-agent", "elastic-endpoint",
     "qualys-cloud-agent", "ir_agent", "ds_agent", "syspolicyd", "opendns", "umbrella", "fresno",
 ];
+
+/// Packages of security controls whose name is not their service's.
+#[rustfmt::skip]
+const SECURITY_PACKAGES: &[&str] = &[
+    "audit", "apparmor", "selinux-policy", "selinux-policy-targeted", "sentinelagent", "little-snitch",
+    "blockblock", "malwarebytes", "aide", "rkhunter", "chkrootkit",
+];
+
+fn names_security_package(cmd: &Command) -> bool {
+    cmd.operands().iter().any(|p| {
+        let name = p.split(['=', ':']).next().unwrap_or(p);
+        names_one_of(name, SECURITY_SERVICES) || SECURITY_PACKAGES.contains(&name)
+    })
+}
 
 fn halts_security(cmd: &Command) -> bool {
     halted(cmd)

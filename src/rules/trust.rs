@@ -18,7 +18,8 @@ static CA: &[Verb] = &[
     verb_if("trust", r"^(?:-\S+ )*(?:anchor|extract-compat)\b", |c| !c.args.iter().any(|a| a == "--remove")),
     verb("dpkg-reconfigure", r"(?:^| )ca-certificates(?: |$)"),
     // NSS databases (browsers, system NSS) and Windows' certificate stores.
-    verb("certutil", r"(?:^| )-[AM](?: |$)|(?i:(?:^| )[-/](?:addstore|importcert)(?: |$))"),
+    verb_if("certutil", r"(?:^| )-[AM](?: |$)", nss_trusts),
+    verb("certutil", r"(?i)(?:^| )[-/](?:addstore|importcert)(?: |$)"),
     // macOS keychains and their trust settings.
     verb("security", r"^(?:-\S+ )*(?:add-trusted-cert|trust-settings-import)\b"),
     // Java's trust store, the runtime's `cacerts`.
@@ -41,10 +42,15 @@ static TLS_OFF: &[Verb] = &[
     verb("gcloud", r"(?i)(?:^| )config set \S*disable_ssl_validation(?:=| )(?:true|1)(?: |$)"),
     verb("go", r"^env (?:.* )?-w (?:.* )?GOINSECURE=\S"),
     verb("launchctl", r"^setenv (?:NODE_TLS_REJECT_UNAUTHORIZED 0|PYTHONHTTPSVERIFY 0|GIT_SSL_NO_VERIFY \S)"),
-    // `insecure` in curl's, or `check_certificate = off` in wget's, start-up file.
-    verb_if("echo", r"(?i)(?:^|\s)(?:-k|--insecure|insecure|check_certificate\s*=\s*off)(?:\s|$)", writes_fetcher_rc),
-    verb_if("printf", r"(?i)(?:^|\s)(?:-k|--insecure|insecure|check_certificate\s*=\s*off)(?:\s|$)", writes_fetcher_rc),
+    // The same settings written into the tools' own files: `insecure` in
+    // `.curlrc`, `check_certificate = off` in `.wgetrc`, `strict-ssl=false`
+    // in `.npmrc`, `sslVerify = false` in `.gitconfig`.
+    verb_if("echo", TLS_OFF_TEXT, writes_tool_rc),
+    verb_if("printf", TLS_OFF_TEXT, writes_tool_rc),
 ];
+
+/// A line of a tool's configuration that turns certificate checks off.
+const TLS_OFF_TEXT: &str = r"(?i)(?:^|\s|\\[nt])(?:-k|--insecure|insecure|check_certificate\s*=\s*off|strict-ssl\s*[=:]\s*false|enablestrictssl:\s*false|sslverify\s*=\s*false|ssl_verify:\s*false)(?:\s|\\n|$)";
 
 /// Programs and arguments that set the system clock to a time of the
 /// caller's choosing, or stop it being kept right by network time. Syncing
@@ -79,7 +85,7 @@ pub static RULES: &[Rule] = &[
         decision: Decision::Ask,
         matcher: Matcher::Verbs(CA),
         hits: &["sudo update-ca-certificates", "update-ca-trust extract", "update-ca-trust", "sudo trust anchor ./corp-root.crt", "certutil -A -d sql:$HOME/.pki/nssdb -n proxy -t C,, -i proxy.crt", "certutil -addstore -f Root ca.cer", "sudo security add-trusted-cert -d -r trustRoot -k /Library/Keychains/System.keychain ca.crt", "security trust-settings-import trust.plist", "keytool -importcert -cacerts -file ca.crt -alias x", "keytool -import -keystore $JAVA_HOME/lib/security/cacerts -file ca.der"],
-        misses: &["trust list", "trust anchor --remove old.crt", "security remove-trusted-cert old.pem", "security add-certificates -k build.keychain cert.pem", "update-ca-trust --help", "certutil -L -d sql:$HOME/.pki/nssdb", "certutil -L -a -n x -d .", "certutil -hashfile setup.exe SHA256", "security find-certificate -a", "security verify-cert -c server.pem", "keytool -list -cacerts", "keytool -importcert -keystore ./truststore.jks -file test.crt"],
+        misses: &["trust list", "trust anchor --remove old.crt", "security remove-trusted-cert old.pem", "security add-certificates -k build.keychain cert.pem", "update-ca-trust --help", "certutil -L -d sql:$HOME/.pki/nssdb", "certutil -L -a -n x -d .", "certutil -A -n server -t ',,' -i server.crt -d .", "certutil -hashfile setup.exe SHA256", "security find-certificate -a", "security verify-cert -c server.pem", "keytool -list -cacerts", "keytool -importcert -keystore ./truststore.jks -file test.crt"],
     },
     Rule {
         id: "trust.tls-verify-off",
@@ -87,7 +93,7 @@ pub static RULES: &[Rule] = &[
         reason: "everything the tool fetches from now on, code included, can be swapped by anyone on the path to the server",
         decision: Decision::Ask,
         matcher: Matcher::Verbs(TLS_OFF),
-        hits: &["git config --global http.sslVerify false", "git -c http.sslVerify=false clone https://x.example/a.git", "npm config set strict-ssl false", "yarn config set enableStrictSsl false", "conda config --set ssl_verify false", "composer config -g disable-tls true", "kubectl config set-cluster prod --insecure-skip-tls-verify=true", "launchctl setenv NODE_TLS_REJECT_UNAUTHORIZED 0", "echo insecure >> ~/.curlrc", "echo 'check_certificate = off' >> ~/.wgetrc"],
+        hits: &["git config --global http.sslVerify false", "git -c http.sslVerify=false clone https://x.example/a.git", "npm config set strict-ssl false", "yarn config set enableStrictSsl false", "conda config --set ssl_verify false", "composer config -g disable-tls true", "kubectl config set-cluster prod --insecure-skip-tls-verify=true", "launchctl setenv NODE_TLS_REJECT_UNAUTHORIZED 0", "echo insecure >> ~/.curlrc", "echo 'check_certificate = off' >> ~/.wgetrc", "echo 'strict-ssl=false' >> ~/.npmrc", "printf '[http]\\n\\tsslVerify = false\\n' >> ~/.gitconfig"],
         misses: &["git config --get http.sslVerify", "git config --global http.sslVerify true", "npm config get strict-ssl", "npm config set strict-ssl true", "kubectl config set-cluster prod --insecure-skip-tls-verify=false", "curl -k https://localhost:8443", "echo 'silent' >> ~/.curlrc", "echo insecure"],
     },
     Rule {
@@ -96,8 +102,8 @@ pub static RULES: &[Rule] = &[
         reason: "what the programs run with it fetch, code included, can be swapped by anyone on the path to the server",
         decision: Decision::Ask,
         matcher: Matcher::AnyProgram { signs: Signs::SETS, check: tls_off_in_env },
-        hits: &["export NODE_TLS_REJECT_UNAUTHORIZED=0", "NODE_TLS_REJECT_UNAUTHORIZED=0 npm install", "export PYTHONHTTPSVERIFY=0", "GIT_SSL_NO_VERIFY=1 git clone https://x.example/a.git", "export npm_config_strict_ssl=false"],
-        misses: &["export NODE_TLS_REJECT_UNAUTHORIZED=1", "export NODE_EXTRA_CA_CERTS=/etc/ssl/certs/corp.pem", "NODE_ENV=production node app.js", "echo $NODE_TLS_REJECT_UNAUTHORIZED"],
+        hits: &["export NODE_TLS_REJECT_UNAUTHORIZED=0", "NODE_TLS_REJECT_UNAUTHORIZED=0 npm install", "export PYTHONHTTPSVERIFY=0", "GIT_SSL_NO_VERIFY=1 git clone https://x.example/a.git", "export npm_config_strict_ssl=false", "set -gx NODE_TLS_REJECT_UNAUTHORIZED 0"],
+        misses: &["export NODE_TLS_REJECT_UNAUTHORIZED=1", "export NODE_EXTRA_CA_CERTS=/etc/ssl/certs/corp.pem", "NODE_ENV=production node app.js", "echo $NODE_TLS_REJECT_UNAUTHORIZED", "set -gx NODE_ENV production", "set -e"],
     },
     Rule {
         id: "trust.clock-set",
@@ -132,16 +138,39 @@ fn java_cacerts(cmd: &Command) -> bool {
     false
 }
 
-/// Whether `cmd` writes to curl's or wget's start-up file, read by every
-/// later call.
-fn writes_fetcher_rc(cmd: &Command) -> bool {
+/// Whether `cmd` writes to a tool's start-up file, read by every later
+/// call: curl's, wget's, npm's, yarn's, git's, conda's.
+fn writes_tool_rc(cmd: &Command) -> bool {
     cmd.redirects.iter().any(|r| {
         matches!(r.op, RedirectOp::Write | RedirectOp::Append)
             && matches!(
                 r.target.rsplit('/').next(),
-                Some(".curlrc" | ".wgetrc" | "curlrc" | "wgetrc")
+                Some(
+                    ".curlrc"
+                        | ".wgetrc"
+                        | "curlrc"
+                        | "wgetrc"
+                        | ".npmrc"
+                        | "npmrc"
+                        | ".yarnrc"
+                        | ".yarnrc.yml"
+                        | ".gitconfig"
+                        | "gitconfig"
+                        | ".condarc"
+                )
             )
     })
+}
+
+/// Whether NSS `certutil -A`/`-M` gives the certificate trust: `C` or `T`
+/// (an authority trusted to issue) or `P` (a peer trusted as it is) in its
+/// `-t` flags. `-t ",,"` only stores it.
+fn nss_trusts(cmd: &Command) -> bool {
+    cmd.args
+        .iter()
+        .position(|a| a == "-t")
+        .and_then(|i| cmd.args.get(i + 1))
+        .is_some_and(|flags| flags.contains(['C', 'T', 'P']))
 }
 
 /// The options of GNU and BSD `date` that take a value.
@@ -188,7 +217,20 @@ const TLS_OFF_VARS: &[(&str, Option<&[&str]>)] = &[
 ];
 
 fn tls_off_in_env(cmd: &Command) -> bool {
-    assignments(cmd).into_iter().any(|(name, value)| {
+    let mut set = assignments(cmd);
+    // fish: `set -gx NAME VALUE`.
+    if cmd.program == "set" {
+        let words: Vec<&str> = cmd
+            .args
+            .iter()
+            .map(String::as_str)
+            .filter(|a| !a.starts_with('-'))
+            .collect();
+        if let [name, value, ..] = words.as_slice() {
+            set.push((name, value));
+        }
+    }
+    set.into_iter().any(|(name, value)| {
         TLS_OFF_VARS.iter().any(|(var, values)| {
             name.eq_ignore_ascii_case(var)
                 && match values {
