@@ -203,7 +203,9 @@ const LOGGING_SERVICES: &[&str] = &[
 ];
 
 fn halts_logging(cmd: &Command) -> bool {
-    halted(cmd).iter().any(|u| names_one_of(u, LOGGING_SERVICES))
+    halted(cmd)
+        .iter()
+        .any(|u| names_one_of(u, LOGGING_SERVICES))
 }
 
 #[cfg(test)]

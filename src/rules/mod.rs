@@ -22,8 +22,8 @@ mod hardline;
 mod hidden;
 mod host;
 mod leak;
-mod logs;
 pub(crate) mod links;
+mod logs;
 
 pub(crate) use hidden::{path_arguments, searched as hidden_paths_searched};
 #[cfg(test)]

@@ -192,7 +192,9 @@ pub(super) fn halted(cmd: &Command) -> Vec<&str> {
     };
     match cmd.program.as_str() {
         "systemctl" => verb_then_units(HALT),
-        "service" | "rc-service" | "invoke-rc.d" => unit_then_verb(&["stop", "disable", "teardown"]),
+        "service" | "rc-service" | "invoke-rc.d" => {
+            unit_then_verb(&["stop", "disable", "teardown"])
+        }
         "update-rc.d" => unit_then_verb(&["disable", "remove"]),
         "chkconfig" if cmd.args.iter().any(|a| a == "--del") => ops,
         "chkconfig" => unit_then_verb(&["off"]),
