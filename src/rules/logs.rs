@@ -24,18 +24,21 @@ static ERASE: &[Verb] = &[
     // A user's last-login record cleared.
     verb("lastlog", r"(?:^| )(?:-C|--clear)(?: |$)"),
     // The journal vacuumed down to (nearly) nothing.
-    verb_if("journalctl", r"(?:^| )--vacuum-", vacuums_to_nothing),
+    verb_if("journalctl", "", vacuums_to_nothing),
     // macOS's unified log erased.
-    verb("log", r"^(?:-\S+ )*erase\b"),
+    verb_if("log", "", |c| c.operands().first() == Some(&"erase")),
     // The kernel's ring buffer cleared.
-    verb("dmesg", r"(?:^| )(?:-[a-zA-Z]*[cC][a-zA-Z]*|--clear|--read-clear)(?: |$)"),
+    verb_if("dmesg", "", clears_ring_buffer),
 ];
 
 /// Programs and arguments that stop logs being recorded from now on.
 #[rustfmt::skip]
 static STOP: &[Verb] = &[
     // macOS's unified log told to keep or persist nothing.
-    verb("log", r"^(?:-\S+ )*config\b.*\b(?:level|persist):off\b"),
+    verb_if("log", "", |c| {
+        c.operands().first() == Some(&"config")
+            && c.args.iter().any(|a| a.contains("level:off") || a.contains("persist:off"))
+    }),
     verb_if("systemctl", "", halts_logging),
     verb_if("service", "", halts_logging),
     verb_if("rc-service", "", halts_logging),
@@ -53,7 +56,7 @@ static STOP: &[Verb] = &[
 /// command the shell runs.
 #[rustfmt::skip]
 static CAPTURE: &[Verb] = &[
-    verb_if("trap", r"(?i)(?:^| )(?:sig)?debug(?: |$)", trap_installs),
+    verb_if("trap", "", trap_installs),
 ];
 
 #[rustfmt::skip]
@@ -181,9 +184,28 @@ fn bytes(value: &str) -> Option<f64> {
     Some(n * 1024f64.powi(power))
 }
 
+/// `dmesg -C`, `-c` (read, then clear), `--clear`, `--read-clear`.
+fn clears_ring_buffer(cmd: &Command) -> bool {
+    cmd.args.iter().any(|a| match a.strip_prefix("--") {
+        Some(long) => matches!(long, "clear" | "read-clear"),
+        None => a.strip_prefix('-').is_some_and(|short| {
+            short.chars().all(|c| c.is_ascii_alphabetic()) && short.contains(['c', 'C'])
+        }),
+    })
+}
+
 /// `trap TEXT DEBUG` sets a trap; `trap - DEBUG` and `trap '' DEBUG` take
 /// it away, and `trap -p`/`-l` only print.
 fn trap_installs(cmd: &Command) -> bool {
+    let debug = cmd
+        .args
+        .iter()
+        .skip(1)
+        .any(|a| a.eq_ignore_ascii_case("debug") || a.eq_ignore_ascii_case("sigdebug"));
+    debug && trap_sets(cmd)
+}
+
+fn trap_sets(cmd: &Command) -> bool {
     let mut args = cmd.args.iter().map(String::as_str).peekable();
     if args.peek() == Some(&"--") {
         args.next();

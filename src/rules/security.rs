@@ -46,17 +46,17 @@ static OFF: &[Verb] = &[
     verb("profiles", r"(?i)(?:^| )(?:remove|-R)(?: |$)"),
     verb("systemextensionsctl", r"^(?:-\S+ )*(?:uninstall|reset|developer on)\b"),
     // The agents' and controls' packages uninstalled.
-    verb_if("apt", r"^(?:-\S+ )*(?:remove|purge|autoremove)\b", names_security_package),
-    verb_if("apt-get", r"^(?:-\S+ )*(?:remove|purge|autoremove)\b", names_security_package),
-    verb_if("yum", r"^(?:-\S+ )*(?:remove|erase|autoremove)\b", names_security_package),
-    verb_if("dnf", r"^(?:-\S+ )*(?:remove|erase|autoremove)\b", names_security_package),
-    verb_if("zypper", r"^(?:-\S+ )*(?:remove|rm)\b", names_security_package),
-    verb_if("apk", r"^(?:-\S+ )*del\b", names_security_package),
-    verb_if("pacman", r"(?:^| )(?:-R\S*|--remove)(?: |$)", names_security_package),
-    verb_if("dpkg", r"(?:^| )(?:-[rP]|--remove|--purge)(?: |$)", names_security_package),
-    verb_if("rpm", r"(?:^| )(?:-e\S*|--erase)(?: |$)", names_security_package),
-    verb_if("brew", r"^(?:-\S+ )*(?:uninstall|remove|rm)\b", names_security_package),
-    verb_if("snap", r"^(?:-\S+ )*remove\b", names_security_package),
+    verb_if("apt", "", removes_security_package),
+    verb_if("apt-get", "", removes_security_package),
+    verb_if("yum", "", removes_security_package),
+    verb_if("dnf", "", removes_security_package),
+    verb_if("zypper", "", removes_security_package),
+    verb_if("apk", "", removes_security_package),
+    verb_if("pacman", "", removes_security_package),
+    verb_if("dpkg", "", removes_security_package),
+    verb_if("rpm", "", removes_security_package),
+    verb_if("brew", "", removes_security_package),
+    verb_if("snap", "", removes_security_package),
     // macOS: Gatekeeper told to pass an app or unsigned kernel extensions,
     // SIP partly off, code-signing enforcement off at boot.
     verb("spctl", r"(?:^| )(?:--add(?: |$)|kext-consent disable\b)"),
@@ -70,7 +70,7 @@ static OFF: &[Verb] = &[
     verb("fdesetup", r"^(?:-\S+ )*disable\b"),
     // Preferences that turn off quarantine, the application firewall,
     // Gatekeeper's re-arming, security data updates or library validation.
-    verb("defaults", r"(?i)^(?:-\S+ )*write .*\b(?:LSQuarantine (?:-bool(?:ean)? )?(?:false|no|0)|com\.apple\.alf(?:\.plist)? globalstate (?:-int(?:eger)? )?0|GKAutoRearm (?:-bool(?:ean)? )?(?:false|no|0)|(?:ConfigDataInstall|CriticalUpdateInstall) (?:-bool(?:ean)? )?(?:false|no|0)|DisableLibraryValidation (?:-bool(?:ean)? )?(?:true|yes|1))(?: |$)"),
+    verb_if("defaults", "", writes_protection_off),
     verb("socketfilterfw", r"(?i)--set(?:globalstate|loggingmode)(?:=| )(?:off|0)\b"),
     // Remote login and remote management switched on.
     verb("systemsetup", r"(?i)-setremote(?:login|appleevents) (?:on|yes)\b"),
@@ -105,6 +105,35 @@ pub static RULES: &[Rule] = &[
         misses: &["sestatus", "semanage port -l", "setsebool -P httpd_execmem 0", "semodule -l", "getsebool -a", "mdatp health", "mdatp config real-time-protection --value enabled", "falconctl -g --aid", "osqueryctl status", "systemctl status falcon-sensor", "systemctl restart auditd", "systemctl stop redis-sentinel", "pkill -f pytest", "apt-get remove nginx", "brew uninstall wget", "systemextensionsctl list", "profiles list", "kill -9 $(pidof node)", "xattr -l file.zip", "xattr -d com.example.tag notes.txt", "xattr -cr build/MyApp.app", "xattr -cr ~/Library/Developer/Xcode/DerivedData", "tmutil listbackups", "tmutil addexclusion node_modules", "fdesetup status", "defaults read com.apple.LaunchServices", "defaults write com.apple.dock autohide -bool true", "socketfilterfw --getglobalstate", "systemsetup -getremotelogin", "spctl --status", "csrutil status", "lsattr /etc/passwd", "chattr +i /etc/resolv.conf", "chattr -i build/lock", "mount -o remount,rw /mnt/usb", "mount"],
     },
 ];
+
+/// Preference keys whose value turns a protection off, and that value:
+/// downloads' quarantine, the application firewall (in `com.apple.alf`),
+/// Gatekeeper's re-arming, security data updates, library validation.
+#[rustfmt::skip]
+const PROTECTION_KEYS: &[(&str, &[&str])] = &[
+    ("lsquarantine", &["false", "no", "0"]),
+    ("globalstate", &["0"]),
+    ("gkautorearm", &["false", "no", "0"]),
+    ("configdatainstall", &["false", "no", "0"]),
+    ("criticalupdateinstall", &["false", "no", "0"]),
+    ("disablelibraryvalidation", &["true", "yes", "1"]),
+];
+
+/// `defaults write DOMAIN KEY [-TYPE] VALUE` setting a key of
+/// [`PROTECTION_KEYS`] to the value that turns its protection off.
+fn writes_protection_off(cmd: &Command) -> bool {
+    let ops = cmd.operands();
+    let [verb, domain, key, ..] = ops.as_slice() else {
+        return false;
+    };
+    let key = key.to_ascii_lowercase();
+    let value = cmd.args.last().map(|v| v.to_ascii_lowercase());
+    *verb == "write"
+        && (key != "globalstate" || domain.contains("com.apple.alf"))
+        && PROTECTION_KEYS
+            .iter()
+            .any(|(k, off)| *k == key && value.as_deref().is_some_and(|v| off.contains(&v)))
+}
 
 /// Whether `cmd` clears every attribute (quarantine with them) from a file
 /// outside the project: clearing a build's own products for code signing
@@ -251,6 +280,34 @@ const SECURITY_PACKAGES: &[&str] = &[
     "audit", "apparmor", "selinux-policy", "selinux-policy-targeted", "sentinelagent", "little-snitch",
     "blockblock", "malwarebytes", "aide", "rkhunter", "chkrootkit",
 ];
+
+/// A package manager's removal naming a security control's package:
+/// `apt-get purge falcon-sensor`, `dnf remove audit`, `dpkg -r mdatp`,
+/// `pacman -Rns apparmor`, `brew uninstall --cask lulu`. (Installing and
+/// everything else are left to the package rules.)
+fn removes_security_package(cmd: &Command) -> bool {
+    let first = cmd.operands().first().copied().unwrap_or("");
+    let flag = |flags: &[&str]| {
+        cmd.args.iter().any(|a| {
+            flags.contains(&a.as_str())
+                || (cmd.program == "pacman" && a.starts_with("-R"))
+                || (cmd.program == "rpm" && a.starts_with("-e"))
+        })
+    };
+    let removes = match cmd.program.as_str() {
+        "apt" | "apt-get" => matches!(first, "remove" | "purge" | "autoremove"),
+        "yum" | "dnf" => matches!(first, "remove" | "erase" | "autoremove"),
+        "zypper" => matches!(first, "remove" | "rm"),
+        "apk" => first == "del",
+        "brew" => matches!(first, "uninstall" | "remove" | "rm"),
+        "snap" => first == "remove",
+        "pacman" => flag(&["--remove"]),
+        "dpkg" => flag(&["-r", "-P", "--remove", "--purge"]),
+        "rpm" => flag(&["--erase"]),
+        _ => false,
+    };
+    removes && names_security_package(cmd)
+}
 
 fn names_security_package(cmd: &Command) -> bool {
     cmd.operands().iter().any(|p| {

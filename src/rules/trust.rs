@@ -26,31 +26,150 @@ static CA: &[Verb] = &[
     verb_if("keytool", r"(?:^| )-(?:importcert|import|importkeystore|delete|changealias)(?: |$)", java_cacerts),
 ];
 
-/// Programs and arguments that turn TLS certificate checks off for a tool
-/// from now on.
+/// Programs that turn TLS certificate checks off for themselves from now
+/// on, through a setting [`TLS_SETTINGS`] names.
 #[rustfmt::skip]
 static TLS_OFF: &[Verb] = &[
-    verb("git", r"(?i)(?:^| )http\.(?:\S+\.)?sslverify(?:=| )(?:false|no|off|0)(?: |$)"),
-    verb("npm", r"(?i)(?:^| )(?:--)?strict-ssl(?:=| )(?:false|no|0)(?: |$)"),
-    verb("pnpm", r"(?i)(?:^| )(?:--)?strict-ssl(?:=| )(?:false|no|0)(?: |$)"),
-    verb("yarn", r"(?i)(?:^| )(?:--)?(?:strict-ssl|enablestrictssl)(?:=| )(?:false|no|0)(?: |$)"),
-    verb("conda", r"(?i)(?:^| )ssl_verify(?:=| )(?:false|no|0)(?: |$)"),
-    verb("bundle", r"(?:^| )ssl_verify_mode(?:=| )0(?: |$)"),
-    verb("composer", r"(?i)(?:^| )(?:disable-tls(?:=| )(?:true|1)|secure-http(?:=| )(?:false|0))(?: |$)"),
-    verb("kubectl", r"(?:^| )config (?:set-cluster (?:.* )?--insecure-skip-tls-verify(?:=true)?|set \S*insecure-skip-tls-verify(?:=| )true)(?: |$)"),
-    verb("helm", r"(?:^| )repo add (?:.* )?--insecure-skip-tls-verify(?:=true)?(?: |$)"),
-    verb("gcloud", r"(?i)(?:^| )config set \S*disable_ssl_validation(?:=| )(?:true|1)(?: |$)"),
-    verb("go", r"^env (?:.* )?-w (?:.* )?GOINSECURE=\S"),
-    verb("launchctl", r"^setenv (?:NODE_TLS_REJECT_UNAUTHORIZED 0|PYTHONHTTPSVERIFY 0|GIT_SSL_NO_VERIFY \S)"),
+    verb_if("git", "", tool_tls_off),
+    verb_if("npm", "", tool_tls_off),
+    verb_if("pnpm", "", tool_tls_off),
+    verb_if("yarn", "", tool_tls_off),
+    verb_if("conda", "", tool_tls_off),
+    verb_if("bundle", "", tool_tls_off),
+    verb_if("composer", "", tool_tls_off),
+    verb_if("kubectl", "", tool_tls_off),
+    verb_if("helm", "", tool_tls_off),
+    verb_if("gcloud", "", tool_tls_off),
+    verb_if("go", "", tool_tls_off),
+    verb_if("launchctl", "", tool_tls_off),
     // The same settings written into the tools' own files: `insecure` in
     // `.curlrc`, `check_certificate = off` in `.wgetrc`, `strict-ssl=false`
     // in `.npmrc`, `sslVerify = false` in `.gitconfig`.
-    verb_if("echo", TLS_OFF_TEXT, writes_tool_rc),
-    verb_if("printf", TLS_OFF_TEXT, writes_tool_rc),
+    verb_if("echo", "", tls_off_written),
+    verb_if("printf", "", tls_off_written),
 ];
 
-/// A line of a tool's configuration that turns certificate checks off.
-const TLS_OFF_TEXT: &str = r"(?i)(?:^|\s|\\[nt])(?:-k|--insecure|insecure|check_certificate\s*=\s*off|strict-ssl\s*[=:]\s*false|enablestrictssl:\s*false|sslverify\s*=\s*false|ssl_verify:\s*false)(?:\s|\\n|$)";
+/// A setting that turns certificate checks off: the program, the words its
+/// operands must begin with (`config` for `kubectl config set-cluster`),
+/// the key (lowercase, matched whole or as the last part of a dotted or
+/// slashed key: `http.<url>.sslverify`, `auth/disable_ssl_validation`), and
+/// the values that turn checks off (`None`: any value but empty).
+struct TlsSetting {
+    program: &'static str,
+    after: &'static [&'static str],
+    key: &'static str,
+    off: Option<&'static [&'static str]>,
+}
+
+const fn setting(
+    program: &'static str,
+    after: &'static [&'static str],
+    key: &'static str,
+    off: Option<&'static [&'static str]>,
+) -> TlsSetting {
+    TlsSetting {
+        program,
+        after,
+        key,
+        off,
+    }
+}
+
+const FALSE: Option<&[&str]> = Some(&["false", "no", "off", "0"]);
+const TRUE: Option<&[&str]> = Some(&["true", "yes", "on", "1"]);
+
+#[rustfmt::skip]
+const TLS_SETTINGS: &[TlsSetting] = &[
+    setting("git", &[], "sslverify", FALSE),
+    setting("npm", &[], "strict-ssl", FALSE),
+    setting("pnpm", &[], "strict-ssl", FALSE),
+    setting("yarn", &[], "strict-ssl", FALSE),
+    setting("yarn", &[], "enablestrictssl", FALSE),
+    setting("conda", &[], "ssl_verify", FALSE),
+    setting("bundle", &[], "ssl_verify_mode", Some(&["0"])),
+    setting("composer", &[], "disable-tls", TRUE),
+    setting("composer", &[], "secure-http", FALSE),
+    // One call with `--insecure-skip-tls-verify` is like `curl -k`; kept in
+    // the kubeconfig or the repository list, it holds for every later call.
+    setting("kubectl", &["config"], "insecure-skip-tls-verify", TRUE),
+    setting("helm", &["repo", "add"], "insecure-skip-tls-verify", TRUE),
+    setting("gcloud", &["config", "set"], "disable_ssl_validation", TRUE),
+    setting("go", &["env"], "goinsecure", None),
+    setting("launchctl", &["setenv"], "node_tls_reject_unauthorized", Some(&["0"])),
+    setting("launchctl", &["setenv"], "pythonhttpsverify", Some(&["0"])),
+    setting("launchctl", &["setenv"], "git_ssl_no_verify", None),
+];
+
+/// Whether `word` (lowercase, dashes stripped) names `key`.
+fn is_key(word: &str, key: &str) -> bool {
+    word.strip_suffix(key)
+        .is_some_and(|head| head.is_empty() || head.ends_with(['.', '/']))
+}
+
+fn tool_tls_off(cmd: &Command) -> bool {
+    let settings = TLS_SETTINGS.iter().filter(|s| s.program == cmd.program);
+    let operands = cmd.operands();
+    for s in settings {
+        if !operands.starts_with(s.after) {
+            continue;
+        }
+        for (i, arg) in cmd.args.iter().enumerate() {
+            let lower = arg.to_ascii_lowercase();
+            let flag = lower.starts_with("--");
+            let word = lower.trim_start_matches('-');
+            let (key, value) = match word.split_once('=') {
+                Some((k, v)) => (k, Some(v.to_string())),
+                None => (word, None),
+            };
+            let value = if let Some(negated) = key.strip_prefix("no-").filter(|_| flag) {
+                // `--no-strict-ssl`.
+                is_key(negated, s.key).then(|| "false".to_string())
+            } else if !is_key(key, s.key) {
+                None
+            } else if let Some(v) = value {
+                Some(v)
+            } else if flag {
+                // A bare `--insecure-skip-tls-verify` is true.
+                Some("true".to_string())
+            } else {
+                cmd.args.get(i + 1).map(|v| v.to_ascii_lowercase())
+            };
+            let off = value.is_some_and(|v| match s.off {
+                Some(values) => values.contains(&v.as_str()),
+                None => !v.is_empty(),
+            });
+            if off {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Lines of a tool's configuration that turn certificate checks off, with
+/// their spaces taken out.
+#[rustfmt::skip]
+const TLS_OFF_LINES: &[&str] = &[
+    "check_certificate=off", "strict-ssl=false", "strict-ssl:false", "enablestrictssl:false",
+    "sslverify=false", "ssl_verify:false", "ssl_verify=false",
+];
+
+/// `echo insecure >> ~/.curlrc` and the like: a line that turns checks
+/// off, written into a tool's start-up file.
+fn tls_off_written(cmd: &Command) -> bool {
+    writes_tool_rc(cmd)
+        && cmd.args.iter().any(|arg| {
+            let lower = arg
+                .to_ascii_lowercase()
+                .replace("\\n", " ")
+                .replace("\\t", " ");
+            let compact: String = lower.split_whitespace().collect();
+            lower
+                .split_whitespace()
+                .any(|w| matches!(w, "insecure" | "-k" | "--insecure"))
+                || TLS_OFF_LINES.iter().any(|l| compact.contains(l))
+        })
+}
 
 /// Programs and arguments that set the system clock to a time of the
 /// caller's choosing, or stop it being kept right by network time. Syncing
