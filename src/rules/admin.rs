@@ -15,8 +15,8 @@ pub static RULES: &[Rule] = &[
         reason: "every port the rules kept closed is reachable from the network until they are restored",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["iptables", "ip6tables", "iptables-legacy", "ip6tables-legacy", "iptables-nft", "ip6tables-nft", "ebtables", "arptables", "nft", "pfctl"], check: firewall_flush },
-        hits: &["iptables -F", "sudo iptables -P INPUT ACCEPT", "iptables -t nat --flush", "ip6tables -X", "nft flush ruleset", "nft delete table inet filter", "pfctl -F all"],
-        misses: &["iptables -L", "iptables -nvL INPUT", "iptables -S", "iptables -A INPUT -p tcp --dport 22 -j ACCEPT", "iptables -P INPUT DROP", "nft list ruleset", "nft -c flush ruleset", "pfctl -sr", "echo iptables -F"],
+        hits: &["iptables -F", "sudo iptables -P INPUT ACCEPT", "iptables -t nat --flush", "ip6tables -X", "nft flush ruleset", "nft delete table inet filter", "pfctl -F all", "iptables -I INPUT -j ACCEPT"],
+        misses: &["iptables -L", "iptables -nvL INPUT", "iptables -S", "iptables -A INPUT -p tcp --dport 22 -j ACCEPT", "iptables -A INPUT -i lo -j ACCEPT", "iptables -P INPUT DROP", "nft list ruleset", "nft -c flush ruleset", "pfctl -sr", "echo iptables -F"],
     },
     Rule {
         id: "admin.firewall-disable",
@@ -24,8 +24,8 @@ pub static RULES: &[Rule] = &[
         reason: "the machine is left with no packet filter, open to whatever the network sends",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["ufw", "pfctl", "firewall-cmd", "netsh", "set-netfirewallprofile", "powershell", "pwsh", "cmd"], check: firewall_disable },
-        hits: &["ufw disable", "sudo ufw --force reset", "ufw default allow incoming", "ufw logging off", "pfctl -d", "firewall-cmd --set-default-zone=trusted", "netsh advfirewall set allprofiles state off", "powershell Set-NetFirewallProfile -Profile Domain,Public -Enabled False"],
-        misses: &["ufw status verbose", "ufw enable", "ufw logging on", "ufw allow 22/tcp", "ufw --dry-run disable", "pfctl -e", "netsh advfirewall show allprofiles", "firewall-cmd --list-all"],
+        hits: &["ufw disable", "sudo ufw --force reset", "ufw default allow incoming", "ufw logging off", "ufw allow from any", "pfctl -d", "firewall-cmd --set-default-zone=trusted", "netsh advfirewall set allprofiles state off", "powershell Set-NetFirewallProfile -Profile Domain,Public -Enabled False"],
+        misses: &["ufw status verbose", "ufw enable", "ufw logging on", "ufw allow 22/tcp", "ufw allow from any to any port 443", "ufw allow from 10.0.0.0/8", "ufw --dry-run disable", "pfctl -e", "netsh advfirewall show allprofiles", "firewall-cmd --list-all"],
     },
     Rule {
         id: "admin.user-delete",
@@ -69,7 +69,7 @@ pub static RULES: &[Rule] = &[
         reason: "the record of commands run on this account is destroyed, hiding them from review",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &[], check: history_wipe },
-        hits: &["rm ~/.bash_history", "rm -f ~/.zsh_history", "shred -u ~/.bash_history", "ln -sf /dev/null ~/.bash_history", "cat /dev/null > ~/.bash_history", "cp /dev/null ~/.zsh_history", "mv ~/.bash_history /tmp/h", "sed -i '/curl/d' ~/.bash_history", "echo | tee ~/.bash_history"],
+        hits: &["rm ~/.bash_history", "rm -f ~/.zsh_history", "shred -u ~/.bash_history", "ln -sf /dev/null ~/.bash_history", "cat /dev/null > ~/.bash_history", "cp /dev/null ~/.zsh_history", "mv ~/.bash_history /tmp/h", "sed -i '/curl/d' ~/.bash_history", "echo | tee ~/.bash_history", "shred -u $HISTFILE"],
         misses: &["cat ~/.bash_history", "grep ssh ~/.bash_history", "cp ~/.bash_history ~/history-backup.txt", "history >> notes.txt", "rm ~/.bash_history.bak", "ln -s ~/.bash_history h.txt", "sed -n '/curl/p' ~/.bash_history", "echo $HISTFILE", "history | tee -a ~/.bash_history"],
     },
     Rule {
@@ -156,7 +156,38 @@ fn iptables_flush(cmd: &Command) -> bool {
                 .get(i + 2)
                 .is_some_and(|t| t.eq_ignore_ascii_case("accept"));
         flush || policy
-    })
+    }) || accepts_everything(args)
+}
+
+/// `iptables -I INPUT -j ACCEPT`: a rule with no match at all (no
+/// protocol, address, interface, port or module) that lets every packet in.
+fn accepts_everything(args: &[String]) -> bool {
+    let adds_input = args.windows(2).any(|w| {
+        matches!(w[0].as_str(), "-I" | "-A" | "--insert" | "--append")
+            && matches!(w[1].as_str(), "INPUT" | "FORWARD")
+    });
+    let accepts = args
+        .windows(2)
+        .any(|w| matches!(w[0].as_str(), "-j" | "--jump") && w[1].eq_ignore_ascii_case("accept"));
+    const MATCHES: &[&str] = &[
+        "-p",
+        "--protocol",
+        "-s",
+        "--source",
+        "--src",
+        "-d",
+        "--destination",
+        "--dst",
+        "-i",
+        "--in-interface",
+        "-o",
+        "--out-interface",
+        "-m",
+        "--match",
+        "--dport",
+        "--sport",
+    ];
+    adds_input && accepts && !args.iter().any(|a| MATCHES.contains(&a.as_str()))
 }
 
 #[rustfmt::skip]
@@ -190,7 +221,13 @@ fn firewall_disable(cmd: &Command) -> bool {
             !opts.long("dry-run", 3)
                 && matches!(
                     opts.operands.as_slice(),
-                    ["disable" | "reset", ..] | ["default", "allow", ..] | ["logging", "off", ..]
+                    ["disable" | "reset", ..]
+                        | ["default", "allow", ..]
+                        | ["logging", "off", ..]
+                        | ["allow", "from", "any"]
+                        | ["allow", "in", "from", "any"]
+                        | ["allow", "from", "any", "to", "any"]
+                        | ["allow", "in", "from", "any", "to", "any"]
                 )
         }
         "pfctl" => parse_opts(&cmd.args, &PFCTL).flag('d'),
@@ -449,6 +486,10 @@ const HISTORY_FILES: &[&str] = &[
 ];
 
 fn is_history_file(path: &str) -> bool {
+    // The shell's own name for the file it keeps history in.
+    if matches!(path, "$HISTFILE" | "${HISTFILE}") {
+        return true;
+    }
     let base = path
         .trim_end_matches('/')
         .rsplit(['/', '\\'])
