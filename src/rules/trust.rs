@@ -43,8 +43,8 @@ static TLS_OFF: &[Verb] = &[
     verb_if("go", "", tool_tls_off),
     verb_if("launchctl", "", tool_tls_off),
     // The same settings written into the tools' own files: `insecure` in
-    // `.curlrc`, `check_certificate = off` in `.wgetrc`, `strict-ssl=false`
-    // in `.npmrc`, `sslVerify = false` in `.gitconfig`.
+    // `.curlrc`, `check_certificate = off` in `.wgetrc`, `ssl_verify: false`
+    // in `.condarc`.
     verb_if("echo", "", tls_off_written),
     verb_if("printf", "", tls_off_written),
 ];
@@ -212,7 +212,7 @@ pub static RULES: &[Rule] = &[
         reason: "everything the tool fetches from now on, code included, can be swapped by anyone on the path to the server",
         decision: Decision::Ask,
         matcher: Matcher::Verbs(TLS_OFF),
-        hits: &["git config --global http.sslVerify false", "git -c http.sslVerify=false clone https://x.example/a.git", "npm config set strict-ssl false", "yarn config set enableStrictSsl false", "conda config --set ssl_verify false", "composer config -g disable-tls true", "kubectl config set-cluster prod --insecure-skip-tls-verify=true", "launchctl setenv NODE_TLS_REJECT_UNAUTHORIZED 0", "echo insecure >> ~/.curlrc", "echo 'check_certificate = off' >> ~/.wgetrc", "echo 'strict-ssl=false' >> ~/.npmrc", "printf '[http]\\n\\tsslVerify = false\\n' >> ~/.gitconfig"],
+        hits: &["git config --global http.sslVerify false", "git -c http.sslVerify=false clone https://x.example/a.git", "npm config set strict-ssl false", "yarn config set enableStrictSsl false", "conda config --set ssl_verify false", "composer config -g disable-tls true", "kubectl config set-cluster prod --insecure-skip-tls-verify=true", "launchctl setenv NODE_TLS_REJECT_UNAUTHORIZED 0", "echo insecure >> ~/.curlrc", "echo 'check_certificate = off' >> ~/.wgetrc", "echo 'ssl_verify: false' >> ~/.condarc"],
         misses: &["git config --get http.sslVerify", "git config --global http.sslVerify true", "npm config get strict-ssl", "npm config set strict-ssl true", "kubectl config set-cluster prod --insecure-skip-tls-verify=false", "curl -k https://localhost:8443", "echo 'silent' >> ~/.curlrc", "echo insecure"],
     },
     Rule {
@@ -257,26 +257,15 @@ fn java_cacerts(cmd: &Command) -> bool {
     false
 }
 
-/// Whether `cmd` writes to a tool's start-up file, read by every later
-/// call: curl's, wget's, npm's, yarn's, git's, conda's.
+/// Whether `cmd` writes to a tool's start-up file in the home, read by
+/// every later call: curl's, wget's, conda's. (The system's copies, git's
+/// and the package managers' files are the path rules'.)
 fn writes_tool_rc(cmd: &Command) -> bool {
     cmd.redirects.iter().any(|r| {
         matches!(r.op, RedirectOp::Write | RedirectOp::Append)
             && matches!(
                 r.target.rsplit('/').next(),
-                Some(
-                    ".curlrc"
-                        | ".wgetrc"
-                        | "curlrc"
-                        | "wgetrc"
-                        | ".npmrc"
-                        | "npmrc"
-                        | ".yarnrc"
-                        | ".yarnrc.yml"
-                        | ".gitconfig"
-                        | "gitconfig"
-                        | ".condarc"
-                )
+                Some(".curlrc" | ".wgetrc" | ".condarc")
             )
     })
 }
