@@ -148,10 +148,10 @@ fn tool_tls_off(cmd: &Command) -> bool {
 
 /// Lines of a tool's configuration that turn certificate checks off, with
 /// their spaces taken out.
-#[rustfmt::skip]
 const TLS_OFF_LINES: &[&str] = &[
-    "check_certificate=off", "strict-ssl=false", "strict-ssl:false", "enablestrictssl:false",
-    "sslverify=false", "ssl_verify:false", "ssl_verify=false",
+    "check_certificate=off",
+    "ssl_verify:false",
+    "ssl_verify=false",
 ];
 
 /// `echo insecure >> ~/.curlrc` and the like: a line that turns checks
