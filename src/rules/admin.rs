@@ -646,9 +646,14 @@ mod tests {
             "iptables",
             &["--policy", "FORWARD", "accept"]
         )));
-        assert!(!iptables_flush(&Command::new(
+        // A rule with no match accepts everything, as `-P INPUT ACCEPT` does.
+        assert!(iptables_flush(&Command::new(
             "iptables",
             &["-A", "INPUT", "-j", "ACCEPT"]
+        )));
+        assert!(!iptables_flush(&Command::new(
+            "iptables",
+            &["-A", "INPUT", "-s", "10.0.0.0/8", "-j", "ACCEPT"]
         )));
         assert!(!iptables_flush(&Command::new(
             "iptables",
