@@ -14,8 +14,8 @@ pub static RULES: &[Rule] = &[
         reason: "every port the rules kept closed is reachable from the network until they are restored",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["iptables", "ip6tables", "iptables-legacy", "ip6tables-legacy", "iptables-nft", "ip6tables-nft", "ebtables", "arptables", "nft", "pfctl"], check: firewall_flush },
-        hits: &["iptables -F", "sudo iptables -P INPUT ACCEPT", "iptables -t nat --flush", "ip6tables -X", "nft flush ruleset", "nft delete table inet filter", "pfctl -F all"],
-        misses: &["iptables -L", "iptables -nvL INPUT", "iptables -S", "iptables -A INPUT -p tcp --dport 22 -j ACCEPT", "iptables -P INPUT DROP", "nft list ruleset", "nft -c flush ruleset", "pfctl -sr", "echo iptables -F"],
+        hits: &["iptables -F", "sudo iptables -P INPUT ACCEPT", "iptables -t nat --flush", "ip6tables -X", "nft flush ruleset", "nft delete table inet filter", "pfctl -F all", "iptables -I INPUT -j ACCEPT"],
+        misses: &["iptables -L", "iptables -nvL INPUT", "iptables -S", "iptables -A INPUT -p tcp --dport 22 -j ACCEPT", "iptables -A INPUT -i lo -j ACCEPT", "iptables -P INPUT DROP", "nft list ruleset", "nft -c flush ruleset", "pfctl -sr", "echo iptables -F"],
     },
     Rule {
         id: "admin.firewall-disable",
@@ -23,8 +23,8 @@ pub static RULES: &[Rule] = &[
         reason: "the machine is left with no packet filter, open to whatever the network sends",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["ufw", "pfctl", "firewall-cmd", "netsh", "set-netfirewallprofile", "powershell", "pwsh", "cmd"], check: firewall_disable },
-        hits: &["ufw disable", "sudo ufw --force reset", "ufw default allow incoming", "pfctl -d", "firewall-cmd --set-default-zone=trusted", "netsh advfirewall set allprofiles state off", "powershell Set-NetFirewallProfile -Profile Domain,Public -Enabled False"],
-        misses: &["ufw status verbose", "ufw enable", "ufw allow 22/tcp", "ufw --dry-run disable", "pfctl -e", "netsh advfirewall show allprofiles", "firewall-cmd --list-all"],
+        hits: &["ufw disable", "sudo ufw --force reset", "ufw default allow incoming", "ufw logging off", "ufw allow from any", "pfctl -d", "firewall-cmd --set-default-zone=trusted", "netsh advfirewall set allprofiles state off", "powershell Set-NetFirewallProfile -Profile Domain,Public -Enabled False"],
+        misses: &["ufw status verbose", "ufw enable", "ufw logging on", "ufw allow 22/tcp", "ufw allow from any to any port 443", "ufw allow from 10.0.0.0/8", "ufw --dry-run disable", "pfctl -e", "netsh advfirewall show allprofiles", "firewall-cmd --list-all"],
     },
     Rule {
         id: "admin.user-delete",
@@ -59,8 +59,8 @@ pub static RULES: &[Rule] = &[
         reason: "the record of what was run in this session is erased or never written, hiding it from review",
         decision: Decision::Ask,
         matcher: Matcher::AnyProgram { signs: Signs::SETS, check: disables_history },
-        hits: &["history -c", "history -cw", "unset HISTFILE", "export HISTFILE=/dev/null", "HISTSIZE=0", "export HISTSIZE=0 HISTFILESIZE=0", "set +o history", "HISTFILE= bash -i", "ls; HISTFILE=/dev/null"],
-        misses: &["history | tail", "history 20", "echo $HISTFILE", "export HISTSIZE=10000", "unset GOPATH", "HISTSIZE=0 ls", "echo 'HISTSIZE=0'", "grep HISTSIZE=0 ~/.bashrc", "set -o history"],
+        hits: &["history -c", "history -cw", "unset HISTFILE", "export HISTFILE=/dev/null", "HISTSIZE=0", "export HISTIGNORE='*'", "export HISTCONTROL=ignorespace", "export HISTSIZE=0 HISTFILESIZE=0", "set +o history", "HISTFILE= bash -i", "ls; HISTFILE=/dev/null"],
+        misses: &["history | tail", "history 20", "echo $HISTFILE", "export HISTSIZE=10000", "export HISTCONTROL=ignoredups", "unset GOPATH", "HISTSIZE=0 ls", "echo 'HISTSIZE=0'", "grep HISTSIZE=0 ~/.bashrc", "set -o history"],
     },
     Rule {
         id: "admin.history-wipe",
@@ -68,8 +68,8 @@ pub static RULES: &[Rule] = &[
         reason: "the record of commands run on this account is destroyed, hiding them from review",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &[], check: history_wipe },
-        hits: &["rm ~/.bash_history", "rm -f ~/.zsh_history", "shred -u ~/.bash_history", "ln -sf /dev/null ~/.bash_history", "cat /dev/null > ~/.bash_history", "cp /dev/null ~/.zsh_history", "mv ~/.bash_history /tmp/h"],
-        misses: &["cat ~/.bash_history", "grep ssh ~/.bash_history", "cp ~/.bash_history ~/history-backup.txt", "history >> notes.txt", "rm ~/.bash_history.bak", "ln -s ~/.bash_history h.txt"],
+        hits: &["rm ~/.bash_history", "rm -f ~/.zsh_history", "shred -u ~/.bash_history", "ln -sf /dev/null ~/.bash_history", "cat /dev/null > ~/.bash_history", "cp /dev/null ~/.zsh_history", "mv ~/.bash_history /tmp/h", "sed -i '/curl/d' ~/.bash_history", "echo | tee ~/.bash_history", "shred -u $HISTFILE"],
+        misses: &["cat ~/.bash_history", "grep ssh ~/.bash_history", "cp ~/.bash_history ~/history-backup.txt", "history >> notes.txt", "rm ~/.bash_history.bak", "ln -s ~/.bash_history h.txt", "sed -n '/curl/p' ~/.bash_history", "echo $HISTFILE", "history | tee -a ~/.bash_history"],
     },
     Rule {
         id: "admin.security-disable",
@@ -80,7 +80,7 @@ pub static RULES: &[Rule] = &[
             programs: &["setenforce", "spctl", "csrutil", "aa-teardown", "aa-disable", "aa-complain", "apparmor_parser", "auditctl", "set-mppreference", "add-mppreference", "powershell", "pwsh", "cmd"],
             check: security_disable,
         },
-        hits: &["setenforce 0", "sudo setenforce Permissive", "spctl --master-disable", "csrutil disable", "aa-teardown", "aa-disable /etc/apparmor.d/usr.sbin.cupsd", "auditctl -e 0", "auditctl -D", "powershell Set-MpPreference -DisableRealtimeMonitoring $true", "pwsh -c \"Add-MpPreference -ExclusionPath C:\\tmp\""],
+        hits: &["setenforce 0", "sudo setenforce Permissive", "spctl --master-disable", "csrutil disable", "aa-teardown", "aa-disable /etc/apparmor.d/usr.sbin.cupsd", "auditctl -e 0", "auditctl -D", "auditctl -a never,task", "powershell Set-MpPreference -DisableRealtimeMonitoring $true", "pwsh -c \"Add-MpPreference -ExclusionPath C:\\tmp\""],
         misses: &["getenforce", "sestatus", "setenforce 1", "csrutil status", "spctl --status", "spctl --assess -v My.app", "aa-status", "auditctl -l", "powershell Get-MpPreference", "powershell Set-MpPreference -DisableRealtimeMonitoring $false"],
     },
 ];
@@ -110,7 +110,38 @@ fn iptables_flush(cmd: &Command) -> bool {
                 .get(i + 2)
                 .is_some_and(|t| t.eq_ignore_ascii_case("accept"));
         flush || policy
-    })
+    }) || accepts_everything(args)
+}
+
+/// `iptables -I INPUT -j ACCEPT`: a rule with no match at all (no
+/// protocol, address, interface, port or module) that lets every packet in.
+fn accepts_everything(args: &[String]) -> bool {
+    let adds_input = args.windows(2).any(|w| {
+        matches!(w[0].as_str(), "-I" | "-A" | "--insert" | "--append")
+            && matches!(w[1].as_str(), "INPUT" | "FORWARD")
+    });
+    let accepts = args
+        .windows(2)
+        .any(|w| matches!(w[0].as_str(), "-j" | "--jump") && w[1].eq_ignore_ascii_case("accept"));
+    const MATCHES: &[&str] = &[
+        "-p",
+        "--protocol",
+        "-s",
+        "--source",
+        "--src",
+        "-d",
+        "--destination",
+        "--dst",
+        "-i",
+        "--in-interface",
+        "-o",
+        "--out-interface",
+        "-m",
+        "--match",
+        "--dport",
+        "--sport",
+    ];
+    adds_input && accepts && !args.iter().any(|a| MATCHES.contains(&a.as_str()))
 }
 
 #[rustfmt::skip]
@@ -144,7 +175,13 @@ fn firewall_disable(cmd: &Command) -> bool {
             !opts.long("dry-run", 3)
                 && matches!(
                     opts.operands.as_slice(),
-                    ["disable" | "reset", ..] | ["default", "allow", ..]
+                    ["disable" | "reset", ..]
+                        | ["default", "allow", ..]
+                        | ["logging", "off", ..]
+                        | ["allow", "from", "any"]
+                        | ["allow", "in", "from", "any"]
+                        | ["allow", "from", "any", "to", "any"]
+                        | ["allow", "in", "from", "any", "to", "any"]
                 )
         }
         "pfctl" => parse_opts(&cmd.args, &PFCTL).flag('d'),
@@ -346,6 +383,11 @@ fn kills_history(name: &str, value: &str) -> bool {
     match name {
         "HISTFILE" => value.is_empty() || value == "/dev/null",
         "HISTSIZE" | "HISTFILESIZE" | "SAVEHIST" => value.is_empty() || value == "0",
+        // Every command left out, or any typed after a space.
+        "HISTIGNORE" => value.split(':').any(|p| p == "*" || p == "*:*"),
+        "HISTCONTROL" => value
+            .split(':')
+            .any(|p| p == "ignorespace" || p == "ignoreboth"),
         _ => false,
     }
 }
@@ -398,6 +440,10 @@ const HISTORY_FILES: &[&str] = &[
 ];
 
 fn is_history_file(path: &str) -> bool {
+    // The shell's own name for the file it keeps history in.
+    if matches!(path, "$HISTFILE" | "${HISTFILE}") {
+        return true;
+    }
     let base = path
         .trim_end_matches('/')
         .rsplit(['/', '\\'])
@@ -415,6 +461,18 @@ fn history_wipe(cmd: &Command) -> bool {
     let by_program = match cmd.program.as_str() {
         "rm" | "unlink" | "shred" | "srm" | "wipe" | "mv" => {
             cmd.operands().iter().any(|p| is_history_file(p))
+        }
+        // Lines taken out in place: what was run, edited out of the record.
+        "sed" | "perl" | "ruby" => {
+            cmd.args
+                .iter()
+                .any(|a| a.starts_with("-i") || a.starts_with("--in-place") || a.starts_with("-pi"))
+                && cmd.operands().iter().any(|p| is_history_file(p))
+        }
+        // `… | tee ~/.bash_history` overwrites it (`-a` only adds to it).
+        "tee" => {
+            !cmd.args.iter().any(|a| a == "-a" || a == "--append")
+                && cmd.operands().iter().any(|p| is_history_file(p))
         }
         // The last operand is what `cp`, `ln` and `install` (over)write.
         "cp" | "ln" | "install" => {
@@ -445,7 +503,12 @@ fn security_disable(cmd: &Command) -> bool {
         "apparmor_parser" => parse_opts(&cmd.args, &GNU).flag('R') || cmd.has_long("--remove"),
         "auditctl" => {
             let opts = parse_opts(&cmd.args, &Spec::gnu("aAbCdefFkmpqrRSwW", &[]));
-            opts.value('e') == Some("0") || opts.flag('D')
+            // `-a never,task` (or `exit,never`) keeps what it matches out of the record.
+            let never = opts
+                .value('a')
+                .or(opts.value('A'))
+                .is_some_and(|list| list.split(',').any(|w| w == "never"));
+            opts.value('e') == Some("0") || opts.flag('D') || never
         }
         _ => any_stmt(cmd, &["set-mppreference", "add-mppreference"], defender_off),
     }
@@ -477,9 +540,14 @@ mod tests {
             "iptables",
             &["--policy", "FORWARD", "accept"]
         )));
-        assert!(!iptables_flush(&Command::new(
+        // A rule with no match accepts everything, as `-P INPUT ACCEPT` does.
+        assert!(iptables_flush(&Command::new(
             "iptables",
             &["-A", "INPUT", "-j", "ACCEPT"]
+        )));
+        assert!(!iptables_flush(&Command::new(
+            "iptables",
+            &["-A", "INPUT", "-s", "10.0.0.0/8", "-j", "ACCEPT"]
         )));
         assert!(!iptables_flush(&Command::new(
             "iptables",

@@ -570,7 +570,7 @@ fn shell_setup_output(word: &str) -> bool {
 }
 
 /// Every `NAME=value` this command sets: prefixes, and `export`-style builtins.
-fn assignments(cmd: &Command) -> Vec<(&str, &str)> {
+pub(super) fn assignments(cmd: &Command) -> Vec<(&str, &str)> {
     let mut out: Vec<(&str, &str)> = cmd
         .env
         .iter()

@@ -31,6 +31,7 @@ mod http;
 mod kernel;
 mod leak;
 pub(crate) mod links;
+mod logs;
 
 pub(crate) use hidden::{path_arguments, searched as hidden_paths_searched};
 #[cfg(test)]
@@ -40,11 +41,13 @@ mod opts;
 mod paths;
 mod processes;
 mod secrets;
+mod security;
 mod services;
 mod signs;
 mod storage;
 mod system;
 pub(crate) mod targets;
+mod trust;
 mod url;
 mod windows;
 mod windows_script;
@@ -229,6 +232,23 @@ pub static DANGEROUS: &[Table] = &[
         file: "processes",
         group: "processes",
         rules: processes::RULES,
+    },
+    // Before `system`: stopping a security agent, a logger or time sync is
+    // judged for what the service does, not as any service stopped.
+    Table {
+        file: "security",
+        group: "security",
+        rules: security::RULES,
+    },
+    Table {
+        file: "logs",
+        group: "logs",
+        rules: logs::RULES,
+    },
+    Table {
+        file: "trust",
+        group: "trust",
+        rules: trust::RULES,
     },
     Table {
         file: "system",

@@ -318,7 +318,7 @@ fn killall_args(cmd: &Command) -> Vec<String> {
 // Services and Hermes' gateway.
 
 #[rustfmt::skip]
-const SYSTEMCTL: Spec = Spec::gnu("tpsnoHMP", &["type", "property", "signal", "lines", "output", "host", "machine", "root", "kill-whom", "kill-value", "what", "job-mode", "state", "image", "drop-in", "when", "message", "timestamp", "reboot-argument", "boot-loader-entry", "boot-loader-menu"]);
+pub(super) const SYSTEMCTL: Spec = Spec::gnu("tpsnoHMP", &["type", "property", "signal", "lines", "output", "host", "machine", "root", "kill-whom", "kill-value", "what", "job-mode", "state", "image", "drop-in", "when", "message", "timestamp", "reboot-argument", "boot-loader-entry", "boot-loader-menu"]);
 
 /// Verbs that stop a running service or keep it from starting.
 const STOP_VERBS: &[&str] = &[
