@@ -19,7 +19,8 @@
 pub(super) mod hosts;
 mod script;
 mod sinks;
-mod sources;
+pub(super) mod sources;
+mod printers;
 
 use super::{Matcher, Rule};
 use crate::shell::{interpreter_language, Analysis, Command};

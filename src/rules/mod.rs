@@ -10,6 +10,7 @@ mod admin;
 pub mod catalog;
 mod cloud;
 mod containers;
+mod credentials;
 mod db;
 mod exec;
 mod exec_interp;
@@ -30,10 +31,12 @@ pub(crate) mod near;
 mod net;
 mod opts;
 mod paths;
+mod reveal;
 mod secrets;
 mod signs;
 mod storage;
 mod system;
+mod tooling;
 pub(crate) mod targets;
 mod url;
 mod windows;
@@ -263,6 +266,21 @@ pub static DANGEROUS: &[Table] = &[
         file: "windows",
         group: "windows",
         rules: windows::RULES,
+    },
+    Table {
+        file: "credentials",
+        group: "credentials",
+        rules: credentials::RULES,
+    },
+    Table {
+        file: "reveal",
+        group: "reveal",
+        rules: reveal::RULES,
+    },
+    Table {
+        file: "tooling",
+        group: "tooling",
+        rules: tooling::RULES,
     },
     Table {
         file: "admin",
