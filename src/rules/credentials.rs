@@ -138,7 +138,7 @@ pub static RULES: &[Rule] = &[
         reason: "the copy holds the same passwords, cookies or keys, where no rule guards it",
         decision: Decision::Ask,
         matcher: Matcher::Verbs(COPY),
-        hits: &["cp ~/.config/chromium/Default/'Login Data' /tmp/ld.db", "cp ~/.mozilla/firefox/a.default/key4.db /tmp/", "cp ~/.aws/credentials /tmp/c", "sqlite3 ~/.config/google-chrome/Default/Cookies .dump", "ditto ~/Library/Keychains/login.keychain-db /tmp/k", "cp .env /tmp/env.txt", "dd if=/proc/7/mem of=/tmp/m"],
+        hits: &["cp ~/.config/chromium/Default/'Login Data' /tmp/ld.db", "cp ~/.mozilla/firefox/a.default/key4.db /tmp/", "cp ~/.aws/credentials /tmp/c", "sqlite3 ~/.config/google-chrome/Default/Cookies .dump", "rsync -a ~/Library/Keychains/login.keychain-db /tmp/k", "cp .env /tmp/env.txt", "install -m 600 ~/.netrc /tmp/n"],
         misses: &["cp .env .env.bak", "cp .env.example .env", "cp ~/.ssh/id_rsa.pub /tmp/", "sqlite3 app.db .tables", "cp ~/.aws/config ~/.aws/config.bak", "cp src/a.rs src/b.rs"],
     },
 ];
@@ -168,7 +168,7 @@ fn reads_memory(cmd: &Command) -> bool {
 /// the places every home lives in.
 fn wide(path: &str, cwd: Option<&str>) -> bool {
     let path = path.strip_prefix("file://").unwrap_or(path);
-    let homes = ["/home", "/Users", "/root", "/mnt", "/media", "/Volumes"];
+    let homes = ["/home", "/Users", "/root", "/mnt", "/media", "/Volumes", "$HOME", "${HOME}"];
     matches!(classify(path, cwd), Target::Root | Target::System | Target::Home)
         || homes.contains(&path.trim_end_matches('/'))
 }

@@ -2,7 +2,7 @@
 //!
 //! A command's output is followed down its pipeline: a stage that passes
 //! text on (`grep`, `head`, `base64`, `jq`) keeps it shown, one that
-//! consumes it (`docker login --password-stdin`, `wc -l`, `> /dev/null`)
+//! consumes it (`docker login --password-stdin`, `wc -l`, `> file`)
 //! does not, and a `grep` decides by what it selects: `env | grep -i
 //! path` shows no secret, `env | grep -i token` nothing else.
 
@@ -25,7 +25,7 @@ pub static RULES: &[Rule] = &[
         reason: "what a command prints is sent to the model provider and kept in the transcript; a printed key or token has left the machine",
         decision: Decision::Ask,
         matcher: Matcher::Analysis(secret_printed),
-        hits: &["printenv AWS_SECRET_ACCESS_KEY", "echo $GITHUB_TOKEN", "gh auth token", "gcloud auth print-access-token", "vault kv get secret/db", "kubectl get secret db -o yaml", "aws configure get aws_secret_access_key", "security find-generic-password -wa x", "git credential fill", "op read op://v/i/f", "history | grep -i password", "terraform output -json", "cat .env"],
+        hits: &["printenv AWS_SECRET_ACCESS_KEY", "echo $GITHUB_TOKEN", "gh auth token", "gcloud auth print-access-token", "vault kv get secret/db", "kubectl get secret db -o yaml", "aws configure get aws_secret_access_key", "security find-generic-password -wa x", "git credential fill", "op read op://v/i/f", "history | grep -i password", "terraform output -json", "cat .env", "env | grep -i token"],
         misses: &["printenv PATH", "echo $HOME", "gh auth status", "aws ecr get-login-password | docker login --username AWS --password-stdin x.example", "export T=$(gh auth token)", "kubectl get secrets", "kubectl describe secret db", "history | tail", "echo ${#GITHUB_TOKEN}", "vault kv get secret/db > /dev/null"],
     },
     Rule {
@@ -34,7 +34,7 @@ pub static RULES: &[Rule] = &[
         reason: "the environment holds the session's tokens and keys; printed, every one of them goes to the model provider",
         decision: Decision::Ask,
         matcher: Matcher::Analysis(environment_printed),
-        hits: &["env", "printenv", "export -p", "env | sort", "env | grep -i token", "cat /proc/self/environ", "tr '\\0' '\\n' < /proc/1/environ", "docker inspect -f '{{.Config.Env}}' web", "heroku config -a app"],
+        hits: &["env", "printenv", "export -p", "env | sort", "env | grep -v PATH", "cat /proc/self/environ", "tr '\\0' '\\n' < /proc/1/environ", "docker inspect -f '{{.Config.Env}}' web", "heroku config -a app"],
         misses: &["env | grep -i path", "env | wc -l", "env FOO=1 make", "printenv HOME", "set -e", "env > /dev/null", "docker inspect web"],
     },
 ];
@@ -187,10 +187,11 @@ fn reaches(a: &Analysis, i: usize, kind: Shows) -> Option<(Shows, usize)> {
         .redirects
         .iter()
         .rfind(|r| matches!(r.op, RedirectOp::Write | RedirectOp::Append) && matches!(r.fd, None | Some(1)));
-    // Into a file, the secret is kept where the agent reads it next.
+    // Into a file, nothing is shown: reading the file later is judged then.
+    // The terminal's own devices still show it.
     if let Some(r) = stdout {
-        let kept = r.target != "/dev/null" && kind != Shows::History;
-        return kept.then_some((kind, i));
+        let shown = matches!(r.target.as_str(), "/dev/stdout" | "/dev/stderr" | "/dev/tty");
+        return (shown && kind != Shows::History).then_some((kind, i));
     }
     let Some((j, next)) = next_stage(a, i) else {
         return (kind != Shows::History).then_some((kind, i));
