@@ -101,7 +101,7 @@ static COPY: &[Verb] = &[
 const SECRET_WORDS: &str = r"(?i)passw|passwd|\bpass\b|pwd|secret|token|api[_-]?key|apikey|private[_ -]?key|BEGIN [A-Z ]*PRIVATE|credential|aws_access|aws_secret|authorization|bearer|psk=";
 
 /// Names of files that hold keys and passwords.
-const SECRET_NAMES: &str = r"(?i)id_(?:rsa|dsa|ecdsa|ed25519)|\.pem\b|\.key\b|\.p12\b|\.pfx\b|\.kdbx\b|\.ovpn\b|\.keychain|\.netrc|git-credentials|\.pgpass|credentials|\.env\b|shadow\b|wp-config|\.htpasswd|Login Data|key4\.db|logins\.json|cookies\.sqlite|\.tfstate|\.jks\b|\.keystore\b|secret|passw|token";
+const SECRET_NAMES: &str = r"(?i)id_(?:rsa|dsa|ecdsa|ed25519)|\.pem\b|\.key\b|\.p12\b|\.pfx\b|\.kdbx\b|\.ovpn\b|\.keychain|\.netrc|git-credentials|\.pgpass|credentials|\.env\b|shadow\b|wp-config|\.htpasswd|Login Data|key4\.db|logins\.json|cookies\.sqlite|\.tfstate|\.jks\b|\.keystore\b|secrets?\b|passw|tokens?\b";
 
 #[rustfmt::skip]
 pub static RULES: &[Rule] = &[
@@ -130,7 +130,7 @@ pub static RULES: &[Rule] = &[
         decision: Decision::Ask,
         matcher: Matcher::Verbs(HUNT),
         hits: &["grep -r password /", "grep -rniE 'secret|token|api_key' ~", "sudo grep -rIl 'BEGIN RSA PRIVATE KEY' /", "rg -i aws_secret_access_key ~", "find / -name id_rsa", "find ~ -name '*.pem' -exec cat {} ;", "locate id_rsa", "mdfind -name .pem", "trufflehog filesystem /", "gitleaks detect --source=/home", "grep -ri password /etc"],
-        misses: &["grep -r TODO src/", "grep -rn password src/", "rg -i token src", "find . -name '*.pem'", "find / -name libssl.so.3", "locate Cargo.toml", "trufflehog git file://.", "gitleaks detect --source . --redact", "grep -i error /var/log/syslog", "grep -rn listen /etc/nginx/"],
+        misses: &["grep -r TODO src/", "grep -rn password src/", "rg -i token src", "find . -name '*.pem'", "find / -name libssl.so.3", "find / -name tokenizer.json", "locate Cargo.toml", "trufflehog git file://.", "gitleaks detect --source . --redact", "grep -i error /var/log/syslog", "grep -rn listen /etc/nginx/"],
     },
     Rule {
         id: "credentials.copy-store",
@@ -171,6 +171,15 @@ fn wide(path: &str, cwd: Option<&str>) -> bool {
     let homes = ["/home", "/Users", "/root", "/mnt", "/media", "/Volumes", "$HOME", "${HOME}"];
     matches!(classify(path, cwd), Target::Root | Target::System | Target::Home)
         || homes.contains(&path.trim_end_matches('/'))
+        || hidden_in_home(path)
+}
+
+/// A home's dot-directories and `Library`, where applications keep their
+/// settings and tokens (`~/.config`, `~/Library/Application Support`).
+fn hidden_in_home(path: &str) -> bool {
+    let rest = ["~/", "$HOME/", "${HOME}/"].iter().find_map(|h| path.strip_prefix(h));
+    rest.and_then(|r| r.split('/').next())
+        .is_some_and(|first| (first.starts_with('.') && first.len() > 1 && first != "..") || first == "Library")
 }
 
 /// A recursive search (rg, ag and fd always are) over a wide scope.
@@ -253,7 +262,8 @@ mod tests {
         for p in ["/", "~", "/home", "/Users", "/etc", "$HOME"] {
             assert!(wide(p, None), "{p}");
         }
-        for p in [".", "src", "~/projects/app", "/tmp/x"] {
+        assert!(wide("~/.config", None) && wide("$HOME/Library/Application Support", None));
+        for p in [".", "src", "~/projects/app", "/tmp/x", "~/./projects"] {
             assert!(!wide(p, None), "{p}");
         }
     }

@@ -26,7 +26,7 @@ pub static RULES: &[Rule] = &[
         decision: Decision::Ask,
         matcher: Matcher::Analysis(secret_printed),
         hits: &["printenv AWS_SECRET_ACCESS_KEY", "echo $GITHUB_TOKEN", "gh auth token", "gcloud auth print-access-token", "vault kv get secret/db", "kubectl get secret db -o yaml", "aws configure get aws_secret_access_key", "security find-generic-password -wa x", "git credential fill", "op read op://v/i/f", "history | grep -i password", "terraform output -json", "cat .env", "env | grep -i token"],
-        misses: &["printenv PATH", "echo $HOME", "gh auth status", "aws ecr get-login-password | docker login --username AWS --password-stdin x.example", "export T=$(gh auth token)", "kubectl get secrets", "kubectl describe secret db", "history | tail", "echo ${#GITHUB_TOKEN}", "vault kv get secret/db > /dev/null"],
+        misses: &["printenv PATH", "echo $HOME", "gh auth status", "aws ecr get-login-password | docker login --username AWS --password-stdin x.example", "export T=$(gh auth token)", "kubectl get secrets", "kubectl describe secret db", "history | tail", "echo ${#GITHUB_TOKEN}", "vault kv get secret/db > /dev/null", "terraform output -json | jq -r .vpc_id", "kubectl get secrets -o json | jq -r '.items[].metadata.name'"],
     },
     Rule {
         id: "reveal.environment-printed",
@@ -209,6 +209,15 @@ fn reaches(a: &Analysis, i: usize, kind: Shows) -> Option<(Shows, usize)> {
         }
         return reaches(a, j, kind);
     }
+    // A JSON or YAML query whose result is a plain field (names, ids, the
+    // keys of a map) shows no secret.
+    if matches!(next.program.as_str(), "jq" | "yq" | "gojq" | "jaq") {
+        let filter = next.operands().first().copied().unwrap_or(".");
+        if picks_plain_field(filter) {
+            return None;
+        }
+        return reaches(a, j, kind);
+    }
     if PASSERS.contains(&next.program.as_str()) {
         return reaches(a, j, kind);
     }
@@ -250,6 +259,29 @@ static SECRET_PATTERN: Lazy<Regex> = Lazy::new(|| {
         .expect("secret pattern regex is valid")
 });
 
+/// Whether a jq or yq filter ends in a field that names or counts things
+/// (`.items[].metadata.name`, `.data | keys`, `length`), not in values.
+fn picks_plain_field(filter: &str) -> bool {
+    static LAST_FIELD: Lazy<Regex> = Lazy::new(|| {
+        Regex::new(r"\.([A-Za-z_][\w-]*)[\]\[\s)]*$").expect("last field regex is valid")
+    });
+    const PLAIN: &[&str] = &[
+        "name", "names", "namespace", "id", "arn", "uid", "type", "kind", "labels", "annotations",
+        "creationtimestamp", "status", "region", "version", "url", "host", "address",
+    ];
+    let last = filter.rsplit('|').next().unwrap_or(filter).trim();
+    if matches!(last, "keys" | "keys[]" | "length" | "keys_unsorted") {
+        return true;
+    }
+    if SECRET_PATTERN.is_match(filter) {
+        return false;
+    }
+    LAST_FIELD.captures(last).and_then(|c| c.get(1)).is_some_and(|m| {
+        let field = m.as_str().to_ascii_lowercase();
+        PLAIN.contains(&field.as_str()) || ["_id", "_ids", "_arn", "_name", "_url"].iter().any(|s| field.ends_with(s))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -261,6 +293,16 @@ mod tests {
         }
         for p in [".env.example", "id_rsa.pub", "README.md", "cert.pem", ".environment"] {
             assert!(!secret_file(p), "{p}");
+        }
+    }
+
+    #[test]
+    fn plain_fields() {
+        for f in [".items[].metadata.name", ".data | keys", ".vpc_id", "length", ".items[] | .metadata.namespace"] {
+            assert!(picks_plain_field(f), "{f}");
+        }
+        for f in [".", ".items", ".items[].data", ".data.password", ".db.value", ".[]", ".items[].data | map_values(@base64d)"] {
+            assert!(!picks_plain_field(f), "{f}");
         }
     }
 }

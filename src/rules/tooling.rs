@@ -25,7 +25,12 @@ static SOURCES: &[Verb] = &[
     verb_if("bun", NPM, points_elsewhere),
     verb_if("gem", r"^sources (?:.* )?(?:--add|-a)\b", points_elsewhere),
     verb("bundle", r"^config (?:set )?(?:--\S+ )*mirror\."),
-    verb_if("go", r"^env (?:.* )?-w\b", go_env_source),
+    verb_if("go", r"^env (?:.* )?-w\b", sets_source_variable),
+    // Exported, the same variables reach every later command of the session.
+    verb_if("export", "=", sets_source_variable),
+    verb_if("declare", "=", sets_source_variable),
+    verb_if("typeset", "=", sets_source_variable),
+    verb_if("setenv", "", setenv_source),
     verb("conda", CONDA), verb("mamba", CONDA), verb("micromamba", CONDA),
     verb("poetry", r"^source add\b(?:.* )?(?:--priority[= ](?:primary|default)|--default)\b"),
     verb_if("pdm", r"^config (?:-\S+ )*pypi\.(?:\S+\.)?url\b", points_elsewhere),
@@ -51,8 +56,8 @@ pub static RULES: &[Rule] = &[
         reason: "every later install fetches from there, or accepts what arrives unchecked: code that runs on the next routine install",
         decision: Decision::Ask,
         matcher: Matcher::Verbs(SOURCES),
-        hits: &["pip config set global.index-url http://x.example/simple", "python3 -m pip config set global.trusted-host x.example", "npm config set registry http://x.example/", "npm set @acme:registry https://x.example", "npm config set script-shell /tmp/sh", "npm config set strict-ssl false", "yarn config set npmRegistryServer https://x.example", "gem sources --add http://x.example/", "go env -w GOPROXY=http://x.example", "go env -w GOSUMDB=off", "go env -w GOFLAGS=-insecure", "conda config --add channels http://x.example", "poetry source add --priority=primary x https://x.example/simple"],
-        misses: &["pip config list", "pip config set global.timeout 60", "npm config get registry", "npm config set init-author-name a", "npm config set registry https://registry.npmjs.org/", "gem sources --list", "go env GOPATH", "go env -w GOPRIVATE=github.com/acme/*", "go env -w GOPROXY=https://proxy.golang.org,direct", "conda config --add channels conda-forge", "poetry source add --priority=explicit torch https://download.pytorch.org/whl/cpu"],
+        hits: &["pip config set global.index-url http://x.example/simple", "python3 -m pip config set global.trusted-host x.example", "npm config set registry http://x.example/", "npm set @acme:registry https://x.example", "npm config set script-shell /tmp/sh", "npm config set strict-ssl false", "yarn config set npmRegistryServer https://x.example", "gem sources --add http://x.example/", "go env -w GOPROXY=http://x.example", "go env -w GOSUMDB=off", "go env -w GOFLAGS=-insecure", "export PIP_INDEX_URL=http://x.example/simple", "export GOSUMDB=off", "conda config --add channels http://x.example", "poetry source add --priority=primary x https://x.example/simple"],
+        misses: &["pip config list", "pip config set global.timeout 60", "npm config get registry", "npm config set init-author-name a", "npm config set registry https://registry.npmjs.org/", "gem sources --list", "go env GOPATH", "go env -w GOPRIVATE=github.com/acme/*", "go env -w GOPROXY=https://proxy.golang.org,direct", "export PATH=$HOME/bin:$PATH", "export NPM_CONFIG_REGISTRY=https://registry.npmjs.org/", "conda config --add channels conda-forge", "poetry source add --priority=explicit torch https://download.pytorch.org/whl/cpu"],
     },
     Rule {
         id: "tooling.git-runs-code",
@@ -60,8 +65,8 @@ pub static RULES: &[Rule] = &[
         reason: "git runs that program, alias or hook directory, or fetches from that host, on a later routine command",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["git"], check: git_sets_code },
-        hits: &["git config --global url.https://x.example/.insteadOf https://github.com/", "git config --global core.hooksPath /tmp/hooks", "git config core.fsmonitor 'sh -c ./x'", "git config --global core.sshCommand 'ssh -o ProxyCommand=/tmp/p'", "git config --global alias.st '!sh -c id'", "git config --global alias.pushf 'push --force'", "git config --global credential.helper '!f() { cat > /tmp/c; }; f'", "git config set --global core.pager 'less; id'"],
-        misses: &["git config user.name a", "git config --global alias.st status", "git config --global alias.lg 'log --oneline'", "git config core.autocrlf false", "git config --global core.editor vim", "git config --global core.editor 'code --wait'", "git config core.hooksPath .githooks", "git config --get core.hooksPath", "git config --global url.git@github.com:.insteadOf https://github.com/", "git config --global credential.helper osxkeychain", "git config --global core.fsmonitor true"],
+        hits: &["git config --global url.https://x.example/.insteadOf https://github.com/", "git config --global core.hooksPath /tmp/hooks", "git config core.fsmonitor 'sh -c ./x'", "git config --global core.sshCommand 'ssh -o ProxyCommand=/tmp/p'", "git config --global alias.st '!sh -c id'", "git config --global alias.pushf 'push --force'", "git config --global credential.helper '!f() { cat > /tmp/c; }; f'", "git config --global include.path /tmp/x.gitconfig", "git config set --global core.pager 'less; id'"],
+        misses: &["git config user.name a", "git config --global alias.st status", "git config --global alias.lg 'log --oneline'", "git config core.autocrlf false", "git config --global core.editor vim", "git config --global core.editor 'code --wait'", "git config core.hooksPath .githooks", "git config --get core.hooksPath", "git config --global url.git@github.com:.insteadOf https://github.com/", "git config --global credential.helper osxkeychain", "git config --global credential.helper '!gh auth git-credential'", "git config --global core.pager 'diff-so-fancy | less --tabs=4 -RFX'", "git config --global core.fsmonitor true"],
     },
     Rule {
         id: "tooling.trust-directory",
@@ -103,16 +108,38 @@ fn points_elsewhere(cmd: &Command) -> bool {
     elsewhere || !any
 }
 
-/// `go env -w` of a variable that moves or switches off the module proxy
-/// or the checksum database.
-fn go_env_source(cmd: &Command) -> bool {
-    cmd.args.iter().filter_map(|a| a.split_once('=')).any(|(name, value)| match name {
+/// `go env -w NAME=VALUE`, `export NAME=VALUE`: a variable that moves a
+/// package manager's index, registry or module proxy, or switches off its
+/// checks, for every later command.
+fn sets_source_variable(cmd: &Command) -> bool {
+    cmd.args.iter().filter_map(|a| a.split_once('=')).any(|(name, value)| source_variable(name, value))
+}
+
+/// Whether setting variable `name` to `value` changes where packages come
+/// from (to a place other than the default) or what is checked on arrival.
+fn source_variable(name: &str, value: &str) -> bool {
+    let elsewhere = || host(value).is_none_or(|h| !OFFICIAL.contains(&h));
+    match name.to_ascii_uppercase().as_str() {
         "GOPROXY" => value.split([',', '|']).any(|p| !matches!(p, "direct" | "off" | "https://proxy.golang.org")),
         "GOSUMDB" => value != "sum.golang.org",
         "GONOSUMDB" | "GONOSUMCHECK" | "GOINSECURE" => !value.is_empty(),
         "GOFLAGS" => value.contains("-insecure"),
+        "PIP_INDEX_URL" | "PIP_EXTRA_INDEX_URL" | "PIP_FIND_LINKS" | "UV_INDEX_URL" | "UV_EXTRA_INDEX_URL"
+        | "UV_DEFAULT_INDEX" | "UV_INDEX" | "UV_FIND_LINKS" | "NPM_CONFIG_REGISTRY"
+        | "YARN_NPM_REGISTRY_SERVER" | "YARN_REGISTRY" | "BUN_CONFIG_REGISTRY" => elsewhere(),
+        "PIP_TRUSTED_HOST" | "UV_INSECURE_HOST" => !value.is_empty(),
+        "NPM_CONFIG_STRICT_SSL" | "YARN_ENABLE_STRICT_SSL" => value == "false",
+        "NPM_CONFIG_SCRIPT_SHELL" | "NPM_CONFIG_NODE_OPTIONS" => !value.is_empty(),
         _ => false,
-    })
+    }
+}
+
+/// csh's `setenv NAME VALUE`.
+fn setenv_source(cmd: &Command) -> bool {
+    match &cmd.args[..] {
+        [name, value, ..] => source_variable(name, value),
+        _ => false,
+    }
 }
 
 /// `git config [scope] KEY VALUE` (or `git config set KEY VALUE`) that
@@ -165,9 +192,34 @@ fn code_setting(key: &str, value: &str, global: bool) -> bool {
         "core.hookspath" => {
             global || value.starts_with(['/', '~', '$']) || value.split('/').any(|p| p == "..")
         }
+        // Settings read from another file: one in a temporary directory
+        // or the checkout can say anything.
+        "include.path" => runs_code(value),
+        _ if lower.starts_with("includeif.") && lower.ends_with(".path") => runs_code(value),
         "core.fsmonitor" => !matches!(value, "true" | "false" | "yes" | "no" | "on" | "off" | "0" | "1"),
-        _ => super::exec::runs_program(&lower) && runs_code(value),
+        "credential.helper" => !known_helper(value) && runs_code(value),
+        _ if lower.starts_with("credential.") && lower.ends_with(".helper") => !known_helper(value) && runs_code(value),
+        _ => super::exec::runs_program(&lower) && runs_code(value) && !pager_pipeline(value),
     }
+}
+
+/// The credential helpers vendors document as shell commands (`gh auth
+/// setup-git`, AWS CodeCommit, Google Cloud), with nothing added.
+fn known_helper(value: &str) -> bool {
+    let command = value.trim_start_matches('!').trim_end_matches("$@").trim();
+    let program = command.split_whitespace().next().map_or("", basename);
+    let known = ["gh", "glab", "git-credential-manager", "git-credential-manager-core", "aws", "gcloud", "git-credential-gcloud.sh"];
+    known.contains(&program) && !command.contains([';', '|', '&', '`', '<', '>', '(']) && !command.contains("$(")
+}
+
+/// A pager made of formatters and pagers piped together
+/// (`diff-so-fancy | less --tabs=4 -RFX`), as their documentation sets it.
+fn pager_pipeline(value: &str) -> bool {
+    const VIEWERS: &[&str] = &["less", "more", "most", "cat", "delta", "diff-so-fancy", "diff-highlight", "bat", "ydiff", "riff"];
+    !value.contains([';', '&', '$', '`', '<', '>', '('])
+        && value.split('|').all(|stage| {
+            stage.split_whitespace().next().is_some_and(|p| VIEWERS.contains(&basename(p)))
+        })
 }
 
 /// An alias's git command that forces or destroys.

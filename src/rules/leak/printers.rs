@@ -74,6 +74,11 @@ const PRINTERS: &[Printer] = &[
     Printer { program: "kwallet-query", words: &[], flags: &["-r", "--read-password"], yields: Yields::Token(None) },
     Printer { program: "keepassxc-cli", words: &["show"], flags: &[], yields: Yields::Token(None) },
     Printer { program: "gopass", words: &["cat"], flags: &[], yields: Yields::Token(None) },
+    Printer { program: "az", words: &["ad", "sp", "create-for-rbac"], flags: &[], yields: Yields::Store },
+    Printer { program: "az", words: &["ad", "sp", "credential", "reset"], flags: &[], yields: Yields::Store },
+    Printer { program: "az", words: &["ad", "app", "credential", "reset"], flags: &[], yields: Yields::Store },
+    Printer { program: "nmcli", words: &["wifi", "show-password"], flags: &[], yields: Yields::Token(None) },
+    Printer { program: "nmcli", words: &["connection", "show"], flags: &["-s", "--show-secrets"], yields: Yields::Store },
 ];
 
 /// Whether `words` appear in order among `operands`.
