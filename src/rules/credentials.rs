@@ -98,7 +98,7 @@ static COPY: &[Verb] = &[
 ];
 
 /// Words of a search pattern that look for secrets.
-const SECRET_WORDS: &str = r"(?i)passw|passwd|\bpass\b|pwd|secret|token|api[_-]?key|apikey|private[_ -]?key|BEGIN [A-Z ]*PRIVATE|credential|aws_access|aws_secret|authorization|bearer|psk=";
+const SECRET_WORDS: &str = r"(?i)passw|passwd|\bpass\b|pwd|secret|token|api.{0,6}key|apikey|private[_ -]?key|BEGIN [A-Z ]*PRIVATE|credential|aws_access|aws_secret|authorization|bearer|psk=";
 
 /// Names of files that hold keys and passwords.
 const SECRET_NAMES: &str = r"(?i)id_(?:rsa|dsa|ecdsa|ed25519)|\.pem\b|\.key\b|\.p12\b|\.pfx\b|\.kdbx\b|\.ovpn\b|\.keychain|\.netrc|git-credentials|\.pgpass|credentials|\.env\b|shadow\b|wp-config|\.htpasswd|Login Data|key4\.db|logins\.json|cookies\.sqlite|\.tfstate|\.jks\b|\.keystore\b|secrets?\b|passw|tokens?\b";

@@ -270,6 +270,9 @@ fn picks_plain_field(filter: &str) -> bool {
         "creationtimestamp", "status", "region", "version", "url", "host", "address",
     ];
     let last = filter.rsplit('|').next().unwrap_or(filter).trim();
+    // Terraform's `-json` gives each output as `{value, type, sensitive}`:
+    // `.NAME.value` is the output NAME.
+    let last = last.strip_suffix(".value").unwrap_or(last);
     if matches!(last, "keys" | "keys[]" | "length" | "keys_unsorted") {
         return true;
     }

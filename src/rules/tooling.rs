@@ -99,7 +99,8 @@ fn host(url: &str) -> Option<&str> {
 /// A setting whose URLs are not the tool's default (or that has none, such
 /// as `strict-ssl false` or a trusted host).
 fn points_elsewhere(cmd: &Command) -> bool {
-    let mut urls = cmd.args.iter().filter_map(|a| host(a.rsplit('=').next().unwrap_or(a)));
+    let words = cmd.args.iter().flat_map(|a| a.split_whitespace());
+    let mut urls = words.filter_map(|w| host(w.rsplit('=').next().unwrap_or(w)));
     let mut any = false;
     let elsewhere = urls.any(|h| {
         any = true;

@@ -105,8 +105,21 @@ pub(in crate::rules) fn prints_credential(cmd: &Command) -> Option<Secret> {
             provider: provider("AWS"),
         });
     }
-    if program == "kubectl" && !shows_secret_data(cmd, &operands) {
+    if matches!(program, "kubectl" | "oc") && !shows_secret_data(cmd, &operands) {
         return None;
+    }
+    // Metadata of a Vault secret holds its versions, not its values.
+    if program == "vault" && operands.contains(&"metadata") {
+        return None;
+    }
+    // A git credential helper asked for what it stores, as git asks it.
+    let helper = program.starts_with("git-credential-")
+        || (program == "git" && operands.first().is_some_and(|o| o.starts_with("credential-")));
+    if helper && operands.contains(&"get") {
+        return Some(Secret::Token {
+            name: cmd.display(),
+            provider: None,
+        });
     }
     if matches!(program, "pass" | "gopass") && shows_entry(&operands) {
         return Some(Secret::Token {
@@ -119,6 +132,9 @@ pub(in crate::rules) fn prints_credential(cmd: &Command) -> Option<Secret> {
             name: cmd.display(),
             provider: None,
         });
+    } else if program == "oc" {
+        // OpenShift's client is kubectl's, with the same subcommands.
+        "kubectl"
     } else {
         program.trim_end_matches('2')
     };
