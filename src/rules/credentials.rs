@@ -146,11 +146,13 @@ pub static RULES: &[Rule] = &[
 /// A path to the memory of a process or of the machine.
 fn is_memory(path: &str) -> bool {
     let path = path.strip_prefix("if=").unwrap_or(path);
-    matches!(path, "/proc/kcore" | "/dev/mem" | "/dev/kmem" | "/dev/port" | "/dev/crash")
-        || path
-            .strip_prefix("/proc/")
-            .and_then(|rest| rest.strip_suffix("/mem"))
-            .is_some_and(|pid| !pid.is_empty() && !pid.contains('/'))
+    matches!(
+        path,
+        "/proc/kcore" | "/dev/mem" | "/dev/kmem" | "/dev/port" | "/dev/crash"
+    ) || path
+        .strip_prefix("/proc/")
+        .and_then(|rest| rest.strip_suffix("/mem"))
+        .is_some_and(|pid| !pid.is_empty() && !pid.contains('/'))
 }
 
 /// Whether a command reads process memory through an argument or its stdin.
@@ -161,25 +163,37 @@ fn reads_memory(cmd: &Command) -> bool {
             .iter()
             .any(|r| r.op == RedirectOp::Read && is_memory(&r.target))
         || (matches!(cmd.program.as_str(), "python3" | "python" | "perl")
-            && cmd.args.iter().any(|a| a.contains("/mem'") || a.contains("/mem\"") || a.contains("/dev/mem") || a.contains("/proc/kcore")))
+            && cmd.args.iter().any(|a| {
+                a.contains("/mem'")
+                    || a.contains("/mem\"")
+                    || a.contains("/dev/mem")
+                    || a.contains("/proc/kcore")
+            }))
 }
 
 /// A scope a secret search should not reach: the system, a whole home, or
 /// the places every home lives in.
 fn wide(path: &str, cwd: Option<&str>) -> bool {
     let path = path.strip_prefix("file://").unwrap_or(path);
-    let homes = ["/home", "/Users", "/root", "/mnt", "/media", "/Volumes", "$HOME", "${HOME}"];
-    matches!(classify(path, cwd), Target::Root | Target::System | Target::Home)
-        || homes.contains(&path.trim_end_matches('/'))
+    let homes = [
+        "/home", "/Users", "/root", "/mnt", "/media", "/Volumes", "$HOME", "${HOME}",
+    ];
+    matches!(
+        classify(path, cwd),
+        Target::Root | Target::System | Target::Home
+    ) || homes.contains(&path.trim_end_matches('/'))
         || hidden_in_home(path)
 }
 
 /// A home's dot-directories and `Library`, where applications keep their
 /// settings and tokens (`~/.config`, `~/Library/Application Support`).
 fn hidden_in_home(path: &str) -> bool {
-    let rest = ["~/", "$HOME/", "${HOME}/"].iter().find_map(|h| path.strip_prefix(h));
-    rest.and_then(|r| r.split('/').next())
-        .is_some_and(|first| (first.starts_with('.') && first.len() > 1 && first != "..") || first == "Library")
+    let rest = ["~/", "$HOME/", "${HOME}/"]
+        .iter()
+        .find_map(|h| path.strip_prefix(h));
+    rest.and_then(|r| r.split('/').next()).is_some_and(|first| {
+        (first.starts_with('.') && first.len() > 1 && first != "..") || first == "Library"
+    })
 }
 
 /// A recursive search (rg, ag and fd always are) over a wide scope.
@@ -189,7 +203,9 @@ fn searches_wide(cmd: &Command) -> bool {
         || cmd.has_short('r')
         || cmd.has_short('R')
         || cmd.args.iter().any(|a| {
-            a.starts_with("--recursive") || a == "--dereference-recursive" || a == "--directories=recurse"
+            a.starts_with("--recursive")
+                || a == "--dereference-recursive"
+                || a == "--directories=recurse"
         });
     recursive && cmd.operands().iter().any(|p| wide(p, cmd.cwd.as_deref()))
 }
@@ -198,7 +214,9 @@ fn searches_wide(cmd: &Command) -> bool {
 fn finds_wide(cmd: &Command) -> bool {
     cmd.args
         .iter()
-        .skip_while(|a| matches!(a.as_str(), "-H" | "-L" | "-P") || a.starts_with("-O") || a.starts_with("-D"))
+        .skip_while(|a| {
+            matches!(a.as_str(), "-H" | "-L" | "-P") || a.starts_with("-O") || a.starts_with("-D")
+        })
         .take_while(|a| !a.starts_with(['-', '(', '!']))
         .any(|p| wide(p, cmd.cwd.as_deref()))
 }
@@ -224,9 +242,9 @@ fn scans_wide(cmd: &Command) -> bool {
 /// whose copy lands where no read rule guards it.
 fn copies_store(cmd: &Command) -> bool {
     let uses = file_uses(cmd);
-    let source = uses
-        .iter()
-        .any(|u| matches!(u.how, How::Read | How::Link) && (is_memory(&u.path) || read_guarded(&u.path)));
+    let source = uses.iter().any(|u| {
+        matches!(u.how, How::Read | How::Link) && (is_memory(&u.path) || read_guarded(&u.path))
+    });
     let guarded_landing = |path: &str, inside: Option<&str>| match inside {
         Some(name) => read_guarded(&format!("{}/{name}", path.trim_end_matches('/'))),
         None => read_guarded(path),
@@ -249,10 +267,22 @@ mod tests {
 
     #[test]
     fn memory_paths() {
-        for p in ["/proc/1/mem", "/proc/self/mem", "if=/proc/42/mem", "/proc/kcore", "/dev/mem"] {
+        for p in [
+            "/proc/1/mem",
+            "/proc/self/mem",
+            "if=/proc/42/mem",
+            "/proc/kcore",
+            "/dev/mem",
+        ] {
             assert!(is_memory(p), "{p}");
         }
-        for p in ["/proc/meminfo", "/proc/1/maps", "/proc/1/task/2/status", "/dev/null", "mem"] {
+        for p in [
+            "/proc/meminfo",
+            "/proc/1/maps",
+            "/proc/1/task/2/status",
+            "/dev/null",
+            "mem",
+        ] {
             assert!(!is_memory(p), "{p}");
         }
     }

@@ -17,10 +17,10 @@
 //! whole environment never has a place in a request: both block anywhere.
 
 pub(super) mod hosts;
+mod printers;
 mod script;
 mod sinks;
 pub(super) mod sources;
-mod printers;
 
 use super::{Matcher, Rule};
 use crate::shell::{interpreter_language, Analysis, Command};

@@ -63,13 +63,21 @@ fn environment_printed(a: &Analysis) -> Option<String> {
 fn shown(a: &Analysis, kinds: &[Shows]) -> Option<String> {
     a.commands.iter().enumerate().find_map(|(i, cmd)| {
         // What a substitution prints is an argument of the command around it.
-        if cmd.via.iter().any(|v| matches!(*v, "$( )" | "<( )" | ">( )")) {
+        if cmd
+            .via
+            .iter()
+            .any(|v| matches!(*v, "$( )" | "<( )" | ">( )"))
+        {
             return None;
         }
         let kind = prints(cmd)?;
         let (reached, last) = reaches(a, i, kind)?;
         kinds.contains(&reached).then(|| {
-            let mut text: Vec<String> = a.commands[last].upstream.iter().map(|u| u.display()).collect();
+            let mut text: Vec<String> = a.commands[last]
+                .upstream
+                .iter()
+                .map(|u| u.display())
+                .collect();
             text.push(a.commands[last].display());
             text.join(" | ")
         })
@@ -84,10 +92,14 @@ fn prints(cmd: &Command) -> Option<Shows> {
         "fc" if cmd.has_short('l') => return Some(Shows::History),
         "echo" | "printf" | "print" => {
             let flow = Flow::default();
-            return cmd.args.iter().find_map(|a| word_secret(a, &flow)).map(|c| match c.secret {
-                Secret::Environment => Shows::Environment,
-                _ => Shows::Secret,
-            });
+            return cmd
+                .args
+                .iter()
+                .find_map(|a| word_secret(a, &flow))
+                .map(|c| match c.secret {
+                    Secret::Environment => Shows::Environment,
+                    _ => Shows::Secret,
+                });
         }
         "printenv" if cmd.operands().iter().any(|n| secret_var(n)) => return Some(Shows::Secret),
         "declare" | "typeset" if cmd.operands().iter().any(|n| secret_var(n)) => {
@@ -146,8 +158,7 @@ fn reads_secret(cmd: &Command) -> Option<Shows> {
 /// An env file (not a template) or a private key, by its name.
 fn secret_file(path: &str) -> bool {
     let base = basename(path);
-    let env = base == ".env"
-        || (base.starts_with(".env.") && !super::files::is_env_template(base));
+    let env = base == ".env" || (base.starts_with(".env.") && !super::files::is_env_template(base));
     let key = ["id_rsa", "id_ed25519", "id_ecdsa", "id_dsa"]
         .iter()
         .any(|k| base.starts_with(k))
@@ -157,8 +168,13 @@ fn secret_file(path: &str) -> bool {
 
 /// `docker inspect` with a format that prints the container's environment.
 fn inspects_env(cmd: &Command) -> bool {
-    cmd.args.first().is_some_and(|a| a == "inspect" || a == "container")
-        && cmd.args.iter().any(|a| a.contains(".Config.Env") || a.contains(".Env}}"))
+    cmd.args
+        .first()
+        .is_some_and(|a| a == "inspect" || a == "container")
+        && cmd
+            .args
+            .iter()
+            .any(|a| a.contains(".Config.Env") || a.contains(".Env}}"))
 }
 
 /// `docker exec web env`, `kubectl exec pod -- printenv`: a container's
@@ -169,7 +185,8 @@ fn execs_env(cmd: &Command) -> bool {
     };
     let inner = &cmd.args[at + 1..];
     let last = inner.last().map(String::as_str);
-    matches!(last, Some("env" | "printenv" | "export" | "set")) || inner.iter().any(|a| is_environ(a))
+    matches!(last, Some("env" | "printenv" | "export" | "set"))
+        || inner.iter().any(|a| is_environ(a))
 }
 
 /// `heroku config` (and `-s`/`--shell`, `--json`) lists every config var
@@ -183,20 +200,25 @@ fn shows_app_config(cmd: &Command) -> bool {
 /// it; `None` when a stage consumes it.
 fn reaches(a: &Analysis, i: usize, kind: Shows) -> Option<(Shows, usize)> {
     let cmd = &a.commands[i];
-    let stdout = cmd
-        .redirects
-        .iter()
-        .rfind(|r| matches!(r.op, RedirectOp::Write | RedirectOp::Append) && matches!(r.fd, None | Some(1)));
+    let stdout = cmd.redirects.iter().rfind(|r| {
+        matches!(r.op, RedirectOp::Write | RedirectOp::Append) && matches!(r.fd, None | Some(1))
+    });
     // Into a file, nothing is shown: reading the file later is judged then.
     // The terminal's own devices still show it.
     if let Some(r) = stdout {
-        let shown = matches!(r.target.as_str(), "/dev/stdout" | "/dev/stderr" | "/dev/tty");
+        let shown = matches!(
+            r.target.as_str(),
+            "/dev/stdout" | "/dev/stderr" | "/dev/tty"
+        );
         return (shown && kind != Shows::History).then_some((kind, i));
     }
     let Some((j, next)) = next_stage(a, i) else {
         return (kind != Shows::History).then_some((kind, i));
     };
-    if matches!(next.program.as_str(), "grep" | "egrep" | "fgrep" | "rg" | "ag") {
+    if matches!(
+        next.program.as_str(),
+        "grep" | "egrep" | "fgrep" | "rg" | "ag"
+    ) {
         if counts_only(next) {
             return None;
         }
@@ -228,24 +250,27 @@ fn reaches(a: &Analysis, i: usize, kind: Shows) -> Option<(Shows, usize)> {
 fn next_stage(a: &Analysis, i: usize) -> Option<(usize, &Command)> {
     let cmd = &a.commands[i];
     let n = cmd.upstream.len();
-    a.commands
-        .iter()
-        .enumerate()
-        .skip(i + 1)
-        .find(|(_, d)| {
-            // The stage as the next one holds it, compared by what it runs:
-            // a copy may differ in what the analysis added to it since.
-            d.upstream.len() == n + 1
-                && d.upstream[n].program == cmd.program
-                && d.upstream[n].args == cmd.args
-        })
+    a.commands.iter().enumerate().skip(i + 1).find(|(_, d)| {
+        // The stage as the next one holds it, compared by what it runs:
+        // a copy may differ in what the analysis added to it since.
+        d.upstream.len() == n + 1
+            && d.upstream[n].program == cmd.program
+            && d.upstream[n].args == cmd.args
+    })
 }
 
 /// A search that prints counts, names or nothing, not the lines.
 fn counts_only(cmd: &Command) -> bool {
     ['c', 'q', 'l', 'L'].iter().any(|f| cmd.has_short(*f))
         || cmd.options().any(|o| {
-            matches!(o, "--count" | "--quiet" | "--silent" | "--files-with-matches" | "--files-without-match")
+            matches!(
+                o,
+                "--count"
+                    | "--quiet"
+                    | "--silent"
+                    | "--files-with-matches"
+                    | "--files-without-match"
+            )
         })
 }
 
@@ -266,8 +291,23 @@ fn picks_plain_field(filter: &str) -> bool {
         Regex::new(r"\.([A-Za-z_][\w-]*)[\]\[\s)]*$").expect("last field regex is valid")
     });
     const PLAIN: &[&str] = &[
-        "name", "names", "namespace", "id", "arn", "uid", "type", "kind", "labels", "annotations",
-        "creationtimestamp", "status", "region", "version", "url", "host", "address",
+        "name",
+        "names",
+        "namespace",
+        "id",
+        "arn",
+        "uid",
+        "type",
+        "kind",
+        "labels",
+        "annotations",
+        "creationtimestamp",
+        "status",
+        "region",
+        "version",
+        "url",
+        "host",
+        "address",
     ];
     let last = filter.rsplit('|').next().unwrap_or(filter).trim();
     // Terraform's `-json` gives each output as `{value, type, sensitive}`:
@@ -279,10 +319,16 @@ fn picks_plain_field(filter: &str) -> bool {
     if SECRET_PATTERN.is_match(filter) {
         return false;
     }
-    LAST_FIELD.captures(last).and_then(|c| c.get(1)).is_some_and(|m| {
-        let field = m.as_str().to_ascii_lowercase();
-        PLAIN.contains(&field.as_str()) || ["_id", "_ids", "_arn", "_name", "_url"].iter().any(|s| field.ends_with(s))
-    })
+    LAST_FIELD
+        .captures(last)
+        .and_then(|c| c.get(1))
+        .is_some_and(|m| {
+            let field = m.as_str().to_ascii_lowercase();
+            PLAIN.contains(&field.as_str())
+                || ["_id", "_ids", "_arn", "_name", "_url"]
+                    .iter()
+                    .any(|s| field.ends_with(s))
+        })
 }
 
 #[cfg(test)]
@@ -291,20 +337,46 @@ mod tests {
 
     #[test]
     fn secret_files_by_name() {
-        for p in [".env", "app/.env.production", "id_rsa", "deploy/id_ed25519", "tls.key"] {
+        for p in [
+            ".env",
+            "app/.env.production",
+            "id_rsa",
+            "deploy/id_ed25519",
+            "tls.key",
+        ] {
             assert!(secret_file(p), "{p}");
         }
-        for p in [".env.example", "id_rsa.pub", "README.md", "cert.pem", ".environment"] {
+        for p in [
+            ".env.example",
+            "id_rsa.pub",
+            "README.md",
+            "cert.pem",
+            ".environment",
+        ] {
             assert!(!secret_file(p), "{p}");
         }
     }
 
     #[test]
     fn plain_fields() {
-        for f in [".items[].metadata.name", ".data | keys", ".vpc_id", "length", ".items[] | .metadata.namespace"] {
+        for f in [
+            ".items[].metadata.name",
+            ".data | keys",
+            ".vpc_id",
+            "length",
+            ".items[] | .metadata.namespace",
+        ] {
             assert!(picks_plain_field(f), "{f}");
         }
-        for f in [".", ".items", ".items[].data", ".data.password", ".db.value", ".[]", ".items[].data | map_values(@base64d)"] {
+        for f in [
+            ".",
+            ".items",
+            ".items[].data",
+            ".data.password",
+            ".db.value",
+            ".[]",
+            ".items[].data | map_values(@base64d)",
+        ] {
             assert!(!picks_plain_field(f), "{f}");
         }
     }

@@ -81,8 +81,14 @@ pub static RULES: &[Rule] = &[
 
 /// Hosts whose index or registry is the tool's own default.
 const OFFICIAL: &[&str] = &[
-    "pypi.org", "pypi.python.org", "files.pythonhosted.org", "registry.npmjs.org",
-    "registry.yarnpkg.com", "rubygems.org", "proxy.golang.org", "sum.golang.org",
+    "pypi.org",
+    "pypi.python.org",
+    "files.pythonhosted.org",
+    "registry.npmjs.org",
+    "registry.yarnpkg.com",
+    "rubygems.org",
+    "proxy.golang.org",
+    "sum.golang.org",
 ];
 
 /// The host of a URL or of git's `user@host:path` (`None` for a bare word).
@@ -113,7 +119,10 @@ fn points_elsewhere(cmd: &Command) -> bool {
 /// package manager's index, registry or module proxy, or switches off its
 /// checks, for every later command.
 fn sets_source_variable(cmd: &Command) -> bool {
-    cmd.args.iter().filter_map(|a| a.split_once('=')).any(|(name, value)| source_variable(name, value))
+    cmd.args
+        .iter()
+        .filter_map(|a| a.split_once('='))
+        .any(|(name, value)| source_variable(name, value))
 }
 
 /// Whether setting variable `name` to `value` changes where packages come
@@ -121,13 +130,24 @@ fn sets_source_variable(cmd: &Command) -> bool {
 fn source_variable(name: &str, value: &str) -> bool {
     let elsewhere = || host(value).is_none_or(|h| !OFFICIAL.contains(&h));
     match name.to_ascii_uppercase().as_str() {
-        "GOPROXY" => value.split([',', '|']).any(|p| !matches!(p, "direct" | "off" | "https://proxy.golang.org")),
+        "GOPROXY" => value
+            .split([',', '|'])
+            .any(|p| !matches!(p, "direct" | "off" | "https://proxy.golang.org")),
         "GOSUMDB" => value != "sum.golang.org",
         "GONOSUMDB" | "GONOSUMCHECK" | "GOINSECURE" => !value.is_empty(),
         "GOFLAGS" => value.contains("-insecure"),
-        "PIP_INDEX_URL" | "PIP_EXTRA_INDEX_URL" | "PIP_FIND_LINKS" | "UV_INDEX_URL" | "UV_EXTRA_INDEX_URL"
-        | "UV_DEFAULT_INDEX" | "UV_INDEX" | "UV_FIND_LINKS" | "NPM_CONFIG_REGISTRY"
-        | "YARN_NPM_REGISTRY_SERVER" | "YARN_REGISTRY" | "BUN_CONFIG_REGISTRY" => elsewhere(),
+        "PIP_INDEX_URL"
+        | "PIP_EXTRA_INDEX_URL"
+        | "PIP_FIND_LINKS"
+        | "UV_INDEX_URL"
+        | "UV_EXTRA_INDEX_URL"
+        | "UV_DEFAULT_INDEX"
+        | "UV_INDEX"
+        | "UV_FIND_LINKS"
+        | "NPM_CONFIG_REGISTRY"
+        | "YARN_NPM_REGISTRY_SERVER"
+        | "YARN_REGISTRY"
+        | "BUN_CONFIG_REGISTRY" => elsewhere(),
         "PIP_TRUSTED_HOST" | "UV_INSECURE_HOST" => !value.is_empty(),
         "NPM_CONFIG_STRICT_SSL" | "YARN_ENABLE_STRICT_SSL" => value == "false",
         "NPM_CONFIG_SCRIPT_SHELL" | "NPM_CONFIG_NODE_OPTIONS" => !value.is_empty(),
@@ -197,9 +217,14 @@ fn code_setting(key: &str, value: &str, global: bool) -> bool {
         // or the checkout can say anything.
         "include.path" => runs_code(value),
         _ if lower.starts_with("includeif.") && lower.ends_with(".path") => runs_code(value),
-        "core.fsmonitor" => !matches!(value, "true" | "false" | "yes" | "no" | "on" | "off" | "0" | "1"),
+        "core.fsmonitor" => !matches!(
+            value,
+            "true" | "false" | "yes" | "no" | "on" | "off" | "0" | "1"
+        ),
         "credential.helper" => !known_helper(value) && runs_code(value),
-        _ if lower.starts_with("credential.") && lower.ends_with(".helper") => !known_helper(value) && runs_code(value),
+        _ if lower.starts_with("credential.") && lower.ends_with(".helper") => {
+            !known_helper(value) && runs_code(value)
+        }
         _ => super::exec::runs_program(&lower) && runs_code(value) && !pager_pipeline(value),
     }
 }
@@ -209,24 +234,50 @@ fn code_setting(key: &str, value: &str, global: bool) -> bool {
 fn known_helper(value: &str) -> bool {
     let command = value.trim_start_matches('!').trim_end_matches("$@").trim();
     let program = command.split_whitespace().next().map_or("", basename);
-    let known = ["gh", "glab", "git-credential-manager", "git-credential-manager-core", "aws", "gcloud", "git-credential-gcloud.sh"];
-    known.contains(&program) && !command.contains([';', '|', '&', '`', '<', '>', '(']) && !command.contains("$(")
+    let known = [
+        "gh",
+        "glab",
+        "git-credential-manager",
+        "git-credential-manager-core",
+        "aws",
+        "gcloud",
+        "git-credential-gcloud.sh",
+    ];
+    known.contains(&program)
+        && !command.contains([';', '|', '&', '`', '<', '>', '('])
+        && !command.contains("$(")
 }
 
 /// A pager made of formatters and pagers piped together
 /// (`diff-so-fancy | less --tabs=4 -RFX`), as their documentation sets it.
 fn pager_pipeline(value: &str) -> bool {
-    const VIEWERS: &[&str] = &["less", "more", "most", "cat", "delta", "diff-so-fancy", "diff-highlight", "bat", "ydiff", "riff"];
+    const VIEWERS: &[&str] = &[
+        "less",
+        "more",
+        "most",
+        "cat",
+        "delta",
+        "diff-so-fancy",
+        "diff-highlight",
+        "bat",
+        "ydiff",
+        "riff",
+    ];
     !value.contains([';', '&', '$', '`', '<', '>', '('])
         && value.split('|').all(|stage| {
-            stage.split_whitespace().next().is_some_and(|p| VIEWERS.contains(&basename(p)))
+            stage
+                .split_whitespace()
+                .next()
+                .is_some_and(|p| VIEWERS.contains(&basename(p)))
         })
 }
 
 /// An alias's git command that forces or destroys.
 static FORCES: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(r"(?:^|\s)(?:--force|-f|--hard|--mirror|-D|-fd|-df|-fdx|-xdf)(?:\s|$)|\spush\s.*\s\+\S")
-        .expect("alias force regex is valid")
+    Regex::new(
+        r"(?:^|\s)(?:--force|-f|--hard|--mirror|-D|-fd|-df|-fdx|-xdf)(?:\s|$)|\spush\s.*\s\+\S",
+    )
+    .expect("alias force regex is valid")
 });
 
 /// A configured command that is more than a program and its options: shell
@@ -237,7 +288,9 @@ fn runs_code(value: &str) -> bool {
         Regex::new(r"(?i)\b(?:sh|bash|zsh|dash|ksh|python\d*|perl|ruby|node|php)\s+-c\b|proxycommand|localcommand|(?:^|\s)(?:/tmp/|/var/tmp/|/dev/shm/|\./)")
             .expect("configured command regex is valid")
     });
-    value.starts_with('!') || value.contains([';', '|', '&', '$', '`', '<', '>', '(']) || CODE.is_match(value)
+    value.starts_with('!')
+        || value.contains([';', '|', '&', '$', '`', '<', '>', '('])
+        || CODE.is_match(value)
 }
 
 /// Places in a home whose content a tool runs or fetches by later:
@@ -280,9 +333,7 @@ pub(super) fn is_tool_config(p: &Place<'_>) -> bool {
     if packages && base.ends_with(".pth") {
         return true;
     }
-    let shadows = |dir: &str| {
-        strip_dir(path, dir).is_some_and(|name| COMMON.contains(&name))
-    };
+    let shadows = |dir: &str| strip_dir(path, dir).is_some_and(|name| COMMON.contains(&name));
     if shadows("/opt/homebrew/bin") {
         return true;
     }
@@ -308,10 +359,22 @@ mod tests {
 
     #[test]
     fn configured_commands() {
-        for v in ["!sh -c id", "vim; id", "ssh -o ProxyCommand=x", "sh -c 'x'", "/tmp/x"] {
+        for v in [
+            "!sh -c id",
+            "vim; id",
+            "ssh -o ProxyCommand=x",
+            "sh -c 'x'",
+            "/tmp/x",
+        ] {
             assert!(runs_code(v), "{v}");
         }
-        for v in ["vim", "code --wait", "less -FRX", "osxkeychain", "store --file ~/.git-credentials"] {
+        for v in [
+            "vim",
+            "code --wait",
+            "less -FRX",
+            "osxkeychain",
+            "store --file ~/.git-credentials",
+        ] {
             assert!(!runs_code(v), "{v}");
         }
     }

@@ -114,7 +114,10 @@ pub(in crate::rules) fn prints_credential(cmd: &Command) -> Option<Secret> {
     }
     // A git credential helper asked for what it stores, as git asks it.
     let helper = program.starts_with("git-credential-")
-        || (program == "git" && operands.first().is_some_and(|o| o.starts_with("credential-")));
+        || (program == "git"
+            && operands
+                .first()
+                .is_some_and(|o| o.starts_with("credential-")));
     if helper && operands.contains(&"get") {
         return Some(Secret::Token {
             name: cmd.display(),
@@ -152,7 +155,6 @@ pub(in crate::rules) fn prints_credential(cmd: &Command) -> Option<Secret> {
     })
 }
 
-
 /// Whether option word `o` gives flag `f`: the word itself, a short flag
 /// with its value or cluster attached (`-oyaml`, `-wa`), a long one with
 /// `=value` (`--output=json`).
@@ -167,10 +169,9 @@ fn given(o: &str, f: &str) -> bool {
 /// `describe` show names and sizes.
 fn shows_secret_data(cmd: &Command, operands: &[&str]) -> bool {
     let at = operands.iter().position(|o| *o == "get");
-    let get = at.and_then(|i| operands.get(i + 1)).is_some_and(|o| {
-        o.split(['/', ','])
-            .any(|k| k.starts_with("secret"))
-    });
+    let get = at
+        .and_then(|i| operands.get(i + 1))
+        .is_some_and(|o| o.split(['/', ',']).any(|k| k.starts_with("secret")));
     if !get {
         return true;
     }
@@ -192,9 +193,36 @@ fn shows_secret_data(cmd: &Command, operands: &[&str]) -> bool {
 /// `pass NAME` and `gopass NAME` show the entry; their subcommands do not.
 fn shows_entry(operands: &[&str]) -> bool {
     const SUBCOMMANDS: &[&str] = &[
-        "init", "ls", "list", "find", "search", "grep", "insert", "add", "edit", "generate",
-        "rm", "remove", "delete", "mv", "cp", "git", "help", "version", "otp", "sync", "setup",
-        "config", "audit", "fsck", "mounts", "templates", "recipients", "clone", "show", "cat",
+        "init",
+        "ls",
+        "list",
+        "find",
+        "search",
+        "grep",
+        "insert",
+        "add",
+        "edit",
+        "generate",
+        "rm",
+        "remove",
+        "delete",
+        "mv",
+        "cp",
+        "git",
+        "help",
+        "version",
+        "otp",
+        "sync",
+        "setup",
+        "config",
+        "audit",
+        "fsck",
+        "mounts",
+        "templates",
+        "recipients",
+        "clone",
+        "show",
+        "cat",
     ];
     operands.first().is_some_and(|o| !SUBCOMMANDS.contains(o))
 }
