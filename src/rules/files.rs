@@ -465,15 +465,6 @@ pub static RULES: &[PathRule] = &[
         misses: &["write .gitignore", "write src/git/config", "read .git/config", "write .github/workflows/ci.yml"],
     },
     PathRule {
-        id: "files.tool-config",
-        category: "configuration a tool runs or fetches code by later",
-        reason: "what is written there runs at a later start of python, an editor or a common command, or decides where packages come from",
-        write: Some(Decision::Ask), read: None, changes: false,
-        places: Places::Check { test: super::tooling::is_tool_config, says: "`sitecustomize.py`, `usercustomize.py`, `*.pth` in `site-packages`; package-source settings in a home (`pip.conf`, `.cargo/config.toml`, `.yarnrc`, `.gemrc`, `.condarc`, `go/env`, ...); editor plugins and start-up files (`.vim/plugin`, `.config/nvim`, `.vscode/extensions`, `.emacs`); direnv's allow list; a common command's name in `~/bin`, `~/.local/bin`, `/opt/homebrew/bin`" },
-        hits: &["write ~/.config/pip/pip.conf", "write ~/.vim/plugin/x.vim", "write /usr/lib/python3/dist-packages/x.pth", "write ~/.local/bin/sudo", "write lib/sitecustomize.py", "write ~/.cargo/config.toml"],
-        misses: &["write ~/.local/bin/mytool", "write src/site.py", "read ~/.config/pip/pip.conf", "write x.pth"],
-    },
-    PathRule {
         id: "files.shell-history",
         category: "a shell or REPL history",
         reason: "histories keep every command typed, with the passwords and tokens given on command lines",
@@ -526,6 +517,15 @@ pub static RULES: &[PathRule] = &[
         places: Places::Check { test: is_outside_project, says: "any absolute path outside the project (its version-control root, `CLAUDE_PROJECT_DIR`, else the working directory) and outside temp directories, when the project is known" },
         hits: &["write ~/notes.txt", "write /opt/app/config.json", "write ../other/x.py"],
         misses: &["write src/main.rs", "write /tmp/build.log", "write /dev/null", "read /opt/app/config.json", "write /home/user/project/README.md"],
+    },
+    PathRule {
+        id: "files.tool-config",
+        category: "configuration a tool runs or fetches code by later",
+        reason: "what is written there runs at a later start of python, an editor or a common command, or decides where packages come from",
+        write: Some(Decision::Ask), read: None, changes: false,
+        places: Places::Check { test: super::tooling::is_tool_config, says: "`sitecustomize.py`, `usercustomize.py`, `*.pth` in `site-packages`; package-source settings in a home (`pip.conf`, `.cargo/config.toml`, `.yarnrc`, `.gemrc`, `.condarc`, `go/env`, ...); editor plugins and start-up files (`.vim/plugin`, `.config/nvim`, `.vscode/extensions`, `.emacs`); direnv's allow list; a common command's name in `~/bin`, `~/.local/bin`, `/opt/homebrew/bin`" },
+        hits: &["write ~/.config/pip/pip.conf", "write ~/.vim/plugin/x.vim", "write /usr/lib/python3/dist-packages/x.pth", "write ~/.local/bin/sudo", "write lib/sitecustomize.py", "write ~/.cargo/config.toml"],
+        misses: &["write ~/.local/bin/mytool", "write src/site.py", "read ~/.config/pip/pip.conf", "write x.pth"],
     },
 ];
 

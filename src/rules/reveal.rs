@@ -13,6 +13,7 @@ use super::leak::sources::{
     dumps_environment, is_environ, prints_credential, secret_var, word_secret, Flow, Secret,
 };
 use super::paths::basename;
+use super::secrets::read_guarded;
 use super::{Matcher, Rule};
 use crate::shell::{Analysis, Command, RedirectOp};
 use crate::verdict::Decision;
@@ -150,7 +151,10 @@ fn reads_secret(cmd: &Command) -> Option<Shows> {
         if is_environ(p) {
             Some(Shows::Environment)
         } else {
-            secret_file(p).then_some(Shows::Secret)
+            // A guarded place named in full is the file rules' to judge,
+            // with their own words; these are the ones they leave.
+            let named = p.starts_with(['/', '~', '$']);
+            (secret_file(p) && !(named && read_guarded(p))).then_some(Shows::Secret)
         }
     })
 }

@@ -90,8 +90,17 @@ fn in_order(operands: &[&str], words: &[&str]) -> bool {
 /// The credential a CLI prints (`gh auth token`, `aws configure get
 /// aws_secret_access_key`, `kubectl config view --raw`), if it prints one.
 pub(in crate::rules) fn prints_credential(cmd: &Command) -> Option<Secret> {
-    let operands = cmd.operands();
     let program = cmd.program.as_str();
+    // Asked of every command of every line: most are no printer's program,
+    // which the names alone tell before any argument is looked at.
+    let known = matches!(program, "oc" | "pass" | "gopass")
+        || program.starts_with("docker-credential-")
+        || program.starts_with("git-credential-")
+        || PRINTERS.iter().any(|p| p.program == program.trim_end_matches('2'));
+    if !known {
+        return None;
+    }
+    let operands = cmd.operands();
     if program == "aws" && in_order(&operands, &["configure", "get"]) {
         let key = operands
             .iter()
