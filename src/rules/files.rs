@@ -524,7 +524,9 @@ pub static RULES: &[PathRule] = &[
         reason: "what is written there runs at a later start of python, an editor or a common command, or decides where packages come from",
         write: Some(Decision::Ask), read: None, changes: false,
         places: Places::Check { test: super::tooling::is_tool_config, says: "`sitecustomize.py`, `usercustomize.py`, `*.pth` in `site-packages`; package-source settings in a home (`pip.conf`, `.cargo/config.toml`, `.yarnrc`, `.gemrc`, `.condarc`, `go/env`, ...); editor plugins and start-up files (`.vim/plugin`, `.config/nvim`, `.vscode/extensions`, `.emacs`); direnv's allow list; a common command's name in `~/bin`, `~/.local/bin`, `/opt/homebrew/bin`" },
-        hits: &["write ~/.config/pip/pip.conf", "write ~/.vim/plugin/x.vim", "write /usr/lib/python3/dist-packages/x.pth", "write ~/.local/bin/sudo", "write lib/sitecustomize.py", "write ~/.cargo/config.toml"],
+        // Outside the project `files.outside-project` speaks first (both
+        // ask); the project's own Python start-up hooks are this rule's.
+        hits: &["write lib/sitecustomize.py", "write .venv/lib/python3.12/site-packages/x.pth", "write usercustomize.py"],
         misses: &["write ~/.local/bin/mytool", "write src/site.py", "read ~/.config/pip/pip.conf", "write x.pth"],
     },
 ];

@@ -96,7 +96,9 @@ pub(in crate::rules) fn prints_credential(cmd: &Command) -> Option<Secret> {
     let known = matches!(program, "oc" | "pass" | "gopass")
         || program.starts_with("docker-credential-")
         || program.starts_with("git-credential-")
-        || PRINTERS.iter().any(|p| p.program == program.trim_end_matches('2'));
+        || PRINTERS
+            .iter()
+            .any(|p| p.program == program.trim_end_matches('2'));
     if !known {
         return None;
     }
