@@ -455,7 +455,7 @@ fn man_pager(cmd: &Command) -> bool {
 
 /// Configuration keys whose value git runs as a program (or that point git
 /// at programs to run).
-fn runs_program(key: &str) -> bool {
+pub(super) fn runs_program(key: &str) -> bool {
     let key = key.to_ascii_lowercase();
     const EXACT: &[&str] = &[
         "core.pager",

@@ -335,7 +335,7 @@ pub static RULES: &[PathRule] = &[
         category: "a tool's stored credentials",
         reason: KEY_REASON,
         write: Some(Decision::Block), read: Some(Decision::Ask), changes: false,
-        places: Places::Under(&["~/.netrc", "~/.pgpass", "~/.npmrc", "~/.pypirc", "~/.git-credentials", "~/.config/gh", "~/.config/hub", "~/.cargo/credentials", "~/.cargo/credentials.toml", "~/.vault-token", "~/.terraform.d/credentials.tfrc.json", "~/.gem/credentials", "~/.password-store", "~/.local/share/keyrings", "~/.my.cnf"]),
+        places: Places::Under(&["~/.netrc", "~/.pgpass", "~/.npmrc", "~/.pypirc", "~/.git-credentials", "~/.config/gh", "~/.config/hub", "~/.cargo/credentials", "~/.cargo/credentials.toml", "~/.vault-token", "~/.terraform.d/credentials.tfrc.json", "~/.gem/credentials", "~/.password-store", "~/.local/share/keyrings", "~/.my.cnf", "~/Library/Keychains", "/Library/Keychains", "~/.local/share/kwalletd"]),
         hits: &["write ~/.netrc", "write ~/.npmrc", "write ~/.git-credentials", "read ~/.config/gh/hosts.yml", "write ~/.pypirc", "read ~/.pgpass"],
         misses: &["write ~/.npmrc.bak", "read ~/.gitconfig", "write ~/.config/ghostty/config"],
     },
@@ -434,7 +434,7 @@ pub static RULES: &[PathRule] = &[
         category: "a shell start-up file",
         reason: "what is written there runs in every new shell",
         write: Some(Decision::Ask), read: None, changes: false,
-        places: Places::Under(&["~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.bash_logout", "~/.profile", "~/.zshrc", "~/.zshenv", "~/.zprofile", "~/.zlogin", "~/.zlogout", "~/.cshrc", "~/.tcshrc", "~/.login", "~/.kshrc", "~/.mkshrc", "~/.xinitrc", "~/.xprofile", "~/.xsessionrc", "~/.inputrc", "~/.bashrc.d", "~/.zshrc.d", "~/.config/fish", "~/.config/environment.d", "~/.pam_environment"]),
+        places: Places::Under(&["~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.bash_logout", "~/.profile", "~/.zshrc", "~/.zshenv", "~/.zprofile", "~/.zlogin", "~/.zlogout", "~/.cshrc", "~/.tcshrc", "~/.login", "~/.kshrc", "~/.mkshrc", "~/.xinitrc", "~/.xprofile", "~/.xsessionrc", "~/.inputrc", "~/.bashrc.d", "~/.zshrc.d", "~/.config/fish", "~/.config/environment.d", "~/.pam_environment", "~/.bash_aliases", "~/.zsh_aliases", "~/.aliases", "~/.oh-my-zsh/custom"]),
         hits: &["write ~/.bashrc", "write ~/.zshrc", "write /home/alice/.profile", "write ~/.config/fish/config.fish"],
         misses: &["read ~/.bashrc", "write bashrc.txt", "write dotfiles/.bashrc"],
     },
@@ -464,6 +464,15 @@ pub static RULES: &[PathRule] = &[
         places: Places::Check { test: is_git_code, says: "`.git/hooks/*` and `.git/config` in any repository, `~/.gitconfig`, `~/.config/git/`" },
         hits: &["write .git/hooks/pre-commit", "write .git/config", "write ~/.gitconfig", "write vendor/lib/.git/hooks/post-checkout"],
         misses: &["write .gitignore", "write src/git/config", "read .git/config", "write .github/workflows/ci.yml"],
+    },
+    PathRule {
+        id: "files.shell-history",
+        category: "a shell or REPL history",
+        reason: "histories keep every command typed, with the passwords and tokens given on command lines",
+        write: None, read: Some(Decision::Ask), changes: false,
+        places: Places::Under(&["~/.bash_history", "~/.zsh_history", "~/.zhistory", "~/.histfile", "~/.sh_history", "~/.local/share/fish/fish_history", "~/.python_history", "~/.mysql_history", "~/.psql_history", "~/.sqlite_history", "~/.node_repl_history", "~/.rediscli_history", "~/.irb_history", "~/.local/share/powershell/PSReadLine"]),
+        hits: &["read ~/.bash_history", "read /root/.zsh_history", "read ~/.local/share/fish/fish_history"],
+        misses: &["read history.txt", "read ~/.bashrc"],
     },
     PathRule {
         id: "files.project-env",
@@ -518,6 +527,17 @@ pub static RULES: &[PathRule] = &[
         places: Places::Check { test: is_outside_project, says: "any absolute path outside the project (its version-control root, `CLAUDE_PROJECT_DIR`, else the working directory) and outside temp directories, when the project is known" },
         hits: &["write ~/notes.txt", "write /opt/app/config.json", "write ../other/x.py"],
         misses: &["write src/main.rs", "write /tmp/build.log", "write /dev/null", "read /opt/app/config.json", "write /home/user/project/README.md", "write ~/.local/bin/mytool", "write ~/bin/deploy-helper"],
+    },
+    PathRule {
+        id: "files.tool-config",
+        category: "configuration a tool runs or fetches code by later",
+        reason: "what is written there runs at a later start of python, an editor or a common command, or decides where packages come from",
+        write: Some(Decision::Ask), read: None, changes: false,
+        places: Places::Check { test: super::tooling::is_tool_config, says: "`sitecustomize.py`, `usercustomize.py`, `*.pth` in `site-packages`; package-source settings in a home (`pip.conf`, `.cargo/config.toml`, `.yarnrc`, `.gemrc`, `.condarc`, `go/env`, ...); editor plugins and start-up files (`.vim/plugin`, `.config/nvim`, `.vscode/extensions`, `.emacs`); direnv's allow list; a common command's name in `~/bin`, `~/.local/bin`, `/opt/homebrew/bin`" },
+        // Outside the project `files.outside-project` speaks first (both
+        // ask); the project's own Python start-up hooks are this rule's.
+        hits: &["write lib/sitecustomize.py", "write .venv/lib/python3.12/site-packages/x.pth", "write usercustomize.py"],
+        misses: &["write ~/.local/bin/mytool", "write src/site.py", "read ~/.config/pip/pip.conf", "write x.pth"],
     },
 ];
 

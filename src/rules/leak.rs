@@ -17,9 +17,10 @@
 //! whole environment never has a place in a request: both block anywhere.
 
 pub(super) mod hosts;
+mod printers;
 mod script;
 pub(super) mod sinks;
-mod sources;
+pub(super) mod sources;
 
 use super::{Matcher, Rule};
 use crate::shell::{interpreter_language, Analysis, Command};

@@ -14,6 +14,7 @@ mod cloud;
 mod cloud_access;
 mod cloud_data;
 mod containers;
+mod credentials;
 mod db;
 mod db_admin;
 mod exec;
@@ -40,6 +41,7 @@ mod net;
 mod opts;
 mod paths;
 mod processes;
+mod reveal;
 mod secrets;
 mod security;
 mod services;
@@ -47,6 +49,7 @@ mod signs;
 mod storage;
 mod system;
 pub(crate) mod targets;
+mod tooling;
 mod trust;
 mod url;
 mod windows;
@@ -351,6 +354,21 @@ pub static DANGEROUS: &[Table] = &[
         file: "agents",
         group: "agents",
         rules: agents::RULES,
+    },
+    Table {
+        file: "credentials",
+        group: "credentials",
+        rules: credentials::RULES,
+    },
+    Table {
+        file: "reveal",
+        group: "reveal",
+        rules: reveal::RULES,
+    },
+    Table {
+        file: "tooling",
+        group: "tooling",
+        rules: tooling::RULES,
     },
     Table {
         file: "admin",

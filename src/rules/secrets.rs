@@ -175,7 +175,7 @@ pub(super) fn is_secret_path(path: &str) -> bool {
     secret
 }
 
-fn read_guarded(path: &str) -> bool {
+pub(super) fn read_guarded(path: &str) -> bool {
     // Every place the table guards for reads is in a home, under `/etc`, or
     // a dot-file; a plain relative path (`src/main.rs`) is none of them.
     let candidate = path.starts_with(['~', '$', '/', '.']) || path.contains("/.");

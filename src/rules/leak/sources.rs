@@ -3,7 +3,8 @@
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
-use super::hosts::{provider, provider_of, Provider};
+use super::hosts::{provider_of, Provider};
+pub(in crate::rules) use super::printers::prints_credential;
 use super::script;
 use crate::rules::access::{file_uses, Access, How};
 use crate::rules::files::is_env_template;
@@ -215,7 +216,7 @@ fn within_depth(word: &str, f: impl FnOnce() -> Option<Carried>) -> Option<Carri
 }
 
 /// Whether a path is the environment of a process (`/proc/self/environ`).
-fn is_environ(path: &str) -> bool {
+pub(in crate::rules) fn is_environ(path: &str) -> bool {
     path.strip_prefix("/proc/")
         .is_some_and(|rest| rest.ends_with("/environ"))
 }
@@ -333,106 +334,6 @@ pub(in crate::rules) fn dumps_environment(cmd: &Command) -> bool {
         "ps" => args.iter().any(|a| !a.starts_with('-') && a.contains('e')),
         _ => script::prints_environment(cmd),
     }
-}
-
-enum Yields {
-    Token(Option<&'static str>),
-    Store,
-}
-
-/// A CLI invocation that prints a credential: program, words that must
-/// appear in order among its operands, options of which one must be given.
-struct Printer {
-    program: &'static str,
-    words: &'static [&'static str],
-    flags: &'static [&'static str],
-    yields: Yields,
-}
-
-#[rustfmt::skip]
-const PRINTERS: &[Printer] = &[
-    Printer { program: "gh", words: &["auth", "token"], flags: &[], yields: Yields::Token(Some("GitHub")) },
-    Printer { program: "gh", words: &["auth", "status"], flags: &["-t", "--show-token"], yields: Yields::Token(Some("GitHub")) },
-    Printer { program: "gcloud", words: &["auth", "print-access-token"], flags: &[], yields: Yields::Token(Some("Google")) },
-    Printer { program: "gcloud", words: &["auth", "print-identity-token"], flags: &[], yields: Yields::Token(Some("Google")) },
-    Printer { program: "az", words: &["account", "get-access-token"], flags: &[], yields: Yields::Token(Some("Azure")) },
-    Printer { program: "aws", words: &["ecr", "get-login-password"], flags: &[], yields: Yields::Token(Some("AWS")) },
-    Printer { program: "aws", words: &["configure", "export-credentials"], flags: &[], yields: Yields::Store },
-    Printer { program: "aws", words: &["sts", "get-session-token"], flags: &[], yields: Yields::Store },
-    Printer { program: "aws", words: &["sts", "assume-role"], flags: &[], yields: Yields::Store },
-    Printer { program: "aws", words: &["secretsmanager", "get-secret-value"], flags: &[], yields: Yields::Token(None) },
-    Printer { program: "aws", words: &["ssm", "get-parameter"], flags: &["--with-decryption"], yields: Yields::Token(None) },
-    Printer { program: "heroku", words: &["auth:token"], flags: &[], yields: Yields::Token(Some("Heroku")) },
-    Printer { program: "heroku", words: &["config"], flags: &[], yields: Yields::Store },
-    Printer { program: "kubectl", words: &["config", "view"], flags: &["--raw", "--flatten"], yields: Yields::Store },
-    Printer { program: "kubectl", words: &["get", "secret"], flags: &[], yields: Yields::Store },
-    Printer { program: "kubectl", words: &["get", "secrets"], flags: &[], yields: Yields::Store },
-    Printer { program: "kubectl", words: &["create", "token"], flags: &[], yields: Yields::Token(None) },
-    Printer { program: "vault", words: &["read"], flags: &[], yields: Yields::Token(None) },
-    Printer { program: "vault", words: &["kv", "get"], flags: &[], yields: Yields::Token(None) },
-    Printer { program: "vault", words: &["print", "token"], flags: &[], yields: Yields::Token(None) },
-    Printer { program: "op", words: &["read"], flags: &[], yields: Yields::Token(None) },
-    Printer { program: "op", words: &["item", "get"], flags: &[], yields: Yields::Token(None) },
-    Printer { program: "pass", words: &["show"], flags: &[], yields: Yields::Token(None) },
-    Printer { program: "gopass", words: &["show"], flags: &[], yields: Yields::Token(None) },
-    Printer { program: "security", words: &["find-generic-password"], flags: &["-w", "-g"], yields: Yields::Token(None) },
-    Printer { program: "security", words: &["find-internet-password"], flags: &["-w", "-g"], yields: Yields::Token(None) },
-    Printer { program: "security", words: &["dump-keychain"], flags: &[], yields: Yields::Store },
-    Printer { program: "secret-tool", words: &["lookup"], flags: &[], yields: Yields::Token(None) },
-    Printer { program: "bw", words: &["get"], flags: &[], yields: Yields::Token(None) },
-    Printer { program: "lpass", words: &["show"], flags: &[], yields: Yields::Token(None) },
-    Printer { program: "doppler", words: &["secrets"], flags: &[], yields: Yields::Store },
-    Printer { program: "git", words: &["credential", "fill"], flags: &[], yields: Yields::Token(None) },
-    Printer { program: "terraform", words: &["output"], flags: &["-raw", "-json"], yields: Yields::Token(None) },
-    Printer { program: "tofu", words: &["output"], flags: &["-raw", "-json"], yields: Yields::Token(None) },
-    Printer { program: "sops", words: &[], flags: &["-d", "--decrypt"], yields: Yields::Store },
-    Printer { program: "gpg", words: &[], flags: &["--export-secret-keys", "--export-secret-subkeys"], yields: Yields::Store },
-];
-
-/// Whether `words` appear in order among `operands`.
-fn in_order(operands: &[&str], words: &[&str]) -> bool {
-    let mut it = operands.iter();
-    words.iter().all(|w| it.any(|o| o == w))
-}
-
-/// The credential a CLI prints (`gh auth token`, `aws configure get
-/// aws_secret_access_key`, `kubectl config view --raw`), if it prints one.
-pub(in crate::rules) fn prints_credential(cmd: &Command) -> Option<Secret> {
-    let operands = cmd.operands();
-    let program = cmd.program.as_str();
-    if program == "aws" && in_order(&operands, &["configure", "get"]) {
-        let key = operands
-            .iter()
-            .skip_while(|o| **o != "get")
-            .nth(1)?
-            .rsplit('.')
-            .next()?
-            .to_ascii_uppercase();
-        return secret_var(&key).then(|| Secret::Token {
-            name: key,
-            provider: provider("AWS"),
-        });
-    }
-    let name = if program.starts_with("docker-credential-") && operands.first() == Some(&"get") {
-        return Some(Secret::Token {
-            name: cmd.display(),
-            provider: None,
-        });
-    } else {
-        program.trim_end_matches('2')
-    };
-    let printer = PRINTERS.iter().find(|p| {
-        p.program == name
-            && in_order(&operands, p.words)
-            && (p.flags.is_empty() || cmd.options().any(|o| p.flags.contains(&o)))
-    })?;
-    Some(match printer.yields {
-        Yields::Store => Secret::File(cmd.display()),
-        Yields::Token(service) => Secret::Token {
-            name: cmd.display(),
-            provider: service.and_then(provider),
-        },
-    })
 }
 
 /// What the line has done so far that later commands can send: files it
