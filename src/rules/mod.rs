@@ -7,12 +7,14 @@
 
 pub mod access;
 mod admin;
+mod capture;
 pub mod catalog;
 mod cloud;
 mod containers;
 mod db;
 mod exec;
 mod exec_interp;
+mod exposure;
 pub mod files;
 mod fs;
 mod fs_write;
@@ -30,6 +32,7 @@ pub(crate) mod near;
 mod net;
 mod opts;
 mod paths;
+mod remote;
 mod secrets;
 mod signs;
 mod storage;
@@ -263,6 +266,21 @@ pub static DANGEROUS: &[Table] = &[
         file: "windows",
         group: "windows",
         rules: windows::RULES,
+    },
+    Table {
+        file: "capture",
+        group: "capture",
+        rules: capture::RULES,
+    },
+    Table {
+        file: "exposure",
+        group: "exposure",
+        rules: exposure::RULES,
+    },
+    Table {
+        file: "remote",
+        group: "remote",
+        rules: remote::RULES,
     },
     Table {
         file: "admin",

@@ -1,4 +1,4 @@
-//! Programs that take shell text rather than a command as arguments: tmux session commands, `nix-shell --run`, `runuser`/`sg -c`, `npx -c`, `pnpm exec -c`, GNU `sem`, `screen -X stuff`, `ssh HOST CMD`.
+//! Programs that take shell text rather than a command as arguments: tmux session commands, `nix-shell --run`, `runuser`/`sg -c`, `npx -c`, `pnpm exec -c`, GNU `sem`, `screen -X stuff`, `ssh HOST CMD`, and the fleet tools that run a line on many machines (`pssh`, `pdsh`, `clush`, `ansible -m shell -a`, `salt cmd.run`, `fab --`, `knife ssh`).
 
 use super::command::Command;
 use super::eval::{shell_quote, Eval};
@@ -120,7 +120,64 @@ impl Eval<'_> {
                     _ => {}
                 }
             }
+            "pssh" | "parallel-ssh" | "pdsh" | "clush" | "ansible" | "salt" | "salt-ssh" | "fab"
+            | "knife" | "mussh" => self.fleet(cmd),
             _ => {}
+        }
+    }
+
+    /// The line a fleet tool has each machine's shell run, analysed as a
+    /// local line is: `pdsh -w web[1-9] 'rm -rf /srv'` is `rm -rf /srv`
+    /// on nine machines.
+    fn fleet(&mut self, cmd: &Command) {
+        let args = &cmd.args;
+        let text = match cmd.program.as_str() {
+            "pssh" | "parallel-ssh" => {
+                let valued = &["-h", "-H", "-l", "-p", "-o", "-e", "-t", "-O", "-x", "-X", "--hosts", "--host", "--user", "--par", "--outdir", "--errdir", "--timeout", "--option", "--extra-args"];
+                Some(split_options(args, valued).1.join(" "))
+            }
+            "pdsh" => {
+                let valued = &["-w", "-x", "-l", "-R", "-f", "-g", "-X", "-t", "-u", "-F", "-m"];
+                Some(split_options(args, valued).1.join(" "))
+            }
+            "clush" => {
+                let valued = &["-w", "-x", "-g", "-X", "-l", "-o", "-f", "-t", "-u", "-R", "--nodes", "--exclude", "--group", "--user", "--options", "--fanout", "--connect_timeout", "--command_timeout", "--worker"];
+                Some(split_options(args, valued).1.join(" "))
+            }
+            // `-m shell|command|raw -a TEXT`; `command` is the default module.
+            "ansible" => {
+                let module = option_value(args, &["-m", "--module-name"]);
+                let shell = module.as_deref().is_none_or(|m| {
+                    let m = m.rsplit('.').next().unwrap_or(m);
+                    matches!(m, "shell" | "command" | "raw")
+                });
+                option_value(args, &["-a", "--args"]).filter(|_| shell)
+            }
+            // `salt TARGET cmd.run TEXT` (and `cmd.run_all`, `cmd.shell`, ...).
+            "salt" | "salt-ssh" => {
+                let at = args.iter().position(|a| {
+                    matches!(a.as_str(), "cmd.run" | "cmd.run_all" | "cmd.run_stdout" | "cmd.shell" | "cmd.exec_code_all")
+                });
+                at.and_then(|at| args.get(at + 1)).cloned()
+            }
+            // `fab -H hosts -- TEXT`
+            "fab" => args
+                .iter()
+                .position(|a| a == "--")
+                .map(|at| args[at + 1..].join(" ")),
+            // `knife ssh QUERY TEXT`
+            "knife" => match args.first().map(String::as_str) {
+                Some("ssh") => split_options(&args[1..], &["-x", "-a", "-p", "-i", "-G", "-m", "-C"])
+                    .1
+                    .get(1)
+                    .cloned(),
+                _ => None,
+            },
+            "mussh" => option_value(args, &["-c"]),
+            _ => None,
+        };
+        if let Some(text) = text.filter(|t| !t.trim().is_empty()) {
+            self.reanalyze(&text, "ssh", cmd.stdin.clone());
         }
     }
 
