@@ -112,8 +112,17 @@ static SNIFF: &[Verb] = &[
     verb("airmon-ng", r"^start\b"),
     verb_if("kismet", "", not_info),
     verb_if("wifite", "", not_info),
-    // macOS: an iOS device's traffic mirrored onto a capture interface.
+    // Other people's traffic routed through this machine's proxy.
+    verb("mitmproxy", r"--mode[= ](?:transparent|wireguard)\b"),
+    verb("mitmdump", r"--mode[= ](?:transparent|wireguard)\b"),
+    verb("mitmweb", r"--mode[= ](?:transparent|wireguard)\b"),
+    // An interface put in promiscuous mode hears every frame on the wire.
+    verb("ip", r"^(?:-\S+ )*l(?:i|in|ink)? set\b.* promisc on\b"),
+    verb("ifconfig", r"(?:^| )promisc\b"),
+    // macOS: an iOS device's traffic mirrored onto a capture interface, and
+    // the system's web traffic sent through a proxy.
     verb("rvictl", r"(?:^| )-s\b"),
+    verb("networksetup", r"(?i)^-set(?:secure)?webproxy\b|^-setsocksfirewallproxy\b|^-setautoproxyurl\b"),
 ];
 
 /// nmap's options that take the next word as their value, so that word is
@@ -218,7 +227,7 @@ fn option_target_elsewhere(cmd: &Command) -> bool {
         "rustscan" => &["-a", "--addresses"],
         "nikto" => &["-h", "-host", "--host"],
         "naabu" => &["-host", "-l", "-list"],
-        "gobuster" | "ffuf" | "feroxbuster" | "nuclei" | "sqlmap" | "whatweb" | "wpscan" => {
+        "gobuster" | "ffuf" | "feroxbuster" | "nuclei" | "sqlmap" | "wpscan" => {
             &["-u", "--url", "-target", "-l", "-list"]
         }
         _ => &[],
@@ -284,6 +293,15 @@ static SCAN: &[Verb] = &[
     verb_if("fping", "", fping_sweeps),
     verb_if("enum4linux", "", not_info),
     verb_if("enum4linux-ng", "", not_info),
+    verb_if("whatweb", "", scans_elsewhere),
+    verb_if("sqlmap", "", option_target_elsewhere),
+    // Passwords guessed against other machines' logins.
+    verb_if("hydra", "", not_info),
+    verb_if("medusa", "", not_info),
+    verb_if("ncrack", "", not_info),
+    verb_if("crackmapexec", "", not_info),
+    verb_if("netexec", "", not_info),
+    verb_if("nxc", "", not_info),
 ];
 
 #[rustfmt::skip]

@@ -1,4 +1,4 @@
-//! Built-in rules: this machine opened to others (tunnels to public URLs, shared terminals, servers with their authentication off or bound to every interface, file servers of a home or the system, the firewall opened), one row per program.
+//! Built-in rules: this machine opened to others (tunnels to public URLs, shared terminals, servers with their authentication off or bound to every interface, file servers of a home or the system), one row per program; the firewall itself is `admin`'s.
 
 use super::capture::only_info;
 use super::leak::hosts::is_loopback;
@@ -218,6 +218,13 @@ static TUNNEL: &[Verb] = &[
     verb("loclx", r"^(?:--?\S+ )*tunnel\b"),
     verb_if("tunnelmole", "", not_info),
     verb_if("tmole", "", not_info),
+    verb("untun", r"^tunnel\b"),
+    verb_if("playit", "", not_info),
+    verb_if("rathole", "", not_info),
+    // A shell served over HTTP or WebSocket.
+    verb_if("websocketd", "", not_info),
+    verb_if("shellinaboxd", "", not_info),
+    verb_if("wetty", "", not_info),
     verb("inlets", r"(?:^| )client\b"),
     verb("inlets-pro", r"(?:^| )client\b"),
     verb("telebit", r"^(?:http|tcp|ssh)\b"),
@@ -293,6 +300,15 @@ static OPEN_SERVICE: &[Verb] = &[
     verb("systemsetup", r"(?i)-setremote(?:login|appleevents) on\b"),
     verb("kickstart", r"(?:^| )-activate\b"),
     verb("launchctl", r"^(?:load|bootstrap|enable)\b.*(?:/ssh\.plist|screensharing\.plist|system/com\.openssh\.sshd|system/com\.apple\.screensharing)\b"),
+    // Cluster and service APIs with no authentication on every interface.
+    verb("kubectl", r"^(?:--?\S+ )*proxy\b.*--address[= ](?:0\.0\.0\.0|::)(?: |$)"),
+    verb("etcd", r"--listen-client-urls[= ]\S*https?://(?:0\.0\.0\.0|\[::\])"),
+    verb("consul", r"^agent\b.*(?:^| )-client[= ](?:0\.0\.0\.0|::)(?: |$)"),
+    verb("vault", r"^server\b.*-dev-listen-address[= ](?:0\.0\.0\.0|\[::\]|:)"),
+    verb("nomad", r"^agent\b.*-dev\b.*(?:^| )-bind[= ](?:0\.0\.0\.0|::)(?: |$)"),
+    verb("elasticsearch", r"network\.host=(?:0\.0\.0\.0|_site_|_global_).*xpack\.security\.enabled=false|xpack\.security\.enabled=false.*network\.host=(?:0\.0\.0\.0|_site_|_global_)"),
+    // Android's debug bridge opened to the network.
+    verb("adb", r"^(?:-\S+ )*tcpip\b"),
     // NFS exports to every client.
     verb("exportfs", r"(?:^| )(?:\*|0\.0\.0\.0/0|::/0):/"),
     // The Docker socket relayed onto a TCP port.
@@ -419,25 +435,6 @@ static SERVE_FILES: &[Verb] = &[
     verb_if("updog", "", serves_sensitive),
 ];
 
-// ---------------------------------------------------------------------------
-// The firewall opened.
-
-#[rustfmt::skip]
-static FIREWALL: &[Verb] = &[
-    verb("ufw", r"^(?:--?\S+ )*(?:disable|reset)\b|^(?:--?\S+ )*default allow(?: (?:incoming|routed|in))?$|^(?:--?\S+ )*(?:allow|insert \d+ allow)(?: in)?(?: proto \S+)? from any(?: to any)?$"),
-    verb("iptables*", r"(?:^| )(?:-P|--policy) (?:INPUT|FORWARD) ACCEPT\b|(?:^| )(?:-F|--flush)(?: |$)|(?:^| )-[AI] (?:INPUT|FORWARD)(?: \d+)? -j ACCEPT$"),
-    verb("ip6tables*", r"(?:^| )(?:-P|--policy) (?:INPUT|FORWARD) ACCEPT\b|(?:^| )(?:-F|--flush)(?: |$)|(?:^| )-[AI] (?:INPUT|FORWARD)(?: \d+)? -j ACCEPT$"),
-    verb("nft", r"(?:^| )flush ruleset\b|(?:^| )(?:flush|delete) (?:table|chain)\b"),
-    verb("firewall-cmd", r"--set-default-zone[= ]trusted\b|--set-target[= ]ACCEPT\b|--zone[= ]trusted\b.*--add-(?:source|interface)|--add-(?:source|interface)\S* .*--zone[= ]trusted\b"),
-    verb("systemctl", r"^(?:--?\S+ )*(?:stop|disable|mask|kill)\b(?: --?\S+)*(?: \S+)*? (?:firewalld|ufw|nftables|iptables|ip6tables|netfilter-persistent|shorewall|pf)(?:\.service)?(?: |$)"),
-    verb("service", r"^(?:firewalld|ufw|nftables|iptables|ip6tables|netfilter-persistent)(?:\.service)? stop\b"),
-    verb("chkconfig", r"^(?:firewalld|iptables|ip6tables) off\b"),
-    // macOS: the application firewall and the packet filter.
-    verb("socketfilterfw", r"--setglobalstate[= ]off\b"),
-    verb("pfctl", r"(?:^| )-[vqn]*d[vqn]*(?: |$)|(?:^| )-F ?(?:all|rules|a|r)\b"),
-    verb("defaults", r"com\.apple\.alf globalstate -int 0\b"),
-];
-
 #[rustfmt::skip]
 pub static RULES: &[Rule] = &[
     Rule {
@@ -466,14 +463,5 @@ pub static RULES: &[Rule] = &[
         matcher: Matcher::Verbs(SERVE_FILES),
         hits: &["python3 -m http.server --bind 0.0.0.0 --directory ~", "python3 -m http.server 8000 --directory /", "cd ~ && python3 -m http.server", "python3 -m http.server -d ~/.ssh", "php -S 0.0.0.0:8000 -t ~", "ruby -run -e httpd ~ -p 8000", "busybox httpd -f -p 8080 -h /", "rclone serve http / --addr :8080", "npx http-server ~ -a 0.0.0.0", "caddy file-server --root / --listen :8080", "python3 -m pyftpdlib -w -d /"],
         misses: &["python3 -m http.server 8000", "python3 -m http.server --bind 127.0.0.1 --directory ~", "python3 -m http.server -d build", "php -S localhost:8000 -t ~", "php -S 0.0.0.0:8000 -t public", "ruby -run -e httpd . -p 8000", "rclone serve webdav ~", "rclone serve http remote:bucket --addr :8080", "npx http-server ./dist", "caddy file-server --root ./site"],
-    },
-    Rule {
-        id: "exposure.firewall-open",
-        category: "turn the firewall off or open it to everything",
-        reason: "every service listening on this machine becomes reachable from the network, not only the ones meant to be",
-        decision: Decision::Ask,
-        matcher: Matcher::Verbs(FIREWALL),
-        hits: &["ufw disable", "ufw default allow incoming", "ufw allow from any to any", "iptables -P INPUT ACCEPT", "iptables -F", "nft flush ruleset", "firewall-cmd --set-default-zone=trusted", "systemctl stop firewalld", "systemctl disable --now ufw", "service iptables stop", "socketfilterfw --setglobalstate off", "pfctl -d", "defaults write /Library/Preferences/com.apple.alf globalstate -int 0"],
-        misses: &["ufw allow 22/tcp", "ufw enable", "ufw status verbose", "ufw default allow outgoing", "iptables -L -n -v", "iptables -A INPUT -p tcp --dport 443 -j ACCEPT", "nft list ruleset", "firewall-cmd --add-service=https --permanent", "systemctl status firewalld", "systemctl restart nginx", "pfctl -s rules", "pfctl -e", "socketfilterfw --getglobalstate"],
     },
 ];

@@ -149,6 +149,44 @@ fn sftp_puts_sensitive(cmd: &Command) -> bool {
     })
 }
 
+/// A fleet copy (`pdcp -w hosts SRC DEST`, `pscp -h hosts SRC DEST`,
+/// `salt-cp TARGET SRC DEST`) whose destination on every machine is a
+/// sensitive place; the destination is a path there, not `host:path`.
+fn fleet_copies_to_sensitive(cmd: &Command) -> bool {
+    const VALUED: &[&str] = &[
+        "-w", "-x", "-g", "-l", "-R", "-f", "-t", "-u", "-h", "-H", "-p", "-o", "-e", "-O", "-X",
+        "--hosts", "--host", "--user", "--par", "--timeout", "--option",
+    ];
+    let mut operands = Vec::new();
+    let mut iter = cmd.args.iter();
+    while let Some(arg) = iter.next() {
+        if VALUED.contains(&arg.as_str()) {
+            iter.next();
+        } else if !arg.starts_with('-') {
+            operands.push(arg.as_str());
+        }
+    }
+    // salt-cp's first operand is the target, not a file.
+    if cmd.program == "salt-cp" && !operands.is_empty() {
+        operands.remove(0);
+    }
+    let Some((dest, sources)) = operands.split_last() else {
+        return false;
+    };
+    if sources.is_empty() {
+        return false;
+    }
+    let dest = if dest.starts_with('/') || dest.starts_with('~') {
+        dest.to_string()
+    } else {
+        format!("~/{dest}")
+    };
+    let contents = matches!(cmd.program.as_str(), "prsync" | "parallel-rsync");
+    landings(sources, &dest, contents)
+        .iter()
+        .any(|p| sensitive_remote(p))
+}
+
 /// The `key=value` words of an ansible module's arguments.
 fn module_args(cmd: &Command) -> Vec<(&str, &str)> {
     let mut iter = cmd.args.iter();
@@ -213,6 +251,13 @@ static WRITE_REMOTE: &[Verb] = &[
     verb_if("scp", "", copies_to_sensitive),
     verb_if("rsync", "", copies_to_sensitive),
     verb_if("sftp", "", sftp_puts_sensitive),
+    verb_if("pdcp", "", fleet_copies_to_sensitive),
+    verb_if("pscp", "", fleet_copies_to_sensitive),
+    verb_if("pscp.pssh", "", fleet_copies_to_sensitive),
+    verb_if("parallel-scp", "", fleet_copies_to_sensitive),
+    verb_if("prsync", "", fleet_copies_to_sensitive),
+    verb_if("parallel-rsync", "", fleet_copies_to_sensitive),
+    verb_if("salt-cp", "", fleet_copies_to_sensitive),
     verb_if("ansible", "", ansible_module_changes),
     verb("salt", r"(?:^| )(?:system\.(?:reboot|shutdown|poweroff|halt)|user\.delete|service\.stop|file\.remove (?:/|~)\S*)(?: |$)"),
     verb("salt-ssh", r"(?:^| )(?:system\.(?:reboot|shutdown|poweroff|halt)|user\.delete|service\.stop)(?: |$)"),
@@ -226,7 +271,7 @@ pub static RULES: &[Rule] = &[
         reason: "the other machine's system files, login keys, start-up files or accounts change as a local write there would change them here",
         decision: Decision::Ask,
         matcher: Matcher::Verbs(WRITE_REMOTE),
-        hits: &["scp hosts.txt host:/etc/hosts", "scp id.pub root@host:~/.ssh/authorized_keys", "scp id.pub u@host:.ssh/authorized_keys", "scp bashrc host:.bashrc", "scp -r conf admin@10.0.0.5:/etc/nginx/", "rsync -a ./etc/ host:/etc/", "rsync -avz ./ root@host:/", "rsync -a keys/ host:.ssh/", "rsync -av bin/ root@h:/usr/local/bin/", "sftp root@host <<< 'put sudoers /etc/sudoers'", "ansible all -m file -a 'path=/etc state=absent' -b", "ansible all -m user -a 'name=alice state=absent'", "ansible all -m authorized_key -a 'user=root key=x'", "salt '*' system.reboot"],
-        misses: &["scp host:/var/log/app.log .", "scp build.tar.gz host:/tmp/", "scp -r dist/ deploy@web:/srv/app/", "scp README.md host:~/notes/", "scp index.html host:/var/www/html/", "rsync -a ./dist/ host:/srv/app/", "rsync -a build/ deploy@h:/var/www/app/", "rsync -a ./ host:~/projects/app/", "rsync -a host:/etc/ ./etc-backup/", "sftp host", "ansible all -m ping", "ansible all -m service -a 'name=nginx state=restarted'", "ansible all -m file -a 'path=/srv/app/tmp state=absent'", "salt '*' test.ping"],
+        hits: &["scp hosts.txt host:/etc/hosts", "scp id.pub root@host:~/.ssh/authorized_keys", "scp id.pub u@host:.ssh/authorized_keys", "scp bashrc host:.bashrc", "scp -r conf admin@10.0.0.5:/etc/nginx/", "rsync -a ./etc/ host:/etc/", "rsync -avz ./ root@host:/", "rsync -a keys/ host:.ssh/", "rsync -av bin/ root@h:/usr/local/bin/", "sftp root@host <<< 'put sudoers /etc/sudoers'", "ansible all -m file -a 'path=/etc state=absent' -b", "ansible all -m user -a 'name=alice state=absent'", "ansible all -m authorized_key -a 'user=root key=x'", "salt '*' system.reboot", "pdcp -w web[1-4] sshd_config /etc/ssh/", "parallel-scp -h hosts.txt rc .bashrc", "salt-cp '*' evil.conf /etc/sudoers.d/x"],
+        misses: &["scp host:/var/log/app.log .", "scp build.tar.gz host:/tmp/", "scp -r dist/ deploy@web:/srv/app/", "scp README.md host:~/notes/", "scp index.html host:/var/www/html/", "rsync -a ./dist/ host:/srv/app/", "rsync -a build/ deploy@h:/var/www/app/", "rsync -a ./ host:~/projects/app/", "rsync -a host:/etc/ ./etc-backup/", "sftp host", "ansible all -m ping", "ansible all -m service -a 'name=nginx state=restarted'", "ansible all -m file -a 'path=/srv/app/tmp state=absent'", "salt '*' test.ping", "pdcp -w web[1-4] app.jar /opt/app/", "parallel-scp -h hosts.txt build.tgz /tmp/"],
     },
 ];
