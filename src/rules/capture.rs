@@ -270,6 +270,7 @@ static SCAN: &[Verb] = &[
     verb_if("masscan", "", scans_elsewhere),
     verb_if("hping3", "", scans_elsewhere),
     verb_if("hping", "", scans_elsewhere),
+    verb_if("nping", "", scans_elsewhere),
     verb_if("zmap", "", |c| not_info(c) && !c.args.iter().any(|a| a == "-d" || a == "--dryrun")),
     verb_if("unicornscan", "", not_info),
     verb_if("rustscan", "", option_target_elsewhere),

@@ -92,8 +92,13 @@ fn forwards(cmd: &Command) -> Forwards<'_> {
         let arg = args[i].as_str();
         i += 1;
         if !arg.starts_with('-') || arg.len() < 2 {
+            // Options may follow the destination (`ssh host -R ...`);
+            // the first word after it that is none starts the command.
+            if f.destination.is_some() {
+                break;
+            }
             f.destination = Some(arg);
-            break;
+            continue;
         }
         for (at, c) in arg.char_indices().skip(1) {
             if c == 'g' {
@@ -229,6 +234,9 @@ static TUNNEL: &[Verb] = &[
     verb("inlets-pro", r"(?:^| )client\b"),
     verb("telebit", r"^(?:http|tcp|ssh)\b"),
     verb("gh", r"^codespace ports visibility\b.*:public\b"),
+    // The tunnel clients' own images, run in a container.
+    verb("docker", r"(?:^| )(?:\S+/)?(?:ngrok/ngrok|cloudflare/cloudflared)(?::\S+)? (?:--?\S+ )*(?:http|tcp|tls|start|tunnel)\b"),
+    verb("podman", r"(?:^| )(?:\S+/)?(?:ngrok/ngrok|cloudflare/cloudflared)(?::\S+)? (?:--?\S+ )*(?:http|tcp|tls|start|tunnel)\b"),
     // A cluster's service forwarded on every interface of this machine.
     verb("kubectl", r"^(?:--?\S+ )*port-forward\b.*--address[= ](?:\S*,)?(?:0\.0\.0\.0|::)(?:,| |$)"),
     verb("oc", r"^(?:--?\S+ )*port-forward\b.*--address[= ](?:\S*,)?(?:0\.0\.0\.0|::)(?:,| |$)"),

@@ -16,7 +16,7 @@ use crate::verdict::Decision;
 
 /// Places under a system directory that are where sites and applications
 /// are deployed: writing there is a deploy, not a change to the system.
-const DEPLOY_ROOTS: &[&str] = &["/var/www", "/usr/share/nginx/html", "/usr/local/www"];
+const DEPLOY_ROOTS: &[&str] = &["/srv", "/opt", "/var/www", "/usr/share/nginx/html", "/usr/local/www"];
 
 /// Path rules whose places only mean something on this machine: the
 /// project, the agent's own settings, the safe root.
