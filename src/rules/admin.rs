@@ -171,7 +171,12 @@ fn accepts_everything(args: &[String]) -> bool {
         ["-A" | "-I" | "--append" | "--insert", "INPUT" | "FORWARD", rest @ ..] => rest,
         _ => return false,
     };
-    matches!(rest, ["-j" | "--jump", "ACCEPT"] | [_, "-j" | "--jump", "ACCEPT"] if rest.first().is_some_and(|n| *n == "-j" || *n == "--jump" || n.bytes().all(|b| b.is_ascii_digit())))
+    // `-I INPUT 1 -j ACCEPT`: a position before the target.
+    let rest = match rest {
+        [n, rest @ ..] if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => rest,
+        rest => rest,
+    };
+    matches!(rest, ["-j" | "--jump", "ACCEPT"])
 }
 
 #[rustfmt::skip]
@@ -624,9 +629,19 @@ mod tests {
             "iptables",
             &["--policy", "FORWARD", "accept"]
         )));
-        assert!(!iptables_flush(&Command::new(
+        // A rule that accepts everything opens the chain as a policy does;
+        // one that matches something (an interface, a port) does not.
+        assert!(iptables_flush(&Command::new(
             "iptables",
             &["-A", "INPUT", "-j", "ACCEPT"]
+        )));
+        assert!(!iptables_flush(&Command::new(
+            "iptables",
+            &["-A", "INPUT", "-i", "lo", "-j", "ACCEPT"]
+        )));
+        assert!(!iptables_flush(&Command::new(
+            "iptables",
+            &["-I", "INPUT", "-p", "tcp", "--dport", "22", "-j", "ACCEPT"]
         )));
         assert!(!iptables_flush(&Command::new(
             "iptables",

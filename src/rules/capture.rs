@@ -6,7 +6,15 @@ use crate::shell::Command;
 use crate::verdict::Decision;
 
 /// Arguments that only ask a program about itself.
-const INFO: &[&str] = &["--version", "-version", "-V", "version", "--help", "-h", "help"];
+const INFO: &[&str] = &[
+    "--version",
+    "-version",
+    "-V",
+    "version",
+    "--help",
+    "-h",
+    "help",
+];
 
 /// Whether every argument only asks the program about itself
 /// (`gotty --version`); a bare program does its work.
@@ -33,7 +41,9 @@ fn has_option(cmd: &Command, options: &[&str], flags: &str) -> bool {
                     && a.len() > 2
                     && a.starts_with('-')
                     && !a.starts_with("--")
-                    && a[1..].trim_start_matches(|c| flags.contains(c)).starts_with(&o[1..]))
+                    && a[1..]
+                        .trim_start_matches(|c| flags.contains(c))
+                        .starts_with(&o[1..]))
         })
     })
 }
@@ -46,9 +56,22 @@ fn captures_live(cmd: &Command) -> bool {
     let (reads, lists): (&[&str], &[&str]) = match cmd.program.as_str() {
         "tcpdump" => (
             &["-r", "--read-file", "-V"],
-            &["-D", "--list-interfaces", "-L", "--list-data-link-types", "-J", "--list-time-stamp-types", "-d", "-dd", "-ddd"],
+            &[
+                "-D",
+                "--list-interfaces",
+                "-L",
+                "--list-data-link-types",
+                "-J",
+                "--list-time-stamp-types",
+                "-d",
+                "-dd",
+                "-ddd",
+            ],
         ),
-        "tshark" | "termshark" => (&["-r", "--read-file"], &["-D", "--list-interfaces", "-L", "-G", "-v"]),
+        "tshark" | "termshark" => (
+            &["-r", "--read-file"],
+            &["-D", "--list-interfaces", "-L", "-G", "-v"],
+        ),
         "dumpcap" => (&[], &["-D", "--list-interfaces", "-L", "-v", "-M"]),
         "ngrep" => (&["-I"], &["-L"]),
         "tcpflow" => (&["-r", "-R"], &[]),
@@ -139,17 +162,84 @@ const NMAP_VALUED: &[&str] = &[
     "--min-rtt-timeout", "--max-rtt-timeout", "--initial-rtt-timeout",
 ];
 const MASSCAN_VALUED: &[&str] = &[
-    "-p", "--ports", "--rate", "--max-rate", "--exclude", "--excludefile", "--includefile", "-iL",
-    "-oX", "-oG", "-oJ", "-oL", "-oB", "-oD", "--output-filename", "--output-format", "-c", "--conf",
-    "--adapter", "-e", "--adapter-ip", "--adapter-port", "--adapter-mac", "--router-mac",
-    "--top-ports", "--source-ip", "--source-port", "--readscan", "--shards", "--seed", "--ttl",
-    "--wait", "--retries",
+    "-p",
+    "--ports",
+    "--rate",
+    "--max-rate",
+    "--exclude",
+    "--excludefile",
+    "--includefile",
+    "-iL",
+    "-oX",
+    "-oG",
+    "-oJ",
+    "-oL",
+    "-oB",
+    "-oD",
+    "--output-filename",
+    "--output-format",
+    "-c",
+    "--conf",
+    "--adapter",
+    "-e",
+    "--adapter-ip",
+    "--adapter-port",
+    "--adapter-mac",
+    "--router-mac",
+    "--top-ports",
+    "--source-ip",
+    "--source-port",
+    "--readscan",
+    "--shards",
+    "--seed",
+    "--ttl",
+    "--wait",
+    "--retries",
 ];
 const HPING_VALUED: &[&str] = &[
-    "-c", "--count", "-i", "--interval", "-p", "--destport", "-s", "--baseport", "-a", "--spoof",
-    "-t", "--ttl", "-d", "--data", "-E", "--file", "-I", "--interface", "-8", "--scan", "-w", "--win",
-    "-M", "--setseq", "-L", "--setack", "-o", "--tos", "-N", "--id", "-H", "--ipproto", "-O",
-    "--tcpoff", "-g", "--fragoff", "-m", "--mtu", "-e", "--sign", "-K", "--icmpcode", "-C",
+    "-c",
+    "--count",
+    "-i",
+    "--interval",
+    "-p",
+    "--destport",
+    "-s",
+    "--baseport",
+    "-a",
+    "--spoof",
+    "-t",
+    "--ttl",
+    "-d",
+    "--data",
+    "-E",
+    "--file",
+    "-I",
+    "--interface",
+    "-8",
+    "--scan",
+    "-w",
+    "--win",
+    "-M",
+    "--setseq",
+    "-L",
+    "--setack",
+    "-o",
+    "--tos",
+    "-N",
+    "--id",
+    "-H",
+    "--ipproto",
+    "-O",
+    "--tcpoff",
+    "-g",
+    "--fragoff",
+    "-m",
+    "--mtu",
+    "-e",
+    "--sign",
+    "-K",
+    "--icmpcode",
+    "-C",
     "--icmptype",
 ];
 
@@ -251,7 +341,9 @@ fn nc_sweeps(cmd: &Command) -> bool {
     let words = targets(cmd, &["-w", "-p", "-s", "-i", "-q", "-x", "-X", "-e", "-c"]);
     let range = |w: &&str| {
         w.split_once('-').is_some_and(|(a, b)| {
-            !a.is_empty() && a.bytes().all(|c| c.is_ascii_digit()) && b.bytes().all(|c| c.is_ascii_digit())
+            !a.is_empty()
+                && a.bytes().all(|c| c.is_ascii_digit())
+                && b.bytes().all(|c| c.is_ascii_digit())
         })
     };
     zero_io && words.iter().any(range) && words.first().is_some_and(|h| elsewhere(h))

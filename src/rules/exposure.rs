@@ -39,7 +39,8 @@ fn value_of<'c>(cmd: &'c Command, options: &[&str]) -> Option<&'c str> {
             if let Some(v) = rest.and_then(|r| r.strip_prefix('=')) {
                 return Some(v);
             }
-            if let Some(v) = rest.filter(|r| !r.is_empty() && o.len() == 2 && !o.starts_with("--")) {
+            if let Some(v) = rest.filter(|r| !r.is_empty() && o.len() == 2 && !o.starts_with("--"))
+            {
                 return Some(v);
             }
         }
@@ -166,8 +167,13 @@ fn ssh_opens(cmd: &Command) -> bool {
 /// (`status`, `user show`, `kill`); `service install` runs it for good.
 fn code_tunnel(cmd: &Command) -> bool {
     const VALUED: &[&str] = &[
-        "--name", "--cli-data-dir", "--log", "--server-data-dir", "--extensions-dir",
-        "--parent-process-id", "--install-extension",
+        "--name",
+        "--cli-data-dir",
+        "--log",
+        "--server-data-dir",
+        "--extensions-dir",
+        "--parent-process-id",
+        "--install-extension",
     ];
     if cmd.args.first().map(String::as_str) != Some("tunnel") {
         return false;
@@ -191,7 +197,9 @@ fn frp_runs(cmd: &Command) -> bool {
 
 /// `tailscale funnel` publishes unless it reports or turns itself off.
 fn funnel_opens(cmd: &Command) -> bool {
-    !cmd.args.iter().any(|a| matches!(a.as_str(), "status" | "reset" | "off"))
+    !cmd.args
+        .iter()
+        .any(|a| matches!(a.as_str(), "status" | "reset" | "off"))
 }
 
 #[rustfmt::skip]
@@ -258,7 +266,10 @@ fn docker_api_open(cmd: &Command) -> bool {
     while let Some(arg) = iter.next() {
         let value = match arg.as_str() {
             "-H" | "--host" => iter.next().map(String::as_str),
-            a => a.strip_prefix("--host=").or_else(|| a.strip_prefix("-H")).filter(|v| !v.is_empty()),
+            a => a
+                .strip_prefix("--host=")
+                .or_else(|| a.strip_prefix("-H"))
+                .filter(|v| !v.is_empty()),
         };
         hosts.extend(value);
     }
@@ -266,15 +277,28 @@ fn docker_api_open(cmd: &Command) -> bool {
         h.strip_prefix("tcp://")
             .is_some_and(|addr| !loopback_bind(addr.split('/').next().unwrap_or(addr)))
     });
-    open && !cmd.args.iter().any(|a| a == "--tlsverify" || a.starts_with("--tlsverify="))
+    open && !cmd
+        .args
+        .iter()
+        .any(|a| a == "--tlsverify" || a.starts_with("--tlsverify="))
 }
 
 /// x11vnc shares the display unless it has a password or stays on
 /// loopback; `-nopw` says it has none.
 fn vnc_without_password(cmd: &Command) -> bool {
     const GUARDED: &[&str] = &[
-        "rfbauth", "passwd", "passwdfile", "usepw", "unixpw", "unixpw_nis", "storepasswd",
-        "localhost", "version", "help", "ssl", "viewpasswd",
+        "rfbauth",
+        "passwd",
+        "passwdfile",
+        "usepw",
+        "unixpw",
+        "unixpw_nis",
+        "storepasswd",
+        "localhost",
+        "version",
+        "help",
+        "ssl",
+        "viewpasswd",
     ];
     let opts: Vec<&str> = cmd.args.iter().map(|a| a.trim_start_matches('-')).collect();
     opts.contains(&"nopw") || !opts.iter().any(|o| GUARDED.contains(o))
@@ -333,53 +357,70 @@ fn file_server(cmd: &Command) -> Option<(Option<&str>, bool)> {
     let program = cmd.program.as_str();
     Some(match program {
         p if p.starts_with("python") || p.starts_with("pypy") => {
-            let dir = value_of(cmd, &["--directory", "-d"]);
-            (dir, all(value_of(cmd, &["--bind", "-b", "-i", "--interface"])))
+            let bind = value_of(cmd, &["--bind", "-b", "-i", "--interface"]);
+            (value_of(cmd, &["--directory", "-d"]), all(bind))
         }
         "php" | "php-cgi" => {
             let address = value_of(cmd, &["-S"])?;
             (value_of(cmd, &["-t"]), !loopback_bind(address))
         }
         "ruby" => {
-            let at = cmd.args.iter().position(|a| a == "httpd" || a == "-ehttpd")?;
+            let at = cmd
+                .args
+                .iter()
+                .position(|a| a == "httpd" || a == "-ehttpd")?;
             let dir = operand_after(cmd, at + 1, &["-p", "--port", "-b"]);
             (dir, all(value_of(cmd, &["--bind-address", "-b"])))
         }
         // BusyBox's httpd, as an applet (`busybox httpd`) or by its own name;
         // Apache's `httpd` takes no value after `-h`.
         "busybox" | "httpd" => {
-            let applet = cmd.program == "busybox";
-            if applet && cmd.args.first()? != "httpd" {
+            if program == "busybox" && cmd.args.first()? != "httpd" {
                 return None;
             }
             let port = value_of(cmd, &["-p"]);
-            (value_of(cmd, &["-h"]), port.is_none_or(|p| !p.contains(':') || !loopback_bind(p)))
+            let reached = port.is_none_or(|p| !p.contains(':') || !loopback_bind(p));
+            (value_of(cmd, &["-h"]), reached)
         }
-        "rclone" => {
-            (cmd.args.first()? == "serve").then_some(())?;
-            let proto = operand_after(cmd, 1, &["--addr"])?;
-            let at = cmd.args.iter().position(|a| a == proto)?;
-            let path = operand_after(cmd, at + 1, &["--addr", "--user", "--pass", "--htpasswd", "--config"])?;
-            // A remote (`s3:bucket`) is not this machine's files.
-            (!path.contains(':') || path.starts_with('/')).then_some(())?;
-            let addr = value_of(cmd, &["--addr"]);
-            (Some(path), addr.is_some_and(|a| !loopback_bind(a)) || proto == "dlna")
-        }
+        "rclone" => return rclone_serves(cmd),
         "caddy" => {
             (cmd.args.first()? == "file-server").then_some(())?;
-            (value_of(cmd, &["--root", "-r"]), all(value_of(cmd, &["--listen", "-l"])))
+            let listen = value_of(cmd, &["--listen", "-l"]);
+            (value_of(cmd, &["--root", "-r"]), all(listen))
         }
         "twistd" => (value_of(cmd, &["--path"]), true),
-        "updog" => (value_of(cmd, &["-d", "--directory"]), all(value_of(cmd, &["-b", "--bind"]))),
+        "updog" => {
+            let bind = value_of(cmd, &["-b", "--bind"]);
+            (value_of(cmd, &["-d", "--directory"]), all(bind))
+        }
         _ => {
-            const VALUED: &[&str] = &[
-                "-p", "--port", "-a", "--address", "-l", "--listen", "-i", "--interfaces", "--host",
-                "-b", "--bind", "--addr", "-c", "--cors", "-t", "-P", "--proxy", "-S", "-C", "-K",
-            ];
-            let bind = value_of(cmd, &["-a", "--address", "-l", "--listen", "-i", "--interfaces", "--host", "-b", "--bind", "--addr"]);
-            (operand_after(cmd, 0, VALUED), all(bind))
+            let bind = value_of(cmd, SERVER_BINDS);
+            (operand_after(cmd, 0, SERVER_VALUED), all(bind))
         }
     })
+}
+
+/// The options static file servers (`http-server`, `serve`, `miniserve`,
+/// `darkhttpd`, `dufs`) take an address in.
+#[rustfmt::skip]
+const SERVER_BINDS: &[&str] = &["-a", "--address", "-l", "--listen", "-i", "--interfaces", "--host", "-b", "--bind", "--addr"];
+/// Their options that take a value, so the directory is the first other word.
+#[rustfmt::skip]
+const SERVER_VALUED: &[&str] = &["-p", "--port", "-a", "--address", "-l", "--listen", "-i", "--interfaces", "--host", "-b", "--bind", "--addr", "-c", "--cors", "-t", "-P", "--proxy", "-S", "-C", "-K"];
+
+/// `rclone serve PROTOCOL PATH`: a local path, reached from the network
+/// when `--addr` says so (`dlna` listens on every interface by default).
+fn rclone_serves(cmd: &Command) -> Option<(Option<&str>, bool)> {
+    (cmd.args.first()? == "serve").then_some(())?;
+    let proto = operand_after(cmd, 1, &["--addr"])?;
+    let at = cmd.args.iter().position(|a| a == proto)?;
+    let valued = &["--addr", "--user", "--pass", "--htpasswd", "--config"];
+    let path = operand_after(cmd, at + 1, valued)?;
+    // A remote (`s3:bucket`) is not this machine's files.
+    (!path.contains(':') || path.starts_with('/')).then_some(())?;
+    let addr = value_of(cmd, &["--addr"]);
+    let reached = addr.is_some_and(|a| !loopback_bind(a)) || proto == "dlna";
+    Some((Some(path), reached))
 }
 
 /// Whether `path` is, or is inside, a hidden directory of a home
@@ -473,3 +514,62 @@ pub static RULES: &[Rule] = &[
         misses: &["python3 -m http.server 8000", "python3 -m http.server --bind 127.0.0.1 --directory ~", "python3 -m http.server -d build", "php -S localhost:8000 -t ~", "php -S 0.0.0.0:8000 -t public", "ruby -run -e httpd . -p 8000", "rclone serve webdav ~", "rclone serve http remote:bucket --addr :8080", "npx http-server ./dist", "caddy file-server --root ./site"],
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::{forward_binds_all, in_home_dotdir, loopback_bind, ssh_host};
+
+    #[test]
+    fn only_loopback_addresses_keep_a_server_to_this_machine() {
+        for a in [
+            "127.0.0.1",
+            "127.0.0.1:8080",
+            "localhost:80",
+            "[::1]:8080",
+            "::1",
+            "localhost",
+        ] {
+            assert!(loopback_bind(a), "{a}");
+        }
+        for a in [
+            "0.0.0.0",
+            "0.0.0.0:8000",
+            ":8080",
+            "*",
+            "::",
+            "[::]:80",
+            "192.168.1.5:80",
+            "",
+        ] {
+            assert!(!loopback_bind(a), "{a}");
+        }
+    }
+
+    #[test]
+    fn forwards_bound_to_every_interface() {
+        assert!(forward_binds_all("0.0.0.0:8080:db:5432", 3));
+        assert!(forward_binds_all("*:1080", 1));
+        assert!(forward_binds_all(":1080", 1));
+        assert!(!forward_binds_all("8080:db:5432", 3));
+        assert!(!forward_binds_all("localhost:1080", 1));
+        assert!(!forward_binds_all("1080", 1));
+        assert!(!forward_binds_all("/tmp/s:db:5432", 3));
+    }
+
+    #[test]
+    fn ssh_destinations_name_their_host() {
+        assert_eq!(ssh_host("u@example.com"), "example.com");
+        assert_eq!(ssh_host("ssh://u@example.com:2222/x"), "example.com");
+        assert_eq!(ssh_host("localhost"), "localhost");
+    }
+
+    #[test]
+    fn hidden_directories_of_a_home() {
+        assert!(in_home_dotdir("~/.ssh"));
+        assert!(in_home_dotdir("/home/u/.aws/credentials"));
+        assert!(in_home_dotdir("/root/.gnupg"));
+        assert!(!in_home_dotdir("~/site"));
+        assert!(!in_home_dotdir("~/./x"));
+        assert!(!in_home_dotdir("./.ssh"));
+    }
+}

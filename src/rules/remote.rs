@@ -16,7 +16,13 @@ use crate::verdict::Decision;
 
 /// Places under a system directory that are where sites and applications
 /// are deployed: writing there is a deploy, not a change to the system.
-const DEPLOY_ROOTS: &[&str] = &["/srv", "/opt", "/var/www", "/usr/share/nginx/html", "/usr/local/www"];
+const DEPLOY_ROOTS: &[&str] = &[
+    "/srv",
+    "/opt",
+    "/var/www",
+    "/usr/share/nginx/html",
+    "/usr/local/www",
+];
 
 /// Path rules whose places only mean something on this machine: the
 /// project, the agent's own settings, the safe root.
@@ -68,10 +74,12 @@ fn sensitive_remote(path: &str) -> bool {
     scope || {
         let around = Around::default();
         let place = Place::new(path, &around);
-        [Decision::Block, Decision::Ask].into_iter().any(|decision| {
-            first_match(&place, Some(How::Copy), true, decision)
-                .is_some_and(|rule| !LOCAL_ONLY.contains(&rule.id))
-        })
+        [Decision::Block, Decision::Ask]
+            .into_iter()
+            .any(|decision| {
+                first_match(&place, Some(How::Copy), true, decision)
+                    .is_some_and(|rule| !LOCAL_ONLY.contains(&rule.id))
+            })
     }
 }
 
@@ -154,8 +162,27 @@ fn sftp_puts_sensitive(cmd: &Command) -> bool {
 /// sensitive place; the destination is a path there, not `host:path`.
 fn fleet_copies_to_sensitive(cmd: &Command) -> bool {
     const VALUED: &[&str] = &[
-        "-w", "-x", "-g", "-l", "-R", "-f", "-t", "-u", "-h", "-H", "-p", "-o", "-e", "-O", "-X",
-        "--hosts", "--host", "--user", "--par", "--timeout", "--option",
+        "-w",
+        "-x",
+        "-g",
+        "-l",
+        "-R",
+        "-f",
+        "-t",
+        "-u",
+        "-h",
+        "-H",
+        "-p",
+        "-o",
+        "-e",
+        "-O",
+        "-X",
+        "--hosts",
+        "--host",
+        "--user",
+        "--par",
+        "--timeout",
+        "--option",
     ];
     let mut operands = Vec::new();
     let mut iter = cmd.args.iter();
@@ -227,11 +254,7 @@ fn ansible_module_changes(cmd: &Command) -> bool {
     };
     let module = module.rsplit('.').next().unwrap_or(module);
     let args = module_args(cmd);
-    let get = |key: &[&str]| {
-        args.iter()
-            .find(|(k, _)| key.contains(k))
-            .map(|(_, v)| *v)
-    };
+    let get = |key: &[&str]| args.iter().find(|(k, _)| key.contains(k)).map(|(_, v)| *v);
     let state = get(&["state"]).unwrap_or("");
     let path = get(&["path", "dest", "name"]).unwrap_or("");
     match module {
@@ -275,3 +298,65 @@ pub static RULES: &[Rule] = &[
         misses: &["scp host:/var/log/app.log .", "scp build.tar.gz host:/tmp/", "scp -r dist/ deploy@web:/srv/app/", "scp README.md host:~/notes/", "scp index.html host:/var/www/html/", "rsync -a ./dist/ host:/srv/app/", "rsync -a build/ deploy@h:/var/www/app/", "rsync -a ./ host:~/projects/app/", "rsync -a host:/etc/ ./etc-backup/", "sftp host", "ansible all -m ping", "ansible all -m service -a 'name=nginx state=restarted'", "ansible all -m file -a 'path=/srv/app/tmp state=absent'", "salt '*' test.ping", "pdcp -w web[1-4] app.jar /opt/app/", "parallel-scp -h hosts.txt build.tgz /tmp/"],
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::{landings, remote_path, sensitive_remote};
+
+    #[test]
+    fn remote_paths_start_in_the_remote_home() {
+        assert_eq!(remote_path("host:").as_deref(), Some("~"));
+        assert_eq!(remote_path("u@host:.ssh/x").as_deref(), Some("~/.ssh/x"));
+        assert_eq!(remote_path("host:~/a").as_deref(), Some("~/a"));
+        assert_eq!(remote_path("host:/etc/x").as_deref(), Some("/etc/x"));
+        // OpenSSH reads the path of an `scp://` URI from the remote home.
+        assert_eq!(
+            remote_path("scp://u@host:22/etc/x").as_deref(),
+            Some("~/etc/x")
+        );
+        assert_eq!(remote_path("host::module/x"), None);
+        assert_eq!(remote_path(":x"), None);
+    }
+
+    #[test]
+    fn sources_land_inside_a_directory_or_at_the_destination() {
+        assert_eq!(landings(&["a.txt"], "~/", false), ["~/a.txt"]);
+        assert_eq!(
+            landings(&["a.txt"], "/etc/x", false),
+            ["/etc/x", "/etc/x/a.txt"]
+        );
+        assert_eq!(landings(&["src/"], "/etc/", true), ["/etc/*"]);
+        assert_eq!(landings(&["src/"], "/etc/", false), ["/etc/src"]);
+        assert_eq!(landings(&["a", "b"], "/srv", false), ["/srv/a", "/srv/b"]);
+    }
+
+    #[test]
+    fn remote_places_are_judged_by_scope_and_path_rules() {
+        for path in [
+            "/",
+            "/*",
+            "~",
+            "~/*",
+            "/etc/hosts",
+            "/usr/lib/x.so",
+            "~/.ssh/authorized_keys",
+            "~/.bashrc",
+            "/home/u/.profile",
+            "/root/.ssh/x",
+            "/etc/cron.d/job",
+        ] {
+            assert!(sensitive_remote(path), "{path}");
+        }
+        for path in [
+            "/srv/app/x",
+            "/opt/app/a.jar",
+            "/var/www/html/i.html",
+            "/tmp/x",
+            "~/notes/a.md",
+            "~/projects/app/*",
+            "/home/u/app/x",
+        ] {
+            assert!(!sensitive_remote(path), "{path}");
+        }
+    }
+}
