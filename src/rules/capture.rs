@@ -376,6 +376,8 @@ static SCAN: &[Verb] = &[
     verb_if("dirb", "", option_target_elsewhere),
     verb_if("dirsearch", "", not_info),
     verb_if("wfuzz", "", option_target_elsewhere),
+    // curl's URL globbing over a port range: `http://host:[1-1024]`.
+    verb("curl", r"://[^/\s]+:\[\d+-\d+\]"),
     verb_if("nc", "", nc_sweeps),
     verb_if("ncat", "", nc_sweeps),
     verb_if("netcat", "", nc_sweeps),

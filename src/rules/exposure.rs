@@ -308,6 +308,7 @@ fn vnc_without_password(cmd: &Command) -> bool {
 static OPEN_SERVICE: &[Verb] = &[
     // Jupyter: a code-execution server with its token or password emptied.
     verb("jupyter*", r"(?:^| )--\w+\.(?:token|password)=(?: |$)"),
+    verb("python*", r"(?:^| )-m ?(?:notebook|jupyter|jupyterlab|jupyter_server|nbclassic)\b.*(?:^| )--\w+\.(?:token|password)=(?: |$)"),
     verb("code-server", r"--auth[= ]none\b"),
     verb_if("dockerd", "", docker_api_open),
     verb("redis-server", r"(?:^| )--protected-mode[= ]no\b"),
