@@ -132,20 +132,20 @@ static SNIFF: &[Verb] = &[
     // Wireless capture and injection.
     verb_if("airodump-ng", "", not_info),
     verb_if("aireplay-ng", "", not_info),
-    verb("airmon-ng", r"^start\b"),
+    verb("airmon-ng", r"^start(?-u:\b)"),
     verb_if("kismet", "", not_info),
     verb_if("wifite", "", not_info),
     // Other people's traffic routed through this machine's proxy.
-    verb("mitmproxy", r"--mode[= ](?:transparent|wireguard)\b"),
-    verb("mitmdump", r"--mode[= ](?:transparent|wireguard)\b"),
-    verb("mitmweb", r"--mode[= ](?:transparent|wireguard)\b"),
+    verb("mitmproxy", r"--mode[= ](?:transparent|wireguard)(?-u:\b)"),
+    verb("mitmdump", r"--mode[= ](?:transparent|wireguard)(?-u:\b)"),
+    verb("mitmweb", r"--mode[= ](?:transparent|wireguard)(?-u:\b)"),
     // An interface put in promiscuous mode hears every frame on the wire.
-    verb("ip", r"^(?:-\S+ )*l(?:i|in|ink)? set\b.* promisc on\b"),
-    verb("ifconfig", r"(?:^| )promisc\b"),
+    verb("ip", r"^(?:-[^ ]+ )*l(?:i|in|ink)? set(?-u:\b).* promisc on(?-u:\b)"),
+    verb("ifconfig", r"(?:^| )promisc(?-u:\b)"),
     // macOS: an iOS device's traffic mirrored onto a capture interface, and
     // the system's web traffic sent through a proxy.
-    verb("rvictl", r"(?:^| )-s\b"),
-    verb("networksetup", r"(?i)^-set(?:secure)?webproxy\b|^-setsocksfirewallproxy\b|^-setautoproxyurl\b"),
+    verb("rvictl", r"(?:^| )-s(?-u:\b)"),
+    verb("networksetup", r"(?i)^-set(?:secure)?webproxy(?-u:\b)|^-setsocksfirewallproxy(?-u:\b)|^-setautoproxyurl(?-u:\b)"),
 ];
 
 /// nmap's options that take the next word as their value, so that word is
@@ -377,7 +377,7 @@ static SCAN: &[Verb] = &[
     verb_if("dirsearch", "", not_info),
     verb_if("wfuzz", "", option_target_elsewhere),
     // curl's URL globbing over a port range: `http://host:[1-1024]`.
-    verb("curl", r"://[^/\s]+:\[\d+-\d+\]"),
+    verb("curl", r"://[^/ \t]+:\[[0-9]+-[0-9]+\]"),
     verb_if("nc", "", nc_sweeps),
     verb_if("ncat", "", nc_sweeps),
     verb_if("netcat", "", nc_sweeps),

@@ -282,7 +282,7 @@ static WRITE_REMOTE: &[Verb] = &[
     verb_if("parallel-rsync", "", fleet_copies_to_sensitive),
     verb_if("salt-cp", "", fleet_copies_to_sensitive),
     verb_if("ansible", "", ansible_module_changes),
-    verb("salt", r"(?:^| )(?:system\.(?:reboot|shutdown|poweroff|halt)|user\.delete|service\.stop|file\.remove (?:/|~)\S*)(?: |$)"),
+    verb("salt", r"(?:^| )(?:system\.(?:reboot|shutdown|poweroff|halt)|user\.delete|service\.stop|file\.remove (?:/|~)[^ ]*)(?: |$)"),
     verb("salt-ssh", r"(?:^| )(?:system\.(?:reboot|shutdown|poweroff|halt)|user\.delete|service\.stop)(?: |$)"),
 ];
 
