@@ -253,6 +253,45 @@ static TUNNEL: &[Verb] = &[
 // ---------------------------------------------------------------------------
 // Servers with their authentication off or bound to every interface.
 
+/// The module a Python command runs (`-m http.server`, `-mhttp.server`).
+/// Python commands are everywhere, so this reads the words rather than
+/// compiling a regex for each of them.
+fn python_module(cmd: &Command) -> Option<&str> {
+    let mut iter = cmd.args.iter();
+    while let Some(arg) = iter.next() {
+        if arg == "-m" {
+            return iter.next().map(String::as_str);
+        }
+        if let Some(module) = arg.strip_prefix("-m").filter(|m| !m.is_empty()) {
+            return Some(module);
+        }
+        if !arg.starts_with('-') {
+            return None;
+        }
+    }
+    None
+}
+
+/// A notebook server started as a module with its token or password emptied.
+fn python_notebook_without_token(cmd: &Command) -> bool {
+    matches!(
+        python_module(cmd),
+        Some("notebook" | "jupyter" | "jupyterlab" | "jupyter_server" | "nbclassic")
+    ) && cmd.args.iter().any(|a| {
+        a.strip_prefix("--")
+            .and_then(|o| o.strip_suffix('='))
+            .is_some_and(|o| o.ends_with(".token") || o.ends_with(".password"))
+    })
+}
+
+/// Python's own file servers, judged by what they serve.
+fn python_file_server(cmd: &Command) -> bool {
+    matches!(
+        python_module(cmd),
+        Some("http.server" | "SimpleHTTPServer" | "CGIHTTPServer" | "pyftpdlib" | "uploadserver")
+    ) && serves_sensitive(cmd)
+}
+
 /// Whether `cmd` names `--auth` (MongoDB's switch for access control).
 fn without_auth(cmd: &Command) -> bool {
     !cmd.args.iter().any(|a| a == "--auth")
@@ -308,7 +347,7 @@ fn vnc_without_password(cmd: &Command) -> bool {
 static OPEN_SERVICE: &[Verb] = &[
     // Jupyter: a code-execution server with its token or password emptied.
     verb("jupyter*", r"(?:^| )--[A-Za-z0-9_]+\.(?:token|password)=(?: |$)"),
-    verb("python*", r"(?:^| )-m ?(?:notebook|jupyter|jupyterlab|jupyter_server|nbclassic)(?-u:\b).*(?:^| )--[A-Za-z0-9_]+\.(?:token|password)=(?: |$)"),
+    verb_if("python*", "", python_notebook_without_token),
     verb("code-server", r"--auth[= ]none\b"),
     verb_if("dockerd", "", docker_api_open),
     verb("redis-server", r"(?:^| )--protected-mode[= ]no\b"),
@@ -467,8 +506,8 @@ fn serves_sensitive(cmd: &Command) -> bool {
 
 #[rustfmt::skip]
 static SERVE_FILES: &[Verb] = &[
-    verb_if("python*", r"(?:^| )-m ?(?:http\.server|SimpleHTTPServer|CGIHTTPServer|pyftpdlib|uploadserver)(?-u:\b)", serves_sensitive),
-    verb_if("pypy*", r"(?:^| )-m ?(?:http\.server|SimpleHTTPServer)(?-u:\b)", serves_sensitive),
+    verb_if("python*", "", python_file_server),
+    verb_if("pypy*", "", python_file_server),
     verb_if("php", r"(?:^| )-S(?-u:\b)", serves_sensitive),
     verb_if("ruby", r"(?:^| )-run(?-u:\b)", serves_sensitive),
     verb_if("busybox", r"^httpd(?-u:\b)", serves_sensitive),
