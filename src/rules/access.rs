@@ -7,7 +7,7 @@
 use std::borrow::Cow;
 
 use super::net::curl_options;
-use super::opts::{parse_opts, Opts, Spec, GNU, MODE, RSYNC};
+use super::opts::{parse_opts, Opts, Spec, GNU, MODE, RSYNC, SCP};
 use super::paths::basename;
 use crate::shell::{Command, RedirectOp};
 
@@ -265,7 +265,6 @@ impl<'c> Uses<'c> {
 // ---------------------------------------------------------------------------
 // Copies, moves and links.
 
-const SCP: Spec = Spec::gnu("cFiJloPSDX", &[]);
 const SCP_FILES: &[FileOption] = &[('i', "", How::Read), ('F', "", How::Read)];
 #[rustfmt::skip]
 const RSYNC_FILES: &[FileOption] = &[(' ', "files-from", How::Read), (' ', "password-file", How::Read)];
@@ -273,7 +272,7 @@ const RSYNC_FILES: &[FileOption] = &[(' ', "files-from", How::Read), (' ', "pass
 const SSH: Spec = Spec { values: "BbcDEeFIiJLlmOoPpQRSWw", attached: "", long_values: &[], permute: false };
 
 /// `host:path`, `user@host:`, `scp://host/x`: a file on another machine.
-fn is_remote(word: &str) -> bool {
+pub(super) fn is_remote(word: &str) -> bool {
     match word.split_once(':') {
         _ if word.contains("://") => true,
         // `./a:b` is local; so is a Windows drive (`C:\x`).

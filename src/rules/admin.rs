@@ -14,17 +14,17 @@ pub static RULES: &[Rule] = &[
         reason: "every port the rules kept closed is reachable from the network until they are restored",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["iptables", "ip6tables", "iptables-legacy", "ip6tables-legacy", "iptables-nft", "ip6tables-nft", "ebtables", "arptables", "nft", "pfctl"], check: firewall_flush },
-        hits: &["iptables -F", "sudo iptables -P INPUT ACCEPT", "iptables -t nat --flush", "ip6tables -X", "nft flush ruleset", "nft delete table inet filter", "pfctl -F all", "iptables -I INPUT -j ACCEPT"],
-        misses: &["iptables -L", "iptables -nvL INPUT", "iptables -S", "iptables -A INPUT -p tcp --dport 22 -j ACCEPT", "iptables -A INPUT -i lo -j ACCEPT", "iptables -P INPUT DROP", "nft list ruleset", "nft -c flush ruleset", "pfctl -sr", "echo iptables -F"],
+        hits: &["iptables -A INPUT -j ACCEPT", "iptables -I INPUT 1 -j ACCEPT", "iptables -F", "sudo iptables -P INPUT ACCEPT", "iptables -t nat --flush", "ip6tables -X", "nft flush ruleset", "nft delete table inet filter", "pfctl -F all"],
+        misses: &["iptables -L", "iptables -nvL INPUT", "iptables -S", "iptables -A INPUT -p tcp --dport 22 -j ACCEPT", "iptables -P INPUT DROP", "nft list ruleset", "nft -c flush ruleset", "pfctl -sr", "echo iptables -F"],
     },
     Rule {
         id: "admin.firewall-disable",
         category: "disable or reset the firewall (ufw/pf/netsh/Windows Defender Firewall)",
         reason: "the machine is left with no packet filter, open to whatever the network sends",
         decision: Decision::Ask,
-        matcher: Matcher::Check { programs: &["ufw", "pfctl", "firewall-cmd", "netsh", "set-netfirewallprofile", "powershell", "pwsh", "cmd"], check: firewall_disable },
-        hits: &["ufw disable", "sudo ufw --force reset", "ufw default allow incoming", "ufw logging off", "ufw allow from any", "pfctl -d", "firewall-cmd --set-default-zone=trusted", "netsh advfirewall set allprofiles state off", "powershell Set-NetFirewallProfile -Profile Domain,Public -Enabled False"],
-        misses: &["ufw status verbose", "ufw enable", "ufw logging on", "ufw allow 22/tcp", "ufw allow from any to any port 443", "ufw allow from 10.0.0.0/8", "ufw --dry-run disable", "pfctl -e", "netsh advfirewall show allprofiles", "firewall-cmd --list-all"],
+        matcher: Matcher::Check { programs: &["ufw", "pfctl", "firewall-cmd", "netsh", "set-netfirewallprofile", "powershell", "pwsh", "cmd", "socketfilterfw", "defaults"], check: firewall_disable },
+        hits: &["ufw allow from any to any", "ufw allow 1:65535/tcp", "firewall-cmd --add-port=1-65535/tcp", "socketfilterfw --setglobalstate off", "defaults write /Library/Preferences/com.apple.alf globalstate -int 0", "ufw disable", "ufw logging off", "sudo ufw --force reset", "ufw default allow incoming", "pfctl -d", "firewall-cmd --set-default-zone=trusted", "netsh advfirewall set allprofiles state off", "powershell Set-NetFirewallProfile -Profile Domain,Public -Enabled False"],
+        misses: &["ufw allow from 10.0.0.0/8 to any port 22", "socketfilterfw --getglobalstate", "defaults read com.apple.alf", "ufw status verbose", "ufw enable", "ufw logging on", "ufw allow 22/tcp", "ufw --dry-run disable", "pfctl -e", "netsh advfirewall show allprofiles", "firewall-cmd --list-all"],
     },
     Rule {
         id: "admin.user-delete",
@@ -113,35 +113,24 @@ fn iptables_flush(cmd: &Command) -> bool {
     }) || accepts_everything(args)
 }
 
-/// `iptables -I INPUT -j ACCEPT`: a rule with no match at all (no
-/// protocol, address, interface, port or module) that lets every packet in.
+/// `-A INPUT -j ACCEPT` with nothing to match on: a rule that lets in
+/// whatever arrives, as an open default policy does.
 fn accepts_everything(args: &[String]) -> bool {
-    let adds_input = args.windows(2).any(|w| {
-        matches!(w[0].as_str(), "-I" | "-A" | "--insert" | "--append")
-            && matches!(w[1].as_str(), "INPUT" | "FORWARD")
-    });
-    let accepts = args
-        .windows(2)
-        .any(|w| matches!(w[0].as_str(), "-j" | "--jump") && w[1].eq_ignore_ascii_case("accept"));
-    const MATCHES: &[&str] = &[
-        "-p",
-        "--protocol",
-        "-s",
-        "--source",
-        "--src",
-        "-d",
-        "--destination",
-        "--dst",
-        "-i",
-        "--in-interface",
-        "-o",
-        "--out-interface",
-        "-m",
-        "--match",
-        "--dport",
-        "--sport",
-    ];
-    adds_input && accepts && !args.iter().any(|a| MATCHES.contains(&a.as_str()))
+    let words: Vec<&str> = args.iter().map(String::as_str).collect();
+    let rest = match words.as_slice() {
+        ["-t", "filter", rest @ ..] => rest,
+        rest => rest,
+    };
+    let rest = match rest {
+        ["-A" | "-I" | "--append" | "--insert", "INPUT" | "FORWARD", rest @ ..] => rest,
+        _ => return false,
+    };
+    // `-I INPUT 1 -j ACCEPT`: a position before the target.
+    let rest = match rest {
+        [n, rest @ ..] if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => rest,
+        rest => rest,
+    };
+    matches!(rest, ["-j" | "--jump", "ACCEPT"])
 }
 
 #[rustfmt::skip]
@@ -172,23 +161,37 @@ fn firewall_disable(cmd: &Command) -> bool {
     match cmd.program.as_str() {
         "ufw" => {
             let opts = parse_opts(&cmd.args, &GNU);
+            // `allow from any [to any]` with no port, and every port
+            // (`allow 1:65535`), let in all the network sends.
+            let everything = |rest: &[&str]| {
+                matches!(rest, ["from", "any"] | ["from", "any", "to", "any"])
+                    || matches!(rest, [ports] if ports.starts_with("1:65535") || ports.starts_with("0:65535"))
+            };
             !opts.long("dry-run", 3)
-                && matches!(
-                    opts.operands.as_slice(),
+                && match opts.operands.as_slice() {
                     ["disable" | "reset", ..]
-                        | ["default", "allow", ..]
-                        | ["logging", "off", ..]
-                        | ["allow", "from", "any"]
-                        | ["allow", "in", "from", "any"]
-                        | ["allow", "from", "any", "to", "any"]
-                        | ["allow", "in", "from", "any", "to", "any"]
-                )
+                    | ["default", "allow", ..]
+                    | ["logging", "off", ..] => true,
+                    ["allow", "in", rest @ ..] | ["allow", rest @ ..] => everything(rest),
+                    _ => false,
+                }
+        }
+        // macOS: the application firewall turned off, by its own tool or
+        // its preference.
+        "socketfilterfw" => option_is(&cmd.args, "--setglobalstate", "off"),
+        "defaults" => {
+            let line = cmd.arg_line();
+            line.contains("com.apple.alf") && line.contains("globalstate -int 0")
         }
         "pfctl" => parse_opts(&cmd.args, &PFCTL).flag('d'),
         "firewall-cmd" => {
             let zone = parse_opts(&cmd.args, &Spec::gnu("", &["set-default-zone"]))
                 .long_value("set-default-zone", 16);
-            zone == Some("trusted")
+            let every_port = cmd.args.iter().any(|a| {
+                let port = a.strip_prefix("--add-port=").unwrap_or("");
+                port.starts_with("1-65535/") || port.starts_with("0-65535/")
+            });
+            zone == Some("trusted") || every_port
         }
         _ => any_stmt(
             cmd,
@@ -196,6 +199,14 @@ fn firewall_disable(cmd: &Command) -> bool {
             windows_firewall_off,
         ),
     }
+}
+
+/// `NAME VALUE` or `NAME=VALUE` among `args`.
+fn option_is(args: &[String], name: &str, value: &str) -> bool {
+    args.iter().enumerate().any(|(i, a)| {
+        (a == name && args.get(i + 1).is_some_and(|v| v == value))
+            || a.strip_prefix(name).and_then(|r| r.strip_prefix('=')) == Some(value)
+    })
 }
 
 fn windows_firewall_off(s: &Stmt) -> bool {
@@ -540,14 +551,19 @@ mod tests {
             "iptables",
             &["--policy", "FORWARD", "accept"]
         )));
-        // A rule with no match accepts everything, as `-P INPUT ACCEPT` does.
+        // A rule that accepts everything opens the chain as a policy does;
+        // one that matches something (an interface, a port) does not.
         assert!(iptables_flush(&Command::new(
             "iptables",
             &["-A", "INPUT", "-j", "ACCEPT"]
         )));
         assert!(!iptables_flush(&Command::new(
             "iptables",
-            &["-A", "INPUT", "-s", "10.0.0.0/8", "-j", "ACCEPT"]
+            &["-A", "INPUT", "-i", "lo", "-j", "ACCEPT"]
+        )));
+        assert!(!iptables_flush(&Command::new(
+            "iptables",
+            &["-I", "INPUT", "-p", "tcp", "--dport", "22", "-j", "ACCEPT"]
         )));
         assert!(!iptables_flush(&Command::new(
             "iptables",

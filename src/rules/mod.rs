@@ -8,6 +8,7 @@
 pub mod access;
 mod admin;
 mod agents;
+mod capture;
 pub mod catalog;
 mod cli_ops;
 mod cloud;
@@ -20,6 +21,7 @@ mod db_admin;
 mod exec;
 mod exec_interp;
 mod exhaustion;
+mod exposure;
 pub mod files;
 pub(crate) mod fs;
 mod fs_write;
@@ -41,6 +43,7 @@ mod net;
 mod opts;
 mod paths;
 mod processes;
+mod remote;
 mod reveal;
 mod secrets;
 mod security;
@@ -369,6 +372,21 @@ pub static DANGEROUS: &[Table] = &[
         file: "tooling",
         group: "tooling",
         rules: tooling::RULES,
+    },
+    Table {
+        file: "capture",
+        group: "capture",
+        rules: capture::RULES,
+    },
+    Table {
+        file: "exposure",
+        group: "exposure",
+        rules: exposure::RULES,
+    },
+    Table {
+        file: "remote",
+        group: "remote",
+        rules: remote::RULES,
     },
     Table {
         file: "admin",

@@ -199,3 +199,6 @@ pub(super) const MODE: Spec = Spec::gnu("mogSt", &["mode", "owner", "group", "su
 /// rsync: `fs.rsync-delete` and the copy rules both read it.
 #[rustfmt::skip]
 pub(super) const RSYNC: Spec = Spec::gnu("efBTM", &["exclude", "include", "filter", "files-from", "rsh", "rsync-path", "temp-dir", "compare-dest", "copy-dest", "link-dest", "partial-dir", "backup-dir", "suffix", "chmod", "chown", "usermap", "groupmap", "log-file", "password-file", "exclude-from", "include-from", "max-size", "min-size", "timeout", "bwlimit", "port", "out-format", "info", "debug"]);
+
+/// scp: the copy rules and the remote-target rules both read it.
+pub(super) const SCP: Spec = Spec::gnu("cFiJloPSDX", &[]);

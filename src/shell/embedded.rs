@@ -43,6 +43,11 @@ impl Eval<'_> {
                     if SSH_COMMAND_OPTIONS.contains(&name.as_str()) || name == "ssh_command" {
                         self.reanalyze(text.trim(), "ssh -o command", None);
                     }
+                    // `RemoteCommand` is the line the other machine runs, as
+                    // the words after the host are.
+                    if name == "remotecommand" && cmd.program == "ssh" {
+                        self.reanalyze(text.trim(), "ssh", cmd.stdin.clone());
+                    }
                 }
                 // sftp runs `!CMD` lines of its batch input locally.
                 if cmd.program == "sftp" {

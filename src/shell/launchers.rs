@@ -1,4 +1,4 @@
-//! Programs that take shell text rather than a command as arguments: tmux session commands, `nix-shell --run`, `runuser`/`sg -c`, `npx -c`, `pnpm exec -c`, GNU `sem`, `screen -X stuff`, `ssh HOST CMD`.
+//! Programs that take shell text rather than a command as arguments: tmux session commands, `nix-shell --run`, `runuser`/`sg -c`, `npx -c`, `pnpm exec -c`, GNU `sem`, `screen -X stuff`, `ssh HOST CMD`, and the fleet tools that run a line on many machines (`pssh`, `pdsh`, `clush`, `ansible -m shell -a`, `salt cmd.run`, `fab --`, `knife ssh`).
 
 use super::command::Command;
 use super::eval::{shell_quote, Eval};
@@ -120,7 +120,19 @@ impl Eval<'_> {
                     _ => {}
                 }
             }
+            "pssh" | "parallel-ssh" | "pdsh" | "clush" | "ansible" | "salt" | "salt-ssh"
+            | "fab" | "knife" | "mussh" => self.fleet(cmd),
             _ => {}
+        }
+    }
+
+    /// The line a fleet tool has each machine's shell run, analysed as a
+    /// local line is: `pdsh -w web[1-9] 'rm -rf /srv'` is `rm -rf /srv`
+    /// on nine machines.
+    fn fleet(&mut self, cmd: &Command) {
+        let text = fleet_line(&cmd.program, &cmd.args);
+        if let Some(text) = text.filter(|t| !t.trim().is_empty()) {
+            self.reanalyze(&text, "ssh", cmd.stdin.clone());
         }
     }
 
@@ -273,5 +285,61 @@ impl Eval<'_> {
             let text = args[i + 1..].join(" ");
             self.reanalyze(&text, "ssh", cmd.stdin.clone());
         }
+    }
+}
+
+/// Fleet tools whose words after their own options are the line each
+/// machine runs, with the options that take a value.
+#[rustfmt::skip]
+const FLEET_TRAILING: &[(&[&str], &[&str])] = &[
+    (&["pssh", "parallel-ssh"], &["-h", "-H", "-l", "-p", "-o", "-e", "-t", "-O", "-x", "-X", "--hosts", "--host", "--user", "--par", "--outdir", "--errdir", "--timeout", "--option", "--extra-args"]),
+    (&["pdsh"], &["-w", "-x", "-l", "-R", "-f", "-g", "-X", "-t", "-u", "-F", "-m"]),
+    (&["clush"], &["-w", "-x", "-g", "-X", "-l", "-o", "-f", "-t", "-u", "-R", "--nodes", "--exclude", "--group", "--user", "--options", "--fanout", "--connect_timeout", "--command_timeout", "--worker"]),
+];
+
+/// salt's execution functions whose argument is a shell line.
+const SALT_SHELL: &[&str] = &[
+    "cmd.run",
+    "cmd.run_all",
+    "cmd.run_stdout",
+    "cmd.shell",
+    "cmd.exec_code_all",
+];
+
+/// The shell line a fleet tool runs on each machine it reaches.
+fn fleet_line(program: &str, args: &[String]) -> Option<String> {
+    if let Some((_, valued)) = FLEET_TRAILING
+        .iter()
+        .find(|(names, _)| names.contains(&program))
+    {
+        return Some(split_options(args, valued).1.join(" "));
+    }
+    match program {
+        // `-m shell|command|raw -a TEXT`; `command` is the default module.
+        "ansible" => {
+            let module = option_value(args, &["-m", "--module-name"]);
+            let shell = module.as_deref().is_none_or(|m| {
+                let m = m.rsplit('.').next().unwrap_or(m);
+                matches!(m, "shell" | "command" | "raw")
+            });
+            option_value(args, &["-a", "--args"]).filter(|_| shell)
+        }
+        // `salt TARGET cmd.run TEXT`
+        "salt" | "salt-ssh" => {
+            let at = args.iter().position(|a| SALT_SHELL.contains(&a.as_str()))?;
+            args.get(at + 1).cloned()
+        }
+        // `fab -H hosts -- TEXT`
+        "fab" => {
+            let at = args.iter().position(|a| a == "--")?;
+            Some(args[at + 1..].join(" "))
+        }
+        // `knife ssh QUERY TEXT`
+        "knife" if args.first().is_some_and(|a| a == "ssh") => {
+            let (_, rest) = split_options(&args[1..], &["-x", "-a", "-p", "-i", "-G", "-m", "-C"]);
+            rest.get(1).cloned()
+        }
+        "mussh" => option_value(args, &["-c"]),
+        _ => None,
     }
 }

@@ -41,7 +41,8 @@ const MODELLED: &[&str] = &[
     "flock", "ssh", "scp", "sftp", "sshfs", "rsync", "tar", "gtar", "bsdtar", "at", "batch", "awk",
     "gawk", "mawk", "nawk", "sed", "gsed", "m4", "ed", "red", "emacs", "tmux", "nix-shell",
     "runuser", "sg", "npx", "npm", "pnpm", "sem", "screen", "gdb", "ip", "vim", "vi", "nvim", "ex",
-    "view", "vimdiff", "git", "less", "more",
+    "view", "vimdiff", "git", "less", "more", "pssh", "parallel-ssh", "pdsh", "clush", "ansible",
+    "salt", "salt-ssh", "fab", "knife", "mussh",
 ];
 
 /// Whether warden models what `program` runs (a shell, an interpreter, a
@@ -366,7 +367,8 @@ impl Eval<'_> {
                 self.embedded(cmd)
             }
             "tmux" | "nix-shell" | "runuser" | "sg" | "npx" | "npm" | "pnpm" | "sem" | "screen"
-            | "gdb" | "ip" => self.launcher(cmd),
+            | "gdb" | "ip" | "pssh" | "parallel-ssh" | "pdsh" | "clush" | "ansible" | "salt"
+            | "salt-ssh" | "fab" | "knife" | "mussh" => self.launcher(cmd),
             "vim" | "vi" | "nvim" | "ex" | "view" | "vimdiff" => {
                 let mut iter = cmd.args.iter();
                 while let Some(arg) = iter.next() {
