@@ -6,11 +6,13 @@
 //! `echo 'rm -rf /'` from looking like `rm -rf /`.
 
 pub mod access;
+mod accounts;
 mod admin;
 pub mod catalog;
 mod cloud;
 mod containers;
 mod db;
+mod escape;
 mod exec;
 mod exec_interp;
 pub mod files;
@@ -30,6 +32,8 @@ pub(crate) mod near;
 mod net;
 mod opts;
 mod paths;
+mod perms;
+mod privileged;
 mod secrets;
 mod signs;
 mod storage;
@@ -265,9 +269,35 @@ pub static DANGEROUS: &[Table] = &[
         rules: windows::RULES,
     },
     Table {
+        file: "perms",
+        group: "perms",
+        rules: perms::RULES,
+    },
+    // Containers as a way out to the host: the container group, a file of
+    // its own beside containers.rs.
+    Table {
+        file: "escape",
+        group: "containers",
+        rules: escape::RULES,
+    },
+    Table {
         file: "admin",
         group: "admin",
         rules: admin::RULES,
+    },
+    // After admin, whose user and password rules say more about the
+    // commands both tables know.
+    Table {
+        file: "accounts",
+        group: "accounts",
+        rules: accounts::RULES,
+    },
+    // Last but one: a command run as root is judged here only when no rule
+    // with a model of it has spoken.
+    Table {
+        file: "privileged",
+        group: "privileged",
+        rules: privileged::RULES,
     },
     // Last: a text handed to an unmodelled program is judged only when no
     // rule with a model of the command has spoken.
