@@ -49,7 +49,7 @@ pub static RULES: &[Rule] = &[
         reason: "the file then runs with its owner's rights for whoever starts it: a copied shell made setuid root is a root shell for anyone",
         decision: Decision::Ask,
         matcher: Matcher::Verbs(SETUID),
-        hits: &["chmod u+s /usr/bin/find", "sudo chmod u+s /bin/bash", "chmod +s /tmp/rootbash", "chmod 4755 /usr/local/bin/tool", "chmod 04755 ./helper", "chmod 6755 /tmp/sh", "chmod g+s /tmp/payload", "chmod 2755 /usr/local/bin/x", "chmod u=rwxs,go=rx ./tool", "install -m 4755 ./helper /usr/local/bin/helper", "install --mode=6755 su2 /usr/local/sbin/", "python3 -c \"import os; os.chmod('/tmp/sh', 0o4755)\"", "perl -e 'chmod 04755, \"/tmp/sh\"'"],
+        hits: &["chmod u+s /usr/bin/find", "sudo chmod u+s /bin/bash", "chmod +s /tmp/rootbash", "chmod 4755 /usr/local/bin/tool", "chmod 04755 ./helper", "chmod 6755 /tmp/sh", "chmod g+s /tmp/payload", "chmod 2755 /usr/local/bin/x", "chmod u=rwxs,go=rx ./tool", "install -m 4755 ./helper ./dist/helper", "install --mode=6755 su2 /opt/tools/bin/", "python3 -c \"import os; os.chmod('/tmp/sh', 0o4755)\"", "perl -e 'chmod 04755, \"/tmp/sh\"'"],
         misses: &["chmod +x run.sh", "chmod 755 deploy.sh", "chmod u-s /usr/local/bin/tool", "chmod -s ./a.out", "chmod 0755 tool", "chmod 2775 shared-dir", "chmod g+s /srv/projects/team", "chmod +t drop", "chmod 1755 dir", "install -m 755 tool ~/.local/bin/tool", "install -d -m 2775 /srv/share", "python3 -c \"import os; os.chmod('run.sh', 0o755)\"", "echo chmod u+s x"],
     },
     Rule {

@@ -146,6 +146,8 @@ static KNOWN: &[Known] = &[
     any("make"), any("gmake"), any("ninja"), any("cmake"), any("meson"),
     // Container and cluster clients: the container rules judge their calls.
     any("docker"), any("docker-compose"), any("podman"), any("nerdctl"), any("kubectl"), any("crictl"), any("ctr"), any("helm"),
+    // warden's own reading commands.
+    verbs("warden", &["why", "rules", "test", "lint", "audit", "check", "doctor", "hook"]),
     // Creating a directory destroys nothing.
     any("mkdir"),
     // macOS.
@@ -176,7 +178,7 @@ pub static RULES: &[Rule] = &[
         reason: "as root a command can change anything on the machine, and warden has no model showing this one is harmless",
         decision: Decision::Ask,
         matcher: Matcher::AnyProgram { signs: Signs::PRIVILEGED, check: unmodelled_as_root },
-        hits: &["sudo ./install.sh", "sudo python3 setup_system.py", "sudo cp evil.so /usr/lib/", "sudo chmod 644 /etc/shadow", "sudo truncate -s 0 $LOG", "sudo mv /tmp/sshd_config /etc/ssh/sshd_config", "sudo sed -i 's/a/b/' /etc/ssh/sshd_config", "sudo add-apt-repository -y ppa:someone/tool", "sudo dnf config-manager --add-repo https://x.example/x.repo", "sudo vim /etc/sudoers", "sudo ip link set eth0 down", "sudo iptables -A INPUT -p tcp --dport 4444 -j ACCEPT", "sudo mount -o remount,rw /", "sudo hostnamectl set-hostname box", "doas cp x /etc/doas.conf", "pkexec cp /tmp/x /usr/bin/x", "run0 cp /tmp/x /usr/bin/x", "sudo -u root /opt/vendor/bin/agent --apply", "sudo sh -c 'cp /tmp/x /usr/bin/x'", "sudo ldconfig /tmp/lib"],
+                hits: &["sudo ./install.sh", "sudo python3 setup_system.py", "sudo add-apt-repository -y ppa:someone/tool", "sudo dnf config-manager --add-repo https://x.example/x.repo", "sudo ip link set eth0 down", "sudo iptables -A INPUT -p tcp --dport 4444 -j ACCEPT", "sudo mount -o remount,rw /", "sudo hostnamectl set-hostname box", "sudo swapoff -a", "sudo umount -l /home", "doas ./setup", "pkexec /opt/x/bin/tool --apply", "run0 ./setup.sh", "sudo -u root /opt/vendor/bin/agent --apply", "sudo sh -c 'swapoff -a'", "sudo ldconfig /tmp/lib", "sudo chmod 640 $KEY"],
         misses: &["sudo journalctl -u nginx", "sudo ss -lntp", "sudo cat /var/log/auth.log", "sudo lsof -i :8080", "sudo systemctl restart nginx", "sudo systemctl status nginx", "sudo apt install -y build-essential", "sudo dnf install -y git", "sudo make install", "sudo mkdir -p /opt/app", "sudo iptables -L -n", "sudo rm -rf ./build", "sudo chown -R $USER:$USER ./dist", "sudo chmod 2770 /var/www/project", "sudo cp -r dist/. /srv/site/", "sudo -u postgres createdb app", "sudo -v", "sudo sh -c 'apt-get update && apt-get install -y curl'", "sudo ip addr show", "sudo docker ps", "cp a /etc/x"],
     },
 ];
@@ -288,8 +290,9 @@ fn after_first_outside_core(cmd: &Command) -> bool {
 
 /// The system's own trees: programs, libraries, configuration, boot, the
 /// kernel's views, root's home, and the parts of `/var` the system keeps
-/// (logs, spools, package and service state). `/opt`, `/srv`, `/var/www`
-/// and the like hold what an administrator set up.
+/// (logs, spools, package and service state). `/opt`, `/srv`, `/var/www`,
+/// `/usr/local` and the like hold what an administrator set up; the file
+/// rules judge the programs and configuration in them.
 fn is_core(path: &str, cwd: Option<&str>) -> bool {
     const TREES: &[&str] = &["bin", "boot", "dev", "etc", "lib", "lib32", "lib64", "libx32", "proc", "sbin", "sys", "usr", "root", "System", "Library", "private", "cores"];
     const VAR: &[&str] = &["log", "spool", "lib", "db", "backups", "mail", "audit", "cache"];
@@ -298,6 +301,8 @@ fn is_core(path: &str, cwd: Option<&str>) -> bool {
         return false;
     };
     match parts.as_slice() {
+        // `/usr/local` is the administrator's own, where `make install` writes.
+        ["usr", "local", ..] => false,
         [first, ..] if TREES.contains(first) => true,
         ["var", second, ..] => VAR.contains(second),
         _ => false,
