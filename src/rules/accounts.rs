@@ -48,6 +48,9 @@ static CHANGE: &[Verb] = &[
     verb("sysadminctl", r"(?i)(?:^| )-(?:adduser|deleteuser|resetpasswordfor|securetokenon|securetokenoff)(?: |$)|(?i)(?:^| )-autologin (?:set|off)\b|(?i)(?:^| )-guestaccount on\b"),
     verb("dseditgroup", r"(?:^| )-o (?:edit|create|delete)(?: |$)"),
     verb("createhomedir", ""),
+    verb("pwpolicy", r"(?i)(?:^| )-(?:setpolicy|setglobalpolicy|setaccountpolicies|clearaccountpolicies|disableuser|enableuser)(?: |$)"),
+    // The rights database decides who may act as an administrator.
+    verb("security", r"^authorizationdb write\b"),
     verb("dsimport", ""),
 ];
 
@@ -94,8 +97,8 @@ pub static RULES: &[Rule] = &[
         reason: "who can log in, with which shell, uid, groups or password is the machine's own security; a changed account outlives the session",
         decision: Decision::Ask,
         matcher: Matcher::Verbs(CHANGE),
-        hits: &["useradd -m -s /bin/bash deploy", "sudo usermod -s /bin/bash www-data", "usermod -L bob", "chsh -s /bin/sh", "chfn -f Admin bob", "groupadd -g 0 -o rootgrp", "groupmod -n staff2 staff", "newusers /tmp/users.txt", "vipw", "gpasswd -a bob adm", "pw useradd hacker -u 0 -o", "pw user mod alice -s /bin/sh", "dscl . -create /Users/backdoor UniqueID 0", "dscl . -append /Groups/admin GroupMembership bob", "sysadminctl -addUser helper -admin", "dseditgroup -o create rootlike", "createhomedir -c -u bob", "chage -E -1 bob", "homectl create alice"],
-        misses: &["id", "groups bob", "getent passwd bob", "chsh -l", "chage -l bob", "dscl . -list /Users", "dscl . -read /Users/bob", "dseditgroup -o checkmember -m bob admin", "sysadminctl -secureTokenStatus bob", "pw usershow alice", "pw groupshow wheel", "usermod", "homectl list", "useradd --help", "echo useradd x"],
+        hits: &["useradd -m -s /bin/bash deploy", "sudo usermod -s /bin/bash www-data", "usermod -L bob", "chsh -s /bin/sh", "chfn -f Admin bob", "groupadd -g 0 -o rootgrp", "groupmod -n staff2 staff", "newusers /tmp/users.txt", "vipw", "gpasswd -a bob adm", "pw useradd hacker -u 0 -o", "pw user mod alice -s /bin/sh", "dscl . -create /Users/backdoor UniqueID 0", "dscl . -append /Groups/admin GroupMembership bob", "sysadminctl -addUser helper -admin", "dseditgroup -o create rootlike", "createhomedir -c -u bob", "chage -E -1 bob", "homectl create alice", "security authorizationdb write system.privilege.admin allow", "pwpolicy -u bob -disableuser"],
+        misses: &["id", "groups bob", "getent passwd bob", "chsh -l", "chage -l bob", "dscl . -list /Users", "dscl . -read /Users/bob", "dseditgroup -o checkmember -m bob admin", "sysadminctl -secureTokenStatus bob", "pw usershow alice", "pw groupshow wheel", "security authorizationdb read system.privilege.admin", "pwpolicy -u bob -getaccountpolicies", "usermod", "homectl list", "useradd --help", "echo useradd x"],
     },
     Rule {
         id: "accounts.shell-as-other-user",
@@ -103,7 +106,7 @@ pub static RULES: &[Rule] = &[
         reason: "everything typed in that shell runs with the other account's rights, out of sight of any check on single commands",
         decision: Decision::Ask,
         matcher: Matcher::Verbs(BECOME),
-        hits: &["su", "su -", "su - bob", "su -l postgres", "sudo su -", "sudo su", "sudo bash", "sudo /bin/bash -p", "sudo -u root zsh", "sudo -u bob bash", "sudo bash install.sh", "doas sh", "doas -u bob ksh", "pkexec /bin/sh", "pkexec", "run0", "run0 bash", "machinectl shell root@", "machinectl shell root@.host /bin/bash", "machinectl login", "env -i sudo /usr/bin/zsh"],
+        hits: &["su", "su -", "su - bob", "su -c bash", "su - root -c '/bin/sh -i'", "su -l postgres", "sudo su -", "sudo su", "sudo bash", "sudo /bin/bash -p", "sudo -u root zsh", "sudo -u bob bash", "sudo bash install.sh", "doas sh", "doas -u bob ksh", "pkexec /bin/sh", "pkexec", "run0", "run0 bash", "machinectl shell root@", "machinectl shell root@.host /bin/bash", "machinectl login", "env -i sudo /usr/bin/zsh"],
         misses: &["su -c 'ls /srv' deploy", "sudo apt update", "bash", "bash build.sh", "sudo -u postgres psql", "machinectl list", "sudo bash -c 'true'", "echo su -", "newgrp docker"],
     },
 ];
@@ -138,7 +141,19 @@ const SHELL: Spec = Spec::gnu("cO", &["rcfile", "init-file"]);
 /// command, which the analysis judges on its own).
 fn su_session(cmd: &Command) -> bool {
     let opts = parse_opts(&cmd.args, &SU);
-    opts.value('c').is_none() && !opts.long("command", 3) && !opts.long("session-command", 3)
+    let code = opts
+        .value('c')
+        .or(opts.long_value("command", 3))
+        .or(opts.long_value("session-command", 3));
+    code.is_none_or(starts_a_shell)
+}
+
+/// Code that only starts a shell (`bash`, `/bin/sh -i`): a session, not a command.
+fn starts_a_shell(code: &str) -> bool {
+    let mut words = code.split_whitespace();
+    let first = words.next().unwrap_or("");
+    let name = first.rsplit('/').next().unwrap_or(first);
+    SHELLS.contains(&name) && words.all(|w| w.starts_with('-') && !w.contains('c'))
 }
 
 /// A shell started by a privilege wrapper with no code to run: a session

@@ -549,7 +549,7 @@ pub(super) fn privileged(cmd: &Command) -> bool {
 }
 
 /// Host paths bind-mounted by a run (`-v SRC:DST[:OPTS]`, `--mount type=bind,src=SRC`), and whether read-only.
-fn bind_sources(cmd: &Command) -> Vec<(String, bool)> {
+pub(super) fn bind_sources(cmd: &Command) -> Vec<(String, bool)> {
     let Some(opts) = run_options(cmd, &["run", "create"]) else {
         return Vec::new();
     };

@@ -1,6 +1,6 @@
 //! Built-in rules: containers as a way out to the host (the daemon's API spoken to over its socket, confinement switched off, PID 1's namespaces entered, pods and containers with the host's namespaces or root).
 
-use super::containers::{host_root_mount, is_daemon_socket, privileged, run_options, socket_mount};
+use super::containers::{bind_sources, host_root_mount, is_daemon_socket, privileged, run_options, socket_mount};
 use super::opts::{parse_opts, Spec};
 use super::targets::is_block_device;
 use super::{verb, verb_if, Matcher, Rule, Verb};
@@ -48,7 +48,7 @@ pub static RULES: &[Rule] = &[
         reason: "whoever controls the container daemon or PID 1's namespaces controls the host: a container with / mounted or confinement off is root on the machine",
         decision: Decision::Ask,
         matcher: Matcher::Verbs(ESCAPE),
-        hits: &["curl --unix-socket /var/run/docker.sock -X POST http://localhost/containers/create -d '{}'", "curl -s --unix-socket /var/run/docker.sock -XPOST http://localhost/containers/x/start", "curl --unix-socket=/run/docker.sock --data '{}' http://d/exec/a/start", "socat - UNIX-CONNECT:/var/run/docker.sock", "nc -U /var/run/docker.sock", "docker run --security-opt seccomp=unconfined alpine", "docker run --security-opt apparmor=unconfined alpine", "docker run --device=/dev/sda alpine", "podman run --userns=host alpine", "docker run --net=host --cap-add=NET_ADMIN alpine", "nerdctl run --privileged alpine", "nerdctl run -v /:/mnt alpine", "nsenter -t 1 -m -u -i -n sh", "nsenter --target=1 -a", "nsenter --mount=/proc/1/ns/mnt -- /bin/bash", "kubectl run x --image=busybox --overrides='{\"spec\":{\"hostNetwork\":true}}'", "kubectl debug node/worker-1 -it --image=ubuntu", "ctr run --privileged --rm docker.io/library/alpine:latest x sh", "crictl exec -it 1f2e3d sh", "ctr task exec --exec-id sh1 -t web sh", "lxc config set c1 security.privileged true", "lxc config device add c1 host disk source=/ path=/mnt/root"],
+        hits: &["curl --unix-socket /var/run/docker.sock -X POST http://localhost/containers/create -d '{}'", "curl -s --unix-socket /var/run/docker.sock -XPOST http://localhost/containers/x/start", "curl --unix-socket=/run/docker.sock --data '{}' http://d/exec/a/start", "socat - UNIX-CONNECT:/var/run/docker.sock", "nc -U /var/run/docker.sock", "docker run --security-opt seccomp=unconfined alpine", "docker run --security-opt apparmor=unconfined alpine", "docker run --device=/dev/sda alpine", "podman run --userns=host alpine", "docker run --net=host --cap-add=NET_ADMIN alpine", "docker run -v /etc/shadow:/tmp/shadow:ro alpine", "docker run -v /dev:/dev alpine", "nerdctl run --privileged alpine", "nerdctl run -v /:/mnt alpine", "nsenter -t 1 -m -u -i -n sh", "nsenter --target=1 -a", "nsenter --mount=/proc/1/ns/mnt -- /bin/bash", "kubectl run x --image=busybox --overrides='{\"spec\":{\"hostNetwork\":true}}'", "kubectl debug node/worker-1 -it --image=ubuntu", "ctr run --privileged --rm docker.io/library/alpine:latest x sh", "crictl exec -it 1f2e3d sh", "ctr task exec --exec-id sh1 -t web sh", "lxc config set c1 security.privileged true", "lxc config device add c1 host disk source=/ path=/mnt/root"],
         misses: &["curl --unix-socket /var/run/docker.sock http://localhost/containers/json", "curl --unix-socket /var/run/docker.sock -X GET http://localhost/images/json", "nsenter --help", "nsenter -t 4242 -n ip addr", "docker run --rm -it --net=host nicolaka/netshoot", "docker run --cap-add=NET_ADMIN alpine ip link", "docker run --security-opt no-new-privileges alpine", "docker run --device /dev/fuse alpine", "kubectl exec -it deploy/api -- sh", "kubectl debug -it pod/api --image=busybox --target=api", "crictl ps", "ctr images ls", "lxc config set c1 limits.memory 2GB", "nerdctl run --rm -p 80:80 nginx", "nc -zv localhost 5432"],
     },
 ];
@@ -108,5 +108,15 @@ fn unconfined_run(cmd: &Command) -> bool {
         let host = v.split(':').next().unwrap_or("");
         is_block_device(host) || matches!(host, "/dev/mem" | "/dev/kmem" | "/dev/port")
     });
-    security_off || host_ns || caps || device
+    security_off || host_ns || caps || device || secret_mount(cmd)
+}
+
+/// A bind mount of the host's password hashes, sudo rules, root's home,
+/// its devices, its boot files or the daemon's own state, read-only or not.
+fn secret_mount(cmd: &Command) -> bool {
+    const SOURCES: &[&str] = &["/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/sudoers.d", "/root", "/dev", "/boot", "/var/lib/docker", "/etc/ssh"];
+    bind_sources(cmd).iter().any(|(src, _)| {
+        let src = src.trim_end_matches('/');
+        SOURCES.iter().any(|s| src == *s || src.strip_prefix(s).is_some_and(|r| r.starts_with('/')))
+    })
 }

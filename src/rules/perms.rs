@@ -68,7 +68,7 @@ pub static RULES: &[Rule] = &[
         decision: Decision::Ask,
         matcher: Matcher::Verbs(AT_SCALE),
         hits: &["chmod 000 /", "chmod -R 000 ~", "chmod --recursive 000 $HOME", "chmod 000 ~", "chmod -R 755 ~/", "chown -R nobody ~", "sudo chown nobody /", "chown -R 65534 /home/alice", "chgrp -R nogroup ~", "setfacl -R -m u:nobody:rwx /", "setfacl -m u:eve:rwx ~", "sudo setfacl -b /etc", "chmod -R +a 'everyone allow read' ~", "chmod -N ~", "chflags -R hidden ~", "chattr -R +i ~", "chmod 0 /etc", "find ~ -exec chmod 000 {} +"],
-        misses: &["chmod -R u+w build", "chown -R $USER ./node_modules", "sudo chown -R $USER:$USER ~", "sudo chown -R $(whoami) ~/.npm", "chmod 700 ~/.ssh", "chmod 755 ~", "chmod 700 ~", "chgrp -R developers ./repo", "setfacl -m u:alice:rw report.txt", "setfacl -R -m g:devs:rwX ./shared", "setfacl -m u:www-data:rx /var/www/app", "chflags hidden ~/Desktop/old", "chattr +i ./release.lock", "chmod -R 644 ~/Documents/notes", "find . -type d -exec chmod 755 {} +", "echo chmod -R 000 ~"],
+        misses: &["chmod -R u+w build", "chown -R $USER ./node_modules", "sudo chown -R $USER:$USER ~", "sudo chown -R $(whoami) ~/.npm", "chmod 700 ~/.ssh", "chmod 755 ~", "chmod 700 ~", "chgrp -R developers ./repo", "setfacl -m u:alice:rw report.txt", "setfacl -R -m g:devs:rwX ./shared", "setfacl -m u:www-data:rx /var/www/app", "chown www-data /var/www/html/uploads", "chflags hidden ~/Desktop/old", "chattr +i ./release.lock", "chmod -R 644 ~/Documents/notes", "find . -type d -exec chmod 755 {} +", "echo chmod -R 000 ~"],
     },
 ];
 
@@ -290,10 +290,12 @@ fn chown_wide(cmd: &Command) -> bool {
     let Some((owner, paths)) = opts.operands.split_first().filter(|_| !opts.long("reference", 3)) else {
         return false;
     };
+    // A system tree given away recursively is the floor's to block; one
+    // directory of it changed as root is the privileged rule's to judge.
     !is_self_owner(owner)
-        && paths
-            .iter()
-            .any(|p| reach(p, cmd.cwd.as_deref()).is_some())
+        && paths.iter().any(|p| {
+            matches!(reach(p, cmd.cwd.as_deref()), Some(Target::Root | Target::Home))
+        })
 }
 
 #[rustfmt::skip]

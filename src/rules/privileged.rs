@@ -101,14 +101,17 @@ static KNOWN: &[Known] = &[
     // Logs and the clock, read.
     without("journalctl", &["--vacuum-size", "--vacuum-time", "--vacuum-files", "--rotate", "--flush", "--relinquish-var", "--setup-keys"]),
     verbs("log", &["show", "stream", "stats"]),
-    verbs("timedatectl", &["status", "show", "list-timezones", "timesync-status", "show-timesync"]),
+    verbs("timedatectl", &["status", "show", "list-timezones", "timesync-status", "show-timesync", "set-timezone", "set-ntp"]),
     verbs("hostnamectl", &["status"]),
-    verbs("localectl", &["status", "list-locales", "list-keymaps"]),
+    verbs("localectl", &["status", "list-locales", "list-keymaps", "set-locale", "set-keymap", "set-x11-keymap"]),
+    any("locale-gen"), any("update-locale"),
     verbs("loginctl", &["list-sessions", "list-users", "list-seats", "show-session", "show-user", "session-status", "user-status", "seat-status"]),
     // Firewalls, read.
     check("iptables", iptables_reads), check("ip6tables", iptables_reads),
     verbs("nft", &["list"]),
-    verbs("ufw", &["status", "show", "app"]),
+    // Turning the firewall on and opening a service's port are its
+    // everyday use; admin.firewall-disable judges turning it off.
+    verbs("ufw", &["status", "show", "app", "enable", "reload", "allow", "deny", "reject", "limit"]),
     check("firewall-cmd", |c| c.args.iter().all(|a| a.starts_with("--list") || a.starts_with("--get") || a.starts_with("--query") || matches!(a.as_str(), "--state" | "--reload" | "--permanent") || a.starts_with("--zone"))),
     check("pfctl", |c| c.args.iter().all(|a| a.starts_with("-s") || a == "-v" || a == "-vv")),
     // Services: reading them, restarting and reloading them to apply a change.
@@ -152,6 +155,7 @@ static KNOWN: &[Known] = &[
     any("mkdir"),
     // macOS.
     any("dscacheutil"), any("purge"), any("xcode-select"), any("xcodebuild"),
+    verbs("defaults", &["read", "read-type", "domains", "find", "export"]),
     check("pmset", |c| c.args.first().is_some_and(|a| a == "-g")),
     check("scutil", |c| c.args.iter().any(|a| a.starts_with("--get") || a == "--dns" || a == "--proxy" || a == "--nwi")),
     verbs("tmutil", &["listbackups", "status", "latestbackup", "listlocalsnapshots", "destinationinfo", "compare", "startbackup"]),
@@ -163,7 +167,15 @@ static KNOWN: &[Known] = &[
     // judge homes, keys, start-up files and the rest first.
     check("cp", outside_core), check("mv", outside_core), check("rm", outside_core), check("rmdir", outside_core),
     check("ln", outside_core), check("touch", outside_core), check("tee", outside_core), check("truncate", outside_core),
-    check("tar", outside_core), check("unzip", outside_core), check("rsync", outside_core), check("install", outside_core),
+    // Editors opened on a file outside the system's trees; an option
+    // (`vim -c ':!sh'`) can run anything.
+    check("nano", plain_outside_core), check("vim", plain_outside_core), check("vi", plain_outside_core),
+    check("nvim", plain_outside_core), check("emacs", plain_outside_core), check("micro", plain_outside_core),
+    // git in a checkout root owns (`sudo git -C /opt/app pull`); its rules
+    // judge the rest, but config and pagers given here run programs.
+    check("git", |c| !c.args.iter().any(|a| matches!(a.as_str(), "-c" | "-p" | "--paginate" | "help" | "--exec-path" | "difftool" | "mergetool") || a.starts_with("--config") || a.starts_with("--exec-path="))),
+    check("install", |c| parse_opts(&c.args, &GNU).flag('d') || outside_core(c)),
+    check("tar", outside_core), check("unzip", outside_core), check("rsync", outside_core),
     check("chmod", after_first_outside_core), check("chown", after_first_outside_core), check("chgrp", after_first_outside_core),
     check("setfacl", outside_core), check("chattr", outside_core), check("chflags", after_first_outside_core),
     // Capabilities: perms.capabilities judges what is granted.
@@ -178,8 +190,8 @@ pub static RULES: &[Rule] = &[
         reason: "as root a command can change anything on the machine, and warden has no model showing this one is harmless",
         decision: Decision::Ask,
         matcher: Matcher::AnyProgram { signs: Signs::PRIVILEGED, check: unmodelled_as_root },
-                hits: &["sudo ./install.sh", "sudo python3 setup_system.py", "sudo add-apt-repository -y ppa:someone/tool", "sudo dnf config-manager --add-repo https://x.example/x.repo", "sudo ip link set eth0 down", "sudo iptables -A INPUT -p tcp --dport 4444 -j ACCEPT", "sudo mount -o remount,rw /", "sudo hostnamectl set-hostname box", "sudo swapoff -a", "sudo umount -l /home", "doas ./setup", "pkexec /opt/x/bin/tool --apply", "run0 ./setup.sh", "sudo -u root /opt/vendor/bin/agent --apply", "sudo sh -c 'swapoff -a'", "sudo ldconfig /tmp/lib", "sudo chmod 640 $KEY"],
-        misses: &["sudo journalctl -u nginx", "sudo ss -lntp", "sudo cat /var/log/auth.log", "sudo lsof -i :8080", "sudo systemctl restart nginx", "sudo systemctl status nginx", "sudo apt install -y build-essential", "sudo dnf install -y git", "sudo make install", "sudo mkdir -p /opt/app", "sudo iptables -L -n", "sudo rm -rf ./build", "sudo chown -R $USER:$USER ./dist", "sudo chmod 2770 /var/www/project", "sudo cp -r dist/. /srv/site/", "sudo -u postgres createdb app", "sudo -v", "sudo sh -c 'apt-get update && apt-get install -y curl'", "sudo ip addr show", "sudo docker ps", "cp a /etc/x"],
+                hits: &["sudo ./install.sh", "sudo python3 setup_system.py", "sudo add-apt-repository -y ppa:someone/tool", "sudo dnf config-manager --add-repo https://x.example/x.repo", "sudo ip link set eth0 down", "sudo iptables -A INPUT -p tcp --dport 4444 -j ACCEPT", "sudo mount -o remount,rw /", "sudo hostnamectl set-hostname box", "sudo swapoff -a", "sudo umount -l /home", "doas ./setup", "pkexec /opt/x/bin/tool --apply", "run0 ./setup.sh", "sudo -u root /opt/vendor/bin/agent --apply", "sudo sh -c 'swapoff -a'", "sudo ldconfig /tmp/lib", "sudo chmod 640 $KEY", "sudo vim -c ':!/bin/sh'", "sudo git -p help config", "sudo -u#-1 ./x"],
+        misses: &["sudo journalctl -u nginx", "sudo ss -lntp", "sudo cat /var/log/auth.log", "sudo lsof -i :8080", "sudo systemctl restart nginx", "sudo systemctl status nginx", "sudo apt install -y build-essential", "sudo dnf install -y git", "sudo make install", "sudo mkdir -p /opt/app", "sudo iptables -L -n", "sudo rm -rf ./build", "sudo chown -R $USER:$USER ./dist", "sudo chmod 2770 /var/www/project", "sudo cp -r dist/. /srv/site/", "sudo -u postgres createdb app", "sudo -v", "sudo sh -c 'apt-get update && apt-get install -y curl'", "sudo ip addr show", "sudo docker ps", "sudo nano /opt/app/.env", "sudo git -C /opt/app pull", "sudo ufw allow 80/tcp", "sudo install -m 0755 -d /etc/apt/keyrings", "cp a /etc/x"],
     },
 ];
 
@@ -212,7 +224,7 @@ fn as_root(cmd: &Command) -> bool {
     cmd.wrappers
         .iter()
         .filter(|w| PRIVILEGE_WRAPPERS.contains(&w.name.as_str()))
-        .any(|w| target_user(w).is_none_or(|u| matches!(u, "root" | "0" | "#0")))
+        .any(|w| target_user(w).is_none_or(|u| matches!(u, "root" | "0" | "#0" | "#-1" | "#4294967295")))
 }
 
 fn unmodelled_as_root(cmd: &Command) -> bool {
@@ -280,6 +292,11 @@ fn rpm_routine(cmd: &Command) -> bool {
 fn outside_core(cmd: &Command) -> bool {
     let ops: Vec<&str> = parse_opts(&cmd.args, &GNU).operands;
     clear_of_core(cmd, &ops)
+}
+
+/// As [`outside_core`], with no option at all.
+fn plain_outside_core(cmd: &Command) -> bool {
+    !cmd.args.iter().any(|a| a.starts_with(['-', '+'])) && outside_core(cmd)
 }
 
 /// As [`outside_core`], after the mode, owner or flags the program takes first.
