@@ -57,7 +57,15 @@ static CHANGE: &[Verb] = &[
 /// Groups whose members are root in all but name: the container daemons
 /// (start a container with `/` mounted), raw disks and memory, password hashes.
 const ROOT_EQUIVALENT: &[&str] = &[
-    "docker", "lxd", "incus-admin", "incus", "libvirt", "disk", "shadow", "kmem", "podman",
+    "docker",
+    "lxd",
+    "incus-admin",
+    "incus",
+    "libvirt",
+    "disk",
+    "shadow",
+    "kmem",
+    "podman",
 ];
 
 fn is_root_equivalent(group: &str) -> bool {
@@ -113,8 +121,7 @@ pub static RULES: &[Rule] = &[
 
 /// Whether `cmd` does more than list (`chsh -l`, `chage -l bob`).
 fn changes_more_than_listing(cmd: &Command) -> bool {
-    !cmd
-        .args
+    !cmd.args
         .iter()
         .any(|a| matches!(a.as_str(), "-l" | "--list" | "--list-shells"))
 }

@@ -392,9 +392,8 @@ pub(super) fn adds_to_group(cmd: &Command, wanted: fn(&str) -> bool) -> bool {
         "dseditgroup" => {
             cmd.args.iter().any(|a| a == "-a") && cmd.args.last().is_some_and(|g| wanted(g))
         }
-        _ => net_words(cmd, "localgroup").is_some_and(|w| {
-            w.len() >= 3 && wanted(&w[1]) && w.iter().any(|a| a == "/add")
-        }),
+        _ => net_words(cmd, "localgroup")
+            .is_some_and(|w| w.len() >= 3 && wanted(&w[1]) && w.iter().any(|a| a == "/add")),
     }
 }
 

@@ -1,6 +1,8 @@
 //! Built-in rules: containers as a way out to the host (the daemon's API spoken to over its socket, confinement switched off, PID 1's namespaces entered, pods and containers with the host's namespaces or root).
 
-use super::containers::{bind_sources, host_root_mount, is_daemon_socket, privileged, run_options, socket_mount};
+use super::containers::{
+    bind_sources, host_root_mount, is_daemon_socket, privileged, run_options, socket_mount,
+};
 use super::opts::{parse_opts, Spec};
 use super::targets::is_block_device;
 use super::{verb, verb_if, Matcher, Rule, Verb};
@@ -60,24 +62,46 @@ const CURL: Spec = Spec::gnu("XdHFTuoAeEKrwyYzbcC", &["unix-socket", "abstract-u
 /// the daemon's API creates, starts, execs in and removes containers.
 fn curl_writes_to_daemon(cmd: &Command) -> bool {
     let opts = parse_opts(&cmd.args, &CURL);
-    let socket = opts.long_value("unix-socket", 6).or(opts.long_value("abstract-unix-socket", 6));
+    let socket = opts
+        .long_value("unix-socket", 6)
+        .or(opts.long_value("abstract-unix-socket", 6));
     if !socket.is_some_and(is_daemon_socket) {
         return false;
     }
-    let method = opts.value('X').or(opts.long_value("request", 4)).unwrap_or("");
+    let method = opts
+        .value('X')
+        .or(opts.long_value("request", 4))
+        .unwrap_or("");
     let body = opts.value('d').is_some()
         || opts.value('F').is_some()
         || opts.value('T').is_some()
-        || ["data", "data-raw", "data-binary", "data-urlencode", "json", "form", "upload-file"]
-            .iter()
-            .any(|l| opts.long(l, l.len()));
-    body || !(method.is_empty() || method.eq_ignore_ascii_case("GET") || method.eq_ignore_ascii_case("HEAD"))
+        || [
+            "data",
+            "data-raw",
+            "data-binary",
+            "data-urlencode",
+            "json",
+            "form",
+            "upload-file",
+        ]
+        .iter()
+        .any(|l| opts.long(l, l.len()));
+    body || !(method.is_empty()
+        || method.eq_ignore_ascii_case("GET")
+        || method.eq_ignore_ascii_case("HEAD"))
 }
 
 /// Capabilities that open the host, beyond `containers.privileged`'s own.
 const HOST_CAPS: &[&str] = &[
-    "sys_rawio", "dac_read_search", "dac_override", "sys_boot", "mac_admin", "mac_override", "bpf",
-    "sys_time", "syslog",
+    "sys_rawio",
+    "dac_read_search",
+    "dac_override",
+    "sys_boot",
+    "mac_admin",
+    "mac_override",
+    "bpf",
+    "sys_time",
+    "syslog",
 ];
 
 /// A run or create with confinement off, host namespaces, raw devices or
@@ -95,9 +119,14 @@ fn unconfined_run(cmd: &Command) -> bool {
     };
     let host_net = value(&["--net", "--network"]).iter().any(|v| v == "host");
     let security_off = value(&["--security-opt"]).iter().any(|v| {
-        v.ends_with("=unconfined") || v.ends_with(":unconfined") || v == "label=disable" || v == "label:disable"
+        v.ends_with("=unconfined")
+            || v.ends_with(":unconfined")
+            || v == "label=disable"
+            || v == "label:disable"
     });
-    let host_ns = value(&["--userns", "--uts", "--cgroupns"]).iter().any(|v| v == "host");
+    let host_ns = value(&["--userns", "--uts", "--cgroupns"])
+        .iter()
+        .any(|v| v == "host");
     let caps = value(&["--cap-add"]).iter().any(|v| {
         v.split(',').any(|c| {
             let c = c.strip_prefix("cap_").unwrap_or(c);
@@ -114,9 +143,21 @@ fn unconfined_run(cmd: &Command) -> bool {
 /// A bind mount of the host's password hashes, sudo rules, root's home,
 /// its devices, its boot files or the daemon's own state, read-only or not.
 fn secret_mount(cmd: &Command) -> bool {
-    const SOURCES: &[&str] = &["/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/sudoers.d", "/root", "/dev", "/boot", "/var/lib/docker", "/etc/ssh"];
+    const SOURCES: &[&str] = &[
+        "/etc/shadow",
+        "/etc/gshadow",
+        "/etc/sudoers",
+        "/etc/sudoers.d",
+        "/root",
+        "/dev",
+        "/boot",
+        "/var/lib/docker",
+        "/etc/ssh",
+    ];
     bind_sources(cmd).iter().any(|(src, _)| {
         let src = src.trim_end_matches('/');
-        SOURCES.iter().any(|s| src == *s || src.strip_prefix(s).is_some_and(|r| r.starts_with('/')))
+        SOURCES
+            .iter()
+            .any(|s| src == *s || src.strip_prefix(s).is_some_and(|r| r.starts_with('/')))
     })
 }

@@ -116,7 +116,10 @@ fn chmod_parts(cmd: &Command) -> Option<(Option<&str>, Vec<&str>)> {
     }
     // GNU reads `chmod -w file` and `chmod -s file` as modes.
     let dash_mode = cmd.args.iter().map(String::as_str).find(|a| {
-        a.len() > 1 && a.starts_with('-') && !a.starts_with("--") && a[1..].chars().all(|c| "rwxXstugo".contains(c))
+        a.len() > 1
+            && a.starts_with('-')
+            && !a.starts_with("--")
+            && a[1..].chars().all(|c| "rwxXstugo".contains(c))
     });
     if opts.flag('N') {
         return Some((None, opts.operands));
@@ -139,7 +142,9 @@ fn chmod_setuid(cmd: &Command) -> bool {
         (true, _) => true,
         // setgid on a directory makes new files inherit its group, which is
         // what shared directories are for; on a program it is privilege.
-        (false, true) => paths.iter().any(|p| looks_like_program(p, cmd.cwd.as_deref())),
+        (false, true) => paths
+            .iter()
+            .any(|p| looks_like_program(p, cmd.cwd.as_deref())),
         (false, false) => false,
     }
 }
@@ -147,7 +152,11 @@ fn chmod_setuid(cmd: &Command) -> bool {
 /// A path that names a program rather than a shared directory: in temp, in
 /// a `bin` directory, a shell or interpreter, or a name with an extension.
 fn looks_like_program(path: &str, cwd: Option<&str>) -> bool {
-    let name = path.trim_end_matches('/').rsplit('/').next().unwrap_or(path);
+    let name = path
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or(path);
     classify(path, cwd) == Target::Temp
         || path.split('/').any(|c| c == "bin" || c == "sbin")
         || name.trim_start_matches('.').contains('.')
@@ -171,8 +180,17 @@ fn install_setuid(cmd: &Command) -> bool {
 /// Capabilities that give nothing of root's away: ports below 1024, raw
 /// sockets for ping, locked memory, scheduling, alarms, audit writes.
 const HARMLESS_CAPS: &[&str] = &[
-    "net_bind_service", "net_raw", "net_broadcast", "ipc_lock", "sys_nice", "sys_resource",
-    "wake_alarm", "block_suspend", "audit_write", "lease", "sys_tty_config",
+    "net_bind_service",
+    "net_raw",
+    "net_broadcast",
+    "ipc_lock",
+    "sys_nice",
+    "sys_resource",
+    "wake_alarm",
+    "block_suspend",
+    "audit_write",
+    "lease",
+    "sys_tty_config",
 ];
 
 /// Whether a capability text (`cap_setuid,cap_setgid+ep`, `=ep`, `all=eip`)
@@ -259,7 +277,9 @@ fn breaking_mode(mode: &str) -> bool {
         let owner = who.is_empty() || who.contains('a') || who.contains('u');
         let rest = &clause[who.len()..];
         (owner && (rest.starts_with("-rwx") || rest == "=" || rest.starts_with("-rw")))
-            || ((who.contains('o') || who.contains('a')) && rest.starts_with('+') && rest.contains('w'))
+            || ((who.contains('o') || who.contains('a'))
+                && rest.starts_with('+')
+                && rest.contains('w'))
     })
 }
 
@@ -281,20 +301,37 @@ fn chmod_wide(cmd: &Command) -> bool {
 }
 
 fn is_self_owner(owner: &str) -> bool {
-    const IDS: &[&str] = &["$(id -u)", "$(id -g)", "$(id -gn)", "$UID", "${UID}", "staff"];
-    owner.split([':', '.']).next().is_some_and(|u| SELF.contains(&u) || IDS.contains(&u))
+    const IDS: &[&str] = &[
+        "$(id -u)",
+        "$(id -g)",
+        "$(id -gn)",
+        "$UID",
+        "${UID}",
+        "staff",
+    ];
+    owner
+        .split([':', '.'])
+        .next()
+        .is_some_and(|u| SELF.contains(&u) || IDS.contains(&u))
 }
 
 fn chown_wide(cmd: &Command) -> bool {
     let opts = parse_opts(&cmd.args, &Spec::gnu("", &["reference", "from"]));
-    let Some((owner, paths)) = opts.operands.split_first().filter(|_| !opts.long("reference", 3)) else {
+    let Some((owner, paths)) = opts
+        .operands
+        .split_first()
+        .filter(|_| !opts.long("reference", 3))
+    else {
         return false;
     };
     // A system tree given away recursively is the floor's to block; one
     // directory of it changed as root is the privileged rule's to judge.
     !is_self_owner(owner)
         && paths.iter().any(|p| {
-            matches!(reach(p, cmd.cwd.as_deref()), Some(Target::Root | Target::Home))
+            matches!(
+                reach(p, cmd.cwd.as_deref()),
+                Some(Target::Root | Target::Home)
+            )
         })
 }
 
@@ -303,22 +340,31 @@ const SETFACL: Spec = Spec::gnu("mMxX", &["modify", "modify-file", "remove", "re
 
 fn setfacl_wide(cmd: &Command) -> bool {
     let opts = parse_opts(&cmd.args, &SETFACL);
-    let sweeping = recursive(cmd) || opts.flag('b') || opts.flag('k') || opts.long("remove-all", 8) || opts.long("remove-default", 8);
-    opts.operands.iter().any(|p| match reach(p, cmd.cwd.as_deref()) {
-        Some(Target::System) => sweeping,
-        Some(_) => true,
-        None => false,
-    })
+    let sweeping = recursive(cmd)
+        || opts.flag('b')
+        || opts.flag('k')
+        || opts.long("remove-all", 8)
+        || opts.long("remove-default", 8);
+    opts.operands
+        .iter()
+        .any(|p| match reach(p, cmd.cwd.as_deref()) {
+            Some(Target::System) => sweeping,
+            Some(_) => true,
+            None => false,
+        })
 }
 
 fn chflags_wide(cmd: &Command) -> bool {
     let opts = parse_opts(&cmd.args, &GNU);
     let deep = opts.flag('R');
-    opts.operands.iter().skip(1).any(|p| match reach(p, cmd.cwd.as_deref()) {
-        Some(Target::System) => deep,
-        Some(_) => true,
-        None => false,
-    })
+    opts.operands
+        .iter()
+        .skip(1)
+        .any(|p| match reach(p, cmd.cwd.as_deref()) {
+            Some(Target::System) => deep,
+            Some(_) => true,
+            None => false,
+        })
 }
 
 /// chattr's modes look like options (`-i`, `+i`, `=ai`); its own options

@@ -33,22 +33,66 @@ struct Known {
 }
 
 const fn any(program: &'static str) -> Known {
-    Known { program, uses: Use::Any }
+    Known {
+        program,
+        uses: Use::Any,
+    }
 }
 const fn verbs(program: &'static str, list: &'static [&'static str]) -> Known {
-    Known { program, uses: Use::Verbs(list) }
+    Known {
+        program,
+        uses: Use::Verbs(list),
+    }
 }
 const fn without(program: &'static str, list: &'static [&'static str]) -> Known {
-    Known { program, uses: Use::Without(list) }
+    Known {
+        program,
+        uses: Use::Without(list),
+    }
 }
 const fn check(program: &'static str, f: fn(&Command) -> bool) -> Known {
-    Known { program, uses: Use::Check(f) }
+    Known {
+        program,
+        uses: Use::Check(f),
+    }
 }
 
 /// Verbs of language package managers that install from their registry or only read.
-const PACKAGE_VERBS: &[&str] = &["install", "i", "add", "list", "ls", "show", "info", "freeze", "search", "outdated", "update", "upgrade", "check", "view", "doctor"];
+const PACKAGE_VERBS: &[&str] = &[
+    "install", "i", "add", "list", "ls", "show", "info", "freeze", "search", "outdated", "update",
+    "upgrade", "check", "view", "doctor",
+];
 /// systemctl's reading verbs and the restarts that apply a change.
-const SYSTEMCTL_VERBS: &[&str] = &["status", "show", "cat", "help", "list-units", "list-unit-files", "list-sockets", "list-timers", "list-jobs", "list-dependencies", "list-machines", "list-automounts", "list-paths", "is-active", "is-enabled", "is-failed", "is-system-running", "show-environment", "get-default", "restart", "reload", "try-restart", "reload-or-restart", "try-reload-or-restart", "condrestart", "force-reload", "daemon-reload", "reset-failed"];
+const SYSTEMCTL_VERBS: &[&str] = &[
+    "status",
+    "show",
+    "cat",
+    "help",
+    "list-units",
+    "list-unit-files",
+    "list-sockets",
+    "list-timers",
+    "list-jobs",
+    "list-dependencies",
+    "list-machines",
+    "list-automounts",
+    "list-paths",
+    "is-active",
+    "is-enabled",
+    "is-failed",
+    "is-system-running",
+    "show-environment",
+    "get-default",
+    "restart",
+    "reload",
+    "try-restart",
+    "reload-or-restart",
+    "try-reload-or-restart",
+    "condrestart",
+    "force-reload",
+    "daemon-reload",
+    "reset-failed",
+];
 
 /// The model: programs that, used as their row says, only read or do
 /// routine work as root. Other rules still judge every call first.
@@ -197,7 +241,9 @@ pub static RULES: &[Rule] = &[
 
 /// Whether a privilege wrapper runs `cmd` (as anyone): its sign.
 pub(super) fn wrapped_privileged(cmd: &Command) -> bool {
-    cmd.wrappers.iter().any(|w| PRIVILEGE_WRAPPERS.contains(&w.name.as_str()))
+    cmd.wrappers
+        .iter()
+        .any(|w| PRIVILEGE_WRAPPERS.contains(&w.name.as_str()))
 }
 
 /// The user a privilege wrapper runs its command as, when one is named.
@@ -224,7 +270,9 @@ fn as_root(cmd: &Command) -> bool {
     cmd.wrappers
         .iter()
         .filter(|w| PRIVILEGE_WRAPPERS.contains(&w.name.as_str()))
-        .any(|w| target_user(w).is_none_or(|u| matches!(u, "root" | "0" | "#0" | "#-1" | "#4294967295")))
+        .any(|w| {
+            target_user(w).is_none_or(|u| matches!(u, "root" | "0" | "#0" | "#-1" | "#4294967295"))
+        })
 }
 
 fn unmodelled_as_root(cmd: &Command) -> bool {
@@ -260,31 +308,61 @@ fn routine(cmd: &Command, depth: usize) -> bool {
 }
 
 fn ip_reads(cmd: &Command) -> bool {
-    const WRITES: &[&str] = &["add", "del", "delete", "set", "change", "replace", "flush", "append", "prepend", "exec", "attach", "detach", "save", "restore", "update"];
+    const WRITES: &[&str] = &[
+        "add", "del", "delete", "set", "change", "replace", "flush", "append", "prepend", "exec",
+        "attach", "detach", "save", "restore", "update",
+    ];
     !cmd.args.iter().any(|a| WRITES.contains(&a.as_str()))
 }
 
 fn iptables_reads(cmd: &Command) -> bool {
     let lists = cmd.args.iter().any(|a| {
         matches!(a.as_str(), "--list" | "--list-rules" | "--check")
-            || (a.starts_with('-') && !a.starts_with("--") && (a.contains('L') || a.contains('S') || a.contains('C')))
+            || (a.starts_with('-')
+                && !a.starts_with("--")
+                && (a.contains('L') || a.contains('S') || a.contains('C')))
     });
     let writes = cmd.args.iter().any(|a| {
-        a.starts_with('-') && !a.starts_with("--") && a[1..].chars().any(|c| "AIDRFXPNEZ".contains(c))
+        a.starts_with('-')
+            && !a.starts_with("--")
+            && a[1..].chars().any(|c| "AIDRFXPNEZ".contains(c))
     });
     lists && !writes
 }
 
 fn dpkg_routine(cmd: &Command) -> bool {
-    const CHANGES: &[&str] = &["-P", "--purge", "-r", "--remove", "--set-selections", "--clear-selections", "--add-architecture", "--remove-architecture", "--clear-avail"];
-    !cmd.args.iter().any(|a| a.starts_with("--force") || CHANGES.contains(&a.as_str()))
+    const CHANGES: &[&str] = &[
+        "-P",
+        "--purge",
+        "-r",
+        "--remove",
+        "--set-selections",
+        "--clear-selections",
+        "--add-architecture",
+        "--remove-architecture",
+        "--clear-avail",
+    ];
+    !cmd.args
+        .iter()
+        .any(|a| a.starts_with("--force") || CHANGES.contains(&a.as_str()))
 }
 
 fn rpm_routine(cmd: &Command) -> bool {
     let first = cmd.args.first().map_or("", String::as_str);
-    let reads = first.starts_with("-q") || first.starts_with("-V") || first.starts_with("-K") || matches!(first, "--query" | "--verify" | "--checksig");
-    let installs = first.starts_with("-i") || first.starts_with("-U") || first.starts_with("-F") || matches!(first, "--install" | "--upgrade" | "--freshen");
-    let forced = cmd.args.iter().any(|a| matches!(a.as_str(), "--nodeps" | "--force" | "--nosignature" | "--nodigest"));
+    let reads = first.starts_with("-q")
+        || first.starts_with("-V")
+        || first.starts_with("-K")
+        || matches!(first, "--query" | "--verify" | "--checksig");
+    let installs = first.starts_with("-i")
+        || first.starts_with("-U")
+        || first.starts_with("-F")
+        || matches!(first, "--install" | "--upgrade" | "--freshen");
+    let forced = cmd.args.iter().any(|a| {
+        matches!(
+            a.as_str(),
+            "--nodeps" | "--force" | "--nosignature" | "--nodigest"
+        )
+    });
     (reads || installs) && !forced
 }
 
@@ -302,7 +380,8 @@ fn plain_outside_core(cmd: &Command) -> bool {
 /// As [`outside_core`], after the mode, owner or flags the program takes first.
 fn after_first_outside_core(cmd: &Command) -> bool {
     let ops: Vec<&str> = parse_opts(&cmd.args, &GNU).operands;
-    ops.split_first().is_some_and(|(_, paths)| clear_of_core(cmd, paths))
+    ops.split_first()
+        .is_some_and(|(_, paths)| clear_of_core(cmd, paths))
 }
 
 /// The system's own trees: programs, libraries, configuration, boot, the
@@ -311,8 +390,13 @@ fn after_first_outside_core(cmd: &Command) -> bool {
 /// `/usr/local` and the like hold what an administrator set up; the file
 /// rules judge the programs and configuration in them.
 fn is_core(path: &str, cwd: Option<&str>) -> bool {
-    const TREES: &[&str] = &["bin", "boot", "dev", "etc", "lib", "lib32", "lib64", "libx32", "proc", "sbin", "sys", "usr", "root", "System", "Library", "private", "cores"];
-    const VAR: &[&str] = &["log", "spool", "lib", "db", "backups", "mail", "audit", "cache"];
+    const TREES: &[&str] = &[
+        "bin", "boot", "dev", "etc", "lib", "lib32", "lib64", "libx32", "proc", "sbin", "sys",
+        "usr", "root", "System", "Library", "private", "cores",
+    ];
+    const VAR: &[&str] = &[
+        "log", "spool", "lib", "db", "backups", "mail", "audit", "cache",
+    ];
     let full = super::paths::resolve(path, cwd);
     let Some(parts) = super::paths::components(&full).filter(|_| full.starts_with('/')) else {
         return false;
