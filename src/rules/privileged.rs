@@ -234,8 +234,8 @@ pub static RULES: &[Rule] = &[
         reason: "as root a command can change anything on the machine, and warden has no model showing this one is harmless",
         decision: Decision::Ask,
         matcher: Matcher::AnyProgram { signs: Signs::PRIVILEGED, check: unmodelled_as_root },
-                hits: &["sudo ./install.sh", "sudo python3 setup_system.py", "sudo add-apt-repository -y ppa:someone/tool", "sudo dnf config-manager --add-repo https://x.example/x.repo", "sudo ip link set eth0 down", "sudo iptables -A INPUT -p tcp --dport 4444 -j ACCEPT", "sudo mount -o remount,rw /", "sudo hostnamectl set-hostname box", "sudo swapoff -a", "sudo umount -l /home", "doas ./setup", "pkexec /opt/x/bin/tool --apply", "run0 ./setup.sh", "sudo -u root /opt/vendor/bin/agent --apply", "sudo sh -c 'swapoff -a'", "sudo ldconfig /tmp/lib", "sudo chmod 640 $KEY", "sudo vim -c ':!/bin/sh'", "sudo git -p help config", "sudo -u#-1 ./x"],
-        misses: &["sudo journalctl -u nginx", "sudo ss -lntp", "sudo cat /var/log/auth.log", "sudo lsof -i :8080", "sudo systemctl restart nginx", "sudo systemctl status nginx", "sudo apt install -y build-essential", "sudo dnf install -y git", "sudo make install", "sudo mkdir -p /opt/app", "sudo iptables -L -n", "sudo rm -rf ./build", "sudo chown -R $USER:$USER ./dist", "sudo chmod 2770 /var/www/project", "sudo cp -r dist/. /srv/site/", "sudo -u postgres createdb app", "sudo -v", "sudo sh -c 'apt-get update && apt-get install -y curl'", "sudo ip addr show", "sudo docker ps", "sudo nano /opt/app/.env", "sudo git -C /opt/app pull", "sudo ufw allow 80/tcp", "sudo install -m 0755 -d /etc/apt/keyrings", "cp a /etc/x"],
+                hits: &["sudo ./install.sh", "sudo python3 setup_system.py", "sudo add-apt-repository -y ppa:someone/tool", "sudo dnf config-manager --add-repo https://x.example/x.repo", "sudo ip link set eth0 down", "sudo iptables -A INPUT -p tcp --dport 4444 -j ACCEPT", "sudo mount -o remount,rw /", "sudo hostnamectl set-hostname box", "sudo swapoff -a", "sudo umount -l /home", "doas ./setup", "pkexec /opt/x/bin/tool --apply", "run0 ./setup.sh", "sudo -u root /opt/vendor/bin/agent --apply", "sudo sh -c 'swapoff -a'", "sudo ldconfig /tmp/lib", "sudo chmod 640 $KEY", "sudo vim -c ':!/bin/sh'", "sudo git -p help config", "sudo -u#-1 ./x", "sudo btrfs balance start /", "sudo semanage port -a -t http_port_t -p tcp 8081", "sudo tlmgr install pkg", "sudo umount -l /home"],
+        misses: &["sudo journalctl -u nginx", "sudo ss -lntp", "sudo cat /var/log/auth.log", "sudo lsof -i :8080", "sudo systemctl restart nginx", "sudo systemctl status nginx", "sudo apt install -y build-essential", "sudo dnf install -y git", "sudo make install", "sudo mkdir -p /opt/app", "sudo iptables -L -n", "sudo rm -rf ./build", "sudo chown -R $USER:$USER ./dist", "sudo chmod 2770 /var/www/project", "sudo cp -r dist/. /srv/site/", "sudo -u postgres createdb app", "sudo -v", "sudo sh -c 'apt-get update && apt-get install -y curl'", "sudo ip addr show", "sudo docker ps", "sudo nano /opt/app/.env", "sudo git -C /opt/app pull", "sudo ufw allow 80/tcp", "sudo btrfs filesystem show", "sudo semanage port -l", "sudo aa-status", "sudo ausearch -m avc", "sudo tlmgr info pkg", "sudo install -m 0755 -d /etc/apt/keyrings", "cp a /etc/x"],
     },
 ];
 
@@ -290,21 +290,225 @@ fn routine(cmd: &Command, depth: usize) -> bool {
                 !inner.commands.is_empty() && inner.commands.iter().all(|c| routine(c, depth + 1))
             });
     }
-    KNOWN
+    let mut rows = KNOWN.iter().filter(|k| k.program == cmd.program).peekable();
+    if rows.peek().is_none() {
+        return reads_by_its_words(cmd);
+    }
+    rows.any(|k| match &k.uses {
+        Use::Any => true,
+        Use::Verbs(list) => parse_opts(&cmd.args, &GNU)
+            .operands
+            .first()
+            .is_none_or(|v| list.contains(v)),
+        Use::Without(list) => !cmd.args.iter().any(|a| {
+            let key = a.split('=').next().unwrap_or(a);
+            list.contains(&key)
+        }),
+        Use::Check(f) => f(cmd),
+    })
+}
+
+/// Subcommands that read: `btrfs filesystem show`, `semanage boolean
+/// --list`, `tlmgr info x`. Looked for among the first two operands.
+const READ_VERBS: &[&str] = &[
+    "show",
+    "list",
+    "ls",
+    "status",
+    "info",
+    "get",
+    "print",
+    "display",
+    "query",
+    "search",
+    "stats",
+    "stat",
+    "top",
+    "monitor",
+    "describe",
+    "inspect",
+    "version",
+    "help",
+    "history",
+    "report",
+    "lookup",
+    "view",
+    "verify",
+    "find",
+    "usage",
+    "df",
+    "du",
+    "summary",
+    "dump-config",
+    "tail",
+    "logs",
+];
+/// Words that change something, wherever they stand among the operands.
+const WRITE_VERBS: &[&str] = &[
+    "add",
+    "del",
+    "delete",
+    "set",
+    "remove",
+    "rm",
+    "create",
+    "destroy",
+    "apply",
+    "install",
+    "uninstall",
+    "enable",
+    "disable",
+    "start",
+    "stop",
+    "restart",
+    "reset",
+    "format",
+    "wipe",
+    "write",
+    "load",
+    "unload",
+    "update",
+    "upgrade",
+    "purge",
+    "erase",
+    "clear",
+    "flush",
+    "kill",
+    "mount",
+    "umount",
+    "unmount",
+    "attach",
+    "detach",
+    "modify",
+    "mod",
+    "change",
+    "replace",
+    "import",
+    "resize",
+    "rename",
+    "move",
+    "mv",
+    "cp",
+    "copy",
+    "sync",
+    "push",
+    "pull",
+    "run",
+    "exec",
+    "fix",
+    "repair",
+    "edit",
+    "new",
+    "up",
+    "down",
+    "on",
+    "off",
+    "commit",
+    "restore",
+    "rollback",
+    "activate",
+    "deactivate",
+    "lock",
+    "unlock",
+    "grant",
+    "revoke",
+    "allow",
+    "deny",
+    "trust",
+    "join",
+    "leave",
+    "connect",
+    "disconnect",
+    "send",
+    "prune",
+    "clean",
+    "balance",
+    "convert",
+    "rebuild",
+    "generate",
+    "register",
+    "unregister",
+    "save",
+    "switch",
+    "use",
+];
+/// Options that only ask for a listing, a status or a dry run.
+const READ_FLAGS: &[&str] = &[
+    "-l",
+    "--list",
+    "-L",
+    "--status",
+    "--show",
+    "-V",
+    "--version",
+    "--info",
+    "--query",
+    "--dry-run",
+    "--list-all",
+    "--print",
+    "--check",
+    "--stats",
+    "--summary",
+    "--verbose",
+    "-v",
+];
+/// Parts of a program's name that say it reports (`aa-status`,
+/// `ausearch`, `slabtop`, `tlp-stat`, `a2query`, `grub-probe`, `lxc-ls`).
+const READ_NAMES: &[&str] = &[
+    "stat", "status", "top", "info", "search", "report", "query", "ls", "list", "show", "probe",
+    "checker", "monitor",
+];
+const READ_SUFFIXES: &[&str] = &["stat", "top", "search", "report", "query", "info", "status"];
+
+/// Whether a program the model has no row for reads, by what its words
+/// say: a reading subcommand, only listing options, or a name that says it
+/// reports, and no word that changes anything. Scripts (`./x`, `/tmp/x`)
+/// and interpreters have no such words to go by.
+fn reads_by_its_words(cmd: &Command) -> bool {
+    let system_program = !cmd.path.contains('/')
+        || ["/usr/", "/bin/", "/sbin/", "/opt/homebrew/"]
+            .iter()
+            .any(|p| cmd.path.starts_with(p));
+    if !system_program || crate::shell::interpreter_names().any(|i| cmd.program.starts_with(i)) {
+        return false;
+    }
+    let opts = parse_opts(&cmd.args, &GNU);
+    let writes = opts
+        .operands
         .iter()
-        .filter(|k| k.program == cmd.program)
-        .any(|k| match &k.uses {
-            Use::Any => true,
-            Use::Verbs(list) => parse_opts(&cmd.args, &GNU)
-                .operands
-                .first()
-                .is_none_or(|v| list.contains(v)),
-            Use::Without(list) => !cmd.args.iter().any(|a| {
-                let key = a.split('=').next().unwrap_or(a);
-                list.contains(&key)
-            }),
-            Use::Check(f) => f(cmd),
-        })
+        .any(|o| WRITE_VERBS.contains(&o.to_ascii_lowercase().as_str()));
+    if writes {
+        return false;
+    }
+    let verb = opts.operands.iter().take(2).any(|o| {
+        let o = o.to_ascii_lowercase();
+        READ_VERBS.contains(&o.as_str())
+            || ["list-", "show-", "get-", "is-"]
+                .iter()
+                .any(|p| o.starts_with(p))
+    });
+    let options: Vec<&str> = cmd
+        .args
+        .iter()
+        .map(String::as_str)
+        .filter(|a| a.starts_with('-'))
+        .collect();
+    // `semanage port -l` lists; `umount -l /home` is lazy about a path.
+    let listing = !options.is_empty()
+        && options
+            .iter()
+            .all(|o| READ_FLAGS.contains(&o.split('=').next().unwrap_or(o)))
+        && !opts.operands.iter().any(|o| o.contains('/'));
+    let name = cmd.program.as_str();
+    let named = name
+        .split(['-', '_', '.'])
+        .any(|part| READ_NAMES.contains(&part))
+        || (READ_SUFFIXES.iter().any(|s| name.ends_with(s)) && !name.ends_with("stop"));
+    verb || listing
+        || (named
+            && options
+                .iter()
+                .all(|o| !o.contains("write") && !o.contains("delete")))
 }
 
 fn ip_reads(cmd: &Command) -> bool {
