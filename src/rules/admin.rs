@@ -288,7 +288,7 @@ const USERMOD: Spec = Spec::gnu("cdefgGlpPRsuZ", &["comment", "home", "expiredat
 const USERADD: Spec = Spec::gnu("bcdefgGkKpPRsuZ", &["base-dir", "comment", "home-dir", "expiredate", "inactive", "gid", "groups", "skel", "key", "password", "prefix", "root", "shell", "uid", "selinux-user"]);
 
 /// How the agent's own account is written when it is not resolved.
-const SELF: &[&str] = &[
+pub(super) const SELF: &[&str] = &[
     "$USER",
     "${USER}",
     "$LOGNAME",
@@ -329,7 +329,24 @@ fn password_change(cmd: &Command) -> bool {
 }
 
 fn grant_admin(cmd: &Command) -> bool {
-    let groups_admin = |list: &str| list.split(',').any(is_admin_group);
+    adds_to_group(cmd, is_admin_group) || gives_uid0(cmd)
+}
+
+/// `useradd`/`usermod` with `-u 0`: root under another name.
+fn gives_uid0(cmd: &Command) -> bool {
+    let spec = match cmd.program.as_str() {
+        "usermod" => &USERMOD,
+        "useradd" => &USERADD,
+        _ => return false,
+    };
+    let opts = parse_opts(&cmd.args, spec);
+    opts.value('u').or(opts.long_value("uid", 3)) == Some("0")
+}
+
+/// Whether `cmd` puts a user into a group `wanted` accepts, as its primary
+/// or a supplementary group, by any of the account tools.
+pub(super) fn adds_to_group(cmd: &Command, wanted: fn(&str) -> bool) -> bool {
+    let groups_admin = |list: &str| list.split(',').any(wanted);
     match cmd.program.as_str() {
         "usermod" | "useradd" => {
             let spec = if cmd.program == "usermod" {
@@ -345,9 +362,8 @@ fn grant_admin(cmd: &Command) -> bool {
             let primary = opts
                 .value('g')
                 .or(opts.long_value("gid", 3))
-                .is_some_and(is_admin_group);
-            let uid0 = opts.value('u').or(opts.long_value("uid", 3)) == Some("0");
-            groups || primary || uid0
+                .is_some_and(wanted);
+            groups || primary
         }
         // Debian's `adduser USER GROUP`.
         "adduser" | "addgroup" => {
@@ -359,7 +375,7 @@ fn grant_admin(cmd: &Command) -> bool {
                 ),
             )
             .operands;
-            ops.len() == 2 && is_admin_group(ops[1])
+            ops.len() == 2 && wanted(ops[1])
         }
         "gpasswd" => {
             let opts = parse_opts(
@@ -373,14 +389,13 @@ fn grant_admin(cmd: &Command) -> bool {
                 || opts.value('M').is_some()
                 || opts.long("add", 3)
                 || opts.long("members", 3);
-            adds && opts.operands.first().is_some_and(|g| is_admin_group(g))
+            adds && opts.operands.first().is_some_and(|g| wanted(g))
         }
         "dseditgroup" => {
-            cmd.args.iter().any(|a| a == "-a") && cmd.args.last().is_some_and(|g| is_admin_group(g))
+            cmd.args.iter().any(|a| a == "-a") && cmd.args.last().is_some_and(|g| wanted(g))
         }
-        _ => net_words(cmd, "localgroup").is_some_and(|w| {
-            w.len() >= 3 && is_admin_group(&w[1]) && w.iter().any(|a| a == "/add")
-        }),
+        _ => net_words(cmd, "localgroup")
+            .is_some_and(|w| w.len() >= 3 && wanted(&w[1]) && w.iter().any(|a| a == "/add")),
     }
 }
 

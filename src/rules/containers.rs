@@ -486,7 +486,7 @@ const RUN_VALUED: &str = "acehlmpuvw";
 const RUN_SWITCHES: &[&str] = &["--rm", "--privileged", "--init", "--interactive", "--tty", "--detach", "--read-only", "--publish-all", "--no-healthcheck", "--oom-kill-disable", "--disable-content-trust", "--quiet", "--help", "--replace"];
 
 /// The options of `run`, `create` or `exec` (one of `verbs`), up to the image or container name.
-fn run_options(cmd: &Command, verbs: &[&str]) -> Option<Vec<(String, Option<String>)>> {
+pub(super) fn run_options(cmd: &Command, verbs: &[&str]) -> Option<Vec<(String, Option<String>)>> {
     let valued = if cmd.program == "podman" {
         PODMAN_VALUED
     } else {
@@ -536,7 +536,7 @@ fn run_options(cmd: &Command, verbs: &[&str]) -> Option<Vec<(String, Option<Stri
     Some(out)
 }
 
-fn privileged(cmd: &Command) -> bool {
+pub(super) fn privileged(cmd: &Command) -> bool {
     const CAPS: &[&str] = &["all", "sys_admin", "sys_module"];
     let Some(opts) = run_options(cmd, &["run", "create", "exec"]) else {
         return false;
@@ -555,7 +555,7 @@ fn privileged(cmd: &Command) -> bool {
 }
 
 /// Host paths bind-mounted by a run (`-v SRC:DST[:OPTS]`, `--mount type=bind,src=SRC`), and whether read-only.
-fn bind_sources(cmd: &Command) -> Vec<(String, bool)> {
+pub(super) fn bind_sources(cmd: &Command) -> Vec<(String, bool)> {
     let Some(opts) = run_options(cmd, &["run", "create"]) else {
         return Vec::new();
     };
@@ -596,18 +596,18 @@ fn bind_sources(cmd: &Command) -> Vec<(String, bool)> {
     out
 }
 
-fn is_daemon_socket(path: &str) -> bool {
+pub(super) fn is_daemon_socket(path: &str) -> bool {
     const SOCKETS: &[&str] = &["docker.sock", "podman.sock", "containerd.sock", "crio.sock"];
     SOCKETS.contains(&path.rsplit('/').next().unwrap_or(path))
 }
 
-fn socket_mount(cmd: &Command) -> bool {
+pub(super) fn socket_mount(cmd: &Command) -> bool {
     bind_sources(cmd)
         .iter()
         .any(|(src, _)| is_daemon_socket(src))
 }
 
-fn host_root_mount(cmd: &Command) -> bool {
+pub(super) fn host_root_mount(cmd: &Command) -> bool {
     bind_sources(cmd).iter().any(|(src, ro)| {
         let target = classify(src, cmd.cwd.as_deref());
         // A whole system tree (`/etc`, `/usr`); single files and data

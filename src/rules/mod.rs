@@ -6,6 +6,7 @@
 //! `echo 'rm -rf /'` from looking like `rm -rf /`.
 
 pub mod access;
+mod accounts;
 mod admin;
 mod agents;
 mod capture;
@@ -18,6 +19,7 @@ mod containers;
 mod credentials;
 mod db;
 mod db_admin;
+mod escape;
 mod exec;
 mod exec_interp;
 mod exhaustion;
@@ -42,6 +44,8 @@ pub(crate) mod near;
 mod net;
 mod opts;
 mod paths;
+mod perms;
+mod privileged;
 mod processes;
 mod remote;
 mod reveal;
@@ -389,9 +393,35 @@ pub static DANGEROUS: &[Table] = &[
         rules: remote::RULES,
     },
     Table {
+        file: "perms",
+        group: "perms",
+        rules: perms::RULES,
+    },
+    // Containers as a way out to the host: the container group, a file of
+    // its own beside containers.rs.
+    Table {
+        file: "escape",
+        group: "containers",
+        rules: escape::RULES,
+    },
+    Table {
         file: "admin",
         group: "admin",
         rules: admin::RULES,
+    },
+    // After admin, whose user and password rules say more about the
+    // commands both tables know.
+    Table {
+        file: "accounts",
+        group: "accounts",
+        rules: accounts::RULES,
+    },
+    // Last but one: a command run as root is judged here only when no rule
+    // with a model of it has spoken.
+    Table {
+        file: "privileged",
+        group: "privileged",
+        rules: privileged::RULES,
     },
     // Last: a text handed to an unmodelled program is judged only when no
     // rule with a model of the command has spoken.

@@ -22,9 +22,12 @@ impl Signs {
     /// a program word warden could not resolve (`$CMD`), `eval`/`source`/`.`,
     /// or an interpreter.
     pub const RUNS_CODE: Signs = Signs(1 << 1);
+    /// It runs as another user through a privilege wrapper (`sudo`,
+    /// `doas`, `pkexec`, `run0`).
+    pub const PRIVILEGED: Signs = Signs(1 << 2);
 
     /// How many different sets of signs there are.
-    pub(crate) const SETS_OF_SIGNS: usize = 4;
+    pub(crate) const SETS_OF_SIGNS: usize = 8;
 
     /// This set as a number below [`Signs::SETS_OF_SIGNS`].
     pub(crate) const fn index(self) -> usize {
@@ -49,6 +52,9 @@ impl Signs {
         }
         if super::net::runs_code(cmd) {
             signs.0 |= Signs::RUNS_CODE.0;
+        }
+        if !cmd.wrappers.is_empty() && super::privileged::wrapped_privileged(cmd) {
+            signs.0 |= Signs::PRIVILEGED.0;
         }
         signs
     }
@@ -98,6 +104,10 @@ mod tests {
         assert_eq!(signs("python3 -c 'print(1)'")[0], Signs::RUNS_CODE);
         assert_eq!(signs("curl x | bash"), [none, Signs::RUNS_CODE]);
         assert_eq!(signs("FOO=1 bash x.sh"), [Signs::SETS.or(Signs::RUNS_CODE)]);
+        assert_eq!(signs("sudo ls /root"), [Signs::PRIVILEGED]);
+        assert_eq!(signs("doas -u root cp a b"), [Signs::PRIVILEGED]);
+        assert_eq!(signs("sudo -v"), [none]);
+        assert_eq!(signs("timeout 5 ls"), [none]);
     }
 
     #[test]

@@ -81,8 +81,8 @@ pub static RULES: &[Rule] = &[
         reason: "whatever depends on the service goes down until someone starts it again",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &[], check: service_stop },
-        hits: &["systemctl stop nginx", "sudo systemctl restart postgresql", "systemctl disable --now sshd", "systemctl mask docker.socket", "service nginx stop", "/etc/init.d/mysql restart", "launchctl bootout system/com.example.web"],
-        misses: &["systemctl status nginx", "systemctl start nginx", "systemctl list-units --type=service", "systemctl is-active stop", "service nginx status", "journalctl -u nginx", "echo systemctl stop nginx"],
+        hits: &["systemctl stop nginx", "sudo systemctl stop postgresql", "systemctl disable --now sshd", "systemctl mask docker.socket", "service nginx stop", "/etc/init.d/mysql stop", "launchctl bootout system/com.example.web", "systemctl kill nginx"],
+        misses: &["sudo systemctl restart postgresql", "systemctl reload nginx", "service nginx restart", "/etc/init.d/mysql restart", "systemctl status nginx", "systemctl start nginx", "systemctl list-units --type=service", "systemctl is-active stop", "service nginx status", "journalctl -u nginx", "echo systemctl stop nginx"],
     },
     Rule {
         id: "system.pkill-force",
@@ -379,8 +379,31 @@ fn stopped_units(cmd: &Command) -> Option<Vec<&str>> {
     }
 }
 
+/// Verbs that stop a service only to start it again at once, or have it
+/// re-read its configuration: the routine way to apply a change.
+const RESTART_VERBS: &[&str] = &[
+    "restart",
+    "try-restart",
+    "reload-or-restart",
+    "try-reload-or-restart",
+    "condrestart",
+    "force-reload",
+];
+
 fn service_stop(cmd: &Command) -> bool {
-    stopped_units(cmd).is_some()
+    stopped_units(cmd).is_some() && !restarts(cmd)
+}
+
+/// Whether a service-manager call restarts its units (`systemctl restart
+/// nginx`, `service nginx restart`, `/etc/init.d/x restart`).
+fn restarts(cmd: &Command) -> bool {
+    let ops = parse_opts(&cmd.args, &SYSTEMCTL).operands;
+    let verb = match cmd.program.as_str() {
+        "launchctl" => None,
+        "service" | "rc-service" | "invoke-rc.d" => ops.get(1),
+        _ => ops.first(),
+    };
+    verb.is_some_and(|v| RESTART_VERBS.contains(v))
 }
 
 fn hermes_gateway_stop(cmd: &Command) -> bool {

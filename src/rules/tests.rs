@@ -54,7 +54,7 @@ fn has_prefix_is_starts_with() {
 
 #[test]
 fn a_command_meets_the_rules_for_any_program_its_signs_allow() {
-    let every = Signs::SETS.or(Signs::RUNS_CODE);
+    let every = Signs::SETS.or(Signs::RUNS_CODE).or(Signs::PRIVILEGED);
     assert_eq!(every.index(), Signs::SETS_OF_SIGNS - 1);
     for set in [&*HARDLINE_SET, &*DANGEROUS_SET, &RuleSet::new(all())] {
         // Every sign shown: every rule is asked.

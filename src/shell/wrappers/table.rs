@@ -56,6 +56,21 @@ pub(super) const WRAPPERS: &[WrapperSpec] = &[
         bare_shell: true,
         ..plain("pkexec")
     },
+    // run0(1) (systemd 256 and later): getopt `+hVu:g:D:i` before the
+    // command; --user/--group/--chdir/--nice/--setenv/--property/--unit/
+    // --description/--slice/--machine/--background/--shell-prompt-prefix
+    // take values. With no command it runs the target user's shell.
+    WrapperSpec {
+        short: "hVu:g:D:i",
+        long: &[
+            "help", "version", "no-ask-password", "machine=", "unit=", "property=", "description=",
+            "slice=", "slice-inherit", "user=", "group=", "nice=", "chdir=", "setenv=",
+            "background=", "pty", "pipe", "shell-prompt-prefix=", "via-shell", "lightweight=",
+        ],
+        chdir: &["-D", "--chdir"],
+        bare_shell: true,
+        ..plain("run0")
+    },
     // env(1): GNU coreutils (getopt `+a:C:iS:u:v0`; long --argv0, --unset,
     // --chdir, --split-string with values, --block-signal,
     // --default-signal, --ignore-signal with optional `=SIG`), FreeBSD

@@ -1,0 +1,625 @@
+//! Built-in rules: commands run as root through `sudo`, `doas`, `pkexec` or `run0` that no other rule models, judged against a table of programs known to only read or to do routine work.
+//!
+//! The table is the model: a program in it, used the way its row allows,
+//! only reads (logs, sockets, disks, processes), or does routine work whose
+//! dangerous forms other rules judge (package installs from the configured
+//! repositories, service restarts, container and process tools). Anything
+//! else run as root changes the machine in a way warden cannot show to be
+//! harmless, and asks.
+
+use super::accounts::{PRIVILEGE_WRAPPERS, SHELLS};
+use super::opts::{parse_opts, Spec, GNU};
+use super::targets::{classify, Target};
+use super::{Matcher, Rule, Signs};
+use crate::shell::{Command, Wrapper};
+use crate::verdict::Decision;
+
+/// How a known program's row judges a call.
+enum Use {
+    /// Every use reads or is routine.
+    Any,
+    /// The first operand is one of these verbs (none at all also reads).
+    Verbs(&'static [&'static str]),
+    /// No argument is one of these options or verbs (`--vacuum-size`, `set`).
+    Without(&'static [&'static str]),
+    /// What a word list cannot say.
+    Check(fn(&Command) -> bool),
+}
+
+/// One row of the model: a program and the uses that are known to be safe as root.
+struct Known {
+    program: &'static str,
+    uses: Use,
+}
+
+const fn any(program: &'static str) -> Known {
+    Known {
+        program,
+        uses: Use::Any,
+    }
+}
+const fn verbs(program: &'static str, list: &'static [&'static str]) -> Known {
+    Known {
+        program,
+        uses: Use::Verbs(list),
+    }
+}
+const fn without(program: &'static str, list: &'static [&'static str]) -> Known {
+    Known {
+        program,
+        uses: Use::Without(list),
+    }
+}
+const fn check(program: &'static str, f: fn(&Command) -> bool) -> Known {
+    Known {
+        program,
+        uses: Use::Check(f),
+    }
+}
+
+/// Verbs of language package managers that install from their registry or only read.
+const PACKAGE_VERBS: &[&str] = &[
+    "install", "i", "add", "list", "ls", "show", "info", "freeze", "search", "outdated", "update",
+    "upgrade", "check", "view", "doctor",
+];
+/// systemctl's reading verbs and the restarts that apply a change.
+const SYSTEMCTL_VERBS: &[&str] = &[
+    "status",
+    "show",
+    "cat",
+    "help",
+    "list-units",
+    "list-unit-files",
+    "list-sockets",
+    "list-timers",
+    "list-jobs",
+    "list-dependencies",
+    "list-machines",
+    "list-automounts",
+    "list-paths",
+    "is-active",
+    "is-enabled",
+    "is-failed",
+    "is-system-running",
+    "show-environment",
+    "get-default",
+    "restart",
+    "reload",
+    "try-restart",
+    "reload-or-restart",
+    "try-reload-or-restart",
+    "condrestart",
+    "force-reload",
+    "daemon-reload",
+    "reset-failed",
+];
+
+/// The model: programs that, used as their row says, only read or do
+/// routine work as root. Other rules still judge every call first.
+#[rustfmt::skip]
+static KNOWN: &[Known] = &[
+    // Reading files, logs and metadata.
+    any("cat"), any("tac"), any("less"), any("more"), any("head"), any("tail"), any("zcat"), any("zless"),
+    any("bzcat"), any("xzcat"), any("zstdcat"), any("ls"), any("dir"), any("tree"), any("stat"), any("file"),
+    any("wc"), any("du"), any("df"), any("grep"), any("egrep"), any("fgrep"), any("zgrep"), any("rg"), any("ag"),
+    any("locate"), any("which"), any("whereis"), any("readlink"), any("realpath"), any("namei"), any("getfacl"),
+    any("getcap"), any("lsattr"), any("md5sum"), any("sha1sum"), any("sha256sum"), any("sha512sum"), any("b2sum"),
+    any("cksum"), any("diff"), any("cmp"), any("strings"), any("hexdump"), any("xxd"), any("od"), any("jq"),
+    any("uniq"), any("cut"), any("tr"), any("column"), any("nl"), any("echo"), any("printf"), any("true"),
+    any("false"), any("test"), any("["), any("sleep"), any("printenv"), any("id"), any("whoami"), any("groups"),
+    any("last"), any("lastlog"), any("lastb"), any("who"), any("w"), any("uname"), any("uptime"), any("free"),
+    without("find", &["-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"]),
+    check("sed", |c| !c.args.iter().any(|a| a.starts_with("--in-place") || (a.starts_with('-') && !a.starts_with("--") && a.contains('i')))),
+    without("sort", &["-o", "--output"]),
+    check("date", |c| c.args.iter().all(|a| a.starts_with('+') || matches!(a.as_str(), "-u" | "--utc" | "-R" | "-I" | "--iso-8601"))),
+    check("hostname", |c| c.args.iter().all(|a| a.starts_with('-') && !matches!(a.as_str(), "-F" | "--file" | "-b" | "--boot"))),
+    // Processes, sockets, devices and hardware.
+    any("ps"), any("pgrep"), any("top"), any("htop"), any("btop"), any("atop"), any("iotop"), any("iftop"),
+    any("nethogs"), any("nload"), any("vmstat"), any("iostat"), any("mpstat"), any("pidstat"), any("sar"),
+    any("lsof"), any("ss"), any("netstat"), any("pmap"), any("py-spy"), any("perf"), any("powermetrics"),
+    any("fs_usage"), any("opensnoop"), any("execsnoop"), any("lsblk"), any("blkid"), any("findmnt"), any("lscpu"),
+    any("lshw"), any("lspci"), any("lsusb"), any("lsmod"), any("modinfo"), any("dmidecode"), any("hwinfo"),
+    any("inxi"), any("sensors"), any("smartctl"), any("nvidia-smi"), any("lvs"), any("vgs"), any("pvs"),
+    any("lvdisplay"), any("vgdisplay"), any("pvdisplay"), any("ping"), any("traceroute"), any("mtr"),
+    any("dig"), any("nslookup"), any("host"), any("conntrack"), any("iptables-save"), any("ip6tables-save"),
+    without("fuser", &["-k", "--kill"]),
+    check("strace", |c| c.args.iter().any(|a| a == "-p")), without("bpftrace", &["--unsafe"]), without("dtrace", &["-w"]),
+    check("tcpdump", |c| c.args.iter().all(|a| matches!(a.as_str(), "--version" | "-D" | "--list-interfaces"))),
+    check("dmesg", |c| !c.args.iter().any(|a| matches!(a.as_str(), "-c" | "-C" | "--clear" | "--read-clear" | "-D" | "-E" | "--console-off" | "--console-on" | "-n" | "--console-level"))),
+    check("fdisk", |c| c.args.iter().any(|a| a == "-l" || a == "--list")),
+    check("sfdisk", |c| c.args.iter().any(|a| matches!(a.as_str(), "-l" | "--list" | "-d" | "--dump"))),
+    check("parted", |c| c.args.iter().any(|a| a == "-l" || a == "--list") || c.args.last().is_some_and(|a| a == "print")),
+    check("blockdev", |c| c.args.iter().all(|a| a.starts_with("--get") || a == "--report" || !a.starts_with('-'))),
+    check("mdadm", |c| c.args.iter().any(|a| matches!(a.as_str(), "-D" | "--detail" | "-E" | "--examine" | "-Q" | "--query"))),
+    check("mount", |c| c.args.iter().all(|a| a.starts_with('-') && a != "-o" && a != "-a")),
+    check("swapon", |c| c.args.iter().all(|a| matches!(a.as_str(), "--show" | "-s" | "--summary"))),
+    verbs("zpool", &["status", "list", "iostat", "get", "history", "events"]),
+    verbs("zfs", &["list", "get", "holds"]),
+    verbs("diskutil", &["list", "info", "activity"]),
+    verbs("nvme", &["list", "smart-log", "id-ctrl", "id-ns", "error-log", "list-subsys"]),
+    verbs("wg", &["show", "showconf"]),
+    check("ip", ip_reads),
+    check("ethtool", |c| !c.args.iter().any(|a| matches!(a.as_str(), "-s" | "--change" | "-K" | "--features" | "-G" | "-A" | "-C" | "-L" | "-E" | "-r" | "-f" | "--flash"))),
+    check("arp", |c| c.args.iter().all(|a| matches!(a.as_str(), "-a" | "-n" | "-an" | "-e" | "-v"))),
+    check("route", |c| !c.args.iter().any(|a| matches!(a.as_str(), "add" | "del" | "delete" | "change" | "flush"))),
+    // Logs and the clock, read.
+    without("journalctl", &["--vacuum-size", "--vacuum-time", "--vacuum-files", "--rotate", "--flush", "--relinquish-var", "--setup-keys"]),
+    verbs("log", &["show", "stream", "stats"]),
+    verbs("timedatectl", &["status", "show", "list-timezones", "timesync-status", "show-timesync", "set-timezone", "set-ntp"]),
+    verbs("hostnamectl", &["status"]),
+    verbs("localectl", &["status", "list-locales", "list-keymaps", "set-locale", "set-keymap", "set-x11-keymap"]),
+    any("locale-gen"), any("update-locale"),
+    verbs("loginctl", &["list-sessions", "list-users", "list-seats", "show-session", "show-user", "session-status", "user-status", "seat-status"]),
+    // Firewalls, read.
+    check("iptables", iptables_reads), check("ip6tables", iptables_reads),
+    verbs("nft", &["list"]),
+    // Turning the firewall on and opening a service's port are its
+    // everyday use; admin.firewall-disable judges turning it off.
+    verbs("ufw", &["status", "show", "app", "enable", "reload", "allow", "deny", "reject", "limit"]),
+    check("firewall-cmd", |c| c.args.iter().all(|a| a.starts_with("--list") || a.starts_with("--get") || a.starts_with("--query") || matches!(a.as_str(), "--state" | "--reload" | "--permanent") || a.starts_with("--zone"))),
+    check("pfctl", |c| c.args.iter().all(|a| a.starts_with("-s") || a == "-v" || a == "-vv")),
+    // Services: reading them, restarting and reloading them to apply a change.
+    verbs("systemctl", SYSTEMCTL_VERBS),
+    check("service", |c| c.args.iter().any(|a| a == "--status-all") || matches!(c.args.get(1).map(String::as_str), Some("status" | "restart" | "reload" | "force-reload" | "try-restart" | "condrestart"))),
+    verbs("launchctl", &["list", "print", "print-disabled", "blame", "kickstart", "dumpstate", "version", "procinfo", "hostinfo"]),
+    check("nginx", |c| c.args.iter().all(|a| matches!(a.as_str(), "-t" | "-T" | "-v" | "-V" | "-q" | "-s" | "reload" | "reopen"))),
+    check("apachectl", |c| c.args.iter().all(|a| matches!(a.as_str(), "configtest" | "-t" | "-S" | "-M" | "graceful" | "restart" | "status" | "-v" | "-V"))),
+    check("apache2ctl", |c| c.args.iter().all(|a| matches!(a.as_str(), "configtest" | "-t" | "-S" | "-M" | "graceful" | "restart" | "status" | "-v" | "-V"))),
+    check("sshd", |c| c.args.iter().all(|a| matches!(a.as_str(), "-t" | "-T"))),
+    check("visudo", |c| c.args.iter().any(|a| a == "-c" || a == "--check")),
+    any("certbot"),
+    check("crontab", |c| c.args.iter().any(|a| a == "-l")),
+    // Process signals: the process rules judge which and how.
+    any("kill"), any("killall"), any("pkill"),
+    // Kernel settings: admin.sysctl-write judges writes.
+    any("sysctl"),
+    // Packages from the configured repositories; the package rules judge
+    // removals and files from disk.
+    any("apt"), any("apt-get"), any("aptitude"), any("apt-cache"), any("apt-file"),
+    without("dnf", &["config-manager", "copr"]), without("yum", &["config-manager", "copr"]), without("microdnf", &[]),
+    without("zypper", &["ar", "addrepo", "mr", "modifyrepo"]),
+    without("pacman", &["--overwrite"]), any("apk"), any("xbps-install"), any("emerge"),
+    verbs("snap", &["install", "refresh", "list", "info", "find", "version", "services", "logs", "changes", "change", "connections", "restart"]),
+    verbs("flatpak", &["install", "update", "list", "info", "run", "search", "uninstall"]),
+    any("brew"), any("port"), any("mas"), any("softwareupdate"), any("fwupdmgr"),
+    verbs("pkg", &["install", "update", "upgrade", "info", "search", "audit", "version", "query"]),
+    check("dpkg", dpkg_routine),
+    check("rpm", rpm_routine),
+    verbs("pip", PACKAGE_VERBS), verbs("pip3", PACKAGE_VERBS), verbs("npm", PACKAGE_VERBS), verbs("pnpm", PACKAGE_VERBS),
+    verbs("yarn", PACKAGE_VERBS), verbs("gem", PACKAGE_VERBS), verbs("cargo", PACKAGE_VERBS), verbs("pipx", PACKAGE_VERBS),
+    check("ldconfig", |c| c.args.iter().all(|a| a.starts_with('-') && a != "-f" && a != "-C" && a != "-r")),
+    any("updatedb"),
+    // The build's own install step (`./configure && make && sudo make install`).
+    any("make"), any("gmake"), any("ninja"), any("cmake"), any("meson"),
+    // Container and cluster clients: the container rules judge their calls.
+    any("docker"), any("docker-compose"), any("podman"), any("nerdctl"), any("kubectl"), any("crictl"), any("ctr"), any("helm"),
+    // warden's own reading commands.
+    verbs("warden", &["why", "rules", "test", "lint", "audit", "check", "doctor", "hook"]),
+    // Creating a directory destroys nothing.
+    any("mkdir"),
+    // macOS.
+    any("dscacheutil"), any("purge"), any("xcode-select"), any("xcodebuild"),
+    verbs("defaults", &["read", "read-type", "domains", "find", "export"]),
+    check("pmset", |c| c.args.first().is_some_and(|a| a == "-g")),
+    check("scutil", |c| c.args.iter().any(|a| a.starts_with("--get") || a == "--dns" || a == "--proxy" || a == "--nwi")),
+    verbs("tmutil", &["listbackups", "status", "latestbackup", "listlocalsnapshots", "destinationinfo", "compare", "startbackup"]),
+    check("spctl", |c| c.args.iter().any(|a| a == "--status" || a == "--assess" || a == "-a")),
+    verbs("csrutil", &["status"]),
+    // File tools, when no path they touch is in the system's own trees
+    // (root-owned build output, a container's files handed back, a web
+    // root or `/opt/app` set up). The file, deletion and permission rules
+    // judge homes, keys, start-up files and the rest first.
+    check("cp", outside_core), check("mv", outside_core), check("rm", outside_core), check("rmdir", outside_core),
+    check("ln", outside_core), check("touch", outside_core), check("tee", outside_core), check("truncate", outside_core),
+    // Editors opened on a file outside the system's trees; an option
+    // (`vim -c ':!sh'`) can run anything.
+    check("nano", plain_outside_core), check("vim", plain_outside_core), check("vi", plain_outside_core),
+    check("nvim", plain_outside_core), check("emacs", plain_outside_core), check("micro", plain_outside_core),
+    // git in a checkout root owns (`sudo git -C /opt/app pull`); its rules
+    // judge the rest, but config and pagers given here run programs.
+    check("git", |c| !c.args.iter().any(|a| matches!(a.as_str(), "-c" | "-p" | "--paginate" | "help" | "--exec-path" | "difftool" | "mergetool") || a.starts_with("--config") || a.starts_with("--exec-path="))),
+    check("install", |c| parse_opts(&c.args, &GNU).flag('d') || outside_core(c)),
+    check("tar", outside_core), check("unzip", outside_core), check("rsync", outside_core),
+    check("chmod", after_first_outside_core), check("chown", after_first_outside_core), check("chgrp", after_first_outside_core),
+    check("setfacl", outside_core), check("chattr", outside_core), check("chflags", after_first_outside_core),
+    // Capabilities: perms.capabilities judges what is granted.
+    any("setcap"), any("filecap"),
+];
+
+#[rustfmt::skip]
+pub static RULES: &[Rule] = &[
+    Rule {
+        id: "privileged.unmodelled",
+        category: "run a command as root that no rule models and that is not known to only read or do routine work",
+        reason: "as root a command can change anything on the machine, and warden has no model showing this one is harmless",
+        decision: Decision::Ask,
+        matcher: Matcher::AnyProgram { signs: Signs::PRIVILEGED, check: unmodelled_as_root },
+                hits: &["sudo ./install.sh", "sudo python3 setup_system.py", "sudo add-apt-repository -y ppa:someone/tool", "sudo dnf config-manager --add-repo https://x.example/x.repo", "sudo ip link set eth0 down", "sudo iptables -A INPUT -p tcp --dport 4444 -j ACCEPT", "sudo mount -o remount,rw /", "sudo hostnamectl set-hostname box", "sudo swapoff -a", "sudo umount -l /home", "doas ./setup", "pkexec /opt/x/bin/tool --apply", "run0 ./setup.sh", "sudo -u root /opt/vendor/bin/agent --apply", "sudo sh -c 'swapoff -a'", "sudo ldconfig /tmp/lib", "sudo chmod 640 $KEY", "sudo vim -c ':!/bin/sh'", "sudo git -p help config", "sudo -u#-1 ./x", "sudo btrfs balance start /", "sudo semanage port -a -t http_port_t -p tcp 8081", "sudo tlmgr install pkg", "sudo umount -l /home"],
+        misses: &["sudo journalctl -u nginx", "sudo ss -lntp", "sudo cat /var/log/auth.log", "sudo lsof -i :8080", "sudo systemctl restart nginx", "sudo systemctl status nginx", "sudo apt install -y build-essential", "sudo dnf install -y git", "sudo make install", "sudo mkdir -p /opt/app", "sudo iptables -L -n", "sudo rm -rf ./build", "sudo chown -R $USER:$USER ./dist", "sudo chmod 2770 /var/www/project", "sudo cp -r dist/. /srv/site/", "sudo -u postgres createdb app", "sudo -v", "sudo sh -c 'apt-get update && apt-get install -y curl'", "sudo ip addr show", "sudo docker ps", "sudo nano /opt/app/.env", "sudo git -C /opt/app pull", "sudo ufw allow 80/tcp", "sudo btrfs filesystem show", "sudo semanage port -l", "sudo aa-status", "sudo ausearch -m avc", "sudo tlmgr info pkg", "sudo install -m 0755 -d /etc/apt/keyrings", "cp a /etc/x"],
+    },
+];
+
+/// Whether a privilege wrapper runs `cmd` (as anyone): its sign.
+pub(super) fn wrapped_privileged(cmd: &Command) -> bool {
+    cmd.wrappers
+        .iter()
+        .any(|w| PRIVILEGE_WRAPPERS.contains(&w.name.as_str()))
+}
+
+/// The user a privilege wrapper runs its command as, when one is named.
+fn target_user(w: &Wrapper) -> Option<&str> {
+    let mut args = w.args.iter();
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "-u" | "--user" => return args.next().map(String::as_str),
+            _ => {
+                if let Some(u) = a.strip_prefix("--user=") {
+                    return Some(u);
+                }
+                if let Some(u) = a.strip_prefix("-u").filter(|u| !u.is_empty()) {
+                    return Some(u);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// A privilege wrapper that runs its command as root (no user named, or root).
+fn as_root(cmd: &Command) -> bool {
+    cmd.wrappers
+        .iter()
+        .filter(|w| PRIVILEGE_WRAPPERS.contains(&w.name.as_str()))
+        .any(|w| {
+            target_user(w).is_none_or(|u| matches!(u, "root" | "0" | "#0" | "#-1" | "#4294967295"))
+        })
+}
+
+fn unmodelled_as_root(cmd: &Command) -> bool {
+    wrapped_privileged(cmd) && as_root(cmd) && !routine(cmd, 0)
+}
+
+/// Whether `cmd`, run as root, is a use the model knows to be safe. A
+/// shell given code (`sudo sh -c '…'`) is as safe as every command in it.
+fn routine(cmd: &Command, depth: usize) -> bool {
+    if SHELLS.contains(&cmd.program.as_str()) {
+        let code = parse_opts(&cmd.args, &Spec::gnu("cO", &[])).value('c');
+        return depth == 0
+            && code.is_some_and(|code| {
+                let inner = crate::shell::analyze(code);
+                !inner.commands.is_empty() && inner.commands.iter().all(|c| routine(c, depth + 1))
+            });
+    }
+    let mut rows = KNOWN.iter().filter(|k| k.program == cmd.program).peekable();
+    if rows.peek().is_none() {
+        return reads_by_its_words(cmd);
+    }
+    rows.any(|k| match &k.uses {
+        Use::Any => true,
+        Use::Verbs(list) => parse_opts(&cmd.args, &GNU)
+            .operands
+            .first()
+            .is_none_or(|v| list.contains(v)),
+        Use::Without(list) => !cmd.args.iter().any(|a| {
+            let key = a.split('=').next().unwrap_or(a);
+            list.contains(&key)
+        }),
+        Use::Check(f) => f(cmd),
+    })
+}
+
+/// Subcommands that read: `btrfs filesystem show`, `semanage boolean
+/// --list`, `tlmgr info x`. Looked for among the first two operands.
+const READ_VERBS: &[&str] = &[
+    "show",
+    "list",
+    "ls",
+    "status",
+    "info",
+    "get",
+    "print",
+    "display",
+    "query",
+    "search",
+    "stats",
+    "stat",
+    "top",
+    "monitor",
+    "describe",
+    "inspect",
+    "version",
+    "help",
+    "history",
+    "report",
+    "lookup",
+    "view",
+    "verify",
+    "find",
+    "usage",
+    "df",
+    "du",
+    "summary",
+    "dump-config",
+    "tail",
+    "logs",
+];
+/// Words that change something, wherever they stand among the operands.
+const WRITE_VERBS: &[&str] = &[
+    "add",
+    "del",
+    "delete",
+    "set",
+    "remove",
+    "rm",
+    "create",
+    "destroy",
+    "apply",
+    "install",
+    "uninstall",
+    "enable",
+    "disable",
+    "start",
+    "stop",
+    "restart",
+    "reset",
+    "format",
+    "wipe",
+    "write",
+    "load",
+    "unload",
+    "update",
+    "upgrade",
+    "purge",
+    "erase",
+    "clear",
+    "flush",
+    "kill",
+    "mount",
+    "umount",
+    "unmount",
+    "attach",
+    "detach",
+    "modify",
+    "mod",
+    "change",
+    "replace",
+    "import",
+    "resize",
+    "rename",
+    "move",
+    "mv",
+    "cp",
+    "copy",
+    "sync",
+    "push",
+    "pull",
+    "run",
+    "exec",
+    "fix",
+    "repair",
+    "edit",
+    "new",
+    "up",
+    "down",
+    "on",
+    "off",
+    "commit",
+    "restore",
+    "rollback",
+    "activate",
+    "deactivate",
+    "lock",
+    "unlock",
+    "grant",
+    "revoke",
+    "allow",
+    "deny",
+    "trust",
+    "join",
+    "leave",
+    "connect",
+    "disconnect",
+    "send",
+    "prune",
+    "clean",
+    "balance",
+    "convert",
+    "rebuild",
+    "generate",
+    "register",
+    "unregister",
+    "save",
+    "switch",
+    "use",
+];
+/// Options that only ask for a listing, a status or a dry run.
+const READ_FLAGS: &[&str] = &[
+    "-l",
+    "--list",
+    "-L",
+    "--status",
+    "--show",
+    "-V",
+    "--version",
+    "--info",
+    "--query",
+    "--dry-run",
+    "--list-all",
+    "--print",
+    "--check",
+    "--stats",
+    "--summary",
+    "--verbose",
+    "-v",
+];
+/// Parts of a program's name that say it reports (`aa-status`,
+/// `ausearch`, `slabtop`, `tlp-stat`, `a2query`, `grub-probe`, `lxc-ls`).
+const READ_NAMES: &[&str] = &[
+    "stat", "status", "top", "info", "search", "report", "query", "ls", "list", "show", "probe",
+    "checker", "monitor",
+];
+const READ_SUFFIXES: &[&str] = &["stat", "top", "search", "report", "query", "info", "status"];
+
+/// Whether a program the model has no row for reads, by what its words
+/// say: a reading subcommand, only listing options, or a name that says it
+/// reports, and no word that changes anything. Scripts (`./x`, `/tmp/x`)
+/// and interpreters have no such words to go by.
+fn reads_by_its_words(cmd: &Command) -> bool {
+    let system_program = !cmd.path.contains('/')
+        || ["/usr/", "/bin/", "/sbin/", "/opt/homebrew/"]
+            .iter()
+            .any(|p| cmd.path.starts_with(p));
+    if !system_program || crate::shell::interpreter_names().any(|i| cmd.program.starts_with(i)) {
+        return false;
+    }
+    let opts = parse_opts(&cmd.args, &GNU);
+    let writes = opts
+        .operands
+        .iter()
+        .any(|o| WRITE_VERBS.contains(&o.to_ascii_lowercase().as_str()));
+    if writes {
+        return false;
+    }
+    let verb = opts.operands.iter().take(2).any(|o| {
+        let o = o.to_ascii_lowercase();
+        READ_VERBS.contains(&o.as_str())
+            || ["list-", "show-", "get-", "is-"]
+                .iter()
+                .any(|p| o.starts_with(p))
+    });
+    let options: Vec<&str> = cmd
+        .args
+        .iter()
+        .map(String::as_str)
+        .filter(|a| a.starts_with('-'))
+        .collect();
+    // `semanage port -l` lists; `umount -l /home` is lazy about a path.
+    let listing = !options.is_empty()
+        && options
+            .iter()
+            .all(|o| READ_FLAGS.contains(&o.split('=').next().unwrap_or(o)))
+        && !opts.operands.iter().any(|o| o.contains('/'));
+    let name = cmd.program.as_str();
+    let named = name
+        .split(['-', '_', '.'])
+        .any(|part| READ_NAMES.contains(&part))
+        || (READ_SUFFIXES.iter().any(|s| name.ends_with(s)) && !name.ends_with("stop"));
+    verb || listing
+        || (named
+            && options
+                .iter()
+                .all(|o| !o.contains("write") && !o.contains("delete")))
+}
+
+fn ip_reads(cmd: &Command) -> bool {
+    const WRITES: &[&str] = &[
+        "add", "del", "delete", "set", "change", "replace", "flush", "append", "prepend", "exec",
+        "attach", "detach", "save", "restore", "update",
+    ];
+    !cmd.args.iter().any(|a| WRITES.contains(&a.as_str()))
+}
+
+fn iptables_reads(cmd: &Command) -> bool {
+    let lists = cmd.args.iter().any(|a| {
+        matches!(a.as_str(), "--list" | "--list-rules" | "--check")
+            || (a.starts_with('-')
+                && !a.starts_with("--")
+                && (a.contains('L') || a.contains('S') || a.contains('C')))
+    });
+    let writes = cmd.args.iter().any(|a| {
+        a.starts_with('-')
+            && !a.starts_with("--")
+            && a[1..].chars().any(|c| "AIDRFXPNEZ".contains(c))
+    });
+    lists && !writes
+}
+
+fn dpkg_routine(cmd: &Command) -> bool {
+    const CHANGES: &[&str] = &[
+        "-P",
+        "--purge",
+        "-r",
+        "--remove",
+        "--set-selections",
+        "--clear-selections",
+        "--add-architecture",
+        "--remove-architecture",
+        "--clear-avail",
+    ];
+    !cmd.args
+        .iter()
+        .any(|a| a.starts_with("--force") || CHANGES.contains(&a.as_str()))
+}
+
+fn rpm_routine(cmd: &Command) -> bool {
+    let first = cmd.args.first().map_or("", String::as_str);
+    let reads = first.starts_with("-q")
+        || first.starts_with("-V")
+        || first.starts_with("-K")
+        || matches!(first, "--query" | "--verify" | "--checksig");
+    let installs = first.starts_with("-i")
+        || first.starts_with("-U")
+        || first.starts_with("-F")
+        || matches!(first, "--install" | "--upgrade" | "--freshen");
+    let forced = cmd.args.iter().any(|a| {
+        matches!(
+            a.as_str(),
+            "--nodeps" | "--force" | "--nosignature" | "--nodigest"
+        )
+    });
+    (reads || installs) && !forced
+}
+
+/// Every path operand outside the system's own trees and the root.
+fn outside_core(cmd: &Command) -> bool {
+    let ops: Vec<&str> = parse_opts(&cmd.args, &GNU).operands;
+    clear_of_core(cmd, &ops)
+}
+
+/// As [`outside_core`], with no option at all.
+fn plain_outside_core(cmd: &Command) -> bool {
+    !cmd.args.iter().any(|a| a.starts_with(['-', '+'])) && outside_core(cmd)
+}
+
+/// As [`outside_core`], after the mode, owner or flags the program takes first.
+fn after_first_outside_core(cmd: &Command) -> bool {
+    let ops: Vec<&str> = parse_opts(&cmd.args, &GNU).operands;
+    ops.split_first()
+        .is_some_and(|(_, paths)| clear_of_core(cmd, paths))
+}
+
+/// The system's own trees: programs, libraries, configuration, boot, the
+/// kernel's views, root's home, and the parts of `/var` the system keeps
+/// (logs, spools, package and service state). `/opt`, `/srv`, `/var/www`,
+/// `/usr/local` and the like hold what an administrator set up; the file
+/// rules judge the programs and configuration in them.
+fn is_core(path: &str, cwd: Option<&str>) -> bool {
+    const TREES: &[&str] = &[
+        "bin", "boot", "dev", "etc", "lib", "lib32", "lib64", "libx32", "proc", "sbin", "sys",
+        "usr", "root", "System", "Library", "private", "cores",
+    ];
+    const VAR: &[&str] = &[
+        "log", "spool", "lib", "db", "backups", "mail", "audit", "cache",
+    ];
+    let full = super::paths::resolve(path, cwd);
+    let Some(parts) = super::paths::components(&full).filter(|_| full.starts_with('/')) else {
+        return false;
+    };
+    match parts.as_slice() {
+        // `/usr/local` is the administrator's own, where `make install` writes.
+        ["usr", "local", ..] => false,
+        [first, ..] if TREES.contains(first) => true,
+        ["var", second, ..] => VAR.contains(second),
+        _ => false,
+    }
+}
+
+fn clear_of_core(cmd: &Command, paths: &[&str]) -> bool {
+    !paths.is_empty()
+        && paths.iter().all(|p| match classify(p, cmd.cwd.as_deref()) {
+            Target::Root => false,
+            // `/home/$USER/x` is placed by its first components; `$DIR/x` is not.
+            Target::Unknown if !p.starts_with('/') => false,
+            _ => !is_core(p, cmd.cwd.as_deref()),
+        })
+}
