@@ -29,6 +29,7 @@ pub(crate) use hidden::{path_arguments, searched as hidden_paths_searched};
 pub(crate) mod near;
 mod net;
 mod opts;
+mod packages;
 mod paths;
 mod secrets;
 mod signs;
@@ -263,6 +264,11 @@ pub static DANGEROUS: &[Table] = &[
         file: "windows",
         group: "windows",
         rules: windows::RULES,
+    },
+    Table {
+        file: "packages",
+        group: "packages",
+        rules: packages::RULES,
     },
     Table {
         file: "admin",
