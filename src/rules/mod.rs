@@ -37,6 +37,7 @@ mod storage;
 mod system;
 pub(crate) mod targets;
 mod url;
+mod vcs;
 mod windows;
 mod windows_script;
 
@@ -264,6 +265,11 @@ pub static DANGEROUS: &[Table] = &[
         file: "windows",
         group: "windows",
         rules: windows::RULES,
+    },
+    Table {
+        file: "vcs",
+        group: "vcs",
+        rules: vcs::RULES,
     },
     Table {
         file: "packages",
