@@ -265,10 +265,30 @@ fn force_push_long(cmd: &Command) -> bool {
 fn shared_branch(refspec: &str) -> bool {
     let dst = refspec.rsplit(':').next().unwrap_or(refspec);
     let dst = dst.trim_start_matches('+');
-    let name = dst.strip_prefix("refs/heads/").unwrap_or(dst).to_ascii_lowercase();
-    const SHARED: &[&str] = &["", "head", "main", "master", "trunk", "develop", "development", "dev", "default", "stable", "staging", "prod", "production", "live"];
+    let name = dst
+        .strip_prefix("refs/heads/")
+        .unwrap_or(dst)
+        .to_ascii_lowercase();
+    const SHARED: &[&str] = &[
+        "",
+        "head",
+        "main",
+        "master",
+        "trunk",
+        "develop",
+        "development",
+        "dev",
+        "default",
+        "stable",
+        "staging",
+        "prod",
+        "production",
+        "live",
+    ];
     SHARED.contains(&name.as_str())
-        || ["release", "production", "prod/"].iter().any(|p| name.starts_with(p))
+        || ["release", "production", "prod/"]
+            .iter()
+            .any(|p| name.starts_with(p))
         || name.starts_with("refs/")
         || name.contains('*')
 }

@@ -136,8 +136,13 @@ fn is_critical(name: &str) -> bool {
     // `libc6:amd64`, `bash=5.1-6`, `glibc-2.34-60.el9.x86_64`, `bash.x86_64`.
     let name = name.split([':', '=']).next().unwrap_or(name);
     if name.contains(['*', '?', '[']) || name.starts_with('^') || name.ends_with('$') {
-        let pattern = name.trim_start_matches('^').trim_end_matches('$').replace(".*", "*");
-        return CRITICAL.iter().any(|c| glob(pattern.as_bytes(), c.as_bytes()));
+        let pattern = name
+            .trim_start_matches('^')
+            .trim_end_matches('$')
+            .replace(".*", "*");
+        return CRITICAL
+            .iter()
+            .any(|c| glob(pattern.as_bytes(), c.as_bytes()));
     }
     CRITICAL.iter().any(|c| {
         // A kernel named with its version is one old kernel among several,
@@ -193,7 +198,10 @@ fn glob(pattern: &[u8], text: &[u8]) -> bool {
 /// `pacman -R` with `-dd` (no dependency checks at all) or `-c` (cascade:
 /// every package that depends on the target goes too).
 fn pacman_skips_dependents(cmd: &Command) -> bool {
-    let o = parse_opts(&cmd.args, &Spec::gnu("br", &["dbpath", "root", "config", "cachedir"]));
+    let o = parse_opts(
+        &cmd.args,
+        &Spec::gnu("br", &["dbpath", "root", "config", "cachedir"]),
+    );
     let removes = o.flag('R') || o.long("remove", 3);
     let nodeps = o.clusters.iter().flatten().filter(|&&c| c == 'd').count()
         + o.longs.iter().filter(|(k, _)| *k == "nodeps").count();
@@ -206,10 +214,29 @@ mod tests {
 
     #[test]
     fn names_versions_and_patterns() {
-        for name in ["libc6", "libc6:amd64", "bash=5.1-6", "glibc-2.34-60.el9.x86_64", "python3*", "^lib.*", "lib?6", "linux-image-$(uname -r)", "[s]udo"] {
+        for name in [
+            "libc6",
+            "libc6:amd64",
+            "bash=5.1-6",
+            "glibc-2.34-60.el9.x86_64",
+            "python3*",
+            "^lib.*",
+            "lib?6",
+            "linux-image-$(uname -r)",
+            "[s]udo",
+        ] {
             assert!(is_critical(name), "{name}");
         }
-        for name in ["nginx", "bash-completion", "nvidia-*", "linux-image-5.15.0-50-generic", "python3-requests", "libfoo-dev", "core-utils-extra", "kernel-core-5.14.0-70.el9"] {
+        for name in [
+            "nginx",
+            "bash-completion",
+            "nvidia-*",
+            "linux-image-5.15.0-50-generic",
+            "python3-requests",
+            "libfoo-dev",
+            "core-utils-extra",
+            "kernel-core-5.14.0-70.el9",
+        ] {
             assert!(!is_critical(name), "{name}");
         }
     }

@@ -533,16 +533,13 @@ fn package_uninstall(cmd: &Command) -> bool {
         return false;
     };
     let o = parse_opts(&cmd.args, &PACKAGE);
-    let global = o.flag('g')
-        || o.long("global", 3)
-        || o.long_value("location", 3) == Some("global");
+    let global =
+        o.flag('g') || o.long("global", 3) || o.long_value("location", 3) == Some("global");
     let removes = |verbs: &[&str]| verbs.contains(&verb);
     match cmd.program.as_str() {
         "npm" => global && removes(&["uninstall", "unlink", "remove", "rm", "r", "un"]),
         "pnpm" | "bun" => global && removes(&["remove", "rm", "uninstall", "un"]),
-        "yarn" => {
-            o.operands.first() == Some(&"global") && removes(&["remove", "uninstall"])
-        }
+        "yarn" => o.operands.first() == Some(&"global") && removes(&["remove", "uninstall"]),
         "uv" => {
             let scope = match o.operands.first() {
                 Some(&"pip") => o.long("system", 3) || o.long("break-system-packages", 3),
@@ -744,14 +741,25 @@ mod tests {
         assert!(hermes_gateway_stop(&Command::from_words(
             "systemctl --user restart hermes-gateway"
         )));
+        // The verb is found past options with values; a project's own
+        // dependency is routine, a global one is not.
         assert!(package_uninstall(&Command::from_words(
+            "npm --prefix ./app uninstall -g left-pad"
+        )));
+        assert!(!package_uninstall(&Command::from_words(
             "npm --prefix ./app uninstall left-pad"
         )));
         assert!(!package_uninstall(&Command::from_words(
             "npm run uninstall"
         )));
-        assert!(package_uninstall(&Command::from_words(
+        assert!(!package_uninstall(&Command::from_words(
             "python3 -m pip uninstall x"
+        )));
+        assert!(package_uninstall(&Command::from_words(
+            "python3 -m pip uninstall --break-system-packages x"
+        )));
+        assert!(package_uninstall(&Command::from_words(
+            "/usr/bin/python3 -m pip uninstall x"
         )));
         assert!(!package_publish(&Command::from_words("npm publish --dry")));
     }

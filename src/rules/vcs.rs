@@ -120,14 +120,19 @@ fn git_discards(cmd: &Command) -> bool {
     match g.sub {
         "rm" => {
             let whole = o.operands.iter().any(|p| {
-                matches!(*p, "." | "./" | "*" | "./*" | ":/" | ":/*" | ":/." | ":(top)")
+                matches!(
+                    *p,
+                    "." | "./" | "*" | "./*" | ":/" | ":/*" | ":/." | ":(top)"
+                )
             });
             let kept = o.long("cached", 2) || o.flag('n') || o.long("dry-run", 2);
             !kept && (whole || force && (o.flag('r') || o.long("recursive", 3)))
         }
         "read-tree" => o.flag('u') && (o.long("reset", 3) || o.long("empty", 2)),
         "checkout-index" => {
-            force && o.long_value("prefix", 2).is_none_or(|p| matches!(p, "" | "." | "./"))
+            force
+                && o.long_value("prefix", 2)
+                    .is_none_or(|p| matches!(p, "" | "." | "./"))
         }
         "worktree" => o.operands.first() == Some(&"remove") && force,
         "submodule" => o.operands.first() == Some(&"deinit") && force,
@@ -141,7 +146,11 @@ fn git_rewrites(cmd: &Command) -> bool {
     git(cmd).is_some_and(|g| {
         g.sub == "lfs"
             && matches!(
-                g.args.iter().map(String::as_str).collect::<Vec<_>>().as_slice(),
+                g.args
+                    .iter()
+                    .map(String::as_str)
+                    .collect::<Vec<_>>()
+                    .as_slice(),
                 ["migrate", "import" | "export", ..]
             )
     })
@@ -160,7 +169,15 @@ fn send_pack_forces(cmd: &Command) -> bool {
 const HG: Spec = Spec {
     values: "R",
     attached: "",
-    long_values: &["repository", "cwd", "config", "encoding", "encodingmode", "color", "pager"],
+    long_values: &[
+        "repository",
+        "cwd",
+        "config",
+        "encoding",
+        "encodingmode",
+        "color",
+        "pager",
+    ],
     permute: false,
 };
 
@@ -168,13 +185,18 @@ const HG: Spec = Spec {
 fn hg(cmd: &Command) -> Option<(&str, Opts<'_>)> {
     let at = first_operand(&cmd.args, &HG)?;
     let (sub, rest) = cmd.args[at..].split_first()?;
-    let spec = Spec::gnu("rIXm", &["rev", "include", "exclude", "message", "date", "name"]);
+    let spec = Spec::gnu(
+        "rIXm",
+        &["rev", "include", "exclude", "message", "date", "name"],
+    );
     Some((sub.as_str(), parse_opts(rest, &spec)))
 }
 
 /// `hg update --clean`, `hg revert --no-backup`, `hg purge`/`clean`.
 fn hg_discards(cmd: &Command) -> bool {
-    let Some((sub, o)) = hg(cmd) else { return false };
+    let Some((sub, o)) = hg(cmd) else {
+        return false;
+    };
     match sub {
         "update" | "up" | "checkout" | "co" => o.flag('C') || o.long("clean", 2),
         "revert" => o.flag('C') || o.long("no-backup", 4),
@@ -185,7 +207,9 @@ fn hg_discards(cmd: &Command) -> bool {
 
 /// `hg strip`, `hg rollback`, every shelf deleted.
 fn hg_strips(cmd: &Command) -> bool {
-    let Some((sub, o)) = hg(cmd) else { return false };
+    let Some((sub, o)) = hg(cmd) else {
+        return false;
+    };
     match sub {
         "strip" | "debugstrip" | "rollback" => true,
         "shelve" => o.long("cleanup", 2) || o.long("delete", 2) || o.flag('d'),
@@ -194,7 +218,24 @@ fn hg_strips(cmd: &Command) -> bool {
 }
 
 /// Subversion's options that take a value.
-const SVN: Spec = Spec::gnu("rmFcN", &["revision", "message", "file", "depth", "username", "password", "config-dir", "config-option", "change", "targets", "encoding", "with-revprop", "editor-cmd"]);
+const SVN: Spec = Spec::gnu(
+    "rmFcN",
+    &[
+        "revision",
+        "message",
+        "file",
+        "depth",
+        "username",
+        "password",
+        "config-dir",
+        "config-option",
+        "change",
+        "targets",
+        "encoding",
+        "with-revprop",
+        "editor-cmd",
+    ],
+);
 
 /// The svn command and its options.
 fn svn(cmd: &Command) -> Option<(&str, Opts<'_>)> {
@@ -209,7 +250,9 @@ fn svn_removes(sub: &str) -> bool {
 
 /// `svn revert -R`, `svn cleanup --remove-unversioned`, `svn rm --force`.
 fn svn_discards(cmd: &Command) -> bool {
-    let Some((sub, o)) = svn(cmd) else { return false };
+    let Some((sub, o)) = svn(cmd) else {
+        return false;
+    };
     match sub {
         "revert" => {
             o.flag('R') || o.long("recursive", 3) || o.long_value("depth", 3) == Some("infinity")
@@ -222,7 +265,9 @@ fn svn_discards(cmd: &Command) -> bool {
 
 /// `svn delete URL`: deleted in the repository, committed at once.
 fn svn_deletes_in_repository(cmd: &Command) -> bool {
-    let Some((sub, o)) = svn(cmd) else { return false };
+    let Some((sub, o)) = svn(cmd) else {
+        return false;
+    };
     svn_removes(sub)
         && o.operands[1..]
             .iter()
@@ -264,7 +309,22 @@ const PROTECTED_ENDPOINTS: &[&str] = &[
 /// access endpoint, makes a repository public, or a GraphQL mutation that
 /// deletes. Reads and ordinary writes (opening an issue) are not.
 fn api_changes_protection(cmd: &Command) -> bool {
-    let spec = Spec::gnu("RXHfFpqt", &["repo", "method", "header", "field", "raw-field", "jq", "template", "input", "hostname", "cache", "preview"]);
+    let spec = Spec::gnu(
+        "RXHfFpqt",
+        &[
+            "repo",
+            "method",
+            "header",
+            "field",
+            "raw-field",
+            "jq",
+            "template",
+            "input",
+            "hostname",
+            "cache",
+            "preview",
+        ],
+    );
     let o = parse_opts(&cmd.args, &spec);
     let Some(at) = o.operands.iter().position(|w| *w == "api") else {
         return false;
@@ -275,9 +335,17 @@ fn api_changes_protection(cmd: &Command) -> bool {
         .iter()
         .filter(|(c, _)| matches!(c, 'f' | 'F'))
         .map(|(_, v)| *v)
-        .chain(o.longs.iter().filter(|(k, _)| matches!(*k, "field" | "raw-field")).filter_map(|(_, v)| *v))
+        .chain(
+            o.longs
+                .iter()
+                .filter(|(k, _)| matches!(*k, "field" | "raw-field"))
+                .filter_map(|(_, v)| *v),
+        )
         .collect();
-    let method = o.value('X').or(o.long_value("method", 3)).map(str::to_ascii_uppercase);
+    let method = o
+        .value('X')
+        .or(o.long_value("method", 3))
+        .map(str::to_ascii_uppercase);
     let writes = match method.as_deref() {
         Some("GET" | "HEAD") => false,
         Some(_) => true,
