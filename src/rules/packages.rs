@@ -25,7 +25,8 @@ const CRITICAL: &[&str] = &[
     "filesystem", "setup", "base", "ncurses-base", "ncurses-bin", "perl-base", "zlib1g", "zlib",
     "e2fsprogs", "busybox", "alpine-base", "alpine-baselayout",
     // Package managers.
-    "dpkg", "apt", "rpm", "dnf", "yum", "pacman", "zypper", "libzypp", "apk-tools", "snapd",
+    "dpkg", "apt", "rpm", "dnf", "yum", "pacman", "zypper", "libzypp", "apk-tools", "snapd", "pkg",
+    "xbps", "portage",
     // Init, devices, the system bus, authentication.
     "init", "systemd", "systemd-sysv", "systemd-libs", "libsystemd0", "sysvinit-utils", "openrc",
     "udev", "dbus", "pam", "libpam0g", "libpam-modules", "libpam-runtime", "sudo", "doas",
@@ -38,8 +39,8 @@ const CRITICAL: &[&str] = &[
     "openssh-server", "openssh", "ssh", "network-manager", "networkmanager", "netplan.io",
     "ifupdown", "iproute2", "systemd-networkd",
     // Libraries nearly everything links, and the system's own interpreters.
-    "openssl", "openssl-libs", "libssl3", "libssl1.1", "ca-certificates", "python3",
-    "python3-minimal", "platform-python",
+    "openssl", "openssl-libs", "libssl3", "libssl1.1", "ca-certificates", "python", "python3",
+    "python3-minimal", "python3-libs", "python-libs", "platform-python",
     // Security controls.
     "apparmor", "selinux-policy", "selinux-policy-targeted", "libselinux", "auditd", "audit", "ufw",
     "firewalld", "iptables", "nftables", "fail2ban", "falcon-sensor", "sentinelagent", "mdatp",
@@ -62,6 +63,9 @@ static REMOVE_CRITICAL: &[Verb] = &[
     verb_if("pacman", r"(?:^| )(?:-R[A-Za-z]*|--remove)(?: |$)", names_critical),
     verb_if("apk", r"(?:^| )del(?: |$)", names_critical),
     verb_if("snap", r"(?:^| )remove(?: |$)", names_critical),
+    verb_if("emerge", r"(?:^| )(?:-[A-Za-z]*C[A-Za-z]*|--unmerge|--rage-clean)(?: |$)", names_critical),
+    verb_if("pkg", r"(?:^| )(?:delete|remove)(?: |$)", names_critical),
+    verb_if("xbps-remove", "", names_critical),
 ];
 
 /// Removals past the checks that keep the rest of the system working:
@@ -80,7 +84,9 @@ static FORCE_REMOVE: &[Verb] = &[
     verb_if("pacman", "", pacman_skips_dependents),
     verb("apk", r"(?:^| )--force-broken-world\b"),
     verb("brew", r"(?:^| )(?:uninstall|remove|rm) (?:.* )?--ignore-dependencies\b|--ignore-dependencies (?:.* )?(?:uninstall|remove|rm)(?: |$)"),
-    verb("port", r"(?:^| )-[A-Za-z]*f[A-Za-z]* (?:.* )?uninstall\b|(?:^| )uninstall (?:.* )?\b(?:installed|active|requested|all)(?: |$)"),
+    verb("pkg", r"(?:^| )(?:delete|remove) (?:.* )?-[A-Za-z]*[af][A-Za-z]*(?: |$)"),
+    verb("xbps-remove", r"(?:^| )(?:-[A-Za-z]*F[A-Za-z]*|--force)(?: |$)"),
+        verb("port", r"(?:^| )-[A-Za-z]*f[A-Za-z]* (?:.* )?uninstall\b|(?:^| )uninstall (?:.* )?\b(?:installed|active|requested|all)(?: |$)"),
 ];
 
 #[rustfmt::skip]
@@ -91,7 +97,7 @@ pub static RULES: &[Rule] = &[
         reason: "the machine may no longer boot, log anyone in, reach the network or install its way back",
         decision: Decision::Ask,
         matcher: Matcher::Verbs(REMOVE_CRITICAL),
-        hits: &["sudo apt remove -y systemd", "apt-get purge -y libc6:amd64", "sudo apt remove --purge 'python3*'", "sudo apt purge \"linux-image-$(uname -r)\"", "yum remove -y glibc", "dnf erase kernel-core", "pacman -Rns linux", "zypper rm sudo", "apk del busybox", "snap remove core22", "dpkg -P openssh-server", "rpm -e glibc-2.34-60.el9.x86_64", "sudo apt-get remove network-manager"],
+        hits: &["sudo apt remove -y systemd", "apt-get purge -y libc6:amd64", "sudo apt remove --purge 'python3*'", "sudo apt purge \"linux-image-$(uname -r)\"", "yum remove -y glibc", "dnf erase kernel-core", "pacman -Rns linux", "zypper rm sudo", "apk del busybox", "snap remove core22", "emerge --unmerge sys-libs/glibc", "pkg delete pkg", "xbps-remove glibc", "apt purge python3.10", "dpkg -P openssh-server", "rpm -e glibc-2.34-60.el9.x86_64", "sudo apt-get remove network-manager"],
         misses: &["sudo apt remove nginx", "sudo apt purge 'nvidia-*'", "sudo apt remove linux-image-5.15.0-50-generic", "sudo apt autoremove -y", "apt install systemd", "dnf remove httpd", "pacman -Rns firefox", "apk del curl", "snap remove firefox", "dpkg -L coreutils", "rpm -qi glibc", "apt-cache policy libc6", "apt remove bash-completion"],
     },
     Rule {
@@ -100,8 +106,8 @@ pub static RULES: &[Rule] = &[
         reason: "what depends on the removed package is left broken, and the checks skipped are the ones that keep the system working",
         decision: Decision::Ask,
         matcher: Matcher::Verbs(FORCE_REMOVE),
-        hits: &["dpkg --purge --force-all nginx", "dpkg -r --force-depends libxml2", "apt-get remove --allow-remove-essential bsdutils", "rpm -e --nodeps nginx", "rpm --nodeps -e x", "dnf remove --setopt=protected_packages= x", "pacman -Rdd libxml2", "pacman -R --nodeps --nodeps curl", "pacman -Rc python", "apk del --force-broken-world libcurl", "zypper rm --force-resolution x", "brew uninstall --force --ignore-dependencies openssl@3", "port -f uninstall installed", "port uninstall installed"],
-        misses: &["dpkg -r nginx", "dpkg --force-confnew -i x.deb", "rpm -qa --nodeps", "pacman -Rd x", "pacman -Rns firefox", "pacman -Rs x", "brew uninstall wget", "brew uninstall --force node", "port uninstall inactive", "port uninstall leaves", "apk del curl"],
+        hits: &["dpkg --purge --force-all nginx", "dpkg -r --force-depends libxml2", "apt-get remove --allow-remove-essential bsdutils", "rpm -e --nodeps nginx", "rpm --nodeps -e x", "dnf remove --setopt=protected_packages= x", "pacman -Rdd libxml2", "pacman -R --nodeps --nodeps curl", "pacman -Rc python", "apk del --force-broken-world libcurl", "zypper rm --force-resolution x", "brew uninstall --force --ignore-dependencies openssl@3", "pkg delete -a", "pkg delete -f curl", "xbps-remove -F curl", "port -f uninstall installed", "port uninstall installed"],
+        misses: &["dpkg -r nginx", "dpkg --force-confnew -i x.deb", "rpm -qa --nodeps", "pacman -Rd x", "pacman -Rns firefox", "pacman -Rs x", "brew uninstall wget", "brew uninstall --force node", "port uninstall inactive", "port uninstall leaves", "apk del curl", "pkg delete curl", "xbps-remove -R vim"],
     },
 ];
 
@@ -133,8 +139,10 @@ fn is_critical(name: &str) -> bool {
     if name.contains('$') || name.contains('`') {
         return true;
     }
-    // `libc6:amd64`, `bash=5.1-6`, `glibc-2.34-60.el9.x86_64`, `bash.x86_64`.
+    // `libc6:amd64`, `bash=5.1-6`, `glibc-2.34-60.el9.x86_64`, `bash.x86_64`,
+    // Gentoo's `sys-libs/glibc`.
     let name = name.split([':', '=']).next().unwrap_or(name);
+    let name = name.rsplit('/').next().unwrap_or(name);
     if name.contains(['*', '?', '[']) || name.starts_with('^') || name.ends_with('$') {
         let pattern = name
             .trim_start_matches('^')
@@ -155,7 +163,11 @@ fn is_critical(name: &str) -> bool {
                 let version = rest
                     .strip_prefix('-')
                     .is_some_and(|v| v.starts_with(|ch: char| ch.is_ascii_digit()));
-                version && !versioned_ok
+                // `python3.10`: the system's python under its versioned name.
+                let minor = rest
+                    .strip_prefix('.')
+                    .is_some_and(|v| v.starts_with(|ch: char| ch.is_ascii_digit()));
+                (version || minor) && !versioned_ok
                     || matches!(rest, ".x86_64" | ".aarch64" | ".i686" | ".noarch")
             })
     })

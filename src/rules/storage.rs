@@ -17,7 +17,7 @@ static DESTROY: &[Verb] = &[
     verb("lvm", r"^(?:\S+ )*?(?:lv|vg|pv)remove\b"),
     // ZFS and its pools.
     verb("zpool", r"^(?:-\S+ )*(?:destroy|labelclear)\b"),
-    verb("zfs", r"^(?:-\S+ )*destroy\b"),
+    verb_if("zfs", r"^(?:-\S+ )*destroy\b", not_dry_run),
     // btrfs subvolumes, stratis pools and VDO volumes.
     verb("btrfs", r"^(?:-\S+ )*(?:su|sub|subv|subvol|subvolu|subvolum|subvolume) (?:-\S+ )*(?:de|del|dele|delet|delete)\b"),
     verb("stratis", r"^(?:-\S+ )*(?:pool|filesystem|fs) (?:destroy|delete)\b"),
@@ -42,6 +42,15 @@ static DESTROY: &[Verb] = &[
     verb("prlctl", r"^delete\b"),
     verb("multipass", r"^(?:delete|purge)\b"),
     verb("vagrant", r"^(?:-\S+ )*destroy\b"),
+    verb("docker-machine", r"^(?:-\S+ )*(?:rm|remove)\b"),
+    verb("vmrun", r"(?:^| )deleteVM(?: |$)"),
+    verb("utmctl", r"^delete\b"),
+    verb("tart", r"^delete\b"),
+    // Proxmox guests and volumes, XenServer disks and storage repositories.
+    verb("qm", r"^(?:destroy|disk unlink)\b"),
+    verb("pct", r"^destroy\b"),
+    verb("pvesm", r"^free\b"),
+    verb("xe", r"^(?:vm-uninstall|vdi-destroy|vdi-forget|sr-destroy|sr-forget)\b"),
     // Partition tables of the BSDs and macOS.
     verb("gpart", r"^(?:-\S+ )*(?:destroy|delete)\b"),
     verb("gpt", r"^(?:-\S+ )*(?:destroy|remove)\b"),
@@ -104,8 +113,8 @@ pub static RULES: &[Rule] = &[
         reason: "the volume and every file on it are gone; no trash, and snapshots inside it go with it",
         decision: Decision::Ask,
         matcher: Matcher::Verbs(DESTROY),
-        hits: &["lvremove -f /dev/vg0/root", "vgremove vg0", "pvremove /dev/sda2", "lvm lvremove vg0/data", "zpool destroy tank", "zfs destroy -r tank/home", "sudo zfs destroy tank@snap", "btrfs subvolume delete /mnt/@home", "btrfs sub del /mnt/x", "mdadm --zero-superblock /dev/sdb1", "mdadm --stop /dev/md0", "virsh undefine vm1 --remove-all-storage", "virsh vol-delete disk.qcow2 --pool default", "lxc delete --force web", "incus delete -f web", "diskutil apfs deleteVolume disk3s5", "diskutil apfs deleteContainer disk3", "dmsetup remove_all", "multipass delete --purge vm", "ceph osd pool delete rbd rbd --yes-i-really-really-mean-it", "rbd rm volumes/img", "rados purge pool1 --yes-i-really-really-mean-it", "gluster volume delete gv0", "vagrant destroy -f", "gpart destroy -F ada1", "diskutil appleRAID delete disk5", "vdo remove --name=v1"],
-        misses: &["lvs", "lvdisplay vg0/root", "lvcreate -L 10G -n data vg0", "lvextend -L +5G vg0/data", "zpool status", "zpool list", "zfs list -t snapshot", "zfs snapshot tank/home@today", "btrfs subvolume list /", "btrfs subvolume create /mnt/new", "mdadm --detail /dev/md0", "virsh list --all", "virsh undefine vm1", "lxc list", "lxc delete web", "diskutil list", "diskutil apfs list", "dmsetup ls", "echo zpool destroy tank", "ceph osd pool ls", "rbd ls volumes", "gluster volume info", "vagrant up", "gpart show"],
+        hits: &["lvremove -f /dev/vg0/root", "vgremove vg0", "pvremove /dev/sda2", "lvm lvremove vg0/data", "zpool destroy tank", "zfs destroy -r tank/home", "sudo zfs destroy tank@snap", "btrfs subvolume delete /mnt/@home", "btrfs sub del /mnt/x", "mdadm --zero-superblock /dev/sdb1", "mdadm --stop /dev/md0", "virsh undefine vm1 --remove-all-storage", "virsh vol-delete disk.qcow2 --pool default", "lxc delete --force web", "incus delete -f web", "diskutil apfs deleteVolume disk3s5", "diskutil apfs deleteContainer disk3", "dmsetup remove_all", "multipass delete --purge vm", "ceph osd pool delete rbd rbd --yes-i-really-really-mean-it", "rbd rm volumes/img", "rados purge pool1 --yes-i-really-really-mean-it", "gluster volume delete gv0", "vagrant destroy -f", "gpart destroy -F ada1", "diskutil appleRAID delete disk5", "vdo remove --name=v1", "qm destroy 100 --purge", "pct destroy 101", "xe vdi-destroy uuid=x"],
+        misses: &["lvs", "lvdisplay vg0/root", "lvcreate -L 10G -n data vg0", "lvextend -L +5G vg0/data", "zpool status", "zpool list", "zfs list -t snapshot", "zfs snapshot tank/home@today", "btrfs subvolume list /", "btrfs subvolume create /mnt/new", "mdadm --detail /dev/md0", "virsh list --all", "virsh undefine vm1", "lxc list", "lxc delete web", "diskutil list", "diskutil apfs list", "dmsetup ls", "echo zpool destroy tank", "ceph osd pool ls", "rbd ls volumes", "gluster volume info", "vagrant up", "gpart show", "zfs destroy -nv tank@a%b", "qm list", "pct list"],
     },
     Rule {
         id: "storage.roll-back",
@@ -149,6 +158,11 @@ pub static RULES: &[Rule] = &[
 /// the smallest size; without one it grows the filesystem to fill its device.
 fn shrinks_ext(cmd: &Command) -> bool {
     cmd.has_short('M') || cmd.operands().len() >= 2
+}
+
+/// Not `-n`, the dry run that only says what would go.
+fn not_dry_run(cmd: &Command) -> bool {
+    !cmd.has_short('n')
 }
 
 /// A device among the operands: the same edits to an image file are the
