@@ -97,7 +97,7 @@ pub static RULES: &[Rule] = &[
         reason: "the machine may no longer boot, log anyone in, reach the network or install its way back",
         decision: Decision::Ask,
         matcher: Matcher::Verbs(REMOVE_CRITICAL),
-        hits: &["sudo apt remove -y systemd", "apt-get purge -y libc6:amd64", "sudo apt remove --purge 'python3*'", "sudo apt purge \"linux-image-$(uname -r)\"", "yum remove -y glibc", "dnf erase kernel-core", "pacman -Rns linux", "zypper rm sudo", "apk del busybox", "snap remove core22", "emerge --unmerge sys-libs/glibc", "pkg delete pkg", "xbps-remove glibc", "apt purge python3.10", "dpkg -P openssh-server", "rpm -e glibc-2.34-60.el9.x86_64", "sudo apt-get remove network-manager"],
+        hits: &["sudo apt remove -y systemd", "aptitude purge ~i~prequired", "apt-get purge -y libc6:amd64", "sudo apt remove --purge 'python3*'", "sudo apt purge \"linux-image-$(uname -r)\"", "yum remove -y glibc", "dnf erase kernel-core", "pacman -Rns linux", "zypper rm sudo", "apk del busybox", "snap remove core22", "emerge --unmerge sys-libs/glibc", "pkg delete pkg", "xbps-remove glibc", "apt purge python3.10", "dpkg -P openssh-server", "rpm -e glibc-2.34-60.el9.x86_64", "sudo apt-get remove network-manager"],
         misses: &["sudo apt remove nginx", "sudo apt purge 'nvidia-*'", "sudo apt remove linux-image-5.15.0-50-generic", "sudo apt autoremove -y", "apt install systemd", "dnf remove httpd", "pacman -Rns firefox", "apk del curl", "snap remove firefox", "dpkg -L coreutils", "rpm -qi glibc", "apt-cache policy libc6", "apt remove bash-completion"],
     },
     Rule {
@@ -136,7 +136,15 @@ fn names_critical(cmd: &Command) -> bool {
 }
 
 fn is_critical(name: &str) -> bool {
-    if name.contains('$') || name.contains('`') {
+    // A name built around a substitution (`linux-image-$(uname -r)`)
+    // names one package warden cannot see; a whole word that is one
+    // (`$(pacman -Qdtq)`) is a list a query made, such as the orphans.
+    if name.contains(['$', '`']) {
+        return !name.starts_with(['$', '`']);
+    }
+    // apt's and aptitude's search patterns (`~prequired`, `?essential`)
+    // select packages by property, the required ones as easily as any.
+    if name.starts_with(['~', '?']) {
         return true;
     }
     // `libc6:amd64`, `bash=5.1-6`, `glibc-2.34-60.el9.x86_64`, `bash.x86_64`,
