@@ -106,7 +106,7 @@ pub static RULES: &[Rule] = &[
         reason: "what depends on the removed package is left broken, and the checks skipped are the ones that keep the system working",
         decision: Decision::Ask,
         matcher: Matcher::Verbs(FORCE_REMOVE),
-        hits: &["dpkg --purge --force-all nginx", "dpkg -r --force-depends libxml2", "apt-get remove --allow-remove-essential bsdutils", "rpm -e --nodeps nginx", "rpm --nodeps -e x", "dnf remove --setopt=protected_packages= x", "pacman -Rdd libxml2", "pacman -R --nodeps --nodeps curl", "pacman -Rc python", "apk del --force-broken-world libcurl", "zypper rm --force-resolution x", "brew uninstall --force --ignore-dependencies openssl@3", "pkg delete -a", "pkg delete -f curl", "xbps-remove -F curl", "port -f uninstall installed", "port uninstall installed"],
+        hits: &["dpkg --purge --force-all nginx", "dpkg -r --force-depends libxml2", "apt-get remove --allow-remove-essential bsdutils", "rpm -e --nodeps nginx", "rpm --nodeps -e x", "dnf remove --setopt=protected_packages= x", "pacman -Rdd libxml2", "pacman -R --nodeps --nodeps curl", "pacman -Rc gtk3", "apk del --force-broken-world libcurl", "zypper rm --force-resolution x", "brew uninstall --force --ignore-dependencies openssl@3", "pkg delete -a", "pkg delete -f curl", "xbps-remove -F curl", "port -f uninstall installed", "port uninstall installed"],
         misses: &["dpkg -r nginx", "dpkg --force-confnew -i x.deb", "rpm -qa --nodeps", "pacman -Rd x", "pacman -Rns firefox", "pacman -Rs x", "brew uninstall wget", "brew uninstall --force node", "port uninstall inactive", "port uninstall leaves", "apk del curl", "pkg delete curl", "xbps-remove -R vim"],
     },
 ];
