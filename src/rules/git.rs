@@ -37,8 +37,8 @@ pub static RULES: &[Rule] = &[
         reason: "it replaces history on the remote, and commits others pushed there can be lost",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["git"], check: force_push_long },
-        hits: &["git push --force origin main", "git push --force-with-lease", "git push origin main --force", "git push --mirror backup"],
-        misses: &["git push origin feature-branch", "git push -u origin main", "git push --force-if-includes origin main", "git push --dry-run --force origin main", "git commit -m 'git push --force'", "git push -f"],
+        hits: &["git push --force origin main", "git push --force origin feature-x", "git push --force-with-lease", "git push --force-with-lease origin", "git push --force-with-lease origin main", "git push --force-with-lease origin feature:master", "git push --force-with-lease origin HEAD", "git push --force-with-lease origin release/2.4", "git push --force-with-lease --all origin", "git push origin main --force", "git push --mirror backup"],
+        misses: &["git push origin feature-branch", "git push -u origin main", "git push --force-if-includes origin main", "git push --dry-run --force origin main", "git commit -m 'git push --force'", "git push -f", "git push --force-with-lease origin feature/login-form", "git push --force-with-lease=fix origin fix", "git push -u --force-with-lease origin HEAD:refs/heads/wip/x"],
     },
     Rule {
         id: "git.force-push-short",
@@ -55,8 +55,8 @@ pub static RULES: &[Rule] = &[
         reason: "the branch or tag disappears from the remote for everyone who uses it",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["git"], check: push_delete },
-        hits: &["git push origin --delete old-feature", "git push origin :old-feature", "git push -d origin v1.0"],
-        misses: &["git push origin feature-branch", "git push origin :", "git push --dry-run origin --delete x", "git branch -d merged-feature"],
+        hits: &["git push origin --delete old-feature", "git push origin :old-feature", "git push -d origin v1.0", "git push --prune origin 'refs/heads/*:refs/heads/*'", "git push --prune backup refs/remotes/origin/*:refs/heads/*"],
+        misses: &["git push origin feature-branch", "git push origin :", "git push --dry-run origin --delete x", "git branch -d merged-feature", "git push --prune origin"],
     },
     Rule {
         id: "git.clean-force",
@@ -243,9 +243,54 @@ fn push_opts(cmd: &Command) -> Option<Opts<'_>> {
     sub_opts(cmd, "push", &PUSH).filter(|o| !(o.flag('n') || o.long("dry-run", 2)))
 }
 
+/// `--force` and `--mirror` always; `--force-with-lease` unless every
+/// branch it updates is named and none is a shared one: the lease checks
+/// that nobody else pushed, and rewriting one's own topic branch after a
+/// rebase is everyday. Without a refspec the branch is the current one,
+/// which the command does not name.
 fn force_push_long(cmd: &Command) -> bool {
-    push_opts(cmd)
-        .is_some_and(|o| o.long("force", 5) || o.long("force-with-lease", 7) || o.long("mirror", 2))
+    push_opts(cmd).is_some_and(|o| {
+        let lease = o.long("force-with-lease", 7);
+        let every = o.long("all", 2) || o.long("branches", 2) || o.long("tags", 2);
+        let named = o.operands.get(1..).unwrap_or(&[]);
+        o.long("force", 5)
+            || o.long("mirror", 2)
+            || lease && (every || named.is_empty() || named.iter().any(|r| shared_branch(r)))
+    })
+}
+
+/// Whether a refspec updates a branch others share, or one it does not
+/// name (`HEAD`): the default names, `develop`, release and production
+/// branches.
+fn shared_branch(refspec: &str) -> bool {
+    let dst = refspec.rsplit(':').next().unwrap_or(refspec);
+    let dst = dst.trim_start_matches('+');
+    let name = dst
+        .strip_prefix("refs/heads/")
+        .unwrap_or(dst)
+        .to_ascii_lowercase();
+    const SHARED: &[&str] = &[
+        "",
+        "head",
+        "main",
+        "master",
+        "trunk",
+        "develop",
+        "development",
+        "dev",
+        "default",
+        "stable",
+        "staging",
+        "prod",
+        "production",
+        "live",
+    ];
+    SHARED.contains(&name.as_str())
+        || ["release", "production", "prod/"]
+            .iter()
+            .any(|p| name.starts_with(p))
+        || name.starts_with("refs/")
+        || name.contains('*')
 }
 
 fn force_push_short(cmd: &Command) -> bool {
@@ -254,11 +299,15 @@ fn force_push_short(cmd: &Command) -> bool {
 }
 
 fn push_delete(cmd: &Command) -> bool {
-    // `:` alone pushes matching branches; `:name` deletes name.
+    // `:` alone pushes matching branches; `:name` deletes name. `--prune`
+    // with a refspec deletes every remote ref it maps to that has no
+    // local source.
     push_opts(cmd).is_some_and(|o| {
+        let refspecs = o.operands.get(1..).unwrap_or(&[]);
         o.flag('d')
             || o.long("delete", 2)
             || o.operands.iter().any(|r| r.len() > 1 && r.starts_with(':'))
+            || o.long("prune", 3) && !refspecs.is_empty()
     })
 }
 

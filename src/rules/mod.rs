@@ -43,6 +43,7 @@ pub(crate) use hidden::{path_arguments, searched as hidden_paths_searched};
 pub(crate) mod near;
 mod net;
 mod opts;
+mod packages;
 mod paths;
 mod perms;
 mod privileged;
@@ -59,6 +60,7 @@ pub(crate) mod targets;
 mod tooling;
 mod trust;
 mod url;
+mod vcs;
 mod windows;
 mod windows_script;
 
@@ -403,6 +405,16 @@ pub static DANGEROUS: &[Table] = &[
         file: "escape",
         group: "containers",
         rules: escape::RULES,
+    },
+    Table {
+        file: "vcs",
+        group: "vcs",
+        rules: vcs::RULES,
+    },
+    Table {
+        file: "packages",
+        group: "packages",
+        rules: packages::RULES,
     },
     Table {
         file: "admin",

@@ -150,11 +150,11 @@ pub static RULES: &[Rule] = &[
     Rule {
         id: "system.package-uninstall",
         category: "package manager uninstall (npm, pnpm, yarn, pip, brew)",
-        reason: "removing packages can break the project or other software on the machine",
+        reason: "a package removed for the whole user or system (a global tool, the system's python) can break other software on the machine; removing a project's own dependency is routine",
         decision: Decision::Ask,
-        matcher: Matcher::Check { programs: &["npm", "pnpm", "yarn", "bun", "pip", "pip3", "pipx", "uv", "brew", "gem", "cargo", "apt", "apt-get", "dnf", "yum", "zypper", "pacman", "apk", "snap", "conda", "mamba", "python*"], check: package_uninstall },
-        hits: &["npm uninstall -g typescript", "pip uninstall -y requests", "brew uninstall --force node", "yarn global remove create-react-app", "python3 -m pip uninstall numpy", "sudo apt-get purge -y nginx", "pacman -Rns firefox", "pnpm rm lodash"],
-        misses: &["npm install typescript", "npm run uninstall", "yarn add remove", "pip install -r requirements.txt", "brew list", "echo npm uninstall x", "pacman -Syu", "python3 -m venv uninstall"],
+        matcher: Matcher::Check { programs: &["npm", "pnpm", "yarn", "bun", "pip", "pip3", "pipx", "uv", "gem", "cargo", "python*"], check: package_uninstall },
+        hits: &["npm uninstall -g typescript", "sudo pip uninstall -y requests", "pip3 uninstall --break-system-packages urllib3", "/usr/bin/pip3 uninstall six", "yarn global remove create-react-app", "sudo python3 -m pip uninstall numpy", "pnpm rm --global lodash", "npm rm --location=global npm", "uv pip uninstall --system flask", "pipx uninstall-all", "cargo uninstall ripgrep", "gem uninstall rails"],
+        misses: &["npm install typescript", "npm run uninstall", "yarn add remove", "pip install -r requirements.txt", "echo npm uninstall x", "python3 -m venv uninstall", "npm uninstall lodash", "pip uninstall -y requests", ".venv/bin/pip uninstall numpy", "python3 -m pip uninstall numpy", "pnpm rm lodash", "yarn remove react", "uv remove httpx", "cargo remove serde", "brew uninstall wget"],
     },
     Rule {
         id: "system.package-publish",
@@ -535,27 +535,49 @@ fn package_verb(cmd: &Command) -> Option<(&str, Vec<&str>)> {
     Some((verb, ops[skip + 1..].to_vec()))
 }
 
+/// A removal whose scope is the user's or the system's, not a project's:
+/// npm, pnpm and bun with `-g`, `yarn global`, pip as root, through the
+/// system's own pip or past the distribution's `--break-system-packages`
+/// guard (without those, pip on a distribution's python refuses, so a bare
+/// `pip uninstall` works in an environment of its user's), `uv pip
+/// --system`, and the tools that only install globally (`cargo uninstall`,
+/// `pipx`, `gem`, `uv tool`).
 fn package_uninstall(cmd: &Command) -> bool {
-    if cmd.program == "pacman" {
-        let opts = parse_opts(&cmd.args, &GNU);
-        return opts.flag('R') || opts.long("remove", 3);
-    }
     let Some((verb, _)) = package_verb(cmd) else {
         return false;
     };
-    let verbs: &[&str] = match cmd.program.as_str() {
-        "npm" => &["uninstall", "unlink", "remove", "rm", "r", "un"],
-        "pnpm" | "bun" => &["remove", "rm", "uninstall", "un"],
-        "yarn" | "uv" => &["remove", "uninstall"],
-        "brew" => &["uninstall", "remove", "rm", "autoremove"],
-        "apt" | "apt-get" => &["remove", "purge", "autoremove"],
-        "dnf" | "yum" | "zypper" => &["remove", "erase", "autoremove", "rm"],
-        "apk" => &["del"],
-        "snap" => &["remove"],
-        "conda" | "mamba" => &["remove", "uninstall"],
-        _ => &["uninstall"],
-    };
-    verbs.contains(&verb)
+    let o = parse_opts(&cmd.args, &PACKAGE);
+    let global =
+        o.flag('g') || o.long("global", 3) || o.long_value("location", 3) == Some("global");
+    let removes = |verbs: &[&str]| verbs.contains(&verb);
+    match cmd.program.as_str() {
+        "npm" => global && removes(&["uninstall", "unlink", "remove", "rm", "r", "un"]),
+        "pnpm" | "bun" => global && removes(&["remove", "rm", "uninstall", "un"]),
+        "yarn" => o.operands.first() == Some(&"global") && removes(&["remove", "uninstall"]),
+        "uv" => {
+            let scope = match o.operands.first() {
+                Some(&"pip") => o.long("system", 3) || o.long("break-system-packages", 3),
+                Some(&"tool") => true,
+                _ => false,
+            };
+            scope && removes(&["uninstall"])
+        }
+        "pipx" => removes(&["uninstall", "uninstall-all"]),
+        "cargo" | "gem" => removes(&["uninstall"]),
+        _ => removes(&["uninstall"]) && system_pip(cmd),
+    }
+}
+
+/// pip run on the system's python: as root, by the system's path, or past
+/// the distribution's guard.
+fn system_pip(cmd: &Command) -> bool {
+    let system_path = ["/usr/bin/", "/bin/", "/usr/sbin/"]
+        .iter()
+        .any(|dir| cmd.path.starts_with(dir));
+    runs_sudo(cmd)
+        || cmd.wrapped_by("doas")
+        || system_path
+        || cmd.has_long("--break-system-packages")
 }
 
 fn package_publish(cmd: &Command) -> bool {
@@ -733,14 +755,25 @@ mod tests {
         assert!(hermes_gateway_stop(&Command::from_words(
             "systemctl --user restart hermes-gateway"
         )));
+        // The verb is found past options with values; a project's own
+        // dependency is routine, a global one is not.
         assert!(package_uninstall(&Command::from_words(
+            "npm --prefix ./app uninstall -g left-pad"
+        )));
+        assert!(!package_uninstall(&Command::from_words(
             "npm --prefix ./app uninstall left-pad"
         )));
         assert!(!package_uninstall(&Command::from_words(
             "npm run uninstall"
         )));
-        assert!(package_uninstall(&Command::from_words(
+        assert!(!package_uninstall(&Command::from_words(
             "python3 -m pip uninstall x"
+        )));
+        assert!(package_uninstall(&Command::from_words(
+            "python3 -m pip uninstall --break-system-packages x"
+        )));
+        assert!(package_uninstall(&Command::from_words(
+            "/usr/bin/python3 -m pip uninstall x"
         )));
         assert!(!package_publish(&Command::from_words("npm publish --dry")));
     }

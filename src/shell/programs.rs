@@ -417,6 +417,9 @@ impl Eval<'_> {
                         self.git_setting(key, value);
                     }
                 }
+                if let Some(code) = git_runs(&words) {
+                    self.reanalyze(&code, "git runs", None);
+                }
             }
             "make" | "gmake" => self.make(cmd),
             p if interp::runs_code(p, &cmd.args) => self.interpreter(cmd),
@@ -620,4 +623,40 @@ pub(super) fn split_options<'a>(
     }
     let i = i.min(args.len());
     args.split_at(i)
+}
+
+/// The command a git subcommand runs for the caller: `submodule foreach
+/// CMD` in every submodule, `bisect run CMD` at every step, `rebase
+/// --exec CMD` after every commit.
+fn git_runs(words: &[&str]) -> Option<String> {
+    let mut at = 0;
+    while let Some(w) = words.get(at) {
+        match *w {
+            "-C" | "-c" => at += 2,
+            w if w.starts_with('-') => at += 1,
+            _ => break,
+        }
+    }
+    let (sub, rest) = words.get(at..)?.split_first()?;
+    match *sub {
+        "submodule" | "bisect" => {
+            let verb = if *sub == "submodule" {
+                "foreach"
+            } else {
+                "run"
+            };
+            let from = rest.iter().position(|w| *w == verb)? + 1;
+            let code: Vec<&str> = rest[from..]
+                .iter()
+                .copied()
+                .skip_while(|w| matches!(*w, "--recursive" | "-q" | "--quiet"))
+                .collect();
+            (!code.is_empty()).then(|| code.join(" "))
+        }
+        "rebase" => rest.iter().enumerate().find_map(|(i, w)| match *w {
+            "-x" | "--exec" => rest.get(i + 1).map(|c| c.to_string()),
+            w => w.strip_prefix("--exec=").map(str::to_string),
+        }),
+        _ => None,
+    }
 }
