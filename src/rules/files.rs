@@ -515,8 +515,8 @@ pub static RULES: &[PathRule] = &[
         category: "a file named like a common command in a home's own bin directory",
         reason: "shells search `~/.local/bin` and `~/bin` before the system's directories, so it would run whenever that command is typed, `sudo` and `git` included",
         write: Some(Decision::Ask), read: None, changes: false,
-        places: Places::Check { test: shadow::shadows_command, says: "`~/.local/bin`, `~/bin`, `~/.bin` and `~/.local/sbin` entries named like a common command (`sudo`, `ls`, `git`, `python`, `ssh`, ...); a program copied there under its own name is not one" },
-        hits: &["write ~/.local/bin/sudo", "write ~/bin/git", "write ~/.local/bin/python3", "write /home/alice/.local/bin/ls"],
+        places: Places::Check { test: shadow::shadows_command, says: "`~/.local/bin`, `~/bin`, `~/.bin`, `~/.local/sbin` and `/opt/homebrew/bin` entries named like a common command (`sudo`, `ls`, `git`, `python`, `ssh`, ...); a program copied there under its own name is not one" },
+        hits: &["write ~/.local/bin/sudo", "write /opt/homebrew/bin/git", "write ~/bin/git", "write ~/.local/bin/python3", "write /home/alice/.local/bin/ls"],
         misses: &["write ~/.local/bin/mytool", "write ~/bin/deploy-helper", "write bin/git", "write ~/.local/bin/sub/git", "read ~/.local/bin/git"],
     },
     PathRule {
@@ -533,7 +533,7 @@ pub static RULES: &[PathRule] = &[
         category: "configuration a tool runs or fetches code by later",
         reason: "what is written there runs at a later start of python, an editor or a common command, or decides where packages come from",
         write: Some(Decision::Ask), read: None, changes: false,
-        places: Places::Check { test: super::tooling::is_tool_config, says: "`sitecustomize.py`, `usercustomize.py`, `*.pth` in `site-packages`; package-source settings in a home (`pip.conf`, `.cargo/config.toml`, `.yarnrc`, `.gemrc`, `.condarc`, `go/env`, ...); editor plugins and start-up files (`.vim/plugin`, `.config/nvim`, `.vscode/extensions`, `.emacs`); direnv's allow list; a common command's name in `~/bin`, `~/.local/bin`, `/opt/homebrew/bin`" },
+        places: Places::Check { test: super::tooling::is_tool_config, says: "`sitecustomize.py`, `usercustomize.py`, `*.pth` in `site-packages`; package-source settings in a home (`pip.conf`, `.cargo/config.toml`, `.yarnrc`, `.gemrc`, `.condarc`, `go/env`, ...); editor plugins and start-up files (`.vim/plugin`, `.config/nvim`, `.vscode/extensions`, `.emacs`); direnv's allow list" },
         // Outside the project `files.outside-project` speaks first (both
         // ask); the project's own Python start-up hooks are this rule's.
         hits: &["write lib/sitecustomize.py", "write .venv/lib/python3.12/site-packages/x.pth", "write usercustomize.py"],

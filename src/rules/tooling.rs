@@ -309,18 +309,6 @@ const HOME_TOOL_CONFIG: &[&str] = &[
     ".config/direnv", ".local/share/direnv/allow",
 ];
 
-/// Names of commands people and scripts run every day: a file by one of
-/// these names in a directory early on `PATH` runs in its place.
-#[rustfmt::skip]
-const COMMON: &[&str] = &[
-    "ls", "cat", "sudo", "su", "ssh", "scp", "git", "curl", "wget", "python", "python3", "pip",
-    "pip3", "node", "npm", "npx", "sh", "bash", "zsh", "env", "grep", "find", "ps", "kill",
-    "passwd", "docker", "kubectl", "make", "gcc", "cc", "apt", "apt-get", "brew", "yum", "dnf",
-    "rm", "cp", "mv", "chmod", "chown", "id", "whoami", "which", "gpg", "openssl", "tar", "less",
-    "vi", "vim", "nano", "cargo", "go", "ruby", "perl", "java", "aws", "gcloud", "az", "login",
-    "systemctl", "mount", "security", "ssh-add", "ssh-agent", "uv", "pnpm", "yarn", "code",
-];
-
 /// A file whose content a tool runs or fetches by later (the place test of
 /// `files.tool-config`).
 pub(super) fn is_tool_config(p: &Place<'_>) -> bool {
@@ -333,16 +321,9 @@ pub(super) fn is_tool_config(p: &Place<'_>) -> bool {
     if packages && base.ends_with(".pth") {
         return true;
     }
-    let shadows = |dir: &str| strip_dir(path, dir).is_some_and(|name| COMMON.contains(&name));
-    if shadows("/opt/homebrew/bin") {
-        return true;
-    }
-    p.in_home().is_some_and(|rel| {
-        HOME_TOOL_CONFIG.iter().any(|d| strip_dir(rel, d).is_some())
-            || ["bin", ".local/bin"]
-                .iter()
-                .any(|d| strip_dir(rel, d).is_some_and(|name| COMMON.contains(&name)))
-    })
+    // A common command's name early on `PATH` is `files.command-shadow`'s.
+    p.in_home()
+        .is_some_and(|rel| HOME_TOOL_CONFIG.iter().any(|d| strip_dir(rel, d).is_some()))
 }
 
 #[cfg(test)]

@@ -31,9 +31,13 @@ fn home_bin_entry<'a>(p: &Place<'a>) -> Option<&'a str> {
 }
 
 /// Whether `p` is a file named like a common command directly in a
-/// home's `bin` directory.
+/// home's `bin` directory, or in Homebrew's on Apple silicon, which its
+/// installer also puts before the system's.
 pub(super) fn shadows_command(p: &Place<'_>) -> bool {
-    home_bin_entry(p).is_some_and(|name| COMMON.contains(&name))
+    let homebrew = strip_dir(p.path, "/opt/homebrew/bin").filter(|name| !name.contains('/'));
+    home_bin_entry(p)
+        .or(homebrew)
+        .is_some_and(|name| COMMON.contains(&name))
 }
 
 /// Whether `p` is a program installed for the user under a name of its
