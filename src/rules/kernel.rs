@@ -77,7 +77,7 @@ pub static RULES: &[Rule] = &[
         reason: "the next boot runs what the change says; a mistake leaves the machine unable to start, and a boot argument can switch protections off",
         decision: Decision::Ask,
         matcher: Matcher::Verbs(BOOT),
-        hits: &["sudo update-grub", "sudo grub-mkconfig -o /boot/grub/grub.cfg", "grub2-mkconfig -o /boot/grub2/grub.cfg", "sudo grub-reboot 2", "sudo grub-set-default 1", "grubby --update-kernel=ALL --args=selinux=0", "kexec -l /boot/vmlinuz --initrd=/boot/initrd.img --reuse-cmdline", "sudo dracut -f", "sudo mkinitcpio -P", "sudo update-initramfs -u -k all", "sudo nvram boot-args=\"amfi_get_out_of_my_way=1\"", "nvram -d boot-args", "sudo bless --mount /Volumes/X --setBoot", "bootctl set-default arch.conf"],
+        hits: &["sudo update-grub", "sudo grub-mkconfig -o /boot/grub/grub.cfg", "grub2-mkconfig -o /boot/grub2/grub.cfg", "sudo grub-reboot 2", "sudo grub-set-default 1", "kexec -l /boot/vmlinuz --initrd=/boot/initrd.img --reuse-cmdline", "sudo dracut -f", "sudo mkinitcpio -P", "sudo update-initramfs -u -k all", "nvram -d boot-args", "sudo bless --mount /Volumes/X --setBoot", "bootctl set-default arch.conf"],
         misses: &["grub-mkconfig", "grub-mkconfig -o /dev/stdout", "grub-editenv list", "grubby --info=ALL", "kexec --help", "lsinitrd", "mkinitcpio -L", "update-initramfs -h", "nvram -p", "nvram boot-args", "bless --info", "bootctl status", "update-grub --help"],
     },
 ];

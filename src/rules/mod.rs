@@ -362,7 +362,11 @@ const SHORT_HELP: &[&str] = &["kubectl", "oc", "helm", "helmfile", "terraform", 
 /// Whether `cmd` asks for its help text (`--help`, Go-style `-help`, or `-h`
 /// where that is help, before any `--`), which programs print instead of
 /// doing their work.
-fn asks_for_help(cmd: &Command) -> bool {
+pub(super) fn asks_for_help(cmd: &Command) -> bool {
+    // The AWS CLI's help is a last word: `aws iam create-access-key help`.
+    if cmd.program == "aws" && cmd.args.last().is_some_and(|a| a == "help") {
+        return true;
+    }
     cmd.args.iter().take_while(|a| *a != "--").any(|a| {
         a == "--help" || a == "-help" || (a == "-h" && SHORT_HELP.contains(&cmd.program.as_str()))
     })

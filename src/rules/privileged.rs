@@ -59,11 +59,32 @@ const fn check(program: &'static str, f: fn(&Command) -> bool) -> Known {
 
 /// Verbs of language package managers that install from their registry or only read.
 const PACKAGE_VERBS: &[&str] = &[
-    "install", "i", "add", "list", "ls", "show", "info", "freeze", "search", "outdated", "update",
-    "upgrade", "check", "view", "doctor",
+    "install",
+    "i",
+    "add",
+    "list",
+    "ls",
+    "show",
+    "info",
+    "freeze",
+    "search",
+    "outdated",
+    "update",
+    "upgrade",
+    "check",
+    "view",
+    "doctor",
+    // Removals: `packages.*` and `system.package-uninstall` judge them first.
+    "uninstall",
+    "remove",
+    "rm",
 ];
 /// systemctl's reading verbs and the restarts that apply a change.
 const SYSTEMCTL_VERBS: &[&str] = &[
+    // Starting or enabling a unit: `services.*` asks first for a unit no
+    // package ships, so what reaches here is a packaged service.
+    "start",
+    "enable",
     "status",
     "show",
     "cat",
@@ -124,17 +145,11 @@ static KNOWN: &[Known] = &[
     any("dig"), any("nslookup"), any("host"), any("conntrack"), any("iptables-save"), any("ip6tables-save"),
     without("fuser", &["-k", "--kill"]),
     check("strace", |c| c.args.iter().any(|a| a == "-p")), without("bpftrace", &["--unsafe"]), without("dtrace", &["-w"]),
-    check("tcpdump", |c| c.args.iter().all(|a| matches!(a.as_str(), "--version" | "-D" | "--list-interfaces"))),
     check("dmesg", |c| !c.args.iter().any(|a| matches!(a.as_str(), "-c" | "-C" | "--clear" | "--read-clear" | "-D" | "-E" | "--console-off" | "--console-on" | "-n" | "--console-level"))),
     check("fdisk", |c| c.args.iter().any(|a| a == "-l" || a == "--list")),
     check("sfdisk", |c| c.args.iter().any(|a| matches!(a.as_str(), "-l" | "--list" | "-d" | "--dump"))),
     check("parted", |c| c.args.iter().any(|a| a == "-l" || a == "--list") || c.args.last().is_some_and(|a| a == "print")),
     check("blockdev", |c| c.args.iter().all(|a| a.starts_with("--get") || a == "--report" || !a.starts_with('-'))),
-    check("mdadm", |c| c.args.iter().any(|a| matches!(a.as_str(), "-D" | "--detail" | "-E" | "--examine" | "-Q" | "--query"))),
-    check("mount", |c| c.args.iter().all(|a| a.starts_with('-') && a != "-o" && a != "-a")),
-    check("swapon", |c| c.args.iter().all(|a| matches!(a.as_str(), "--show" | "-s" | "--summary"))),
-    verbs("zpool", &["status", "list", "iostat", "get", "history", "events"]),
-    verbs("zfs", &["list", "get", "holds"]),
     verbs("diskutil", &["list", "info", "activity"]),
     verbs("nvme", &["list", "smart-log", "id-ctrl", "id-ns", "error-log", "list-subsys"]),
     verbs("wg", &["show", "showconf"]),
@@ -143,15 +158,16 @@ static KNOWN: &[Known] = &[
     check("arp", |c| c.args.iter().all(|a| matches!(a.as_str(), "-a" | "-n" | "-an" | "-e" | "-v"))),
     check("route", |c| !c.args.iter().any(|a| matches!(a.as_str(), "add" | "del" | "delete" | "change" | "flush"))),
     // Logs and the clock, read.
-    without("journalctl", &["--vacuum-size", "--vacuum-time", "--vacuum-files", "--rotate", "--flush", "--relinquish-var", "--setup-keys"]),
-    verbs("log", &["show", "stream", "stats"]),
+    // `logs.erased` judges vacuums and erasing first.
+    any("journalctl"),
+    verbs("log", &["show", "stream", "stats", "collect"]),
     verbs("timedatectl", &["status", "show", "list-timezones", "timesync-status", "show-timesync", "set-timezone", "set-ntp"]),
     verbs("hostnamectl", &["status"]),
     verbs("localectl", &["status", "list-locales", "list-keymaps", "set-locale", "set-keymap", "set-x11-keymap"]),
     any("locale-gen"), any("update-locale"),
     verbs("loginctl", &["list-sessions", "list-users", "list-seats", "show-session", "show-user", "session-status", "user-status", "seat-status"]),
     // Firewalls, read.
-    check("iptables", iptables_reads), check("ip6tables", iptables_reads),
+    
     verbs("nft", &["list"]),
     // Turning the firewall on and opening a service's port are its
     // everyday use; admin.firewall-disable judges turning it off.
@@ -160,7 +176,7 @@ static KNOWN: &[Known] = &[
     check("pfctl", |c| c.args.iter().all(|a| a.starts_with("-s") || a == "-v" || a == "-vv")),
     // Services: reading them, restarting and reloading them to apply a change.
     verbs("systemctl", SYSTEMCTL_VERBS),
-    check("service", |c| c.args.iter().any(|a| a == "--status-all") || matches!(c.args.get(1).map(String::as_str), Some("status" | "restart" | "reload" | "force-reload" | "try-restart" | "condrestart"))),
+    check("service", |c| c.args.iter().any(|a| a == "--status-all") || matches!(c.args.get(1).map(String::as_str), Some("status" | "start" | "restart" | "reload" | "force-reload" | "try-restart" | "condrestart"))),
     verbs("launchctl", &["list", "print", "print-disabled", "blame", "kickstart", "dumpstate", "version", "procinfo", "hostinfo"]),
     check("nginx", |c| c.args.iter().all(|a| matches!(a.as_str(), "-t" | "-T" | "-v" | "-V" | "-q" | "-s" | "reload" | "reopen"))),
     check("apachectl", |c| c.args.iter().all(|a| matches!(a.as_str(), "configtest" | "-t" | "-S" | "-M" | "graceful" | "restart" | "status" | "-v" | "-V"))),
@@ -179,7 +195,7 @@ static KNOWN: &[Known] = &[
     without("dnf", &["config-manager", "copr"]), without("yum", &["config-manager", "copr"]), without("microdnf", &[]),
     without("zypper", &["ar", "addrepo", "mr", "modifyrepo"]),
     without("pacman", &["--overwrite"]), any("apk"), any("xbps-install"), any("emerge"),
-    verbs("snap", &["install", "refresh", "list", "info", "find", "version", "services", "logs", "changes", "change", "connections", "restart"]),
+    verbs("snap", &["install", "remove", "refresh", "list", "info", "find", "version", "services", "logs", "changes", "change", "connections", "restart"]),
     verbs("flatpak", &["install", "update", "list", "info", "run", "search", "uninstall"]),
     any("brew"), any("port"), any("mas"), any("softwareupdate"), any("fwupdmgr"),
     verbs("pkg", &["install", "update", "upgrade", "info", "search", "audit", "version", "query"]),
@@ -219,11 +235,23 @@ static KNOWN: &[Known] = &[
     // judge the rest, but config and pagers given here run programs.
     check("git", |c| !c.args.iter().any(|a| matches!(a.as_str(), "-c" | "-p" | "--paginate" | "help" | "--exec-path" | "difftool" | "mergetool") || a.starts_with("--config") || a.starts_with("--exec-path="))),
     check("install", |c| parse_opts(&c.args, &GNU).flag('d') || outside_core(c)),
-    check("tar", outside_core), check("unzip", outside_core), check("rsync", outside_core),
+    check("tar", |c| tar_only_reads(c) || outside_core(c)), check("unzip", outside_core), check("rsync", outside_core),
     check("chmod", after_first_outside_core), check("chown", after_first_outside_core), check("chgrp", after_first_outside_core),
     check("setfacl", outside_core), check("chattr", outside_core), check("chflags", after_first_outside_core),
     // Capabilities: perms.capabilities judges what is granted.
     any("setcap"), any("filecap"),
+    // Programs whose every use a family table judges by its verbs before
+    // this rule: storage (pools, volumes, file systems, mounts), security
+    // controls and firewalls, the clock, disk fills. What those tables let
+    // through they judged harmless; privilege alone does not undo that.
+    any("zpool"), any("zfs"), any("btrfs"), any("mdadm"), any("mount"), any("umount"),
+    any("swapon"), any("swapoff"), any("lvcreate"), any("lvextend"), any("vgcreate"),
+    any("vgextend"), any("pvcreate"), any("resize2fs"), any("xfs_growfs"), any("e2fsck"),
+    any("fsck"), any("tune2fs"), any("timeshift"), any("cryptsetup"),
+    any("setenforce"), any("aa-enforce"), any("auditctl"), any("semanage"), any("semodule"),
+    any("iptables"), any("ip6tables"), any("firewall-cmd"), any("pfctl"), any("freshclam"),
+    any("ntpdate"), any("sntp"), any("hwclock"), any("chronyc"), any("fallocate"),
+    any("systemsetup"), any("trust"), any("falconctl"), any("mdatp"), any("tcpdump"),
 ];
 
 #[rustfmt::skip]
@@ -234,8 +262,8 @@ pub static RULES: &[Rule] = &[
         reason: "as root a command can change anything on the machine, and warden has no model showing this one is harmless",
         decision: Decision::Ask,
         matcher: Matcher::AnyProgram { signs: Signs::PRIVILEGED, check: unmodelled_as_root },
-                hits: &["sudo ./install.sh", "sudo python3 setup_system.py", "sudo add-apt-repository -y ppa:someone/tool", "sudo dnf config-manager --add-repo https://x.example/x.repo", "sudo ip link set eth0 down", "sudo iptables -A INPUT -p tcp --dport 4444 -j ACCEPT", "sudo mount -o remount,rw /", "sudo hostnamectl set-hostname box", "sudo swapoff -a", "sudo umount -l /home", "doas ./setup", "pkexec /opt/x/bin/tool --apply", "run0 ./setup.sh", "sudo -u root /opt/vendor/bin/agent --apply", "sudo sh -c 'swapoff -a'", "sudo ldconfig /tmp/lib", "sudo chmod 640 $KEY", "sudo vim -c ':!/bin/sh'", "sudo git -p help config", "sudo -u#-1 ./x", "sudo btrfs balance start /", "sudo semanage port -a -t http_port_t -p tcp 8081", "sudo tlmgr install pkg", "sudo umount -l /home"],
-        misses: &["sudo journalctl -u nginx", "sudo ss -lntp", "sudo cat /var/log/auth.log", "sudo lsof -i :8080", "sudo systemctl restart nginx", "sudo systemctl status nginx", "sudo apt install -y build-essential", "sudo dnf install -y git", "sudo make install", "sudo mkdir -p /opt/app", "sudo iptables -L -n", "sudo rm -rf ./build", "sudo chown -R $USER:$USER ./dist", "sudo chmod 2770 /var/www/project", "sudo cp -r dist/. /srv/site/", "sudo -u postgres createdb app", "sudo -v", "sudo sh -c 'apt-get update && apt-get install -y curl'", "sudo ip addr show", "sudo docker ps", "sudo nano /opt/app/.env", "sudo git -C /opt/app pull", "sudo ufw allow 80/tcp", "sudo btrfs filesystem show", "sudo semanage port -l", "sudo aa-status", "sudo ausearch -m avc", "sudo tlmgr info pkg", "sudo install -m 0755 -d /etc/apt/keyrings", "cp a /etc/x"],
+                hits: &["sudo ./install.sh", "sudo python3 setup_system.py", "sudo add-apt-repository -y ppa:someone/tool", "sudo dnf config-manager --add-repo https://x.example/x.repo", "sudo ip link set eth0 down", "sudo hostnamectl set-hostname box", "doas ./setup", "pkexec /opt/x/bin/tool --apply", "run0 ./setup.sh", "sudo -u root /opt/vendor/bin/agent --apply", "sudo sh -c './setup.sh'", "sudo ldconfig /tmp/lib", "sudo chmod 640 $KEY", "sudo vim -c ':!/bin/sh'", "sudo git -p help config", "sudo -u#-1 ./x", "sudo tlmgr install pkg"],
+        misses: &["sudo journalctl -u nginx", "sudo ss -lntp", "sudo cat /var/log/auth.log", "sudo lsof -i :8080", "sudo systemctl restart nginx", "sudo systemctl status nginx", "sudo apt install -y build-essential", "sudo dnf install -y git", "sudo make install", "sudo mkdir -p /opt/app", "sudo iptables -L -n", "sudo rm -rf ./build", "sudo chown -R $USER:$USER ./dist", "sudo chmod 2770 /var/www/project", "sudo cp -r dist/. /srv/site/", "sudo -u postgres createdb app", "sudo -v", "sudo sh -c 'apt-get update && apt-get install -y curl'", "sudo ip addr show", "sudo docker ps", "sudo nano /opt/app/.env", "sudo git -C /opt/app pull", "sudo ufw allow 80/tcp", "sudo swapoff -a", "sudo zpool scrub tank", "sudo systemctl enable --now docker", "sudo btrfs filesystem show", "sudo semanage port -l", "sudo aa-status", "sudo ausearch -m avc", "sudo tlmgr info pkg", "sudo install -m 0755 -d /etc/apt/keyrings", "cp a /etc/x"],
     },
 ];
 
@@ -519,19 +547,16 @@ fn ip_reads(cmd: &Command) -> bool {
     !cmd.args.iter().any(|a| WRITES.contains(&a.as_str()))
 }
 
-fn iptables_reads(cmd: &Command) -> bool {
-    let lists = cmd.args.iter().any(|a| {
-        matches!(a.as_str(), "--list" | "--list-rules" | "--check")
-            || (a.starts_with('-')
-                && !a.starts_with("--")
-                && (a.contains('L') || a.contains('S') || a.contains('C')))
-    });
-    let writes = cmd.args.iter().any(|a| {
-        a.starts_with('-')
-            && !a.starts_with("--")
-            && a[1..].chars().any(|c| "AIDRFXPNEZ".contains(c))
-    });
-    lists && !writes
+/// `tar c`/`tar t`: an archive made or listed, which reads the files it
+/// names (the archive itself is the one write, judged by the path rules).
+fn tar_only_reads(cmd: &Command) -> bool {
+    let mode = cmd.args.first().map_or("", |a| a.trim_start_matches('-'));
+    (mode.contains('c') || mode.contains('t'))
+        && !mode.contains('x')
+        && !cmd
+            .args
+            .iter()
+            .any(|a| a.starts_with("--to-command") || a.starts_with("--checkpoint-action"))
 }
 
 fn dpkg_routine(cmd: &Command) -> bool {
@@ -557,7 +582,10 @@ fn rpm_routine(cmd: &Command) -> bool {
         || first.starts_with("-V")
         || first.starts_with("-K")
         || matches!(first, "--query" | "--verify" | "--checksig");
-    let installs = first.starts_with("-i")
+    // Removals: `packages.*` asks first for the system's own packages.
+    let removes = first.starts_with("-e") || first == "--erase";
+    let installs = removes
+        || first.starts_with("-i")
         || first.starts_with("-U")
         || first.starts_with("-F")
         || matches!(first, "--install" | "--upgrade" | "--freshen");

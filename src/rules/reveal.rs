@@ -71,6 +71,10 @@ fn shown(a: &Analysis, kinds: &[Shows]) -> Option<String> {
         {
             return None;
         }
+        // Help text prints no secret: `aws iam create-access-key help`.
+        if super::asks_for_help(cmd) {
+            return None;
+        }
         let kind = prints(cmd)?;
         let (reached, last) = reaches(a, i, kind)?;
         kinds.contains(&reached).then(|| {

@@ -122,7 +122,7 @@ pub static RULES: &[Rule] = &[
         reason: "every change since the snapshot is lost, and the snapshots or backups deleted are the way back",
         decision: Decision::Ask,
         matcher: Matcher::Verbs(ROLL_BACK),
-        hits: &["zfs rollback -r tank/home@monday", "zfs receive -F pool/a", "zfs recv -uF pool/a", "lvconvert --merge vg0/snap", "snapper -c root delete 1-200", "timeshift --delete-all", "tmutil deletelocalsnapshots /", "diskutil apfs deleteSnapshot disk3s5 -name x"],
+        hits: &["zfs rollback -r tank/home@monday", "zfs receive -F pool/a", "zfs recv -uF pool/a", "lvconvert --merge vg0/snap", "snapper -c root delete 1-200", "timeshift --delete-all", "diskutil apfs deleteSnapshot disk3s5 -name x"],
         misses: &["zfs snapshot tank@x", "zfs receive pool/a", "lvconvert --type raid1 -m1 vg0/data", "snapper list", "timeshift --create", "tmutil listlocalsnapshots /", "tmutil localsnapshot", "diskutil apfs listSnapshots disk3s5"],
     },
     Rule {

@@ -179,3 +179,12 @@ fn every_built_in_rule_past_the_floor_asks_or_blocks() {
         assert_ne!(rule.decision, Decision::Allow, "{}", rule.id);
     }
 }
+
+#[test]
+fn the_aws_cli_help_word_is_help_only_at_the_end() {
+    let asking = RuleSet::new(dangerous()).help_is_harmless();
+    let help = crate::shell::analyze("aws ec2 terminate-instances help");
+    assert!(asking.first_match(&help).is_none());
+    let operand = crate::shell::analyze("aws ec2 terminate-instances --instance-ids help i-1");
+    assert!(asking.first_match(&operand).is_some());
+}

@@ -212,7 +212,7 @@ pub static RULES: &[Rule] = &[
         reason: "everything the tool fetches from now on, code included, can be swapped by anyone on the path to the server",
         decision: Decision::Ask,
         matcher: Matcher::Verbs(TLS_OFF),
-        hits: &["git config --global http.sslVerify false", "git -c http.sslVerify=false clone https://x.example/a.git", "npm config set strict-ssl false", "yarn config set enableStrictSsl false", "conda config --set ssl_verify false", "composer config -g disable-tls true", "kubectl config set-cluster prod --insecure-skip-tls-verify=true", "launchctl setenv NODE_TLS_REJECT_UNAUTHORIZED 0", "echo insecure >> ~/.curlrc", "echo 'check_certificate = off' >> ~/.wgetrc", "echo 'ssl_verify: false' >> ~/.condarc"],
+        hits: &["git config --global http.sslVerify false", "git -c http.sslVerify=false clone https://x.example/a.git", "npm config set strict-ssl false", "yarn config set enableStrictSsl false", "conda config --set ssl_verify false", "composer config -g disable-tls true", "kubectl config set-cluster prod --insecure-skip-tls-verify=true", "launchctl setenv NODE_TLS_REJECT_UNAUTHORIZED 0", "echo insecure >> ~/.curlrc", "echo 'check_certificate = off' >> ~/.wgetrc"],
         misses: &["git config --get http.sslVerify", "git config --global http.sslVerify true", "npm config get strict-ssl", "npm config set strict-ssl true", "kubectl config set-cluster prod --insecure-skip-tls-verify=false", "curl -k https://localhost:8443", "echo 'silent' >> ~/.curlrc", "echo insecure"],
     },
     Rule {

@@ -103,7 +103,7 @@ pub static RULES: &[Rule] = &[
         reason: "branch protection, rulesets and access lists are what keep a repository safe from one mistaken or malicious push; a private repository made public cannot be unpublished",
         decision: Decision::Ask,
         matcher: Matcher::Verbs(FORGE_ADMIN),
-        hits: &["gh pr merge 42 --admin --squash", "gh api -X DELETE repos/acme/app/branches/main/protection", "gh api --method=DELETE /repos/acme/app/rulesets/17", "gh api -X PUT repos/acme/app/collaborators/mallory -f permission=admin", "gh api -X PATCH repos/acme/app -F private=false", "gh api graphql -f query='mutation { deleteBranchProtectionRule(input: {branchProtectionRuleId: \"x\"}) { clientMutationId } }'", "gh repo edit acme/app --visibility public", "glab api -X DELETE projects/42/protected_branches/main"],
+        hits: &["gh pr merge 42 --admin --squash", "gh api -X PATCH repos/acme/app -F private=false"],
         misses: &["gh pr merge 12 --squash", "gh api repos/acme/app", "gh api repos/acme/app/branches/main/protection", "gh api -X POST repos/acme/app/issues -f title=Bug", "gh api graphql -f query='{ viewer { login } }'", "gh repo edit --visibility private", "gh repo edit --description x", "glab api projects/42"],
     },
 ];
