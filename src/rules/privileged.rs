@@ -320,7 +320,7 @@ fn routine(cmd: &Command, depth: usize) -> bool {
     }
     let mut rows = KNOWN.iter().filter(|k| k.program == cmd.program).peekable();
     if rows.peek().is_none() {
-        return reads_by_its_words(cmd);
+        return reads_by_its_words(cmd) || !changes_by_its_words(cmd);
     }
     rows.any(|k| match &k.uses {
         Use::Any => true,
@@ -537,6 +537,43 @@ fn reads_by_its_words(cmd: &Command) -> bool {
             && options
                 .iter()
                 .all(|o| !o.contains("write") && !o.contains("delete")))
+}
+
+/// Whether a program no row knows says by its words that it changes the
+/// system: it is not an installed program (a script, a path of its own,
+/// an interpreter), a subcommand or option names a change, or an operand
+/// is a device, `/` or a system directory. A tool that shows none of these
+/// (`sudo trace-cmd record`, `sudo netselect host…`) is a diagnostic run
+/// as root, and asking for each would bury the asks that matter.
+fn changes_by_its_words(cmd: &Command) -> bool {
+    let installed = !cmd.path.contains('/')
+        || ["/usr/", "/bin/", "/sbin/", "/opt/homebrew/"]
+            .iter()
+            .any(|p| cmd.path.starts_with(p));
+    if !installed
+        || cmd.dynamic
+        || crate::shell::interpreter_names().any(|i| cmd.program.starts_with(i))
+    {
+        return true;
+    }
+    let opts = parse_opts(&cmd.args, &GNU);
+    let verb = |w: &str| WRITE_VERBS.contains(&w.to_ascii_lowercase().as_str());
+    let names_change = cmd.args.iter().any(|a| match a.strip_prefix("--") {
+        Some(long) => long
+            .split(['-', '=', '_'])
+            .any(|part| verb(part) || matches!(part, "force" | "yes" | "auto" | "autonuke")),
+        None => !a.starts_with('-') && verb(a),
+    });
+    let reaches_system = opts.operands.iter().any(|o| {
+        o.starts_with("/dev/")
+            || matches!(
+                classify(o, cmd.cwd.as_deref()),
+                Target::Root | Target::System | Target::Unknown
+            )
+    });
+    // `add-apt-repository`, `update-alternatives`: the verb in the name.
+    let named_change = cmd.program.split(['-', '_']).any(verb);
+    names_change || named_change || reaches_system
 }
 
 fn ip_reads(cmd: &Command) -> bool {
