@@ -423,8 +423,12 @@ fn loops<'a>(analysis: &'a Analysis) -> impl Iterator<Item = (Turns, &'a str, St
     let worth = text.contains("done") && (text.contains('&') || text.contains(">>"));
     // Every keyword starts a search of its own: a loop nested in another's
     // header (`for x in $(while true; do bash & done)`) is a loop too.
-    KEYWORD
-        .find_iter(if worth { text } else { "" })
+    // The regexes are compiled only for a line worth reading: compiling
+    // them costs more than a whole ordinary hook call.
+    worth
+        .then(|| KEYWORD.find_iter(text))
+        .into_iter()
+        .flatten()
         .take(MAX_LOOPS)
         .filter_map(|k| LOOP.captures_at(text, k.start()))
         .filter_map(|c| {
