@@ -392,18 +392,23 @@ impl RuleSet {
                 whole_line.push(i);
                 continue;
             }
-            // A table naming a program twice is indexed under it once.
-            let mut programs: Vec<&'static str> = rule.matcher.programs().collect();
-            programs.sort_unstable();
-            programs.dedup();
-            if programs.is_empty() {
-                any_program.push(i);
-            }
-            for p in programs {
+            let (named_from, prefixed_from) = (named.len(), prefixed.len());
+            for p in rule.matcher.programs() {
+                // A table naming a program twice is indexed under it once.
                 match p.strip_suffix('*') {
-                    Some(prefix) => prefixed.push((prefix, i)),
-                    None => named.push((p, i as u32)),
+                    Some(prefix)
+                        if !prefixed[prefixed_from..].iter().any(|(q, _)| *q == prefix) =>
+                    {
+                        prefixed.push((prefix, i))
+                    }
+                    None if !named[named_from..].iter().any(|(q, _)| *q == p) => {
+                        named.push((p, i as u32))
+                    }
+                    _ => {}
                 }
+            }
+            if (named.len(), prefixed.len()) == (named_from, prefixed_from) {
+                any_program.push(i);
             }
         }
         let any_by_signs = (0..Signs::SETS_OF_SIGNS)
