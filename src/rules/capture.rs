@@ -22,7 +22,7 @@ pub(super) fn only_info(cmd: &Command) -> bool {
     !cmd.args.is_empty() && cmd.args.iter().all(|a| INFO.contains(&a.as_str()))
 }
 
-fn not_info(cmd: &Command) -> bool {
+pub(super) fn not_info(cmd: &Command) -> bool {
     !only_info(cmd)
 }
 

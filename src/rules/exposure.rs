@@ -1,15 +1,11 @@
 //! Built-in rules: this machine opened to others (tunnels to public URLs, shared terminals, servers with their authentication off or bound to every interface, file servers of a home or the system), one row per program; the firewall itself is `admin`'s.
 
-use super::capture::only_info;
+use super::capture::not_info;
 use super::leak::hosts::is_loopback;
 use super::targets::{classify, Target};
 use super::{verb, verb_if, Matcher, Rule, Verb};
 use crate::shell::Command;
 use crate::verdict::Decision;
-
-fn not_info(cmd: &Command) -> bool {
-    !only_info(cmd)
-}
 
 /// An address a server listens on that only this machine reaches
 /// (`127.0.0.1`, `localhost`, `::1`); `0.0.0.0`, `*`, `::`, an empty host
