@@ -287,8 +287,8 @@ mod tests {
 
     #[test]
     fn a_place_outside_project_and_temp_is_honoured() {
-        let here = std::env::current_dir().unwrap();
-        let target = here.join("target");
+        // Not the checkout's own directory: a checkout under /tmp is a temporary place.
+        let target = PathBuf::from("/srv/warden-cache");
         let locations = raw(
             Path::new("/nonexistent-home"),
             &[("XDG_CACHE_HOME", &target.display().to_string())],

@@ -27,6 +27,7 @@ mod exposure;
 pub mod files;
 pub(crate) mod fs;
 mod fs_write;
+mod gate;
 mod git;
 mod guard_setters;
 mod hardline;
@@ -66,7 +67,7 @@ mod windows;
 mod windows_script;
 
 use once_cell::sync::{Lazy, OnceCell};
-use regex::Regex;
+use gate::LazyRegex;
 
 pub(crate) use crate::shell::program_in;
 use std::rc::Rc;
@@ -245,7 +246,7 @@ pub(crate) struct RuleSet {
     whole_line: Vec<usize>,
     /// Each rule's compiled regexes: one for a `Command` rule, one per row
     /// of a `Verbs` table; rule `i`'s start at `first_regex[i]`.
-    regexes: Vec<OnceCell<Option<Regex>>>,
+    regexes: Vec<LazyRegex>,
     first_regex: Vec<usize>,
     /// A command that only asks for its help text is passed over: for the
     /// rules that ask, `terraform destroy -help` destroys nothing. The floor
@@ -394,17 +395,12 @@ impl RuleSet {
             }
             let (named_from, prefixed_from) = (named.len(), prefixed.len());
             for p in rule.matcher.programs() {
-                // A table naming a program twice is indexed under it once.
+                // A table naming a program twice is indexed under it twice:
+                // `candidates` drops the repeat, which is cheaper than
+                // searching a long table's names for it here.
                 match p.strip_suffix('*') {
-                    Some(prefix)
-                        if !prefixed[prefixed_from..].iter().any(|(q, _)| *q == prefix) =>
-                    {
-                        prefixed.push((prefix, i))
-                    }
-                    None if !named[named_from..].iter().any(|(q, _)| *q == p) => {
-                        named.push((p, i as u32))
-                    }
-                    _ => {}
+                    Some(prefix) => prefixed.push((prefix, i)),
+                    None => named.push((p, i as u32)),
                 }
             }
             if (named.len(), prefixed.len()) == (named_from, prefixed_from) {
@@ -424,7 +420,7 @@ impl RuleSet {
                     .collect()
             })
             .collect();
-        let regexes = (0..cells).map(|_| OnceCell::new()).collect();
+        let regexes = (0..cells).map(|_| LazyRegex::default()).collect();
         RuleSet {
             rules,
             by_program: ProgramIndex::new(&named),
@@ -601,9 +597,11 @@ impl RuleSet {
                     Some(prefix) => has_prefix(&cmd.program, prefix),
                     None => cmd.program == row.program,
                 };
+                // The check before the regex: a check reads a few words, a
+                // regex not yet compiled costs far more.
                 program
-                    && self.args_match(self.first_regex[i] + k, row.args, cmd, line)
                     && row.check.is_none_or(|check| check(cmd))
+                    && self.args_match(self.first_regex[i] + k, row.args, cmd, line)
             }),
             Matcher::Check { check, .. } => check(cmd),
             Matcher::AnyProgram { signs, check } => {
@@ -634,7 +632,7 @@ impl RuleSet {
     }
 
     /// Whether `cmd`'s arguments match `pattern` (`""`: any), with the
-    /// regex compiled into cell `cell` the first time it is needed.
+    /// regex compiled into cell `cell` the first time a line could match it.
     fn args_match(
         &self,
         cell: usize,
@@ -643,17 +641,7 @@ impl RuleSet {
         line: &OnceCell<String>,
     ) -> bool {
         pattern.is_empty()
-            || self
-                .regex(cell, pattern)
-                .is_some_and(|re| re.is_match(line.get_or_init(|| cmd.arg_line())))
-    }
-
-    // A built-in regex that fails to compile is a bug caught by the rule
-    // tests; at run time the rule is skipped rather than panicking.
-    fn regex(&self, cell: usize, pattern: &str) -> Option<&Regex> {
-        self.regexes[cell]
-            .get_or_init(|| Regex::new(pattern).ok())
-            .as_ref()
+            || self.regexes[cell].is_match(pattern, line.get_or_init(|| cmd.arg_line()))
     }
 }
 

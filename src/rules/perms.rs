@@ -14,10 +14,10 @@ static SETUID: &[Verb] = &[
     verb_if("chmod", "", chmod_setuid),
     verb_if("install", "", install_setuid),
     // Interpreter code calling chmod with a mode that has 04000 or 02000.
-    verb("python*", r"chmod\b[^;]{0,120}?\b0[oO]?[2467][0-7]{3}\b|S_IS[UG]ID"),
-    verb("perl", r"chmod\b[^;]{0,120}?\b0?[2467][0-7]{3}\b|S_IS[UG]ID"),
-    verb("ruby", r"chmod\b[^;]{0,120}?\b0[oO]?[2467][0-7]{3}\b"),
-    verb("node", r"chmod(?:Sync)?\b[^;]{0,120}?\b0[oO]?[2467][0-7]{3}\b"),
+    verb("python*", r"chmod\b[^;]*?\b0[oO]?[2467][0-7]{3}\b|S_IS[UG]ID"),
+    verb("perl", r"chmod\b[^;]*?\b0?[2467][0-7]{3}\b|S_IS[UG]ID"),
+    verb("ruby", r"chmod\b[^;]*?\b0[oO]?[2467][0-7]{3}\b"),
+    verb("node", r"chmod(?:Sync)?\b[^;]*?\b0[oO]?[2467][0-7]{3}\b"),
 ];
 
 /// Programs that give a file capabilities beyond the harmless few.

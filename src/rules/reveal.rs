@@ -21,7 +21,7 @@ use crate::verdict::Decision;
 #[rustfmt::skip]
 pub static RULES: &[Rule] = &[
     Rule {
-        id: "reveal.secret-printed",
+        id: SECRET_PRINTED,
         category: "print a credential into the agent's context",
         reason: "what a command prints is sent to the model provider and kept in the transcript; a printed key or token has left the machine",
         decision: Decision::Ask,
@@ -30,7 +30,7 @@ pub static RULES: &[Rule] = &[
         misses: &["printenv PATH", "echo $HOME", "gh auth status", "aws ecr get-login-password | docker login --username AWS --password-stdin x.example", "export T=$(gh auth token)", "kubectl get secrets", "kubectl describe secret db", "history | tail", "echo ${#GITHUB_TOKEN}", "vault kv get secret/db > /dev/null", "terraform output -json | jq -r .vpc_id", "kubectl get secrets -o json | jq -r '.items[].metadata.name'"],
     },
     Rule {
-        id: "reveal.environment-printed",
+        id: ENVIRONMENT_PRINTED,
         category: "print the whole environment into the agent's context",
         reason: "the environment holds the session's tokens and keys; printed, every one of them goes to the model provider",
         decision: Decision::Ask,
@@ -51,42 +51,60 @@ enum Shows {
     History,
 }
 
+const SECRET_PRINTED: &str = "reveal.secret-printed";
+const ENVIRONMENT_PRINTED: &str = "reveal.environment-printed";
+
 fn secret_printed(a: &Analysis) -> Option<String> {
-    shown(a, &[Shows::Secret, Shows::History])
+    first_shown(a, SECRET_PRINTED)
 }
 
 fn environment_printed(a: &Analysis) -> Option<String> {
-    shown(a, &[Shows::Environment])
+    first_shown(a, ENVIRONMENT_PRINTED)
 }
 
-/// The first command of the line whose output of a kind in `kinds` reaches
-/// the agent, quoted with the pipeline it leads.
-fn shown(a: &Analysis, kinds: &[Shows]) -> Option<String> {
-    a.commands.iter().enumerate().find_map(|(i, cmd)| {
+/// The first pipeline of the line that shows what rule `id` asks about.
+fn first_shown(a: &Analysis, id: &str) -> Option<String> {
+    let found = a.memo.shown.get_or_init(|| shown(a));
+    found
+        .iter()
+        .find(|(rule, _)| *rule == id)
+        .map(|(_, text)| text.clone())
+}
+
+/// Every command of the line whose output reaches the agent, each with the
+/// rule its kind concerns and the pipeline it leads, worked out once for
+/// both rules.
+fn shown(a: &Analysis) -> Vec<(&'static str, String)> {
+    let mut out = Vec::new();
+    for (i, cmd) in a.commands.iter().enumerate() {
         // What a substitution prints is an argument of the command around it.
         if cmd
             .via
             .iter()
             .any(|v| matches!(*v, "$( )" | "<( )" | ">( )"))
         {
-            return None;
+            continue;
         }
         // Help text prints no secret: `aws iam create-access-key help`.
         if super::asks_for_help(cmd) {
-            return None;
+            continue;
         }
-        let kind = prints(cmd)?;
-        let (reached, last) = reaches(a, i, kind)?;
-        kinds.contains(&reached).then(|| {
-            let mut text: Vec<String> = a.commands[last]
-                .upstream
-                .iter()
-                .map(|u| u.display())
-                .collect();
-            text.push(a.commands[last].display());
-            text.join(" | ")
-        })
-    })
+        let Some((reached, last)) = prints(cmd).and_then(|kind| reaches(a, i, kind)) else {
+            continue;
+        };
+        let id = match reached {
+            Shows::Secret | Shows::History => SECRET_PRINTED,
+            Shows::Environment => ENVIRONMENT_PRINTED,
+        };
+        let mut text: Vec<String> = a.commands[last]
+            .upstream
+            .iter()
+            .map(|u| u.display())
+            .collect();
+        text.push(a.commands[last].display());
+        out.push((id, text.join(" | ")));
+    }
+    out
 }
 
 /// What a command prints of a secret, an environment or a history.

@@ -79,6 +79,9 @@ pub struct LineMemo {
     /// Every leak of secrets on the line, with the rule that decides it:
     /// nine rules ask (`rules::leak`).
     pub(crate) leaks: std::cell::OnceCell<Vec<(&'static str, String)>>,
+    /// What the line shows the agent, as `rules::reveal` finds it: two
+    /// rules ask, one for secrets and one for the environment.
+    pub(crate) shown: std::cell::OnceCell<Vec<(&'static str, String)>>,
 }
 
 impl Clone for LineMemo {

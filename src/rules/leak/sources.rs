@@ -195,9 +195,16 @@ fn within_depth(word: &str, f: impl FnOnce() -> Option<Carried>) -> Option<Carri
         /// level and the work grows as its branching to the eighth power.
         static SEEN: RefCell<HashMap<(usize, String), Option<Carried>>> =
             RefCell::new(HashMap::new());
+        /// The words being followed, outermost first.
+        static FOLLOWING: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
     }
     let depth = DEPTH.with(Cell::get);
-    if depth >= MAX_DEPTH {
+    if depth == 0 {
+        FOLLOWING.with(|f| f.borrow_mut().clear());
+    }
+    // A word met again inside itself (`xargs` with unknown input runs
+    // `$(xargs input)`) finds nothing its outer reading does not.
+    if depth >= MAX_DEPTH || FOLLOWING.with(|f| f.borrow().iter().any(|w| w == word)) {
         return None;
     }
     let key = (depth, word.to_string());
@@ -207,7 +214,9 @@ fn within_depth(word: &str, f: impl FnOnce() -> Option<Carried>) -> Option<Carri
         return known;
     }
     DEPTH.with(|d| d.set(depth + 1));
+    FOLLOWING.with(|f| f.borrow_mut().push(word.to_string()));
     let found = f();
+    FOLLOWING.with(|f| f.borrow_mut().pop());
     DEPTH.with(|d| d.set(depth));
     if depth > 0 {
         SEEN.with(|seen| seen.borrow_mut().insert(key, found.clone()));
