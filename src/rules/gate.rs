@@ -77,7 +77,10 @@ impl Needles {
                 .limit_total(200);
             lowered(&extractor.extract(&hir))
         };
-        Needles(best(extract(ExtractKind::Prefix), extract(ExtractKind::Suffix)))
+        Needles(best(
+            extract(ExtractKind::Prefix),
+            extract(ExtractKind::Suffix),
+        ))
     }
 
     fn may_match(&self, text: &str) -> bool {
@@ -101,7 +104,8 @@ fn lowered(seq: &Seq) -> Option<Vec<Vec<u8>>> {
         .collect();
     lits.sort_unstable();
     lits.dedup();
-    let usable = !lits.is_empty() && lits.len() <= MOST_LITERALS && lits.iter().all(|l| !l.is_empty());
+    let usable =
+        !lits.is_empty() && lits.len() <= MOST_LITERALS && lits.iter().all(|l| !l.is_empty());
     usable.then_some(lits)
 }
 
@@ -129,8 +133,14 @@ mod tests {
     #[test]
     fn literals_come_from_the_regex() {
         let set = needles(r"chmod\b[^;]*?\b0[oO]?[2467][0-7]{3}\b|S_IS[UG]ID").unwrap();
-        assert!(set.iter().any(|n| "chmod".starts_with(n.as_str())), "{set:?}");
-        assert!(set.iter().any(|n| "s_isuid".starts_with(n.as_str())), "{set:?}");
+        assert!(
+            set.iter().any(|n| "chmod".starts_with(n.as_str())),
+            "{set:?}"
+        );
+        assert!(
+            set.iter().any(|n| "s_isuid".starts_with(n.as_str())),
+            "{set:?}"
+        );
         // Every case of a word `(?i)` spells out is one literal lowered.
         let set = needles(r"(?i)(?:^|/| )(?:mimipenguin|lazagne|swap_digger)").unwrap();
         assert!(set.len() <= 12, "{set:?}");
@@ -143,10 +153,19 @@ mod tests {
     #[test]
     fn a_gate_never_refuses_text_the_regex_matches() {
         let cases = [
-            (r"(?i)(?:^|/| )(?:mimipenguin|lazagne|swap_digger)", "python3 /opt/LaZagne.py all"),
-            (r"(?i)(?:^|/| )(?:mimipenguin|lazagne|swap_digger)", "MIMIPENGUIN"),
+            (
+                r"(?i)(?:^|/| )(?:mimipenguin|lazagne|swap_digger)",
+                "python3 /opt/LaZagne.py all",
+            ),
+            (
+                r"(?i)(?:^|/| )(?:mimipenguin|lazagne|swap_digger)",
+                "MIMIPENGUIN",
+            ),
             (r"/proc/|/dev/k?mem\b", "-c open('/dev/kmem')"),
-            (r"(?i)passw|\bpass\b|api.{0,6}key|BEGIN [A-Z ]*PRIVATE", "-ri API_KEY ."),
+            (
+                r"(?i)passw|\bpass\b|api.{0,6}key|BEGIN [A-Z ]*PRIVATE",
+                "-ri API_KEY .",
+            ),
             (r"(?i)token", "-r \u{212A}TOKEN ."),
             (r"--force(?:-with-lease)?\b", "push --force-with-lease"),
         ];
@@ -156,6 +175,9 @@ mod tests {
         }
         let lazy = LazyRegex::default();
         assert!(!lazy.is_match(r"/proc/|/dev/k?mem\b", "-c print(1)"));
-        assert!(lazy.regex.get().is_none(), "compiled for text without a literal");
+        assert!(
+            lazy.regex.get().is_none(),
+            "compiled for text without a literal"
+        );
     }
 }

@@ -66,8 +66,9 @@ mod vcs;
 mod windows;
 mod windows_script;
 
-use once_cell::sync::{Lazy, OnceCell};
 use gate::LazyRegex;
+use once_cell::race::OnceBox;
+use once_cell::sync::{Lazy, OnceCell};
 
 pub(crate) use crate::shell::program_in;
 use std::rc::Rc;
@@ -140,6 +141,17 @@ impl Matcher {
             Matcher::AnyProgram { .. } | Matcher::Analysis(_) => (&[], &[]),
         };
         listed.iter().copied().chain(rows.iter().map(|v| v.program))
+    }
+
+    /// The `k`th of [`Matcher::programs`], without walking to it.
+    fn program_at(&self, k: usize) -> Option<&'static str> {
+        match self {
+            Matcher::Command { programs, .. } | Matcher::Check { programs, .. } => {
+                programs.get(k).copied()
+            }
+            Matcher::Verbs(rows) => rows.get(k).map(|v| v.program),
+            Matcher::AnyProgram { .. } | Matcher::Analysis(_) => None,
+        }
     }
 }
 
@@ -244,9 +256,10 @@ pub(crate) struct RuleSet {
     /// The rules that judge the whole analysis, in rule order (a few among
     /// hundreds: walking the table for them cost more than matching them).
     whole_line: Vec<usize>,
-    /// Each rule's compiled regexes: one for a `Command` rule, one per row
-    /// of a `Verbs` table; rule `i`'s start at `first_regex[i]`.
-    regexes: Vec<LazyRegex>,
+    /// Each rule's regexes: one for a `Command` rule, one per row of a
+    /// `Verbs` table; rule `i`'s start at `first_regex[i]`. A pointer each
+    /// until a command needs one: a call uses a handful of a thousand.
+    regexes: Vec<OnceBox<LazyRegex>>,
     first_regex: Vec<usize>,
     /// A command that only asks for its help text is passed over: for the
     /// rules that ask, `terraform destroy -help` destroys nothing. The floor
@@ -266,14 +279,18 @@ fn has_prefix(program: &str, prefix: &str) -> bool {
 
 /// Program name to rule indices, as buckets in one flat array (the layout of
 /// a compressed sparse row). A hook call builds it once and asks it a
-/// handful of times, so building must be cheap: two passes and two
-/// allocations, where a `HashMap` of vectors cost a third of a `git status`
-/// call's instructions in hashing, rehashing and per-program allocations.
+/// handful of times, so building must be cheap: two passes over the rules
+/// and one small allocation, where a `HashMap` of vectors cost a third of a
+/// `git status` call's instructions in hashing, rehashing and per-program
+/// allocations. An entry is a rule and the place of the name among its
+/// programs, eight bytes, not the name itself: the memory a call touches
+/// fresh is counted in page faults, which cost more than the instructions.
 struct ProgramIndex {
     /// Bucket `b` is `entries[starts[b]..starts[b + 1]]`.
     starts: Vec<u32>,
-    /// Program name and rule index, in rule order within each bucket.
-    entries: Vec<(&'static str, u32)>,
+    /// Rule index and the name's place in its `programs()`, in rule order
+    /// within each bucket.
+    entries: Vec<(u32, u32)>,
 }
 
 impl ProgramIndex {
@@ -286,31 +303,74 @@ impl ProgramIndex {
         (bytes.len().wrapping_mul(31) ^ first ^ last.wrapping_mul(7)) % Self::BUCKETS
     }
 
-    fn new(names: &[(&'static str, u32)]) -> ProgramIndex {
-        let mut starts = vec![0u32; Self::BUCKETS + 1];
-        for (name, _) in names {
-            starts[Self::bucket(name) + 1] += 1;
+    /// Calls `f` with every exact name of every rule, the rule and the
+    /// name's place: plain loops, since this runs twice on every call.
+    fn each_name(rules: &[&'static Rule], mut f: impl FnMut(&'static str, u32, u32)) {
+        for (i, rule) in rules.iter().enumerate() {
+            let mut one = |k: usize, p: &'static str| {
+                if !p.ends_with('*') {
+                    f(p, i as u32, k as u32);
+                }
+            };
+            match &rule.matcher {
+                Matcher::Command { programs, .. } | Matcher::Check { programs, .. } => {
+                    for (k, p) in programs.iter().enumerate() {
+                        one(k, p);
+                    }
+                }
+                Matcher::Verbs(rows) => {
+                    for (k, row) in rows.iter().enumerate() {
+                        one(k, row.program);
+                    }
+                }
+                Matcher::AnyProgram { .. } | Matcher::Analysis(_) => {}
+            }
         }
+    }
+
+    fn new(rules: &[&'static Rule]) -> ProgramIndex {
+        let mut starts = vec![0u32; Self::BUCKETS + 1];
+        Self::each_name(rules, |name, _, _| starts[Self::bucket(name) + 1] += 1);
         for b in 0..Self::BUCKETS {
             starts[b + 1] += starts[b];
         }
         let mut next = starts.clone();
-        let mut entries = vec![("", 0u32); names.len()];
-        for &(name, rule) in names {
+        let mut entries = vec![(0u32, 0u32); starts[Self::BUCKETS] as usize];
+        Self::each_name(rules, |name, rule, k| {
             let b = Self::bucket(name);
-            entries[next[b] as usize] = (name, rule);
+            entries[next[b] as usize] = (rule, k);
             next[b] += 1;
-        }
+        });
         ProgramIndex { starts, entries }
     }
 
-    /// The rules naming `program`, in rule order.
-    fn get<'a>(&'a self, program: &'a str) -> impl Iterator<Item = usize> + 'a {
+    /// The name entry `(rule, k)` stands for.
+    fn name(rules: &[&'static Rule], (rule, k): (u32, u32)) -> &'static str {
+        rules[rule as usize]
+            .matcher
+            .program_at(k as usize)
+            .unwrap_or("")
+    }
+
+    /// The rules naming `program`, in rule order (a rule naming it twice, twice).
+    fn get<'a>(
+        &'a self,
+        rules: &'a [&'static Rule],
+        program: &'a str,
+    ) -> impl Iterator<Item = usize> + 'a {
         let b = Self::bucket(program);
         self.entries[self.starts[b] as usize..self.starts[b + 1] as usize]
             .iter()
-            .filter(move |(name, _)| *name == program)
-            .map(|(_, rule)| *rule as usize)
+            .filter(move |&&entry| Self::name(rules, entry) == program)
+            .map(|&(rule, _)| rule as usize)
+    }
+
+    /// Every exact name indexed.
+    #[cfg(test)]
+    fn all<'a>(&'a self, rules: &'a [&'static Rule]) -> impl Iterator<Item = &'static str> + 'a {
+        self.entries
+            .iter()
+            .map(move |&entry| Self::name(rules, entry))
     }
 }
 
@@ -376,7 +436,6 @@ pub(super) fn asks_for_help(cmd: &Command) -> bool {
 impl RuleSet {
     pub fn new(rules: impl IntoIterator<Item = &'static Rule>) -> RuleSet {
         let rules: Vec<&'static Rule> = rules.into_iter().collect();
-        let mut named = Vec::with_capacity(rules.len() * 4);
         let mut prefixed = Vec::new();
         let mut any_program = Vec::new();
         let mut whole_line = Vec::new();
@@ -393,17 +452,17 @@ impl RuleSet {
                 whole_line.push(i);
                 continue;
             }
-            let (named_from, prefixed_from) = (named.len(), prefixed.len());
+            // A table naming a program twice is indexed under it twice:
+            // `candidates` drops the repeat, which is cheaper than searching
+            // a long table's names for it here.
+            let mut names_none = true;
             for p in rule.matcher.programs() {
-                // A table naming a program twice is indexed under it twice:
-                // `candidates` drops the repeat, which is cheaper than
-                // searching a long table's names for it here.
-                match p.strip_suffix('*') {
-                    Some(prefix) => prefixed.push((prefix, i)),
-                    None => named.push((p, i as u32)),
+                names_none = false;
+                if let Some(prefix) = p.strip_suffix('*') {
+                    prefixed.push((prefix, i));
                 }
             }
-            if (named.len(), prefixed.len()) == (named_from, prefixed_from) {
+            if names_none {
                 any_program.push(i);
             }
         }
@@ -420,10 +479,10 @@ impl RuleSet {
                     .collect()
             })
             .collect();
-        let regexes = (0..cells).map(|_| LazyRegex::default()).collect();
+        let regexes = (0..cells).map(|_| OnceBox::new()).collect();
         RuleSet {
+            by_program: ProgramIndex::new(&rules),
             rules,
-            by_program: ProgramIndex::new(&named),
             prefixed,
             any_program,
             any_by_signs,
@@ -441,25 +500,14 @@ impl RuleSet {
     }
 
     /// Whether a rule of this set names `program` (not counting rules that
-    /// match any program): what [`hidden`]'s one probe must agree with.
-    #[cfg(test)]
-    pub fn names(&self, program: &str) -> bool {
-        self.by_program.get(program).next().is_some() || self.names_by_prefix(program)
-    }
-
-    /// Every program name a rule of this set writes out (prefixes aside).
-    pub(crate) fn exact_names(&self) -> impl Iterator<Item = &'static str> + '_ {
-        self.by_program.entries.iter().map(|(name, _)| *name)
+    /// match any program).
+    pub(crate) fn names(&self, program: &str) -> bool {
+        self.by_program.get(&self.rules, program).next().is_some() || self.names_by_prefix(program)
     }
 
     /// Whether a rule of this set names `program` by a prefix (`mkfs*`).
     pub(crate) fn names_by_prefix(&self, program: &str) -> bool {
         self.prefixed.iter().any(|(p, _)| has_prefix(program, p))
-    }
-
-    /// The prefixes rules of this set name programs by (`mkfs` for `mkfs*`).
-    pub(crate) fn name_prefixes(&self) -> impl Iterator<Item = &'static str> + '_ {
-        self.prefixed.iter().map(|(p, _)| *p)
     }
 
     /// The commands of `analysis` this set judges one by one.
@@ -564,7 +612,7 @@ impl RuleSet {
     fn candidates(&self, program: &str, signs: Signs) -> Candidates<'_> {
         // The index holds a program's rules in rule order: only rules found
         // by a prefix need sorting in.
-        let mut named: Vec<usize> = self.by_program.get(program).collect();
+        let mut named: Vec<usize> = self.by_program.get(&self.rules, program).collect();
         let indexed = named.len();
         for (prefix, i) in &self.prefixed {
             if has_prefix(program, prefix) {
@@ -641,7 +689,9 @@ impl RuleSet {
         line: &OnceCell<String>,
     ) -> bool {
         pattern.is_empty()
-            || self.regexes[cell].is_match(pattern, line.get_or_init(|| cmd.arg_line()))
+            || self.regexes[cell]
+                .get_or_init(Box::default)
+                .is_match(pattern, line.get_or_init(|| cmd.arg_line()))
     }
 }
 

@@ -20,7 +20,7 @@ fn merged_candidates_are_the_sorted_union() {
             } else {
                 set.any_by_signs[Signs::default().index()].clone()
             };
-            want.extend(set.by_program.get(program));
+            want.extend(set.by_program.get(&set.rules, program));
             want.extend(
                 set.prefixed
                     .iter()
@@ -98,15 +98,18 @@ fn the_program_index_finds_exactly_the_rules_naming_a_program() {
         }
         found
     };
-    let mut programs: Vec<&str> = set.by_program.entries.iter().map(|(p, _)| *p).collect();
+    let mut programs: Vec<&str> = set.by_program.all(&set.rules).collect();
     programs.extend(["", "x", "not-a-program", "gitt", "rmm"]);
     for program in programs {
         // A table naming a program twice lists it twice; candidates drop the repeat.
-        let mut indexed: Vec<usize> = set.by_program.get(program).collect();
+        let mut indexed: Vec<usize> = set.by_program.get(&set.rules, program).collect();
         indexed.dedup();
         assert_eq!(indexed, naming(program), "{program}");
         let named = set.candidates(program, Signs::default()).named;
-        assert!(named.windows(2).all(|w| w[0] < w[1]), "{program}: {named:?}");
+        assert!(
+            named.windows(2).all(|w| w[0] < w[1]),
+            "{program}: {named:?}"
+        );
     }
 }
 
