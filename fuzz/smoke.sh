@@ -21,9 +21,10 @@ for target in $(cargo +nightly fuzz list); do
     log="target/smoke-$target.log"
     mkdir -p target
     status=0
-    # No sanitizer: a smoke run looks for panics and broken properties, and the AddressSanitizer
-    # build takes several times as long to compile (`cargo +nightly fuzz run -O TARGET` keeps it).
-    cargo +nightly fuzz run -O -s none "$target" -- \
+    # Unoptimised, with debug assertions (the engine's own cross-checks) and no sanitizer: a
+    # smoke run looks for panics and broken properties, and compiling the optimised AddressSanitizer
+    # build is most of its time. Long runs use `cargo +nightly fuzz run -O TARGET` (README, Fuzzing).
+    cargo +nightly fuzz run -D -s none "$target" -- \
         -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 >"$log" 2>&1 || status=$?
     grep -E '^(Done|stat::number_of_executed_units)|SUMMARY|panicked' "$log" || true
     if [ "$status" -ne 0 ]; then

@@ -22,12 +22,12 @@ use crate::verdict::Decision;
 pub static RULES: &[Rule] = &[
     Rule {
         id: SECRET_PRINTED,
-        category: "print a credential into the agent's context",
-        reason: "what a command prints is sent to the model provider and kept in the transcript; a printed key or token has left the machine",
+        category: "print a credential into the agent's context, or dump a whole store into a file",
+        reason: "what a command prints is sent to the model provider and kept in the transcript; a printed key or token has left the machine, and a store dumped into a plain file is the agent's to read next",
         decision: Decision::Ask,
         matcher: Matcher::Analysis(secret_printed),
-        hits: &["printenv AWS_SECRET_ACCESS_KEY", "echo $GITHUB_TOKEN", "gh auth token", "gcloud auth print-access-token", "vault kv get secret/db", "kubectl get secret db -o yaml", "aws configure get aws_secret_access_key", "security find-generic-password -wa x", "git credential fill", "op read op://v/i/f", "history | grep -i password", "terraform output -json", "cat .env", "env | grep -i token"],
-        misses: &["printenv PATH", "echo $HOME", "gh auth status", "aws ecr get-login-password | docker login --username AWS --password-stdin x.example", "export T=$(gh auth token)", "kubectl get secrets", "kubectl describe secret db", "history | tail", "echo ${#GITHUB_TOKEN}", "vault kv get secret/db > /dev/null", "terraform output -json | jq -r .vpc_id", "kubectl get secrets -o json | jq -r '.items[].metadata.name'"],
+        hits: &["printenv AWS_SECRET_ACCESS_KEY", "echo $GITHUB_TOKEN", "gh auth token", "gcloud auth print-access-token", "vault kv get secret/db", "kubectl get secret db -o yaml", "aws configure get aws_secret_access_key", "security find-generic-password -wa x", "git credential fill", "op read op://v/i/f", "history | grep -i password", "terraform output -json", "cat .env", "env | grep -i token", "kubectl get secrets -A -o yaml > s.yaml", "oc get secret -o json > all.json"],
+        misses: &["printenv PATH", "echo $HOME", "gh auth status", "aws ecr get-login-password | docker login --username AWS --password-stdin x.example", "export T=$(gh auth token)", "kubectl get secrets", "kubectl describe secret db", "history | tail", "echo ${#GITHUB_TOKEN}", "vault kv get secret/db > /dev/null", "env > env.log", "kubectl get secret db -o yaml > db.yaml", "terraform output -json | jq -r .vpc_id", "kubectl get secrets -o json | jq -r '.items[].metadata.name'"],
     },
     Rule {
         id: ENVIRONMENT_PRINTED,
@@ -192,6 +192,51 @@ fn secret_file(path: &str) -> bool {
     env || key || base.ends_with(".key") || base.ends_with(".p12") || base.ends_with(".pfx")
 }
 
+/// `kubectl get secrets -A -o yaml`: every secret of a namespace or of all
+/// of them, not one named.
+fn dumps_every_secret(cmd: &Command) -> bool {
+    if !matches!(cmd.program.as_str(), "kubectl" | "oc") {
+        return false;
+    }
+    // Options that take the next word as their value.
+    const VALUED: &[&str] = &[
+        "-n",
+        "--namespace",
+        "-o",
+        "--output",
+        "-l",
+        "--selector",
+        "--context",
+        "--kubeconfig",
+        "--cluster",
+        "--user",
+        "-s",
+        "--server",
+        "--field-selector",
+        "--sort-by",
+        "--template",
+    ];
+    let mut words = Vec::new();
+    let mut args = cmd.args.iter().map(String::as_str);
+    let mut all = false;
+    while let Some(a) = args.next() {
+        if a == "-A" || a == "--all-namespaces" {
+            all = true;
+        } else if VALUED.contains(&a) {
+            args.next();
+        } else if !a.starts_with('-') {
+            words.push(a);
+        }
+    }
+    let Some(at) = words.iter().position(|w| *w == "get") else {
+        return false;
+    };
+    let secrets = words
+        .get(at + 1)
+        .is_some_and(|w| w.split(['/', ',']).any(|k| k.starts_with("secret")));
+    secrets && (all || words.len() == at + 2)
+}
+
 /// `docker inspect` with a format that prints the container's environment.
 fn inspects_env(cmd: &Command) -> bool {
     cmd.args
@@ -229,13 +274,15 @@ fn reaches(a: &Analysis, i: usize, kind: Shows) -> Option<(Shows, usize)> {
     let stdout = cmd.redirects.iter().rfind(|r| {
         matches!(r.op, RedirectOp::Write | RedirectOp::Append) && matches!(r.fd, None | Some(1))
     });
-    // Into a file, nothing is shown: reading the file later is judged then.
-    // The terminal's own devices still show it.
+    // The terminal's own devices show it; other devices take it nowhere.
+    // One secret saved to a file (a backup before an edit) is read later
+    // and judged then; a whole cluster's secrets dumped into a file are a
+    // store copied out, read next with a file tool under a name (`s.yaml`)
+    // no file rule knows: asked as if printed.
     if let Some(r) = stdout {
-        let shown = matches!(
-            r.target.as_str(),
-            "/dev/stdout" | "/dev/stderr" | "/dev/tty"
-        );
+        let target = r.target.as_str();
+        let shown = matches!(target, "/dev/stdout" | "/dev/stderr" | "/dev/tty")
+            || (kind == Shows::Secret && !target.starts_with("/dev/") && dumps_every_secret(cmd));
         return (shown && kind != Shows::History).then_some((kind, i));
     }
     let Some((j, next)) = next_stage(a, i) else {
