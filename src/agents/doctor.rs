@@ -423,15 +423,19 @@ fn round_trip(
     type Want<'a> = &'a dyn Fn(&Value) -> bool;
     let cases: [(&str, Want, &str); 2] = [
         ("rm -rf /", &refused, "refused"),
-        ("git status", &silent, "let through with no objection"),
+        ("git status", &silent, "let through"),
     ];
     for (line, want, meant) in cases {
         let got = run_hook(homes, command, &payload(line));
         checks.push(match got {
+            // The answer itself, so the line says what the agent was told.
             Ok(v) if want(&v) => Check::new(
                 Some(agent),
                 Status::Pass,
-                format!("`{line}` through the registered command: {meant}"),
+                format!(
+                    "`{line}` through the registered command: {meant} ({})",
+                    answer(&v)
+                ),
             ),
             Ok(v) => Check::new(
                 Some(agent),
@@ -446,6 +450,32 @@ fn round_trip(
             )
             .fix(install_fix(agent)),
         });
+    }
+}
+
+/// A hook's answer in a few words: its decision and the rule behind it, or
+/// that it had no objection.
+fn answer(v: &Value) -> String {
+    if v.as_object().is_some_and(|o| o.is_empty()) {
+        return "no objection: `{}`".to_string();
+    }
+    let decision = ["decision", "action"]
+        .iter()
+        .find_map(|k| v[k].as_str())
+        .or_else(|| v["hookSpecificOutput"]["permissionDecision"].as_str());
+    // Every dialect's message ends `(warden rule ID).`
+    let message = ["message", "reason"]
+        .iter()
+        .find_map(|k| v[k].as_str())
+        .or_else(|| v["hookSpecificOutput"]["permissionDecisionReason"].as_str());
+    let rule = message
+        .and_then(|m| m.rsplit_once("(warden rule "))
+        .and_then(|(_, r)| r.split(')').next());
+    match (decision, rule, message) {
+        (Some(d), Some(r), _) => format!("`{d}` from {r}"),
+        (Some(d), None, Some(m)) => format!("`{d}`: {m}"),
+        (Some(d), None, None) => format!("`{d}`"),
+        _ => format!("{v}"),
     }
 }
 
@@ -479,4 +509,23 @@ fn run_hook(homes: &Homes, command: &str, payload: &Value) -> Result<Value, Stri
 /// Whether the agent's matcher (a regex the agent anchors) takes `tool`.
 fn full_match(matcher: &str, tool: &str) -> bool {
     Regex::new(&format!("^(?:{matcher})$")).is_ok_and(|re| re.is_match(tool)) || matcher == tool
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_answer_is_told_as_the_agent_got_it() {
+        assert_eq!(answer(&json!({})), "no objection: `{}`");
+        let hermes = json!({"action": "block", "message": "Blocked: `rm -rf /` is x (warden rule hardline.rm-root)."});
+        assert_eq!(answer(&hermes), "`block` from hardline.rm-root");
+        let claude = json!({"hookSpecificOutput": {"permissionDecision": "allow",
+            "permissionDecisionReason": "Allowed: `git status` matches your allow rule config.allow-1"}});
+        assert_eq!(
+            answer(&claude),
+            "`allow`: Allowed: `git status` matches your allow rule config.allow-1"
+        );
+        assert_eq!(answer(&json!([1])), "[1]");
+    }
 }
