@@ -18,7 +18,7 @@ use crate::verdict::Decision;
 #[rustfmt::skip]
 static SOURCES: &[Verb] = &[
     verb_if("pip*", PIP, points_elsewhere),
-    verb_if("python*", r"(?:^| )-m pip (?:-\S+ )*config (?:-\S+ )*set (?:\S+\.)?(?:index-url|extra-index-url|trusted-host|find-links)\b", points_elsewhere),
+    verb_if("python*", r"(?:^| )-m pip (?:-\S+ )*config (?:-\S+ )*set (?:\S+\.)?(?:index-url|extra-index-url|trusted-host|find-links)\b", pip_points_elsewhere),
     verb_if("npm", NPM, points_elsewhere),
     verb_if("pnpm", NPM, points_elsewhere),
     verb_if("yarn", NPM, points_elsewhere),
@@ -104,6 +104,18 @@ fn host(url: &str) -> Option<&str> {
 
 /// A setting whose URLs are not the tool's default (or that has none, such
 /// as `strict-ssl false` or a trusted host).
+/// `python3 -m pip` with a setting that points elsewhere: the module asked
+/// first, so other interpreter calls never reach the row's regex.
+fn pip_points_elsewhere(cmd: &Command) -> bool {
+    let module = cmd
+        .args
+        .iter()
+        .zip(cmd.args.iter().skip(1))
+        .any(|(a, b)| a == "-m" && b == "pip")
+        || cmd.args.iter().any(|a| a == "-mpip");
+    module && points_elsewhere(cmd)
+}
+
 fn points_elsewhere(cmd: &Command) -> bool {
     let words = cmd.args.iter().flat_map(|a| a.split_whitespace());
     let mut urls = words.filter_map(|w| host(w.rsplit('=').next().unwrap_or(w)));
