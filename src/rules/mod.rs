@@ -16,6 +16,7 @@ mod cloud;
 mod cloud_access;
 mod cloud_data;
 mod containers;
+mod convention;
 mod credentials;
 mod db;
 mod db_admin;
