@@ -12,7 +12,8 @@
 use serde_yaml::Value;
 
 use super::command::Command;
-use super::eval::{shell_quote, Eval};
+use super::eval::{file_key, shell_quote, Eval};
+use super::Analysis;
 use super::make::make_recipes;
 
 /// How the code in a file that runs by convention is written.
@@ -342,10 +343,21 @@ fn github_expressions(text: &str) -> String {
             break;
         };
         let inner = rest[at + 3..at + end].trim();
-        let name = inner
-            .strip_prefix("secrets.")
-            .or_else(|| inner.strip_prefix("env."))
-            .map(str::to_string)
+        // A repository secret is one whatever its name: the variable's
+        // name says so to the rules that follow secrets.
+        let secret = inner.strip_prefix("secrets.").map(|n| {
+            let n = n.to_ascii_uppercase();
+            let named = ["TOKEN", "SECRET", "PASSWORD", "KEY"]
+                .iter()
+                .any(|w| n.contains(w));
+            if named {
+                n
+            } else {
+                format!("{n}_SECRET")
+            }
+        });
+        let name = secret
+            .or_else(|| inner.strip_prefix("env.").map(str::to_string))
             .or_else(|| (inner == "github.token").then(|| "GITHUB_TOKEN".to_string()))
             .unwrap_or_else(|| "GITHUB_VALUE".to_string());
         out.push_str(&format!(
@@ -356,6 +368,21 @@ fn github_expressions(text: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// What a file tool's writes of `written` (path, text) run by convention,
+/// analysed as a shell write of the same text would be.
+pub fn analyze_written(written: &[(String, String)]) -> Analysis {
+    let mut analysis = Analysis::default();
+    let mut eval = Eval::new(&mut analysis);
+    for (path, text) in written {
+        eval.files.insert(file_key(path), text.clone());
+    }
+    eval.convention_files();
+    let mut files: Vec<(String, String)> = eval.files.drain().collect();
+    files.sort();
+    analysis.files = files;
+    analysis
 }
 
 impl Eval<'_> {
