@@ -391,7 +391,14 @@ fn tool_files(tool: &str, kind: ToolKind, map: &Object<'_>) -> Vec<FileRef> {
 
 /// Arguments that hold a file's new text: a write's content, an edit's
 /// replacement (Claude's, Hermes' and the editor tool's spellings).
-const TEXT_FIELDS: &[&str] = &["content", "file_text", "new_string", "new_str", "new_text", "text"];
+const TEXT_FIELDS: &[&str] = &[
+    "content",
+    "file_text",
+    "new_string",
+    "new_str",
+    "new_text",
+    "text",
+];
 
 /// The text a file tool writes into files a tool runs by convention.
 fn written_code(map: &Object<'_>, files: &[FileRef]) -> Vec<(String, String)> {
@@ -422,7 +429,11 @@ fn written_code(map: &Object<'_>, files: &[FileRef]) -> Vec<(String, String)> {
     }
     for field in PATCH_FIELDS {
         if let Some(Json::Str(patch)) = map.get(field) {
-            out.extend(crate::patch::added_lines(patch).into_iter().filter(|(p, _)| runs(p)));
+            out.extend(
+                crate::patch::added_lines(patch)
+                    .into_iter()
+                    .filter(|(p, _)| runs(p)),
+            );
         }
     }
     out

@@ -39,6 +39,8 @@ const REACHES: &[&str] = &[
     "exec {", "exec(", "commandLine", ".execute()", "ProcessBuilder", "Runtime.getRuntime", "URL(", "deleteRecursively", "delete(",
     // Maven and Ant
     "exec-maven-plugin", "maven-antrun-plugin", "groovy-maven-plugin", "<executable>", "<exec ", "<get ", "<delete ",
+    // CMake and Meson
+    "execute_process", "file(DOWNLOAD", "run_command(",
     // IDE run configurations
     "ShConfigurationType", "SCRIPT_TEXT",
 ];

@@ -13,8 +13,8 @@ use serde_yaml::Value;
 
 use super::command::Command;
 use super::eval::{file_key, shell_quote, Eval};
-use super::Analysis;
 use super::make::make_recipes;
+use super::Analysis;
 
 /// How the code in a file that runs by convention is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,10 +34,16 @@ pub enum Format {
     /// JSON or YAML whose command settings are shell text (package
     /// scripts, CI steps, task files, devcontainer and editor tasks).
     Settings,
+    /// A package manifest (`package.json`, `composer.json`): its scripts,
+    /// or, in a piece of one (an edit, a line added), any script-like
+    /// entry.
+    Package,
     /// An ini file whose `commands =` lines are run (tox).
     Ini,
     /// A Jenkinsfile: its `sh` steps are shell text.
     Jenkins,
+    /// A Procfile: each `name: command` line's command.
+    Procfile,
     /// A build script in a language warden does not read.
     Unread,
 }
@@ -78,8 +84,8 @@ pub fn format(path: &str) -> Option<Format> {
             Format::Node
         }
         _ if is_tool_config_script(base) => Format::Node,
-        "package.json"
-        | "Taskfile.yml"
+        "package.json" | "composer.json" => Format::Package,
+        "Taskfile.yml"
         | "Taskfile.yaml"
         | "taskfile.yml"
         | "taskfile.yaml"
@@ -95,6 +101,9 @@ pub fn format(path: &str) -> Option<Format> {
         | ".lefthook.yml"
         | "turbo.json" => Format::Settings,
         "tox.ini" => Format::Ini,
+        "Procfile" | "Procfile.dev" => Format::Procfile,
+        "deno.json" | "deno.jsonc" => Format::Settings,
+        "action.yml" | "action.yaml" if path.contains(".github/actions/") => Format::Settings,
         "Jenkinsfile" => Format::Jenkins,
         _ if in_dir(".github/workflows") && matches!(ext, Some("yml" | "yaml")) => Format::Settings,
         _ if in_dir(".circleci") && matches!(ext, Some("yml" | "yaml")) => Format::Settings,
@@ -107,7 +116,9 @@ pub fn format(path: &str) -> Option<Format> {
         | "settings.gradle.kts"
         | "init.gradle"
         | "pom.xml"
-        | "build.xml" => Format::Unread,
+        | "build.xml"
+        | "CMakeLists.txt"
+        | "meson.build" => Format::Unread,
         _ if in_dir(".idea/runConfigurations") && ext == Some("xml") => Format::Unread,
         _ => return None,
     })
@@ -162,8 +173,14 @@ pub fn shell_lines(format: Format, text: &str) -> Vec<String> {
         Format::Make => make_recipes(text),
         Format::Just => just_recipes(text),
         Format::Settings => settings_commands(text),
+        Format::Package => package_commands(text),
         Format::Ini => tox_commands(text),
         Format::Jenkins => jenkins_steps(text),
+        Format::Procfile => text
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .filter_map(|l| Some(l.split_once(':')?.1.trim().to_string()))
+            .collect(),
         Format::Python | Format::Node | Format::Ruby | Format::Unread => Vec::new(),
     }
 }
@@ -241,8 +258,8 @@ fn jenkins_steps(text: &str) -> Vec<String> {
 /// The shell text in a JSON or YAML settings file: every string (or list
 /// of strings) under a [`COMMAND_KEYS`] key, every script of a
 /// `package.json`, and an editor task's `command` with its `args`.
-/// GitHub's `${{ secrets.NAME }}` becomes the variable `$NAME`, which is
-/// what the step sends.
+/// GitHub's `${{ secrets.NAME }}` becomes a variable the rules know for a
+/// secret, which is what the step sends.
 fn settings_commands(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     match serde_yaml::from_str::<Value>(text) {
@@ -255,6 +272,47 @@ fn settings_commands(text: &str) -> Vec<String> {
         }
     }
     out.into_iter().map(|s| github_expressions(&s)).collect()
+}
+
+/// Entries of a manifest that are never a script.
+const NOT_SCRIPTS: &[&str] = &[
+    "name",
+    "version",
+    "description",
+    "main",
+    "module",
+    "types",
+    "typings",
+    "license",
+    "author",
+    "homepage",
+    "type",
+    "private",
+    "packageManager",
+    "url",
+    "email",
+];
+
+/// A manifest's scripts; a piece of one without `scripts` (an edit's new
+/// text, a line `sed` adds) has its top-level strings read as scripts,
+/// since that is what an added `"postinstall": "…"` is.
+fn package_commands(text: &str) -> Vec<String> {
+    let mut out = settings_commands(text);
+    let top = serde_yaml::from_str::<Value>(text)
+        .or_else(|_| serde_yaml::from_str::<Value>(&loose_pairs(text)));
+    if let Ok(Value::Mapping(map)) = top {
+        if !map.contains_key("scripts") {
+            for (key, value) in &map {
+                let key = key.as_str().unwrap_or("");
+                if let (false, Some(v)) = (NOT_SCRIPTS.contains(&key), value.as_str()) {
+                    if !out.iter().any(|o| o == v) {
+                        out.push(v.to_string());
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Each `"key": "value"` or `key: value` line of `text` as a YAML mapping
@@ -313,11 +371,17 @@ fn collect(value: &Value, command: bool, out: &mut Vec<String>) {
                     ("command", Value::String(s)) if !args.is_empty() => {
                         out.push(format!("{s} {}", args.join(" ")));
                     }
-                    // Every package script runs under `npm run` or a
-                    // lifecycle event.
+                    // Every package script runs under `npm run`, `composer
+                    // run` or a lifecycle event.
                     ("scripts", Value::Mapping(scripts)) => {
                         for script in scripts.values() {
                             collect(script, true, out);
+                        }
+                    }
+                    // Deno's tasks are command lines; Taskfile's are maps.
+                    ("tasks", Value::Mapping(tasks)) => {
+                        for task in tasks.values() {
+                            collect(task, command || task.is_string(), out);
                         }
                     }
                     _ => collect(item, command || COMMAND_KEYS.contains(&key), out),
@@ -409,13 +473,47 @@ impl Eval<'_> {
         }
     }
 
-    /// `npm pkg set scripts.NAME=TEXT` and `npm set-script NAME TEXT`: a
-    /// package script written now, run by `npm run NAME` or a lifecycle
-    /// event later.
-    pub(super) fn package_script(&mut self, cmd: &Command) {
-        if !matches!(cmd.program.as_str(), "npm" | "pnpm" | "yarn" | "bun") {
+    /// Code a command puts into a file run by convention without the line
+    /// knowing the whole file: the text `sed -i` adds, and a package script
+    /// set by `npm pkg set scripts.NAME=TEXT` or `npm set-script NAME TEXT`.
+    pub(super) fn written_in_place(&mut self, cmd: &Command) {
+        match cmd.program.as_str() {
+            "sed" | "gsed" => self.sed_in_place(cmd),
+            "npm" | "pnpm" | "yarn" | "bun" => self.package_script(cmd),
+            _ => {}
+        }
+    }
+
+    /// `sed -i` on a file run by convention: the text its `s` commands put
+    /// in and its `a`, `i` and `c` commands add, judged as a piece of that
+    /// file.
+    fn sed_in_place(&mut self, cmd: &Command) {
+        let Some((scripts, files)) = sed_in_place_args(&cmd.args) else {
+            return;
+        };
+        let added: Vec<String> = scripts.iter().flat_map(|s| sed_added(s)).collect();
+        if added.is_empty() {
             return;
         }
+        let text = added.join("\n") + "\n";
+        for format in files.iter().filter_map(|f| format(f)) {
+            let lines = match interpreter(format, &text) {
+                Some(line) => vec![line],
+                None if format == Format::Make => just_recipes(&text)
+                    .into_iter()
+                    .chain(text.lines().map(str::to_string))
+                    .collect(),
+                None => shell_lines(format, &text),
+            };
+            for line in lines {
+                self.reanalyze(&line, "file run by convention", None);
+            }
+        }
+    }
+
+    /// A package script written now, run by `npm run NAME` or a lifecycle
+    /// event later.
+    fn package_script(&mut self, cmd: &Command) {
         let words: Vec<&str> = cmd
             .args
             .iter()
@@ -436,6 +534,121 @@ impl Eval<'_> {
             self.reanalyze(&text, "package script", None);
         }
     }
+}
+
+/// `sed`'s scripts and files when it edits in place (`-i`, `-i.bak`,
+/// `--in-place`, macOS's `-i ''`); `None` otherwise.
+fn sed_in_place_args(args: &[String]) -> Option<(Vec<String>, Vec<String>)> {
+    let mut in_place = false;
+    let mut scripts = Vec::new();
+    let mut operands = Vec::new();
+    let mut iter = args.iter().peekable();
+    while let Some(arg) = iter.next() {
+        match arg.as_str() {
+            "-e" | "--expression" => scripts.extend(iter.next().cloned()),
+            "-f" | "--file" | "-l" | "--line-length" => {
+                iter.next();
+            }
+            "-i" | "-I" => {
+                in_place = true;
+                // macOS's `-i ''`: the suffix is the next, empty, word.
+                if iter.peek().is_some_and(|a| a.is_empty()) {
+                    iter.next();
+                }
+            }
+            "--" => operands.extend(iter.by_ref().cloned()),
+            a if a.starts_with("--expression=") => {
+                scripts.push(a["--expression=".len()..].to_string());
+            }
+            a if a.starts_with("--in-place") => in_place = true,
+            a if a.starts_with("--") => {}
+            a if a.starts_with('-') && a.len() > 1 => {
+                let flags = &a[1..];
+                // `-ni.bak`: in place, the rest of the word its suffix.
+                if flags.contains(['i', 'I']) {
+                    in_place = true;
+                } else if flags.ends_with('e') {
+                    scripts.extend(iter.next().cloned());
+                }
+            }
+            _ => operands.push(arg.clone()),
+        }
+    }
+    if !in_place {
+        return None;
+    }
+    if scripts.is_empty() && !operands.is_empty() {
+        scripts.push(operands.remove(0));
+    }
+    Some((scripts, operands))
+}
+
+/// The text a sed script puts into the file: each `s` command's
+/// replacement and each `a`, `i`, `c` command's text.
+fn sed_added(script: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for command in script.split('\n') {
+        let body = skip_address(command.trim_start());
+        let mut chars = body.chars();
+        match chars.next() {
+            Some('s') => {
+                let Some(delim) = chars.next().filter(|c| !c.is_alphanumeric() && *c != '\\')
+                else {
+                    continue;
+                };
+                let parts = split_unescaped(chars.as_str(), delim);
+                if let Some(replacement) = parts.get(1) {
+                    out.push(replacement.clone());
+                }
+            }
+            Some('a' | 'i' | 'c') => {
+                let text = chars.as_str().trim_start_matches('\\').trim_start();
+                if !text.is_empty() {
+                    out.push(text.to_string());
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// A sed command without its address (`1`, `$`, `/re/`, `1,5`).
+fn skip_address(command: &str) -> &str {
+    let mut rest = command;
+    loop {
+        rest = rest.trim_start_matches(|c: char| c.is_ascii_digit() || "$,~+! ".contains(c));
+        match rest.strip_prefix('/') {
+            Some(re) => match re.find('/') {
+                Some(end) => rest = &re[end + 1..],
+                None => return "",
+            },
+            None => return rest,
+        }
+    }
+}
+
+/// `text` cut at each `delim` not escaped by a backslash, with `\delim`
+/// unescaped.
+fn split_unescaped(text: &str, delim: char) -> Vec<String> {
+    let mut parts = vec![String::new()];
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        let current = parts.last_mut().expect("parts is never empty");
+        match c {
+            '\\' => match chars.next() {
+                Some(n) if n == delim => current.push(n),
+                Some(n) => {
+                    current.push('\\');
+                    current.push(n);
+                }
+                None => current.push('\\'),
+            },
+            c if c == delim => parts.push(String::new()),
+            c => current.push(c),
+        }
+    }
+    parts
 }
 
 #[cfg(test)]
@@ -476,6 +689,21 @@ mod tests {
             settings_commands("\"postinstall\": \"sh x\","),
             vec!["sh x"]
         );
+    }
+
+    #[test]
+    fn text_sed_adds() {
+        assert_eq!(sed_added(r"s/a\/b/c\/d/g"), vec!["c/d"]);
+        assert_eq!(sed_added("1i import os"), vec!["import os"]);
+        assert_eq!(sed_added("/^x/a\\ y"), vec!["y"]);
+        assert!(sed_added("1d").is_empty());
+        let args: Vec<String> = ["-i", "", "-e", "s/a/b/", "f"].map(String::from).to_vec();
+        assert_eq!(
+            sed_in_place_args(&args),
+            Some((vec!["s/a/b/".to_string()], vec!["f".to_string()]))
+        );
+        let args: Vec<String> = ["s/a/b/", "f"].map(String::from).to_vec();
+        assert_eq!(sed_in_place_args(&args), None);
     }
 
     #[test]

@@ -343,7 +343,7 @@ impl<'a> Eval<'a> {
             self.flush_writers(None, None);
             return (None, None);
         };
-        self.package_script(&cmd);
+        self.written_in_place(&cmd);
         let output = self.output(&cmd);
         self.record_writes(&cmd.redirects, output.as_deref());
         // The command is recorded before what its `>( )` substitutions run,
