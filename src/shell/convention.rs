@@ -56,9 +56,12 @@ fn basename(path: &str) -> &str {
 /// The format of the file at `path` when a tool runs it by convention.
 pub fn format(path: &str) -> Option<Format> {
     let base = basename(path);
+    let parent = path.strip_suffix(base).unwrap_or("");
     let in_dir = |dir: &str| {
-        let parent = path.strip_suffix(base).unwrap_or("");
-        parent.ends_with(&format!("{dir}/")) || parent == format!("{dir}/")
+        parent
+            .strip_suffix('/')
+            .and_then(|p| p.strip_suffix(dir))
+            .is_some_and(|rest| rest.is_empty() || rest.ends_with('/'))
     };
     let ext = base.rsplit_once('.').map(|(_, e)| e);
     Some(match base {
@@ -480,7 +483,37 @@ impl Eval<'_> {
         match cmd.program.as_str() {
             "sed" | "gsed" => self.sed_in_place(cmd),
             "npm" | "pnpm" | "yarn" | "bun" => self.package_script(cmd),
+            p if crate::patch::is_apply_patch_program(p) => self.patch_added(cmd),
             _ => {}
+        }
+    }
+
+    /// Codex's `apply_patch '<patch>'` (or on stdin): the lines it adds to
+    /// files run by convention.
+    fn patch_added(&mut self, cmd: &Command) {
+        let patch = cmd
+            .args
+            .first()
+            .or(cmd.stdin.as_ref())
+            .cloned()
+            .unwrap_or_default();
+        for (path, text) in crate::patch::added_lines(&patch) {
+            if let Some(format) = format(&path) {
+                self.judge_piece(format, &text);
+            }
+        }
+    }
+
+    /// Judges `text`, part of a file of `format`, as the code it is.
+    fn judge_piece(&mut self, format: Format, text: &str) {
+        let lines = match interpreter(format, text) {
+            Some(line) => vec![line],
+            // Lines added to a makefile may be recipes without their tab.
+            None if format == Format::Make => text.lines().map(str::to_string).collect(),
+            None => shell_lines(format, text),
+        };
+        for line in lines {
+            self.reanalyze(&line, "file run by convention", None);
         }
     }
 
@@ -497,17 +530,7 @@ impl Eval<'_> {
         }
         let text = added.join("\n") + "\n";
         for format in files.iter().filter_map(|f| format(f)) {
-            let lines = match interpreter(format, &text) {
-                Some(line) => vec![line],
-                None if format == Format::Make => just_recipes(&text)
-                    .into_iter()
-                    .chain(text.lines().map(str::to_string))
-                    .collect(),
-                None => shell_lines(format, &text),
-            };
-            for line in lines {
-                self.reanalyze(&line, "file run by convention", None);
-            }
+            self.judge_piece(format, &text);
         }
     }
 
