@@ -16,7 +16,6 @@ mod cloud;
 mod cloud_access;
 mod cloud_data;
 mod containers;
-mod convention;
 mod credentials;
 mod db;
 mod db_admin;

@@ -201,12 +201,6 @@ pub static DANGEROUS: &[Table] = &[
         group: "tooling",
         rules: super::tooling::RULES,
     },
-    // Build scripts warden cannot read are tooling's too: code run later.
-    Table {
-        file: "convention",
-        group: "tooling",
-        rules: super::convention::RULES,
-    },
     Table {
         file: "capture",
         group: "capture",

@@ -6,7 +6,7 @@
 //! analysed in its language, as `bash -c`, `python3 -c`, `node -e` or
 //! `ruby -e` would be, and the other rules judge what it does. Languages
 //! warden does not read (a `build.rs`, a Gradle or Maven build) are left to
-//! `exec.convention-unread` (`rules::convention`), which reads
+//! `tooling.build-script-runs-code` (`rules::tooling`), which reads
 //! [`super::Analysis::files`].
 
 use serde_yaml::Value;
