@@ -64,9 +64,9 @@ pub struct ToolCall {
     pub profile: Option<String>,
     /// `tool_input.cross_profile: true`: a write into another Hermes profile is meant.
     pub cross_profile: bool,
-    /// What a file tool writes into files a tool runs by convention (see
-    /// [`crate::shell::convention`]), by path as given: a write's content,
-    /// an edit's new text, a patch's added lines.
+    /// What a file tool writes, by path as given: a write's content, an
+    /// edit's new text, a patch's added lines (the engine judges the code
+    /// in files a tool runs by convention).
     pub written: Vec<(String, String)>,
     /// The agent's session id (`session_id`), for the audit log.
     pub session: Option<String>,
@@ -400,9 +400,8 @@ const TEXT_FIELDS: &[&str] = &[
     "text",
 ];
 
-/// The text a file tool writes into files a tool runs by convention.
+/// The text a file tool writes, by file.
 fn written_code(map: &Object<'_>, files: &[FileRef]) -> Vec<(String, String)> {
-    let runs = |path: &str| crate::shell::convention::format(path).is_some();
     let mut out: Vec<(String, String)> = Vec::new();
     let mut text = String::new();
     for field in TEXT_FIELDS {
@@ -423,17 +422,13 @@ fn written_code(map: &Object<'_>, files: &[FileRef]) -> Vec<(String, String)> {
         }
     }
     if !text.is_empty() {
-        for file in files.iter().filter(|f| f.write && runs(&f.path)) {
+        for file in files.iter().filter(|f| f.write) {
             out.push((file.path.clone(), text.clone()));
         }
     }
     for field in PATCH_FIELDS {
         if let Some(Json::Str(patch)) = map.get(field) {
-            out.extend(
-                crate::patch::added_lines(patch)
-                    .into_iter()
-                    .filter(|(p, _)| runs(p)),
-            );
+            out.extend(crate::patch::added_lines(patch));
         }
     }
     out

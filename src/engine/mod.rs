@@ -292,8 +292,13 @@ fn analyze(call: &ToolCall, home: Option<&str>) -> Option<Analysis> {
     let Some(command) = call.command() else {
         // A file tool writing code that a tool runs by convention: judged
         // as a shell write of the same text would be.
-        return (!call.written.is_empty())
-            .then(|| shell::convention::analyze_written(&call.written));
+        let written: Vec<(String, String)> = call
+            .written
+            .iter()
+            .filter(|(path, _)| shell::convention::format(path).is_some())
+            .cloned()
+            .collect();
+        return (!written.is_empty()).then(|| shell::convention::analyze_written(&written));
     };
     Some(shell::analyze_in(command, files::workdir(call, home)))
 }
