@@ -34,6 +34,28 @@ pub fn files(text: &str) -> Vec<PatchFile> {
     scan(text, true, true)
 }
 
+/// The lines a patch adds, by the file it adds them to: the envelope's
+/// `*** Add File:`/`*** Update File:` sections and unified diffs' `+++`
+/// files (their `b/` dropped), each `+` line without its `+`.
+pub fn added_lines(text: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for line in text.lines() {
+        let header = line
+            .strip_prefix("*** Add File:")
+            .or_else(|| line.strip_prefix("*** Update File:"))
+            .or_else(|| line.strip_prefix("+++ "));
+        if let Some(path) = header {
+            let path = path.split('\t').next().unwrap_or(path).trim();
+            let path = path.strip_prefix("b/").unwrap_or(path);
+            out.push((path.to_string(), String::new()));
+        } else if let (Some(added), Some((_, text))) = (line.strip_prefix('+'), out.last_mut()) {
+            text.push_str(added);
+            text.push('\n');
+        }
+    }
+    out
+}
+
 /// Only the envelope headers.
 pub fn envelope_files(text: &str) -> Vec<PatchFile> {
     scan(text, true, false)

@@ -64,6 +64,10 @@ pub struct ToolCall {
     pub profile: Option<String>,
     /// `tool_input.cross_profile: true`: a write into another Hermes profile is meant.
     pub cross_profile: bool,
+    /// What a file tool writes, by path as given: a write's content, an
+    /// edit's new text, a patch's added lines (the engine judges the code
+    /// in files a tool runs by convention).
+    pub written: Vec<(String, String)>,
     /// The agent's session id (`session_id`), for the audit log.
     pub session: Option<String>,
 }
@@ -156,6 +160,7 @@ impl ToolCall {
             files: Vec::new(),
             profile: None,
             cross_profile: false,
+            written: Vec::new(),
             session: None,
         }
     }
@@ -304,6 +309,9 @@ pub fn parse(text: &str) -> Result<ToolCall> {
             Some(map) => tool_files(&call.tool, call.kind, map),
             None => Vec::new(),
         };
+        if let (ToolKind::Write, Some(map)) = (call.kind, input) {
+            call.written = written_code(map, &files);
+        }
         call = call.with_files(files);
     }
     call.profile = optional_str(&root, "profile")
@@ -379,6 +387,51 @@ fn tool_files(tool: &str, kind: ToolKind, map: &Object<'_>) -> Vec<FileRef> {
         }
     }
     files
+}
+
+/// Arguments that hold a file's new text: a write's content, an edit's
+/// replacement (Claude's, Hermes' and the editor tool's spellings).
+const TEXT_FIELDS: &[&str] = &[
+    "content",
+    "file_text",
+    "new_string",
+    "new_str",
+    "new_text",
+    "text",
+];
+
+/// The text a file tool writes, by file.
+fn written_code(map: &Object<'_>, files: &[FileRef]) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut text = String::new();
+    for field in TEXT_FIELDS {
+        if let Some(Json::Str(s)) = map.get(field) {
+            text.push_str(s);
+            text.push('\n');
+        }
+    }
+    // Claude's MultiEdit: each edit's new text.
+    if let Some(Json::Array(edits)) = map.get("edits") {
+        for edit in edits {
+            if let Json::Object(edit) = edit {
+                if let Some(Json::Str(s)) = edit.get("new_string") {
+                    text.push_str(s);
+                    text.push('\n');
+                }
+            }
+        }
+    }
+    if !text.is_empty() {
+        for file in files.iter().filter(|f| f.write) {
+            out.push((file.path.clone(), text.clone()));
+        }
+    }
+    for field in PATCH_FIELDS {
+        if let Some(Json::Str(patch)) = map.get(field) {
+            out.extend(crate::patch::added_lines(patch));
+        }
+    }
+    out
 }
 
 /// Whether an unknown tool's name starts with a verb that only looks

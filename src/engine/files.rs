@@ -151,7 +151,9 @@ pub(crate) fn touched(
     links: Option<&dyn Links>,
     line: &reach::LineLinks,
 ) -> Vec<Touched> {
-    let Some(analysis) = analysis else {
+    // A file tool's analysis is of code it writes for later (see
+    // `shell::convention`): the tool touches only the files it names.
+    let Some(analysis) = analysis.filter(|_| call.command().is_some()) else {
         return tool_files(call, around, links);
     };
     let mut out = Vec::new();

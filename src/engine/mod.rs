@@ -289,7 +289,17 @@ pub fn evaluate_command(command: &str, options: &Options) -> Verdict {
 /// The call's command line, analysed where it runs: its `workdir` is a
 /// `cd` the line starts with, every rule judging it as it judges one.
 fn analyze(call: &ToolCall, home: Option<&str>) -> Option<Analysis> {
-    let command = call.command()?;
+    let Some(command) = call.command() else {
+        // A file tool writing code that a tool runs by convention: judged
+        // as a shell write of the same text would be.
+        let written: Vec<(String, String)> = call
+            .written
+            .iter()
+            .filter(|(path, _)| shell::convention::format(path).is_some())
+            .cloned()
+            .collect();
+        return (!written.is_empty()).then(|| shell::convention::analyze_written(&written));
+    };
     Some(shell::analyze_in(command, files::workdir(call, home)))
 }
 

@@ -31,7 +31,7 @@ pub static RULES: &[Rule] = &[
         reason: "many programs run a command they are given (hook options, `key=CMD` settings, the rest of their arguments, `!CMD` at their prompt, a file written just before); warden cannot tell whether this one does, and the text alone would be refused outright",
         decision: Decision::Ask,
         matcher: Matcher::Analysis(command_in_argument),
-        hits: &["aa-exec rm -rf ~", "csvtool call 'rm -rf ~;false' /etc/hosts", "certbot certonly --pre-hook 'rm -rf ~'", "bpftrace -e 'BEGIN {system(\"rm -rf ~\")}'", "ftp <<'EOF'\n!rm -rf ~\nEOF", "echo 'rm -rf ~' > /tmp/t; AUTOM4TE=/tmp/t autoconf", "printf 'clean:\\n\\trm -rf ~\\n' > justfile && just clean", "aa-exec warden uninstall"],
+        hits: &["aa-exec rm -rf ~", "csvtool call 'rm -rf ~;false' /etc/hosts", "certbot certonly --pre-hook 'rm -rf ~'", "bpftrace -e 'BEGIN {system(\"rm -rf ~\")}'", "ftp <<'EOF'\n!rm -rf ~\nEOF", "echo 'rm -rf ~' > /tmp/t; AUTOM4TE=/tmp/t autoconf", "printf 'clean:\\n\\trm -rf ~\\n' > Cakefile && cake clean", "aa-exec warden uninstall"],
         misses: &["hg commit -m 'rm -rf ~ is gone'", "notify-send 'rm -rf finished'", "mytool --exec 'ls -la'", "ee preflight check --cmd \"git reset --hard HEAD~5\"", "psql -c \"SELECT * FROM t WHERE a = 'DROP TABLE'\"", "cargo build --release", "aa-exec ls", "echo 'rm -rf ~' > notes.txt && mytool notes.md", "apt-get install -y rm-improved", "warden why --cmd 'rm -rf ~'", "warden --agent claude why --cmd 'rm -rf /'"],
     },
 ];

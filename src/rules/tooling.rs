@@ -1,4 +1,4 @@
-//! Built-in rules: tool configuration that runs or fetches code later — package indexes and registries pointed elsewhere, git settings that run a program or redirect fetches, direnv told to trust a directory — and the places such configuration is written by hand (`files.tool-config`).
+//! Built-in rules: tool configuration that runs or fetches code later — package indexes and registries pointed elsewhere, git settings that run a program or redirect fetches, direnv told to trust a directory, build scripts warden cannot read that reach processes or the network — and the places such configuration is written by hand (`files.tool-config`).
 //!
 //! None of these runs anything now; each decides what a later, ordinary
 //! command (`pip install`, `git status`, `cd`) fetches or runs, which is
@@ -10,7 +10,8 @@ use regex::Regex;
 use super::files::{strip_dir, Place};
 use super::paths::basename;
 use super::{verb, verb_if, Matcher, Rule, Verb};
-use crate::shell::Command;
+use crate::shell::convention::{format, Format};
+use crate::shell::{Analysis, Command};
 use crate::verdict::Decision;
 
 /// Settings that move where packages come from, turn off the checks on
@@ -77,7 +78,49 @@ pub static RULES: &[Rule] = &[
         hits: &["direnv allow", "direnv allow .", "direnv permit /tmp/proj", "mise trust"],
         misses: &["direnv status", "direnv deny", "direnv reload", "mise install", "mise ls"],
     },
+    Rule {
+        id: "tooling.build-script-runs-code",
+        category: "a build script warden cannot read, written to start programs, open connections or delete files",
+        reason: "the build tool runs it on its next routine build (`cargo build`, `./gradlew`, `mvn`), and what it then reaches cannot be shown harmless",
+        decision: Decision::Ask,
+        matcher: Matcher::Analysis(unread_build_script),
+        hits: &[
+            "echo 'fn main() { std::process::Command::new(\"sh\").status().ok(); }' > build.rs && cargo build",
+            "printf 'task x { doLast { exec { commandLine \"sh\", \"-c\", \"id\" } } }' > build.gradle",
+            "echo '<project><build><plugins><plugin><artifactId>exec-maven-plugin</artifactId></plugin></plugins></build></project>' > pom.xml && mvn package",
+            "echo 'fn main() { let s = std::net::TcpStream::connect(\"x.example:80\"); }' > build.rs",
+        ],
+        misses: &[
+            "echo 'fn main() { println!(\"cargo:rerun-if-changed=src/x.c\"); }' > build.rs && cargo build",
+            "printf 'plugins { id \"java\" }\\n' > build.gradle && ./gradlew build",
+            "echo '<project><modelVersion>4.0.0</modelVersion></project>' > pom.xml",
+            "cargo build",
+        ],
+    },
 ];
+
+/// What each unread language's code says when it can start a program,
+/// open a connection or delete a tree.
+#[rustfmt::skip]
+const REACHES: &[&str] = &[
+    // Rust
+    "Command::new", "process::", "TcpStream", "UdpSocket", "remove_dir_all", "set_permissions", "reqwest", "ureq::",
+    // Gradle (Groovy and Kotlin)
+    "exec {", "exec(", "commandLine", ".execute()", "ProcessBuilder", "Runtime.getRuntime", "URL(", "deleteRecursively", "delete(",
+    // Maven and Ant
+    "exec-maven-plugin", "maven-antrun-plugin", "groovy-maven-plugin", "<executable>", "<exec ", "<get ", "<delete ",
+    // CMake and Meson
+    "execute_process", "file(DOWNLOAD", "run_command(",
+    // IDE run configurations
+    "ShConfigurationType", "SCRIPT_TEXT",
+];
+
+fn unread_build_script(analysis: &Analysis) -> Option<String> {
+    analysis.files.iter().find_map(|(path, text)| {
+        (format(path) == Some(Format::Unread) && REACHES.iter().any(|m| text.contains(m)))
+            .then(|| path.clone())
+    })
+}
 
 /// Hosts whose index or registry is the tool's own default.
 const OFFICIAL: &[&str] = &[

@@ -29,6 +29,7 @@ pub fn run(analysis: &mut Analysis, dir: Option<&str>) {
     }
     eval.script(&parsed.script, None);
     eval.uncalled_functions();
+    eval.convention_files();
     let mut files: Vec<(String, String)> = eval.files.drain().collect();
     files.sort();
     eval.out.files = files;
@@ -342,6 +343,7 @@ impl<'a> Eval<'a> {
             self.flush_writers(None, None);
             return (None, None);
         };
+        self.written_in_place(&cmd);
         let output = self.output(&cmd);
         self.record_writes(&cmd.redirects, output.as_deref());
         // The command is recorded before what its `>( )` substitutions run,

@@ -9,6 +9,7 @@
 
 mod arith;
 mod command;
+pub mod convention;
 mod cwd;
 mod decode;
 mod embedded;

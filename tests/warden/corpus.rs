@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use libtest_mimic::{Failed, Trial};
 use serde_json::Value;
-use warden::engine::{evaluate_command, Options};
+use warden::engine::{evaluate, evaluate_command, Options};
 
 use crate::support;
 
@@ -57,9 +57,31 @@ fn run(path: &Path) -> Result<(), Failed> {
                 .as_str()
                 .ok_or_else(|| format!("{at}: `{key}` is not a string"))
         };
-        let command = field("command")?;
         let expect = field("expect")?;
-        let verdict = evaluate_command(command, &Options::default());
+        // A file-tool line names its tool and input; the rest are commands.
+        let (command, verdict) = match case["tool"].as_str() {
+            Some(tool) => {
+                let payload = serde_json::json!({
+                    "hook_event_name": "PreToolUse",
+                    "tool_name": tool,
+                    "tool_input": case["input"],
+                    "cwd": "/home/user/project",
+                });
+                let call = warden::payload::parse(&payload.to_string())
+                    .map_err(|e| format!("{at}: {e}"))?;
+                (
+                    format!("{tool} {}", case["input"]),
+                    evaluate(&call, &Options::default()),
+                )
+            }
+            None => {
+                let command = field("command")?;
+                (
+                    command.to_string(),
+                    evaluate_command(command, &Options::default()),
+                )
+            }
+        };
         let got = verdict.decision.as_str();
         total += 1;
         if got != expect && !(expect == "ask" && got == "block") {
