@@ -22,6 +22,7 @@ mod db_admin;
 mod escape;
 mod exec;
 mod exec_interp;
+mod exec_unread;
 mod exhaustion;
 mod exposure;
 pub mod files;

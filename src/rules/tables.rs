@@ -139,6 +139,11 @@ pub static DANGEROUS: &[Table] = &[
         rules: super::exec_interp::RULES,
     },
     Table {
+        file: "exec_unread",
+        group: "exec",
+        rules: super::exec_unread::RULES,
+    },
+    Table {
         file: "windows",
         group: "windows",
         rules: super::windows::RULES,

@@ -18,6 +18,7 @@ mod idents;
 mod indirect;
 mod lex;
 mod patterns;
+mod perms;
 mod places;
 mod run;
 mod source;
@@ -77,6 +78,12 @@ pub enum Concern {
     DynamicCommand,
     /// A native library loaded into the interpreter (`ctypes.CDLL`, `dl()`).
     NativeLibrary,
+    /// A shell started with no command of the code's own (`pty.spawn("/bin/sh")`,
+    /// `exec "/bin/sh"`): it runs whatever it reads, which the guard never sees.
+    Shell,
+    /// Code or a command fetched from the network and run
+    /// (`exec(urlopen(URL).read())`, `eval URI.open(URL).read`).
+    EvalFetched,
 }
 
 /// What reading the code found.

@@ -5,8 +5,8 @@ use regex::Regex;
 
 use super::calls::{compact, Reader};
 use super::value::PLACEHOLDER;
-use super::view::{Arg, Span};
-use super::{Action, Concern};
+use super::view::{Arg, Recv, Span};
+use super::{Action, Concern, Lang};
 
 impl Reader<'_, '_> {
     pub(super) fn recursive_option(&self, args: &[Arg]) -> bool {
@@ -43,10 +43,12 @@ impl Reader<'_, '_> {
                         false,
                     ),
                 };
+                self.deletes_unknown |= path.contains("$(interpreter value");
                 self.push(rm(&path, true), decoded);
             } else if let Some(val) = v.value(target, false) {
                 self.push(rm(&val.text, false), val.decoded);
             } else {
+                self.deletes_unknown = true;
                 self.push(Action::WriteUnknown, false);
             }
         }
@@ -214,25 +216,106 @@ impl Reader<'_, '_> {
         );
     }
 
-    /// `os.kill(-1, 9)`, `process.kill(-1)`, `Process.kill(9, -1)`, `kill 9, -1`.
+    /// `os.walk(D)`, `Path(D).rglob(P)`, `glob.glob(P)`, `fs.readdirSync(D)`,
+    /// Perl's `find(sub, D)`: the tree or directory whose entries the code
+    /// may go on to delete.
+    pub(super) fn walk(&mut self, name: &str, recv: Option<Recv>, module: &str, args: &[Arg]) {
+        let v = self.view;
+        let pos = self.positional(args);
+        let value = |s: Span| v.value(s, true).filter(|val| !val.partial).map(|val| val.text);
+        let (path, mut tree) = match name {
+            // `Path(D).glob(P)`: the receiver is the directory.
+            "rglob" | "glob" | "iterdir" | "each_child" | "children" | "entries"
+                if recv.is_some() && !matches!(module, "glob" | "Dir" | "File") =>
+            {
+                let dir = recv.and_then(|r| value(r.span));
+                let pattern = pos.first().and_then(|a| value(a.value)).unwrap_or_default();
+                (dir.map(|d| format!("{d}/{pattern}")), name == "rglob")
+            }
+            "find" if !matches!(module, "File::Find" | "Find" | "") => return,
+            // Perl's `find(\&wanted, @dirs)`: the directories come last.
+            "find" => (pos.last().and_then(|a| value(a.value)), true),
+            "walk" | "fwalk" => (pos.first().and_then(|a| value(a.value)), true),
+            _ => (pos.first().and_then(|a| value(a.value)), false),
+        };
+        let Some(path) = path else {
+            return;
+        };
+        // A pattern's directory: what comes before its first wildcard.
+        let cut = path.find(['*', '?', '[', '{']).unwrap_or(path.len());
+        tree |= path[cut..].contains("**") || self.recursive_option(args);
+        let dir = match path[..cut].rfind('/') {
+            Some(0) => "/".to_string(),
+            Some(i) if cut < path.len() => path[..i].to_string(),
+            _ if cut < path.len() => ".".to_string(),
+            _ => path.trim_end_matches('/').to_string(),
+        };
+        let dir = if dir.is_empty() { "/".to_string() } else { dir };
+        self.walked.push((dir, tree));
+    }
+
+    /// Deletes at computed paths in code that walks a tree or lists a
+    /// directory: the tree's removal (`rm -r -f D`) or the directory's
+    /// files (`rm -f D/*`).
+    pub(super) fn walked_deletes(&mut self) {
+        if !self.deletes_unknown {
+            return;
+        }
+        for (dir, tree) in std::mem::take(&mut self.walked) {
+            let action = if tree {
+                rm(&dir, true)
+            } else {
+                Action::Run(vec!["rm".into(), "-f".into(), format!("{}/*", dir.trim_end_matches('/'))])
+            };
+            self.push(action, false);
+        }
+    }
+
+    /// `os.kill(1, 9)`, `os.killpg(g, 9)`, `process.kill(-1)`, `Process.kill(9, -1)`,
+    /// Perl's `kill 9, -1`: `kill -SIGNAL PID...`, for the targets written
+    /// as numbers (a pid the code computes, such as its own, says nothing).
     pub(super) fn kill(&mut self, name: &str, recv_name: &str, args: &[Arg]) {
         let v = self.view;
         let pos = self.positional(args);
-        let is_all = |a: &&Arg| compact(v.text(a.value)) == "-1";
-        let hit = if name == "posix_kill" || matches!(recv_name, "os" | "process" | "POSIX") {
-            pos.first().is_some_and(is_all)
-        } else if recv_name == "Process" {
-            pos.iter().skip(1).any(is_all)
-        } else {
-            recv_name.is_empty() && pos.iter().any(is_all)
-        };
-        if hit {
-            self.push(
-                Action::Run(vec!["kill".into(), "-9".into(), "-1".into()]),
-                false,
-            );
+        // Perl and Ruby name the signal first; the others, the target.
+        let signal_first = recv_name == "Process" || (recv_name.is_empty() && self.lang == Lang::Perl);
+        if !signal_first && !recv_name.is_empty() && !matches!(recv_name, "os" | "process" | "POSIX" | "posix" | "Deno") {
+            return;
         }
+        let (signal, targets) = match pos.split_first() {
+            Some((first, rest)) if signal_first => (Some(*first), rest.to_vec()),
+            Some((first, rest)) => (rest.first().copied(), vec![*first]),
+            None => return,
+        };
+        let group = name == "killpg";
+        let pids: Vec<String> = targets
+            .iter()
+            .filter_map(|a| {
+                let t = compact(v.text(a.value));
+                let digits = t.strip_prefix('-').unwrap_or(&t);
+                (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+                    .then(|| if group { format!("-{t}") } else { t })
+            })
+            .collect();
+        if pids.is_empty() {
+            return;
+        }
+        let mut argv = vec!["kill".to_string()];
+        argv.extend(signal.and_then(|s| signal_name(v.text(s.value))).map(|s| format!("-{s}")));
+        argv.extend(pids);
+        self.push(Action::Run(argv), false);
     }
+}
+
+/// A signal as `kill` takes it: `9`, `signal.SIGKILL`, `"KILL"`, `:TERM`
+/// become `9`, `KILL`, `KILL`, `TERM`.
+fn signal_name(text: &str) -> Option<String> {
+    let t = text.trim().trim_matches(['\'', '"', ':']).trim_start_matches('-');
+    let t = t.rsplit(['.', ':']).next().unwrap_or(t);
+    let t = t.strip_prefix("SIG").unwrap_or(t);
+    let ok = !t.is_empty()
+        && (t.bytes().all(|b| b.is_ascii_digit()) || t.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit()));
+    ok.then(|| t.to_string())
 }
 
 static RECURSIVE: Lazy<Regex> = Lazy::new(|| {
