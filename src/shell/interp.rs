@@ -16,6 +16,8 @@ mod files;
 mod given;
 mod idents;
 mod indirect;
+#[cfg(test)]
+mod library_tests;
 mod lex;
 mod patterns;
 mod perms;
@@ -112,6 +114,12 @@ struct Net {
 
 impl Reading {
     fn push(&mut self, action: Action, decoded: bool) {
+        // Whichever reader found it, a shell started bare runs what it reads.
+        if let Action::Shell(text) = &action {
+            if calls::starts_shell(text) {
+                self.concern(Concern::Shell, calls::compact(text));
+            }
+        }
         let effect = Effect { action, decoded };
         if self.seen.insert(effect.clone()) {
             self.effects.push(effect);

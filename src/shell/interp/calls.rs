@@ -74,6 +74,8 @@ const FILE_CALLS: &[&str] = &[
 const WALK_CALLS: &[&str] = &[
     "walk", "fwalk", "rglob", "glob", "iglob", "iterdir", "scandir", "listdir", "readdirSync",
     "readdir", "find", "each_child", "children", "entries", "opendir",
+    // R's `source(URL)`.
+    "source",
 ];
 
 /// Names worth a closer look; every other identifier is skipped.
@@ -154,9 +156,6 @@ impl<'v, 'a> Reader<'v, 'a> {
         if let Action::Shell(text) = &action {
             if runs_unknown(text) {
                 self.out.net.runs_unknown = true;
-                if starts_shell(text) {
-                    self.out.concern(Concern::Shell, compact(text));
-                }
             }
             // A command whose program warden cannot compute (`os.system(tool +
             // ' x')`) says nothing the shell rules could judge; the caller
@@ -290,8 +289,14 @@ impl<'v, 'a> Reader<'v, 'a> {
             "unlink" | "unlinkSync" => {
                 let recursive = self.recursive_option(args);
                 if args.is_empty() {
-                    if let Some(path) = recv.and_then(|r| v.value(r.span, false)) {
-                        self.push(rm(&path.text, false), path.decoded);
+                    match recv.map(|r| v.value(r.span, false)) {
+                        Some(Some(path)) => self.push(rm(&path.text, false), path.decoded),
+                        // `p.unlink()` for each `p` of a walk.
+                        Some(None) => {
+                            self.deletes_unknown = true;
+                            self.push(Action::WriteUnknown, false);
+                        }
+                        None => {}
                     }
                 } else {
                     self.delete(args, recursive, recv.is_none());
@@ -326,11 +331,16 @@ impl<'v, 'a> Reader<'v, 'a> {
             }
             "rename" | "renameSync" => self.transfer("mv", args),
             "replace" if recv_name == "os" => self.transfer("mv", args),
-            "rm" if self.lang == Lang::Julia && recv.is_none() => {
-                let recursive = self.recursive_option(args);
-                self.delete(args, recursive, false)
+            "rm" if self.lang == Lang::Julia && recv.is_none() => self.julia_rm(args),
+            // R's `source(URL)` runs what the server sends.
+            "source" | "sys.source" if self.lang == Lang::R => {
+                let url = self.positional(args).first().and_then(|a| v.value(a.value, false));
+                if url.is_some_and(|u| u.text.contains("://")) {
+                    self.concern(Concern::EvalFetched, at);
+                }
             }
-            n if WALK_CALLS.contains(&n) => self.walk(name, recv, module, args),
+            n if WALK_CALLS.contains(&n) && n != "source" => self.walk(name, recv, module, args),
+
             "kill" | "posix_kill" | "killpg" => self.kill(name, recv_name, args),
             "chmod" | "chmodSync" | "lchmod" | "lchmodSync" | "chmod_R" => {
                 self.chmod(name == "chmod_R", recv, args)

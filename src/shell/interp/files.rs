@@ -54,6 +54,34 @@ impl Reader<'_, '_> {
         }
     }
 
+    /// Julia's `rm(path; recursive=true)`: keywords after a `;` inside
+    /// the first argument.
+    pub(super) fn julia_rm(&mut self, args: &[Arg]) {
+        let v = self.view;
+        let mut args = args.to_vec();
+        let mut recursive = self.recursive_option(&args);
+        if let Some(first) = args.first_mut().filter(|a| a.key.is_none()) {
+            let (value, keywords) = self.split_keywords(first.value);
+            recursive |= RECURSIVE.is_match(v.text(keywords));
+            first.value = value;
+        }
+        self.delete(&args, recursive, false);
+    }
+
+    /// A Julia argument before and after its `;` (`readdir(D; join=true)`).
+    fn split_keywords(&self, span: Span) -> (Span, Span) {
+        let v = self.view;
+        let (start, end) = span;
+        match v.text(span)
+            .match_indices(';')
+            .map(|(i, _)| start + i)
+            .find(|&i| v.is_code(i))
+        {
+            Some(semi) => ((start, semi), (semi, end)),
+            None => (span, (end, end)),
+        }
+    }
+
     pub(super) fn write_first(&mut self, args: &[Arg], append: bool) {
         let Some(first) = self.positional(args).first().copied() else {
             return;
@@ -236,7 +264,7 @@ impl Reader<'_, '_> {
             // Perl's `find(\&wanted, @dirs)`: the directories come last.
             "find" => (pos.last().and_then(|a| value(a.value)), true),
             "walk" | "fwalk" => (pos.first().and_then(|a| value(a.value)), true),
-            _ => (pos.first().and_then(|a| value(a.value)), false),
+            _ => (pos.first().and_then(|a| value(self.split_keywords(a.value).0)), false),
         };
         let Some(path) = path else {
             return;
@@ -245,10 +273,9 @@ impl Reader<'_, '_> {
         let cut = path.find(['*', '?', '[', '{']).unwrap_or(path.len());
         tree |= path[cut..].contains("**") || self.recursive_option(args);
         let dir = match path[..cut].rfind('/') {
-            Some(0) => "/".to_string(),
-            Some(i) if cut < path.len() => path[..i].to_string(),
-            _ if cut < path.len() => ".".to_string(),
-            _ => path.trim_end_matches('/').to_string(),
+            _ if cut == path.len() => path.trim_end_matches('/').to_string(),
+            Some(i) => path[..i].to_string(),
+            None => ".".to_string(),
         };
         let dir = if dir.is_empty() { "/".to_string() } else { dir };
         self.walked.push((dir, tree));
