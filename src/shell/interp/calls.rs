@@ -435,10 +435,12 @@ impl<'v, 'a> Reader<'v, 'a> {
             .as_ref()
             .is_none_or(|p| p.text.trim_start().starts_with(PLACEHOLDER));
         if unknown && spawns {
+            // The stronger finding alone: a fetched command is not merely unknown.
             if fetches(v.text(first.value)) {
                 self.concern(Concern::EvalFetched, at);
+            } else {
+                self.concern(Concern::DynamicCommand, at);
             }
-            self.concern(Concern::DynamicCommand, at);
         }
         let Some(program) = program else {
             return;

@@ -58,9 +58,10 @@ impl Reader<'_, '_> {
     pub(super) fn chown(&mut self, recursive: bool, args: &[Arg]) {
         let v = self.view;
         let pos = self.positional(args);
-        let (ids, paths): (Vec<&Arg>, Vec<&Arg>) = pos.iter().partition(|a| {
-            let t = v.text(v.trim(a.value));
-            t.starts_with('-') || t.bytes().all(|b| b.is_ascii_digit()) || t == "nil" || t == "None"
+        // Owners are numbers or names; paths hold a `/` or start with `.` or `~`.
+        let (paths, ids): (Vec<&Arg>, Vec<&Arg>) = pos.iter().partition(|a| {
+            v.value(a.value, true)
+                .is_some_and(|p| p.home || p.text.contains('/') || p.text.starts_with(['.', '~']))
         });
         if paths.is_empty() {
             return;
@@ -68,7 +69,10 @@ impl Reader<'_, '_> {
         let owner: Vec<String> = ids
             .iter()
             .take(2)
-            .map(|a| v.text(v.trim(a.value)).to_string())
+            .map(|a| {
+                v.value(a.value, false)
+                    .map_or_else(|| v.text(v.trim(a.value)).to_string(), |o| o.text)
+            })
             .collect();
         let mut argv = vec!["chown".to_string()];
         if recursive {
