@@ -138,7 +138,7 @@ const PLAIN: &[&str] = &[
     "R", "string", "halt", "quit", "exit", "stop", "init", "main", "end", "do", "fn", "def", "let",
     "var", "val", "for", "in", "if", "then", "else", "return", "true", "false", "nil", "null",
     "sqrt", "sin", "cos", "tan", "pi", "exp", "log", "abs", "max", "min", "sum", "range", "Enum",
-    "map", "reduce", "length", "size", "count", "x", "y", "n", "i", "it", "s", "Math", "math",
+    "map", "reduce", "length", "size", "count", "x", "y", "n", "i", "it", "s", "t", "Math", "math",
     "lists", "seq", "ARGS", "args", "argv", "tell", "application", "app", "to", "get", "set",
     "name", "of", "front", "window", "id", "activate", "notification", "dialog", "with", "title",
     "subtitle", "volume", "settings", "output", "input", "alert", "buttons", "default", "answer",
@@ -174,7 +174,7 @@ fn code_of(cmd: &Command) -> Option<String> {
             code.push(value);
         } else if sink.options.contains(&arg.as_str()) {
             code.extend(iter.next().map(String::as_str));
-        } else if !arg.starts_with('-') || arg == "-" {
+        } else if !arg.starts_with('-') && !matches!(arg.as_str(), "/dev/stdin" | "/dev/fd/0") {
             named_file = true;
         }
     }
@@ -244,6 +244,9 @@ mod tests {
         assert_eq!(code("dotnet", &["script", "eval", "x"]).as_deref(), Some("x"));
         assert_eq!(code("dotnet", &["run"]), None);
         assert_eq!(code("elixir", &["x.exs"]), None);
+        let mut script = Command::new("sbcl", &["--script", "/dev/stdin"]);
+        script.stdin = Some("x".into());
+        assert_eq!(code_of(&script).as_deref(), Some("x"));
         let mut piped = Command::new("dotnet", &["fsi"]);
         piped.stdin = Some("x".into());
         assert_eq!(code_of(&piped).as_deref(), Some("x"));
