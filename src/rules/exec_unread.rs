@@ -155,7 +155,9 @@ fn runs_unread_code(cmd: &Command) -> bool {
 fn code_of(cmd: &Command) -> Option<String> {
     let args = &cmd.args;
     let sink = SINKS.iter().find(|s| {
-        s.program == cmd.program && s.sub.is_none_or(|sub| args.first().is_some_and(|a| a == sub))
+        s.program == cmd.program
+            && s.sub
+                .is_none_or(|sub| args.first().is_some_and(|a| a == sub))
     })?;
     let args = &args[usize::from(sink.sub.is_some())..];
     let mut code: Vec<&str> = Vec::new();
@@ -181,7 +183,9 @@ fn code_of(cmd: &Command) -> Option<String> {
     if !code.is_empty() {
         return Some(code.join("\n"));
     }
-    (sink.stdin && !named_file).then(|| cmd.stdin.clone()).flatten()
+    (sink.stdin && !named_file)
+        .then(|| cmd.stdin.clone())
+        .flatten()
 }
 
 /// Whether code holds nothing but [`PLAIN`] words, numbers, operators and
@@ -227,7 +231,9 @@ mod tests {
     fn plain_code() {
         assert!(plain("(print (+ 1 2))"));
         assert!(plain("IO.puts(System.version())"));
-        assert!(plain("io:format(\"~s~n\", [erlang:system_info(otp_release)]), halt()."));
+        assert!(plain(
+            "io:format(\"~s~n\", [erlang:system_info(otp_release)]), halt()."
+        ));
         assert!(plain("say \"rm -rf ~\""));
         assert!(!plain("System.cmd(\"rm\", [])"));
         assert!(!plain("do shell script \"id\""));
@@ -239,9 +245,15 @@ mod tests {
     fn code_from_options_words_and_stdin() {
         let code = |p: &str, a: &[&str]| code_of(&Command::new(p, a));
         assert_eq!(code("nim", &["e", "--eval:x"]).as_deref(), Some("x"));
-        assert_eq!(code("sbcl", &["--eval", "x", "--quit"]).as_deref(), Some("x"));
+        assert_eq!(
+            code("sbcl", &["--eval", "x", "--quit"]).as_deref(),
+            Some("x")
+        );
         assert_eq!(code("crystal", &["eval", "x"]).as_deref(), Some("x"));
-        assert_eq!(code("dotnet", &["script", "eval", "x"]).as_deref(), Some("x"));
+        assert_eq!(
+            code("dotnet", &["script", "eval", "x"]).as_deref(),
+            Some("x")
+        );
         assert_eq!(code("dotnet", &["run"]), None);
         assert_eq!(code("elixir", &["x.exs"]), None);
         let mut script = Command::new("sbcl", &["--script", "/dev/stdin"]);

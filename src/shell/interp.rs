@@ -16,9 +16,9 @@ mod files;
 mod given;
 mod idents;
 mod indirect;
+mod lex;
 #[cfg(test)]
 mod library_tests;
-mod lex;
 mod patterns;
 mod perms;
 mod places;

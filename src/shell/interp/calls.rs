@@ -71,7 +71,7 @@ const FILE_CALLS: &[&str] = &[
 /// Calls that list a directory or walk a tree, whose entries a loop may
 /// delete one by one (`for p in Path.home().rglob("*"): p.unlink()`).
 #[rustfmt::skip]
-const WALK_CALLS: &[&str] = &[
+pub(super) const WALK_CALLS: &[&str] = &[
     "walk", "fwalk", "rglob", "glob", "iglob", "iterdir", "scandir", "listdir", "readdirSync",
     "readdir", "find", "each_child", "children", "entries", "opendir",
     // R's `source(URL)`.
@@ -331,24 +331,7 @@ impl<'v, 'a> Reader<'v, 'a> {
             }
             "rename" | "renameSync" => self.transfer("mv", args),
             "replace" if recv_name == "os" => self.transfer("mv", args),
-            "rm" if self.lang == Lang::Julia && recv.is_none() => self.julia_rm(args),
-            // R's `source(URL)` runs what the server sends.
-            "source" | "sys.source" if self.lang == Lang::R => {
-                let url = self.positional(args).first().and_then(|a| v.value(a.value, false));
-                if url.is_some_and(|u| u.text.contains("://")) {
-                    self.concern(Concern::EvalFetched, at);
-                }
-            }
-            n if WALK_CALLS.contains(&n) && n != "source" => self.walk(name, recv, module, args),
-
-            "kill" | "posix_kill" | "killpg" => self.kill(name, recv_name, args),
-            "chmod" | "chmodSync" | "lchmod" | "lchmodSync" | "chmod_R" => {
-                self.chmod(name == "chmod_R", recv, args)
-            }
-            "chown" | "chownSync" | "lchown" | "lchownSync" | "chown_R" => {
-                self.chown(name == "chown_R", args)
-            }
-            _ => {}
+            _ => self.more(name, recv, module, args, at),
         }
     }
 
@@ -554,7 +537,13 @@ impl<'v, 'a> Reader<'v, 'a> {
         match self.view.value(code, false) {
             Some(val) => {
                 // `eval(d)`: text a variable gathered, fetched if the code fetches.
-                if self.view.text(code).trim().bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+                if self
+                    .view
+                    .text(code)
+                    .trim()
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                {
                     self.evals_unknown = true;
                 }
                 let nested = super::read_code(

@@ -54,6 +54,43 @@ impl Reader<'_, '_> {
         }
     }
 
+    /// Calls beyond deleting, writing and copying: Julia's `rm`, R's
+    /// `source(URL)`, walks, kills, modes and owners.
+    pub(super) fn more(
+        &mut self,
+        name: &str,
+        recv: Option<Recv>,
+        module: &str,
+        args: &[Arg],
+        at: Span,
+    ) {
+        let v = self.view;
+        match name {
+            "rm" if self.lang == Lang::Julia && recv.is_none() => self.julia_rm(args),
+            // R's `source(URL)` runs what the server sends.
+            "source" | "sys.source" if self.lang == Lang::R => {
+                let url = self
+                    .positional(args)
+                    .first()
+                    .and_then(|a| v.value(a.value, false));
+                if url.is_some_and(|u| u.text.contains("://")) {
+                    self.concern(Concern::EvalFetched, at);
+                }
+            }
+            n if super::calls::WALK_CALLS.contains(&n) && n != "source" => {
+                self.walk(name, recv, module, args)
+            }
+            "kill" | "posix_kill" | "killpg" => self.kill(name, module, args),
+            "chmod" | "chmodSync" | "lchmod" | "lchmodSync" | "chmod_R" => {
+                self.chmod(name == "chmod_R", recv, args)
+            }
+            "chown" | "chownSync" | "lchown" | "lchownSync" | "chown_R" => {
+                self.chown(name == "chown_R", args)
+            }
+            _ => {}
+        }
+    }
+
     /// Julia's `rm(path; recursive=true)`: keywords after a `;` inside
     /// the first argument.
     pub(super) fn julia_rm(&mut self, args: &[Arg]) {
@@ -72,7 +109,8 @@ impl Reader<'_, '_> {
     fn split_keywords(&self, span: Span) -> (Span, Span) {
         let v = self.view;
         let (start, end) = span;
-        match v.text(span)
+        match v
+            .text(span)
             .match_indices(';')
             .map(|(i, _)| start + i)
             .find(|&i| v.is_code(i))
@@ -250,7 +288,11 @@ impl Reader<'_, '_> {
     pub(super) fn walk(&mut self, name: &str, recv: Option<Recv>, module: &str, args: &[Arg]) {
         let v = self.view;
         let pos = self.positional(args);
-        let value = |s: Span| v.value(s, true).filter(|val| !val.partial).map(|val| val.text);
+        let value = |s: Span| {
+            v.value(s, true)
+                .filter(|val| !val.partial)
+                .map(|val| val.text)
+        };
         let (path, mut tree) = match name {
             // `Path(D).glob(P)`: the receiver is the directory.
             "rglob" | "glob" | "iterdir" | "each_child" | "children" | "entries"
@@ -264,7 +306,11 @@ impl Reader<'_, '_> {
             // Perl's `find(\&wanted, @dirs)`: the directories come last.
             "find" => (pos.last().and_then(|a| value(a.value)), true),
             "walk" | "fwalk" => (pos.first().and_then(|a| value(a.value)), true),
-            _ => (pos.first().and_then(|a| value(self.split_keywords(a.value).0)), false),
+            _ => (
+                pos.first()
+                    .and_then(|a| value(self.split_keywords(a.value).0)),
+                false,
+            ),
         };
         let Some(path) = path else {
             return;
@@ -292,7 +338,11 @@ impl Reader<'_, '_> {
             let action = if tree {
                 rm(&dir, true)
             } else {
-                Action::Run(vec!["rm".into(), "-f".into(), format!("{}/*", dir.trim_end_matches('/'))])
+                Action::Run(vec![
+                    "rm".into(),
+                    "-f".into(),
+                    format!("{}/*", dir.trim_end_matches('/')),
+                ])
             };
             self.push(action, false);
         }
@@ -305,8 +355,12 @@ impl Reader<'_, '_> {
         let v = self.view;
         let pos = self.positional(args);
         // Perl and Ruby name the signal first; the others, the target.
-        let signal_first = recv_name == "Process" || (recv_name.is_empty() && self.lang == Lang::Perl);
-        if !signal_first && !recv_name.is_empty() && !matches!(recv_name, "os" | "process" | "POSIX" | "posix" | "Deno") {
+        let signal_first =
+            recv_name == "Process" || (recv_name.is_empty() && self.lang == Lang::Perl);
+        if !signal_first
+            && !recv_name.is_empty()
+            && !matches!(recv_name, "os" | "process" | "POSIX" | "posix" | "Deno")
+        {
             return;
         }
         let (signal, targets) = match pos.split_first() {
@@ -320,15 +374,24 @@ impl Reader<'_, '_> {
             .filter_map(|a| {
                 let t = compact(v.text(a.value));
                 let digits = t.strip_prefix('-').unwrap_or(&t);
-                (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
-                    .then(|| if group { format!("-{t}") } else { t })
+                (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then(|| {
+                    if group {
+                        format!("-{t}")
+                    } else {
+                        t
+                    }
+                })
             })
             .collect();
         if pids.is_empty() {
             return;
         }
         let mut argv = vec!["kill".to_string()];
-        argv.extend(signal.and_then(|s| signal_name(v.text(s.value))).map(|s| format!("-{s}")));
+        argv.extend(
+            signal
+                .and_then(|s| signal_name(v.text(s.value)))
+                .map(|s| format!("-{s}")),
+        );
         argv.extend(pids);
         self.push(Action::Run(argv), false);
     }
@@ -337,11 +400,16 @@ impl Reader<'_, '_> {
 /// A signal as `kill` takes it: `9`, `signal.SIGKILL`, `"KILL"`, `:TERM`
 /// become `9`, `KILL`, `KILL`, `TERM`.
 fn signal_name(text: &str) -> Option<String> {
-    let t = text.trim().trim_matches(['\'', '"', ':']).trim_start_matches('-');
+    let t = text
+        .trim()
+        .trim_matches(['\'', '"', ':'])
+        .trim_start_matches('-');
     let t = t.rsplit(['.', ':']).next().unwrap_or(t);
     let t = t.strip_prefix("SIG").unwrap_or(t);
     let ok = !t.is_empty()
-        && (t.bytes().all(|b| b.is_ascii_digit()) || t.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit()));
+        && (t.bytes().all(|b| b.is_ascii_digit())
+            || t.bytes()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit()));
     ok.then(|| t.to_string())
 }
 

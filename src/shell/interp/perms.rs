@@ -99,7 +99,10 @@ impl Reader<'_, '_> {
             };
             decoded |= val.decoded;
             any = true;
-            argv.push(val.text.replace(super::value::PLACEHOLDER, "$(interpreter value)"));
+            argv.push(
+                val.text
+                    .replace(super::value::PLACEHOLDER, "$(interpreter value)"),
+            );
         }
         if any {
             self.push(Action::Run(argv), decoded);
@@ -161,7 +164,9 @@ fn number(text: &str) -> Option<u32> {
     } else {
         (t.as_str(), 10)
     };
-    u32::from_str_radix(digits, radix).ok().filter(|n| *n <= 0o7777)
+    u32::from_str_radix(digits, radix)
+        .ok()
+        .filter(|n| *n <= 0o7777)
 }
 
 /// `u+s`, `a+rwx,o-w`, `755`: a mode `chmod` reads.
