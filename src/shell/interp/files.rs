@@ -387,11 +387,10 @@ impl Reader<'_, '_> {
             return;
         }
         let mut argv = vec!["kill".to_string()];
-        argv.extend(
-            signal
-                .and_then(|s| signal_name(v.text(s.value)))
-                .map(|s| format!("-{s}")),
-        );
+        // The default (`process.kill(pid)`) and a signal the code computes
+        // are TERM: a pid written after `kill` alone reads as a signal.
+        let signal = signal.and_then(|s| signal_name(v.text(s.value)));
+        argv.push(format!("-{}", signal.as_deref().unwrap_or("TERM")));
         argv.extend(pids);
         self.push(Action::Run(argv), false);
     }

@@ -55,7 +55,10 @@ fn kills_of_literal_pids() {
         effects("python3", "import os; os.killpg(1, 9)"),
         [run(&["kill", "-9", "-1"])]
     );
-    assert_eq!(effects("node", "process.kill(1)"), [run(&["kill", "1"])]);
+    assert_eq!(
+        effects("node", "process.kill(1)"),
+        [run(&["kill", "-TERM", "1"])]
+    );
     assert_eq!(
         effects("ruby", "Process.kill(:TERM, 42, 43)"),
         [run(&["kill", "-TERM", "42", "43"])]
