@@ -1,4 +1,4 @@
-//! Built-in rules: interpreter code that hides what it runs or loads (a function reached by a computed name, code decoded at run time, a program the guard cannot compute, a native library).
+//! Built-in rules: interpreter code that hides what it runs or loads (a function reached by a computed name, code decoded at run time, a program the guard cannot compute, a native library, a bare shell), or runs what it fetches.
 //!
 //! What such code visibly runs is judged by the other rules, as `bash -c`
 //! would be; these ask where the analysis cannot see it.
@@ -107,6 +107,10 @@ pub static RULES: &[Rule] = &[
             "node -e 'require(\"child_process\").execSync(\"git status\")'",
         ],
     },
+];
+
+/// Interpreter code running what the network sends: part of the floor.
+pub static FLOOR: &[Rule] = &[
     Rule {
         id: "exec.interpreter-eval-fetched",
         category: "interpreter code runs code or a command it fetches from the network",
