@@ -22,6 +22,7 @@ mod db_admin;
 mod escape;
 mod exec;
 mod exec_interp;
+mod exec_unread;
 mod exhaustion;
 mod exposure;
 pub mod files;
@@ -78,8 +79,8 @@ use crate::verdict::Decision;
 pub use signs::Signs;
 pub(crate) use system::runs_sudo;
 pub use tables::{
-    all, dangerous, hardline, sudo_guard, tables, DANGEROUS, EXFILTRATION, HARDLINE, LEAKS, POWER,
-    SUDO_GUARD,
+    all, dangerous, hardline, sudo_guard, tables, DANGEROUS, EXFILTRATION, FETCHED, HARDLINE,
+    LEAKS, POWER, SUDO_GUARD,
 };
 
 /// One built-in rule, with the examples that prove it.

@@ -34,6 +34,14 @@ pub static LEAKS: Table = Table {
     rules: super::leak::RULES,
 };
 
+/// Interpreter code that runs what it fetches (`exec(urlopen(URL).read())`):
+/// part of the floor, its ids in the `exec.` group beside the interpreter's asks.
+pub static FETCHED: Table = Table {
+    file: "exec_interp",
+    group: "exec",
+    rules: super::exec_interp::FLOOR,
+};
+
 /// `sudo -S` without a configured password: the agent would be guessing one.
 pub static SUDO_GUARD: Table = Table {
     file: "system",
@@ -257,6 +265,13 @@ pub static DANGEROUS: &[Table] = &[
         group: "privileged",
         rules: super::privileged::RULES,
     },
+    // Code of a language warden does not read, asked about only when no
+    // rule with a model of the command (a login item, a power request) has spoken.
+    Table {
+        file: "exec_unread",
+        group: "exec",
+        rules: super::exec_unread::RULES,
+    },
     // Last: a text handed to an unmodelled program is judged only when no
     // rule with a model of the command has spoken.
     Table {
@@ -268,9 +283,16 @@ pub static DANGEROUS: &[Table] = &[
 
 /// Every table, in evaluation order.
 pub fn tables() -> impl Iterator<Item = &'static Table> {
-    [&HARDLINE, &POWER, &EXFILTRATION, &LEAKS, &SUDO_GUARD]
-        .into_iter()
-        .chain(DANGEROUS)
+    [
+        &HARDLINE,
+        &POWER,
+        &EXFILTRATION,
+        &LEAKS,
+        &FETCHED,
+        &SUDO_GUARD,
+    ]
+    .into_iter()
+    .chain(DANGEROUS)
 }
 
 /// The unbypassable floor: every rule blocks.
@@ -281,6 +303,7 @@ pub fn hardline() -> impl Iterator<Item = &'static Rule> {
         .chain(POWER.rules)
         .chain(EXFILTRATION.rules)
         .chain(LEAKS.rules)
+        .chain(FETCHED.rules)
 }
 
 /// `sudo -S` without a configured password.

@@ -77,9 +77,11 @@ impl Eval<'_> {
             }
             "awk" | "gawk" | "mawk" | "nawk" => {
                 for code in script_texts(cmd, &["-f", "-v", "-F", "--file", "--assign"]) {
-                    for text in awk_commands(&code) {
-                        self.reanalyze(&text, "awk system", None);
+                    let texts = awk_commands(&code);
+                    for text in &texts {
+                        self.reanalyze(text, "awk system", None);
                     }
+                    self.awk_shell(&texts);
                     // gawk's `/inet/tcp/...` special files are sockets; read
                     // with `|& getline` and fed to commands, a remote shell.
                     if code.contains("/inet") && code.contains("|&") && code.contains("getline") {

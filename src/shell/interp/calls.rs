@@ -61,10 +61,21 @@ const FILE_CALLS: &[&str] = &[
     "write_file", "binwrite", "write", "createWriteStream", "appendFileSync", "appendFile",
     "append_file", "copyfile", "copy2", "copy", "copyFileSync", "copyFile", "cpSync", "cp",
     "copy_file", "copytree", "install", "move", "mv", "rename", "renameSync", "replace", "kill",
-    "posix_kill", "fork", "pcntl_fork", "socket", "fsockopen", "pfsockopen",
+    "posix_kill", "killpg", "chmod", "chmodSync", "lchmod", "lchmodSync", "chmod_R", "chown",
+    "chownSync", "lchown", "lchownSync", "chown_R", "fork", "pcntl_fork", "socket", "fsockopen", "pfsockopen",
     "stream_socket_client", "TCPSocket", "Socket", "INET", "createConnection",
     "create_connection", "connect", "PeerAddr", "PeerHost", "accept", "tcp", "dup2", "dup",
     "reopen",
+];
+
+/// Calls that list a directory or walk a tree, whose entries a loop may
+/// delete one by one (`for p in Path.home().rglob("*"): p.unlink()`).
+#[rustfmt::skip]
+pub(super) const WALK_CALLS: &[&str] = &[
+    "walk", "fwalk", "rglob", "glob", "iglob", "iterdir", "scandir", "listdir", "readdirSync",
+    "readdir", "find", "each_child", "children", "entries", "opendir",
+    // R's `source(URL)`.
+    "source",
 ];
 
 /// Names worth a closer look; every other identifier is skipped.
@@ -78,6 +89,7 @@ pub(super) fn interesting(name: &str) -> bool {
             NATIVE_CALLS,
             NATIVE_MAYBE,
             NET_CALLS,
+            WALK_CALLS,
             indirect::CALLERS,
         ])
     });
@@ -109,6 +121,13 @@ pub(super) struct Reader<'v, 'a> {
     out: &'v mut Reading,
     depth: usize,
     decoded: bool,
+    /// Code was evaluated that the guard could not compute (`eval(x)`,
+    /// `.then(eval)`): fetched code, if the snippet fetches any.
+    evals_unknown: bool,
+    /// Files deleted at paths the code computes as it runs.
+    pub(super) deletes_unknown: bool,
+    /// The trees the code walks (`true`) or directories it lists.
+    pub(super) walked: Vec<(String, bool)>,
 }
 
 impl<'v, 'a> Reader<'v, 'a> {
@@ -127,6 +146,9 @@ impl<'v, 'a> Reader<'v, 'a> {
             out,
             depth,
             decoded,
+            evals_unknown: false,
+            deletes_unknown: false,
+            walked: Vec::new(),
         }
     }
 
@@ -181,6 +203,10 @@ impl<'v, 'a> Reader<'v, 'a> {
                 (m.start(), (m.end() + 40).min(v.len())),
             );
         }
+        self.walked_deletes();
+        if self.evals_unknown && fetches(v.src) {
+            self.concern(Concern::EvalFetched, (0, v.len()));
+        }
         if let Some(snippet) = patterns::fork_loop(v, &code) {
             self.push(Action::ForkLoop(snippet), false);
         }
@@ -196,6 +222,10 @@ impl<'v, 'a> Reader<'v, 'a> {
         let v = self.view;
         let recv = v.receiver(start);
         let Some((args, _)) = v.call_args(end) else {
+            // `eval` handed on as a value (`.then(eval)`) runs what it is given.
+            if v.text((start, end)) == "eval" {
+                self.evals_unknown = true;
+            }
             return;
         };
         let (name, module) = self.aliases.resolve(v, v.text((start, end)), recv);
@@ -259,8 +289,14 @@ impl<'v, 'a> Reader<'v, 'a> {
             "unlink" | "unlinkSync" => {
                 let recursive = self.recursive_option(args);
                 if args.is_empty() {
-                    if let Some(path) = recv.and_then(|r| v.value(r.span, false)) {
-                        self.push(rm(&path.text, false), path.decoded);
+                    match recv.map(|r| v.value(r.span, false)) {
+                        Some(Some(path)) => self.push(rm(&path.text, false), path.decoded),
+                        // `p.unlink()` for each `p` of a walk.
+                        Some(None) => {
+                            self.deletes_unknown = true;
+                            self.push(Action::WriteUnknown, false);
+                        }
+                        None => {}
                     }
                 } else {
                     self.delete(args, recursive, recv.is_none());
@@ -295,8 +331,7 @@ impl<'v, 'a> Reader<'v, 'a> {
             }
             "rename" | "renameSync" => self.transfer("mv", args),
             "replace" if recv_name == "os" => self.transfer("mv", args),
-            "kill" | "posix_kill" => self.kill(name, recv_name, args),
-            _ => {}
+            _ => self.more(name, recv, module, args, at),
         }
     }
 
@@ -383,7 +418,12 @@ impl<'v, 'a> Reader<'v, 'a> {
             .as_ref()
             .is_none_or(|p| p.text.trim_start().starts_with(PLACEHOLDER));
         if unknown && spawns {
-            self.concern(Concern::DynamicCommand, at);
+            // The stronger finding alone: a fetched command is not merely unknown.
+            if fetches(v.text(first.value)) {
+                self.concern(Concern::EvalFetched, at);
+            } else {
+                self.concern(Concern::DynamicCommand, at);
+            }
         }
         let Some(program) = program else {
             return;
@@ -397,7 +437,13 @@ impl<'v, 'a> Reader<'v, 'a> {
         let takes_list = vector
             || matches!(
                 name,
-                "spawn" | "spawnSync" | "execFile" | "execFileSync" | "pcntl_exec" | "system2"
+                "spawn"
+                    | "spawnSync"
+                    | "execFile"
+                    | "execFileSync"
+                    | "pcntl_exec"
+                    | "system2"
+                    | "Command"
             );
         let list = pos[1..]
             .iter()
@@ -490,6 +536,16 @@ impl<'v, 'a> Reader<'v, 'a> {
         let code = self.parsed_text(first.value);
         match self.view.value(code, false) {
             Some(val) => {
+                // `eval(d)`: text a variable gathered, fetched if the code fetches.
+                if self
+                    .view
+                    .text(code)
+                    .trim()
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                {
+                    self.evals_unknown = true;
+                }
                 let nested = super::read_code(
                     &val.text,
                     self.lang,
@@ -503,7 +559,10 @@ impl<'v, 'a> Reader<'v, 'a> {
             // `re.compile`, `json.load` and Ruby's `load FILE` take no code.
             None if name != "compile" && (name != "load" || self.lang == Lang::Lua) => {
                 self.out.net.runs_unknown = true;
-                if DECODING.is_match(self.view.text(code)) {
+                self.evals_unknown = true;
+                if fetches(self.view.text(code)) {
+                    self.concern(Concern::EvalFetched, at);
+                } else if DECODING.is_match(self.view.text(code)) {
                     self.concern(Concern::EvalDecoded, at);
                 }
             }
@@ -546,11 +605,54 @@ static DECODING: Lazy<Regex> = Lazy::new(|| {
         .expect("decoding regex is valid")
 });
 
-/// Whether a command line starts a shell with no command of its own or
-/// runs text the code could not compute.
-pub(super) fn runs_unknown(text: &str) -> bool {
-    if text.trim_start().starts_with(PLACEHOLDER) {
-        return true;
+/// Names of calls and modules that read from the network, and URL schemes,
+/// one a line: code that evaluates text it cannot compute next to one of
+/// these runs what the network sent. (One text: each word of a static
+/// table costs the loader a relocation on every start.)
+const FETCHES: &str = "://\n\
+    urlopen\n\
+    urlretrieve\n\
+    requests.\n\
+    httpx.\n\
+    urllib3\n\
+    aiohttp\n\
+    fetch(\n\
+    http.get\n\
+    https.get\n\
+    http.request\n\
+    https.request\n\
+    axios\n\
+    URI.open\n\
+    open-uri\n\
+    Net::HTTP\n\
+    HTTParty\n\
+    LWP\n\
+    HTTP::Tiny\n\
+    Mojo::UserAgent\n\
+    get(\"http\n\
+    get('http\n\
+    curl_exec\n\
+    file_get_contents(\n\
+    socket.http\n\
+    HTTP.get\n\
+    Downloads\n\
+    download(\n\
+    readLines(url\n\
+    url(\n\
+    WebClient\n\
+    DownloadString\n\
+    Invoke-WebRequest";
+
+/// Whether `code` mentions reading from the network.
+pub(crate) fn fetches(code: &str) -> bool {
+    FETCHES.lines().any(|f| code.contains(f))
+}
+
+/// Whether a command line starts a shell with no command of its own (one
+/// that reads its commands from a terminal, a pipe or a socket).
+pub(crate) fn starts_shell(text: &str) -> bool {
+    if text.contains(PLACEHOLDER) {
+        return false;
     }
     let words: Vec<&str> = text
         .split_whitespace()
@@ -560,7 +662,14 @@ pub(super) fn runs_unknown(text: &str) -> bool {
         return false;
     };
     let base = program.rsplit(['/', '\\']).next().unwrap_or(program);
-    let shell = matches!(
+    is_shell(base)
+        && !words[1..]
+            .iter()
+            .any(|w| matches!(*w, "-c" | "/c" | "-Command") || !w.starts_with('-'))
+}
+
+fn is_shell(base: &str) -> bool {
+    matches!(
         base.to_ascii_lowercase().as_str(),
         "sh" | "bash"
             | "zsh"
@@ -575,7 +684,24 @@ pub(super) fn runs_unknown(text: &str) -> bool {
             | "powershell"
             | "powershell.exe"
             | "pwsh"
-    );
+    )
+}
+
+/// Whether a command line starts a shell with no command of its own or
+/// runs text the code could not compute.
+pub(super) fn runs_unknown(text: &str) -> bool {
+    if text.trim_start().starts_with(PLACEHOLDER) {
+        return true;
+    }
+    let words: Vec<&str> = text
+        .split_whitespace()
+        .map(|w| w.trim_matches(['\'', '"']))
+        .collect();
+    let Some(program) = words.first() else {
+        return false;
+    };
+    let base = program.rsplit(['/', '\\']).next().unwrap_or(program);
+    let shell = is_shell(base);
     // A shell given no command reads one; given one, it runs what the
     // code could not compute (an unknown argument of another program is
     // only data).

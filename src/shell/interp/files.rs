@@ -5,8 +5,8 @@ use regex::Regex;
 
 use super::calls::{compact, Reader};
 use super::value::PLACEHOLDER;
-use super::view::{Arg, Span};
-use super::{Action, Concern};
+use super::view::{Arg, Recv, Span};
+use super::{Action, Concern, Lang};
 
 impl Reader<'_, '_> {
     pub(super) fn recursive_option(&self, args: &[Arg]) -> bool {
@@ -43,12 +43,80 @@ impl Reader<'_, '_> {
                         false,
                     ),
                 };
+                self.deletes_unknown |= path.contains("$(interpreter value");
                 self.push(rm(&path, true), decoded);
             } else if let Some(val) = v.value(target, false) {
                 self.push(rm(&val.text, false), val.decoded);
             } else {
+                self.deletes_unknown = true;
                 self.push(Action::WriteUnknown, false);
             }
+        }
+    }
+
+    /// Calls beyond deleting, writing and copying: Julia's `rm`, R's
+    /// `source(URL)`, walks, kills, modes and owners.
+    pub(super) fn more(
+        &mut self,
+        name: &str,
+        recv: Option<Recv>,
+        module: &str,
+        args: &[Arg],
+        at: Span,
+    ) {
+        let v = self.view;
+        match name {
+            "rm" if self.lang == Lang::Julia && recv.is_none() => self.julia_rm(args),
+            // R's `source(URL)` runs what the server sends.
+            "source" | "sys.source" if self.lang == Lang::R => {
+                let url = self
+                    .positional(args)
+                    .first()
+                    .and_then(|a| v.value(a.value, false));
+                if url.is_some_and(|u| u.text.contains("://")) {
+                    self.concern(Concern::EvalFetched, at);
+                }
+            }
+            n if super::calls::WALK_CALLS.contains(&n) && n != "source" => {
+                self.walk(name, recv, module, args)
+            }
+            "kill" | "posix_kill" | "killpg" => self.kill(name, module, args),
+            "chmod" | "chmodSync" | "lchmod" | "lchmodSync" | "chmod_R" => {
+                self.chmod(name == "chmod_R", recv, args)
+            }
+            "chown" | "chownSync" | "lchown" | "lchownSync" | "chown_R" => {
+                self.chown(name == "chown_R", args)
+            }
+            _ => {}
+        }
+    }
+
+    /// Julia's `rm(path; recursive=true)`: keywords after a `;` inside
+    /// the first argument.
+    pub(super) fn julia_rm(&mut self, args: &[Arg]) {
+        let v = self.view;
+        let mut args = args.to_vec();
+        let mut recursive = self.recursive_option(&args);
+        if let Some(first) = args.first_mut().filter(|a| a.key.is_none()) {
+            let (value, keywords) = self.split_keywords(first.value);
+            recursive |= RECURSIVE.is_match(v.text(keywords));
+            first.value = value;
+        }
+        self.delete(&args, recursive, false);
+    }
+
+    /// A Julia argument before and after its `;` (`readdir(D; join=true)`).
+    fn split_keywords(&self, span: Span) -> (Span, Span) {
+        let v = self.view;
+        let (start, end) = span;
+        match v
+            .text(span)
+            .match_indices(';')
+            .map(|(i, _)| start + i)
+            .find(|&i| v.is_code(i))
+        {
+            Some(semi) => ((start, semi), (semi, end)),
+            None => (span, (end, end)),
         }
     }
 
@@ -214,25 +282,134 @@ impl Reader<'_, '_> {
         );
     }
 
-    /// `os.kill(-1, 9)`, `process.kill(-1)`, `Process.kill(9, -1)`, `kill 9, -1`.
+    /// `os.walk(D)`, `Path(D).rglob(P)`, `glob.glob(P)`, `fs.readdirSync(D)`,
+    /// Perl's `find(sub, D)`: the tree or directory whose entries the code
+    /// may go on to delete.
+    pub(super) fn walk(&mut self, name: &str, recv: Option<Recv>, module: &str, args: &[Arg]) {
+        let v = self.view;
+        let pos = self.positional(args);
+        let value = |s: Span| {
+            v.value(s, true)
+                .filter(|val| !val.partial)
+                .map(|val| val.text)
+        };
+        let (path, mut tree) = match name {
+            // `Path(D).glob(P)`: the receiver is the directory.
+            "rglob" | "glob" | "iterdir" | "each_child" | "children" | "entries"
+                if recv.is_some() && !matches!(module, "glob" | "Dir" | "File") =>
+            {
+                let dir = recv.and_then(|r| value(r.span));
+                let pattern = pos.first().and_then(|a| value(a.value)).unwrap_or_default();
+                (dir.map(|d| format!("{d}/{pattern}")), name == "rglob")
+            }
+            "find" if !matches!(module, "File::Find" | "Find" | "") => return,
+            // Perl's `find(\&wanted, @dirs)`: the directories come last.
+            "find" => (pos.last().and_then(|a| value(a.value)), true),
+            "walk" | "fwalk" => (pos.first().and_then(|a| value(a.value)), true),
+            _ => (
+                pos.first()
+                    .and_then(|a| value(self.split_keywords(a.value).0)),
+                false,
+            ),
+        };
+        let Some(path) = path else {
+            return;
+        };
+        // A pattern's directory: what comes before its first wildcard.
+        let cut = path.find(['*', '?', '[', '{']).unwrap_or(path.len());
+        tree |= path[cut..].contains("**") || self.recursive_option(args);
+        let dir = match path[..cut].rfind('/') {
+            _ if cut == path.len() => path.trim_end_matches('/').to_string(),
+            Some(i) => path[..i].to_string(),
+            None => ".".to_string(),
+        };
+        let dir = if dir.is_empty() { "/".to_string() } else { dir };
+        self.walked.push((dir, tree));
+    }
+
+    /// Deletes at computed paths in code that walks a tree or lists a
+    /// directory: the tree's removal (`rm -r -f D`) or the directory's
+    /// files (`rm -f D/*`).
+    pub(super) fn walked_deletes(&mut self) {
+        if !self.deletes_unknown {
+            return;
+        }
+        for (dir, tree) in std::mem::take(&mut self.walked) {
+            let action = if tree {
+                rm(&dir, true)
+            } else {
+                Action::Run(vec![
+                    "rm".into(),
+                    "-f".into(),
+                    format!("{}/*", dir.trim_end_matches('/')),
+                ])
+            };
+            self.push(action, false);
+        }
+    }
+
+    /// `os.kill(1, 9)`, `os.killpg(g, 9)`, `process.kill(-1)`, `Process.kill(9, -1)`,
+    /// Perl's `kill 9, -1`: `kill -SIGNAL PID...`, for the targets written
+    /// as numbers (a pid the code computes, such as its own, says nothing).
     pub(super) fn kill(&mut self, name: &str, recv_name: &str, args: &[Arg]) {
         let v = self.view;
         let pos = self.positional(args);
-        let is_all = |a: &&Arg| compact(v.text(a.value)) == "-1";
-        let hit = if name == "posix_kill" || matches!(recv_name, "os" | "process" | "POSIX") {
-            pos.first().is_some_and(is_all)
-        } else if recv_name == "Process" {
-            pos.iter().skip(1).any(is_all)
-        } else {
-            recv_name.is_empty() && pos.iter().any(is_all)
-        };
-        if hit {
-            self.push(
-                Action::Run(vec!["kill".into(), "-9".into(), "-1".into()]),
-                false,
-            );
+        // Perl and Ruby name the signal first; the others, the target.
+        let signal_first =
+            recv_name == "Process" || (recv_name.is_empty() && self.lang == Lang::Perl);
+        if !signal_first
+            && !recv_name.is_empty()
+            && !matches!(recv_name, "os" | "process" | "POSIX" | "posix" | "Deno")
+        {
+            return;
         }
+        let (signal, targets) = match pos.split_first() {
+            Some((first, rest)) if signal_first => (Some(*first), rest.to_vec()),
+            Some((first, rest)) => (rest.first().copied(), vec![*first]),
+            None => return,
+        };
+        let group = name == "killpg";
+        let pids: Vec<String> = targets
+            .iter()
+            .filter_map(|a| {
+                let t = compact(v.text(a.value));
+                let digits = t.strip_prefix('-').unwrap_or(&t);
+                (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then(|| {
+                    if group {
+                        format!("-{t}")
+                    } else {
+                        t
+                    }
+                })
+            })
+            .collect();
+        if pids.is_empty() {
+            return;
+        }
+        let mut argv = vec!["kill".to_string()];
+        // The default (`process.kill(pid)`) and a signal the code computes
+        // are TERM: a pid written after `kill` alone reads as a signal.
+        let signal = signal.and_then(|s| signal_name(v.text(s.value)));
+        argv.push(format!("-{}", signal.as_deref().unwrap_or("TERM")));
+        argv.extend(pids);
+        self.push(Action::Run(argv), false);
     }
+}
+
+/// A signal as `kill` takes it: `9`, `signal.SIGKILL`, `"KILL"`, `:TERM`
+/// become `9`, `KILL`, `KILL`, `TERM`.
+fn signal_name(text: &str) -> Option<String> {
+    let t = text
+        .trim()
+        .trim_matches(['\'', '"', ':'])
+        .trim_start_matches('-');
+    let t = t.rsplit(['.', ':']).next().unwrap_or(t);
+    let t = t.strip_prefix("SIG").unwrap_or(t);
+    let ok = !t.is_empty()
+        && (t.bytes().all(|b| b.is_ascii_digit())
+            || t.bytes()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit()));
+    ok.then(|| t.to_string())
 }
 
 static RECURSIVE: Lazy<Regex> = Lazy::new(|| {

@@ -57,6 +57,29 @@ impl Eval<'_> {
     }
 }
 
+impl Eval<'_> {
+    /// What the commands of awk code (`system(X)`, `print | X`, `X | getline`)
+    /// add up to beyond each on its own: a shell started with no command
+    /// runs what awk prints to it, and what a fetch before it printed.
+    pub(in crate::shell) fn awk_shell(&mut self, texts: &[String]) {
+        let Some(shell) = texts.iter().find(|t| super::calls::starts_shell(t)) else {
+            return;
+        };
+        let fetched = texts.iter().any(|t| super::calls::fetches(t));
+        let finding = Finding::Interpreter {
+            concern: if fetched {
+                super::Concern::EvalFetched
+            } else {
+                super::Concern::Shell
+            },
+            code: shorten(shell),
+        };
+        if !self.out.findings.contains(&finding) {
+            self.out.findings.push(finding);
+        }
+    }
+}
+
 /// The words an interpreter command that [`Command::writes_arguments`] may
 /// take for a file's name: its code's operands, the values of their
 /// `--name=value` options, and the values of its environment.
