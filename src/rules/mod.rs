@@ -45,6 +45,7 @@ pub(crate) mod near;
 mod net;
 mod opts;
 mod packages;
+mod package_sources;
 mod paths;
 mod perms;
 mod privileged;
@@ -78,7 +79,7 @@ use crate::verdict::Decision;
 pub use signs::Signs;
 pub(crate) use system::runs_sudo;
 pub use tables::{
-    all, dangerous, hardline, sudo_guard, tables, DANGEROUS, EXFILTRATION, HARDLINE, LEAKS, POWER,
+    all, dangerous, hardline, sudo_guard, tables, DANGEROUS, EXFILTRATION, HARDLINE, LEAKS, POWER, REMOTE_CODE,
     SUDO_GUARD,
 };
 

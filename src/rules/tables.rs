@@ -34,6 +34,14 @@ pub static LEAKS: Table = Table {
     rules: super::leak::RULES,
 };
 
+/// Network content run as code: part of the floor, in the `net.` group
+/// beside the rules that ask about what merely might run it.
+pub static REMOTE_CODE: Table = Table {
+    file: "net",
+    group: "net",
+    rules: super::net::FLOOR,
+};
+
 /// `sudo -S` without a configured password: the agent would be guessing one.
 pub static SUDO_GUARD: Table = Table {
     file: "system",
@@ -238,6 +246,12 @@ pub static DANGEROUS: &[Table] = &[
         group: "packages",
         rules: super::packages::RULES,
     },
+    // Where an install's code comes from, beside what a removal takes away.
+    Table {
+        file: "package_sources",
+        group: "packages",
+        rules: super::package_sources::RULES,
+    },
     Table {
         file: "admin",
         group: "admin",
@@ -268,7 +282,7 @@ pub static DANGEROUS: &[Table] = &[
 
 /// Every table, in evaluation order.
 pub fn tables() -> impl Iterator<Item = &'static Table> {
-    [&HARDLINE, &POWER, &EXFILTRATION, &LEAKS, &SUDO_GUARD]
+    [&HARDLINE, &POWER, &EXFILTRATION, &LEAKS, &REMOTE_CODE, &SUDO_GUARD]
         .into_iter()
         .chain(DANGEROUS)
 }
@@ -281,6 +295,7 @@ pub fn hardline() -> impl Iterator<Item = &'static Rule> {
         .chain(POWER.rules)
         .chain(EXFILTRATION.rules)
         .chain(LEAKS.rules)
+        .chain(REMOTE_CODE.rules)
 }
 
 /// `sudo -S` without a configured password.
