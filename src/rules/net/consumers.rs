@@ -82,7 +82,7 @@ const DATA: &[&str] = &[
 const RUNNERS: &[&str] = &[
     "m4", "dc", "osascript", "sqlite3", "psql", "mysql", "mariadb", "gdb", "lldb", "ed", "ex",
     "cmd", "irb", "ghci", "sbcl", "clisp", "guile", "racket", "scheme", "ocaml", "swift", "erl",
-    "elixir", "iex", "scala", "kotlinc", "groovysh",
+    "elixir", "iex", "invoke-expression", "scala", "kotlinc", "groovysh",
 ];
 
 /// What `cmd`, a stage of a pipeline, does with the input it is fed.
