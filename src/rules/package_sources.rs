@@ -31,15 +31,15 @@ pub static RULES: &[Rule] = &[
             "pip install --index-url http://10.0.0.5/simple requests",
             "pip3 install -i http://pypi.example.net/simple flask",
             "pip install --trusted-host pypi.example.net flask",
-            "pip install git+https://github.com/x/y.git",
+            "pip install git+http://git.example.net/x/y.git",
             "python3 -m pip install https://x.example/pkg.tar.gz",
             "npm i --registry http://10.0.0.5:4873 left-pad",
             "npm install https://x.example/pkg.tgz",
             "gem install --source http://gems.example.net rails",
-            "cargo install --git https://github.com/x/y",
+            "cargo install --git http://10.0.0.5/x/y",
             "uv pip install --index-url http://10.0.0.5/simple x",
             "brew install https://x.example/tool.rb",
-            "yarn add github:user/repo",
+            "yarn add git://git.example.net/user/repo",
             "poetry source add internal http://10.0.0.5/simple",
         ],
         misses: &[
@@ -55,6 +55,9 @@ pub static RULES: &[Rule] = &[
             "cargo install ripgrep",
             "gem install rails",
             "brew install wget",
+            "pip install git+https://github.com/x/y.git",
+            "cargo install --git https://github.com/x/y",
+            "yarn add github:user/repo",
         ],
     },
 ];
@@ -109,7 +112,8 @@ const INDEX_OPTIONS: &[&str] = &[
 /// Index options whose value is trusted on its own (a TLS check off).
 const TRUST_OPTIONS: &[&str] = &["--trusted-host", "--allow-insecure-host", "--insecure"];
 
-/// Options whose value is a repository the package is built from.
+/// Options whose value is a repository the package is built from, judged
+/// like an index.
 const GIT_OPTIONS: &[&str] = &["--git"];
 
 fn untrusted_words(words: &[&str]) -> bool {
@@ -125,7 +129,7 @@ fn untrusted_words(words: &[&str]) -> bool {
         let index = INDEX_OPTIONS.contains(&name);
         if index || GIT_OPTIONS.contains(&name) {
             let value = value.or_else(|| it.next().map(str::to_string)).unwrap_or_default();
-            if GIT_OPTIONS.contains(&name) || untrusted_source(&value) {
+            if untrusted_source(&value) {
                 return true;
             }
             continue;
@@ -138,12 +142,18 @@ fn untrusted_words(words: &[&str]) -> bool {
 }
 
 /// A package named by where it is rather than by its registry name: an
-/// archive or repository URL (`https://x/p.tgz`, `git+https://...`,
-/// `name @ https://...`), or a hosting shorthand (`github:user/repo`).
+/// archive by URL (`https://x/p.tgz`, `name @ https://x/p.zip`), whatever
+/// the server sends at that moment, or a repository reached without TLS
+/// or at an address (`git+http://`, `git://`). A repository over HTTPS or
+/// ssh (`git+https://github.com/...`, `github:user/repo`) is named and
+/// versioned as a registry package is, and runs.
 fn is_url_package(word: &str) -> bool {
     let spec = word.rsplit_once(" @ ").map_or(word, |(_, url)| url).trim();
+    let spec = spec.split_once('@').filter(|(name, _)| !name.contains(':') && !name.is_empty() && spec.contains("://")).map_or(spec, |(_, url)| url.trim());
     let lower = spec.to_ascii_lowercase();
-    ["http://", "https://", "ftp://", "git+", "git://", "hg+", "svn+", "bzr+", "github:", "gitlab:", "bitbucket:", "gist:"]
-        .iter()
-        .any(|p| lower.starts_with(p))
+    let vcs = ["git+", "hg+", "svn+", "bzr+", "git://"].iter().any(|p| lower.starts_with(p));
+    if vcs {
+        return untrusted_source(spec);
+    }
+    ["http://", "https://", "ftp://"].iter().any(|p| lower.starts_with(p))
 }

@@ -93,6 +93,9 @@ pub(super) struct Eval<'a> {
     pub(super) sandboxes: Vec<Wrapper>,
     /// The pipeline being evaluated has several stages or runs in the background.
     forking: bool,
+    /// The earlier stages of the pipeline a group (`{ ...; }`, `( ... )`)
+    /// is a stage of: every command in it reads that pipe.
+    piped: Vec<Rc<Command>>,
 }
 
 impl<'a> Eval<'a> {
@@ -124,6 +127,7 @@ impl<'a> Eval<'a> {
             via: Vec::new(),
             sandboxes: Vec::new(),
             forking: false,
+            piped: Vec::new(),
         }
     }
 
@@ -212,11 +216,16 @@ impl<'a> Eval<'a> {
             } => {
                 let (redirects, here) = self.redirects(redirs);
                 let input = here.or(stdin);
+                let outer = (!upstream.is_empty())
+                    .then(|| std::mem::replace(&mut self.piped, upstream.to_vec()));
                 let output = if *subshell {
                     self.child(|eval| eval.script(body, input))
                 } else {
                     self.script(body, input)
                 };
+                if let Some(outer) = outer {
+                    self.piped = outer;
+                }
                 if !redirects.is_empty() {
                     self.record_writes(&redirects, output.as_deref());
                     let mut via = self.via.clone();
@@ -333,7 +342,11 @@ impl<'a> Eval<'a> {
             env,
             redirects,
             stdin,
-            upstream: upstream.to_vec(),
+            upstream: if upstream.is_empty() {
+                self.piped.clone()
+            } else {
+                upstream.to_vec()
+            },
             cwd: self.cwd.clone(),
             via: self.via.clone(),
             ..Command::default()

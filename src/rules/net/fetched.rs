@@ -320,10 +320,25 @@ fn may_fetch(cmd: &Command) -> bool {
         || matches!(cmd.program.as_str(), "lwp-download" | "scp" | "rsync" | "sftp" | "git")
 }
 
-/// A build tool run inside a fresh clone: it runs the repository's code
-/// (recipes, lifecycle scripts, `setup.py`, `build.rs`).
+/// A build tool run inside a fresh clone of a repository reached without
+/// TLS, at an address or at a look-alike host: it runs that code
+/// (recipes, lifecycle scripts, `setup.py`, `build.rs`). A clone over
+/// HTTPS or ssh then built is how developers work with their own and
+/// their dependencies' repositories every day, and runs; a script of the
+/// clone run by name is a download run (`net.download-then-run`).
 pub(super) fn clone_then_build(analysis: &Analysis) -> Option<String> {
-    fetched_then(analysis, builds_in)
+    for (i, clone) in analysis.commands.iter().enumerate() {
+        if clone.program != "git" || !clone.args.iter().any(|a| crate::rules::url::untrusted_source(a)) {
+            continue;
+        }
+        let Some(dir) = clone_dir(clone) else {
+            continue;
+        };
+        if let Some(run) = analysis.commands[i + 1..].iter().find(|c| builds_in(c, &dir)) {
+            return Some(format!("{} && {}", clone.display(), run.display()));
+        }
+    }
+    None
 }
 
 fn builds_in(cmd: &Command, dir: &str) -> bool {
@@ -404,9 +419,10 @@ mod tests {
         ] {
             assert!(run(line), "{line}");
         }
-        for line in ["git clone https://x/y && cd y && make install", "git clone https://x/y && npm --prefix y install"] {
+        for line in ["git clone http://x/y && cd y && make install", "git clone git://10.0.0.5/y && npm --prefix y install"] {
             assert!(build(line), "{line}");
         }
+        assert!(!build("git clone https://github.com/x/y && cd y && make"));
         for line in ["git clone https://x/y && cd y && git log", "scp x.sh host: && sh x.sh", "curl -o a.json https://x && jq . a.json"] {
             assert!(!run(line) && !build(line), "{line}");
         }
