@@ -44,8 +44,8 @@ pub(crate) use hidden::{path_arguments, searched as hidden_paths_searched};
 pub(crate) mod near;
 mod net;
 mod opts;
-mod packages;
 mod package_sources;
+mod packages;
 mod paths;
 mod perms;
 mod privileged;
@@ -79,8 +79,8 @@ use crate::verdict::Decision;
 pub use signs::Signs;
 pub(crate) use system::runs_sudo;
 pub use tables::{
-    all, dangerous, hardline, sudo_guard, tables, DANGEROUS, EXFILTRATION, HARDLINE, LEAKS, POWER, REMOTE_CODE,
-    SUDO_GUARD,
+    all, dangerous, hardline, sudo_guard, tables, DANGEROUS, EXFILTRATION, HARDLINE, LEAKS, POWER,
+    REMOTE_CODE, SUDO_GUARD,
 };
 
 /// One built-in rule, with the examples that prove it.

@@ -31,7 +31,7 @@ pub static FLOOR: &[Rule] = &[
     Rule {
         id: "net.pipe-to-shell",
         category: "pipe remote content to shell",
-        reason: "whatever the server sends is run as code, unseen: by a shell, an interpreter, `sed e`, awk's `system`, `xargs sh -c`, `parallel`, `at` or `crontab`",
+        reason: "whatever the server sends is run as code, unseen",
         decision: Decision::Block,
         matcher: Matcher::Analysis(remote_piped_to_runner),
         hits: &[

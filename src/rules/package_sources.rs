@@ -73,7 +73,9 @@ fn installs_untrusted(cmd: &Command) -> bool {
     } && untrusted_source(value));
     // `poetry source add NAME URL` names an index, not a package.
     if cmd.program == "poetry" && args.contains(&"source") {
-        return rest.iter().any(|w| untrusted_source(w.rsplit('=').next().unwrap_or(w)));
+        return rest
+            .iter()
+            .any(|w| untrusted_source(w.rsplit('=').next().unwrap_or(w)));
     }
     env_index || untrusted_words(rest)
 }
@@ -84,9 +86,14 @@ fn install_args<'a>(program: &str, args: &'a [&'a str]) -> Option<&'a [&'a str]>
     let verb_at = |verbs: &[&str]| args.iter().position(|a| verbs.contains(a));
     let at = match program {
         "python" | "python3" => {
-            let m = args.windows(2).position(|w| w[0] == "-m" && w[1].starts_with("pip"))?;
+            let m = args
+                .windows(2)
+                .position(|w| w[0] == "-m" && w[1].starts_with("pip"))?;
             let rest = &args[m + 2..];
-            return rest.iter().position(|a| *a == "install").map(|i| &rest[i + 1..]);
+            return rest
+                .iter()
+                .position(|a| *a == "install")
+                .map(|i| &rest[i + 1..]);
         }
         p if p.starts_with("pip") => verb_at(&["install", "download", "wheel"])?,
         "uv" => verb_at(&["install", "add", "sync"])?,
@@ -105,8 +112,19 @@ fn install_args<'a>(program: &str, args: &'a [&'a str]) -> Option<&'a [&'a str]>
 
 /// Options naming an index, registry, channel or source.
 const INDEX_OPTIONS: &[&str] = &[
-    "-i", "--index-url", "--extra-index-url", "--index", "--default-index", "-f", "--find-links",
-    "--registry", "--source", "-s", "--channel", "-c", "--extra-index",
+    "-i",
+    "--index-url",
+    "--extra-index-url",
+    "--index",
+    "--default-index",
+    "-f",
+    "--find-links",
+    "--registry",
+    "--source",
+    "-s",
+    "--channel",
+    "-c",
+    "--extra-index",
 ];
 
 /// Index options whose value is trusted on its own (a TLS check off).
@@ -128,7 +146,9 @@ fn untrusted_words(words: &[&str]) -> bool {
         }
         let index = INDEX_OPTIONS.contains(&name);
         if index || GIT_OPTIONS.contains(&name) {
-            let value = value.or_else(|| it.next().map(str::to_string)).unwrap_or_default();
+            let value = value
+                .or_else(|| it.next().map(str::to_string))
+                .unwrap_or_default();
             if untrusted_source(&value) {
                 return true;
             }
@@ -149,11 +169,18 @@ fn untrusted_words(words: &[&str]) -> bool {
 /// versioned as a registry package is, and runs.
 fn is_url_package(word: &str) -> bool {
     let spec = word.rsplit_once(" @ ").map_or(word, |(_, url)| url).trim();
-    let spec = spec.split_once('@').filter(|(name, _)| !name.contains(':') && !name.is_empty() && spec.contains("://")).map_or(spec, |(_, url)| url.trim());
+    let spec = spec
+        .split_once('@')
+        .filter(|(name, _)| !name.contains(':') && !name.is_empty() && spec.contains("://"))
+        .map_or(spec, |(_, url)| url.trim());
     let lower = spec.to_ascii_lowercase();
-    let vcs = ["git+", "hg+", "svn+", "bzr+", "git://"].iter().any(|p| lower.starts_with(p));
+    let vcs = ["git+", "hg+", "svn+", "bzr+", "git://"]
+        .iter()
+        .any(|p| lower.starts_with(p));
     if vcs {
         return untrusted_source(spec);
     }
-    ["http://", "https://", "ftp://"].iter().any(|p| lower.starts_with(p))
+    ["http://", "https://", "ftp://"]
+        .iter()
+        .any(|p| lower.starts_with(p))
 }

@@ -282,9 +282,16 @@ pub static DANGEROUS: &[Table] = &[
 
 /// Every table, in evaluation order.
 pub fn tables() -> impl Iterator<Item = &'static Table> {
-    [&HARDLINE, &POWER, &EXFILTRATION, &LEAKS, &REMOTE_CODE, &SUDO_GUARD]
-        .into_iter()
-        .chain(DANGEROUS)
+    [
+        &HARDLINE,
+        &POWER,
+        &EXFILTRATION,
+        &LEAKS,
+        &REMOTE_CODE,
+        &SUDO_GUARD,
+    ]
+    .into_iter()
+    .chain(DANGEROUS)
 }
 
 /// The unbypassable floor: every rule blocks.

@@ -69,9 +69,8 @@ pub(super) fn untrusted_source(url: &str) -> bool {
         return false;
     };
     let name = host::name(url_host(rest));
-    let loopback = name.text == "localhost"
-        || name.text.starts_with("127.")
-        || name.text == "[::1]";
+    let loopback =
+        name.text == "localhost" || name.text.starts_with("127.") || name.text == "[::1]";
     if loopback {
         return false;
     }
@@ -80,7 +79,10 @@ pub(super) fn untrusted_source(url: &str) -> bool {
         .next()
         .unwrap_or(scheme)
         .to_ascii_lowercase();
-    let plain = matches!(scheme.rsplit('+').next(), Some("http" | "ftp" | "git" | "svn"));
+    let plain = matches!(
+        scheme.rsplit('+').next(),
+        Some("http" | "ftp" | "git" | "svn")
+    );
     plain || is_ip_literal(&name.text) || host::passes_for_another(&name)
 }
 

@@ -93,8 +93,7 @@ pub(super) struct Eval<'a> {
     pub(super) sandboxes: Vec<Wrapper>,
     /// The pipeline being evaluated has several stages or runs in the background.
     forking: bool,
-    /// The earlier stages of the pipeline a group (`{ ...; }`, `( ... )`)
-    /// is a stage of: every command in it reads that pipe.
+    /// The stages before a group that is a pipeline stage: its commands read that pipe.
     piped: Vec<Rc<Command>>,
 }
 
@@ -216,16 +215,14 @@ impl<'a> Eval<'a> {
             } => {
                 let (redirects, here) = self.redirects(redirs);
                 let input = here.or(stdin);
-                let outer = (!upstream.is_empty())
-                    .then(|| std::mem::replace(&mut self.piped, upstream.to_vec()));
+                let piped = [&self.piped[..], upstream].concat();
+                let outer = std::mem::replace(&mut self.piped, piped);
                 let output = if *subshell {
                     self.child(|eval| eval.script(body, input))
                 } else {
                     self.script(body, input)
                 };
-                if let Some(outer) = outer {
-                    self.piped = outer;
-                }
+                self.piped = outer;
                 if !redirects.is_empty() {
                     self.record_writes(&redirects, output.as_deref());
                     let mut via = self.via.clone();
@@ -342,11 +339,7 @@ impl<'a> Eval<'a> {
             env,
             redirects,
             stdin,
-            upstream: if upstream.is_empty() {
-                self.piped.clone()
-            } else {
-                upstream.to_vec()
-            },
+            upstream: [&self.piped[..], upstream].concat(),
             cwd: self.cwd.clone(),
             via: self.via.clone(),
             ..Command::default()

@@ -29,7 +29,10 @@ pub(in crate::rules) fn is_network_source(cmd: &Command) -> bool {
     static SET: Lazy<ProgramSet> = Lazy::new(|| ProgramSet::new(SOURCES));
     SET.contains(&cmd.program)
         || (cmd.program == "openssl" && cmd.args.first().is_some_and(|a| a == "s_client"))
-        || cmd.redirects.iter().any(|r| r.op == RedirectOp::Read && is_socket_path(&r.target))
+        || cmd
+            .redirects
+            .iter()
+            .any(|r| r.op == RedirectOp::Read && is_socket_path(&r.target))
 }
 
 /// bash's network paths: `/dev/tcp/HOST/PORT` and `/dev/udp/HOST/PORT`.
@@ -97,7 +100,9 @@ pub(in crate::rules) fn input_use(cmd: &Command) -> Use {
         "xargs" | "parallel" | "sem" => return command_input_use(cmd),
         "at" | "batch" => return runs_if(!cmd.args.iter().any(|a| at_reads_no_job(a))),
         "crontab" => return runs_if(crontab_reads_stdin(cmd)),
-        "source" | "." => return runs_if(cmd.operands().first().is_some_and(|f| reads_stdin_path(f))),
+        "source" | "." => {
+            return runs_if(cmd.operands().first().is_some_and(|f| reads_stdin_path(f)))
+        }
         "make" | "gmake" | "bmake" => return runs_if(make_reads_stdin(cmd)),
         "openssl" => return Use::Data,
         _ => {}
@@ -196,7 +201,9 @@ fn sed_runs_input(cmd: &Command) -> bool {
             _ => {}
         }
     }
-    scripts.iter().any(|s| s.split([';', '\n']).any(sed_piece_runs))
+    scripts
+        .iter()
+        .any(|s| s.split([';', '\n']).any(sed_piece_runs))
 }
 
 fn sed_piece_runs(piece: &str) -> bool {
@@ -233,7 +240,9 @@ fn awk_runs_input(cmd: &Command) -> bool {
                 args.next();
             }
             a if a.starts_with('-') && a.len() > 1 => {}
-            program => return program.contains("system") || program.replace("||", "").contains('|'),
+            program => {
+                return program.contains("system") || program.replace("||", "").contains('|')
+            }
         }
     }
     false
@@ -242,10 +251,17 @@ fn awk_runs_input(cmd: &Command) -> bool {
 /// tar's options that hand each member, or the archive, to a command.
 fn tar_runs_input(cmd: &Command) -> bool {
     cmd.args.iter().any(|a| {
-        ["--to-command", "--checkpoint-action", "--use-compress-program", "--info-script",
-            "--new-volume-script", "-I", "-F"]
-            .iter()
-            .any(|o| a == o || a.starts_with(&format!("{o}=")))
+        [
+            "--to-command",
+            "--checkpoint-action",
+            "--use-compress-program",
+            "--info-script",
+            "--new-volume-script",
+            "-I",
+            "-F",
+        ]
+        .iter()
+        .any(|o| a == o || a.starts_with(&format!("{o}=")))
     })
 }
 
@@ -269,14 +285,36 @@ fn make_reads_stdin(cmd: &Command) -> bool {
     let args: Vec<&str> = cmd.args.iter().map(String::as_str).collect();
     args.windows(2)
         .any(|w| matches!(w[0], "-f" | "--file" | "--makefile") && reads_stdin_path(w[1]))
-        || args.iter().any(|a| matches!(*a, "-f-" | "--file=-" | "--makefile=-"))
+        || args
+            .iter()
+            .any(|a| matches!(*a, "-f-" | "--file=-" | "--makefile=-"))
 }
 
 /// xargs' and GNU parallel's options that take the next word.
 const XARGS_VALUED: &[&str] = &[
-    "-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s", "--arg-file", "--delimiter", "--max-args",
-    "--max-procs", "--max-chars", "--max-lines", "-j", "--jobs", "-S", "--sshlogin", "--colsep",
-    "--joblog", "--results", "--tmpdir", "--block",
+    "-a",
+    "-d",
+    "-E",
+    "-I",
+    "-L",
+    "-n",
+    "-P",
+    "-s",
+    "--arg-file",
+    "--delimiter",
+    "--max-args",
+    "--max-procs",
+    "--max-chars",
+    "--max-lines",
+    "-j",
+    "--jobs",
+    "-S",
+    "--sshlogin",
+    "--colsep",
+    "--joblog",
+    "--results",
+    "--tmpdir",
+    "--block",
 ];
 
 /// xargs and parallel run a command of their own with the input as its
@@ -308,7 +346,10 @@ fn command_input_use(cmd: &Command) -> Use {
     };
     let shell = program_in(&inner.program, crate::rules::exec::SHELLS)
         || crate::shell::interpreter_language(&inner.program).is_some()
-        || program_in(&inner.program, &["eval", "source", ".", "env", "sudo", "nohup"]);
+        || program_in(
+            &inner.program,
+            &["eval", "source", ".", "env", "sudo", "nohup"],
+        );
     if shell {
         return Use::Runs;
     }

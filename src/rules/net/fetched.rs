@@ -141,7 +141,6 @@ fn curl_wget_files(cmd: &Command) -> Vec<String> {
     out
 }
 
-
 /// Files (or, for a clone, a directory) that `cmd` fills with what came
 /// from the network: a download's output file, a network source's
 /// redirected stdout, a copy from a remote host, a clone.
@@ -157,7 +156,12 @@ fn fetched_files(cmd: &Command, fed: bool) -> Vec<String> {
             .collect::<Vec<_>>()
     };
     let operands = cmd.operands();
-    let url_names = || operands.iter().filter_map(|u| remote_name(u)).collect::<Vec<_>>();
+    let url_names = || {
+        operands
+            .iter()
+            .filter_map(|u| remote_name(u))
+            .collect::<Vec<_>>()
+    };
     match cmd.program.as_str() {
         "curl" | "wget" => curl_wget_files(cmd),
         "aria2c" => {
@@ -165,7 +169,10 @@ fn fetched_files(cmd: &Command, fed: bool) -> Vec<String> {
             let dir = option_value(cmd, &["-d", "--dir"]);
             match out {
                 Some(o) => vec![join_dir(dir.as_deref(), o)],
-                None => url_names().into_iter().map(|f| join_dir(dir.as_deref(), f)).collect(),
+                None => url_names()
+                    .into_iter()
+                    .map(|f| join_dir(dir.as_deref(), f))
+                    .collect(),
             }
         }
         "lwp-download" => match operands.get(1) {
@@ -272,7 +279,11 @@ fn runs_file(cmd: &Command, file: &str) -> bool {
     if !cmd.path.contains('/') {
         // A program found on PATH is not the fetched one, unless run from
         // inside a fetched directory by a runner below.
-    } else if cmd.cwd.as_deref().is_some_and(|d| same_file(d, file) || below(d, file)) {
+    } else if cmd
+        .cwd
+        .as_deref()
+        .is_some_and(|d| same_file(d, file) || below(d, file))
+    {
         return true;
     }
     let runner = super::is_interpreter(&cmd.program) || program_in(&cmd.program, super::SOURCERS);
@@ -300,7 +311,10 @@ pub(super) fn download_then_run(analysis: &Analysis) -> Option<String> {
 /// The first later command that `then` says runs a file fetched earlier.
 fn fetched_then(analysis: &Analysis, then: fn(&Command, &str) -> bool) -> Option<String> {
     for (i, fetch) in analysis.commands.iter().enumerate() {
-        let fed = fetch.upstream.iter().any(|u| consumers::is_network_source(u));
+        let fed = fetch
+            .upstream
+            .iter()
+            .any(|u| consumers::is_network_source(u));
         if !fed && !may_fetch(fetch) {
             continue;
         }
@@ -317,7 +331,10 @@ fn fetched_then(analysis: &Analysis, then: fn(&Command, &str) -> bool) -> Option
 /// asked of every command, so a name check before any work.
 fn may_fetch(cmd: &Command) -> bool {
     consumers::is_network_source(cmd)
-        || matches!(cmd.program.as_str(), "lwp-download" | "scp" | "rsync" | "sftp" | "git")
+        || matches!(
+            cmd.program.as_str(),
+            "lwp-download" | "scp" | "rsync" | "sftp" | "git"
+        )
 }
 
 /// A build tool run inside a fresh clone of a repository reached without
@@ -328,13 +345,21 @@ fn may_fetch(cmd: &Command) -> bool {
 /// clone run by name is a download run (`net.download-then-run`).
 pub(super) fn clone_then_build(analysis: &Analysis) -> Option<String> {
     for (i, clone) in analysis.commands.iter().enumerate() {
-        if clone.program != "git" || !clone.args.iter().any(|a| crate::rules::url::untrusted_source(a)) {
+        if clone.program != "git"
+            || !clone
+                .args
+                .iter()
+                .any(|a| crate::rules::url::untrusted_source(a))
+        {
             continue;
         }
         let Some(dir) = clone_dir(clone) else {
             continue;
         };
-        if let Some(run) = analysis.commands[i + 1..].iter().find(|c| builds_in(c, &dir)) {
+        if let Some(run) = analysis.commands[i + 1..]
+            .iter()
+            .find(|c| builds_in(c, &dir))
+        {
             return Some(format!("{} && {}", clone.display(), run.display()));
         }
     }
@@ -342,7 +367,10 @@ pub(super) fn clone_then_build(analysis: &Analysis) -> Option<String> {
 }
 
 fn builds_in(cmd: &Command, dir: &str) -> bool {
-    let inside = cmd.cwd.as_deref().is_some_and(|d| same_file(d, dir) || below(d, dir));
+    let inside = cmd
+        .cwd
+        .as_deref()
+        .is_some_and(|d| same_file(d, dir) || below(d, dir));
     let named = cmd
         .args
         .iter()
@@ -351,7 +379,10 @@ fn builds_in(cmd: &Command, dir: &str) -> bool {
     let builds = match cmd.program.as_str() {
         "make" | "gmake" | "bmake" | "ninja" | "just" | "rake" | "task" | "cmake" | "meson" => true,
         "npm" | "pnpm" | "yarn" | "bun" => {
-            matches!(first, "" | "install" | "i" | "ci" | "add" | "run" | "start" | "test" | "link")
+            matches!(
+                first,
+                "" | "install" | "i" | "ci" | "add" | "run" | "start" | "test" | "link"
+            )
         }
         "pip" | "pip3" | "pipx" | "uv" => cmd.args.iter().any(|a| a == "install"),
         "cargo" => matches!(first, "build" | "run" | "install" | "test"),
@@ -419,11 +450,18 @@ mod tests {
         ] {
             assert!(run(line), "{line}");
         }
-        for line in ["git clone http://x/y && cd y && make install", "git clone git://10.0.0.5/y && npm --prefix y install"] {
+        for line in [
+            "git clone http://x/y && cd y && make install",
+            "git clone git://10.0.0.5/y && npm --prefix y install",
+        ] {
             assert!(build(line), "{line}");
         }
         assert!(!build("git clone https://github.com/x/y && cd y && make"));
-        for line in ["git clone https://x/y && cd y && git log", "scp x.sh host: && sh x.sh", "curl -o a.json https://x && jq . a.json"] {
+        for line in [
+            "git clone https://x/y && cd y && git log",
+            "scp x.sh host: && sh x.sh",
+            "curl -o a.json https://x && jq . a.json",
+        ] {
             assert!(!run(line) && !build(line), "{line}");
         }
     }
