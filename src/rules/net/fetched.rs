@@ -375,7 +375,13 @@ fn builds_in(cmd: &Command, dir: &str) -> bool {
         .args
         .iter()
         .any(|a| same_file(a.trim_end_matches('/'), dir) || below(a, dir));
-    let first = cmd.args.first().map(String::as_str).unwrap_or("");
+    // The verb: the first word that is no option nor an option's value.
+    let first = cmd
+        .args
+        .iter()
+        .enumerate()
+        .find(|(i, a)| !a.starts_with('-') && (*i == 0 || !cmd.args[i - 1].starts_with("--")))
+        .map_or("", |(_, a)| a.as_str());
     let builds = match cmd.program.as_str() {
         "make" | "gmake" | "bmake" | "ninja" | "just" | "rake" | "task" | "cmake" | "meson" => true,
         "npm" | "pnpm" | "yarn" | "bun" => {
