@@ -45,6 +45,7 @@ pub(crate) use hidden::{path_arguments, searched as hidden_paths_searched};
 pub(crate) mod near;
 mod net;
 mod opts;
+mod package_sources;
 mod packages;
 mod paths;
 mod perms;
@@ -80,7 +81,7 @@ pub use signs::Signs;
 pub(crate) use system::runs_sudo;
 pub use tables::{
     all, dangerous, hardline, sudo_guard, tables, DANGEROUS, EXFILTRATION, FETCHED, HARDLINE,
-    LEAKS, POWER, SUDO_GUARD,
+    LEAKS, POWER, REMOTE_CODE, SUDO_GUARD,
 };
 
 /// One built-in rule, with the examples that prove it.

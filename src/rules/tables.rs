@@ -42,6 +42,14 @@ pub static FETCHED: Table = Table {
     rules: super::exec_interp::FLOOR,
 };
 
+/// Network content run as code: part of the floor, in the `net.` group
+/// beside the rules that ask about what merely might run it.
+pub static REMOTE_CODE: Table = Table {
+    file: "net",
+    group: "net",
+    rules: super::net::FLOOR,
+};
+
 /// `sudo -S` without a configured password: the agent would be guessing one.
 pub static SUDO_GUARD: Table = Table {
     file: "system",
@@ -246,6 +254,12 @@ pub static DANGEROUS: &[Table] = &[
         group: "packages",
         rules: super::packages::RULES,
     },
+    // Where an install's code comes from, beside what a removal takes away.
+    Table {
+        file: "package_sources",
+        group: "packages",
+        rules: super::package_sources::RULES,
+    },
     Table {
         file: "admin",
         group: "admin",
@@ -289,6 +303,7 @@ pub fn tables() -> impl Iterator<Item = &'static Table> {
         &EXFILTRATION,
         &LEAKS,
         &FETCHED,
+        &REMOTE_CODE,
         &SUDO_GUARD,
     ]
     .into_iter()
@@ -304,6 +319,7 @@ pub fn hardline() -> impl Iterator<Item = &'static Rule> {
         .chain(EXFILTRATION.rules)
         .chain(LEAKS.rules)
         .chain(FETCHED.rules)
+        .chain(REMOTE_CODE.rules)
 }
 
 /// `sudo -S` without a configured password.

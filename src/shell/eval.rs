@@ -94,6 +94,8 @@ pub(super) struct Eval<'a> {
     pub(super) sandboxes: Vec<Wrapper>,
     /// The pipeline being evaluated has several stages or runs in the background.
     forking: bool,
+    /// The stages before a group that is a pipeline stage: its commands read that pipe.
+    piped: Vec<Rc<Command>>,
 }
 
 impl<'a> Eval<'a> {
@@ -125,6 +127,7 @@ impl<'a> Eval<'a> {
             via: Vec::new(),
             sandboxes: Vec::new(),
             forking: false,
+            piped: Vec::new(),
         }
     }
 
@@ -213,11 +216,14 @@ impl<'a> Eval<'a> {
             } => {
                 let (redirects, here) = self.redirects(redirs);
                 let input = here.or(stdin);
+                let piped = [&self.piped[..], upstream].concat();
+                let outer = std::mem::replace(&mut self.piped, piped);
                 let output = if *subshell {
                     self.child(|eval| eval.script(body, input))
                 } else {
                     self.script(body, input)
                 };
+                self.piped = outer;
                 if !redirects.is_empty() {
                     self.record_writes(&redirects, output.as_deref());
                     let mut via = self.via.clone();
@@ -334,7 +340,7 @@ impl<'a> Eval<'a> {
             env,
             redirects,
             stdin,
-            upstream: upstream.to_vec(),
+            upstream: [&self.piped[..], upstream].concat(),
             cwd: self.cwd.clone(),
             via: self.via.clone(),
             ..Command::default()

@@ -136,6 +136,12 @@ impl Reading {
         }
     }
 
+    /// Whether the code runs code or a command whose text it cannot
+    /// compute: what arrives on stdin or a socket, say (`exec(sys.stdin.read())`).
+    pub fn runs_unknown(&self) -> bool {
+        self.net.runs_unknown
+    }
+
     fn merge(&mut self, other: Reading) {
         for effect in other.effects {
             self.push(effect.action, effect.decoded);

@@ -35,7 +35,8 @@ pub use eval::shell_quote;
 pub(crate) use eval::GROUP_REDIRECT;
 pub use interp::Concern;
 pub(crate) use interp::{
-    argument_files, inline_code, interpreter_names, language as interpreter_language,
+    argument_files, inline_code, interpreter_names, invocation as interpreter_invocation,
+    language as interpreter_language, read as read_interpreter_code, Source as InterpreterSource,
 };
 pub(crate) use programs::{has_model, modelled_names, DECODED};
 pub(crate) use runners::{find_options, find_skips_roots};

@@ -117,6 +117,11 @@ const GROUP_EXCEPTIONS: &[(&str, &str, &str)] = &[
         "secrets followed to the network are the same family as those in secrets.rs",
     ),
     (
+        "package_sources",
+        "packages",
+        "where an install's code comes from is the packages family's, beside what a removal takes away",
+    ),
+    (
         "url",
         "net",
         "where a URL points is the network's business, beside the download rules of net.rs",
