@@ -240,7 +240,9 @@ impl Eval<'_> {
             .collect();
         // Without `:::` the inputs come from stdin, which warden cannot see.
         if inputs.is_empty() && !template.is_empty() {
-            inputs.push("$(parallel input)");
+            // (a substitution of `cat`: output unknown, and no parallel
+            // inside to read again).
+            inputs.push("$(cat)");
         }
         for input in inputs {
             let line = if template.is_empty() {

@@ -1121,7 +1121,11 @@ fn option_values(args: &[String], names: &[&str]) -> Vec<String> {
 pub fn markdown() -> String {
     let mut out = String::from("| Program | Code given by | Language |\n|---|---|---|\n");
     for sink in SINKS {
-        let programs: Vec<String> = sink.programs.iter().map(|p| format!("`{p}`")).collect();
+        let programs: Vec<String> = if sink.programs == ANY {
+            vec!["any program".to_string()]
+        } else {
+            sink.programs.iter().map(|p| format!("`{p}`")).collect()
+        };
         let spell = |names: &[&str]| {
             names
                 .iter()
