@@ -134,27 +134,6 @@ pub static RULES: &[Rule] = &[
         ],
     },
     Rule {
-        id: "exec.code-sink",
-        category: "code handed to a program that warden cannot read or show harmless",
-        reason: "the program runs code (an editor command, a debugger command, a script from outside the project) that can reach processes, files or the network",
-        decision: Decision::Ask,
-        matcher: Matcher::Analysis(code_sink),
-        hits: &[
-            "emacs --batch --eval '(call-process \"/bin/sh\")'",
-            "gdb -batch -ex 'call system(\"id\")' -p 1",
-            "nmap --script /tmp/x.nse localhost",
-            "git config core.hooksPath /tmp/hooks",
-            "vim -c 'exe g:cmd'",
-        ],
-        misses: &[
-            "vim -c ':wq' notes.txt",
-            "emacs --batch -l ert -l tests.el -f ert-run-tests-batch-and-exit",
-            "nmap --script default localhost",
-            "git config core.hooksPath .githooks",
-            "gdb -batch -ex run -ex bt ./a.out",
-        ],
-    },
-    Rule {
         id: "exec.dynamic-command",
         category: "command word built at run time",
         reason: "the program it runs comes from an expansion the guard cannot resolve",
@@ -495,17 +474,6 @@ fn git_config_program(cmd: &Command) -> bool {
         }
     }
     false
-}
-
-fn code_sink(analysis: &Analysis) -> Option<String> {
-    analysis.findings.iter().find_map(|f| match f {
-        Finding::CodeSink {
-            program,
-            lang,
-            code,
-        } => Some(format!("{program} ({lang}): {code}")),
-        _ => None,
-    })
 }
 
 fn dynamic_command(cmd: &Command) -> bool {

@@ -224,7 +224,6 @@ const INERT_PROGRAMS: &[&str] = &[
     "lzip",
     "lzop",
     "brotli",
-    "ssh",
     "unzip",
     "sccache",
     "ccache",

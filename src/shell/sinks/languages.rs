@@ -93,12 +93,29 @@ impl Eval<'_> {
                 // output to a command.
                 if program == "strace" || program == "ltrace" {
                     if let Some(pipe) = code.strip_prefix('|').or_else(|| code.strip_prefix('!')) {
-                        self.reanalyze(pipe, "code sink", None);
-                        self.sink_asks(program, lang, pipe);
+                        self.shell_escape(pipe, program, lang);
                     }
                     return;
                 }
-                self.sink_asks(program, lang, code);
+                // Tcl (expect) reaches processes, files and the network
+                // through a few commands; code without them asks nothing.
+                // `spawn ssh host` is automation; a spawned shell is typed into.
+                const REACH: &[&str] = &[
+                    "exec ",
+                    "open \"|",
+                    "open |",
+                    "file delete",
+                    "socket ",
+                    "eval ",
+                    "source ",
+                    "spawn sh",
+                    "spawn bash",
+                    "spawn zsh",
+                    "spawn /bin/",
+                ];
+                if program != "expect" || REACH.iter().any(|w| code.contains(w)) {
+                    self.sink_asks(program, lang, code);
+                }
             }
         }
     }
