@@ -731,7 +731,13 @@ mod tests {
             "rg",
             &["--pre-glob=*.gz", "x"]
         )));
-        assert!(man_pager(&Command::new("man", &["-P", "x", "ls"])));
-        assert!(!man_pager(&Command::new("man", &["-k", "x"])));
+        assert!(unknown_program(&Command::new("man", &["-P", "x", "ls"])));
+        assert!(!unknown_program(&Command::new("man", &["-P", "cat", "ls"])));
+        assert!(!unknown_program(&Command::new("man", &["-k", "x"])));
+        assert!(unknown_program(&Command::new("sort", &["--compress", "x"])));
+        assert!(!unknown_program(&Command::new(
+            "sort",
+            &["--compress-program=gzip"]
+        )));
     }
 }

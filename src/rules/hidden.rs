@@ -470,6 +470,19 @@ fn lines(text: &str, out: &mut Vec<String>) {
     }
 }
 
+/// Code a row of the code-sink table (`src/shell/sinks.rs`) found that
+/// warden cannot read or show harmless.
+fn code_sink(analysis: &Analysis) -> Option<String> {
+    analysis.findings.iter().find_map(|f| match f {
+        Finding::CodeSink {
+            program,
+            lang,
+            code,
+        } => Some(format!("{program} ({lang}): {code}")),
+        _ => None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -604,17 +617,4 @@ mod tests {
         assert_eq!(judge("git reset --hard", &mut budget), None);
         assert_eq!(judge("not a command at all", &mut budget), None);
     }
-}
-
-/// Code a row of the code-sink table (`src/shell/sinks.rs`) found that
-/// warden cannot read or show harmless.
-fn code_sink(analysis: &Analysis) -> Option<String> {
-    analysis.findings.iter().find_map(|f| match f {
-        Finding::CodeSink {
-            program,
-            lang,
-            code,
-        } => Some(format!("{program} ({lang}): {code}")),
-        _ => None,
-    })
 }

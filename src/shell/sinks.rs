@@ -495,3 +495,77 @@ pub(super) fn is_shell_text(text: &str) -> bool {
     let name = first.rsplit('/').next().unwrap_or(first);
     SHELLS.contains(&name) && !text.split_whitespace().any(|w| w == "-c")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(words: &[&str]) -> Vec<String> {
+        words.iter().map(|w| w.to_string()).collect()
+    }
+
+    #[test]
+    fn option_spellings() {
+        let names = &["-x", "--exec"];
+        for words in [
+            &["-x", "CMD"][..],
+            &["-xCMD"],
+            &["--exec", "CMD"],
+            &["--exec=CMD"],
+            &["-ix", "CMD"],
+        ] {
+            assert_eq!(option_values(&args(words), names), ["CMD"], "{words:?}");
+        }
+        assert!(option_values(&args(&["--", "-x", "CMD"]), names).is_empty());
+        // A long name cut short, as GNU getopt takes it.
+        let long = &["--compress-program"];
+        assert_eq!(option_values(&args(&["--compress=gz"]), long), ["gz"]);
+        assert!(option_values(&args(&["--comp"]), long).is_empty());
+        // vim's `+CMD`, not `+N` or `+/pattern`.
+        let vim = &["-c", "+"];
+        assert_eq!(option_values(&args(&["+q", "+42", "+/x"]), vim), ["q"]);
+    }
+
+    #[test]
+    fn settings_and_subcommands() {
+        let git = args(&[
+            "-c",
+            "Core.Pager=less",
+            "-c",
+            "user.name=x",
+            "log",
+            "-c",
+            "alias.a=!x",
+        ]);
+        assert_eq!(values(SINKS_GIT_SETTING, &git), ["less"]);
+        let stored = args(&["config", "--global", "alias.st", "!make"]);
+        assert_eq!(
+            values(Given::Stored("config", GIT_SHELL_KEYS), &stored),
+            ["make"]
+        );
+        let bisect = args(&["bisect", "run", "sh", "-c", "make test"]);
+        assert_eq!(
+            values(Given::SubArgs("bisect", "run"), &bisect),
+            ["sh -c 'make test'"]
+        );
+        assert!(matches_key("mergetool.meld.cmd", GIT_SHELL_KEYS));
+        assert!(!matches_key("mergetool.cmd", GIT_SHELL_KEYS));
+    }
+
+    const SINKS_GIT_SETTING: Given = Given::Setting(GIT_CONFIG, GIT_SHELL_KEYS);
+
+    #[test]
+    fn inert_programs() {
+        assert!(inert_program("gzip -9"));
+        assert!(inert_program("/usr/bin/less -R"));
+        assert!(!inert_program("less; rm -rf ~"));
+        assert!(!inert_program("/tmp/cat"));
+        assert!(!inert_program("sh -c id"));
+    }
+
+    #[test]
+    fn every_row_renders() {
+        let table = markdown();
+        assert_eq!(table.lines().count(), SINKS.len() + 2);
+    }
+}
