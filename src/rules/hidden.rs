@@ -44,7 +44,7 @@ pub static RULES: &[Rule] = &[
             "emacs --batch --eval '(call-process \"/bin/sh\")'",
             "gdb -batch -ex 'call system(\"id\")' -p 1",
             "nmap --script /tmp/x.nse localhost",
-            "git config core.hooksPath /tmp/hooks",
+            "vim -c 'tcl exec id'",
             "vim -c 'exe g:cmd'",
         ],
         misses: &[
