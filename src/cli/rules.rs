@@ -1,4 +1,4 @@
-//! `warden rules list`: every rule that decides here, built-in and the user's, with its layer, decision, source and examples.
+//! `warden rules list`: every rule that decides here, built-in and the user's, with its layer, decision, source and examples; `warden rules sinks`: the options, settings and subcommands that hand code to a program.
 
 use super::args::Parsed;
 use super::{Env, Io, Outcome};
@@ -7,6 +7,15 @@ use crate::rules::catalog::{self, Entry};
 use crate::verdict::Decision;
 
 pub(super) fn run(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome, Error> {
+    // `rules sinks`: the code-sink table, as the README shows it.
+    if parsed.action.as_deref() == Some("sinks") {
+        return Ok(Outcome {
+            stdout: crate::shell::sinks::markdown(),
+            stderr: String::new(),
+            code: 0,
+            audit: None,
+        });
+    }
     if parsed.value("--markdown").is_some() {
         return Ok(Outcome {
             stdout: catalog::markdown(),

@@ -81,26 +81,26 @@ pub static RULES: &[Rule] = &[
         category: "arbitrary program execution via rg --pre",
         reason: "ripgrep runs the --pre program on every file it searches",
         decision: Decision::Ask,
-        matcher: Matcher::Check { programs: &["rg"], check: rg_pre },
+        matcher: Matcher::Check { programs: &["rg"], check: unknown_program },
         hits: &["rg --pre ./decode.sh secret", "rg --pre=sh pattern ."],
-        misses: &["rg --pre-glob '*.gz' x", "rg --no-pre x", "rg -- --pre x"],
+        misses: &["rg --pre-glob '*.gz' x", "rg --no-pre x", "rg -- --pre x", "rg --pre pdftotext foo docs/"],
     },
     Rule {
         id: "exec.sort-compress-program",
         category: "arbitrary program execution via sort --compress-program",
         reason: "sort runs the named program to compress its temporary files",
         decision: Decision::Ask,
-        matcher: Matcher::Check { programs: &["sort"], check: sort_compress },
+        matcher: Matcher::Check { programs: &["sort"], check: unknown_program },
         // GNU sort takes any unambiguous prefix: `--compress x` names program x.
         hits: &["sort --compress-program=sh data.txt", "sort --compress-prog ./x big.txt", "sort --compress data.txt"],
-        misses: &["sort -u data.txt", "sort -c data.txt", "sort -k2 -t, data.csv"],
+        misses: &["sort -u data.txt", "sort -c data.txt", "sort -k2 -t, data.csv", "sort --compress-program=gzip big.txt"],
     },
     Rule {
         id: "exec.ag-pager",
         category: "arbitrary program execution via ag --pager",
         reason: "the silver searcher pipes its output through the --pager program",
         decision: Decision::Ask,
-        matcher: Matcher::Check { programs: &["ag"], check: ag_pager },
+        matcher: Matcher::Check { programs: &["ag"], check: unknown_program },
         hits: &["ag --pager 'sh -c id' foo", "ag --pager=./x foo"],
         misses: &["ag --nopager foo", "ag foo src/"],
     },
@@ -109,9 +109,9 @@ pub static RULES: &[Rule] = &[
         category: "arbitrary program execution via man -P/-H",
         reason: "man runs the program given as its pager or HTML browser",
         decision: Decision::Ask,
-        matcher: Matcher::Check { programs: &["man"], check: man_pager },
+        matcher: Matcher::Check { programs: &["man"], check: unknown_program },
         hits: &["man -P 'sh -c id' ls", "man -Hfirefox ls", "man --pager=./x ls"],
-        misses: &["man rm", "man 5 crontab", "man -k shutdown"],
+        misses: &["man rm", "man 5 crontab", "man -k shutdown", "man -P cat ls"],
     },
     Rule {
         id: "exec.git-config-program",
@@ -427,63 +427,16 @@ fn dynamic_option(cmd: &Command) -> bool {
     })
 }
 
-fn rg_pre(cmd: &Command) -> bool {
-    cmd.options()
-        .any(|o| o == "--pre" || o.starts_with("--pre="))
-}
-
-fn sort_compress(cmd: &Command) -> bool {
-    cmd.options().any(|o| {
-        let name = o.split('=').next().unwrap_or(o);
-        name.len() >= "--comp".len() && "--compress-program".starts_with(name)
-    })
-}
-
-fn ag_pager(cmd: &Command) -> bool {
-    cmd.options()
-        .any(|o| o == "--pager" || o.starts_with("--pager="))
-}
-
-fn man_pager(cmd: &Command) -> bool {
-    cmd.options().any(|o| {
-        o.starts_with("-P")
-            || o.starts_with("-H")
-            || o.starts_with("--pager")
-            || o.starts_with("--html")
-    })
-}
-
 /// Configuration keys whose value git runs as a program (or that point git
 /// at programs to run).
 pub(super) fn runs_program(key: &str) -> bool {
-    let key = key.to_ascii_lowercase();
-    const EXACT: &[&str] = &[
-        "core.pager",
-        "core.sshcommand",
-        "core.editor",
-        "core.fsmonitor",
-        "core.hookspath",
-        "core.gitproxy",
-        "core.askpass",
-        "sequence.editor",
-        "diff.external",
-        "credential.helper",
-        "gpg.program",
-        "gpg.ssh.program",
-        "uploadpack.packobjectshook",
-        "protocol.ext.allow",
-        "pager.log",
-        "pager.diff",
-        "pager.show",
-    ];
-    EXACT.contains(&key.as_str())
-        || key.starts_with("alias.")
-        || key.starts_with("pager.")
-        || (key.starts_with("filter.")
-            && (key.ends_with(".clean") || key.ends_with(".smudge") || key.ends_with(".process")))
-        || (key.starts_with("diff.") && (key.ends_with(".textconv") || key.ends_with(".command")))
-        || (key.starts_with("merge.") && key.ends_with(".driver"))
-        || (key.starts_with("credential.") && key.ends_with(".helper"))
+    crate::shell::sinks::git_key_runs(key)
+}
+
+/// A program-valued option (a row of the code-sink table) naming a program
+/// that does more than show or transform data.
+fn unknown_program(cmd: &Command) -> bool {
+    crate::shell::sinks::unknown_programs(&cmd.program, &cmd.args)
 }
 
 fn git_config_program(cmd: &Command) -> bool {
@@ -515,10 +468,7 @@ fn git_config_program(cmd: &Command) -> bool {
         };
         // `-c core.editor=true` and `-c core.pager=cat` are how scripts keep
         // git from opening an editor or a pager: nothing else runs.
-        let inert = matches!(
-            value.split_whitespace().next(),
-            Some("true" | "false" | ":" | "cat" | "less" | "more")
-        ) && !value.contains(['$', '`', ';', '|', '&']);
+        let inert = crate::shell::sinks::inert_program(value);
         if runs_program(key) && !inert {
             return true;
         }
@@ -781,7 +731,13 @@ mod tests {
             "rg",
             &["--pre-glob=*.gz", "x"]
         )));
-        assert!(man_pager(&Command::new("man", &["-P", "x", "ls"])));
-        assert!(!man_pager(&Command::new("man", &["-k", "x"])));
+        assert!(unknown_program(&Command::new("man", &["-P", "x", "ls"])));
+        assert!(!unknown_program(&Command::new("man", &["-P", "cat", "ls"])));
+        assert!(!unknown_program(&Command::new("man", &["-k", "x"])));
+        assert!(unknown_program(&Command::new("sort", &["--compress", "x"])));
+        assert!(!unknown_program(&Command::new(
+            "sort",
+            &["--compress-program=gzip"]
+        )));
     }
 }

@@ -16,7 +16,7 @@ use once_cell::sync::Lazy;
 
 use crate::shell::names::{self, NameSet};
 use crate::shell::{
-    self, has_model, has_whitespace, program_name_of, shell_quote, Analysis, Command,
+    self, has_model, has_whitespace, program_name_of, shell_quote, Analysis, Command, Finding,
 };
 
 use super::{Matcher, Rule, DANGEROUS_SET, HARDLINE_SET};
@@ -33,6 +33,27 @@ pub static RULES: &[Rule] = &[
         matcher: Matcher::Analysis(command_in_argument),
         hits: &["aa-exec rm -rf ~", "csvtool call 'rm -rf ~;false' /etc/hosts", "certbot certonly --pre-hook 'rm -rf ~'", "bpftrace -e 'BEGIN {system(\"rm -rf ~\")}'", "ftp <<'EOF'\n!rm -rf ~\nEOF", "echo 'rm -rf ~' > /tmp/t; AUTOM4TE=/tmp/t autoconf", "printf 'clean:\\n\\trm -rf ~\\n' > Cakefile && cake clean", "aa-exec warden uninstall"],
         misses: &["hg commit -m 'rm -rf ~ is gone'", "notify-send 'rm -rf finished'", "mytool --exec 'ls -la'", "ee preflight check --cmd \"git reset --hard HEAD~5\"", "psql -c \"SELECT * FROM t WHERE a = 'DROP TABLE'\"", "cargo build --release", "aa-exec ls", "echo 'rm -rf ~' > notes.txt && mytool notes.md", "apt-get install -y rm-improved", "warden why --cmd 'rm -rf ~'", "warden --agent claude why --cmd 'rm -rf /'"],
+    },
+    Rule {
+        id: "exec.code-sink",
+        category: "code handed to a program that warden cannot read or show harmless",
+        reason: "the program runs code (an editor command, a debugger command, a script from outside the project) that can reach processes, files or the network",
+        decision: Decision::Ask,
+        matcher: Matcher::Analysis(code_sink),
+        hits: &[
+            "emacs --batch --eval '(call-process \"/bin/sh\")'",
+            "gdb -batch -ex 'call system(\"id\")' -p 1",
+            "nmap --script /tmp/x.nse localhost",
+            "vim -c 'tcl exec id'",
+            "vim -c 'exe g:cmd'",
+        ],
+        misses: &[
+            "vim -c ':wq' notes.txt",
+            "emacs --batch -l ert -l tests.el -f ert-run-tests-batch-and-exit",
+            "nmap --script default localhost",
+            "git config core.hooksPath .githooks",
+            "gdb -batch -ex run -ex bt ./a.out",
+        ],
     },
 ];
 
@@ -447,6 +468,19 @@ fn lines(text: &str, out: &mut Vec<String>) {
             out.push(rest.to_string());
         }
     }
+}
+
+/// Code a row of the code-sink table (`src/shell/sinks.rs`) found that
+/// warden cannot read or show harmless.
+fn code_sink(analysis: &Analysis) -> Option<String> {
+    analysis.findings.iter().find_map(|f| match f {
+        Finding::CodeSink {
+            program,
+            lang,
+            code,
+        } => Some(format!("{program} ({lang}): {code}")),
+        _ => None,
+    })
 }
 
 #[cfg(test)]

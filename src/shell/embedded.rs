@@ -1,4 +1,4 @@
-//! Commands hidden in ordinary programs' options and scripts: ssh's `ProxyCommand`, `sshfs -o ssh_command`, `rsync -e`, tar's checkpoint actions and filters, `at`/`batch` jobs, awk's `system()` and pipes, sed's `e`, m4's `syscmd`, ed's `!`, emacs' `shell-command` and `term`, sftp's `!`.
+//! Commands hidden in ordinary programs' options and scripts: ssh's `ProxyCommand`, `sshfs -o ssh_command`, `rsync -e`, tar's checkpoint actions and filters, `at`/`batch` jobs, awk's `system()` and pipes, sed's `e`, m4's `syscmd`, ed's `!`, sftp's `!`.
 //!
 //! Each of these hands a string to a shell (or runs a program named by it),
 //! so the string is analysed as a command line, as `bash -c` would be.
@@ -8,28 +8,12 @@ use regex::Regex;
 
 use super::command::Command;
 use super::eval::Eval;
-use super::programs::option_value;
 
 /// ssh options (`-o Name=value` or `-oName value`) whose value a shell runs.
 const SSH_COMMAND_OPTIONS: &[&str] = &["proxycommand", "localcommand", "knownhostscommand"];
 
-/// tar options whose value is a program or a shell command.
-const TAR_COMMAND_OPTIONS: &[&str] = &[
-    "--to-command",
-    "--use-compress-program",
-    "--rsh-command",
-    "--info-script",
-    "--new-volume-script",
-];
-
 static M4_SYSCMD: Lazy<Regex> =
     Lazy::new(|| Regex::new(r"e?syscmd\s*\(([^)]*)\)").expect("m4 syscmd regex is valid"));
-static EMACS_SHELL: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(
-        r#"(?:shell-command|call-process-shell-command|async-shell-command|\bterm|ansi-term)\s+"((?:[^"\\]|\\.)*)""#,
-    )
-    .expect("emacs shell-command regex is valid")
-});
 
 impl Eval<'_> {
     /// Analyses the command lines hidden in `cmd`'s options or script.
@@ -63,11 +47,6 @@ impl Eval<'_> {
                     }
                 }
             }
-            "rsync" => {
-                if let Some(text) = option_value(args, &["-e", "--rsh"]) {
-                    self.reanalyze(&text, "rsync -e", None);
-                }
-            }
             "tar" | "gtar" | "bsdtar" => self.tar(args),
             // An at or batch job is a shell script read from stdin.
             "at" | "batch" => {
@@ -77,11 +56,14 @@ impl Eval<'_> {
             }
             "awk" | "gawk" | "mawk" | "nawk" => {
                 for code in script_texts(cmd, &["-f", "-v", "-F", "--file", "--assign"]) {
-                    let texts = awk_commands(&code);
-                    for text in &texts {
+                    let (commands, computed) = awk_commands(&code);
+                    for text in &commands {
                         self.reanalyze(text, "awk system", None);
                     }
-                    self.awk_shell(&texts);
+                    self.awk_shell(&commands);
+                    if computed {
+                        self.judge_code(super::sinks::Lang::Unread, &code, &cmd.program, None);
+                    }
                     // gawk's `/inet/tcp/...` special files are sockets; read
                     // with `|& getline` and fed to commands, a remote shell.
                     if code.contains("/inet") && code.contains("|&") && code.contains("getline") {
@@ -134,40 +116,21 @@ impl Eval<'_> {
                     self.reanalyze(&text, "ed !", None);
                 }
             }
-            "emacs" => {
-                let found: Vec<String> = args
-                    .iter()
-                    .flat_map(|a| {
-                        EMACS_SHELL
-                            .captures_iter(a)
-                            .filter_map(|c| c.get(1).map(|m| unescape(m.as_str())))
-                            .collect::<Vec<_>>()
-                    })
-                    .collect();
-                for text in found {
-                    self.reanalyze(&text, "emacs shell-command", None);
-                }
-            }
             _ => {}
         }
     }
 
-    /// tar's options that run a program or a command: `--to-command`,
-    /// `-I`/`--use-compress-program`, `--checkpoint-action=exec=CMD`, ...
+    /// tar's `--checkpoint-action=exec=CMD` (the program-valued options
+    /// are rows of the code-sink table).
     fn tar(&mut self, args: &[String]) {
         let mut iter = args.iter();
         while let Some(arg) = iter.next() {
             let text = if let Some(action) = arg.strip_prefix("--checkpoint-action=") {
                 action.strip_prefix("exec=").map(str::to_string)
-            } else if arg == "-I" || arg == "-F" {
-                iter.next().cloned()
-            } else if let Some((name, value)) = arg.split_once('=') {
-                TAR_COMMAND_OPTIONS
-                    .contains(&name)
-                    .then(|| value.to_string())
-            } else if TAR_COMMAND_OPTIONS.contains(&arg.as_str()) || arg == "--checkpoint-action" {
+            } else if arg == "--checkpoint-action" {
                 iter.next()
-                    .map(|v| v.strip_prefix("exec=").unwrap_or(v).to_string())
+                    .and_then(|v| v.strip_prefix("exec="))
+                    .map(str::to_string)
             } else {
                 None
             };
@@ -279,9 +242,10 @@ fn awk_strings(code: &str) -> Vec<(usize, usize, String)> {
 /// The commands awk code runs: `system("CMD")`, `print | "CMD"` and
 /// `"CMD" | getline`. Scanned by hand: regexes for them cost more to
 /// compile than the whole analysis of a line.
-fn awk_commands(code: &str) -> Vec<String> {
+fn awk_commands(code: &str) -> (Vec<String>, bool) {
+    let strings = awk_strings(code);
     let mut out = Vec::new();
-    for (start, end, text) in awk_strings(code) {
+    for &(start, end, ref text) in &strings {
         let before = code[..start].trim_end();
         let after = code[end..].trim_start();
         let system = before
@@ -292,10 +256,37 @@ fn awk_commands(code: &str) -> Vec<String> {
             .strip_prefix('|')
             .is_some_and(|a| a.trim_start().starts_with("getline"));
         if system || piped_to || piped_from {
-            out.push(text);
+            out.push(text.clone());
+        }
+        // `print "CMD" | "sh"`: what the statement prints is shell text.
+        if piped_to && super::sinks::is_shell_text(text) {
+            let statement = before[..before.len() - 1]
+                .rfind([';', '{', '\n'])
+                .map_or(0, |at| at + 1);
+            out.extend(
+                strings
+                    .iter()
+                    .filter(|(s, e, _)| *s >= statement && *e < start)
+                    .map(|(_, _, t)| t.clone()),
+            );
         }
     }
-    out
+    (out, computes_code(code))
+}
+
+/// Whether awk code hands a computed string to a shell: `system(x)` with
+/// no literal command, or printing into a shell (`print | "sh"`), whose
+/// lines are then the program's input, not text warden can see.
+fn computes_code(code: &str) -> bool {
+    let system = code.match_indices("system(").any(|(at, name)| {
+        !code[at + name.len()..].trim_start().starts_with('"')
+            || code[at + name.len()..].contains("\" $")
+    });
+    let into_shell = awk_strings(code).iter().any(|(start, _, text)| {
+        let before = code[..*start].trim_end();
+        before.ends_with('|') && !before.ends_with("||") && super::sinks::is_shell_text(text)
+    });
+    system || into_shell
 }
 
 /// awk's output redirections to a named file, `print x > "FILE"` and
@@ -359,7 +350,7 @@ fn sed_writes(script: &str) -> Vec<String> {
 }
 
 /// The text of a double-quoted string in awk or elisp, escapes undone.
-fn unescape(text: &str) -> String {
+pub(super) fn unescape(text: &str) -> String {
     text.replace("\\\"", "\"").replace("\\\\", "\\")
 }
 
@@ -379,7 +370,23 @@ mod tests {
             awk_commands(
                 r#"BEGIN { system("rm -rf ~"); print "x" | "sh"; "date" | getline d; print "a" || "b" }"#
             ),
-            ["rm -rf ~", "sh", "date"]
+            (
+                vec![
+                    "rm -rf ~".to_string(),
+                    "sh".into(),
+                    "x".into(),
+                    "date".into()
+                ],
+                true
+            )
+        );
+        assert_eq!(
+            awk_commands(r#"{ system("make " $1) }"#),
+            (vec!["make ".to_string()], true)
+        );
+        assert_eq!(
+            awk_commands(r#"{ print $1 | "sort -u" }"#),
+            (vec!["sort -u".to_string()], false)
         );
         assert_eq!(
             awk_writes(r#"BEGIN { print "k" > "/tmp/a"; printf "x" >> "b" } $1 > "m" { print }"#),

@@ -1,4 +1,4 @@
-//! Programs that take shell text rather than a command as arguments: tmux session commands, `nix-shell --run`, `runuser`/`sg -c`, `npx -c`, `pnpm exec -c`, GNU `sem`, `screen -X stuff`, `ssh HOST CMD`, and the fleet tools that run a line on many machines (`pssh`, `pdsh`, `clush`, `ansible -m shell -a`, `salt cmd.run`, `fab --`, `knife ssh`).
+//! Programs that take shell text rather than a command as arguments: tmux session commands, `npx -c`, `pnpm exec -c`, GNU `sem`, `screen -X stuff`, `ssh HOST CMD`, and the fleet tools that run a line on many machines (`pssh`, `pdsh`, `clush`, `ansible -m shell -a`, `salt cmd.run`, `fab --`, `knife ssh`).
 
 use super::command::Command;
 use super::eval::{shell_quote, Eval};
@@ -36,24 +36,6 @@ impl Eval<'_> {
         let args = &cmd.args;
         match cmd.program.as_str() {
             "tmux" => self.tmux(args),
-            "nix-shell" => {
-                if let Some(code) = option_value(args, &["--run", "--command"]) {
-                    self.reanalyze(&code, "nix-shell --run", None);
-                }
-            }
-            // su-like forms (`runuser -l USER -c CMD`, `sg GROUP -c CMD`); the
-            // forms that take a command are peeled as wrappers.
-            "runuser" | "sg" => {
-                if let Some(code) = option_value(args, &["-c", "--command"]) {
-                    let via = if cmd.program == "sg" {
-                        "sg -c"
-                    } else {
-                        "runuser -c"
-                    };
-                    self.reanalyze(&code, via, cmd.stdin.clone());
-                }
-            }
-            "gdb" => self.gdb_options(args),
             // `ip -all netns exec CMD` runs CMD in every namespace; quoting
             // each word keeps the command as it was given.
             "ip" => {
@@ -136,54 +118,10 @@ impl Eval<'_> {
         }
     }
 
-    /// Shell text in a wrapper's own options: gdb's `-ex 'shell CMD'` and
-    /// `-ex '!CMD'` run CMD before (or without) the program under `--args`;
-    /// strace's `-o '|CMD'` (or `!CMD`) pipes its trace into CMD.
+    /// Code in a wrapper's own options (gdb's `-ex`, strace's `-o '|CMD'`):
+    /// the code-sink table's rows for the wrapper, over those options.
     pub(super) fn wrapper_options(&mut self, name: &str, peeled: &Peeled) {
-        if name == "strace" {
-            let piped = peeled
-                .value(&["-o", "--output"])
-                .and_then(|v| v.strip_prefix(['|', '!']));
-            if let Some(code) = piped {
-                self.reanalyze(code, "strace -o", None);
-            }
-            return;
-        }
-        if name == "gdb" {
-            self.gdb_options(&peeled.own);
-        }
-    }
-
-    /// gdb's `-ex 'shell CMD'`, `-ex '!CMD'` and `-ex 'pipe ... | CMD'`.
-    fn gdb_options(&mut self, own: &[impl AsRef<str>]) {
-        const EVAL: &[&str] = &["-ex", "-iex", "-eval-command", "-init-eval-command"];
-        let mut iter = own.iter().map(AsRef::as_ref);
-        while let Some(arg) = iter.next() {
-            // gdb takes its long options with one dash or two.
-            let bare = arg
-                .strip_prefix('-')
-                .filter(|a| a.starts_with('-'))
-                .unwrap_or(arg);
-            let value = match bare.split_once('=') {
-                Some((key, value)) if EVAL.contains(&key) => Some(value),
-                _ if EVAL.contains(&bare) => iter.next(),
-                _ => None,
-            };
-            let Some(value) = value.map(str::trim_start) else {
-                continue;
-            };
-            let code = value
-                .strip_prefix('!')
-                .or_else(|| value.strip_prefix("shell "))
-                .or_else(|| {
-                    // `pipe GDB-COMMAND | SHELL-COMMAND`
-                    let piped = value.strip_prefix("pipe ")?.split_once('|')?;
-                    Some(piped.1)
-                });
-            if let Some(code) = code {
-                self.reanalyze(code, "gdb shell", None);
-            }
-        }
+        self.sink_args(name, &peeled.own, None);
     }
 
     /// `tmux [options] COMMAND [args] [; COMMAND ...]`: the shell commands

@@ -25,6 +25,7 @@ mod parse;
 mod programs;
 mod runners;
 mod shells;
+pub mod sinks;
 mod wrappers;
 
 pub use command::{
@@ -114,6 +115,14 @@ pub enum Finding {
     /// Interpreter code that hides what it runs or loads: what it does
     /// (`concern`) and the code that does it, shortened.
     Interpreter { concern: Concern, code: String },
+    /// Code handed to a program through a row of the code-sink table that
+    /// warden cannot read or show harmless: the program, the language and
+    /// the code (or the path of the script), shortened.
+    CodeSink {
+        program: String,
+        lang: &'static str,
+        code: String,
+    },
 }
 
 /// Whether `command` ends inside a quote, substitution, group, heredoc or

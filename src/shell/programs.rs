@@ -71,26 +71,6 @@ fn is_program_path(path: &str) -> bool {
         })
 }
 
-/// Environment variables whose value some program runs as a shell command.
-const COMMAND_ENV_VARS: &[&str] = &[
-    "GIT_SSH_COMMAND",
-    "GIT_EDITOR",
-    "GIT_SEQUENCE_EDITOR",
-    "GIT_PAGER",
-    "GIT_EXTERNAL_DIFF",
-    "GIT_PROXY_COMMAND",
-    "GIT_ASKPASS",
-    "SSH_ASKPASS",
-    "SUDO_ASKPASS",
-    "PAGER",
-    "MANPAGER",
-    "EDITOR",
-    "VISUAL",
-    "LESSOPEN",
-    "LESSCLOSE",
-    "PROMPT_COMMAND",
-];
-
 impl Eval<'_> {
     /// Peels wrappers off `fields`, applies what special programs do, and
     /// returns the resulting command for the caller to emit (the caller may
@@ -222,15 +202,10 @@ impl Eval<'_> {
         } else {
             fields.drain(1..).map(|f| f.text).collect()
         };
-        // Only the values that run are copied (`reanalyze` needs `self`).
-        let run: Vec<String> = cmd
-            .env
-            .iter()
-            .filter(|(name, _)| COMMAND_ENV_VARS.contains(&name.as_str()))
-            .map(|(_, value)| value.clone())
-            .collect();
-        for value in run {
-            self.reanalyze(&value, "environment variable", None);
+        if !cmd.env.is_empty() {
+            let env = std::mem::take(&mut cmd.env);
+            self.env_sinks(&env, &cmd.program);
+            cmd.env = env;
         }
         if wrappers::binds_directories(&cmd) {
             self.special_sandboxed(&mut cmd, &fields);
@@ -244,13 +219,9 @@ impl Eval<'_> {
     pub(in crate::shell) fn special(&mut self, cmd: &mut Command, fields: &[Field]) {
         let args = &fields[1..];
         self.arith_builtin(cmd);
+        self.sinks(cmd);
         match cmd.program.as_str() {
             p if SHELLS.contains(&p) => self.shell(cmd),
-            "su" => {
-                if let Some(code) = option_value(&cmd.args, &["-c", "--command"]) {
-                    self.reanalyze(&code, "su -c", cmd.stdin.clone());
-                }
-            }
             "eval" => {
                 let text = cmd.args.join(" ");
                 self.reanalyze(&text, "eval", cmd.stdin.clone());
@@ -338,6 +309,14 @@ impl Eval<'_> {
                     }
                 }
             }
+            // `hash -p /bin/rm ls` makes `ls` run rm.
+            "hash" => {
+                if let [flag, path, name, ..] = &cmd.args[..] {
+                    if flag == "-p" {
+                        self.copies.insert(file_key(name), program_name(path));
+                    }
+                }
+            }
             "xargs" => self.xargs(cmd, args),
             "find" => self.find(cmd, args),
             "parallel" => self.parallel(args),
@@ -348,107 +327,21 @@ impl Eval<'_> {
                     self.reanalyze(&text, "watch", None);
                 }
             }
-            "script" => {
-                if let Some(code) = option_value(&cmd.args, &["-c", "--command"]) {
-                    self.reanalyze(&code, "script -c", None);
-                }
-            }
-            "flock" => {
-                if let Some(code) = option_value(&cmd.args, &["-c", "--command"]) {
-                    self.reanalyze(&code, "flock -c", None);
-                }
-            }
             "ssh" => {
                 self.ssh(cmd);
                 self.embedded(cmd);
             }
             "scp" | "sftp" | "sshfs" | "rsync" | "tar" | "gtar" | "bsdtar" | "at" | "batch"
-            | "awk" | "gawk" | "mawk" | "nawk" | "sed" | "gsed" | "m4" | "ed" | "red" | "emacs" => {
+            | "awk" | "gawk" | "mawk" | "nawk" | "sed" | "gsed" | "m4" | "ed" | "red" => {
                 self.embedded(cmd)
             }
-            "tmux" | "nix-shell" | "runuser" | "sg" | "npx" | "npm" | "pnpm" | "sem" | "screen"
-            | "gdb" | "ip" | "pssh" | "parallel-ssh" | "pdsh" | "clush" | "ansible" | "salt"
-            | "salt-ssh" | "fab" | "knife" | "mussh" => self.launcher(cmd),
-            "vim" | "vi" | "nvim" | "ex" | "view" | "vimdiff" => {
-                let mut iter = cmd.args.iter();
-                while let Some(arg) = iter.next() {
-                    let code = match arg.as_str() {
-                        "-c" | "--cmd" => iter.next().cloned(),
-                        a if a.starts_with('+') => Some(a[1..].to_string()),
-                        _ => None,
-                    };
-                    if let Some(code) = code {
-                        let code = code.trim_start_matches(':');
-                        // `:!CMD` and `:terminal CMD` run CMD.
-                        let shell = code.strip_prefix('!').or_else(|| {
-                            ["terminal ", "term "]
-                                .iter()
-                                .find_map(|p| code.strip_prefix(p))
-                        });
-                        if let Some(shell) = shell {
-                            self.reanalyze(shell, "editor shell escape", None);
-                        }
-                    }
-                }
-            }
-            "git" => {
-                let mut iter = cmd.args.iter();
-                while let Some(arg) = iter.next() {
-                    let setting = match arg.as_str() {
-                        "-c" => iter.next().cloned(),
-                        a if a.starts_with("--config-env") => None,
-                        a if !a.starts_with('-') => break,
-                        _ => None,
-                    };
-                    if let Some((key, value)) = setting.as_deref().and_then(|s| s.split_once('=')) {
-                        self.git_setting(key, value);
-                    }
-                }
-                // `git config [--global] KEY VALUE` stores a command that git
-                // runs later: judged now, as if it ran.
-                let words: Vec<&str> = cmd.args.iter().map(String::as_str).collect();
-                if let Some(at) = words.iter().position(|w| *w == "config") {
-                    let rest: Vec<&str> = words[at + 1..]
-                        .iter()
-                        .copied()
-                        .filter(|w| !w.starts_with('-'))
-                        .collect();
-                    if let [key, value] = rest.as_slice() {
-                        self.git_setting(key, value);
-                    }
-                }
-                if let Some(code) = git_runs(&words) {
-                    self.reanalyze(&code, "git runs", None);
-                }
+            "tmux" | "npx" | "npm" | "pnpm" | "sem" | "screen" | "ip" | "pssh" | "parallel-ssh"
+            | "pdsh" | "clush" | "ansible" | "salt" | "salt-ssh" | "fab" | "knife" | "mussh" => {
+                self.launcher(cmd)
             }
             "make" | "gmake" => self.make(cmd),
             p if interp::runs_code(p, &cmd.args) => self.interpreter(cmd),
             _ => {}
-        }
-    }
-
-    /// A git setting whose value git runs as a command (`alias.x = !CMD`,
-    /// `core.pager`, `core.sshCommand`, `core.fsmonitor`, filters, ...).
-    fn git_setting(&mut self, key: &str, value: &str) {
-        let key = key.to_lowercase();
-        let runs = key.starts_with("alias.") && value.starts_with('!')
-            || matches!(
-                key.as_str(),
-                "core.sshcommand"
-                    | "core.pager"
-                    | "core.editor"
-                    | "core.fsmonitor"
-                    | "diff.external"
-                    | "sequence.editor"
-            )
-            || key.starts_with("pager.")
-            || key.starts_with("filter.")
-                && (key.ends_with(".smudge")
-                    || key.ends_with(".clean")
-                    || key.ends_with(".process"))
-            || key.starts_with("credential.") && value.starts_with('!');
-        if runs {
-            self.reanalyze(value.trim_start_matches('!'), "git config", None);
         }
     }
 
@@ -623,40 +516,4 @@ pub(super) fn split_options<'a>(
     }
     let i = i.min(args.len());
     args.split_at(i)
-}
-
-/// The command a git subcommand runs for the caller: `submodule foreach
-/// CMD` in every submodule, `bisect run CMD` at every step, `rebase
-/// --exec CMD` after every commit.
-fn git_runs(words: &[&str]) -> Option<String> {
-    let mut at = 0;
-    while let Some(w) = words.get(at) {
-        match *w {
-            "-C" | "-c" => at += 2,
-            w if w.starts_with('-') => at += 1,
-            _ => break,
-        }
-    }
-    let (sub, rest) = words.get(at..)?.split_first()?;
-    match *sub {
-        "submodule" | "bisect" => {
-            let verb = if *sub == "submodule" {
-                "foreach"
-            } else {
-                "run"
-            };
-            let from = rest.iter().position(|w| *w == verb)? + 1;
-            let code: Vec<&str> = rest[from..]
-                .iter()
-                .copied()
-                .skip_while(|w| matches!(*w, "--recursive" | "-q" | "--quiet"))
-                .collect();
-            (!code.is_empty()).then(|| code.join(" "))
-        }
-        "rebase" => rest.iter().enumerate().find_map(|(i, w)| match *w {
-            "-x" | "--exec" => rest.get(i + 1).map(|c| c.to_string()),
-            w => w.strip_prefix("--exec=").map(str::to_string),
-        }),
-        _ => None,
-    }
 }

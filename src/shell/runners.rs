@@ -77,6 +77,12 @@ impl Eval<'_> {
     /// find walks, so `{}` stands for the roots (and their contents).
     pub(super) fn find(&mut self, cmd: &Command, args: &[Field]) {
         let texts: Vec<&str> = args.iter().map(|f| f.text.as_str()).collect();
+        // `-fprintf FILE FORMAT` writes FORMAT's text (once per file found)
+        // into FILE: a later `sh FILE` runs it.
+        for w in texts.windows(3).filter(|w| w[0] == "-fprintf") {
+            let text = super::embedded::unescape(w[2]).replace("\\n", "\n");
+            self.files.insert(super::eval::file_key(w[1]), text);
+        }
         let (start, follows) = find_options(&texts);
         let given: Vec<&str> = texts[start..]
             .iter()
@@ -234,7 +240,9 @@ impl Eval<'_> {
             .collect();
         // Without `:::` the inputs come from stdin, which warden cannot see.
         if inputs.is_empty() && !template.is_empty() {
-            inputs.push("$(parallel input)");
+            // (a substitution of `cat`: output unknown, and no parallel
+            // inside to read again).
+            inputs.push("$(cat)");
         }
         for input in inputs {
             let line = if template.is_empty() {

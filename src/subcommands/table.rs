@@ -276,17 +276,25 @@ pub static SUBCOMMANDS: &[Spec] = &[
         sub: Sub::Rules,
         name: "rules",
         summary: "list every rule, built-in and yours: id, layer, decision, source, examples",
-        usage: "list [--layer LAYER] [--group GROUP] [--json | --markdown] [--cwd DIR]",
+        usage: "list [--layer LAYER] [--group GROUP] [--json | --markdown] [--cwd DIR] | sinks",
         about: "Lists the rules that decide calls in DIR (default: the current directory):\n\
                 the built-in rules with their file, and your rules from every policy file\n\
                 with file and line, each with its layer, decision, what it catches and how\n\
                 many examples (must match / must not) prove it. --markdown prints the\n\
-                built-in rules as docs/rules.md.",
+                built-in rules as docs/rules.md. sinks prints, as a Markdown table, every\n\
+                option, setting and subcommand known to hand code to a program, with the\n\
+                language warden judges that code in.",
         flags: RULES_FLAGS,
-        actions: &[Action {
-            name: "list",
-            changes: Changes::Nothing,
-        }],
+        actions: &[
+            Action {
+                name: "list",
+                changes: Changes::Nothing,
+            },
+            Action {
+                name: "sinks",
+                changes: Changes::Nothing,
+            },
+        ],
         operands: Operands::None,
         reads: &[],
         changes: Changes::Nothing,

@@ -223,5 +223,10 @@ fn finding_text(finding: &Finding) -> String {
         Finding::ForkLoop { code } => format!("fork loop {code:?}"),
         Finding::ReverseShell { command } => format!("reverse shell {command:?}"),
         Finding::Interpreter { concern, code } => format!("interpreter {concern:?} {code:?}"),
+        Finding::CodeSink {
+            program,
+            lang,
+            code,
+        } => format!("code sink {program} ({lang}) {code:?}"),
     }
 }

@@ -8,6 +8,7 @@ use crate::support::{self, repo_path};
 tests![
     readme_stage_table_is_the_engines,
     readme_files_table_is_the_path_rules,
+    readme_sinks_table_is_the_code_sinks,
     dependencies_point_one_way,
     files_stay_readable,
     engine_functions_stay_short,
@@ -68,6 +69,16 @@ fn readme_files_table_is_the_path_rules() {
         "<!-- files:end -->",
         &files_table(),
         "the path rules (src/rules/files.rs)",
+    );
+}
+
+/// The README's code-sink table is what `warden rules sinks` prints.
+fn readme_sinks_table_is_the_code_sinks() {
+    support::readme_block(
+        "<!-- sinks:start -->\n",
+        "<!-- sinks:end -->",
+        &warden::shell::sinks::markdown(),
+        "the code-sink table (src/shell/sinks.rs)",
     );
 }
 

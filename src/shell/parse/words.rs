@@ -46,10 +46,11 @@ impl Parser<'_> {
                     lit_buf.push_str(&src);
                     continue;
                 }
-                // `<(` / `>(` inside or at the start of a word.
+                // `<(` / `>(` at the start of a word or of an assignment's
+                // value (`BASH_ENV=<(cmd)`).
                 if (c == '<' || c == '>')
                     && self.peek_at(1) == Some('(')
-                    && lit_buf.is_empty()
+                    && (lit_buf.is_empty() || lit_buf.ends_with('='))
                     && parts.is_empty()
                 {
                     flush(&mut parts, &mut lit_buf);
