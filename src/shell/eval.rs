@@ -30,9 +30,8 @@ pub fn run(analysis: &mut Analysis, dir: Option<&str>) {
     eval.script(&parsed.script, None);
     eval.uncalled_functions();
     eval.convention_files();
-    let mut files: Vec<(String, String)> = eval.files.drain().collect();
-    files.sort();
-    eval.out.files = files;
+    eval.out.files = eval.files.drain().collect();
+    eval.out.files.sort();
 }
 
 /// The `via` marker of the redirect-only command standing for a group's
