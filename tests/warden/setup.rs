@@ -696,7 +696,7 @@ fn doctor_fails_a_claude_hook_that_answers_allow_to_git_status() {
     out.line("ok claude", REFUSED);
     let objected = "`git status` through the registered command should be let through";
     let failed = out.fails("claude", objected, "warden install --agent claude");
-    let allowed = r#"with no objection, got {"hookSpecificOutput":{"#;
+    let allowed = r#"should be let through, got {"hookSpecificOutput":{"#;
     holds(failed, &[allowed, r#""permissionDecision":"allow""#]);
     assert_eq!(out.count("FAIL"), 1, "{}", out.stdout);
 }
