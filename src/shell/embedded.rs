@@ -47,7 +47,17 @@ impl Eval<'_> {
                     }
                 }
             }
-            "tar" | "gtar" | "bsdtar" => self.tar(args),
+            // GNU tar reads the options in TAR_OPTIONS before its own.
+            "tar" | "gtar" | "bsdtar" => {
+                let mut all: Vec<String> = cmd
+                    .env
+                    .iter()
+                    .filter(|(name, _)| name == "TAR_OPTIONS")
+                    .flat_map(|(_, value)| value.split_whitespace().map(str::to_string))
+                    .collect();
+                all.extend(args.iter().cloned());
+                self.tar(&all)
+            }
             // An at or batch job is a shell script read from stdin.
             "at" | "batch" => {
                 if let Some(script) = cmd.stdin.clone() {
