@@ -56,7 +56,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         id: "admin.history-disable",
         category: "disable or clear shell history (history -c, unset HISTFILE, HISTSIZE=0)",
-        reason: "the record of what was run in this session is erased or never written, hiding it from review",
+        reason: "the record of what was run is erased or never written, hiding it from review",
         decision: Decision::Ask,
         matcher: Matcher::AnyProgram { signs: Signs::SETS, check: disables_history },
         hits: &["history -c", "history -cw", "unset HISTFILE", "export HISTFILE=/dev/null", "HISTSIZE=0", "export HISTIGNORE='*'", "export HISTCONTROL=ignorespace", "export HISTSIZE=0 HISTFILESIZE=0", "set +o history", "HISTFILE= bash -i", "ls; HISTFILE=/dev/null"],

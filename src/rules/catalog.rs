@@ -1,8 +1,6 @@
 //! The catalogue of built-in rules as rows a person reads: id, layer, decision, what it catches, where it lives, how many examples prove it.
 
-use super::{
-    files, tables, Table, EXFILTRATION, FETCHED, HARDLINE, LEAKS, POWER, REMOTE_CODE, SUDO_GUARD,
-};
+use super::{files, tables, Table, FLOOR, SUDO_GUARD};
 use crate::verdict::Decision;
 
 /// One rule as `warden rules list` and `docs/rules.md` show it.
@@ -25,17 +23,7 @@ pub struct Entry {
 /// Every built-in rule, command rules in evaluation order, then path rules.
 pub fn built_in() -> Vec<Entry> {
     let layer_of = |table: &Table| -> &'static str {
-        if [
-            &HARDLINE,
-            &POWER,
-            &EXFILTRATION,
-            &LEAKS,
-            &FETCHED,
-            &REMOTE_CODE,
-        ]
-        .iter()
-        .any(|t| std::ptr::eq(table, *t))
-        {
+        if FLOOR.iter().any(|t| std::ptr::eq(table, *t)) {
             "hardline"
         } else if std::ptr::eq(table, &SUDO_GUARD) {
             "sudo-guard"

@@ -248,7 +248,7 @@ pub static RULES: &[Rule] = &[
     Rule {
         id: "cloud.credential-create",
         category: "mint a cloud credential or login (IAM access keys, service-account keys, app secrets, console passwords, new cloud accounts)",
-        reason: "a key, password or token made now is a way into the account that outlives this session, and nobody reviews it the way they review a change of code",
+        reason: "a key, password or token made now is a way into the account that outlives the task at hand, and nobody reviews it the way they review a change of code",
         decision: Decision::Ask,
         matcher: Matcher::Verbs(CREDENTIALS),
         hits: &["aws iam create-access-key --user-name bob", "aws --profile prod iam create-login-profile --user-name eve --password x", "aws iam create-user --user-name svc", "gcloud iam service-accounts keys create k.json --iam-account=sa@p.iam.gserviceaccount.com", "az ad app credential reset --id 1", "az ad sp create-for-rbac --name ci", "kubectl create token admin -n kube-system", "gcloud compute instances add-metadata vm --metadata=ssh-keys='me:ssh-ed25519 AAAA'", "vault token create -policy=root"],

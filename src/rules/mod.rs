@@ -80,8 +80,8 @@ use crate::verdict::Decision;
 pub use signs::Signs;
 pub(crate) use system::runs_sudo;
 pub use tables::{
-    all, dangerous, hardline, sudo_guard, tables, DANGEROUS, EXFILTRATION, FETCHED, HARDLINE,
-    LEAKS, POWER, REMOTE_CODE, SUDO_GUARD,
+    all, dangerous, hardline, sudo_guard, tables, DANGEROUS, EXFILTRATION, FETCHED, FLOOR,
+    HARDLINE, LEAKS, POWER, REMOTE_CODE, SUDO_GUARD,
 };
 
 /// One built-in rule, with the examples that prove it.

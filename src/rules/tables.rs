@@ -295,31 +295,24 @@ pub static DANGEROUS: &[Table] = &[
     },
 ];
 
+/// The tables of the unbypassable floor, in evaluation order.
+pub static FLOOR: [&Table; 6] = [
+    &HARDLINE,
+    &POWER,
+    &EXFILTRATION,
+    &LEAKS,
+    &FETCHED,
+    &REMOTE_CODE,
+];
+
 /// Every table, in evaluation order.
 pub fn tables() -> impl Iterator<Item = &'static Table> {
-    [
-        &HARDLINE,
-        &POWER,
-        &EXFILTRATION,
-        &LEAKS,
-        &FETCHED,
-        &REMOTE_CODE,
-        &SUDO_GUARD,
-    ]
-    .into_iter()
-    .chain(DANGEROUS)
+    FLOOR.into_iter().chain([&SUDO_GUARD]).chain(DANGEROUS)
 }
 
 /// The unbypassable floor: every rule blocks.
 pub fn hardline() -> impl Iterator<Item = &'static Rule> {
-    HARDLINE
-        .rules
-        .iter()
-        .chain(POWER.rules)
-        .chain(EXFILTRATION.rules)
-        .chain(LEAKS.rules)
-        .chain(FETCHED.rules)
-        .chain(REMOTE_CODE.rules)
+    FLOOR.into_iter().flat_map(|t| t.rules)
 }
 
 /// `sudo -S` without a configured password.
