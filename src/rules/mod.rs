@@ -35,6 +35,7 @@ mod hardline;
 mod hidden;
 mod host;
 mod http;
+mod index;
 mod kernel;
 mod leak;
 pub(crate) mod links;
@@ -69,6 +70,7 @@ mod windows;
 mod windows_script;
 
 use gate::LazyRegex;
+use index::{ProgramIndex, Source};
 use once_cell::race::OnceBox;
 use once_cell::sync::{Lazy, OnceCell};
 
@@ -144,17 +146,6 @@ impl Matcher {
         };
         listed.iter().copied().chain(rows.iter().map(|v| v.program))
     }
-
-    /// The `k`th of [`Matcher::programs`], without walking to it.
-    fn program_at(&self, k: usize) -> Option<&'static str> {
-        match self {
-            Matcher::Command { programs, .. } | Matcher::Check { programs, .. } => {
-                programs.get(k).copied()
-            }
-            Matcher::Verbs(rows) => rows.get(k).map(|v| v.program),
-            Matcher::AnyProgram { .. } | Matcher::Analysis(_) => None,
-        }
-    }
 }
 
 /// One row of a [`Matcher::Verbs`] table: a program, the arguments that
@@ -219,11 +210,18 @@ pub fn program_names() -> Vec<&'static str> {
 }
 
 /// The floor, ready to match.
-pub(crate) static HARDLINE_SET: Lazy<RuleSet> = Lazy::new(|| RuleSet::new(hardline()));
+pub(crate) static HARDLINE_SET: Lazy<RuleSet> =
+    Lazy::new(|| RuleSet::indexed(hardline(), ProgramIndex::built(&FLOOR_INDEX)));
 /// The built-in dangerous rules, ready to match; a command that only asks
 /// for its help text is passed over.
-pub(crate) static DANGEROUS_SET: Lazy<RuleSet> =
-    Lazy::new(|| RuleSet::new(dangerous()).help_is_harmless());
+pub(crate) static DANGEROUS_SET: Lazy<RuleSet> = Lazy::new(|| {
+    RuleSet::indexed(dangerous(), ProgramIndex::built(&DANGEROUS_INDEX)).help_is_harmless()
+});
+
+static FLOOR_INDEX: index::Built<{ index::size(Source::Tables(&FLOOR)) }> =
+    index::Built::new(Source::Tables(&FLOOR));
+static DANGEROUS_INDEX: index::Built<{ index::size(Source::Slice(DANGEROUS)) }> =
+    index::Built::new(Source::Slice(DANGEROUS));
 
 /// What the caller knows that makes a rule's match of a command harmless
 /// after all (the disk shows the deleted paths are ones git ignores).
@@ -276,103 +274,6 @@ fn has_prefix(program: &str, prefix: &str) -> bool {
     match (program.as_bytes().first(), prefix.as_bytes().first()) {
         (Some(a), Some(b)) if a != b => false,
         _ => program.starts_with(prefix),
-    }
-}
-
-/// Program name to rule indices, as buckets in one flat array (the layout of
-/// a compressed sparse row). A hook call builds it once and asks it a
-/// handful of times, so building must be cheap: two passes over the rules
-/// and one small allocation, where a `HashMap` of vectors cost a third of a
-/// `git status` call's instructions in hashing, rehashing and per-program
-/// allocations. An entry is a rule and the place of the name among its
-/// programs, eight bytes, not the name itself: the memory a call touches
-/// fresh is counted in page faults, which cost more than the instructions.
-struct ProgramIndex {
-    /// Bucket `b` is `entries[starts[b]..starts[b + 1]]`.
-    starts: Vec<u32>,
-    /// Rule index and the name's place in its `programs()`, in rule order
-    /// within each bucket.
-    entries: Vec<(u32, u32)>,
-}
-
-impl ProgramIndex {
-    const BUCKETS: usize = 256;
-
-    fn bucket(program: &str) -> usize {
-        let bytes = program.as_bytes();
-        let first = bytes.first().copied().unwrap_or(0) as usize;
-        let last = bytes.last().copied().unwrap_or(0) as usize;
-        (bytes.len().wrapping_mul(31) ^ first ^ last.wrapping_mul(7)) % Self::BUCKETS
-    }
-
-    /// Calls `f` with every exact name of every rule, the rule and the
-    /// name's place: plain loops, since this runs twice on every call.
-    fn each_name(rules: &[&'static Rule], mut f: impl FnMut(&'static str, u32, u32)) {
-        for (i, rule) in rules.iter().enumerate() {
-            let mut one = |k: usize, p: &'static str| {
-                if !p.ends_with('*') {
-                    f(p, i as u32, k as u32);
-                }
-            };
-            match &rule.matcher {
-                Matcher::Command { programs, .. } | Matcher::Check { programs, .. } => {
-                    for (k, p) in programs.iter().enumerate() {
-                        one(k, p);
-                    }
-                }
-                Matcher::Verbs(rows) => {
-                    for (k, row) in rows.iter().enumerate() {
-                        one(k, row.program);
-                    }
-                }
-                Matcher::AnyProgram { .. } | Matcher::Analysis(_) => {}
-            }
-        }
-    }
-
-    fn new(rules: &[&'static Rule]) -> ProgramIndex {
-        let mut starts = vec![0u32; Self::BUCKETS + 1];
-        Self::each_name(rules, |name, _, _| starts[Self::bucket(name) + 1] += 1);
-        for b in 0..Self::BUCKETS {
-            starts[b + 1] += starts[b];
-        }
-        let mut next = starts.clone();
-        let mut entries = vec![(0u32, 0u32); starts[Self::BUCKETS] as usize];
-        Self::each_name(rules, |name, rule, k| {
-            let b = Self::bucket(name);
-            entries[next[b] as usize] = (rule, k);
-            next[b] += 1;
-        });
-        ProgramIndex { starts, entries }
-    }
-
-    /// The name entry `(rule, k)` stands for.
-    fn name(rules: &[&'static Rule], (rule, k): (u32, u32)) -> &'static str {
-        rules[rule as usize]
-            .matcher
-            .program_at(k as usize)
-            .unwrap_or("")
-    }
-
-    /// The rules naming `program`, in rule order (a rule naming it twice, twice).
-    fn get<'a>(
-        &'a self,
-        rules: &'a [&'static Rule],
-        program: &'a str,
-    ) -> impl Iterator<Item = usize> + 'a {
-        let b = Self::bucket(program);
-        self.entries[self.starts[b] as usize..self.starts[b + 1] as usize]
-            .iter()
-            .filter(move |&&entry| Self::name(rules, entry) == program)
-            .map(|&(rule, _)| rule as usize)
-    }
-
-    /// Every exact name indexed.
-    #[cfg(test)]
-    fn all<'a>(&'a self, rules: &'a [&'static Rule]) -> impl Iterator<Item = &'static str> + 'a {
-        self.entries
-            .iter()
-            .map(move |&entry| Self::name(rules, entry))
     }
 }
 
@@ -438,6 +339,16 @@ pub(super) fn asks_for_help(cmd: &Command) -> bool {
 impl RuleSet {
     pub fn new(rules: impl IntoIterator<Item = &'static Rule>) -> RuleSet {
         let rules: Vec<&'static Rule> = rules.into_iter().collect();
+        let index = ProgramIndex::new(&rules);
+        RuleSet::indexed(rules, index)
+    }
+
+    /// A set of `rules` whose program index is `by_program`.
+    fn indexed(
+        rules: impl IntoIterator<Item = &'static Rule>,
+        by_program: ProgramIndex,
+    ) -> RuleSet {
+        let rules: Vec<&'static Rule> = rules.into_iter().collect();
         let mut prefixed = Vec::new();
         let mut any_program = Vec::new();
         let mut whole_line = Vec::new();
@@ -483,7 +394,7 @@ impl RuleSet {
             .collect();
         let regexes = (0..cells).map(|_| OnceBox::new()).collect();
         RuleSet {
-            by_program: ProgramIndex::new(&rules),
+            by_program,
             rules,
             prefixed,
             any_program,

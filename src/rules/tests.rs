@@ -195,3 +195,13 @@ fn the_aws_cli_help_word_is_help_only_at_the_end() {
     let operand = crate::shell::analyze("aws ec2 terminate-instances --instance-ids help i-1");
     assert!(asking.first_match(&operand).is_some());
 }
+
+#[test]
+fn the_indexes_built_at_compile_time_are_the_ones_built_now() {
+    let floor: Vec<&'static Rule> = hardline().collect();
+    assert!(HARDLINE_SET.by_program.same_as(&ProgramIndex::new(&floor)));
+    let dangerous: Vec<&'static Rule> = dangerous().collect();
+    assert!(DANGEROUS_SET
+        .by_program
+        .same_as(&ProgramIndex::new(&dangerous)));
+}

@@ -1,0 +1,208 @@
+//! Program name to rule indices for a set of rules, worked out at compile time for the built-in sets.
+//!
+//! A command meets only the rules that name its program, so every call
+//! needs this index; building it at run time walked 1,500 names in two
+//! passes on every call, a quarter of a `git status` call's instructions.
+//! The same `const fn` builds it for the floor and the built-in dangerous
+//! rules into static tables, and at run time for any other set.
+
+use std::borrow::Cow;
+
+use super::{Matcher, Rule, Table};
+
+const BUCKETS: usize = 256;
+
+/// The rules a set is made of, in set order: what the index is built from.
+#[derive(Clone, Copy)]
+pub(crate) enum Source<'a> {
+    /// Tables, each by reference (the floor's).
+    Tables(&'a [&'a Table]),
+    /// Tables in one slice (the built-in dangerous rules').
+    Slice(&'a [Table]),
+    /// Rules listed one by one.
+    Rules(&'a [&'a Rule]),
+}
+
+impl<'a> Source<'a> {
+    /// How many rules group `t` holds; `None` past the last group.
+    const fn group_len(&self, t: usize) -> Option<usize> {
+        match *self {
+            Source::Tables(tables) if t < tables.len() => Some(tables[t].rules.len()),
+            Source::Slice(tables) if t < tables.len() => Some(tables[t].rules.len()),
+            Source::Rules(rules) if t == 0 => Some(rules.len()),
+            _ => None,
+        }
+    }
+
+    /// Rule `r` of group `t`, which [`Source::group_len`] bounds.
+    const fn rule(&self, t: usize, r: usize) -> &'a Rule {
+        match *self {
+            Source::Tables(tables) => &tables[t].rules[r],
+            Source::Slice(tables) => &tables[t].rules[r],
+            Source::Rules(rules) => rules[r],
+        }
+    }
+}
+
+/// The `k`th program name `matcher` is indexed under, if it has one.
+pub(super) const fn program_at(matcher: &Matcher, k: usize) -> Option<&'static str> {
+    match matcher {
+        Matcher::Command { programs, .. } | Matcher::Check { programs, .. }
+            if k < programs.len() =>
+        {
+            Some(programs[k])
+        }
+        Matcher::Verbs(rows) if k < rows.len() => Some(rows[k].program),
+        _ => None,
+    }
+}
+
+const fn bucket(program: &str) -> usize {
+    let bytes = program.as_bytes();
+    let (first, last) = match bytes {
+        [] => (0, 0),
+        [first, .., last] => (*first as usize, *last as usize),
+        [only] => (*only as usize, *only as usize),
+    };
+    (bytes.len().wrapping_mul(31) ^ first ^ last.wrapping_mul(7)) % BUCKETS
+}
+
+/// Walks every exact name (a `name*` prefix is not one) of every rule:
+/// counting each into `counts[bucket + 1]`, or, with `place`, writing its
+/// entry at `counts[bucket]` and moving that on.
+const fn walk(
+    source: Source,
+    counts: &mut [u32; BUCKETS + 1],
+    entries: &mut [(u32, u32)],
+    place: bool,
+) {
+    let (mut t, mut i) = (0, 0u32);
+    while let Some(len) = source.group_len(t) {
+        let mut r = 0;
+        while r < len {
+            let matcher = &source.rule(t, r).matcher;
+            let mut k = 0;
+            while let Some(name) = program_at(matcher, k) {
+                if !matches!(name.as_bytes(), [.., b'*']) {
+                    let b = bucket(name);
+                    if place {
+                        entries[counts[b] as usize] = (i, k as u32);
+                        counts[b] += 1;
+                    } else {
+                        counts[b + 1] += 1;
+                    }
+                }
+                k += 1;
+            }
+            (i, r) = (i + 1, r + 1);
+        }
+        t += 1;
+    }
+}
+
+/// Where each bucket starts: counted, then summed.
+const fn starts(source: Source) -> [u32; BUCKETS + 1] {
+    let mut starts = [0u32; BUCKETS + 1];
+    walk(source, &mut starts, &mut [], false);
+    let mut b = 0;
+    while b < BUCKETS {
+        starts[b + 1] += starts[b];
+        b += 1;
+    }
+    starts
+}
+
+/// How many entries the index of `source` has.
+pub(crate) const fn size(source: Source) -> usize {
+    starts(source)[BUCKETS] as usize
+}
+
+/// An index built at compile time, `N` being [`size`] of its source.
+pub(crate) struct Built<const N: usize> {
+    starts: [u32; BUCKETS + 1],
+    entries: [(u32, u32); N],
+}
+
+impl<const N: usize> Built<N> {
+    pub(crate) const fn new(source: Source) -> Built<N> {
+        let starts = starts(source);
+        let mut next = starts;
+        let mut entries = [(0u32, 0u32); N];
+        walk(source, &mut next, &mut entries, true);
+        Built { starts, entries }
+    }
+}
+
+/// Program name to rule indices, as buckets in one flat array (the layout
+/// of a compressed sparse row). An entry is a rule and the place of the
+/// name among its programs, eight bytes, not the name itself: the pages a
+/// call touches are counted in page faults, which cost more than the
+/// instructions.
+pub(super) struct ProgramIndex {
+    /// Bucket `b` is `entries[starts[b]..starts[b + 1]]`.
+    starts: Cow<'static, [u32]>,
+    /// Rule index and the name's place in its programs, in rule order
+    /// within each bucket.
+    entries: Cow<'static, [(u32, u32)]>,
+}
+
+impl ProgramIndex {
+    /// The index of `rules`, built now.
+    pub(super) fn new(rules: &[&'static Rule]) -> ProgramIndex {
+        let source = Source::Rules(rules);
+        let starts = starts(source);
+        let mut next = starts;
+        let mut entries = vec![(0u32, 0u32); starts[BUCKETS] as usize];
+        walk(source, &mut next, &mut entries, true);
+        ProgramIndex {
+            starts: Cow::Owned(starts.to_vec()),
+            entries: Cow::Owned(entries),
+        }
+    }
+
+    /// An index built at compile time.
+    pub(super) fn built<const N: usize>(built: &'static Built<N>) -> ProgramIndex {
+        ProgramIndex {
+            starts: Cow::Borrowed(&built.starts),
+            entries: Cow::Borrowed(&built.entries),
+        }
+    }
+
+    /// The name entry `(rule, k)` stands for.
+    fn name(rules: &[&'static Rule], (rule, k): (u32, u32)) -> &'static str {
+        rules
+            .get(rule as usize)
+            .and_then(|r| program_at(&r.matcher, k as usize))
+            .unwrap_or("")
+    }
+
+    /// The rules naming `program`, in rule order (a rule naming it twice, twice).
+    pub(super) fn get<'a>(
+        &'a self,
+        rules: &'a [&'static Rule],
+        program: &'a str,
+    ) -> impl Iterator<Item = usize> + 'a {
+        let b = bucket(program);
+        self.entries[self.starts[b] as usize..self.starts[b + 1] as usize]
+            .iter()
+            .filter(move |&&entry| Self::name(rules, entry) == program)
+            .map(|&(rule, _)| rule as usize)
+    }
+
+    /// Every exact name indexed.
+    #[cfg(test)]
+    pub(super) fn all<'a>(
+        &'a self,
+        rules: &'a [&'static Rule],
+    ) -> impl Iterator<Item = &'static str> + 'a {
+        self.entries
+            .iter()
+            .map(move |&entry| Self::name(rules, entry))
+    }
+
+    /// Whether two indexes hold the same buckets.
+    #[cfg(test)]
+    pub(super) fn same_as(&self, other: &ProgramIndex) -> bool {
+        self.starts == other.starts && self.entries == other.entries
+    }
+}
