@@ -6,8 +6,6 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
-use once_cell::sync::Lazy;
-
 use super::reach;
 use crate::config::policy::FileSubject;
 use crate::payload::ToolCall;
@@ -575,8 +573,8 @@ fn command_uses(cmd: &Command, writes_arguments: bool) -> Vec<access::FileUse<'_
     // Reads that never show the content to the agent (copies, `source`,
     // checksums) are not a secret read; where the copy lands is judged.
     // Asked of every command: one probe each instead of scanning the lists.
-    static QUIET: Lazy<NameSet> = Lazy::new(|| names::set(&[QUIET_READERS]));
-    static EDITING: Lazy<NameSet> = Lazy::new(|| names::set(&[EDITORS]));
+    static QUIET: NameSet = names::name_set!(QUIET_READERS);
+    static EDITING: NameSet = names::name_set!(EDITORS);
     if QUIET.contains(cmd.program.as_str()) {
         uses.retain(|u| u.access == access::Access::Write);
     }

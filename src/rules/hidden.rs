@@ -12,8 +12,6 @@
 
 use std::borrow::Cow;
 
-use once_cell::sync::Lazy;
-
 use crate::shell::names::{self, NameSet};
 use crate::shell::{
     self, has_model, has_whitespace, program_name_of, shell_quote, Analysis, Command, Finding,
@@ -74,7 +72,7 @@ const DATA_PROGRAMS: &[&str] = &[
 
 /// Whether `program` is one of [`DATA_PROGRAMS`], asked of every command.
 pub(super) fn is_data_program(program: &str) -> bool {
-    static SET: Lazy<NameSet> = Lazy::new(|| names::set(&[DATA_PROGRAMS]));
+    static SET: NameSet = names::name_set!(DATA_PROGRAMS);
     SET.contains(program)
 }
 

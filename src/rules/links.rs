@@ -5,8 +5,6 @@
 
 use std::borrow::Cow;
 
-use once_cell::sync::Lazy;
-
 use super::access::landings;
 use super::opts::{parse_opts, Spec, MODE};
 use crate::resolve::Last;
@@ -275,16 +273,12 @@ const FOLLOWERS: &[&str] = &[
 /// says otherwise, and what opens a file or device follows it.
 pub fn last_named(cmd: &Command) -> Option<Last> {
     // Asked of every command of every line: one probe of a table.
-    static TREATS: Lazy<NameMap<Treats>> = Lazy::new(|| {
-        let keeps = ["rm", "srm", "unlink", "rmdir", "mv"].map(|p| (p, Treats::Keep));
-        let follows = FOLLOWERS.iter().map(|p| (*p, Treats::Follow));
-        let own = [
-            ("chown", Treats::Chown),
-            ("chgrp", Treats::Chown),
-            ("find", Treats::Find),
-        ];
-        names::first_by_name(keeps.into_iter().chain(follows).chain(own))
-    });
+    static TREATS: NameMap<Treats> = names::name_map!(Treats;
+        &["rm", "srm", "unlink", "rmdir", "mv"] => Treats::Keep,
+        FOLLOWERS => Treats::Follow,
+        &["chown", "chgrp"] => Treats::Chown,
+        &["find"] => Treats::Find,
+    );
     let program = cmd.program.as_str();
     let treats = match TREATS.get(program) {
         Some(treats) => *treats,

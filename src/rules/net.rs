@@ -1,10 +1,8 @@
 //! Built-in rules: the network as a code or exfiltration channel (remote scripts run by a shell, decoded payloads, instance metadata); credential uploads are in `secrets`.
 
-use once_cell::sync::Lazy;
-
 use super::exec::{reads_code_from_stdin, INTERPRETERS};
 use super::{program_in, Matcher, Rule, Signs};
-use crate::shell::names::ProgramSet;
+use crate::shell::names::{self, ProgramSet};
 use crate::shell::{Analysis, Command, RedirectOp};
 use crate::verdict::Decision;
 
@@ -299,7 +297,7 @@ fn pipeline(cmd: &Command) -> String {
 /// Whether `program` is one of [`INTERPRETERS`]: asked several times of
 /// every command, so one probe rather than a scan of the list.
 fn is_interpreter(program: &str) -> bool {
-    static SET: Lazy<ProgramSet> = Lazy::new(|| ProgramSet::new(INTERPRETERS));
+    static SET: ProgramSet = names::program_set!(INTERPRETERS);
     SET.contains(program)
 }
 

@@ -1,12 +1,10 @@
 //! What particular programs do with their arguments: wrappers that run another command, shells and `eval` that run text, `find`/`xargs` that run commands on files.
 
-use once_cell::sync::Lazy;
-
 use super::command::{program_name, program_name_of, Command, Wrapper};
 use super::eval::{file_key, Eval};
 use super::expand::Field;
 use super::interp;
-use super::names::NameSet;
+use super::names::{self, NameSet};
 use super::shells::reads_fd0;
 use super::wrappers::{self, split_assignment};
 
@@ -48,10 +46,11 @@ const MODELLED: &[&str] = &[
 /// Whether warden models what `program` runs (a shell, an interpreter, a
 /// wrapper, a decoder, or one of the programs `Eval::special` knows).
 pub fn has_model(program: &str) -> bool {
-    // Asked of every command, several times: one probe of the lists and the
-    // wrappers' names together.
-    static NAMED: Lazy<NameSet> = Lazy::new(|| modelled_names().collect());
-    NAMED.contains(program) || interp::language(program).is_some()
+    // Asked of every command, several times: one probe of the lists.
+    static NAMED: NameSet = names::name_set!(MODELLED, SHELLS, DECODERS);
+    NAMED.contains(program)
+        || wrappers::find(program).is_some()
+        || interp::language(program).is_some()
 }
 
 /// The names [`has_model`] knows by name; interpreters (`python3.11`) are

@@ -14,13 +14,11 @@ mod table;
 #[cfg(test)]
 mod tests;
 
-use once_cell::sync::Lazy;
-
 pub(in crate::shell) use options::{Key, Opt, Syntax};
 pub(in crate::shell) use sandboxes::binds_directories;
 
 use super::expand::Field;
-use super::names::{self, NameMap};
+use super::names::{self, NameMap, Slot};
 
 /// Most places one wrapper's command is read to start at, beyond the first.
 pub(super) const MAX_READINGS_PER_WRAPPER: usize = 16;
@@ -118,8 +116,20 @@ pub(super) const fn plain(name: &'static str) -> WrapperSpec {
 /// Asked for every command and every word that may start one, so a map
 /// from name to the first entry of that name replaces the scan of the tables.
 pub(super) fn find(name: &str) -> Option<&'static WrapperSpec> {
-    static BY_NAME: Lazy<NameMap<&'static WrapperSpec>> =
-        Lazy::new(|| names::first_by_name(all().map(|w| (w.name, w))));
+    static SLOTS: [Slot<&WrapperSpec>; names::table_size(COUNT)] = {
+        let mut slots = [Slot::VACANT; names::table_size(COUNT)];
+        let mut t = 0;
+        while t < TABLES.len() {
+            let mut i = 0;
+            while i < TABLES[t].len() {
+                names::insert(&mut slots, TABLES[t][i].name, &TABLES[t][i]);
+                i += 1;
+            }
+            t += 1;
+        }
+        slots
+    };
+    static BY_NAME: NameMap<&WrapperSpec> = NameMap::built(&SLOTS);
     BY_NAME.get(name).copied()
 }
 
@@ -128,12 +138,15 @@ pub(super) fn names() -> impl Iterator<Item = &'static str> {
     all().map(|w| w.name)
 }
 
+/// The wrapper tables, in the order a lookup by name prefers.
+const TABLES: [&[WrapperSpec]; 3] = [table::WRAPPERS, sandboxes::WRAPPERS, runners::WRAPPERS];
+
+/// How many wrappers the tables hold.
+const COUNT: usize = TABLES[0].len() + TABLES[1].len() + TABLES[2].len();
+
 /// Every wrapper, in the order a lookup by name prefers.
 fn all() -> impl Iterator<Item = &'static WrapperSpec> {
-    table::WRAPPERS
-        .iter()
-        .chain(sandboxes::WRAPPERS)
-        .chain(runners::WRAPPERS)
+    TABLES.into_iter().flatten()
 }
 
 /// One use of a wrapper, read: its own words and what they say, and the

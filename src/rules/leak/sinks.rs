@@ -1,7 +1,5 @@
 //! Where a command sends data off the machine, and in which part of the request: HTTP clients (credentials, body, URL, host), raw sockets, DNS look-ups, file copies and uploads, and git pushes.
 
-use once_cell::sync::Lazy;
-
 use super::hosts::{has_literal_part, literal_host, split_url};
 use super::sources::{
     command_secret, path_secret, stdin_secret, strongest, word_secret, Carried, Flow,
@@ -69,7 +67,7 @@ const SENDERS: &[&str] = &[
 /// Whether a program may send something: the rest are passed over cheaply.
 pub(in crate::rules) fn may_send(program: &str) -> bool {
     // Nine rules ask this of every command of a line: one probe, not four scans.
-    static SET: Lazy<NameSet> = Lazy::new(|| names::set(&[SENDERS, RESOLVERS, SOCKETS, MAILERS]));
+    static SET: NameSet = names::name_set!(SENDERS, RESOLVERS, SOCKETS, MAILERS);
     SET.contains(program)
 }
 

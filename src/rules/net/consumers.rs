@@ -5,10 +5,8 @@
 //! its input with code warden reads and finds no evaluation in). Anything
 //! known to run its input blocks; anything else asks.
 
-use once_cell::sync::Lazy;
-
 use crate::rules::program_in;
-use crate::shell::names::ProgramSet;
+use crate::shell::names::{self, ProgramSet};
 use crate::shell::{
     interpreter_invocation, read_interpreter_code, Command, InterpreterSource, RedirectOp,
 };
@@ -26,7 +24,7 @@ const SOURCES: &[&str] = &[
 /// Whether `cmd` writes what a network peer sent to its stdout: a fetcher,
 /// a socket client or listener, or a command reading `/dev/tcp`/`/dev/udp`.
 pub(in crate::rules) fn is_network_source(cmd: &Command) -> bool {
-    static SET: Lazy<ProgramSet> = Lazy::new(|| ProgramSet::new(SOURCES));
+    static SET: ProgramSet = names::program_set!(SOURCES);
     SET.contains(&cmd.program)
         || (cmd.program == "openssl" && cmd.args.first().is_some_and(|a| a == "s_client"))
         || cmd
@@ -90,8 +88,8 @@ const RUNNERS: &[&str] = &[
 
 /// What `cmd`, a stage of a pipeline, does with the input it is fed.
 pub(in crate::rules) fn input_use(cmd: &Command) -> Use {
-    static DATA_SET: Lazy<ProgramSet> = Lazy::new(|| ProgramSet::new(DATA));
-    static RUNNER_SET: Lazy<ProgramSet> = Lazy::new(|| ProgramSet::new(RUNNERS));
+    static DATA_SET: ProgramSet = names::program_set!(DATA);
+    static RUNNER_SET: ProgramSet = names::program_set!(RUNNERS);
     let program = cmd.program.as_str();
     match program {
         "sed" | "gsed" => return runs_if(sed_runs_input(cmd)),

@@ -81,18 +81,16 @@ pub(super) const WALK_CALLS: &[&str] = &[
 /// Names worth a closer look; every other identifier is skipped.
 pub(super) fn interesting(name: &str) -> bool {
     // Asked of every name in every snippet: one probe, not seven scans.
-    static TABLES: Lazy<NameSet> = Lazy::new(|| {
-        names::set(&[
-            COMMAND_CALLS,
-            CODE_CALLS,
-            FILE_CALLS,
-            NATIVE_CALLS,
-            NATIVE_MAYBE,
-            NET_CALLS,
-            WALK_CALLS,
-            indirect::CALLERS,
-        ])
-    });
+    static TABLES: NameSet = names::name_set!(
+        COMMAND_CALLS,
+        CODE_CALLS,
+        FILE_CALLS,
+        NATIVE_CALLS,
+        NATIVE_MAYBE,
+        NET_CALLS,
+        WALK_CALLS,
+        indirect::CALLERS,
+    );
     TABLES.contains(name) || is_exec_family(name)
 }
 
