@@ -6,11 +6,8 @@
 //! (the content, when the same call wrote it); code warden cannot read asks
 //! when it can reach processes, files or the network.
 
-use std::collections::HashMap;
-
-use once_cell::sync::Lazy;
-
 use super::eval::shell_quote;
+use super::names::{self, NameMap, Slot};
 
 mod languages;
 
@@ -179,22 +176,55 @@ pub static SINKS: &[Sink] = &[
     Sink { programs: &["expect"], given: Given::Operand, lang: Lang::Script },
 ];
 
-/// Row indexes by program name, built once per process.
-static BY_PROGRAM: Lazy<HashMap<&'static str, Vec<usize>>> = Lazy::new(|| {
-    let mut map: HashMap<&'static str, Vec<usize>> = HashMap::new();
-    for (i, sink) in SINKS.iter().enumerate() {
-        if sink.programs != ANY {
-            for p in sink.programs {
-                map.entry(*p).or_default().push(i);
-            }
+/// How many program names the rows hold, rows for any program left out.
+const NAMES: usize = {
+    let (mut n, mut i) = (0, 0);
+    while i < SINKS.len() {
+        if !is_any(SINKS[i].programs) {
+            n += SINKS[i].programs.len();
         }
+        i += 1;
     }
-    map
-});
+    n
+};
+
+/// Whether `programs` is [`ANY`].
+const fn is_any(programs: &[&str]) -> bool {
+    matches!(programs, [only] if matches!(only.as_bytes(), b"(any)"))
+}
+
+/// Each program name to the first row naming it, built at compile time: a
+/// call looks up a program or two and walks on from there.
+static FIRST_ROW: NameMap<u16> = {
+    static SLOTS: [Slot<u16>; names::table_size(NAMES)] = {
+        let mut slots = [Slot::VACANT; names::table_size(NAMES)];
+        let mut i = 0;
+        while i < SINKS.len() {
+            let mut k = 0;
+            while k < SINKS[i].programs.len() && !is_any(SINKS[i].programs) {
+                names::insert(&mut slots, SINKS[i].programs[k], i as u16);
+                k += 1;
+            }
+            i += 1;
+        }
+        slots
+    };
+    NameMap::built(&SLOTS)
+};
+
+/// The rows naming `program`, in table order.
+fn rows_of(program: &str) -> Option<impl Iterator<Item = &'static Sink> + '_> {
+    let first = *FIRST_ROW.get(program)? as usize;
+    Some(
+        SINKS[first..]
+            .iter()
+            .filter(move |sink| sink.programs.contains(&program)),
+    )
+}
 
 /// Whether any row names `program`.
 pub fn is_sink_program(program: &str) -> bool {
-    BY_PROGRAM.contains_key(program)
+    FIRST_ROW.contains(program)
 }
 
 /// Programs a program-valued option may name that only show, edit or
@@ -255,11 +285,13 @@ pub fn inert_program(value: &str) -> bool {
 /// The program-valued options of `program` in `args` that name a program
 /// other than an inert one: what a rule asks about.
 pub fn unknown_programs(program: &str, args: &[String]) -> bool {
-    BY_PROGRAM.get(program).is_some_and(|rows| {
-        rows.iter()
-            .filter(|row| SINKS[**row].lang == Lang::Program)
-            .flat_map(|row| values(SINKS[*row].given, args))
-            .any(|value| !inert_program(&value))
+    rows_of(program).is_some_and(|mut rows| {
+        rows.any(|row| {
+            row.lang == Lang::Program
+                && values(row.given, args)
+                    .iter()
+                    .any(|value| !inert_program(value))
+        })
     })
 }
 

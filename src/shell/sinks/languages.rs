@@ -1,6 +1,6 @@
 //! How the code a sink takes is judged, language by language: shell text re-analysed, Python and Lua handed to the interpreter readers, Vim Ex, Elisp and debugger commands read for the calls that run or remove, scripts judged by where they are.
 
-use super::{inert_program, is_shell_text, values, Given, Lang, BY_PROGRAM, SINKS};
+use super::{inert_program, is_shell_text, rows_of, values, Given, Lang, SINKS};
 use crate::shell::command::Command;
 use crate::shell::eval::{file_key, shell_quote, Eval};
 
@@ -31,11 +31,10 @@ impl Eval<'_> {
         args: &[String],
         stdin: Option<&str>,
     ) {
-        let Some(rows) = BY_PROGRAM.get(program) else {
+        let Some(rows) = rows_of(program) else {
             return;
         };
-        for &row in rows {
-            let sink = &SINKS[row];
+        for sink in rows {
             for code in values(sink.given, args) {
                 self.judge_code(sink.lang, &code, program, stdin.map(str::to_string));
             }
