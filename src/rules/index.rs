@@ -67,15 +67,19 @@ const fn bucket(program: &str) -> usize {
     (bytes.len().wrapping_mul(31) ^ first ^ last.wrapping_mul(7)) % BUCKETS
 }
 
-/// Walks every exact name (a `name*` prefix is not one) of every rule:
-/// counting each into `counts[bucket + 1]`, or, with `place`, writing its
-/// entry at `counts[bucket]` and moving that on.
-const fn walk(
-    source: Source,
-    counts: &mut [u32; BUCKETS + 1],
-    entries: &mut [(u32, u32)],
-    place: bool,
-) {
+/// What [`walk`] does with each name it meets.
+enum Visit<'e> {
+    /// Counts each exact name into `counts[bucket + 1]`.
+    Count,
+    /// Writes each exact name's entry at `counts[bucket]` and moves that on.
+    Place(&'e mut [(u32, u32)]),
+    /// Writes each prefix (`mkfs*`, without its `*`) and its rule in order,
+    /// counting them in `counts[0]`.
+    Prefixes(&'e mut [(&'static str, u32)]),
+}
+
+/// Walks every name of every rule, doing `visit` with it.
+const fn walk(source: Source, counts: &mut [u32; BUCKETS + 1], mut visit: Visit) {
     let (mut t, mut i) = (0, 0u32);
     while let Some(len) = source.group_len(t) {
         let mut r = 0;
@@ -83,13 +87,22 @@ const fn walk(
             let matcher = &source.rule(t, r).matcher;
             let mut k = 0;
             while let Some(name) = program_at(matcher, k) {
-                if !matches!(name.as_bytes(), [.., b'*']) {
-                    let b = bucket(name);
-                    if place {
+                let b = bucket(name);
+                match (&mut visit, name.as_bytes()) {
+                    (Visit::Prefixes(out), [stem @ .., b'*']) => {
+                        // Counting only, the output is empty. Cutting off an
+                        // ASCII `*` leaves valid UTF-8.
+                        let n = counts[0] as usize;
+                        if let (true, Ok(stem)) = (n < out.len(), std::str::from_utf8(stem)) {
+                            out[n] = (stem, i);
+                        }
+                        counts[0] += 1;
+                    }
+                    (Visit::Prefixes(_), _) | (_, [.., b'*']) => {}
+                    (Visit::Count, _) => counts[b + 1] += 1,
+                    (Visit::Place(entries), _) => {
                         entries[counts[b] as usize] = (i, k as u32);
                         counts[b] += 1;
-                    } else {
-                        counts[b + 1] += 1;
                     }
                 }
                 k += 1;
@@ -103,7 +116,7 @@ const fn walk(
 /// Where each bucket starts: counted, then summed.
 const fn starts(source: Source) -> [u32; BUCKETS + 1] {
     let mut starts = [0u32; BUCKETS + 1];
-    walk(source, &mut starts, &mut [], false);
+    walk(source, &mut starts, Visit::Count);
     let mut b = 0;
     while b < BUCKETS {
         starts[b + 1] += starts[b];
@@ -112,24 +125,43 @@ const fn starts(source: Source) -> [u32; BUCKETS + 1] {
     starts
 }
 
-/// How many entries the index of `source` has.
+/// How many exact names the index of `source` has.
 pub(crate) const fn size(source: Source) -> usize {
     starts(source)[BUCKETS] as usize
 }
 
-/// An index built at compile time, `N` being [`size`] of its source.
-pub(crate) struct Built<const N: usize> {
-    starts: [u32; BUCKETS + 1],
-    entries: [(u32, u32); N],
+/// How many prefixes (`mkfs*`) the rules of `source` name.
+pub(crate) const fn prefix_count(source: Source) -> usize {
+    let mut counts = [0u32; BUCKETS + 1];
+    walk(source, &mut counts, Visit::Prefixes(&mut []));
+    counts[0] as usize
 }
 
-impl<const N: usize> Built<N> {
-    pub(crate) const fn new(source: Source) -> Built<N> {
+/// An index built at compile time, `N` being [`size`] and `P`
+/// [`prefix_count`] of its source.
+pub(crate) struct Built<const N: usize, const P: usize> {
+    starts: [u32; BUCKETS + 1],
+    entries: [(u32, u32); N],
+    prefixed: [(&'static str, u32); P],
+}
+
+impl<const N: usize, const P: usize> Built<N, P> {
+    pub(crate) const fn new(source: Source) -> Built<N, P> {
         let starts = starts(source);
         let mut next = starts;
         let mut entries = [(0u32, 0u32); N];
-        walk(source, &mut next, &mut entries, true);
-        Built { starts, entries }
+        walk(source, &mut next, Visit::Place(&mut entries));
+        let mut prefixed = [("", 0u32); P];
+        walk(
+            source,
+            &mut [0; BUCKETS + 1],
+            Visit::Prefixes(&mut prefixed),
+        );
+        Built {
+            starts,
+            entries,
+            prefixed,
+        }
     }
 }
 
@@ -144,6 +176,9 @@ pub(super) struct ProgramIndex {
     /// Rule index and the name's place in its programs, in rule order
     /// within each bucket.
     entries: Cow<'static, [(u32, u32)]>,
+    /// The names that are prefixes (`mkfs*`, kept as `mkfs`) and their
+    /// rules, in rule order.
+    pub(super) prefixed: Cow<'static, [(&'static str, u32)]>,
 }
 
 impl ProgramIndex {
@@ -153,18 +188,28 @@ impl ProgramIndex {
         let starts = starts(source);
         let mut next = starts;
         let mut entries = vec![(0u32, 0u32); starts[BUCKETS] as usize];
-        walk(source, &mut next, &mut entries, true);
+        walk(source, &mut next, Visit::Place(&mut entries));
+        let mut prefixed = vec![("", 0u32); prefix_count(source)];
+        walk(
+            source,
+            &mut [0; BUCKETS + 1],
+            Visit::Prefixes(&mut prefixed),
+        );
         ProgramIndex {
             starts: Cow::Owned(starts.to_vec()),
             entries: Cow::Owned(entries),
+            prefixed: Cow::Owned(prefixed),
         }
     }
 
     /// An index built at compile time.
-    pub(super) fn built<const N: usize>(built: &'static Built<N>) -> ProgramIndex {
+    pub(super) fn built<const N: usize, const P: usize>(
+        built: &'static Built<N, P>,
+    ) -> ProgramIndex {
         ProgramIndex {
             starts: Cow::Borrowed(&built.starts),
             entries: Cow::Borrowed(&built.entries),
+            prefixed: Cow::Borrowed(&built.prefixed),
         }
     }
 
@@ -176,7 +221,9 @@ impl ProgramIndex {
             .unwrap_or("")
     }
 
-    /// The rules naming `program`, in rule order (a rule naming it twice, twice).
+    /// The rules naming `program`, in rule order (a rule naming it twice,
+    /// twice: `candidates` drops the repeat, which is cheaper than
+    /// searching a long table's names for it while building).
     pub(super) fn get<'a>(
         &'a self,
         rules: &'a [&'static Rule],
@@ -203,6 +250,8 @@ impl ProgramIndex {
     /// Whether two indexes hold the same buckets.
     #[cfg(test)]
     pub(super) fn same_as(&self, other: &ProgramIndex) -> bool {
-        self.starts == other.starts && self.entries == other.entries
+        self.starts == other.starts
+            && self.entries == other.entries
+            && self.prefixed == other.prefixed
     }
 }

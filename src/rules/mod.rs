@@ -218,10 +218,16 @@ pub(crate) static DANGEROUS_SET: Lazy<RuleSet> = Lazy::new(|| {
     RuleSet::indexed(dangerous(), ProgramIndex::built(&DANGEROUS_INDEX)).help_is_harmless()
 });
 
-static FLOOR_INDEX: index::Built<{ index::size(Source::Tables(&FLOOR)) }> =
-    index::Built::new(Source::Tables(&FLOOR));
-static DANGEROUS_INDEX: index::Built<{ index::size(Source::Slice(DANGEROUS)) }> =
-    index::Built::new(Source::Slice(DANGEROUS));
+const FLOOR_SOURCE: Source = Source::Tables(&FLOOR);
+static FLOOR_INDEX: index::Built<
+    { index::size(FLOOR_SOURCE) },
+    { index::prefix_count(FLOOR_SOURCE) },
+> = index::Built::new(FLOOR_SOURCE);
+const DANGEROUS_SOURCE: Source = Source::Slice(DANGEROUS);
+static DANGEROUS_INDEX: index::Built<
+    { index::size(DANGEROUS_SOURCE) },
+    { index::prefix_count(DANGEROUS_SOURCE) },
+> = index::Built::new(DANGEROUS_SOURCE);
 
 /// What the caller knows that makes a rule's match of a command harmless
 /// after all (the disk shows the deleted paths are ones git ignores).
@@ -246,7 +252,6 @@ type Quote = (String, Option<Rc<Through>>);
 pub(crate) struct RuleSet {
     rules: Vec<&'static Rule>,
     by_program: ProgramIndex,
-    prefixed: Vec<(&'static str, usize)>,
     any_program: Vec<usize>,
     /// For each set of signs (by [`Signs::index`]), the rules for any
     /// program a command showing those signs may match, in rule order: the
@@ -349,7 +354,6 @@ impl RuleSet {
         by_program: ProgramIndex,
     ) -> RuleSet {
         let rules: Vec<&'static Rule> = rules.into_iter().collect();
-        let mut prefixed = Vec::new();
         let mut any_program = Vec::new();
         let mut whole_line = Vec::new();
         let mut first_regex = Vec::with_capacity(rules.len());
@@ -365,17 +369,7 @@ impl RuleSet {
                 whole_line.push(i);
                 continue;
             }
-            // A table naming a program twice is indexed under it twice:
-            // `candidates` drops the repeat, which is cheaper than searching
-            // a long table's names for it here.
-            let mut names_none = true;
-            for p in rule.matcher.programs() {
-                names_none = false;
-                if let Some(prefix) = p.strip_suffix('*') {
-                    prefixed.push((prefix, i));
-                }
-            }
-            if names_none {
+            if index::program_at(&rule.matcher, 0).is_none() {
                 any_program.push(i);
             }
         }
@@ -396,7 +390,6 @@ impl RuleSet {
         RuleSet {
             by_program,
             rules,
-            prefixed,
             any_program,
             any_by_signs,
             whole_line,
@@ -420,7 +413,10 @@ impl RuleSet {
 
     /// Whether a rule of this set names `program` by a prefix (`mkfs*`).
     pub(crate) fn names_by_prefix(&self, program: &str) -> bool {
-        self.prefixed.iter().any(|(p, _)| has_prefix(program, p))
+        self.by_program
+            .prefixed
+            .iter()
+            .any(|(p, _)| has_prefix(program, p))
     }
 
     /// The commands of `analysis` this set judges one by one.
@@ -527,9 +523,9 @@ impl RuleSet {
         // by a prefix need sorting in.
         let mut named: Vec<usize> = self.by_program.get(&self.rules, program).collect();
         let indexed = named.len();
-        for (prefix, i) in &self.prefixed {
+        for &(prefix, i) in self.by_program.prefixed.iter() {
             if has_prefix(program, prefix) {
-                named.push(*i);
+                named.push(i as usize);
             }
         }
         if named.len() > indexed {

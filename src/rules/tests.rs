@@ -21,12 +21,10 @@ fn merged_candidates_are_the_sorted_union() {
                 set.any_by_signs[Signs::default().index()].clone()
             };
             want.extend(set.by_program.get(&set.rules, program));
-            want.extend(
-                set.prefixed
-                    .iter()
-                    .filter(|(p, _)| program.starts_with(p))
-                    .map(|(_, i)| *i),
-            );
+            want.extend(set.rules.iter().enumerate().filter_map(|(i, rule)| {
+                let mut prefixes = rule.matcher.programs().filter_map(|p| p.strip_suffix('*'));
+                prefixes.any(|p| program.starts_with(p)).then_some(i)
+            }));
             want.sort_unstable();
             want.dedup();
             assert_eq!(
