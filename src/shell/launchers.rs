@@ -3,6 +3,7 @@
 use super::command::Command;
 use super::eval::{shell_quote, Eval};
 use super::programs::{option_value, split_options};
+use super::sinks::option_values;
 use super::wrappers::Peeled;
 
 /// tmux commands whose trailing arguments are a shell command, with their
@@ -120,8 +121,15 @@ impl Eval<'_> {
 
     /// Code in a wrapper's own options (gdb's `-ex`, strace's `-o '|CMD'`):
     /// the code-sink table's rows for the wrapper, over those options.
-    pub(super) fn wrapper_options(&mut self, name: &str, peeled: &Peeled) {
-        self.sink_args(name, &peeled.own, None);
+    pub(super) fn wrapper_options(&mut self, cmd: &Command, name: &str, peeled: &Peeled) {
+        let wrapper = Command {
+            program: name.to_string(),
+            cwd: cmd.cwd.clone(),
+            via: cmd.via.clone(),
+            wrappers: cmd.wrappers.clone(),
+            ..Command::default()
+        };
+        self.sink_args(&wrapper, &peeled.own);
     }
 
     /// `tmux [options] COMMAND [args] [; COMMAND ...]`: the shell commands
@@ -222,6 +230,15 @@ impl Eval<'_> {
         if i + 1 < args.len() {
             let text = args[i + 1..].join(" ");
             self.reanalyze(&text, "ssh", cmd.stdin.clone());
+        }
+        // `-o RemoteCommand=CMD` is the line the other machine runs, as the
+        // words after the host are.
+        for value in option_values(args, &["-o"]) {
+            let value = value.trim_start();
+            let (name, text) = value.split_once(['=', ' ']).unwrap_or((value, ""));
+            if name.eq_ignore_ascii_case("remotecommand") {
+                self.reanalyze(text.trim(), "ssh", cmd.stdin.clone());
+            }
         }
     }
 }

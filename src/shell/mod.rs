@@ -12,7 +12,6 @@ mod command;
 pub mod convention;
 mod cwd;
 mod decode;
-mod embedded;
 mod eval;
 mod expand;
 mod interp;

@@ -119,7 +119,7 @@ impl Eval<'_> {
             if !wrappers::runs_command(spec, &peeled) {
                 break;
             }
-            self.wrapper_options(&name, &peeled);
+            self.wrapper_options(&cmd, &name, &peeled);
             let dir = peeled.value(spec.chdir).map(str::to_string);
             let env = std::mem::take(&mut peeled.env);
             let own_args = std::mem::take(&mut peeled.own);
@@ -204,7 +204,7 @@ impl Eval<'_> {
         };
         if !cmd.env.is_empty() {
             let env = std::mem::take(&mut cmd.env);
-            self.env_sinks(&env, &cmd.program);
+            self.env_sinks(&env, &cmd);
             cmd.env = env;
         }
         if wrappers::binds_directories(&cmd) {
@@ -327,14 +327,7 @@ impl Eval<'_> {
                     self.reanalyze(&text, "watch", None);
                 }
             }
-            "ssh" => {
-                self.ssh(cmd);
-                self.embedded(cmd);
-            }
-            "scp" | "sftp" | "sshfs" | "rsync" | "tar" | "gtar" | "bsdtar" | "at" | "batch"
-            | "awk" | "gawk" | "mawk" | "nawk" | "sed" | "gsed" | "m4" | "ed" | "red" => {
-                self.embedded(cmd)
-            }
+            "ssh" => self.ssh(cmd),
             "tmux" | "npx" | "npm" | "pnpm" | "sem" | "screen" | "ip" | "pssh" | "parallel-ssh"
             | "pdsh" | "clush" | "ansible" | "salt" | "salt-ssh" | "fab" | "knife" | "mussh" => {
                 self.launcher(cmd)

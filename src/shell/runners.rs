@@ -80,7 +80,7 @@ impl Eval<'_> {
         // `-fprintf FILE FORMAT` writes FORMAT's text (once per file found)
         // into FILE: a later `sh FILE` runs it.
         for w in texts.windows(3).filter(|w| w[0] == "-fprintf") {
-            let text = super::embedded::unescape(w[2]).replace("\\n", "\n");
+            let text = super::sinks::unescape(w[2]).replace("\\n", "\n");
             self.files.insert(super::eval::file_key(w[1]), text);
         }
         let (start, follows) = find_options(&texts);
