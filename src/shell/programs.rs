@@ -28,7 +28,7 @@ pub const DECODED: &str = "decoded payload";
 
 const SHELLS: &[&str] = &[
     "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "rbash", "csh", "tcsh",
-    "posh",
+    "posh", "elvish",
 ];
 
 /// The programs `Eval::special` gives a model of their own (besides shells,

@@ -257,7 +257,7 @@ pub static SINKS: &[Sink] = &[
     Sink { programs: &["service"], given: Given::Operand(&[]), lang: Lang::Script },
     Sink { programs: &["fzf"], given: Given::Opt(&["--listen", "--listen-unsafe"]), lang: Lang::Remote },
     Sink { programs: &["find"], given: Given::Opt(&["-fprintf", "-fprint", "-fprint0", "-fls"]), lang: Lang::Output },
-    Sink { programs: &["screen"], given: Given::Opt(&["-Logfile", "-L"]), lang: Lang::Output },
+    Sink { programs: &["screen"], given: Given::Opt(&["-Logfile"]), lang: Lang::Output },
     Sink { programs: &["script"], given: Given::Operand(&["-c", "--command", "-E", "--echo", "-I", "--log-in", "-O", "--log-out", "-B", "--log-io", "-T", "--log-timing", "-m", "--logging-format", "-o", "--output-limit", "-t"]), lang: Lang::Output },
     Sink { programs: &["nginx"], given: Given::Opt(&["-c"]), lang: Lang::Loaded },
     Sink { programs: &["ldconfig"], given: Given::Opt(&["-f"]), lang: Lang::Loaded },
