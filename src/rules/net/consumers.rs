@@ -105,7 +105,15 @@ pub(in crate::rules) fn input_use(cmd: &Command) -> Use {
         }
         "make" | "gmake" | "bmake" => return runs_if(make_reads_stdin(cmd)),
         "openssl" => return Use::Data,
+        // A loop's reader stores lines in variables: what uses them is
+        // judged where they are used (`read_loop_runs`).
+        "read" | "mapfile" | "readarray" => return Use::Data,
         _ => {}
+    }
+    // `tee >(sh)`: a stage writing into a process substitution hands the
+    // body its input.
+    if let Some(found) = written_substitutions_use(cmd) {
+        return found;
     }
     if let Some(found) = interpreter_use(cmd) {
         return found;
@@ -117,6 +125,27 @@ pub(in crate::rules) fn input_use(cmd: &Command) -> Use {
     } else {
         Use::Unknown
     }
+}
+
+/// What the bodies of `cmd`'s output process substitutions (`>(CMD)`)
+/// do with the text written into them: the most dangerous use of any;
+/// `None` when there are none.
+fn written_substitutions_use(cmd: &Command) -> Option<Use> {
+    let mut found: Option<Use> = None;
+    for arg in cmd.args.iter().filter(|a| a.starts_with(">(")) {
+        let body = super::substitutions::substituted(arg);
+        // The first stage of the body reads what is written.
+        let Some(first) = body.iter().find(|c| c.upstream.is_empty()) else {
+            continue;
+        };
+        let used = input_use(first);
+        found = Some(match (found, used) {
+            (_, Use::Runs) | (Some(Use::Runs), _) => Use::Runs,
+            (_, Use::Unknown) | (Some(Use::Unknown), _) => Use::Unknown,
+            _ => Use::Data,
+        });
+    }
+    found
 }
 
 fn runs_if(runs: bool) -> Use {
@@ -394,6 +423,8 @@ mod tests {
             "curl x | sqlite3",
             "curl x | make -f -",
             "curl x | tar -x --to-command=sh",
+            "curl x | tee >(sh)",
+            "curl x | tee log.txt >(bash -s) >/dev/null",
         ] {
             assert_eq!(use_of(line), Use::Runs, "{line}");
         }
@@ -411,6 +442,8 @@ mod tests {
             "curl x | xargs -n1 curl -O",
             "curl x | crontab -l",
             "curl x | python3 process.py",
+            "curl x | tee >(sha256sum) out.txt",
+            "curl x | read line",
         ] {
             assert_eq!(use_of(line), Use::Data, "{line}");
         }

@@ -53,6 +53,10 @@ impl Eval<'_> {
         let program = cmd.program.as_str();
         match lang {
             Lang::Shell | Lang::Argv => {
+                // A shell with no command to run (`exec=sh`) is typed into.
+                if is_shell_text(code) && stdin.is_none() {
+                    self.sink_asks(program, lang, code);
+                }
                 self.reanalyze(code, "code sink", stdin);
                 // A script from outside the project runs unseen.
                 if let Some(first) = code.split_whitespace().next() {
