@@ -476,6 +476,24 @@ impl Eval<'_> {
         }
     }
 
+    /// A copy, move or link into a file run by convention (`cp x.py
+    /// conftest.py`): what the line wrote to the source is judged there; a
+    /// source from outside the project is code unseen, which asks.
+    pub(super) fn copied_into_convention(&mut self, program: &str, source: &str, dest: &str) {
+        let Some(dest) = copy_destination(source, dest) else {
+            return;
+        };
+        match self.files.get(&file_key(source)).cloned() {
+            Some(text) => {
+                self.files.insert(file_key(&dest), text);
+            }
+            None if super::sinks::outside_project(source) => {
+                self.sink_asks(program, super::sinks::Lang::Script, source)
+            }
+            None => {}
+        }
+    }
+
     /// Code a command puts into a file run by convention without the line
     /// knowing the whole file: the text `sed -i` adds, and a package script
     /// set by `npm pkg set scripts.NAME=TEXT` or `npm set-script NAME TEXT`.
@@ -557,6 +575,17 @@ impl Eval<'_> {
             self.reanalyze(&text, "package script", None);
         }
     }
+}
+
+/// The file run by convention that a copy of `source` to `dest` makes
+/// (`cp x.py tests/` keeps the name), if it makes one.
+pub fn copy_destination(source: &str, dest: &str) -> Option<String> {
+    let dest = if dest.ends_with('/') {
+        format!("{dest}{}", basename(source))
+    } else {
+        dest.to_string()
+    };
+    format(&dest).map(|_| dest)
 }
 
 /// `sed`'s scripts and files when it edits in place (`-i`, `-i.bak`,

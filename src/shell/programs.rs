@@ -307,6 +307,7 @@ impl Eval<'_> {
                     if is_program_path(source) {
                         self.copies.insert(file_key(dest), program_name(source));
                     }
+                    self.copied_into_convention(&cmd.program, source, dest);
                 }
             }
             // `hash -p /bin/rm ls` makes `ls` run rm.

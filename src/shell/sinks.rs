@@ -15,6 +15,7 @@ use super::eval::shell_quote;
 mod languages;
 mod scripts;
 
+pub(super) use languages::outside_project;
 pub(super) use scripts::unescape;
 
 /// The language of the code a sink takes.

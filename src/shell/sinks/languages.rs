@@ -181,7 +181,7 @@ impl Eval<'_> {
         }
     }
 
-    pub(super) fn sink_asks(&mut self, program: &str, lang: Lang, code: &str) {
+    pub(in crate::shell) fn sink_asks(&mut self, program: &str, lang: Lang, code: &str) {
         self.out.findings.push(crate::shell::Finding::CodeSink {
             program: program.to_string(),
             lang: lang.name(),
@@ -494,7 +494,7 @@ fn unquote(word: &str) -> Option<String> {
 
 /// A path outside the project: absolute (other than the system's program
 /// directories), under home, or a process substitution.
-fn outside_project(path: &str) -> bool {
+pub(in crate::shell) fn outside_project(path: &str) -> bool {
     const SYSTEM: &[&str] = &[
         "/usr/",
         "/bin/",
