@@ -16,6 +16,8 @@ use super::eval::{file_key, shell_quote, Eval};
 use super::make::make_recipes;
 use super::Analysis;
 
+mod in_place;
+
 /// How the code in a file that runs by convention is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
@@ -44,6 +46,9 @@ pub enum Format {
     Jenkins,
     /// A Procfile: each `name: command` line's command.
     Procfile,
+    /// A Dockerfile: its `RUN` lines run inside the image being built, not
+    /// on this machine; only network content run there is asked about.
+    Docker,
     /// A build script in a language warden does not read.
     Unread,
 }
@@ -75,7 +80,11 @@ pub fn format(path: &str) -> Option<Format> {
         "Makefile" | "makefile" | "GNUmakefile" => Format::Make,
         _ if ext == Some("mk") => Format::Make,
         "justfile" | "Justfile" | ".justfile" => Format::Just,
-        "conftest.py" | "setup.py" | "noxfile.py" | "dodo.py" | "fabfile.py" => Format::Python,
+        "conftest.py" | "setup.py" | "noxfile.py" | "dodo.py" | "fabfile.py" | "hatch_build.py" => {
+            Format::Python
+        }
+        "Dockerfile" | "Containerfile" => Format::Docker,
+        _ if ext == Some("Dockerfile") || base.starts_with("Dockerfile.") => Format::Docker,
         _ if ext == Some("py") && (base.starts_with("test_") || base.ends_with("_test.py")) => {
             Format::Python
         }
@@ -184,7 +193,9 @@ pub fn shell_lines(format: Format, text: &str) -> Vec<String> {
             .filter(|l| !l.starts_with('#'))
             .filter_map(|l| Some(l.split_once(':')?.1.trim().to_string()))
             .collect(),
-        Format::Python | Format::Node | Format::Ruby | Format::Unread => Vec::new(),
+        Format::Python | Format::Node | Format::Ruby | Format::Docker | Format::Unread => {
+            Vec::new()
+        }
     }
 }
 
@@ -198,6 +209,51 @@ fn interpreter(format: Format, code: &str) -> Option<String> {
         _ => return None,
     };
     Some(format!("{program} {option} {}", shell_quote(code)))
+}
+
+/// A Dockerfile's `RUN` instructions in shell form, continuation lines joined.
+fn docker_run_lines(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current: Option<String> = None;
+    for line in text.lines() {
+        let trimmed = line.trim();
+        if current.is_none() {
+            let Some(rest) = trimmed
+                .split_once(char::is_whitespace)
+                .filter(|(word, _)| word.eq_ignore_ascii_case("RUN"))
+                .map(|(_, rest)| rest.trim_start())
+            else {
+                continue;
+            };
+            current = Some(String::new());
+            if let Some(text) = current.as_mut() {
+                text.push_str(rest);
+            }
+        } else if let Some(text) = current.as_mut() {
+            text.push(' ');
+            text.push_str(trimmed);
+        }
+        match current.as_mut() {
+            Some(text) if text.ends_with('\\') => {
+                text.pop();
+            }
+            _ => out.extend(current.take()),
+        }
+    }
+    out.extend(current);
+    out
+}
+
+/// The value of `key = VALUE` in TOML text, without quotes or brackets.
+fn toml_value(text: &str, key: &str) -> Option<String> {
+    text.lines().find_map(|line| {
+        let (k, v) = line.split_once('=')?;
+        (k.trim() == key).then(|| {
+            v.trim()
+                .trim_matches(['"', '\'', '[', ']'])
+                .to_string()
+        })
+    })
 }
 
 /// A justfile's recipe lines: indented lines, without just's `@` and `-`.
@@ -464,14 +520,65 @@ impl Eval<'_> {
             .iter()
             .filter_map(|(path, text)| Some((format(path)?, text.clone())))
             .collect();
+        found.extend(self.build_backends().into_iter().map(|t| (Format::Python, t)));
         found.sort_by(|a, b| a.1.cmp(&b.1));
         for (format, text) in found {
+            if format == Format::Docker {
+                self.docker_runs(&text);
+                continue;
+            }
             let lines = match interpreter(format, &text) {
                 Some(line) => vec![line],
                 None => shell_lines(format, &text),
             };
             for line in lines {
                 self.reanalyze(&line, "file run by convention", None);
+            }
+        }
+    }
+
+    /// The modules a `pyproject.toml` the line wrote names as its build
+    /// backend inside the project (`build-backend = "x"` with
+    /// `backend-path = ["."]`), when the line wrote them too: pip and
+    /// every other front-end import them to build.
+    fn build_backends(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (path, text) in self.files.iter().filter(|(p, _)| basename(p) == "pyproject.toml") {
+            let dir = path.strip_suffix("pyproject.toml").unwrap_or("");
+            let Some(module) = toml_value(text, "build-backend") else {
+                continue;
+            };
+            let module = module.split(':').next().unwrap_or("").replace('.', "/");
+            let paths = toml_value(text, "backend-path").unwrap_or_default();
+            for sub in paths.split(',').map(|p| p.trim().trim_matches(['"', '\'', ' '])) {
+                let sub = sub.trim_start_matches("./").trim_end_matches('/');
+                let base = if sub.is_empty() || sub == "." {
+                    dir.to_string()
+                } else {
+                    format!("{dir}{sub}/")
+                };
+                for file in [format!("{base}{module}.py"), format!("{base}{module}/__init__.py")] {
+                    out.extend(self.files.get(&file_key(&file)).cloned());
+                }
+            }
+        }
+        out
+    }
+
+    /// A Dockerfile's `RUN` lines that pipe a download into a shell: code
+    /// from the network run in the build, which asks. Other lines act on
+    /// the image, not this machine (`RUN rm -rf /var/lib/apt/lists/*`).
+    fn docker_runs(&mut self, text: &str) {
+        /// Programs whose output is what a server sent.
+        const FETCHERS: &[&str] = &["curl", "wget", "fetch", "aria2c", "http", "xh"];
+        for line in docker_run_lines(text) {
+            let inner = super::analyze(&line);
+            let runs = inner.commands.iter().any(|c| {
+                super::sinks::is_shell_text(&c.display())
+                    && c.upstream.iter().any(|u| FETCHERS.contains(&u.program.as_str()))
+            });
+            if runs {
+                self.sink_asks("docker build", super::sinks::Lang::Shell, &line);
             }
         }
     }
@@ -523,7 +630,7 @@ impl Eval<'_> {
     }
 
     /// Judges `text`, part of a file of `format`, as the code it is.
-    fn judge_piece(&mut self, format: Format, text: &str) {
+    pub(super) fn judge_piece(&mut self, format: Format, text: &str) {
         let lines = match interpreter(format, text) {
             Some(line) => vec![line],
             // Lines added to a makefile may be recipes without their tab.
@@ -532,23 +639,6 @@ impl Eval<'_> {
         };
         for line in lines {
             self.reanalyze(&line, "file run by convention", None);
-        }
-    }
-
-    /// `sed -i` on a file run by convention: the text its `s` commands put
-    /// in and its `a`, `i` and `c` commands add, judged as a piece of that
-    /// file.
-    fn sed_in_place(&mut self, cmd: &Command) {
-        let Some((scripts, files)) = sed_in_place_args(&cmd.args) else {
-            return;
-        };
-        let added: Vec<String> = scripts.iter().flat_map(|s| sed_added(s)).collect();
-        if added.is_empty() {
-            return;
-        }
-        let text = added.join("\n") + "\n";
-        for format in files.iter().filter_map(|f| format(f)) {
-            self.judge_piece(format, &text);
         }
     }
 
@@ -588,121 +678,6 @@ pub fn copy_destination(source: &str, dest: &str) -> Option<String> {
     format(&dest).map(|_| dest)
 }
 
-/// `sed`'s scripts and files when it edits in place (`-i`, `-i.bak`,
-/// `--in-place`, macOS's `-i ''`); `None` otherwise.
-fn sed_in_place_args(args: &[String]) -> Option<(Vec<String>, Vec<String>)> {
-    let mut in_place = false;
-    let mut scripts = Vec::new();
-    let mut operands = Vec::new();
-    let mut iter = args.iter().peekable();
-    while let Some(arg) = iter.next() {
-        match arg.as_str() {
-            "-e" | "--expression" => scripts.extend(iter.next().cloned()),
-            "-f" | "--file" | "-l" | "--line-length" => {
-                iter.next();
-            }
-            "-i" | "-I" => {
-                in_place = true;
-                // macOS's `-i ''`: the suffix is the next, empty, word.
-                if iter.peek().is_some_and(|a| a.is_empty()) {
-                    iter.next();
-                }
-            }
-            "--" => operands.extend(iter.by_ref().cloned()),
-            a if a.starts_with("--expression=") => {
-                scripts.push(a["--expression=".len()..].to_string());
-            }
-            a if a.starts_with("--in-place") => in_place = true,
-            a if a.starts_with("--") => {}
-            a if a.starts_with('-') && a.len() > 1 => {
-                let flags = &a[1..];
-                // `-ni.bak`: in place, the rest of the word its suffix.
-                if flags.contains(['i', 'I']) {
-                    in_place = true;
-                } else if flags.ends_with('e') {
-                    scripts.extend(iter.next().cloned());
-                }
-            }
-            _ => operands.push(arg.clone()),
-        }
-    }
-    if !in_place {
-        return None;
-    }
-    if scripts.is_empty() && !operands.is_empty() {
-        scripts.push(operands.remove(0));
-    }
-    Some((scripts, operands))
-}
-
-/// The text a sed script puts into the file: each `s` command's
-/// replacement and each `a`, `i`, `c` command's text.
-fn sed_added(script: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for command in script.split('\n') {
-        let body = skip_address(command.trim_start());
-        let mut chars = body.chars();
-        match chars.next() {
-            Some('s') => {
-                let Some(delim) = chars.next().filter(|c| !c.is_alphanumeric() && *c != '\\')
-                else {
-                    continue;
-                };
-                let parts = split_unescaped(chars.as_str(), delim);
-                if let Some(replacement) = parts.get(1) {
-                    out.push(replacement.clone());
-                }
-            }
-            Some('a' | 'i' | 'c') => {
-                let text = chars.as_str().trim_start_matches('\\').trim_start();
-                if !text.is_empty() {
-                    out.push(text.to_string());
-                }
-            }
-            _ => {}
-        }
-    }
-    out
-}
-
-/// A sed command without its address (`1`, `$`, `/re/`, `1,5`).
-fn skip_address(command: &str) -> &str {
-    let mut rest = command;
-    loop {
-        rest = rest.trim_start_matches(|c: char| c.is_ascii_digit() || "$,~+! ".contains(c));
-        match rest.strip_prefix('/') {
-            Some(re) => match re.find('/') {
-                Some(end) => rest = &re[end + 1..],
-                None => return "",
-            },
-            None => return rest,
-        }
-    }
-}
-
-/// `text` cut at each `delim` not escaped by a backslash, with `\delim`
-/// unescaped.
-fn split_unescaped(text: &str, delim: char) -> Vec<String> {
-    let mut parts = vec![String::new()];
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        let current = parts.last_mut().expect("parts is never empty");
-        match c {
-            '\\' => match chars.next() {
-                Some(n) if n == delim => current.push(n),
-                Some(n) => {
-                    current.push('\\');
-                    current.push(n);
-                }
-                None => current.push('\\'),
-            },
-            c if c == delim => parts.push(String::new()),
-            c => current.push(c),
-        }
-    }
-    parts
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -717,6 +692,8 @@ mod tests {
             (".github/workflows/ci.yml", Some(Format::Settings)),
             ("vite.config.ts", Some(Format::Node)),
             ("build.rs", Some(Format::Unread)),
+            ("docker/Dockerfile", Some(Format::Docker)),
+            ("api.Dockerfile", Some(Format::Docker)),
             (".git/hooks/pre-commit.sample", None),
             ("src/main.rs", None),
             ("api.py", None),
@@ -744,18 +721,14 @@ mod tests {
     }
 
     #[test]
-    fn text_sed_adds() {
-        assert_eq!(sed_added(r"s/a\/b/c\/d/g"), vec!["c/d"]);
-        assert_eq!(sed_added("1i import os"), vec!["import os"]);
-        assert_eq!(sed_added("/^x/a\\ y"), vec!["y"]);
-        assert!(sed_added("1d").is_empty());
-        let args: Vec<String> = ["-i", "", "-e", "s/a/b/", "f"].map(String::from).to_vec();
+    fn docker_and_toml() {
         assert_eq!(
-            sed_in_place_args(&args),
-            Some((vec!["s/a/b/".to_string()], vec!["f".to_string()]))
+            docker_run_lines("FROM a\nRUN apt-get update && \\\n  apt-get install -y x\nrun echo hi\nCMD x\n"),
+            vec!["apt-get update &&  apt-get install -y x", "echo hi"]
         );
-        let args: Vec<String> = ["s/a/b/", "f"].map(String::from).to_vec();
-        assert_eq!(sed_in_place_args(&args), None);
+        let toml = "[build-system]\nbuild-backend = \"backend\"\nbackend-path = [\".\"]\n";
+        assert_eq!(toml_value(toml, "build-backend").as_deref(), Some("backend"));
+        assert_eq!(toml_value(toml, "backend-path").as_deref(), Some("."));
     }
 
     #[test]

@@ -638,7 +638,7 @@ pub fn markdown() -> String {
 
 /// Whether shell text starts a shell that reads its commands from stdin
 /// (`sh`, `/bin/bash -s`).
-pub(super) fn is_shell_text(text: &str) -> bool {
+pub(in crate::shell) fn is_shell_text(text: &str) -> bool {
     const SHELLS: &[&str] = &[
         "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "busybox",
     ];
