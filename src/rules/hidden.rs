@@ -119,41 +119,6 @@ pub(super) fn message_option(arg: &str) -> Option<Message> {
         .then_some(Message::ValueIn)
 }
 
-/// Files a build or package tool reads by name from the working directory,
-/// and the tools that run what is in them.
-const BUILD_FILES: &[(&str, &[&str])] = &[
-    ("Makefile", &["make", "gmake"]),
-    ("makefile", &["make", "gmake"]),
-    ("GNUmakefile", &["make", "gmake"]),
-    ("CMakeLists.txt", &["cmake"]),
-    ("Gemfile", &["bundle", "bundler"]),
-    ("Rakefile", &["rake"]),
-    ("composer.json", &["composer"]),
-    (
-        "setup.py",
-        &["pip", "pip3", "pipx", "uv", "python", "python3"],
-    ),
-    (
-        "pyproject.toml",
-        &["pip", "pip3", "pipx", "uv", "poetry", "hatch", "pdm"],
-    ),
-    ("package.json", &["npm", "yarn", "pnpm", "bun"]),
-    ("build.gradle", &["gradle", "gradlew"]),
-    ("build.gradle.kts", &["gradle", "gradlew"]),
-    ("pom.xml", &["mvn", "mvnw"]),
-    ("build.rs", &["cargo"]),
-    ("justfile", &["just"]),
-    ("Justfile", &["just"]),
-    ("Taskfile.yml", &["task"]),
-    ("Vagrantfile", &["vagrant"]),
-    ("meson.build", &["meson"]),
-    ("SConstruct", &["scons"]),
-    ("build.xml", &["ant"]),
-    ("Cakefile", &["cake"]),
-    ("Gruntfile.js", &["grunt"]),
-    ("gulpfile.js", &["gulp"]),
-];
-
 /// Characters after which a program's own syntax often starts a command:
 /// `key=CMD`, `!CMD`, `|CMD`, `exec:CMD`, `(CMD`.
 const LEADS: &[char] = &['=', '!', '|', ':', ';', '(', '{', '`', '^'];
@@ -399,10 +364,7 @@ fn texts(cmd: &Command, analysis: &Analysis) -> Vec<String> {
             .map(String::as_str)
             .chain(cmd.env.iter().map(|(_, value)| value.as_str()))
             .any(|a| names_file(a, path));
-        let by_convention = BUILD_FILES.iter().any(|(file, tools)| {
-            tools.contains(&cmd.program.as_str())
-                && (path == file || path.ends_with(&format!("/{file}")))
-        });
+        let by_convention = crate::shell::convention::read_by(path, &cmd.program);
         if named || by_convention {
             lines(content, &mut out);
         }

@@ -136,6 +136,50 @@ pub fn format(path: &str) -> Option<Format> {
     })
 }
 
+/// Files a build or package tool reads by name from the working directory,
+/// and the tools that run what is in them.
+const READ_BY: &[(&str, &[&str])] = &[
+    ("Makefile", &["make", "gmake"]),
+    ("makefile", &["make", "gmake"]),
+    ("GNUmakefile", &["make", "gmake"]),
+    ("CMakeLists.txt", &["cmake"]),
+    ("Gemfile", &["bundle", "bundler"]),
+    ("Rakefile", &["rake"]),
+    ("composer.json", &["composer"]),
+    (
+        "setup.py",
+        &["pip", "pip3", "pipx", "uv", "python", "python3"],
+    ),
+    (
+        "pyproject.toml",
+        &["pip", "pip3", "pipx", "uv", "poetry", "hatch", "pdm"],
+    ),
+    ("package.json", &["npm", "yarn", "pnpm", "bun"]),
+    ("build.gradle", &["gradle", "gradlew"]),
+    ("build.gradle.kts", &["gradle", "gradlew"]),
+    ("pom.xml", &["mvn", "mvnw"]),
+    ("build.rs", &["cargo"]),
+    ("justfile", &["just"]),
+    ("Justfile", &["just"]),
+    ("Taskfile.yml", &["task"]),
+    ("Vagrantfile", &["vagrant"]),
+    ("meson.build", &["meson"]),
+    ("SConstruct", &["scons"]),
+    ("build.xml", &["ant"]),
+    ("Cakefile", &["cake"]),
+    ("Gruntfile.js", &["grunt"]),
+    ("gulpfile.js", &["gulp"]),
+];
+
+/// Whether `program` reads the file at `path` by its name when run in the
+/// file's directory (`make` reads `Makefile`, `pip` reads `setup.py`).
+pub fn read_by(path: &str, program: &str) -> bool {
+    let base = basename(path);
+    READ_BY
+        .iter()
+        .any(|(file, tools)| *file == base && tools.contains(&program))
+}
+
 /// `jest.config.js`, `vite.config.ts`, `webpack.config.cjs`: a tool's
 /// configuration written as a module, which the tool loads and runs.
 fn is_tool_config_script(base: &str) -> bool {

@@ -1,4 +1,4 @@
-//! Programs that take shell text rather than a command as arguments: tmux session commands, `npx -c`, `pnpm exec -c`, GNU `sem`, `screen -X stuff`, `ssh HOST CMD`, and the fleet tools that run a line on many machines (`pssh`, `pdsh`, `clush`, `ansible -m shell -a`, `salt cmd.run`, `fab --`, `knife ssh`).
+//! Programs that take shell text rather than a command as arguments: tmux session commands, `npx -c`, `pnpm exec -c`, `screen -X stuff`, `ssh HOST CMD`, and the fleet tools that run a line on many machines (`pssh`, `pdsh`, `clush`, `ansible -m shell -a`, `salt cmd.run`, `fab --`, `knife ssh`).
 
 use super::command::Command;
 use super::eval::{shell_quote, Eval};
@@ -68,14 +68,6 @@ impl Eval<'_> {
                 let (own, rest) = split_options(&args[1..], &["--package", "-C", "--dir"]);
                 if own.iter().any(|a| a == "-c" || a == "--shell-mode") && !rest.is_empty() {
                     self.reanalyze(&rest.join(" "), "pnpm exec -c", None);
-                }
-            }
-            // GNU parallel's `sem CMD`: like parallel, a shell runs the line.
-            "sem" => {
-                let valued = &["-j", "-P", "--jobs", "--id", "--semaphorename", "--timeout"];
-                let (_, rest) = split_options(args, valued);
-                if !rest.is_empty() {
-                    self.reanalyze(&rest.join(" "), "sem", None);
                 }
             }
             // `screen -X COMMAND ARGS` sends a screen command to a session.

@@ -321,15 +321,8 @@ impl Eval<'_> {
             "xargs" => self.xargs(cmd, args),
             "find" => self.find(cmd, args),
             "parallel" => self.parallel(args),
-            "watch" => {
-                let (_, rest) = split_options(&cmd.args, &["-n", "--interval", "-d", "-q"]);
-                if !rest.is_empty() {
-                    let text = rest.join(" ");
-                    self.reanalyze(&text, "watch", None);
-                }
-            }
             "ssh" => self.ssh(cmd),
-            "tmux" | "npx" | "npm" | "pnpm" | "sem" | "screen" | "ip" | "pssh" | "parallel-ssh"
+            "tmux" | "npx" | "npm" | "pnpm" | "screen" | "ip" | "pssh" | "parallel-ssh"
             | "pdsh" | "clush" | "ansible" | "salt" | "salt-ssh" | "fab" | "knife" | "mussh" => {
                 self.launcher(cmd)
             }

@@ -107,6 +107,9 @@ pub enum Given {
     /// A sed or awk program: the `-e` (`--expression`, `--source`) values,
     /// or else the first operand; the options listed take a value.
     Program(&'static [&'static str]),
+    /// The words after its own options (those listed take a value), run as
+    /// one command line (`watch CMD`, `sem CMD`).
+    Rest(&'static [&'static str]),
     /// The whole of its input (`at`, `batch`: the job).
     Stdin,
     /// Lines of its input typed at its prompt that start with `!`; `true`:
@@ -146,6 +149,16 @@ const TEX_VALUED: &[&str] = &[
     "-fmt",
     "-progname",
     "-include-directory",
+];
+/// APT settings whose value is a command run around an update or an
+/// install (`apt-get -o APT::Update::Pre-Invoke::=CMD update`).
+const APT_HOOK_KEYS: &[&str] = &[
+    "apt::update::pre-invoke",
+    "apt::update::post-invoke",
+    "apt::update::post-invoke-success",
+    "dpkg::pre-invoke",
+    "dpkg::post-invoke",
+    "dpkg::pre-install-pkgs",
 ];
 /// ssh settings (`-o Name=value`, `-o "Name value"`) whose value a local shell runs.
 const SSH_COMMAND_KEYS: &[&str] = &[
@@ -245,6 +258,10 @@ pub static SINKS: &[Sink] = &[
     Sink { programs: &["sftp", "ftp", "ed", "red"], given: Given::Prompt(false), lang: Lang::Shell },
     Sink { programs: &["less", "more"], given: Given::Prompt(true), lang: Lang::Shell },
     Sink { programs: &["at", "batch"], given: Given::Stdin, lang: Lang::Shell },
+    Sink { programs: &["watch"], given: Given::Rest(&["-n", "--interval", "-q", "--equexit"]), lang: Lang::Shell },
+    Sink { programs: &["sem"], given: Given::Rest(super::runners::PARALLEL_VALUED), lang: Lang::Shell },
+    Sink { programs: &["apt", "apt-get", "apt-cache", "aptitude"], given: Given::Keyed(&["-o", "--option"], APT_HOOK_KEYS), lang: Lang::Shell },
+    Sink { programs: &["dpkg"], given: Given::Opt(&["--pre-invoke", "--post-invoke"]), lang: Lang::Shell },
     Sink { programs: &["at", "batch"], given: Given::Opt(&["-f"]), lang: Lang::Script },
     Sink { programs: TARS, given: Given::Keyed(&["--checkpoint-action"], &["exec"]), lang: Lang::Shell },
     Sink { programs: &["sed", "gsed"], given: Given::Program(&["-f", "-l", "--file", "--line-length"]), lang: Lang::Sed },
@@ -420,6 +437,11 @@ fn values(given: Given, args: &[String], stdin: Option<&str>) -> Vec<String> {
             }
             scripts
         }
+        Given::Rest(valued) => {
+            let (_, rest) = super::programs::split_options(args, valued);
+            let rest = rest.strip_prefix(&["--".to_string()][..]).unwrap_or(rest);
+            (!rest.is_empty()).then(|| rest.join(" ")).into_iter().collect()
+        }
         Given::Stdin => stdin.map(str::to_string).into_iter().collect(),
         Given::Prompt(with_file) => {
             if with_file && operand(args, &[]).is_none() {
@@ -517,6 +539,8 @@ fn subcommand(args: &[String]) -> Option<(&str, &[String])> {
 /// (case-insensitive).
 fn setting(text: &str, keys: &[&str]) -> Option<String> {
     let (key, value) = text.trim_start().split_once(['=', ' ', '\t'])?;
+    // APT's list settings end in `::` (`APT::Update::Pre-Invoke::=CMD`).
+    let key = key.trim_end_matches(':');
     let value = value
         .trim_matches(|c| c == '"' || c == '\'')
         .trim_start_matches('!');
@@ -622,6 +646,7 @@ pub fn markdown() -> String {
             Given::SubArgs(sub, verb) => format!("`{sub} {verb}` words"),
             Given::Operand(_) => "first operand".to_string(),
             Given::Program(_) => "`-e` or first operand".to_string(),
+            Given::Rest(_) => "words after its options".to_string(),
             Given::Stdin => "its input".to_string(),
             Given::Prompt(_) => "`!` lines of its input".to_string(),
             Given::Env(var) => format!("environment `{var}`"),

@@ -9,6 +9,7 @@ use once_cell::sync::Lazy;
 
 use crate::rules::program_in;
 use crate::shell::names::ProgramSet;
+use crate::shell::{PARALLEL_VALUED, XARGS_VALUED};
 use crate::shell::{
     interpreter_invocation, read_interpreter_code, Command, InterpreterSource, RedirectOp,
 };
@@ -319,32 +320,6 @@ fn make_reads_stdin(cmd: &Command) -> bool {
             .any(|a| matches!(*a, "-f-" | "--file=-" | "--makefile=-"))
 }
 
-/// xargs' and GNU parallel's options that take the next word.
-const XARGS_VALUED: &[&str] = &[
-    "-a",
-    "-d",
-    "-E",
-    "-I",
-    "-L",
-    "-n",
-    "-P",
-    "-s",
-    "--arg-file",
-    "--delimiter",
-    "--max-args",
-    "--max-procs",
-    "--max-chars",
-    "--max-lines",
-    "-j",
-    "--jobs",
-    "-S",
-    "--sshlogin",
-    "--colsep",
-    "--joblog",
-    "--results",
-    "--tmpdir",
-    "--block",
-];
 
 /// xargs and parallel run a command of their own with the input as its
 /// arguments: harmless when that command is a data program or a fetcher,
@@ -354,7 +329,12 @@ fn command_input_use(cmd: &Command) -> Use {
     let mut args = cmd.args.iter().map(String::as_str);
     let mut words: Vec<String> = Vec::new();
     while let Some(arg) = args.next() {
-        if XARGS_VALUED.contains(&arg) {
+        let valued = if cmd.program == "xargs" {
+            XARGS_VALUED
+        } else {
+            PARALLEL_VALUED
+        };
+        if valued.contains(&arg) {
             args.next();
         } else if arg == ":::" || arg == "::::" {
             // parallel's arguments come from the line, not the input.
