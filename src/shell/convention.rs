@@ -16,6 +16,7 @@ use super::eval::{file_key, shell_quote, Eval};
 use super::make::make_recipes;
 use super::Analysis;
 
+mod builds;
 mod in_place;
 
 /// How the code in a file that runs by convention is written.
@@ -253,51 +254,6 @@ fn interpreter(format: Format, code: &str) -> Option<String> {
         _ => return None,
     };
     Some(format!("{program} {option} {}", shell_quote(code)))
-}
-
-/// A Dockerfile's `RUN` instructions in shell form, continuation lines joined.
-fn docker_run_lines(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut current: Option<String> = None;
-    for line in text.lines() {
-        let trimmed = line.trim();
-        if current.is_none() {
-            let Some(rest) = trimmed
-                .split_once(char::is_whitespace)
-                .filter(|(word, _)| word.eq_ignore_ascii_case("RUN"))
-                .map(|(_, rest)| rest.trim_start())
-            else {
-                continue;
-            };
-            current = Some(String::new());
-            if let Some(text) = current.as_mut() {
-                text.push_str(rest);
-            }
-        } else if let Some(text) = current.as_mut() {
-            text.push(' ');
-            text.push_str(trimmed);
-        }
-        match current.as_mut() {
-            Some(text) if text.ends_with('\\') => {
-                text.pop();
-            }
-            _ => out.extend(current.take()),
-        }
-    }
-    out.extend(current);
-    out
-}
-
-/// The value of `key = VALUE` in TOML text, without quotes or brackets.
-fn toml_value(text: &str, key: &str) -> Option<String> {
-    text.lines().find_map(|line| {
-        let (k, v) = line.split_once('=')?;
-        (k.trim() == key).then(|| {
-            v.trim()
-                .trim_matches(['"', '\'', '[', ']'])
-                .to_string()
-        })
-    })
 }
 
 /// A justfile's recipe lines: indented lines, without just's `@` and `-`.
@@ -564,7 +520,11 @@ impl Eval<'_> {
             .iter()
             .filter_map(|(path, text)| Some((format(path)?, text.clone())))
             .collect();
-        found.extend(self.build_backends().into_iter().map(|t| (Format::Python, t)));
+        found.extend(
+            self.build_backends()
+                .into_iter()
+                .map(|t| (Format::Python, t)),
+        );
         found.sort_by(|a, b| a.1.cmp(&b.1));
         for (format, text) in found {
             if format == Format::Docker {
@@ -577,52 +537,6 @@ impl Eval<'_> {
             };
             for line in lines {
                 self.reanalyze(&line, "file run by convention", None);
-            }
-        }
-    }
-
-    /// The modules a `pyproject.toml` the line wrote names as its build
-    /// backend inside the project (`build-backend = "x"` with
-    /// `backend-path = ["."]`), when the line wrote them too: pip and
-    /// every other front-end import them to build.
-    fn build_backends(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        for (path, text) in self.files.iter().filter(|(p, _)| basename(p) == "pyproject.toml") {
-            let dir = path.strip_suffix("pyproject.toml").unwrap_or("");
-            let Some(module) = toml_value(text, "build-backend") else {
-                continue;
-            };
-            let module = module.split(':').next().unwrap_or("").replace('.', "/");
-            let paths = toml_value(text, "backend-path").unwrap_or_default();
-            for sub in paths.split(',').map(|p| p.trim().trim_matches(['"', '\'', ' '])) {
-                let sub = sub.trim_start_matches("./").trim_end_matches('/');
-                let base = if sub.is_empty() || sub == "." {
-                    dir.to_string()
-                } else {
-                    format!("{dir}{sub}/")
-                };
-                for file in [format!("{base}{module}.py"), format!("{base}{module}/__init__.py")] {
-                    out.extend(self.files.get(&file_key(&file)).cloned());
-                }
-            }
-        }
-        out
-    }
-
-    /// A Dockerfile's `RUN` lines that pipe a download into a shell: code
-    /// from the network run in the build, which asks. Other lines act on
-    /// the image, not this machine (`RUN rm -rf /var/lib/apt/lists/*`).
-    fn docker_runs(&mut self, text: &str) {
-        /// Programs whose output is what a server sent.
-        const FETCHERS: &[&str] = &["curl", "wget", "fetch", "aria2c", "http", "xh"];
-        for line in docker_run_lines(text) {
-            let inner = super::analyze(&line);
-            let runs = inner.commands.iter().any(|c| {
-                super::sinks::is_shell_text(&c.display())
-                    && c.upstream.iter().any(|u| FETCHERS.contains(&u.program.as_str()))
-            });
-            if runs {
-                self.sink_asks("docker build", super::sinks::Lang::Shell, &line);
             }
         }
     }
@@ -762,17 +676,6 @@ mod tests {
             settings_commands("\"postinstall\": \"sh x\","),
             vec!["sh x"]
         );
-    }
-
-    #[test]
-    fn docker_and_toml() {
-        assert_eq!(
-            docker_run_lines("FROM a\nRUN apt-get update && \\\n  apt-get install -y x\nrun echo hi\nCMD x\n"),
-            vec!["apt-get update &&  apt-get install -y x", "echo hi"]
-        );
-        let toml = "[build-system]\nbuild-backend = \"backend\"\nbackend-path = [\".\"]\n";
-        assert_eq!(toml_value(toml, "build-backend").as_deref(), Some("backend"));
-        assert_eq!(toml_value(toml, "backend-path").as_deref(), Some("."));
     }
 
     #[test]

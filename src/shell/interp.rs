@@ -20,8 +20,8 @@ mod lex;
 #[cfg(test)]
 mod library_tests;
 mod patterns;
-mod perms;
 mod perl;
+mod perms;
 mod places;
 mod run;
 mod source;

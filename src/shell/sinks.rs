@@ -440,7 +440,10 @@ fn values(given: Given, args: &[String], stdin: Option<&str>) -> Vec<String> {
         Given::Rest(valued) => {
             let (_, rest) = super::programs::split_options(args, valued);
             let rest = rest.strip_prefix(&["--".to_string()][..]).unwrap_or(rest);
-            (!rest.is_empty()).then(|| rest.join(" ")).into_iter().collect()
+            (!rest.is_empty())
+                .then(|| rest.join(" "))
+                .into_iter()
+                .collect()
         }
         Given::Stdin => stdin.map(str::to_string).into_iter().collect(),
         Given::Prompt(with_file) => {

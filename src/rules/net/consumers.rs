@@ -9,10 +9,10 @@ use once_cell::sync::Lazy;
 
 use crate::rules::program_in;
 use crate::shell::names::ProgramSet;
-use crate::shell::{PARALLEL_VALUED, XARGS_VALUED};
 use crate::shell::{
     interpreter_invocation, read_interpreter_code, Command, InterpreterSource, RedirectOp,
 };
+use crate::shell::{PARALLEL_VALUED, XARGS_VALUED};
 
 /// Programs whose output is what a server sent: HTTP clients and raw
 /// sockets. (`GET` and `POST` are libwww-perl's, lowercased like every
@@ -319,7 +319,6 @@ fn make_reads_stdin(cmd: &Command) -> bool {
             .iter()
             .any(|a| matches!(*a, "-f-" | "--file=-" | "--makefile=-"))
 }
-
 
 /// xargs and parallel run a command of their own with the input as its
 /// arguments: harmless when that command is a data program or a fetcher,

@@ -20,7 +20,6 @@ impl Eval<'_> {
             self.judge_piece(format, &text);
         }
     }
-
 }
 
 /// `sed`'s scripts and files when it edits in place (`-i`, `-i.bak`,

@@ -108,27 +108,30 @@ impl Eval<'_> {
                 }
             }
             Lang::Remote => self.sink_asks(program, lang, code),
-            Lang::Unread => {
-                // Tcl (expect) reaches processes, files and the network
-                // through a few commands; code without them asks nothing.
-                // `spawn ssh host` is automation; a spawned shell is typed into.
-                const REACH: &[&str] = &[
-                    "exec ",
-                    "open \"|",
-                    "open |",
-                    "file delete",
-                    "socket ",
-                    "eval ",
-                    "source ",
-                    "spawn sh",
-                    "spawn bash",
-                    "spawn zsh",
-                    "spawn /bin/",
-                ];
-                if program != "expect" || REACH.iter().any(|w| code.contains(w)) {
-                    self.sink_asks(program, lang, code);
-                }
-            }
+            Lang::Unread => self.unread(code, program),
+        }
+    }
+
+    /// Code in a language warden does not read. Tcl (expect) reaches
+    /// processes, files and the network through a few commands; code
+    /// without them asks nothing.
+    fn unread(&mut self, code: &str, program: &str) {
+        // `spawn ssh host` is automation; a spawned shell is typed into.
+        const REACH: &[&str] = &[
+            "exec ",
+            "open \"|",
+            "open |",
+            "file delete",
+            "socket ",
+            "eval ",
+            "source ",
+            "spawn sh",
+            "spawn bash",
+            "spawn zsh",
+            "spawn /bin/",
+        ];
+        if program != "expect" || REACH.iter().any(|w| code.contains(w)) {
+            self.sink_asks(program, Lang::Unread, code);
         }
     }
 
