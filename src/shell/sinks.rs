@@ -255,7 +255,7 @@ pub static SINKS: &[Sink] = &[
     Sink { programs: &["expect"], given: Given::Opt(&["-c"]), lang: Lang::Unread },
     Sink { programs: &["expect"], given: Given::Operand(&["-f"]), lang: Lang::Script },
     Sink { programs: SSH_CLIENTS, given: Given::Keyed(&["-o"], SSH_COMMAND_KEYS), lang: Lang::Shell },
-    Sink { programs: &["sftp", "ftp", "ed", "red"], given: Given::Prompt(false), lang: Lang::Shell },
+    Sink { programs: &["sftp", "ftp", "lftp", "smbclient", "gnuplot", "ed", "red"], given: Given::Prompt(false), lang: Lang::Shell },
     Sink { programs: &["less", "more"], given: Given::Prompt(true), lang: Lang::Shell },
     Sink { programs: &["at", "batch"], given: Given::Stdin, lang: Lang::Shell },
     Sink { programs: &["watch"], given: Given::Rest(&["-n", "--interval", "-q", "--equexit"]), lang: Lang::Shell },
