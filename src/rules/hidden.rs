@@ -29,7 +29,7 @@ pub static RULES: &[Rule] = &[
         reason: "many programs run a command they are given (hook options, `key=CMD` settings, the rest of their arguments, `!CMD` at their prompt, a file written just before); warden cannot tell whether this one does, and the text alone would be refused outright",
         decision: Decision::Ask,
         matcher: Matcher::Analysis(command_in_argument),
-        hits: &["aa-exec rm -rf ~", "csvtool call 'rm -rf ~;false' /etc/hosts", "certbot certonly --pre-hook 'rm -rf ~'", "bpftrace -e 'BEGIN {system(\"rm -rf ~\")}'", "ftp <<'EOF'\n!rm -rf ~\nEOF", "echo 'rm -rf ~' > /tmp/t; AUTOM4TE=/tmp/t autoconf", "printf 'clean:\\n\\trm -rf ~\\n' > Cakefile && cake clean", "aa-exec warden uninstall"],
+        hits: &["aa-exec rm -rf ~", "csvtool call 'rm -rf ~;false' /etc/hosts", "certbot certonly --pre-hook 'rm -rf ~'", "bpftrace -e 'BEGIN {system(\"rm -rf ~\")}'", "cadaver https://dav.example <<'EOF'\n!rm -rf ~\nEOF", "echo 'rm -rf ~' > /tmp/t; AUTOM4TE=/tmp/t autoconf", "printf 'clean:\\n\\trm -rf ~\\n' > Cakefile && cake clean", "aa-exec warden uninstall"],
         misses: &["hg commit -m 'rm -rf ~ is gone'", "notify-send 'rm -rf finished'", "mytool --exec 'ls -la'", "ee preflight check --cmd \"git reset --hard HEAD~5\"", "psql -c \"SELECT * FROM t WHERE a = 'DROP TABLE'\"", "cargo build --release", "aa-exec ls", "echo 'rm -rf ~' > notes.txt && mytool notes.md", "apt-get install -y rm-improved", "warden why --cmd 'rm -rf ~'", "warden --agent claude why --cmd 'rm -rf /'"],
     },
     Rule {
@@ -44,6 +44,12 @@ pub static RULES: &[Rule] = &[
             "nmap --script /tmp/x.nse localhost",
             "vim -c 'tcl exec id'",
             "vim -c 'exe g:cmd'",
+            "aria2c --on-download-complete=/tmp/h.sh https://x.example/f",
+            "socket -svp '/bin/sh -i' 12345",
+            "fzf --listen=12345",
+            "nginx -t -c /tmp/n.conf",
+            "cp /tmp/x.py conftest.py && pytest",
+            "TAR_OPTIONS=--to-command=sh tar xf x.tar",
         ],
         misses: &[
             "vim -c ':wq' notes.txt",
@@ -51,6 +57,10 @@ pub static RULES: &[Rule] = &[
             "nmap --script default localhost",
             "git config core.hooksPath .githooks",
             "gdb -batch -ex run -ex bt ./a.out",
+            "aria2c -o f.iso https://example.com/f.iso",
+            "nginx -c /etc/nginx/nginx.conf",
+            "cp tests/fixtures/conftest.py tests/conftest.py",
+            "tar -I zstd -xf x.tar.zst",
         ],
     },
 ];
@@ -116,41 +126,6 @@ pub(super) fn message_option(arg: &str) -> Option<Message> {
         .is_some_and(|(name, _)| MESSAGE_OPTIONS.contains(&name))
         .then_some(Message::ValueIn)
 }
-
-/// Files a build or package tool reads by name from the working directory,
-/// and the tools that run what is in them.
-const BUILD_FILES: &[(&str, &[&str])] = &[
-    ("Makefile", &["make", "gmake"]),
-    ("makefile", &["make", "gmake"]),
-    ("GNUmakefile", &["make", "gmake"]),
-    ("CMakeLists.txt", &["cmake"]),
-    ("Gemfile", &["bundle", "bundler"]),
-    ("Rakefile", &["rake"]),
-    ("composer.json", &["composer"]),
-    (
-        "setup.py",
-        &["pip", "pip3", "pipx", "uv", "python", "python3"],
-    ),
-    (
-        "pyproject.toml",
-        &["pip", "pip3", "pipx", "uv", "poetry", "hatch", "pdm"],
-    ),
-    ("package.json", &["npm", "yarn", "pnpm", "bun"]),
-    ("build.gradle", &["gradle", "gradlew"]),
-    ("build.gradle.kts", &["gradle", "gradlew"]),
-    ("pom.xml", &["mvn", "mvnw"]),
-    ("build.rs", &["cargo"]),
-    ("justfile", &["just"]),
-    ("Justfile", &["just"]),
-    ("Taskfile.yml", &["task"]),
-    ("Vagrantfile", &["vagrant"]),
-    ("meson.build", &["meson"]),
-    ("SConstruct", &["scons"]),
-    ("build.xml", &["ant"]),
-    ("Cakefile", &["cake"]),
-    ("Gruntfile.js", &["grunt"]),
-    ("gulpfile.js", &["gulp"]),
-];
 
 /// Characters after which a program's own syntax often starts a command:
 /// `key=CMD`, `!CMD`, `|CMD`, `exec:CMD`, `(CMD`.
@@ -397,10 +372,7 @@ fn texts(cmd: &Command, analysis: &Analysis) -> Vec<String> {
             .map(String::as_str)
             .chain(cmd.env.iter().map(|(_, value)| value.as_str()))
             .any(|a| names_file(a, path));
-        let by_convention = BUILD_FILES.iter().any(|(file, tools)| {
-            tools.contains(&cmd.program.as_str())
-                && (path == file || path.ends_with(&format!("/{file}")))
-        });
+        let by_convention = crate::shell::convention::read_by(path, &cmd.program);
         if named || by_convention {
             lines(content, &mut out);
         }

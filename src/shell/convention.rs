@@ -16,6 +16,9 @@ use super::eval::{file_key, shell_quote, Eval};
 use super::make::make_recipes;
 use super::Analysis;
 
+mod builds;
+mod in_place;
+
 /// How the code in a file that runs by convention is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
@@ -44,6 +47,9 @@ pub enum Format {
     Jenkins,
     /// A Procfile: each `name: command` line's command.
     Procfile,
+    /// A Dockerfile: its `RUN` lines run inside the image being built, not
+    /// on this machine; only network content run there is asked about.
+    Docker,
     /// A build script in a language warden does not read.
     Unread,
 }
@@ -75,7 +81,11 @@ pub fn format(path: &str) -> Option<Format> {
         "Makefile" | "makefile" | "GNUmakefile" => Format::Make,
         _ if ext == Some("mk") => Format::Make,
         "justfile" | "Justfile" | ".justfile" => Format::Just,
-        "conftest.py" | "setup.py" | "noxfile.py" | "dodo.py" | "fabfile.py" => Format::Python,
+        "conftest.py" | "setup.py" | "noxfile.py" | "dodo.py" | "fabfile.py" | "hatch_build.py" => {
+            Format::Python
+        }
+        "Dockerfile" | "Containerfile" => Format::Docker,
+        _ if ext == Some("Dockerfile") || base.starts_with("Dockerfile.") => Format::Docker,
         _ if ext == Some("py") && (base.starts_with("test_") || base.ends_with("_test.py")) => {
             Format::Python
         }
@@ -125,6 +135,50 @@ pub fn format(path: &str) -> Option<Format> {
         _ if in_dir(".idea/runConfigurations") && ext == Some("xml") => Format::Unread,
         _ => return None,
     })
+}
+
+/// Files a build or package tool reads by name from the working directory,
+/// and the tools that run what is in them.
+const READ_BY: &[(&str, &[&str])] = &[
+    ("Makefile", &["make", "gmake"]),
+    ("makefile", &["make", "gmake"]),
+    ("GNUmakefile", &["make", "gmake"]),
+    ("CMakeLists.txt", &["cmake"]),
+    ("Gemfile", &["bundle", "bundler"]),
+    ("Rakefile", &["rake"]),
+    ("composer.json", &["composer"]),
+    (
+        "setup.py",
+        &["pip", "pip3", "pipx", "uv", "python", "python3"],
+    ),
+    (
+        "pyproject.toml",
+        &["pip", "pip3", "pipx", "uv", "poetry", "hatch", "pdm"],
+    ),
+    ("package.json", &["npm", "yarn", "pnpm", "bun"]),
+    ("build.gradle", &["gradle", "gradlew"]),
+    ("build.gradle.kts", &["gradle", "gradlew"]),
+    ("pom.xml", &["mvn", "mvnw"]),
+    ("build.rs", &["cargo"]),
+    ("justfile", &["just"]),
+    ("Justfile", &["just"]),
+    ("Taskfile.yml", &["task"]),
+    ("Vagrantfile", &["vagrant"]),
+    ("meson.build", &["meson"]),
+    ("SConstruct", &["scons"]),
+    ("build.xml", &["ant"]),
+    ("Cakefile", &["cake"]),
+    ("Gruntfile.js", &["grunt"]),
+    ("gulpfile.js", &["gulp"]),
+];
+
+/// Whether `program` reads the file at `path` by its name when run in the
+/// file's directory (`make` reads `Makefile`, `pip` reads `setup.py`).
+pub fn read_by(path: &str, program: &str) -> bool {
+    let base = basename(path);
+    READ_BY
+        .iter()
+        .any(|(file, tools)| *file == base && tools.contains(&program))
 }
 
 /// `jest.config.js`, `vite.config.ts`, `webpack.config.cjs`: a tool's
@@ -184,7 +238,9 @@ pub fn shell_lines(format: Format, text: &str) -> Vec<String> {
             .filter(|l| !l.starts_with('#'))
             .filter_map(|l| Some(l.split_once(':')?.1.trim().to_string()))
             .collect(),
-        Format::Python | Format::Node | Format::Ruby | Format::Unread => Vec::new(),
+        Format::Python | Format::Node | Format::Ruby | Format::Docker | Format::Unread => {
+            Vec::new()
+        }
     }
 }
 
@@ -464,8 +520,17 @@ impl Eval<'_> {
             .iter()
             .filter_map(|(path, text)| Some((format(path)?, text.clone())))
             .collect();
+        found.extend(
+            self.build_backends()
+                .into_iter()
+                .map(|t| (Format::Python, t)),
+        );
         found.sort_by(|a, b| a.1.cmp(&b.1));
         for (format, text) in found {
+            if format == Format::Docker {
+                self.docker_runs(&text);
+                continue;
+            }
             let lines = match interpreter(format, &text) {
                 Some(line) => vec![line],
                 None => shell_lines(format, &text),
@@ -473,6 +538,24 @@ impl Eval<'_> {
             for line in lines {
                 self.reanalyze(&line, "file run by convention", None);
             }
+        }
+    }
+
+    /// A copy, move or link into a file run by convention (`cp x.py
+    /// conftest.py`): what the line wrote to the source is judged there; a
+    /// source from outside the project is code unseen, which asks.
+    pub(super) fn copied_into_convention(&mut self, program: &str, source: &str, dest: &str) {
+        let Some(dest) = copy_destination(source, dest) else {
+            return;
+        };
+        match self.files.get(&file_key(source)).cloned() {
+            Some(text) => {
+                self.files.insert(file_key(&dest), text);
+            }
+            None if super::sinks::outside_project(source) => {
+                self.sink_asks(program, super::sinks::Lang::Script, source)
+            }
+            None => {}
         }
     }
 
@@ -505,7 +588,7 @@ impl Eval<'_> {
     }
 
     /// Judges `text`, part of a file of `format`, as the code it is.
-    fn judge_piece(&mut self, format: Format, text: &str) {
+    pub(super) fn judge_piece(&mut self, format: Format, text: &str) {
         let lines = match interpreter(format, text) {
             Some(line) => vec![line],
             // Lines added to a makefile may be recipes without their tab.
@@ -514,23 +597,6 @@ impl Eval<'_> {
         };
         for line in lines {
             self.reanalyze(&line, "file run by convention", None);
-        }
-    }
-
-    /// `sed -i` on a file run by convention: the text its `s` commands put
-    /// in and its `a`, `i` and `c` commands add, judged as a piece of that
-    /// file.
-    fn sed_in_place(&mut self, cmd: &Command) {
-        let Some((scripts, files)) = sed_in_place_args(&cmd.args) else {
-            return;
-        };
-        let added: Vec<String> = scripts.iter().flat_map(|s| sed_added(s)).collect();
-        if added.is_empty() {
-            return;
-        }
-        let text = added.join("\n") + "\n";
-        for format in files.iter().filter_map(|f| format(f)) {
-            self.judge_piece(format, &text);
         }
     }
 
@@ -559,119 +625,15 @@ impl Eval<'_> {
     }
 }
 
-/// `sed`'s scripts and files when it edits in place (`-i`, `-i.bak`,
-/// `--in-place`, macOS's `-i ''`); `None` otherwise.
-fn sed_in_place_args(args: &[String]) -> Option<(Vec<String>, Vec<String>)> {
-    let mut in_place = false;
-    let mut scripts = Vec::new();
-    let mut operands = Vec::new();
-    let mut iter = args.iter().peekable();
-    while let Some(arg) = iter.next() {
-        match arg.as_str() {
-            "-e" | "--expression" => scripts.extend(iter.next().cloned()),
-            "-f" | "--file" | "-l" | "--line-length" => {
-                iter.next();
-            }
-            "-i" | "-I" => {
-                in_place = true;
-                // macOS's `-i ''`: the suffix is the next, empty, word.
-                if iter.peek().is_some_and(|a| a.is_empty()) {
-                    iter.next();
-                }
-            }
-            "--" => operands.extend(iter.by_ref().cloned()),
-            a if a.starts_with("--expression=") => {
-                scripts.push(a["--expression=".len()..].to_string());
-            }
-            a if a.starts_with("--in-place") => in_place = true,
-            a if a.starts_with("--") => {}
-            a if a.starts_with('-') && a.len() > 1 => {
-                let flags = &a[1..];
-                // `-ni.bak`: in place, the rest of the word its suffix.
-                if flags.contains(['i', 'I']) {
-                    in_place = true;
-                } else if flags.ends_with('e') {
-                    scripts.extend(iter.next().cloned());
-                }
-            }
-            _ => operands.push(arg.clone()),
-        }
-    }
-    if !in_place {
-        return None;
-    }
-    if scripts.is_empty() && !operands.is_empty() {
-        scripts.push(operands.remove(0));
-    }
-    Some((scripts, operands))
-}
-
-/// The text a sed script puts into the file: each `s` command's
-/// replacement and each `a`, `i`, `c` command's text.
-fn sed_added(script: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for command in script.split('\n') {
-        let body = skip_address(command.trim_start());
-        let mut chars = body.chars();
-        match chars.next() {
-            Some('s') => {
-                let Some(delim) = chars.next().filter(|c| !c.is_alphanumeric() && *c != '\\')
-                else {
-                    continue;
-                };
-                let parts = split_unescaped(chars.as_str(), delim);
-                if let Some(replacement) = parts.get(1) {
-                    out.push(replacement.clone());
-                }
-            }
-            Some('a' | 'i' | 'c') => {
-                let text = chars.as_str().trim_start_matches('\\').trim_start();
-                if !text.is_empty() {
-                    out.push(text.to_string());
-                }
-            }
-            _ => {}
-        }
-    }
-    out
-}
-
-/// A sed command without its address (`1`, `$`, `/re/`, `1,5`).
-fn skip_address(command: &str) -> &str {
-    let mut rest = command;
-    loop {
-        rest = rest.trim_start_matches(|c: char| c.is_ascii_digit() || "$,~+! ".contains(c));
-        match rest.strip_prefix('/') {
-            Some(re) => match re.find('/') {
-                Some(end) => rest = &re[end + 1..],
-                None => return "",
-            },
-            None => return rest,
-        }
-    }
-}
-
-/// `text` cut at each `delim` not escaped by a backslash, with `\delim`
-/// unescaped.
-fn split_unescaped(text: &str, delim: char) -> Vec<String> {
-    let mut parts = vec![String::new()];
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        let current = parts.last_mut().expect("parts is never empty");
-        match c {
-            '\\' => match chars.next() {
-                Some(n) if n == delim => current.push(n),
-                Some(n) => {
-                    current.push('\\');
-                    current.push(n);
-                }
-                None => current.push('\\'),
-            },
-            c if c == delim => parts.push(String::new()),
-            c => current.push(c),
-        }
-    }
-    parts
+/// The file run by convention that a copy of `source` to `dest` makes
+/// (`cp x.py tests/` keeps the name), if it makes one.
+pub fn copy_destination(source: &str, dest: &str) -> Option<String> {
+    let dest = if dest.ends_with('/') {
+        format!("{dest}{}", basename(source))
+    } else {
+        dest.to_string()
+    };
+    format(&dest).map(|_| dest)
 }
 
 #[cfg(test)]
@@ -688,6 +650,8 @@ mod tests {
             (".github/workflows/ci.yml", Some(Format::Settings)),
             ("vite.config.ts", Some(Format::Node)),
             ("build.rs", Some(Format::Unread)),
+            ("docker/Dockerfile", Some(Format::Docker)),
+            ("api.Dockerfile", Some(Format::Docker)),
             (".git/hooks/pre-commit.sample", None),
             ("src/main.rs", None),
             ("api.py", None),
@@ -712,21 +676,6 @@ mod tests {
             settings_commands("\"postinstall\": \"sh x\","),
             vec!["sh x"]
         );
-    }
-
-    #[test]
-    fn text_sed_adds() {
-        assert_eq!(sed_added(r"s/a\/b/c\/d/g"), vec!["c/d"]);
-        assert_eq!(sed_added("1i import os"), vec!["import os"]);
-        assert_eq!(sed_added("/^x/a\\ y"), vec!["y"]);
-        assert!(sed_added("1d").is_empty());
-        let args: Vec<String> = ["-i", "", "-e", "s/a/b/", "f"].map(String::from).to_vec();
-        assert_eq!(
-            sed_in_place_args(&args),
-            Some((vec!["s/a/b/".to_string()], vec!["f".to_string()]))
-        );
-        let args: Vec<String> = ["s/a/b/", "f"].map(String::from).to_vec();
-        assert_eq!(sed_in_place_args(&args), None);
     }
 
     #[test]

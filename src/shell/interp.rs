@@ -20,6 +20,7 @@ mod lex;
 #[cfg(test)]
 mod library_tests;
 mod patterns;
+mod perl;
 mod perms;
 mod places;
 mod run;
@@ -191,6 +192,10 @@ impl Lang {
 /// What `code` does when an interpreter of `lang` runs it, with the
 /// arguments and environment of `given` where the command line says.
 pub fn read(code: &str, lang: Lang, given: Option<&Given>) -> Reading {
+    let rewritten = (lang == Lang::Perl)
+        .then(|| perl::indirect_calls(code))
+        .flatten();
+    let code = rewritten.as_deref().unwrap_or(code);
     let mut reading = if lang == Lang::Tcl {
         tcl::read(code)
     } else {

@@ -1,8 +1,9 @@
-//! Programs that take shell text rather than a command as arguments: tmux session commands, `npx -c`, `pnpm exec -c`, GNU `sem`, `screen -X stuff`, `ssh HOST CMD`, and the fleet tools that run a line on many machines (`pssh`, `pdsh`, `clush`, `ansible -m shell -a`, `salt cmd.run`, `fab --`, `knife ssh`).
+//! Programs that take shell text rather than a command as arguments: tmux session commands, `npx -c`, `pnpm exec -c`, `screen -X stuff`, `ssh HOST CMD`, and the fleet tools that run a line on many machines (`pssh`, `pdsh`, `clush`, `ansible -m shell -a`, `salt cmd.run`, `fab --`, `knife ssh`).
 
 use super::command::Command;
 use super::eval::{shell_quote, Eval};
 use super::programs::{option_value, split_options};
+use super::sinks::option_values;
 use super::wrappers::Peeled;
 
 /// tmux commands whose trailing arguments are a shell command, with their
@@ -69,14 +70,6 @@ impl Eval<'_> {
                     self.reanalyze(&rest.join(" "), "pnpm exec -c", None);
                 }
             }
-            // GNU parallel's `sem CMD`: like parallel, a shell runs the line.
-            "sem" => {
-                let valued = &["-j", "-P", "--jobs", "--id", "--semaphorename", "--timeout"];
-                let (_, rest) = split_options(args, valued);
-                if !rest.is_empty() {
-                    self.reanalyze(&rest.join(" "), "sem", None);
-                }
-            }
             // `screen -X COMMAND ARGS` sends a screen command to a session.
             "screen" => {
                 let Some(at) = args.iter().position(|a| a == "-X") else {
@@ -120,8 +113,15 @@ impl Eval<'_> {
 
     /// Code in a wrapper's own options (gdb's `-ex`, strace's `-o '|CMD'`):
     /// the code-sink table's rows for the wrapper, over those options.
-    pub(super) fn wrapper_options(&mut self, name: &str, peeled: &Peeled) {
-        self.sink_args(name, &peeled.own, None);
+    pub(super) fn wrapper_options(&mut self, cmd: &Command, name: &str, peeled: &Peeled) {
+        let wrapper = Command {
+            program: name.to_string(),
+            cwd: cmd.cwd.clone(),
+            via: cmd.via.clone(),
+            wrappers: cmd.wrappers.clone(),
+            ..Command::default()
+        };
+        self.sink_args(&wrapper, &peeled.own);
     }
 
     /// `tmux [options] COMMAND [args] [; COMMAND ...]`: the shell commands
@@ -222,6 +222,15 @@ impl Eval<'_> {
         if i + 1 < args.len() {
             let text = args[i + 1..].join(" ");
             self.reanalyze(&text, "ssh", cmd.stdin.clone());
+        }
+        // `-o RemoteCommand=CMD` is the line the other machine runs, as the
+        // words after the host are.
+        for value in option_values(args, &["-o"]) {
+            let value = value.trim_start();
+            let (name, text) = value.split_once(['=', ' ']).unwrap_or((value, ""));
+            if name.eq_ignore_ascii_case("remotecommand") {
+                self.reanalyze(text.trim(), "ssh", cmd.stdin.clone());
+            }
         }
     }
 }

@@ -12,7 +12,6 @@ mod command;
 pub mod convention;
 mod cwd;
 mod decode;
-mod embedded;
 mod eval;
 mod expand;
 mod interp;
@@ -40,7 +39,7 @@ pub(crate) use interp::{
     language as interpreter_language, read as read_interpreter_code, Source as InterpreterSource,
 };
 pub(crate) use programs::{has_model, modelled_names, DECODED};
-pub(crate) use runners::{find_options, find_skips_roots};
+pub(crate) use runners::{find_options, find_skips_roots, PARALLEL_VALUED, XARGS_VALUED};
 
 /// Limits past which the analysis stops and the verdict is block.
 pub mod limits {

@@ -26,7 +26,7 @@ pub const DECODED: &str = "decoded payload";
 
 const SHELLS: &[&str] = &[
     "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "rbash", "csh", "tcsh",
-    "posh",
+    "posh", "elvish",
 ];
 
 /// The programs `Eval::special` gives a model of their own (besides shells,
@@ -118,7 +118,7 @@ impl Eval<'_> {
             if !wrappers::runs_command(spec, &peeled) {
                 break;
             }
-            self.wrapper_options(&name, &peeled);
+            self.wrapper_options(&cmd, &name, &peeled);
             let dir = peeled.value(spec.chdir).map(str::to_string);
             let env = std::mem::take(&mut peeled.env);
             let own_args = std::mem::take(&mut peeled.own);
@@ -203,7 +203,7 @@ impl Eval<'_> {
         };
         if !cmd.env.is_empty() {
             let env = std::mem::take(&mut cmd.env);
-            self.env_sinks(&env, &cmd.program);
+            self.env_sinks(&env, &cmd);
             cmd.env = env;
         }
         if wrappers::binds_directories(&cmd) {
@@ -306,6 +306,7 @@ impl Eval<'_> {
                     if is_program_path(source) {
                         self.copies.insert(file_key(dest), program_name(source));
                     }
+                    self.copied_into_convention(&cmd.program, source, dest);
                 }
             }
             // `hash -p /bin/rm ls` makes `ls` run rm.
@@ -319,22 +320,8 @@ impl Eval<'_> {
             "xargs" => self.xargs(cmd, args),
             "find" => self.find(cmd, args),
             "parallel" => self.parallel(args),
-            "watch" => {
-                let (_, rest) = split_options(&cmd.args, &["-n", "--interval", "-d", "-q"]);
-                if !rest.is_empty() {
-                    let text = rest.join(" ");
-                    self.reanalyze(&text, "watch", None);
-                }
-            }
-            "ssh" => {
-                self.ssh(cmd);
-                self.embedded(cmd);
-            }
-            "scp" | "sftp" | "sshfs" | "rsync" | "tar" | "gtar" | "bsdtar" | "at" | "batch"
-            | "awk" | "gawk" | "mawk" | "nawk" | "sed" | "gsed" | "m4" | "ed" | "red" => {
-                self.embedded(cmd)
-            }
-            "tmux" | "npx" | "npm" | "pnpm" | "sem" | "screen" | "ip" | "pssh" | "parallel-ssh"
+            "ssh" => self.ssh(cmd),
+            "tmux" | "npx" | "npm" | "pnpm" | "screen" | "ip" | "pssh" | "parallel-ssh"
             | "pdsh" | "clush" | "ansible" | "salt" | "salt-ssh" | "fab" | "knife" | "mussh" => {
                 self.launcher(cmd)
             }

@@ -5,26 +5,61 @@ use super::eval::Eval;
 use super::expand::Field;
 use super::programs::with;
 
+/// xargs' options that take the next word.
+pub(crate) const XARGS_VALUED: &[&str] = &[
+    "-a",
+    "-d",
+    "-E",
+    "-I",
+    "-L",
+    "-n",
+    "-P",
+    "-s",
+    "--arg-file",
+    "--delimiter",
+    "--eof",
+    "--max-lines",
+    "--max-args",
+    "--max-procs",
+    "--max-chars",
+    "--process-slot-var",
+];
+
+/// GNU parallel's (and `sem`'s) options that take the next word.
+pub(crate) const PARALLEL_VALUED: &[&str] = &[
+    "-j",
+    "-P",
+    "-S",
+    "-n",
+    "-N",
+    "-a",
+    "-d",
+    "-I",
+    "-C",
+    "--jobs",
+    "--sshlogin",
+    "--delay",
+    "--timeout",
+    "--joblog",
+    "--results",
+    "--arg-file",
+    "--colsep",
+    "--delimiter",
+    "--tmpdir",
+    "--block",
+    "-E",
+    "-L",
+    "-s",
+    "--max-args",
+    "--max-procs",
+    "--max-chars",
+    "--max-lines",
+    "--id",
+    "--semaphorename",
+];
+
 impl Eval<'_> {
     pub(super) fn xargs(&mut self, cmd: &Command, args: &[Field]) {
-        const VALUED: &[&str] = &[
-            "-a",
-            "-d",
-            "-E",
-            "-I",
-            "-L",
-            "-n",
-            "-P",
-            "-s",
-            "--arg-file",
-            "--delimiter",
-            "--eof",
-            "--max-lines",
-            "--max-args",
-            "--max-procs",
-            "--max-chars",
-            "--process-slot-var",
-        ];
         let mut i = 0;
         let mut replace = None;
         while i < args.len() {
@@ -46,7 +81,7 @@ impl Eval<'_> {
             } else if a == "-i" || a == "--replace" {
                 replace = Some("{}".into());
             }
-            i += if VALUED.contains(&a) { 2 } else { 1 };
+            i += if XARGS_VALUED.contains(&a) { 2 } else { 1 };
         }
         let rest = args.get(i..).unwrap_or(&[]);
         if rest.is_empty() {
@@ -80,7 +115,7 @@ impl Eval<'_> {
         // `-fprintf FILE FORMAT` writes FORMAT's text (once per file found)
         // into FILE: a later `sh FILE` runs it.
         for w in texts.windows(3).filter(|w| w[0] == "-fprintf") {
-            let text = super::embedded::unescape(w[2]).replace("\\n", "\n");
+            let text = super::sinks::unescape(w[2]).replace("\\n", "\n");
             self.files.insert(super::eval::file_key(w[1]), text);
         }
         let (start, follows) = find_options(&texts);
@@ -193,29 +228,9 @@ impl Eval<'_> {
     /// `parallel CMD ::: inputs`: CMD is a shell template run once per
     /// input, with `{}` (and `{.}`, `{/}`, ...) replaced or the input appended.
     pub(super) fn parallel(&mut self, args: &[Field]) {
-        const VALUED: &[&str] = &[
-            "-j",
-            "-P",
-            "-S",
-            "-n",
-            "-N",
-            "-a",
-            "-d",
-            "-I",
-            "-C",
-            "--jobs",
-            "--sshlogin",
-            "--delay",
-            "--timeout",
-            "--joblog",
-            "--results",
-            "--arg-file",
-            "--colsep",
-            "--delimiter",
-        ];
         let mut i = 0;
         while i < args.len() && args[i].text.starts_with('-') && !args[i].text.starts_with(":::") {
-            i += if VALUED.contains(&args[i].text.as_str()) {
+            i += if PARALLEL_VALUED.contains(&args[i].text.as_str()) {
                 2
             } else {
                 1

@@ -10,6 +10,10 @@ use super::eval::shell_quote;
 use super::names::{self, NameMap, Slot};
 
 mod languages;
+mod scripts;
+
+pub(super) use languages::outside_project;
+pub(super) use scripts::unescape;
 
 /// The language of the code a sink takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,7 +32,24 @@ pub enum Lang {
     Elisp,
     Gdb,
     Lldb,
-    /// Languages warden does not read (Tcl, NSE scripts, tracer output pipes).
+    /// A sed script (`e`, `s///e`, `w FILE`).
+    Sed,
+    /// An awk program (`system()`, pipes to and from commands, `print > FILE`).
+    Awk,
+    /// m4 macros (`syscmd`, `esyscmd`).
+    M4,
+    /// TeX source (`\write18{...}`, `\openout`).
+    Tex,
+    /// Makefile text (`$(shell ...)`, `$(file >F,...)`, recipes).
+    Make,
+    /// A file the program writes (a log, a trace, a report); `|CMD` pipes to a command.
+    Output,
+    /// A configuration or library the program loads, which can run
+    /// commands or code of its own (`nginx -c`, `ldconfig -f`, a plugin).
+    Loaded,
+    /// Commands sent by whoever reaches a port the program listens on.
+    Remote,
+    /// Languages warden does not read (Tcl, NSE scripts).
     Unread,
 }
 
@@ -45,6 +66,14 @@ impl Lang {
             Lang::Elisp => "Elisp",
             Lang::Gdb => "gdb commands",
             Lang::Lldb => "lldb commands",
+            Lang::Sed => "sed script",
+            Lang::Awk => "awk program",
+            Lang::M4 => "m4 macros",
+            Lang::Tex => "TeX",
+            Lang::Make => "makefile text",
+            Lang::Output => "file written",
+            Lang::Loaded => "config or library loaded",
+            Lang::Remote => "commands from the network",
             Lang::Unread => "unread",
         }
     }
@@ -62,12 +91,27 @@ pub enum Given {
     /// A `KEY=VALUE` setting given by one of the options, for keys matching
     /// a pattern (`*` stands for one or more name parts).
     Setting(&'static [&'static str], &'static [&'static str]),
+    /// A `KEY=VALUE` (or `KEY VALUE`) value of one of the options,
+    /// anywhere among the arguments (`ssh -o ProxyCommand=CMD`).
+    Keyed(&'static [&'static str], &'static [&'static str]),
     /// A setting stored by `SUB KEY VALUE` (`git config core.pager P`).
     Stored(&'static str, &'static [&'static str]),
     /// The words after a subcommand and its verb (`git bisect run CMD...`).
     SubArgs(&'static str, &'static str),
-    /// The program's first operand (`run-parts DIR`).
-    Operand,
+    /// The program's first operand (`run-parts DIR`); the options listed
+    /// take a value.
+    Operand(&'static [&'static str]),
+    /// A sed or awk program: the `-e` (`--expression`, `--source`) values,
+    /// or else the first operand; the options listed take a value.
+    Program(&'static [&'static str]),
+    /// The words after its own options (those listed take a value), run as
+    /// one command line (`watch CMD`, `sem CMD`).
+    Rest(&'static [&'static str]),
+    /// The whole of its input (`at`, `batch`: the job).
+    Stdin,
+    /// Lines of its input typed at its prompt that start with `!`; `true`:
+    /// only with a file operand (a pager's input is otherwise the text shown).
+    Prompt(bool),
     /// An environment variable, whatever program it is given to.
     Env(&'static str),
 }
@@ -86,7 +130,40 @@ const VIMS: &[&str] = &[
 ];
 const EMACS: &[&str] = &["emacs", "emacsclient"];
 const SSHES: &[&str] = &["scp", "sftp", "rsync"];
+const SSH_CLIENTS: &[&str] = &["ssh", "scp", "sftp", "sshfs"];
 const TARS: &[&str] = &["tar", "gtar", "bsdtar"];
+const AWKS: &[&str] = &["awk", "gawk", "mawk", "nawk"];
+const TEXES: &[&str] = &[
+    "tex", "latex", "pdflatex", "xelatex", "lualatex", "pdftex", "xetex", "luatex", "etex",
+];
+/// TeX's options that take a value as the next word.
+const TEX_VALUED: &[&str] = &[
+    "-output-directory",
+    "-aux-directory",
+    "-jobname",
+    "-interaction",
+    "-output-format",
+    "-fmt",
+    "-progname",
+    "-include-directory",
+];
+/// APT settings whose value is a command run around an update or an
+/// install (`apt-get -o APT::Update::Pre-Invoke::=CMD update`).
+const APT_HOOK_KEYS: &[&str] = &[
+    "apt::update::pre-invoke",
+    "apt::update::post-invoke",
+    "apt::update::post-invoke-success",
+    "dpkg::pre-invoke",
+    "dpkg::post-invoke",
+    "dpkg::pre-install-pkgs",
+];
+/// ssh settings (`-o Name=value`, `-o "Name value"`) whose value a local shell runs.
+const SSH_COMMAND_KEYS: &[&str] = &[
+    "proxycommand",
+    "localcommand",
+    "knownhostscommand",
+    "ssh_command",
+];
 const GIT_CONFIG: &[&str] = &["-c", "--config-env"];
 /// git settings whose value git runs: shell text, or a program.
 const GIT_SHELL_KEYS: &[&str] = &[
@@ -168,13 +245,57 @@ pub static SINKS: &[Sink] = &[
     Sink { programs: &["ag"], given: Given::Opt(&["--pager"]), lang: Lang::Program },
     Sink { programs: &["man"], given: Given::Opt(&["-P", "--pager", "-H", "--html"]), lang: Lang::Program },
     Sink { programs: &["nmap"], given: Given::Opt(&["--script"]), lang: Lang::Script },
-    Sink { programs: &["run-parts"], given: Given::Operand, lang: Lang::Script },
+    Sink { programs: &["run-parts"], given: Given::Operand(&["-u", "--umask", "-a", "--arg", "--regex"]), lang: Lang::Script },
     Sink { programs: &["zip"], given: Given::Opt(&["-TT", "--unzip-command"]), lang: Lang::Program },
-    Sink { programs: &["strace", "ltrace"], given: Given::Opt(&["-o", "--output"]), lang: Lang::Unread },
+    Sink { programs: &["strace", "ltrace"], given: Given::Opt(&["-o", "--output"]), lang: Lang::Output },
     Sink { programs: &["tcpdump"], given: Given::Opt(&["-z"]), lang: Lang::Program },
     Sink { programs: &["expect"], given: Given::Opt(&["-c"]), lang: Lang::Unread },
-    Sink { programs: &["expect"], given: Given::Operand, lang: Lang::Script },
+    Sink { programs: &["expect"], given: Given::Operand(&["-f"]), lang: Lang::Script },
+    Sink { programs: SSH_CLIENTS, given: Given::Keyed(&["-o"], SSH_COMMAND_KEYS), lang: Lang::Shell },
+    Sink { programs: &["sftp", "ftp", "lftp", "smbclient", "gnuplot", "ed", "red"], given: Given::Prompt(false), lang: Lang::Shell },
+    Sink { programs: &["less", "more"], given: Given::Prompt(true), lang: Lang::Shell },
+    Sink { programs: &["at", "batch"], given: Given::Stdin, lang: Lang::Shell },
+    Sink { programs: &["watch"], given: Given::Rest(&["-n", "--interval", "-q", "--equexit"]), lang: Lang::Shell },
+    Sink { programs: &["sem"], given: Given::Rest(super::runners::PARALLEL_VALUED), lang: Lang::Shell },
+    Sink { programs: &["apt", "apt-get", "apt-cache", "aptitude"], given: Given::Keyed(&["-o", "--option"], APT_HOOK_KEYS), lang: Lang::Shell },
+    Sink { programs: &["dpkg"], given: Given::Opt(&["--pre-invoke", "--post-invoke"]), lang: Lang::Shell },
+    Sink { programs: &["at", "batch"], given: Given::Opt(&["-f"]), lang: Lang::Script },
+    Sink { programs: TARS, given: Given::Keyed(&["--checkpoint-action"], &["exec"]), lang: Lang::Shell },
+    Sink { programs: &["sed", "gsed"], given: Given::Program(&["-f", "-l", "--file", "--line-length"]), lang: Lang::Sed },
+    Sink { programs: AWKS, given: Given::Program(&["-f", "-v", "-F", "--file", "--assign", "--field-separator"]), lang: Lang::Awk },
+    Sink { programs: &["m4"], given: Given::Stdin, lang: Lang::M4 },
+    Sink { programs: &["m4"], given: Given::Operand(&["-D", "-U", "-I", "-o", "--define", "--undefine", "--include"]), lang: Lang::M4 },
+    Sink { programs: &["make", "gmake"], given: Given::Opt(&["-E", "--eval"]), lang: Lang::Make },
+    Sink { programs: TEXES, given: Given::Operand(TEX_VALUED), lang: Lang::Tex },
+    Sink { programs: &["aria2c"], given: Given::Opt(&["--on-download-complete", "--on-download-start", "--on-download-error", "--on-download-pause", "--on-download-stop", "--on-bt-download-complete"]), lang: Lang::Program },
+    Sink { programs: &["socket"], given: Given::Opt(&["-p"]), lang: Lang::Program },
+    Sink { programs: &["service"], given: Given::Operand(&[]), lang: Lang::Script },
+    Sink { programs: &["fzf"], given: Given::Opt(&["--listen", "--listen-unsafe"]), lang: Lang::Remote },
+    Sink { programs: &["find"], given: Given::Opt(&["-fprintf", "-fprint", "-fprint0", "-fls"]), lang: Lang::Output },
+    Sink { programs: &["screen"], given: Given::Opt(&["-Logfile"]), lang: Lang::Output },
+    Sink { programs: &["script"], given: Given::Operand(&["-c", "--command", "-E", "--echo", "-I", "--log-in", "-O", "--log-out", "-B", "--log-io", "-T", "--log-timing", "-m", "--logging-format", "-o", "--output-limit", "-t"]), lang: Lang::Output },
+    Sink { programs: &["nginx"], given: Given::Opt(&["-c"]), lang: Lang::Loaded },
+    Sink { programs: &["ldconfig"], given: Given::Opt(&["-f"]), lang: Lang::Loaded },
+    Sink { programs: &["procmail"], given: Given::Operand(&["-f", "-a"]), lang: Lang::Loaded },
+    Sink { programs: &["fail2ban-client", "fail2ban-server"], given: Given::Opt(&["-c"]), lang: Lang::Loaded },
+    Sink { programs: &["mysql", "mariadb", "mysqldump", "mysqladmin"], given: Given::Opt(&["--default-auth", "--plugin-dir"]), lang: Lang::Loaded },
 ];
+
+/// Environment variables that hold more options for one program, read
+/// before its own (GNU tar's `TAR_OPTIONS`).
+const OPTION_VARIABLES: &[(&[&str], &str)] = &[(TARS, "TAR_OPTIONS")];
+
+/// The options `cmd` runs with: those of its option variable, then its own.
+pub(super) fn all_args(program: &str, env: &[(String, String)], args: &[String]) -> Vec<String> {
+    let mut all: Vec<String> = OPTION_VARIABLES
+        .iter()
+        .filter(|(programs, _)| programs.contains(&program))
+        .flat_map(|(_, var)| env.iter().filter(move |(name, _)| name == var))
+        .flat_map(|(_, value)| value.split_whitespace().map(str::to_string))
+        .collect();
+    all.extend(args.iter().cloned());
+    all
+}
 
 /// How many program names the rows hold, rows for any program left out.
 const NAMES: usize = {
@@ -195,7 +316,7 @@ const fn is_any(programs: &[&str]) -> bool {
 
 /// Each program name to the first row naming it, built at compile time: a
 /// call looks up a program or two and walks on from there.
-static FIRST_ROW: NameMap<u16> = {
+pub(super) static FIRST_ROW: NameMap<u16> = {
     static SLOTS: [Slot<u16>; names::table_size(NAMES)] = {
         let mut slots = [Slot::VACANT; names::table_size(NAMES)];
         let mut i = 0;
@@ -288,7 +409,7 @@ pub fn unknown_programs(program: &str, args: &[String]) -> bool {
     rows_of(program).is_some_and(|mut rows| {
         rows.any(|row| {
             row.lang == Lang::Program
-                && values(row.given, args)
+                && values(row.given, args, None)
                     .iter()
                     .any(|value| !inert_program(value))
         })
@@ -301,8 +422,9 @@ pub fn git_key_runs(key: &str) -> bool {
     matches_key(key, GIT_SHELL_KEYS) || matches_key(key, &["core.hookspath", "protocol.ext.allow"])
 }
 
-/// The code each value of `given` holds in `args`.
-fn values(given: Given, args: &[String]) -> Vec<String> {
+/// The code each value of `given` holds in `args` (and `stdin`, the input
+/// when warden knows it).
+fn values(given: Given, args: &[String], stdin: Option<&str>) -> Vec<String> {
     match given {
         Given::Opt(names) => option_values(args, names),
         Given::SubOpt(sub, names) => match subcommand(args) {
@@ -312,6 +434,10 @@ fn values(given: Given, args: &[String]) -> Vec<String> {
             _ => Vec::new(),
         },
         Given::Setting(opts, keys) => option_values(args_before_sub(args), opts)
+            .into_iter()
+            .filter_map(|s| setting(&s, keys))
+            .collect(),
+        Given::Keyed(opts, keys) => option_values(args, opts)
             .into_iter()
             .filter_map(|s| setting(&s, keys))
             .collect(),
@@ -328,41 +454,85 @@ fn values(given: Given, args: &[String]) -> Vec<String> {
             _ => Vec::new(),
         },
         Given::SubArgs(sub, verb) => match subcommand(args) {
-            Some((s, rest)) if s == sub => {
-                let Some(at) = rest.iter().position(|w| w == verb) else {
-                    return Vec::new();
-                };
-                let words: Vec<&String> = rest[at + 1..]
-                    .iter()
-                    .skip_while(|w| matches!(w.as_str(), "--recursive" | "-q" | "--quiet"))
-                    .collect();
-                if words.is_empty() {
-                    Vec::new()
-                } else if words.len() == 1 || verb == "foreach" {
-                    vec![words
-                        .iter()
-                        .map(|w| w.as_str())
-                        .collect::<Vec<_>>()
-                        .join(" ")]
-                } else {
-                    vec![words
-                        .iter()
-                        .map(|w| shell_quote(w))
-                        .collect::<Vec<_>>()
-                        .join(" ")]
-                }
-            }
+            Some((s, rest)) if s == sub => sub_args(rest, verb),
             _ => Vec::new(),
         },
         Given::Env(_) => Vec::new(),
-        Given::Operand => args
-            .iter()
-            .find(|a| !a.starts_with('-'))
+        Given::Operand(valued) => operand(args, valued)
             .filter(|_| !args.iter().any(|a| a == "--test" || a == "--list"))
-            .cloned()
             .into_iter()
             .collect(),
+        Given::Program(valued) => {
+            let mut scripts = option_values(args, &["-e", "--expression", "--source"]);
+            if scripts.is_empty() {
+                scripts.extend(operand(args, valued));
+            }
+            scripts
+        }
+        Given::Rest(valued) => {
+            let (_, rest) = super::programs::split_options(args, valued);
+            let rest = rest.strip_prefix(&["--".to_string()][..]).unwrap_or(rest);
+            (!rest.is_empty())
+                .then(|| rest.join(" "))
+                .into_iter()
+                .collect()
+        }
+        Given::Stdin => stdin.map(str::to_string).into_iter().collect(),
+        Given::Prompt(with_file) => {
+            if with_file && operand(args, &[]).is_none() {
+                return Vec::new();
+            }
+            stdin
+                .iter()
+                .flat_map(|s| s.lines())
+                .filter_map(|l| l.trim_start().strip_prefix('!'))
+                .map(str::to_string)
+                .collect()
+        }
     }
+}
+
+/// The words after `verb` (`git bisect run CMD...`): one command line.
+fn sub_args(rest: &[String], verb: &str) -> Vec<String> {
+    let Some(at) = rest.iter().position(|w| w == verb) else {
+        return Vec::new();
+    };
+    let words: Vec<&String> = rest[at + 1..]
+        .iter()
+        .skip_while(|w| matches!(w.as_str(), "--recursive" | "-q" | "--quiet"))
+        .collect();
+    if words.is_empty() {
+        Vec::new()
+    } else if words.len() == 1 || verb == "foreach" {
+        vec![words
+            .iter()
+            .map(|w| w.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")]
+    } else {
+        vec![words
+            .iter()
+            .map(|w| shell_quote(w))
+            .collect::<Vec<_>>()
+            .join(" ")]
+    }
+}
+
+/// The first operand: a word that is not an option, nor the value of one
+/// of the `valued` options, before `--` or the word after it.
+fn operand(args: &[String], valued: &[&str]) -> Option<String> {
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        if arg == "--" {
+            return iter.next().cloned();
+        }
+        if valued.contains(&arg.as_str()) {
+            iter.next();
+        } else if !arg.starts_with('-') || arg == "-" {
+            return Some(arg.clone());
+        }
+    }
+    None
 }
 
 /// Options before the subcommand (git's `-c` after it is the subcommand's).
@@ -400,9 +570,12 @@ fn subcommand(args: &[String]) -> Option<(&str, &[String])> {
     None
 }
 
-/// `KEY=VALUE` when KEY matches one of `keys` (case-insensitive).
+/// `KEY=VALUE` (or ssh's `KEY VALUE`) when KEY matches one of `keys`
+/// (case-insensitive).
 fn setting(text: &str, keys: &[&str]) -> Option<String> {
-    let (key, value) = text.split_once('=')?;
+    let (key, value) = text.trim_start().split_once(['=', ' ', '\t'])?;
+    // APT's list settings end in `::` (`APT::Update::Pre-Invoke::=CMD`).
+    let key = key.trim_end_matches(':');
     let value = value
         .trim_matches(|c| c == '"' || c == '\'')
         .trim_start_matches('!');
@@ -420,7 +593,7 @@ fn matches_key(key: &str, keys: &[&str]) -> bool {
 }
 
 /// Every value of the options `names` in `args`, up to `--`.
-fn option_values(args: &[String], names: &[&str]) -> Vec<String> {
+pub(super) fn option_values(args: &[String], names: &[&str]) -> Vec<String> {
     let mut out = Vec::new();
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
@@ -501,10 +674,16 @@ pub fn markdown() -> String {
         let given = match sink.given {
             Given::Opt(names) => format!("option {}", spell(names)),
             Given::SubOpt(sub, names) => format!("`{sub}` option {}", spell(names)),
-            Given::Setting(opts, keys) => format!("setting {} of {}", spell(keys), spell(opts)),
+            Given::Setting(opts, keys) | Given::Keyed(opts, keys) => {
+                format!("setting {} of {}", spell(keys), spell(opts))
+            }
             Given::Stored(sub, keys) => format!("`{sub}` stores {}", spell(keys)),
             Given::SubArgs(sub, verb) => format!("`{sub} {verb}` words"),
-            Given::Operand => "first operand".to_string(),
+            Given::Operand(_) => "first operand".to_string(),
+            Given::Program(_) => "`-e` or first operand".to_string(),
+            Given::Rest(_) => "words after its options".to_string(),
+            Given::Stdin => "its input".to_string(),
+            Given::Prompt(_) => "`!` lines of its input".to_string(),
             Given::Env(var) => format!("environment `{var}`"),
         };
         out.push_str(&format!(
@@ -519,7 +698,7 @@ pub fn markdown() -> String {
 
 /// Whether shell text starts a shell that reads its commands from stdin
 /// (`sh`, `/bin/bash -s`).
-pub(super) fn is_shell_text(text: &str) -> bool {
+pub(in crate::shell) fn is_shell_text(text: &str) -> bool {
     const SHELLS: &[&str] = &[
         "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "busybox",
     ];
@@ -569,15 +748,15 @@ mod tests {
             "-c",
             "alias.a=!x",
         ]);
-        assert_eq!(values(SINKS_GIT_SETTING, &git), ["less"]);
+        assert_eq!(values(SINKS_GIT_SETTING, &git, None), ["less"]);
         let stored = args(&["config", "--global", "alias.st", "!make"]);
         assert_eq!(
-            values(Given::Stored("config", GIT_SHELL_KEYS), &stored),
+            values(Given::Stored("config", GIT_SHELL_KEYS), &stored, None),
             ["make"]
         );
         let bisect = args(&["bisect", "run", "sh", "-c", "make test"]);
         assert_eq!(
-            values(Given::SubArgs("bisect", "run"), &bisect),
+            values(Given::SubArgs("bisect", "run"), &bisect, None),
             ["sh -c 'make test'"]
         );
         assert!(matches_key("mergetool.meld.cmd", GIT_SHELL_KEYS));

@@ -10,6 +10,7 @@ use crate::shell::names::{self, ProgramSet};
 use crate::shell::{
     interpreter_invocation, read_interpreter_code, Command, InterpreterSource, RedirectOp,
 };
+use crate::shell::{PARALLEL_VALUED, XARGS_VALUED};
 
 /// Programs whose output is what a server sent: HTTP clients and raw
 /// sockets. (`GET` and `POST` are libwww-perl's, lowercased like every
@@ -103,7 +104,15 @@ pub(in crate::rules) fn input_use(cmd: &Command) -> Use {
         }
         "make" | "gmake" | "bmake" => return runs_if(make_reads_stdin(cmd)),
         "openssl" => return Use::Data,
+        // A loop's reader stores lines in variables: what uses them is
+        // judged where they are used (`read_loop_runs`).
+        "read" | "mapfile" | "readarray" => return Use::Data,
         _ => {}
+    }
+    // `tee >(sh)`: a stage writing into a process substitution hands the
+    // body its input.
+    if let Some(found) = written_substitutions_use(cmd) {
+        return found;
     }
     if let Some(found) = interpreter_use(cmd) {
         return found;
@@ -115,6 +124,27 @@ pub(in crate::rules) fn input_use(cmd: &Command) -> Use {
     } else {
         Use::Unknown
     }
+}
+
+/// What the bodies of `cmd`'s output process substitutions (`>(CMD)`)
+/// do with the text written into them: the most dangerous use of any;
+/// `None` when there are none.
+fn written_substitutions_use(cmd: &Command) -> Option<Use> {
+    let mut found: Option<Use> = None;
+    for arg in cmd.args.iter().filter(|a| a.starts_with(">(")) {
+        let body = super::substitutions::substituted(arg);
+        // The first stage of the body reads what is written.
+        let Some(first) = body.iter().find(|c| c.upstream.is_empty()) else {
+            continue;
+        };
+        let used = input_use(first);
+        found = Some(match (found, used) {
+            (_, Use::Runs) | (Some(Use::Runs), _) => Use::Runs,
+            (_, Use::Unknown) | (Some(Use::Unknown), _) => Use::Unknown,
+            _ => Use::Data,
+        });
+    }
+    found
 }
 
 fn runs_if(runs: bool) -> Use {
@@ -288,33 +318,6 @@ fn make_reads_stdin(cmd: &Command) -> bool {
             .any(|a| matches!(*a, "-f-" | "--file=-" | "--makefile=-"))
 }
 
-/// xargs' and GNU parallel's options that take the next word.
-const XARGS_VALUED: &[&str] = &[
-    "-a",
-    "-d",
-    "-E",
-    "-I",
-    "-L",
-    "-n",
-    "-P",
-    "-s",
-    "--arg-file",
-    "--delimiter",
-    "--max-args",
-    "--max-procs",
-    "--max-chars",
-    "--max-lines",
-    "-j",
-    "--jobs",
-    "-S",
-    "--sshlogin",
-    "--colsep",
-    "--joblog",
-    "--results",
-    "--tmpdir",
-    "--block",
-];
-
 /// xargs and parallel run a command of their own with the input as its
 /// arguments: harmless when that command is a data program or a fetcher,
 /// a run when it is a shell or interpreter (the input lands in its code),
@@ -323,7 +326,12 @@ fn command_input_use(cmd: &Command) -> Use {
     let mut args = cmd.args.iter().map(String::as_str);
     let mut words: Vec<String> = Vec::new();
     while let Some(arg) = args.next() {
-        if XARGS_VALUED.contains(&arg) {
+        let valued = if cmd.program == "xargs" {
+            XARGS_VALUED
+        } else {
+            PARALLEL_VALUED
+        };
+        if valued.contains(&arg) {
             args.next();
         } else if arg == ":::" || arg == "::::" {
             // parallel's arguments come from the line, not the input.
@@ -392,6 +400,8 @@ mod tests {
             "curl x | sqlite3",
             "curl x | make -f -",
             "curl x | tar -x --to-command=sh",
+            "curl x | tee >(sh)",
+            "curl x | tee log.txt >(bash -s) >/dev/null",
         ] {
             assert_eq!(use_of(line), Use::Runs, "{line}");
         }
@@ -409,6 +419,8 @@ mod tests {
             "curl x | xargs -n1 curl -O",
             "curl x | crontab -l",
             "curl x | python3 process.py",
+            "curl x | tee >(sha256sum) out.txt",
+            "curl x | read line",
         ] {
             assert_eq!(use_of(line), Use::Data, "{line}");
         }

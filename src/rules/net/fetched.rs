@@ -276,6 +276,13 @@ fn runs_file(cmd: &Command, file: &str) -> bool {
     if same_file(file, &cmd.path) || below(&cmd.path, file) {
         return true;
     }
+    // Copied into a file a tool runs by convention (`cp x.py conftest.py`).
+    if program_in(&cmd.program, &["cp", "mv", "install", "ln"]) {
+        if let [.., source, dest] = cmd.operands()[..] {
+            return same_file(file, source)
+                && crate::shell::convention::copy_destination(source, dest).is_some();
+        }
+    }
     if !cmd.path.contains('/') {
         // A program found on PATH is not the fetched one, unless run from
         // inside a fetched directory by a runner below.

@@ -1,56 +1,63 @@
 //! How the code a sink takes is judged, language by language: shell text re-analysed, Python and Lua handed to the interpreter readers, Vim Ex, Elisp and debugger commands read for the calls that run or remove, scripts judged by where they are.
 
-use super::{inert_program, is_shell_text, rows_of, values, Given, Lang, SINKS};
+use super::{
+    all_args, inert_program, is_shell_text, rows_of, values, Given, Lang, FIRST_ROW, SINKS,
+};
 use crate::shell::command::Command;
 use crate::shell::eval::{file_key, shell_quote, Eval};
 
 impl Eval<'_> {
-    /// Judges the code every matching row finds in `cmd`.
+    /// Judges the code every matching row finds in `cmd`, with the options
+    /// of its option variable (`TAR_OPTIONS`) before its own.
     pub(in crate::shell) fn sinks(&mut self, cmd: &Command) {
-        self.sink_args(&cmd.program, &cmd.args, cmd.stdin.as_deref());
+        if !FIRST_ROW.contains(cmd.program.as_str()) {
+            return;
+        }
+        let args = all_args(&cmd.program, &cmd.env, &cmd.args);
+        self.sink_args(cmd, &args);
     }
 
     /// Judges the environment variables of `env` that carry code; the
-    /// program they are given to runs it, or passes it to one that does.
-    pub(in crate::shell) fn env_sinks(&mut self, env: &[(String, String)], program: &str) {
+    /// program `cmd` runs it, or passes it to one that does.
+    pub(in crate::shell) fn env_sinks(&mut self, env: &[(String, String)], cmd: &Command) {
         for (name, value) in env {
             let row = SINKS
                 .iter()
                 .find(|s| matches!(s.given, Given::Env(v) if v == name));
             if let Some(row) = row {
                 let value = value.trim_start_matches('|');
-                self.judge_code(row.lang, value, program, None);
+                self.judge_code(row.lang, value, cmd, None);
             }
         }
     }
 
-    /// Judges the code the rows of `program` find in `args`.
-    pub(in crate::shell) fn sink_args(
-        &mut self,
-        program: &str,
-        args: &[String],
-        stdin: Option<&str>,
-    ) {
-        let Some(rows) = rows_of(program) else {
+    /// Judges the code the rows of `cmd`'s program find in `args`.
+    pub(in crate::shell) fn sink_args(&mut self, cmd: &Command, args: &[String]) {
+        let Some(rows) = rows_of(cmd.program.as_str()) else {
             return;
         };
         for sink in rows {
-            for code in values(sink.given, args) {
-                self.judge_code(sink.lang, &code, program, stdin.map(str::to_string));
+            for code in values(sink.given, args, cmd.stdin.as_deref()) {
+                self.judge_code(sink.lang, &code, cmd, cmd.stdin.clone());
             }
         }
     }
 
-    /// Judges `code` of language `lang` given to `program`.
+    /// Judges `code` of language `lang` given to `cmd`'s program.
     pub(in crate::shell) fn judge_code(
         &mut self,
         lang: Lang,
         code: &str,
-        program: &str,
+        cmd: &Command,
         stdin: Option<String>,
     ) {
+        let program = cmd.program.as_str();
         match lang {
             Lang::Shell | Lang::Argv => {
+                // A shell with no command to run (`exec=sh`) is typed into.
+                if is_shell_text(code) && stdin.is_none() {
+                    self.sink_asks(program, lang, code);
+                }
                 self.reanalyze(code, "code sink", stdin);
                 // A script from outside the project runs unseen.
                 if let Some(first) = code.split_whitespace().next() {
@@ -60,8 +67,11 @@ impl Eval<'_> {
                 }
             }
             Lang::Program => {
+                // A program other than a viewer, editor or compressor is
+                // handed data (or a connection) to do with as it likes.
                 if !inert_program(code) {
                     self.reanalyze(code, "code sink", None);
+                    self.sink_asks(program, lang, code);
                 }
                 if let Some(first) = code.split_whitespace().next() {
                     self.script_path(first, program, lang);
@@ -71,11 +81,7 @@ impl Eval<'_> {
                 let path = code.trim();
                 self.script_path(path, program, lang);
             }
-            Lang::Python => self.reanalyze(
-                &format!("python3 -c {}", shell_quote(code)),
-                "code sink",
-                None,
-            ),
+            Lang::Python => self.python_code(code),
             Lang::Lua => {
                 self.reanalyze(&format!("lua -e {}", shell_quote(code)), "code sink", None)
             }
@@ -87,36 +93,71 @@ impl Eval<'_> {
             Lang::Elisp => self.elisp(code, program),
             Lang::Gdb => self.debugger_line(code, program, false),
             Lang::Lldb => self.debugger_line(code, program, true),
-            Lang::Unread => {
-                // strace's `-o FILE` is a file; only `-o '|CMD'` hands its
-                // output to a command.
-                if program == "strace" || program == "ltrace" {
-                    if let Some(pipe) = code.strip_prefix('|').or_else(|| code.strip_prefix('!')) {
-                        self.shell_escape(pipe, program, lang);
-                    }
-                    return;
-                }
-                // Tcl (expect) reaches processes, files and the network
-                // through a few commands; code without them asks nothing.
-                // `spawn ssh host` is automation; a spawned shell is typed into.
-                const REACH: &[&str] = &[
-                    "exec ",
-                    "open \"|",
-                    "open |",
-                    "file delete",
-                    "socket ",
-                    "eval ",
-                    "source ",
-                    "spawn sh",
-                    "spawn bash",
-                    "spawn zsh",
-                    "spawn /bin/",
-                ];
-                if program != "expect" || REACH.iter().any(|w| code.contains(w)) {
+            Lang::Sed => self.sed(code, cmd),
+            Lang::Awk => self.awk(code, cmd),
+            Lang::M4 => self.m4(code),
+            Lang::Tex => self.tex(code, program),
+            Lang::Make => self.make_text(code, cmd),
+            Lang::Output => match code.strip_prefix('|').or_else(|| code.strip_prefix('!')) {
+                // strace's `-o '|CMD'` hands its output to a command.
+                Some(pipe) => self.shell_escape(pipe, program, lang),
+                None => self.write_by(cmd, "output option", code.to_string(), false),
+            },
+            Lang::Loaded => {
+                if self.loaded_unseen(code) {
                     self.sink_asks(program, lang, code);
                 }
             }
+            Lang::Remote => self.sink_asks(program, lang, code),
+            Lang::Unread => self.unread(code, program),
         }
+    }
+
+    /// Code in a language warden does not read. Tcl (expect) reaches
+    /// processes, files and the network through a few commands; code
+    /// without them asks nothing.
+    fn unread(&mut self, code: &str, program: &str) {
+        // `spawn ssh host` is automation; a spawned shell is typed into.
+        const REACH: &[&str] = &[
+            "exec ",
+            "open \"|",
+            "open |",
+            "file delete",
+            "socket ",
+            "eval ",
+            "source ",
+            "spawn sh",
+            "spawn bash",
+            "spawn zsh",
+            "spawn /bin/",
+        ];
+        if program != "expect" || REACH.iter().any(|w| code.contains(w)) {
+            self.sink_asks(program, Lang::Unread, code);
+        }
+    }
+
+    fn python_code(&mut self, code: &str) {
+        self.reanalyze(
+            &format!("python3 -c {}", shell_quote(code)),
+            "code sink",
+            None,
+        )
+    }
+
+    /// Whether a configuration or library at `path` is one warden has not
+    /// seen to be the system's: the call wrote it (or into it, for a
+    /// directory), or it lies in a directory anyone can write, or climbs
+    /// out of where it seems to be.
+    fn loaded_unseen(&self, path: &str) -> bool {
+        const SHARED: &[&str] = &["/tmp/", "/var/tmp/", "/dev/shm/", "/dev/fd/", "/proc/"];
+        let dir = format!("{}/", path.trim_end_matches('/'));
+        let written = self.files.contains_key(&file_key(path))
+            || self.files.keys().any(|k| k.starts_with(&dir));
+        written
+            || SHARED.iter().any(|s| path.starts_with(s))
+            || path.starts_with("<(")
+            || path.starts_with("../")
+            || path.contains("/../")
     }
 
     /// A script or program at `path`: the content the call itself wrote is
@@ -144,7 +185,7 @@ impl Eval<'_> {
         }
     }
 
-    fn sink_asks(&mut self, program: &str, lang: Lang, code: &str) {
+    pub(in crate::shell) fn sink_asks(&mut self, program: &str, lang: Lang, code: &str) {
         self.out.findings.push(crate::shell::Finding::CodeSink {
             program: program.to_string(),
             lang: lang.name(),
@@ -178,9 +219,11 @@ impl Eval<'_> {
             "sh" | "shell" => self.sink_asks(program, Lang::VimEx, line),
             "terminal" | "term" => self.shell_escape(arg, program, Lang::VimEx),
             "py" | "py3" | "python" | "python3" | "pyx" | "pythonx" | "pydo" | "py3do" => {
-                self.judge_code(Lang::Python, arg, program, None)
+                self.python_code(arg)
             }
-            "lua" | "luado" => self.judge_code(Lang::Lua, arg, program, None),
+            "lua" | "luado" => {
+                self.reanalyze(&format!("lua -e {}", shell_quote(arg)), "code sink", None)
+            }
             "perl" | "perldo" => {
                 self.reanalyze(&format!("perl -e {}", shell_quote(arg)), "code sink", None)
             }
@@ -191,6 +234,21 @@ impl Eval<'_> {
                 self.script_path(arg, program, Lang::Script)
             }
             "tcl" | "tcldo" | "mzscheme" | "mz" => self.sink_asks(program, Lang::VimEx, line),
+            // The program `:shell` and `:!` start, when it is not a shell.
+            "set" | "se" if vim_shell(arg).is_some_and(|v| !is_shell_text(v)) => {
+                self.sink_asks(program, Lang::VimEx, line)
+            }
+            // `|` ends a command (`:set shell=CMD | shell`), except where the
+            // rest of the line is the command's own (`:normal`, `:global`).
+            _ if !matches!(word, "normal" | "norm" | "g" | "global" | "v" | "vglobal") => {
+                match bar(arg) {
+                    Some(at) => {
+                        self.vim_ex(&format!("{word} {}", &arg[..at]), program);
+                        self.vim_ex(&arg[at + 1..], program);
+                    }
+                    None => self.vim_calls(line, program),
+                }
+            }
             _ => self.vim_calls(line, program),
         }
     }
@@ -347,7 +405,7 @@ impl Eval<'_> {
                 if arg.is_empty() {
                     self.sink_asks(program, if lldb { Lang::Lldb } else { Lang::Gdb }, line)
                 } else {
-                    self.judge_code(Lang::Python, arg.trim_start_matches("--"), program, None)
+                    self.python_code(arg.trim_start_matches("--"))
                 }
             }
             "source" => self.script_path(arg, program, Lang::Script),
@@ -366,6 +424,27 @@ impl Eval<'_> {
             _ => {}
         }
     }
+}
+
+/// The value `:set shell=` (or `sh=`) gives.
+fn vim_shell(arg: &str) -> Option<&str> {
+    arg.split_whitespace()
+        .find_map(|w| w.strip_prefix("shell=").or_else(|| w.strip_prefix("sh=")))
+        .map(|v| v.split('|').next().unwrap_or(v))
+}
+
+/// Where a `|` outside quotes ends a Vim Ex command.
+fn bar(text: &str) -> Option<usize> {
+    let mut quote = None;
+    for (at, c) in text.char_indices() {
+        match (quote, c) {
+            (None, '"' | '\'') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            (None, '|') => return Some(at),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// `(require 'ert)`: loading a named library, not code from elsewhere.
@@ -419,7 +498,7 @@ fn unquote(word: &str) -> Option<String> {
 
 /// A path outside the project: absolute (other than the system's program
 /// directories), under home, or a process substitution.
-fn outside_project(path: &str) -> bool {
+pub(in crate::shell) fn outside_project(path: &str) -> bool {
     const SYSTEM: &[&str] = &[
         "/usr/",
         "/bin/",
