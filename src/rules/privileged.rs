@@ -149,6 +149,16 @@ static KNOWN: &[Known] = &[
     check("fdisk", |c| c.args.iter().any(|a| a == "-l" || a == "--list")),
     check("sfdisk", |c| c.args.iter().any(|a| matches!(a.as_str(), "-l" | "--list" | "-d" | "--dump"))),
     check("parted", |c| c.args.iter().any(|a| a == "-l" || a == "--list") || c.args.last().is_some_and(|a| a == "print")),
+    check("hdparm", |c| only_these_or_devices(c, &["-I", "-i", "-C", "-g", "-H", "-t", "-T", "-tT", "-B", "-M", "-W", "-A", "-a", "-r"])),
+    check("sgdisk", |c| only_these_or_devices(c, &["-p", "--print", "-v", "--verify", "-O", "--print-mbr"])),
+    check("xfs_admin", |c| only_these_or_devices(c, &["-l", "-u"])),
+    check("ventoy", |c| only_these_or_devices(c, &["-l"])),
+    check("wipefs", |c| !c.args.iter().any(|a| a.starts_with("--all") || a.starts_with("--offset") || (a.starts_with('-') && !a.starts_with("--") && (a.contains('a') || a.contains('o'))))),
+    check("pvck", |c| c.args.iter().any(|a| a == "--dump") && !c.args.iter().any(|a| a.starts_with("--repair"))),
+    check("rpmkeys", |c| c.args.iter().all(|a| matches!(a.as_str(), "--list" | "-K" | "--checksig") || !a.starts_with('-'))),
+    check("rtcwake", |c| c.args.windows(2).any(|w| matches!(w[0].as_str(), "-m" | "--mode") && w[1] == "show") || c.args.iter().any(|a| a == "--mode=show")),
+    check("rkhunter", |c| c.args.iter().all(|a| matches!(a.as_str(), "-c" | "--check" | "--list" | "--versioncheck" | "--sk" | "--skip-keypress" | "--rwo" | "--report-warnings-only"))),
+    any("repquota"), any("fatrace"),
     check("blockdev", |c| c.args.iter().all(|a| a.starts_with("--get") || a == "--report" || !a.starts_with('-'))),
     verbs("diskutil", &["list", "info", "activity"]),
     verbs("nvme", &["list", "smart-log", "id-ctrl", "id-ns", "error-log", "list-subsys"]),
@@ -168,7 +178,7 @@ static KNOWN: &[Known] = &[
     verbs("loginctl", &["list-sessions", "list-users", "list-seats", "show-session", "show-user", "session-status", "user-status", "seat-status"]),
     // Firewalls, read.
     
-    verbs("nft", &["list"]),
+    verbs("nft", &["list", "monitor"]),
     // Turning the firewall on and opening a service's port are its
     // everyday use; admin.firewall-disable judges turning it off.
     verbs("ufw", &["status", "show", "app", "enable", "reload", "allow", "deny", "reject", "limit"]),
@@ -177,10 +187,16 @@ static KNOWN: &[Known] = &[
     // Services: reading them, restarting and reloading them to apply a change.
     verbs("systemctl", SYSTEMCTL_VERBS),
     check("service", |c| c.args.iter().any(|a| a == "--status-all") || matches!(c.args.get(1).map(String::as_str), Some("status" | "start" | "restart" | "reload" | "force-reload" | "try-restart" | "condrestart"))),
+    check("rc-service", |c| c.args.iter().any(|a| matches!(a.as_str(), "-l" | "--list" | "-e" | "--exists" | "-r" | "--resolve")) || matches!(c.args.get(1).map(String::as_str), Some("status" | "start" | "restart" | "reload" | "zap"))),
+    check("sv", |c| matches!(c.args.first().map(String::as_str), Some("status" | "s" | "up" | "u" | "restart" | "t" | "reload" | "h" | "hup" | "check" | "c" | "once" | "o"))),
+    verbs("gitlab-ctl", &["status", "restart", "reconfigure", "tail", "show-config", "service-list", "hup", "start"]),
+    verbs("postfix", &["status", "check", "start", "reload", "flush"]),
+    verbs("machinectl", &["list", "status", "show", "start", "list-images", "image-status", "show-image"]),
+    any("lxc-start"), any("lxc-stop"), any("lxc-ls"), any("lxc-info"),
     verbs("launchctl", &["list", "print", "print-disabled", "blame", "kickstart", "dumpstate", "version", "procinfo", "hostinfo"]),
     check("nginx", |c| c.args.iter().all(|a| matches!(a.as_str(), "-t" | "-T" | "-v" | "-V" | "-q" | "-s" | "reload" | "reopen"))),
-    check("apachectl", |c| c.args.iter().all(|a| matches!(a.as_str(), "configtest" | "-t" | "-S" | "-M" | "graceful" | "restart" | "status" | "-v" | "-V"))),
-    check("apache2ctl", |c| c.args.iter().all(|a| matches!(a.as_str(), "configtest" | "-t" | "-S" | "-M" | "graceful" | "restart" | "status" | "-v" | "-V"))),
+    check("apachectl", |c| c.args.iter().all(|a| matches!(a.as_str(), "configtest" | "-t" | "-S" | "-M" | "graceful" | "restart" | "start" | "status" | "-v" | "-V"))),
+    check("apache2ctl", |c| c.args.iter().all(|a| matches!(a.as_str(), "configtest" | "-t" | "-S" | "-M" | "graceful" | "restart" | "start" | "status" | "-v" | "-V"))),
     check("sshd", |c| c.args.iter().all(|a| matches!(a.as_str(), "-t" | "-T"))),
     check("visudo", |c| c.args.iter().any(|a| a == "-c" || a == "--check")),
     any("certbot"),
@@ -318,6 +334,9 @@ fn routine(cmd: &Command, depth: usize) -> bool {
                 !inner.commands.is_empty() && inner.commands.iter().all(|c| routine(c, depth + 1))
             });
     }
+    if dry_run(cmd) {
+        return true;
+    }
     let mut rows = KNOWN.iter().filter(|k| k.program == cmd.program).peekable();
     if rows.peek().is_none() {
         return reads_by_its_words(cmd) || !changes_by_its_words(cmd);
@@ -334,6 +353,48 @@ fn routine(cmd: &Command, depth: usize) -> bool {
         }),
         Use::Check(f) => f(cmd),
     })
+}
+
+/// An installed program asked for a dry run (`--dry-run`, `--simulate`):
+/// it says what it would change and changes nothing. Scripts and
+/// interpreters have no such promise to go by.
+fn dry_run(cmd: &Command) -> bool {
+    installed(cmd)
+        && !interpreter(cmd)
+        && cmd
+            .args
+            .iter()
+            .take_while(|a| *a != "--")
+            .any(|a| matches!(a.as_str(), "--dry-run" | "--simulate"))
+}
+
+/// A program from the system's own directories, named or found on `PATH`,
+/// not a script or a program of the project's.
+fn installed(cmd: &Command) -> bool {
+    !cmd.path.contains('/')
+        || ["/usr/", "/bin/", "/sbin/", "/opt/homebrew/"]
+            .iter()
+            .any(|p| cmd.path.starts_with(p))
+}
+
+/// An interpreter by its name with any version (`python3.12`, `Rscript`),
+/// not every program whose name begins like one (`rkhunter`, `phpquery`).
+fn interpreter(cmd: &Command) -> bool {
+    crate::shell::interpreter_language(&cmd.program.to_ascii_lowercase()).is_some()
+}
+
+/// A program whose name begins like an interpreter's: the word-reading
+/// judgements below do not trust such a name (`rkhunter` and `resolvectl`
+/// are caught with `R`, which asks more than it must, never less).
+fn named_like_interpreter(cmd: &Command) -> bool {
+    crate::shell::interpreter_names().any(|i| cmd.program.starts_with(i))
+}
+
+/// Whether every argument is one of `options` or a device (`hdparm -I /dev/sda`).
+fn only_these_or_devices(cmd: &Command, options: &[&str]) -> bool {
+    cmd.args
+        .iter()
+        .all(|a| options.contains(&a.as_str()) || a.starts_with("/dev/"))
 }
 
 /// Subcommands that read: `btrfs filesystem show`, `semanage boolean
@@ -493,11 +554,7 @@ const READ_SUFFIXES: &[&str] = &["stat", "top", "search", "report", "query", "in
 /// reports, and no word that changes anything. Scripts (`./x`, `/tmp/x`)
 /// and interpreters have no such words to go by.
 fn reads_by_its_words(cmd: &Command) -> bool {
-    let system_program = !cmd.path.contains('/')
-        || ["/usr/", "/bin/", "/sbin/", "/opt/homebrew/"]
-            .iter()
-            .any(|p| cmd.path.starts_with(p));
-    if !system_program || crate::shell::interpreter_names().any(|i| cmd.program.starts_with(i)) {
+    if !installed(cmd) || named_like_interpreter(cmd) {
         return false;
     }
     let opts = parse_opts(&cmd.args, &GNU);
@@ -546,14 +603,7 @@ fn reads_by_its_words(cmd: &Command) -> bool {
 /// (`sudo trace-cmd record`, `sudo netselect host…`) is a diagnostic run
 /// as root, and asking for each would bury the asks that matter.
 fn changes_by_its_words(cmd: &Command) -> bool {
-    let installed = !cmd.path.contains('/')
-        || ["/usr/", "/bin/", "/sbin/", "/opt/homebrew/"]
-            .iter()
-            .any(|p| cmd.path.starts_with(p));
-    if !installed
-        || cmd.dynamic
-        || crate::shell::interpreter_names().any(|i| cmd.program.starts_with(i))
-    {
+    if !installed(cmd) || cmd.dynamic || named_like_interpreter(cmd) {
         return true;
     }
     let opts = parse_opts(&cmd.args, &GNU);
@@ -571,8 +621,12 @@ fn changes_by_its_words(cmd: &Command) -> bool {
                 Target::Root | Target::System | Target::Unknown
             )
     });
-    // `add-apt-repository`, `update-alternatives`: the verb in the name.
-    let named_change = cmd.program.split(['-', '_']).any(verb);
+    // `add-apt-repository`, `update-alternatives`: the verb in the name;
+    // `removepkg`, `restorecond`: a long verb the name begins with.
+    let named_change = cmd.program.split(['-', '_']).any(verb)
+        || WRITE_VERBS
+            .iter()
+            .any(|v| v.len() >= 6 && cmd.program.starts_with(v));
     names_change || named_change || reaches_system
 }
 
