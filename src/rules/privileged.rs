@@ -144,7 +144,7 @@ static KNOWN: &[Known] = &[
     any("lvdisplay"), any("vgdisplay"), any("pvdisplay"), any("ping"), any("traceroute"), any("mtr"),
     any("dig"), any("nslookup"), any("host"), any("conntrack"), any("iptables-save"), any("ip6tables-save"),
     without("fuser", &["-k", "--kill"]),
-    check("strace", |c| c.args.iter().any(|a| a == "-p")), without("bpftrace", &["--unsafe"]), without("dtrace", &["-w"]),
+    check("strace", |c| c.args.iter().any(|a| a == "-p" || a == "--attach" || a.starts_with("--attach="))), without("bpftrace", &["--unsafe"]), without("dtrace", &["-w"]),
     check("dmesg", |c| !c.args.iter().any(|a| matches!(a.as_str(), "-c" | "-C" | "--clear" | "--read-clear" | "-D" | "-E" | "--console-off" | "--console-on" | "-n" | "--console-level"))),
     check("fdisk", |c| c.args.iter().any(|a| a == "-l" || a == "--list")),
     check("sfdisk", |c| c.args.iter().any(|a| matches!(a.as_str(), "-l" | "--list" | "-d" | "--dump"))),
@@ -201,6 +201,9 @@ static KNOWN: &[Known] = &[
     check("visudo", |c| c.args.iter().any(|a| a == "-c" || a == "--check")),
     any("certbot"),
     check("crontab", |c| c.args.iter().any(|a| a == "-l")),
+    // One command run as another user: the analysis judges the command
+    // itself (`accounts.shell-as-other-user` asks for a session).
+    check("runuser", gives_a_command), check("su", gives_a_command),
     // Process signals: the process rules judge which and how.
     any("kill"), any("killall"), any("pkill"),
     // Kernel settings: admin.sysctl-write judges writes.
@@ -278,8 +281,8 @@ pub static RULES: &[Rule] = &[
         reason: "as root a command can change anything on the machine, and warden has no model showing this one is harmless",
         decision: Decision::Ask,
         matcher: Matcher::AnyProgram { signs: Signs::PRIVILEGED, check: unmodelled_as_root },
-                hits: &["sudo ./install.sh", "sudo python3 setup_system.py", "sudo add-apt-repository -y ppa:someone/tool", "sudo dnf config-manager --add-repo https://x.example/x.repo", "sudo ip link set eth0 down", "sudo hostnamectl set-hostname box", "doas ./setup", "pkexec /opt/x/bin/tool --apply", "run0 ./setup.sh", "sudo -u root /opt/vendor/bin/agent --apply", "sudo sh -c './setup.sh'", "sudo ldconfig /tmp/lib", "sudo chmod 640 $KEY", "sudo vim -c ':!/bin/sh'", "sudo git -p help config", "sudo -u#-1 ./x", "sudo tlmgr install pkg"],
-        misses: &["sudo journalctl -u nginx", "sudo ss -lntp", "sudo cat /var/log/auth.log", "sudo lsof -i :8080", "sudo systemctl restart nginx", "sudo systemctl status nginx", "sudo apt install -y build-essential", "sudo dnf install -y git", "sudo make install", "sudo mkdir -p /opt/app", "sudo iptables -L -n", "sudo rm -rf ./build", "sudo chown -R $USER:$USER ./dist", "sudo chmod 2770 /var/www/project", "sudo cp -r dist/. /srv/site/", "sudo -u postgres createdb app", "sudo -v", "sudo sh -c 'apt-get update && apt-get install -y curl'", "sudo ip addr show", "sudo docker ps", "sudo nano /opt/app/.env", "sudo git -C /opt/app pull", "sudo ufw allow 80/tcp", "sudo swapoff -a", "sudo zpool scrub tank", "sudo systemctl enable --now docker", "sudo btrfs filesystem show", "sudo semanage port -l", "sudo aa-status", "sudo ausearch -m avc", "sudo tlmgr info pkg", "sudo install -m 0755 -d /etc/apt/keyrings", "cp a /etc/x"],
+                hits: &["sudo ./install.sh", "sudo python3 setup_system.py", "sudo add-apt-repository -y ppa:someone/tool", "sudo dnf config-manager --add-repo https://x.example/x.repo", "sudo ip link set eth0 down", "sudo hostnamectl set-hostname box", "doas ./setup", "pkexec /opt/x/bin/tool --apply", "run0 ./setup.sh", "sudo -u root /opt/vendor/bin/agent --apply", "sudo sh -c './setup.sh'", "sudo ldconfig /tmp/lib", "sudo chmod 640 $KEY", "sudo vim -c ':!/bin/sh'", "sudo git -p help config", "sudo -u#-1 ./x", "sudo tlmgr install pkg", "sudo hdparm -B 1 /dev/sda", "sudo sgdisk -Z /dev/sdb", "sudo installpkg ./x.tgz", "sudo ./setup --dry-run"],
+        misses: &["sudo journalctl -u nginx", "sudo ss -lntp", "sudo cat /var/log/auth.log", "sudo lsof -i :8080", "sudo systemctl restart nginx", "sudo systemctl status nginx", "sudo apt install -y build-essential", "sudo dnf install -y git", "sudo make install", "sudo mkdir -p /opt/app", "sudo iptables -L -n", "sudo rm -rf ./build", "sudo chown -R $USER:$USER ./dist", "sudo chmod 2770 /var/www/project", "sudo cp -r dist/. /srv/site/", "sudo -u postgres createdb app", "sudo -v", "sudo sh -c 'apt-get update && apt-get install -y curl'", "sudo ip addr show", "sudo docker ps", "sudo nano /opt/app/.env", "sudo git -C /opt/app pull", "sudo ufw allow 80/tcp", "sudo swapoff -a", "sudo zpool scrub tank", "sudo systemctl enable --now docker", "sudo btrfs filesystem show", "sudo semanage port -l", "sudo aa-status", "sudo ausearch -m avc", "sudo tlmgr info pkg", "sudo install -m 0755 -d /etc/apt/keyrings", "cp a /etc/x", "sudo strace --attach 4242 -c", "sudo runuser deploy -c 'ls /srv'", "sudo hdparm -I /dev/sda", "sudo nft monitor", "sudo rc-service nginx restart", "sudo ufw --dry-run disable"],
     },
 ];
 
@@ -388,6 +391,30 @@ fn interpreter(cmd: &Command) -> bool {
 /// are caught with `R`, which asks more than it must, never less).
 fn named_like_interpreter(cmd: &Command) -> bool {
     crate::shell::interpreter_names().any(|i| cmd.program.starts_with(i))
+}
+
+/// `-c CODE` (`--command CODE`) run as a user named and not root: the
+/// command runs with less than root's rights (`sudo runuser deploy -c
+/// 'ls /srv'`); as root it is a root command warden has not modelled.
+fn gives_a_command(cmd: &Command) -> bool {
+    const SPEC: Spec = Spec::gnu(
+        "cgGsw",
+        &[
+            "command",
+            "session-command",
+            "group",
+            "supp-group",
+            "shell",
+            "whitelist-environment",
+        ],
+    );
+    let opts = parse_opts(&cmd.args, &SPEC);
+    let code = opts
+        .value('c')
+        .or(opts.long_value("command", 3))
+        .or(opts.long_value("session-command", 3));
+    let user = opts.operands.iter().copied().find(|o| *o != "-");
+    code.is_some() && user.is_some_and(|u| !matches!(u, "root" | "0"))
 }
 
 /// Whether every argument is one of `options` or a device (`hdparm -I /dev/sda`).
