@@ -144,7 +144,7 @@ static KNOWN: &[Known] = &[
     any("lvdisplay"), any("vgdisplay"), any("pvdisplay"), any("ping"), any("traceroute"), any("mtr"),
     any("dig"), any("nslookup"), any("host"), any("conntrack"), any("iptables-save"), any("ip6tables-save"),
     without("fuser", &["-k", "--kill"]),
-    check("strace", |c| c.args.iter().any(|a| a == "-p" || a == "--attach" || a.starts_with("--attach="))), without("bpftrace", &["--unsafe"]), without("dtrace", &["-w"]),
+    check("strace", strace_attaches), without("bpftrace", &["--unsafe"]), without("dtrace", &["-w"]),
     check("dmesg", |c| !c.args.iter().any(|a| matches!(a.as_str(), "-c" | "-C" | "--clear" | "--read-clear" | "-D" | "-E" | "--console-off" | "--console-on" | "-n" | "--console-level"))),
     check("fdisk", |c| c.args.iter().any(|a| a == "-l" || a == "--list")),
     check("sfdisk", |c| c.args.iter().any(|a| matches!(a.as_str(), "-l" | "--list" | "-d" | "--dump"))),
@@ -391,6 +391,26 @@ fn interpreter(cmd: &Command) -> bool {
 /// are caught with `R`, which asks more than it must, never less).
 fn named_like_interpreter(cmd: &Command) -> bool {
     crate::shell::interpreter_names().any(|i| cmd.program.starts_with(i))
+}
+
+/// `strace -p PID` (`--attach`): a running process watched, its trace
+/// written nowhere or to a file outside the system's trees (`-o
+/// /etc/ld.so.preload` as root would be a system file written).
+fn strace_attaches(cmd: &Command) -> bool {
+    let attaches = cmd
+        .args
+        .iter()
+        .any(|a| a == "-p" || a == "--attach" || a.starts_with("--attach="));
+    let mut outputs = Vec::new();
+    let mut args = cmd.args.iter();
+    while let Some(a) = args.next() {
+        if a == "-o" || a == "--output" {
+            outputs.extend(args.next().map(String::as_str));
+        } else if let Some(v) = a.strip_prefix("--output=").or(a.strip_prefix("-o")) {
+            outputs.push(v);
+        }
+    }
+    attaches && (outputs.is_empty() || clear_of_core(cmd, &outputs))
 }
 
 /// `-c CODE` (`--command CODE`) run as a user named and not root: the
