@@ -213,6 +213,14 @@ static KNOWN: &[Known] = &[
     any("apt"), any("apt-get"), any("aptitude"), any("apt-cache"), any("apt-file"),
     without("dnf", &["config-manager", "copr"]), without("yum", &["config-manager", "copr"]), without("microdnf", &[]),
     without("zypper", &["ar", "addrepo", "mr", "modifyrepo"]),
+    // Front ends of the same package managers, installing and upgrading
+    // from the configured repositories (removals ask: no package rule
+    // knows these names).
+    verbs("dnf5", &["install", "in", "update", "upgrade", "list", "info", "search", "repoquery", "makecache", "check-upgrade"]),
+    verbs("nala", &["install", "update", "upgrade", "full-upgrade", "list", "search", "show", "history"]),
+    verbs("oma", &["install", "upgrade", "refresh", "list", "search", "show"]),
+    verbs("eopkg", &["install", "it", "upgrade", "up", "list-installed", "li", "search", "sr", "info"]),
+    verbs("swupd", &["update", "bundle-add", "bundle-list", "info", "check-update", "search"]),
     without("pacman", &["--overwrite"]), any("apk"), any("xbps-install"), any("emerge"),
     verbs("snap", &["install", "remove", "refresh", "list", "info", "find", "version", "services", "logs", "changes", "change", "connections", "restart"]),
     verbs("flatpak", &["install", "update", "list", "info", "run", "search", "uninstall"]),
