@@ -161,7 +161,7 @@ static KNOWN: &[Known] = &[
     check("rpmkeys", |c| c.args.iter().all(|a| matches!(a.as_str(), "--list" | "-K" | "--checksig") || !a.starts_with('-'))),
     check("rtcwake", |c| c.args.windows(2).any(|w| matches!(w[0].as_str(), "-m" | "--mode") && w[1] == "show") || c.args.iter().any(|a| a == "--mode=show")),
     check("rkhunter", |c| c.args.iter().all(|a| matches!(a.as_str(), "-c" | "--check" | "--list" | "--versioncheck" | "--sk" | "--skip-keypress" | "--rwo" | "--report-warnings-only"))),
-    any("repquota"), any("fatrace"), any("linux-boot-prober"),
+    any("repquota"), any("fatrace"), any("linux-boot-prober"), any("fstrim"),
     // A disk read into an image file: read-only scans and rescues; writing
     // tests (`-w`, `-n`) and a device or forced output change a disk.
     check("badblocks", |c| !c.args.iter().any(|a| a.starts_with('-') && !a.starts_with("--") && (a.contains('w') || a.contains('n')))),
