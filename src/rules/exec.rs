@@ -525,11 +525,7 @@ fn shell_setup_output(word: &str) -> bool {
         .filter(|w| !w.is_empty());
     let first = words.next().unwrap_or("");
     // The installed tool, not a file of the project's or a temporary one named like it.
-    let installed = !first.contains('/')
-        || ["/usr/", "/bin/", "/opt/homebrew/"]
-            .iter()
-            .any(|p| first.starts_with(p));
-    if !installed {
+    if !super::installed_program(first) {
         return false;
     }
     let program = crate::shell::program_name(first);

@@ -422,6 +422,16 @@ impl Iterator for Candidates<'_> {
 #[rustfmt::skip]
 const SHORT_HELP: &[&str] = &["su", "runuser", "kubectl", "oc", "helm", "helmfile", "terraform", "tofu", "terragrunt", "pulumi", "gcloud", "az", "doctl", "fly", "flyctl", "heroku", "vercel", "netlify", "firebase", "wrangler", "supabase", "gh", "glab", "eksctl", "hcloud", "openstack"];
 
+/// Whether a program as the command names it is an installed one: a bare
+/// name found on `PATH`, or a path in the system's program directories;
+/// not a script or a program of the project's or a temporary directory.
+pub(super) fn installed_program(path: &str) -> bool {
+    !path.contains('/')
+        || ["/usr/", "/bin/", "/sbin/", "/opt/homebrew/"]
+            .iter()
+            .any(|p| path.starts_with(p))
+}
+
 /// Programs whose lone `-V` prints their version (util-linux's `su` and
 /// `runuser`); elsewhere `-V` may do work.
 const SHORT_VERSION: &[&str] = &["su", "runuser"];
@@ -431,6 +441,11 @@ const SHORT_VERSION: &[&str] = &["su", "runuser"];
 /// where that is the version, `-V` as the only argument), which programs
 /// print instead of doing their work.
 pub(super) fn asks_for_help(cmd: &Command) -> bool {
+    // A script or a program of the project's or a temporary directory
+    // (`sudo ./setup.sh --help`) prints help only if it says so itself.
+    if !installed_program(&cmd.path) {
+        return false;
+    }
     // The AWS CLI's help is a last word: `aws iam create-access-key help`.
     if cmd.program == "aws" && cmd.args.last().is_some_and(|a| a == "help") {
         return true;

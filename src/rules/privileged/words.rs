@@ -7,10 +7,7 @@ use crate::shell::Command;
 /// A program from the system's own directories, named or found on `PATH`,
 /// not a script or a program of the project's.
 pub(super) fn installed(cmd: &Command) -> bool {
-    !cmd.path.contains('/')
-        || ["/usr/", "/bin/", "/sbin/", "/opt/homebrew/"]
-            .iter()
-            .any(|p| cmd.path.starts_with(p))
+    crate::rules::installed_program(&cmd.path)
 }
 
 /// An interpreter by its name with any version (`python3.12`, `Rscript`),
