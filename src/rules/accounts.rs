@@ -78,6 +78,7 @@ fn is_root_equivalent(group: &str) -> bool {
 #[rustfmt::skip]
 static BECOME: &[Verb] = &[
     verb_if("su", "", su_session),
+    verb_if("runuser", "", runuser_session),
     verb("machinectl", r"^(?:-\S+ )*(?:shell|login)\b"),
     verb_if("sh", "", privileged_shell), verb_if("bash", "", privileged_shell),
     verb_if("zsh", "", privileged_shell), verb_if("dash", "", privileged_shell),
@@ -114,8 +115,8 @@ pub static RULES: &[Rule] = &[
         reason: "everything typed in that shell runs with the other account's rights, out of sight of any check on single commands",
         decision: Decision::Ask,
         matcher: Matcher::Verbs(BECOME),
-        hits: &["su", "su -", "su - bob", "su -c bash", "su - root -c '/bin/sh -i'", "su -l postgres", "sudo su -", "sudo su", "sudo bash", "sudo /bin/bash -p", "sudo -u root zsh", "sudo -u bob bash", "sudo bash install.sh", "doas sh", "doas -u bob ksh", "pkexec /bin/sh", "pkexec", "run0", "run0 bash", "machinectl shell root@", "machinectl shell root@.host /bin/bash", "machinectl login", "env -i sudo /usr/bin/zsh"],
-        misses: &["su -c 'ls /srv' deploy", "sudo apt update", "bash", "bash build.sh", "sudo -u postgres psql", "machinectl list", "sudo bash -c 'true'", "echo su -", "newgrp docker"],
+        hits: &["su", "su -", "su - bob", "su -c bash", "su - root -c '/bin/sh -i'", "su -l postgres", "sudo su -", "sudo su", "sudo bash", "sudo /bin/bash -p", "sudo -u root zsh", "sudo -u bob bash", "sudo bash install.sh", "doas sh", "doas -u bob ksh", "pkexec /bin/sh", "pkexec", "run0", "run0 bash", "machinectl shell root@", "machinectl shell root@.host /bin/bash", "machinectl login", "env -i sudo /usr/bin/zsh", "sudo runuser deploy -l", "runuser - postgres"],
+        misses: &["su -c 'ls /srv' deploy", "su --help", "sudo runuser deploy -c 'ls /srv'", "runuser -u bob -- make", "su -V", "sudo apt update", "bash", "bash build.sh", "sudo -u postgres psql", "machinectl list", "sudo bash -c 'true'", "echo su -", "newgrp docker"],
     },
 ];
 
@@ -148,6 +149,23 @@ const SHELL: Spec = Spec::gnu("cO", &["rcfile", "init-file"]);
 /// command, which the analysis judges on its own).
 fn su_session(cmd: &Command) -> bool {
     let opts = parse_opts(&cmd.args, &SU);
+    let code = opts
+        .value('c')
+        .or(opts.long_value("command", 3))
+        .or(opts.long_value("session-command", 3));
+    code.is_none_or(starts_a_shell)
+}
+
+#[rustfmt::skip]
+const RUNUSER: Spec = Spec::gnu("cgGsuw", &["command", "session-command", "group", "supp-group", "shell", "user", "whitelist-environment"]);
+
+/// `runuser USER` without `-c` or `-u`: a session as that user, as `su`
+/// opens one (`runuser -u bob -- cmd` runs one command, judged on its own).
+fn runuser_session(cmd: &Command) -> bool {
+    let opts = parse_opts(&cmd.args, &RUNUSER);
+    if opts.value('u').or(opts.long_value("user", 2)).is_some() {
+        return false;
+    }
     let code = opts
         .value('c')
         .or(opts.long_value("command", 3))

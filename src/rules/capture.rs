@@ -294,6 +294,94 @@ fn scans_elsewhere(cmd: &Command) -> bool {
             .any(|t| elsewhere(t) && !(cmd.program == "masscan" && is_capture_file(t)))
 }
 
+/// nmap's options that hide where a scan comes from or slip it past an
+/// intrusion detector: decoys, a spoofed source, fragments, padding,
+/// bounce and idle scans, proxies, crafted headers.
+#[rustfmt::skip]
+const NMAP_EVASIVE: &[&str] = &[
+    "-D", "-S", "-g", "--source-port", "-f", "--mtu", "--data-length", "--data", "--data-string",
+    "--spoof-mac", "-sI", "-b", "--proxies", "--badsum", "--ip-options", "--ttl",
+];
+/// Script categories nmap's authors mark as neither intrusive nor noisy,
+/// and the words that join them (`"default and safe"`).
+const NMAP_SAFE_SCRIPTS: &[&str] = &["default", "safe", "version", "and"];
+
+/// An nmap call that is more than checking one named machine: a target
+/// list, a range or several hosts, every port (`-p-`, a range wider than
+/// the 1,024 well-known ports), an evasive or stealthy option, or scripts
+/// beyond the default and safe categories. Checking one host's ports,
+/// services and default scripts (`nmap -sV -p 22,443 example.com`) is how
+/// people see what a server of theirs exposes.
+fn nmap_scans(cmd: &Command) -> bool {
+    if only_info(cmd) {
+        return false;
+    }
+    let remote: Vec<&str> = targets(cmd, NMAP_VALUED)
+        .into_iter()
+        .filter(|t| elsewhere(t))
+        .collect();
+    if has_option(cmd, &["-iL", "-iR"], "") {
+        return true;
+    }
+    let Some(first) = remote.first() else {
+        return false;
+    };
+    remote.len() > 1
+        || !one_host(first)
+        || has_option(cmd, NMAP_EVASIVE, "")
+        || cmd.args.iter().any(|a| {
+            matches!(
+                a.as_str(),
+                "-T0" | "-T1" | "-Tparanoid" | "-Tsneaky" | "-ff"
+            )
+        })
+        || value_of(cmd, &["-p"]).is_some_and(wide_ports)
+        || value_of(cmd, &["--top-ports"]).is_some_and(|n| n.parse::<u32>().is_ok_and(|n| n > 1000))
+        || cmd
+            .args
+            .iter()
+            .any(|a| a.len() > 2 && a.starts_with("-p") && wide_ports(&a[2..]))
+        || value_of(cmd, &["--script"]).is_some_and(|s| {
+            s.split([' ', ',', '(', ')'])
+                .filter(|w| !w.is_empty())
+                .any(|w| !NMAP_SAFE_SCRIPTS.contains(&w))
+        })
+}
+
+/// A target that names one machine: no list, prefix, wildcard or octet range.
+fn one_host(target: &str) -> bool {
+    let ipv4_range = target.contains('-')
+        && target
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b == b'.' || b == b'-');
+    !(target.contains([',', '/', '*']) || ipv4_range)
+}
+
+/// A port list that sweeps: every port (`-`, `1-`) or a range wider than
+/// the well-known ports.
+fn wide_ports(list: &str) -> bool {
+    list.split(',').any(|part| {
+        let part = part.trim_start_matches(|c: char| c.is_ascii_alphabetic() || c == ':');
+        match part.split_once('-') {
+            Some((low, high)) => {
+                let low = if low.is_empty() {
+                    Some(0)
+                } else {
+                    low.parse::<u32>().ok()
+                };
+                let high = if high.is_empty() {
+                    Some(65535)
+                } else {
+                    high.parse::<u32>().ok()
+                };
+                low.zip(high)
+                    .is_none_or(|(l, h)| h.saturating_sub(l) > 1024)
+            }
+            None => false,
+        }
+    })
+}
+
 /// The value of the first of `options` (`-a x`, `-a=x`, `--url=x`).
 fn value_of<'c>(cmd: &'c Command, options: &[&str]) -> Option<&'c str> {
     let mut iter = cmd.args.iter();
@@ -358,7 +446,7 @@ fn fping_sweeps(cmd: &Command) -> bool {
 /// machines.
 #[rustfmt::skip]
 static SCAN: &[Verb] = &[
-    verb_if("nmap", "", scans_elsewhere),
+    verb_if("nmap", "", nmap_scans),
     verb_if("masscan", "", scans_elsewhere),
     verb_if("hping3", "", scans_elsewhere),
     verb_if("hping", "", scans_elsewhere),
@@ -416,7 +504,7 @@ pub static RULES: &[Rule] = &[
         reason: "a scan of other machines probes hosts that may not be the user's, sets off intrusion alarms and can break fragile services",
         decision: Decision::Ask,
         matcher: Matcher::Verbs(SCAN),
-        hits: &["nmap -sS 192.168.1.0/24", "nmap -p- 10.0.0.5", "nmap -Pn -p 22,80 10.0.0.1-254", "nmap -A -iL targets.txt", "masscan 10.0.0.0/8 -p80 --rate 10000", "zmap -p 443 10.0.0.0/8", "rustscan -a 10.0.0.5", "nc -zv 10.0.0.5 1-1024", "hping3 --scan 1-1000 -S 10.0.0.5", "arp-scan --localnet", "fping -g 192.168.1.0/24", "nikto -h http://10.0.0.5", "gobuster dir -u http://target.example -w w.txt", "dirb http://10.0.0.5"],
-        misses: &["nmap --version", "nmap -sV localhost", "nmap -p 8080 127.0.0.1", "nc -zv localhost 5432", "nc -vz db.internal 5432", "masscan --readscan scan.bin", "fping example.com", "ffuf -u http://localhost:3000/FUZZ -w words.txt", "zmap --version", "ping -c 3 example.com"],
+        hits: &["nmap -sS 192.168.1.0/24", "nmap -p- 10.0.0.5", "nmap -Pn -p 22,80 10.0.0.1-254", "nmap -A -iL targets.txt", "masscan 10.0.0.0/8 -p80 --rate 10000", "zmap -p 443 10.0.0.0/8", "rustscan -a 10.0.0.5", "nc -zv 10.0.0.5 1-1024", "hping3 --scan 1-1000 -S 10.0.0.5", "arp-scan --localnet", "fping -g 192.168.1.0/24", "nikto -h http://10.0.0.5", "gobuster dir -u http://target.example -w w.txt", "dirb http://10.0.0.5", "nmap -sC -p 1-65535 example.com", "sudo nmap -D 10.0.0.9,ME example.com", "nmap --script vuln example.com", "nmap -sV example.com example.org", "sudo nmap -T1 -sS example.com"],
+        misses: &["nmap --version", "nmap -sV -p 22,443 example.com", "nmap --script 'default and safe' example.com", "sudo nmap -A -T4 scanme.nmap.org", "nmap -v1 build-01.internal", "nmap -sV localhost", "nmap -p 8080 127.0.0.1", "nc -zv localhost 5432", "nc -vz db.internal 5432", "masscan --readscan scan.bin", "fping example.com", "ffuf -u http://localhost:3000/FUZZ -w words.txt", "zmap --version", "ping -c 3 example.com"],
     },
 ];

@@ -139,8 +139,8 @@ pub static RULES: &[Rule] = &[
         reason: "the program it runs comes from an expansion the guard cannot resolve",
         decision: Decision::Ask,
         matcher: Matcher::AnyProgram { signs: Signs::RUNS_CODE, check: dynamic_command },
-        hits: &["$CMD -rf x", "\"$(cat cmd.txt)\" x"],
-        misses: &["eval \"$(ssh-agent -s)\"", "eval \"$(pyenv init -)\"", "X=ls; $X -la", "echo $CMD", "ls $DIR"],
+        hits: &["$CMD -rf x", "\"$(cat cmd.txt)\" x", "eval \"$(poetry run ./gen.py)\"", "eval $(ssh-agentx)", "eval \"$(./ssh-agent)\""],
+        misses: &["eval \"$(ssh-agent -s)\"", "eval \"$(pyenv init -)\"", "eval $(ssh-agent)", "eval \"$(poetry env activate)\"", "X=ls; $X -la", "echo $CMD", "ls $DIR"],
     },
     Rule {
         id: "exec.path-hijack",
@@ -508,15 +508,33 @@ const SHELL_SETUP_TOOLS: &[&str] = &[
     "atuin",
     "oh-my-posh",
     "register-python-argcomplete",
+    // A subcommand of a tool that does more: only this one prints setup code.
+    "poetry env activate",
 ];
 
+/// Whether `word` is the output of a tool in [`SHELL_SETUP_TOOLS`]: its
+/// first words (the program by its name, or installed: `/usr/bin/ssh-agent`)
+/// are an entry's words.
 fn shell_setup_output(word: &str) -> bool {
     let inner = word
         .strip_prefix("$(")
         .or_else(|| word.strip_prefix('`'))
         .unwrap_or("");
-    let program = inner.split_whitespace().next().unwrap_or("");
-    SHELL_SETUP_TOOLS.contains(&crate::shell::program_name(program).as_str())
+    let mut words = inner
+        .split(|c: char| c.is_whitespace() || c == ')' || c == '`')
+        .filter(|w| !w.is_empty());
+    let first = words.next().unwrap_or("");
+    // The installed tool, not a file of the project's or a temporary one named like it.
+    if !super::installed_program(first) {
+        return false;
+    }
+    let program = crate::shell::program_name(first);
+    let rest: Vec<&str> = words.collect();
+    SHELL_SETUP_TOOLS.iter().any(|entry| {
+        let mut want = entry.split(' ');
+        want.next() == Some(program.as_str())
+            && want.enumerate().all(|(i, w)| rest.get(i) == Some(&w))
+    })
 }
 
 /// Every `NAME=value` this command sets: prefixes, and `export`-style builtins.

@@ -323,18 +323,43 @@ impl Iterator for Candidates<'_> {
 
 /// Programs whose `-h` always means help, wherever it stands (their option
 /// parsers reserve it: cobra, oclif, commander, yargs, argparse, Go's
-/// `mitchellh/cli`). Elsewhere `-h` is often something else (`df -h`,
+/// `mitchellh/cli`; util-linux's `su`). Elsewhere `-h` is often something else (`df -h`,
 /// `docker run -h NAME`, `ssh-keygen -h`).
 #[rustfmt::skip]
-const SHORT_HELP: &[&str] = &["kubectl", "oc", "helm", "helmfile", "terraform", "tofu", "terragrunt", "pulumi", "gcloud", "az", "doctl", "fly", "flyctl", "heroku", "vercel", "netlify", "firebase", "wrangler", "supabase", "gh", "glab", "eksctl", "hcloud", "openstack"];
+const SHORT_HELP: &[&str] = &["su", "runuser", "kubectl", "oc", "helm", "helmfile", "terraform", "tofu", "terragrunt", "pulumi", "gcloud", "az", "doctl", "fly", "flyctl", "heroku", "vercel", "netlify", "firebase", "wrangler", "supabase", "gh", "glab", "eksctl", "hcloud", "openstack"];
 
-/// Whether `cmd` asks for its help text (`--help`, Go-style `-help`, or `-h`
-/// where that is help, before any `--`), which programs print instead of
-/// doing their work.
+/// Whether a program as the command names it is an installed one: a bare
+/// name found on `PATH`, or a path in the system's program directories;
+/// not a script or a program of the project's or a temporary directory.
+pub(super) fn installed_program(path: &str) -> bool {
+    !path.contains('/')
+        || ["/usr/", "/bin/", "/sbin/", "/opt/homebrew/"]
+            .iter()
+            .any(|p| path.starts_with(p))
+}
+
+/// Programs whose lone `-V` prints their version (util-linux's `su` and
+/// `runuser`); elsewhere `-V` may do work.
+const SHORT_VERSION: &[&str] = &["su", "runuser"];
+
+/// Whether `cmd` asks for its help text or version (`--help`, Go-style
+/// `-help`, or `-h` where that is help, before any `--`; `--version` or,
+/// where that is the version, `-V` as the only argument), which programs
+/// print instead of doing their work.
 pub(super) fn asks_for_help(cmd: &Command) -> bool {
+    // A script or a program of the project's or a temporary directory
+    // (`sudo ./setup.sh --help`) prints help only if it says so itself.
+    if !installed_program(&cmd.path) {
+        return false;
+    }
     // The AWS CLI's help is a last word: `aws iam create-access-key help`.
     if cmd.program == "aws" && cmd.args.last().is_some_and(|a| a == "help") {
         return true;
+    }
+    if let [only] = cmd.args.as_slice() {
+        if only == "--version" || (only == "-V" && SHORT_VERSION.contains(&cmd.program.as_str())) {
+            return true;
+        }
     }
     cmd.args.iter().take_while(|a| *a != "--").any(|a| {
         a == "--help" || a == "-help" || (a == "-h" && SHORT_HELP.contains(&cmd.program.as_str()))

@@ -14,6 +14,9 @@ use super::{Matcher, Rule, Signs};
 use crate::shell::{Command, Wrapper};
 use crate::verdict::Decision;
 
+mod words;
+use words::{changes_by_its_words, installed, interpreter, reads_by_its_words};
+
 /// How a known program's row judges a call.
 enum Use {
     /// Every use reads or is routine.
@@ -144,11 +147,25 @@ static KNOWN: &[Known] = &[
     any("lvdisplay"), any("vgdisplay"), any("pvdisplay"), any("ping"), any("traceroute"), any("mtr"),
     any("dig"), any("nslookup"), any("host"), any("conntrack"), any("iptables-save"), any("ip6tables-save"),
     without("fuser", &["-k", "--kill"]),
-    check("strace", |c| c.args.iter().any(|a| a == "-p")), without("bpftrace", &["--unsafe"]), without("dtrace", &["-w"]),
+    check("strace", strace_attaches), without("bpftrace", &["--unsafe"]), without("dtrace", &["-w"]),
     check("dmesg", |c| !c.args.iter().any(|a| matches!(a.as_str(), "-c" | "-C" | "--clear" | "--read-clear" | "-D" | "-E" | "--console-off" | "--console-on" | "-n" | "--console-level"))),
     check("fdisk", |c| c.args.iter().any(|a| a == "-l" || a == "--list")),
     check("sfdisk", |c| c.args.iter().any(|a| matches!(a.as_str(), "-l" | "--list" | "-d" | "--dump"))),
     check("parted", |c| c.args.iter().any(|a| a == "-l" || a == "--list") || c.args.last().is_some_and(|a| a == "print")),
+    check("hdparm", |c| only_these_or_devices(c, &["-I", "-i", "-C", "-g", "-H", "-t", "-T", "-tT", "-B", "-M", "-W", "-A", "-a", "-r"])),
+    check("sgdisk", |c| only_these_or_devices(c, &["-p", "--print", "-v", "--verify", "-O", "--print-mbr"])),
+    check("xfs_admin", |c| only_these_or_devices(c, &["-l", "-u"])),
+    check("ventoy", |c| only_these_or_devices(c, &["-l"])),
+    check("wipefs", |c| !c.args.iter().any(|a| a.starts_with("--all") || a.starts_with("--offset") || (a.starts_with('-') && !a.starts_with("--") && (a.contains('a') || a.contains('o'))))),
+    check("pvck", |c| c.args.iter().any(|a| a == "--dump") && !c.args.iter().any(|a| a.starts_with("--repair"))),
+    check("rpmkeys", |c| c.args.iter().all(|a| matches!(a.as_str(), "--list" | "-K" | "--checksig") || !a.starts_with('-'))),
+    check("rtcwake", |c| c.args.windows(2).any(|w| matches!(w[0].as_str(), "-m" | "--mode") && w[1] == "show") || c.args.iter().any(|a| a == "--mode=show")),
+    check("rkhunter", |c| c.args.iter().all(|a| matches!(a.as_str(), "-c" | "--check" | "--list" | "--versioncheck" | "--sk" | "--skip-keypress" | "--rwo" | "--report-warnings-only"))),
+    any("repquota"), any("fatrace"), any("linux-boot-prober"), any("fstrim"),
+    // A disk read into an image file: read-only scans and rescues; writing
+    // tests (`-w`, `-n`) and a device or forced output change a disk.
+    check("badblocks", |c| !c.args.iter().any(|a| a.starts_with('-') && !a.starts_with("--") && (a.contains('w') || a.contains('n')))),
+    check("ddrescue", |c| !c.args.iter().any(|a| a == "--force" || (a.starts_with('-') && !a.starts_with("--") && a.contains('f'))) && parse_opts(&c.args, &GNU).operands.get(1).is_some_and(|o| !o.starts_with("/dev/"))),
     check("blockdev", |c| c.args.iter().all(|a| a.starts_with("--get") || a == "--report" || !a.starts_with('-'))),
     verbs("diskutil", &["list", "info", "activity"]),
     verbs("nvme", &["list", "smart-log", "id-ctrl", "id-ns", "error-log", "list-subsys"]),
@@ -168,7 +185,7 @@ static KNOWN: &[Known] = &[
     verbs("loginctl", &["list-sessions", "list-users", "list-seats", "show-session", "show-user", "session-status", "user-status", "seat-status"]),
     // Firewalls, read.
     
-    verbs("nft", &["list"]),
+    verbs("nft", &["list", "monitor"]),
     // Turning the firewall on and opening a service's port are its
     // everyday use; admin.firewall-disable judges turning it off.
     verbs("ufw", &["status", "show", "app", "enable", "reload", "allow", "deny", "reject", "limit"]),
@@ -177,14 +194,23 @@ static KNOWN: &[Known] = &[
     // Services: reading them, restarting and reloading them to apply a change.
     verbs("systemctl", SYSTEMCTL_VERBS),
     check("service", |c| c.args.iter().any(|a| a == "--status-all") || matches!(c.args.get(1).map(String::as_str), Some("status" | "start" | "restart" | "reload" | "force-reload" | "try-restart" | "condrestart"))),
+    check("rc-service", |c| c.args.iter().any(|a| matches!(a.as_str(), "-l" | "--list" | "-e" | "--exists" | "-r" | "--resolve")) || matches!(c.args.get(1).map(String::as_str), Some("status" | "start" | "restart" | "reload" | "zap"))),
+    check("sv", |c| matches!(c.args.first().map(String::as_str), Some("status" | "s" | "up" | "u" | "restart" | "t" | "reload" | "h" | "hup" | "check" | "c" | "once" | "o"))),
+    verbs("gitlab-ctl", &["status", "restart", "reconfigure", "tail", "show-config", "service-list", "hup", "start"]),
+    verbs("postfix", &["status", "check", "start", "reload", "flush"]),
+    verbs("machinectl", &["list", "status", "show", "start", "list-images", "image-status", "show-image"]),
+    any("lxc-start"), any("lxc-stop"), any("lxc-ls"), any("lxc-info"),
     verbs("launchctl", &["list", "print", "print-disabled", "blame", "kickstart", "dumpstate", "version", "procinfo", "hostinfo"]),
     check("nginx", |c| c.args.iter().all(|a| matches!(a.as_str(), "-t" | "-T" | "-v" | "-V" | "-q" | "-s" | "reload" | "reopen"))),
-    check("apachectl", |c| c.args.iter().all(|a| matches!(a.as_str(), "configtest" | "-t" | "-S" | "-M" | "graceful" | "restart" | "status" | "-v" | "-V"))),
-    check("apache2ctl", |c| c.args.iter().all(|a| matches!(a.as_str(), "configtest" | "-t" | "-S" | "-M" | "graceful" | "restart" | "status" | "-v" | "-V"))),
+    check("apachectl", |c| c.args.iter().all(|a| matches!(a.as_str(), "configtest" | "-t" | "-S" | "-M" | "graceful" | "restart" | "start" | "status" | "-v" | "-V"))),
+    check("apache2ctl", |c| c.args.iter().all(|a| matches!(a.as_str(), "configtest" | "-t" | "-S" | "-M" | "graceful" | "restart" | "start" | "status" | "-v" | "-V"))),
     check("sshd", |c| c.args.iter().all(|a| matches!(a.as_str(), "-t" | "-T"))),
     check("visudo", |c| c.args.iter().any(|a| a == "-c" || a == "--check")),
     any("certbot"),
     check("crontab", |c| c.args.iter().any(|a| a == "-l")),
+    // One command run as another user: the analysis judges the command
+    // itself (`accounts.shell-as-other-user` asks for a session).
+    check("runuser", gives_a_command), check("su", gives_a_command),
     // Process signals: the process rules judge which and how.
     any("kill"), any("killall"), any("pkill"),
     // Kernel settings: admin.sysctl-write judges writes.
@@ -194,6 +220,16 @@ static KNOWN: &[Known] = &[
     any("apt"), any("apt-get"), any("aptitude"), any("apt-cache"), any("apt-file"),
     without("dnf", &["config-manager", "copr"]), without("yum", &["config-manager", "copr"]), without("microdnf", &[]),
     without("zypper", &["ar", "addrepo", "mr", "modifyrepo"]),
+    // Front ends of the same package managers, installing and upgrading
+    // from the configured repositories (removals ask: no package rule
+    // knows these names).
+    verbs("dnf4", &["install", "in", "update", "upgrade", "list", "info", "search", "repoquery", "makecache", "check-update"]),
+    verbs("dnf5", &["install", "in", "update", "upgrade", "list", "info", "search", "repoquery", "makecache", "check-upgrade"]),
+    verbs("nala", &["install", "update", "upgrade", "full-upgrade", "list", "search", "show", "history"]),
+    verbs("oma", &["install", "upgrade", "refresh", "list", "search", "show"]),
+    verbs("eopkg", &["install", "it", "upgrade", "up", "list-installed", "li", "search", "sr", "info"]),
+    verbs("swupd", &["update", "bundle-add", "bundle-list", "info", "check-update", "search"]),
+    check("swupd", |c| c.args.first().is_some_and(|a| a == "verify") && !c.args.iter().any(|a| a == "--fix" || a == "-f")),
     without("pacman", &["--overwrite"]), any("apk"), any("xbps-install"), any("emerge"),
     verbs("snap", &["install", "remove", "refresh", "list", "info", "find", "version", "services", "logs", "changes", "change", "connections", "restart"]),
     verbs("flatpak", &["install", "update", "list", "info", "run", "search", "uninstall"]),
@@ -262,8 +298,8 @@ pub static RULES: &[Rule] = &[
         reason: "as root a command can change anything on the machine, and warden has no model showing this one is harmless",
         decision: Decision::Ask,
         matcher: Matcher::AnyProgram { signs: Signs::PRIVILEGED, check: unmodelled_as_root },
-                hits: &["sudo ./install.sh", "sudo python3 setup_system.py", "sudo add-apt-repository -y ppa:someone/tool", "sudo dnf config-manager --add-repo https://x.example/x.repo", "sudo ip link set eth0 down", "sudo hostnamectl set-hostname box", "doas ./setup", "pkexec /opt/x/bin/tool --apply", "run0 ./setup.sh", "sudo -u root /opt/vendor/bin/agent --apply", "sudo sh -c './setup.sh'", "sudo ldconfig /tmp/lib", "sudo chmod 640 $KEY", "sudo vim -c ':!/bin/sh'", "sudo git -p help config", "sudo -u#-1 ./x", "sudo tlmgr install pkg"],
-        misses: &["sudo journalctl -u nginx", "sudo ss -lntp", "sudo cat /var/log/auth.log", "sudo lsof -i :8080", "sudo systemctl restart nginx", "sudo systemctl status nginx", "sudo apt install -y build-essential", "sudo dnf install -y git", "sudo make install", "sudo mkdir -p /opt/app", "sudo iptables -L -n", "sudo rm -rf ./build", "sudo chown -R $USER:$USER ./dist", "sudo chmod 2770 /var/www/project", "sudo cp -r dist/. /srv/site/", "sudo -u postgres createdb app", "sudo -v", "sudo sh -c 'apt-get update && apt-get install -y curl'", "sudo ip addr show", "sudo docker ps", "sudo nano /opt/app/.env", "sudo git -C /opt/app pull", "sudo ufw allow 80/tcp", "sudo swapoff -a", "sudo zpool scrub tank", "sudo systemctl enable --now docker", "sudo btrfs filesystem show", "sudo semanage port -l", "sudo aa-status", "sudo ausearch -m avc", "sudo tlmgr info pkg", "sudo install -m 0755 -d /etc/apt/keyrings", "cp a /etc/x"],
+                hits: &["sudo ./install.sh", "sudo python3 setup_system.py", "sudo add-apt-repository -y ppa:someone/tool", "sudo dnf config-manager --add-repo https://x.example/x.repo", "sudo ip link set eth0 down", "sudo hostnamectl set-hostname box", "doas ./setup", "pkexec /opt/x/bin/tool --apply", "run0 ./setup.sh", "sudo -u root /opt/vendor/bin/agent --apply", "sudo sh -c './setup.sh'", "sudo ldconfig /tmp/lib", "sudo chmod 640 $KEY", "sudo vim -c ':!/bin/sh'", "sudo git -p help config", "sudo -u#-1 ./x", "sudo tlmgr install pkg", "sudo hdparm -B 1 /dev/sda", "sudo xfs_admin -L data /dev/sdc1", "sudo installpkg ./x.tgz", "sudo ./setup --dry-run"],
+        misses: &["sudo journalctl -u nginx", "sudo ss -lntp", "sudo cat /var/log/auth.log", "sudo lsof -i :8080", "sudo systemctl restart nginx", "sudo systemctl status nginx", "sudo apt install -y build-essential", "sudo dnf install -y git", "sudo make install", "sudo mkdir -p /opt/app", "sudo iptables -L -n", "sudo rm -rf ./build", "sudo chown -R $USER:$USER ./dist", "sudo chmod 2770 /var/www/project", "sudo cp -r dist/. /srv/site/", "sudo -u postgres createdb app", "sudo -v", "sudo sh -c 'apt-get update && apt-get install -y curl'", "sudo ip addr show", "sudo docker ps", "sudo nano /opt/app/.env", "sudo git -C /opt/app pull", "sudo ufw allow 80/tcp", "sudo swapoff -a", "sudo zpool scrub tank", "sudo systemctl enable --now docker", "sudo btrfs filesystem show", "sudo semanage port -l", "sudo aa-status", "sudo ausearch -m avc", "sudo tlmgr info pkg", "sudo install -m 0755 -d /etc/apt/keyrings", "cp a /etc/x", "sudo strace --attach 4242 -c", "sudo runuser deploy -c 'ls /srv'", "sudo hdparm -I /dev/sda", "sudo nft monitor", "sudo rc-service nginx restart", "sudo ufw --dry-run disable"],
     },
 ];
 
@@ -318,6 +354,9 @@ fn routine(cmd: &Command, depth: usize) -> bool {
                 !inner.commands.is_empty() && inner.commands.iter().all(|c| routine(c, depth + 1))
             });
     }
+    if dry_run(cmd) {
+        return true;
+    }
     let mut rows = KNOWN.iter().filter(|k| k.program == cmd.program).peekable();
     if rows.peek().is_none() {
         return reads_by_its_words(cmd) || !changes_by_its_words(cmd);
@@ -336,244 +375,68 @@ fn routine(cmd: &Command, depth: usize) -> bool {
     })
 }
 
-/// Subcommands that read: `btrfs filesystem show`, `semanage boolean
-/// --list`, `tlmgr info x`. Looked for among the first two operands.
-const READ_VERBS: &[&str] = &[
-    "show",
-    "list",
-    "ls",
-    "status",
-    "info",
-    "get",
-    "print",
-    "display",
-    "query",
-    "search",
-    "stats",
-    "stat",
-    "top",
-    "monitor",
-    "describe",
-    "inspect",
-    "version",
-    "help",
-    "history",
-    "report",
-    "lookup",
-    "view",
-    "verify",
-    "find",
-    "usage",
-    "df",
-    "du",
-    "summary",
-    "dump-config",
-    "tail",
-    "logs",
-];
-/// Words that change something, wherever they stand among the operands.
-const WRITE_VERBS: &[&str] = &[
-    "add",
-    "del",
-    "delete",
-    "set",
-    "remove",
-    "rm",
-    "create",
-    "destroy",
-    "apply",
-    "install",
-    "uninstall",
-    "enable",
-    "disable",
-    "start",
-    "stop",
-    "restart",
-    "reset",
-    "format",
-    "wipe",
-    "write",
-    "load",
-    "unload",
-    "update",
-    "upgrade",
-    "purge",
-    "erase",
-    "clear",
-    "flush",
-    "kill",
-    "mount",
-    "umount",
-    "unmount",
-    "attach",
-    "detach",
-    "modify",
-    "mod",
-    "change",
-    "replace",
-    "import",
-    "resize",
-    "rename",
-    "move",
-    "mv",
-    "cp",
-    "copy",
-    "sync",
-    "push",
-    "pull",
-    "run",
-    "exec",
-    "fix",
-    "repair",
-    "edit",
-    "new",
-    "up",
-    "down",
-    "on",
-    "off",
-    "commit",
-    "restore",
-    "rollback",
-    "activate",
-    "deactivate",
-    "lock",
-    "unlock",
-    "grant",
-    "revoke",
-    "allow",
-    "deny",
-    "trust",
-    "join",
-    "leave",
-    "connect",
-    "disconnect",
-    "send",
-    "prune",
-    "clean",
-    "balance",
-    "convert",
-    "rebuild",
-    "generate",
-    "register",
-    "unregister",
-    "save",
-    "switch",
-    "use",
-];
-/// Options that only ask for a listing, a status or a dry run.
-const READ_FLAGS: &[&str] = &[
-    "-l",
-    "--list",
-    "-L",
-    "--status",
-    "--show",
-    "-V",
-    "--version",
-    "--info",
-    "--query",
-    "--dry-run",
-    "--list-all",
-    "--print",
-    "--check",
-    "--stats",
-    "--summary",
-    "--verbose",
-    "-v",
-];
-/// Parts of a program's name that say it reports (`aa-status`,
-/// `ausearch`, `slabtop`, `tlp-stat`, `a2query`, `grub-probe`, `lxc-ls`).
-const READ_NAMES: &[&str] = &[
-    "stat", "status", "top", "info", "search", "report", "query", "ls", "list", "show", "probe",
-    "checker", "monitor",
-];
-const READ_SUFFIXES: &[&str] = &["stat", "top", "search", "report", "query", "info", "status"];
-
-/// Whether a program the model has no row for reads, by what its words
-/// say: a reading subcommand, only listing options, or a name that says it
-/// reports, and no word that changes anything. Scripts (`./x`, `/tmp/x`)
-/// and interpreters have no such words to go by.
-fn reads_by_its_words(cmd: &Command) -> bool {
-    let system_program = !cmd.path.contains('/')
-        || ["/usr/", "/bin/", "/sbin/", "/opt/homebrew/"]
+/// An installed program asked for a dry run (`--dry-run`, `--simulate`):
+/// it says what it would change and changes nothing. Scripts and
+/// interpreters have no such promise to go by.
+fn dry_run(cmd: &Command) -> bool {
+    installed(cmd)
+        && !interpreter(cmd)
+        && cmd
+            .args
             .iter()
-            .any(|p| cmd.path.starts_with(p));
-    if !system_program || crate::shell::interpreter_names().any(|i| cmd.program.starts_with(i)) {
-        return false;
-    }
-    let opts = parse_opts(&cmd.args, &GNU);
-    let writes = opts
-        .operands
-        .iter()
-        .any(|o| WRITE_VERBS.contains(&o.to_ascii_lowercase().as_str()));
-    if writes {
-        return false;
-    }
-    let verb = opts.operands.iter().take(2).any(|o| {
-        let o = o.to_ascii_lowercase();
-        READ_VERBS.contains(&o.as_str())
-            || ["list-", "show-", "get-", "is-"]
-                .iter()
-                .any(|p| o.starts_with(p))
-    });
-    let options: Vec<&str> = cmd
-        .args
-        .iter()
-        .map(String::as_str)
-        .filter(|a| a.starts_with('-'))
-        .collect();
-    // `semanage port -l` lists; `umount -l /home` is lazy about a path.
-    let listing = !options.is_empty()
-        && options
-            .iter()
-            .all(|o| READ_FLAGS.contains(&o.split('=').next().unwrap_or(o)))
-        && !opts.operands.iter().any(|o| o.contains('/'));
-    let name = cmd.program.as_str();
-    let named = name
-        .split(['-', '_', '.'])
-        .any(|part| READ_NAMES.contains(&part))
-        || (READ_SUFFIXES.iter().any(|s| name.ends_with(s)) && !name.ends_with("stop"));
-    verb || listing
-        || (named
-            && options
-                .iter()
-                .all(|o| !o.contains("write") && !o.contains("delete")))
+            .take_while(|a| *a != "--")
+            .any(|a| matches!(a.as_str(), "--dry-run" | "--simulate"))
 }
 
-/// Whether a program no row knows says by its words that it changes the
-/// system: it is not an installed program (a script, a path of its own,
-/// an interpreter), a subcommand or option names a change, or an operand
-/// is a device, `/` or a system directory. A tool that shows none of these
-/// (`sudo trace-cmd record`, `sudo netselect host…`) is a diagnostic run
-/// as root, and asking for each would bury the asks that matter.
-fn changes_by_its_words(cmd: &Command) -> bool {
-    let installed = !cmd.path.contains('/')
-        || ["/usr/", "/bin/", "/sbin/", "/opt/homebrew/"]
-            .iter()
-            .any(|p| cmd.path.starts_with(p));
-    if !installed
-        || cmd.dynamic
-        || crate::shell::interpreter_names().any(|i| cmd.program.starts_with(i))
-    {
-        return true;
+/// `strace -p PID` (`--attach`): a running process watched, its trace
+/// written nowhere or to a file outside the system's trees (`-o
+/// /etc/ld.so.preload` as root would be a system file written).
+fn strace_attaches(cmd: &Command) -> bool {
+    let attaches = cmd
+        .args
+        .iter()
+        .any(|a| a == "-p" || a == "--attach" || a.starts_with("--attach="));
+    let mut outputs = Vec::new();
+    let mut args = cmd.args.iter();
+    while let Some(a) = args.next() {
+        if a == "-o" || a == "--output" {
+            outputs.extend(args.next().map(String::as_str));
+        } else if let Some(v) = a.strip_prefix("--output=").or(a.strip_prefix("-o")) {
+            outputs.push(v);
+        }
     }
-    let opts = parse_opts(&cmd.args, &GNU);
-    let verb = |w: &str| WRITE_VERBS.contains(&w.to_ascii_lowercase().as_str());
-    let names_change = cmd.args.iter().any(|a| match a.strip_prefix("--") {
-        Some(long) => long
-            .split(['-', '=', '_'])
-            .any(|part| verb(part) || matches!(part, "force" | "yes" | "auto" | "autonuke")),
-        None => !a.starts_with('-') && verb(a),
-    });
-    let reaches_system = opts.operands.iter().any(|o| {
-        o.starts_with("/dev/")
-            || matches!(
-                classify(o, cmd.cwd.as_deref()),
-                Target::Root | Target::System | Target::Unknown
-            )
-    });
-    // `add-apt-repository`, `update-alternatives`: the verb in the name.
-    let named_change = cmd.program.split(['-', '_']).any(verb);
-    names_change || named_change || reaches_system
+    attaches && (outputs.is_empty() || clear_of_core(cmd, &outputs))
+}
+
+/// `-c CODE` (`--command CODE`) run as a user named and not root: the
+/// command runs with less than root's rights (`sudo runuser deploy -c
+/// 'ls /srv'`); as root it is a root command warden has not modelled.
+fn gives_a_command(cmd: &Command) -> bool {
+    const SPEC: Spec = Spec::gnu(
+        "cgGsw",
+        &[
+            "command",
+            "session-command",
+            "group",
+            "supp-group",
+            "shell",
+            "whitelist-environment",
+        ],
+    );
+    let opts = parse_opts(&cmd.args, &SPEC);
+    let code = opts
+        .value('c')
+        .or(opts.long_value("command", 3))
+        .or(opts.long_value("session-command", 3));
+    let user = opts.operands.iter().copied().find(|o| *o != "-");
+    code.is_some() && user.is_some_and(|u| !matches!(u, "root" | "0"))
+}
+
+/// Whether every argument is one of `options` or a device (`hdparm -I /dev/sda`).
+fn only_these_or_devices(cmd: &Command, options: &[&str]) -> bool {
+    cmd.args
+        .iter()
+        .all(|a| options.contains(&a.as_str()) || a.starts_with("/dev/"))
 }
 
 fn ip_reads(cmd: &Command) -> bool {

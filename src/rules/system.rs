@@ -163,7 +163,7 @@ pub static RULES: &[Rule] = &[
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["npm", "pnpm", "yarn", "bun", "cargo", "twine", "gem", "poetry", "uv", "flit", "hatch", "dotnet"], check: package_publish },
         hits: &["npm publish", "npm unpublish my-pkg@1.0.0", "cargo publish --allow-dirty", "twine upload dist/*", "gem push mygem-1.0.gem", "yarn npm publish", "dotnet nuget push pkg.nupkg"],
-        misses: &["npm publish --dry-run", "cargo publish --dry-run", "npm pack", "twine check dist/*", "echo npm publish", "npm install publish"],
+        misses: &["npm publish --dry-run", "cargo publish --dry-run", "cargo publish -n", "npm pack", "twine check dist/*", "echo npm publish", "npm install publish"],
     },
     Rule {
         id: "system.install-local-package",
@@ -581,7 +581,9 @@ fn system_pip(cmd: &Command) -> bool {
 }
 
 fn package_publish(cmd: &Command) -> bool {
-    if parse_opts(&cmd.args, &PACKAGE).long("dry-run", 3) {
+    // A dry run (cargo's `-n` is its short form) builds and checks, and uploads nothing.
+    let cargo_dry = cmd.program == "cargo" && cmd.args.iter().any(|a| a == "-n");
+    if cargo_dry || parse_opts(&cmd.args, &PACKAGE).long("dry-run", 3) {
         return false;
     }
     let Some((verb, _)) = package_verb(cmd) else {

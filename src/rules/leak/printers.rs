@@ -135,6 +135,17 @@ pub(in crate::rules) fn prints_credential(cmd: &Command) -> Option<Secret> {
             provider: None,
         });
     }
+    // `-c`/`--clip` puts the entry on the clipboard and prints only that it did.
+    let clipped = || {
+        cmd.args.iter().any(|a| {
+            a.starts_with("--clip")
+                || a.strip_prefix("-c")
+                    .is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()))
+        })
+    };
+    if matches!(program, "pass" | "gopass") && clipped() {
+        return None;
+    }
     if matches!(program, "pass" | "gopass") && shows_entry(&operands) {
         return Some(Secret::Token {
             name: cmd.display(),

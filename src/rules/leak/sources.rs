@@ -340,9 +340,56 @@ pub(in crate::rules) fn dumps_environment(cmd: &Command) -> bool {
             options_only() && !args.iter().any(|a| a.contains('f') || a.contains('F'))
         }
         // BSD-style `ps eww`, `ps auxe`: each process's environment after its command.
-        "ps" => args.iter().any(|a| !a.starts_with('-') && a.contains('e')),
+        "ps" => ps_shows_environment(args),
         _ => script::prints_environment(cmd),
     }
+}
+
+/// `ps e` among BSD-style letters, not an option's value (`ps --sort
+/// size`, `ps -p 1234 -o user`, `ps o pid,sess`).
+fn ps_shows_environment(args: &[String]) -> bool {
+    const VALUED: &[&str] = &[
+        "-C",
+        "-G",
+        "-g",
+        "-O",
+        "-o",
+        "-p",
+        "-q",
+        "-s",
+        "-t",
+        "-U",
+        "-u",
+        "-k",
+        "--cols",
+        "--columns",
+        "--format",
+        "--group",
+        "--Group",
+        "--lines",
+        "--pid",
+        "--ppid",
+        "--quick-pid",
+        "--rows",
+        "--sid",
+        "--sort",
+        "--tty",
+        "--user",
+        "--User",
+        "--width",
+    ];
+    let mut prev: Option<&str> = None;
+    args.iter().any(|a| {
+        let value = prev.is_some_and(|p| {
+            VALUED.contains(&p)
+                || (!p.starts_with('-') && p.ends_with(['o', 'O', 'p', 't', 'U', 'k']))
+        });
+        prev = Some(a.as_str());
+        !value
+            && !a.starts_with('-')
+            && a.contains('e')
+            && a.bytes().all(|b| b.is_ascii_alphabetic())
+    })
 }
 
 /// What the line has done so far that later commands can send: files it
