@@ -24,7 +24,7 @@ registers the installed binary with every agent it finds (Hermes Agent,
 Claude Code, Codex: `warden install`) and runs `warden doctor`. Any failure
 before the registration stops the install with a message.
 
-It takes about MINUTES minutes on 2 cores (a plain release build from
+It takes about 5 minutes on 2 cores (a plain release build from
 scratch; the profiled build takes about twice that), and prints the time it
 expects before it starts. It ends with a summary: which agents are guarded
 now, the one step left if there is one (Hermes asks for your consent to run
@@ -369,9 +369,11 @@ case $link:$host in
     static:*-linux-gnu) ;;
     *) pgo=no ;;
 esac
-# A plain release build from a cold target directory, measured on 2 cores;
-# the profiled build is two such builds and a training run.
-plain_minutes=MINUTES
+# A plain release build from a cold target directory on 2 cores takes some
+# 290 s of CPU time, most of it warden's own crate (one codegen unit, LTO),
+# which runs on one core; the profiled build is two such builds and a
+# training run.
+plain_minutes=5
 profiled_minutes=$((plain_minutes * 2 + 1))
 if [ -z "$binary" ] && [ "$pgo" = yes ] && ! tool=$(find_profdata); then
     echo "==> No llvm-profdata for LLVM $(rustc_llvm) here (rustup component add llvm-tools): building once, without profile-guided optimisation"

@@ -132,19 +132,37 @@ pub fn uninstall(homes: &Homes, options: &Options, report: &mut Report) {
             });
             match forgotten {
                 Ok(tidied) => {
-                    report.push(agent, Kind::Changed, "removed Codex's trust record of the hook (config.toml hooks.state)");
+                    report.push(
+                        agent,
+                        Kind::Changed,
+                        "removed Codex's trust record of the hook (config.toml hooks.state)",
+                    );
                     if !tidied.is_empty() {
                         report.push(agent, Kind::Changed, format!("removed the empty table(s) {} that Codex keeps in config.toml once their last key is gone", tidied.join(", ")));
                     }
                     remove_if_empty(&file.with_file_name("config.toml"), report);
                 }
-                Err(why) => report.push(agent, Kind::Failed, format!("could not remove the trust record: {why}")),
+                Err(why) => report.push(
+                    agent,
+                    Kind::Failed,
+                    format!("could not remove the trust record: {why}"),
+                ),
             }
         }
-        _ => report.push(agent, Kind::Todo, format!(
-            "remove the table [hooks.state.\"{}\"] from Codex's config.toml by hand (Codex was not there to do it)",
-            key(&file, &found[0])
-        )),
+        _ => {
+            // Said only where the record is: install writes none without Codex.
+            let key = key(&file, &found[0]);
+            let config = files::read_optional(&file.with_file_name("config.toml"));
+            if config
+                .ok()
+                .flatten()
+                .is_some_and(|text| text.contains(&key))
+            {
+                report.push(agent, Kind::Todo, format!(
+                    "remove the table [hooks.state.\"{key}\"] from Codex's config.toml by hand (Codex was not there to do it)"
+                ));
+            }
+        }
     }
 }
 

@@ -148,15 +148,24 @@ fn install_then_uninstall_leaves_the_agents_files_as_they_were() {
     assert_eq!(theirs(&after), theirs(&before), "{out}");
     assert_eq!(w.read(CLAUDE_SETTINGS), CLAUDE_THEIRS);
     assert!(!after.contains_key(HERMES_CONFIG), "{out}");
-    // The one backup is of the person's own file, made by install; a file
-    // that held only warden's entries went with no backup.
+    // The backups are of the person's own file only, one by install (the
+    // bytes before it) and one by uninstall (before it took warden out); a
+    // file that held only warden's entries went with no backup.
     let backups: Vec<&String> = after
         .keys()
         .filter(|k| k.contains(".warden-backup-"))
         .collect();
-    assert_eq!(backups.len(), 1, "{backups:?}\n{out}");
-    assert!(backups[0].starts_with(&format!("{CLAUDE_SETTINGS}.warden-backup-")));
+    assert_eq!(backups.len(), 2, "{backups:?}\n{out}");
+    let prefix = format!("{CLAUDE_SETTINGS}.warden-backup-");
+    assert!(
+        backups.iter().all(|b| b.starts_with(&prefix)),
+        "{backups:?}"
+    );
     assert_eq!(after[backups[0]], CLAUDE_THEIRS.as_bytes());
+    assert!(
+        !out.contains("todo"),
+        "nothing is left to do by hand:\n{out}"
+    );
 }
 
 fn purge_lists_then_removes_every_file_of_wardens() {
