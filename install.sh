@@ -12,9 +12,10 @@ Usage: ./install.sh [--to DIR] [--no-config] [--no-register] [--accept-hooks]
 
 Builds warden (cargo build --release --locked; on Linux with glibc, a static,
 non-position-independent binary: it starts in about half the time; where an
-llvm-profdata that reads this rustc's profiles is found, optimised with a
+llvm-profdata of rustc's own LLVM major version is found, optimised with a
 profile of warden judging its own test corpus, and where an llvm-bolt is
-found, its hot code laid out together), copies the binary to DIR
+found, its hot code laid out together; whether it can profile is decided
+before anything is built, so it builds once), copies the binary to DIR
 (default: ~/.local/bin), then runs two test payloads through the installed
 binary: `rm -rf /` must be blocked and `git status` allowed. If you have no
 ~/.config/warden/config.yaml yet, it writes the commented example from
@@ -24,9 +25,9 @@ registers the installed binary with every agent it finds (Hermes Agent,
 Claude Code, Codex: `warden install`) and runs `warden doctor`. Any failure
 before the registration stops the install with a message.
 
-It takes about 5 minutes on 2 cores (a plain release build from
-scratch; the profiled build takes about twice that), and prints the time it
-expects before it starts. It ends with a summary: which agents are guarded
+It takes about 5 minutes on 2 cores (a plain release build from scratch;
+the profiled build about twice that), and prints the time to expect before
+it starts. It ends with a summary: which agents are guarded
 now, the one step left if there is one (Hermes asks for your consent to run
 the hook: on a terminal the script offers to record it there and then), and
 how to undo (`warden uninstall`, `warden uninstall --purge`).
