@@ -12,9 +12,10 @@ Usage: ./install.sh [--to DIR] [--no-config] [--no-register] [--accept-hooks]
 
 Builds warden (cargo build --release --locked; on Linux with glibc, a static,
 non-position-independent binary: it starts in about half the time; where an
-llvm-profdata that reads this rustc's profiles is found, optimised with a
+llvm-profdata of rustc's own LLVM major version is found, optimised with a
 profile of warden judging its own test corpus, and where an llvm-bolt is
-found, its hot code laid out together), copies the binary to DIR
+found, its hot code laid out together; whether it can profile is decided
+before anything is built, so it builds once), copies the binary to DIR
 (default: ~/.local/bin), then runs two test payloads through the installed
 binary: `rm -rf /` must be blocked and `git status` allowed. If you have no
 ~/.config/warden/config.yaml yet, it writes the commented example from
@@ -23,6 +24,22 @@ allow rules are commented out) and checks it with `warden lint`. Then it
 registers the installed binary with every agent it finds (Hermes Agent,
 Claude Code, Codex: `warden install`) and runs `warden doctor`. Any failure
 before the registration stops the install with a message.
+
+It takes about 5 minutes on 2 cores (a plain release build from scratch;
+the profiled build about twice that), and prints the time to expect before
+it starts. It ends with a summary: which agents are guarded
+now, the one step left if there is one (Hermes asks for your consent to run
+the hook: on a terminal the script offers to record it there and then), and
+how to undo (`warden uninstall`, `warden uninstall --purge`).
+
+Exit status:
+  0  installed, and every agent found here is guarded (or none was found,
+     or --no-register / --build-only said not to register: the summary
+     says so)
+  1  nothing was installed, or the install stopped with an error (the
+     message says where)
+  2  installed, but an agent found here is not guarded yet: the summary
+     names it and the command that finishes the job
 
 Options:
   --to DIR        install into DIR instead of ~/.local/bin
@@ -232,20 +249,24 @@ train() {
     rm -rf "$home"
 }
 
-# Merges the profiles with the first llvm-profdata that can; prints its name.
-merge_profiles() {
-    llvm=$(rustc -vV 2>/dev/null | sed -n 's/^LLVM version: \([0-9]*\).*/\1/p')
-    set -- "$(rustc --print sysroot 2>/dev/null)/lib/rustlib/$host/bin/llvm-profdata"
-    n=${llvm:-0}
-    while [ "$n" -ge 14 ]; do
-        set -- "$@" "llvm-profdata-$n" "/usr/lib/llvm-$n/bin/llvm-profdata"
-        n=$((n - 1))
-    done
-    set -- "$@" llvm-profdata
-    for tool in "$@"; do
-        if command -v "$tool" >/dev/null 2>&1 &&
-            "$tool" merge -o "$profdata" "$profiles"/*.profraw >/dev/null 2>&1; then
-            echo "$tool"
+# The LLVM major version rustc is built on (its profiles' format follows it).
+rustc_llvm() {
+    rustc -vV 2>/dev/null | sed -n 's/^LLVM version: \([0-9]*\).*/\1/p'
+}
+
+# Prints the path of an llvm-profdata that reads this rustc's profiles:
+# rustup's llvm-tools (made with this rustc), else a system one of the same
+# LLVM major version. Decided before building: without one, the profiled
+# build would be thrown away.
+find_profdata() {
+    llvm=$(rustc_llvm)
+    [ -n "$llvm" ] || return 1
+    for tool in "$(rustc --print sysroot 2>/dev/null)/lib/rustlib/$host/bin/llvm-profdata" \
+        "llvm-profdata-$llvm" "/usr/lib/llvm-$llvm/bin/llvm-profdata" llvm-profdata; do
+        path=$(command -v "$tool" 2>/dev/null) || continue
+        major=$("$path" --version 2>/dev/null | sed -n 's/.*LLVM version \([0-9]*\).*/\1/p' | head -n 1)
+        if [ "$major" = "$llvm" ]; then
+            echo "$path"
             return 0
         fi
     done
@@ -349,31 +370,38 @@ case $link:$host in
     static:*-linux-gnu) ;;
     *) pgo=no ;;
 esac
+# A plain release build from a cold target directory on 2 cores takes some
+# 290 s of CPU time, most of it warden's own crate (one codegen unit, LTO),
+# which runs on one core; the profiled build is two such builds and a
+# training run.
+plain_minutes=5
+profiled_minutes=$((plain_minutes * 2 + 1))
+if [ -z "$binary" ] && [ "$pgo" = yes ] && ! tool=$(find_profdata); then
+    echo "==> No llvm-profdata for LLVM $(rustc_llvm) here (rustup component add llvm-tools): building once, without profile-guided optimisation"
+    pgo=no
+fi
 if [ -n "$binary" ]; then
     echo "==> Installing $binary (--binary): nothing is built"
     built=$binary
 elif [ "$pgo" = yes ]; then
-    echo "==> Building warden instrumented for profiling ($(describe_build)); --no-pgo skips this"
+    echo "==> Building warden with profile-guided optimisation ($tool): about $profiled_minutes minutes on 2 cores, less with more (--no-pgo: about $plain_minutes)"
+    echo "==> Building warden instrumented for profiling ($(describe_build))"
     build "-C profile-generate=$profiles" "$target_dir/pgo"
     train "$built"
-    if tool=$(merge_profiles); then
-        echo "==> Building warden with the profile ($(describe_build); merged by $tool)"
-        if [ "$bolt" = yes ] && bolt_tool=$(find_bolt); then
-            # BOLT rewrites the linked binary, so it needs the relocations
-            # and symbols; the binary is stripped once BOLT is done.
-            build "-C profile-use=$profdata -C strip=none -C link-arg=-Wl,--emit-relocs" "$target_dir"
-            lay_out "$bolt_tool"
-        else
-            [ "$bolt" = no ] || echo "    (no llvm-bolt here: the code keeps the compiler's layout)"
-            build "-C profile-use=$profdata" "$target_dir"
-        fi
+    "$tool" merge -o "$profdata" "$profiles"/*.profraw >/dev/null 2>&1 ||
+        die "$tool could not merge the profiles in $profiles; run this again with --no-pgo"
+    echo "==> Building warden with the profile ($(describe_build))"
+    if [ "$bolt" = yes ] && bolt_tool=$(find_bolt); then
+        # BOLT rewrites the linked binary, so it needs the relocations
+        # and symbols; the binary is stripped once BOLT is done.
+        build "-C profile-use=$profdata -C strip=none -C link-arg=-Wl,--emit-relocs" "$target_dir"
+        lay_out "$bolt_tool"
     else
-        echo "==> No llvm-profdata here reads this rustc's profiles (rustup component add llvm-tools):"
-        echo "    building without profile-guided optimisation ($(describe_build))"
-        build "" "$target_dir"
+        [ "$bolt" = no ] || echo "    (no llvm-bolt here: the code keeps the compiler's layout)"
+        build "-C profile-use=$profdata" "$target_dir"
     fi
 else
-    echo "==> Building warden ($(describe_build))"
+    echo "==> Building warden ($(describe_build)): about $plain_minutes minutes on 2 cores, less with more"
     build "" "$target_dir"
 fi
 [ -x "$built" ] || die "the build finished but $built is missing (is the cargo target directory elsewhere?)"
@@ -471,28 +499,95 @@ EOF
 fi
 
 echo "==> Registering warden with the agents found here ($target install)"
+registered=yes
 # shellcheck disable=SC2086 # empty or one word
 if ! "$target" install $accept_hooks; then
-    echo "warning: registration did not finish (above); fix what it says and run \`$target install\` again" >&2
+    registered=no
 fi
 
-echo "==> Checking the setup ($target doctor)"
-doctor_status=0
-doctor_out=$("$target" doctor) || doctor_status=$?
-printf '%s\n' "$doctor_out"
-if [ "$doctor_status" -ne 0 ]; then
-    doctor_note="warden doctor found problems (above): each FAIL line says how to fix it."
-elif printf '%s\n' "$doctor_out" | grep -q '^warn '; then
-    doctor_note="warden doctor found nothing that stops warden guarding; read its warn lines (above)."
+# Runs `warden doctor`, printing its report; keeps it in $doctor_out.
+run_doctor() {
+    echo "==> Checking the setup ($target doctor)"
+    doctor_out=$("$target" doctor 2>&1) || true
+    printf '%s\n' "$doctor_out"
+}
+run_doctor
+
+# The agents doctor checked (those found here), one a line.
+found_agents() {
+    printf '%s\n' "$doctor_out" | awk '$2 == "hermes" || $2 == "claude" || $2 == "codex" { print $2 }' | sort -u
+}
+
+# The first FAIL line doctor printed for $1 (an agent, or warden), without its labels.
+first_failure() {
+    printf '%s\n' "$doctor_out" | awk -v who="$1" '$1 == "FAIL" && $2 == who { $1 = ""; $2 = ""; sub(/^ +/, ""); print; exit }'
+}
+
+consent_command="$target install --agent hermes --accept-hooks"
+hermes_waits() {
+    printf '%s\n' "$doctor_out" | grep -q '^FAIL hermes  *no consent recorded'
+}
+# Hermes runs a new hook command only once the person has said yes to it:
+# at its next start in a terminal, or here and now.
+if hermes_waits && [ -t 0 ]; then
+    echo
+    echo "Hermes runs warden's hook only once you consent to it. Until then, wherever no one"
+    echo "can answer Hermes' question (scripts, cron, a gateway), it runs without warden."
+    printf 'Record your consent now (%s)? [y/N] ' "$consent_command"
+    answer=
+    read -r answer || true
+    case $answer in
+        [yY] | [yY][eE][sS])
+            "$target" install --agent hermes --accept-hooks || true
+            run_doctor
+            ;;
+    esac
+fi
+
+echo
+echo "warden is installed: $target ($("$target" --version)). $config_note"
+agents=$(found_agents)
+unguarded=""
+if [ -z "$agents" ]; then
+    echo "No agent was found here (no hermes, claude or codex on PATH, and none of $HOME/.hermes,"
+    echo "$HOME/.claude, $HOME/.codex): nothing is guarded yet. Once you install one, run: $target install"
 else
-    doctor_note="warden doctor found nothing wrong."
+    echo "Guarded now:"
+    for agent in $agents; do
+        why=$(first_failure "$agent")
+        if [ -z "$why" ]; then
+            printf '  %-7s yes\n' "$agent"
+        else
+            printf '  %-7s NO: %s\n' "$agent" "$why"
+            unguarded="$unguarded $agent"
+        fi
+    done
 fi
-
+why=$(first_failure warden)
+if [ -n "$why" ]; then
+    echo "  warden's own check failed, and every agent depends on it: $why"
+    unguarded="$unguarded warden"
+fi
+if [ "$registered" = no ] && [ -z "$unguarded" ]; then
+    echo "  (registration reported a problem above)"
+fi
+if hermes_waits; then
+    echo
+    echo "One step left: Hermes runs warden's hook once you consent. Answer yes at Hermes' next"
+    echo "start in a terminal, or record it now (the same record):"
+    echo "  $consent_command"
+elif [ -n "$unguarded" ]; then
+    echo
+    echo "Left to do: the FAIL lines above, each with its fix; then run \`$target doctor\` again."
+fi
 cat <<EOF
 
-warden is installed. $config_note
-$doctor_note
-
-Try it by hand:
-  echo '{"hook_event_name":"pre_tool_call","tool_name":"terminal","tool_input":{"command":"rm -rf /"}}' | $target
+To undo:
+  $target uninstall            takes warden's hooks out of every agent
+  $target uninstall --purge    also removes its config, cache, ledger, audit log and backups
+  rm $target
 EOF
+if [ -n "$unguarded" ]; then
+    echo "install.sh: not guarded yet:$unguarded (exit 2)" >&2
+    exit 2
+fi

@@ -126,15 +126,67 @@ pub fn uninstall(homes: &Homes, options: &Options, report: &mut Report) {
     }
     match codex {
         Some(codex) if !keys.is_empty() => {
-            match AppServer::start(&codex).and_then(|mut s| keys.iter().try_for_each(|k| s.forget(k))) {
-                Ok(()) => report.push(agent, Kind::Changed, "removed Codex's trust record of the hook (config.toml hooks.state)"),
-                Err(why) => report.push(agent, Kind::Failed, format!("could not remove the trust record: {why}")),
+            let forgotten = AppServer::start(&codex).and_then(|mut s| {
+                keys.iter().try_for_each(|k| s.forget(k))?;
+                s.tidy()
+            });
+            match forgotten {
+                Ok(tidied) => {
+                    report.push(
+                        agent,
+                        Kind::Changed,
+                        "removed Codex's trust record of the hook (config.toml hooks.state)",
+                    );
+                    if !tidied.is_empty() {
+                        report.push(agent, Kind::Changed, format!("removed the empty table(s) {} that Codex keeps in config.toml once their last key is gone", tidied.join(", ")));
+                    }
+                    remove_if_empty(&file.with_file_name("config.toml"), report);
+                }
+                Err(why) => report.push(
+                    agent,
+                    Kind::Failed,
+                    format!("could not remove the trust record: {why}"),
+                ),
             }
         }
-        _ => report.push(agent, Kind::Todo, format!(
-            "remove the table [hooks.state.\"{}\"] from Codex's config.toml by hand (Codex was not there to do it)",
-            key(&file, &found[0])
-        )),
+        _ => {
+            // Said only where the record is: install writes none without Codex.
+            let key = key(&file, &found[0]);
+            let config = files::read_optional(&file.with_file_name("config.toml"));
+            if config
+                .ok()
+                .flatten()
+                .is_some_and(|text| text.contains(&key))
+            {
+                report.push(agent, Kind::Todo, format!(
+                    "remove the table [hooks.state.\"{key}\"] from Codex's config.toml by hand (Codex was not there to do it)"
+                ));
+            }
+        }
+    }
+}
+
+/// Removes Codex's config.toml when nothing is left in it: for Codex an
+/// empty file means the same as none, and what it held was warden's trust
+/// record alone (Codex writes the file for it when there was none).
+fn remove_if_empty(config: &Path, report: &mut Report) {
+    let Ok(Some(text)) = files::read_optional(config) else {
+        return;
+    };
+    if !text.trim().is_empty() {
+        return;
+    }
+    match files::remove(config) {
+        Ok(_) => report.push(
+            Agent::Codex,
+            Kind::Changed,
+            format!("{}: removed (it was left empty)", config.display()),
+        ),
+        Err(err) => report.push(
+            Agent::Codex,
+            Kind::Failed,
+            format!("could not remove: {err}"),
+        ),
     }
 }
 
@@ -302,6 +354,35 @@ impl AppServer {
                 command: text(h, "command"),
             })
             .collect())
+    }
+
+    /// Removes `hooks.state`, then `hooks`, where each is left an empty
+    /// table in the user's config.toml (Codex keeps a table's header once
+    /// its last key is gone); returns the tables removed. Only empty ones:
+    /// a table with anything of the person's in it stays.
+    fn tidy(&mut self) -> Result<Vec<String>, String> {
+        let mut removed = Vec::new();
+        for path in ["hooks.state", "hooks"] {
+            let layers = self.request("config/read", json!({"includeLayers": true}))?;
+            let user = layers["layers"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .find(|layer| layer["name"]["type"] == "user");
+            let Some(user) = user else {
+                break;
+            };
+            let table = path.split('.').fold(&user["config"], |v, k| &v[k]);
+            if table.as_object().is_some_and(serde_json::Map::is_empty) {
+                self.request(
+                    "config/batchWrite",
+                    json!({"edits": [{"keyPath": path, "value": null, "mergeStrategy": "replace"}],
+                           "reloadUserConfig": true}),
+                )?;
+                removed.push(format!("[{path}]"));
+            }
+        }
+        Ok(removed)
     }
 
     /// Removes the trust record under `key` (the quoted key is one segment

@@ -69,15 +69,20 @@ pub fn replace(path: &Path, text: &str) -> Result<Option<PathBuf>, Error> {
     Ok(backup)
 }
 
-/// Removes `path` after copying it to a timestamped backup beside it.
+/// Removes `path`, a file that holds nothing of the person's: what warden
+/// wrote there is all it held, so no backup is kept (one would be a file
+/// warden made and left behind).
 pub fn remove(path: &Path) -> Result<Option<PathBuf>, Error> {
-    if fs::symlink_metadata(path).is_err() {
-        return Ok(None);
+    match fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(io_error(path, e)),
+        _ => Ok(None),
     }
-    let backup = backup_path(path, SystemTime::now());
-    fs::copy(path, &backup).map_err(|e| io_error(&backup, e))?;
-    fs::remove_file(path).map_err(|e| io_error(path, e))?;
-    Ok(Some(backup))
+}
+
+/// Whether the file name `name` is one of warden's backups of an agent's
+/// file (see [`replace`]).
+pub fn is_backup(name: &str) -> bool {
+    name.contains(".warden-backup-")
 }
 
 /// `<file>.warden-backup-<UTC timestamp>`; a second backup in the same

@@ -15,12 +15,14 @@ mod hermes_yaml;
 mod hooks_json;
 mod json_doc;
 mod process;
+mod purge;
 
 use std::path::{Path, PathBuf};
 
 use json_doc::Json;
 
 pub use doctor::{doctor, Check, Status};
+pub use purge::{leftovers, remove as purge};
 
 pub use crate::payload::Agent;
 
@@ -227,8 +229,9 @@ fn edit_text(
         );
         return true;
     }
-    // A file left with nothing in it is removed: for every agent an empty
-    // settings file means the same as none, and install may have made it.
+    // A file left with nothing in it is removed, with no backup: for every
+    // agent an empty settings file means the same as none, and what it held
+    // was warden's alone (install may have made it).
     let written = if new.trim().is_empty() {
         files::remove(path)
     } else {

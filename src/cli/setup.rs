@@ -1,6 +1,6 @@
 //! The registration subcommands: `install` and `uninstall` (warden in each agent's configuration) and `doctor` (is it really guarding).
 
-use std::fmt::Write;
+use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use super::args::Parsed;
@@ -48,12 +48,112 @@ pub(super) fn install(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outc
     Ok(outcome(agents::install(&env.homes, &options)))
 }
 
-pub(super) fn uninstall(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome, Error> {
+pub(super) fn uninstall(parsed: &Parsed, env: &Env, io: &mut Io<'_>) -> Result<Outcome, Error> {
     let options = options(parsed, env)?;
+    if parsed.value("--purge").is_some() {
+        return purge(parsed, env, io, &options);
+    }
     if options.agents.is_empty() {
         return Ok(none_found());
     }
     Ok(outcome(agents::uninstall(&env.homes, &options)))
+}
+
+/// `uninstall --purge`: the hooks out of every agent chosen, then warden's
+/// own files, once the person has seen the list and said yes (a terminal),
+/// or `--yes` said it beforehand (a script). An agent's tool call cannot
+/// get here: the floor blocks `warden uninstall` in any tool call.
+fn purge(parsed: &Parsed, env: &Env, io: &mut Io<'_>, options: &Options) -> Result<Outcome, Error> {
+    let own = own_files(env);
+    let listed = agents::leftovers(&env.homes, &own);
+    let mut list = String::new();
+    for path in &listed {
+        let _ = writeln!(list, "  {}", path.display());
+    }
+    if listed.is_empty() {
+        list.push_str("  (none of warden's files is here)\n");
+    }
+    let agents: Vec<&str> = options.agents.iter().map(|a| a.name()).collect();
+    let hooks = match agents.as_slice() {
+        [] => "no agent was found to take warden's hooks out of".to_string(),
+        names => format!("warden's hooks come out of {}", names.join(", ")),
+    };
+    let plan = format!(
+        "{hooks}; then these are removed, with all they hold (and any backup the uninstall makes):\n{list}"
+    );
+    if options.dry_run {
+        let mut out = outcome(agents::uninstall(&env.homes, options));
+        out.stdout = format!("{plan}(--dry-run: nothing was removed)\n{}", out.stdout);
+        return Ok(out);
+    }
+    if parsed.value("--yes").is_none() {
+        if !env.stdin_is_terminal {
+            return Ok(Outcome {
+                stdout: plan,
+                stderr: "warden: `uninstall --purge` asks a person at a terminal (stdin is not one); add --yes to remove these without asking; nothing was changed\n".into(),
+                code: 2,
+                audit: None,
+            });
+        }
+        if !confirmed(io, &format!("{plan}Remove them? [y/N] "))? {
+            return Ok(Outcome {
+                stdout: "nothing was changed\n".into(),
+                stderr: String::new(),
+                code: 1,
+                audit: None,
+            });
+        }
+    }
+    let mut report = agents::uninstall(&env.homes, options);
+    // Listed again: the uninstall may have backed up a file it changed.
+    let removed = agents::purge(&agents::leftovers(&env.homes, &own));
+    report.lines.extend(removed.lines);
+    let mut out = outcome(report);
+    if let Ok(exe) = std::env::current_exe() {
+        let _ = writeln!(
+            out.stdout,
+            "todo warden  the binary stays: remove it with `rm {}` when you want it gone",
+            exe.display()
+        );
+    }
+    Ok(out)
+}
+
+/// warden's own places: the config directory, the cache, the state
+/// directory (the ledger, the cache key, trust records, the audit log by
+/// default), and the audit log's files wherever the config puts them; as
+/// the environment names them and where warden looks (they differ when an
+/// `XDG_*` variable was not believed).
+fn own_files(env: &Env) -> Vec<PathBuf> {
+    let vetted = env.vetted(None);
+    let mut own = Vec::new();
+    for locations in [&env.locations, &vetted.locations] {
+        own.extend(locations.config_home.as_ref().map(|c| c.join("warden")));
+        own.extend(locations.cache_dir.clone());
+        own.extend(locations.state_dir.clone());
+    }
+    let policy = crate::config::load::lint(&vetted.locations, None);
+    if let Some(log) = env.audit_log(&policy.settings, &vetted.locations) {
+        own.extend(log.files());
+    }
+    own
+}
+
+/// Asks `question` on the terminal; true on `y` or `yes`.
+fn confirmed(io: &mut Io<'_>, question: &str) -> Result<bool, Error> {
+    let failed = |source| Error::Io {
+        what: "the terminal".into(),
+        source,
+    };
+    io.stdout.write_all(question.as_bytes()).map_err(failed)?;
+    io.stdout.flush().map_err(failed)?;
+    let mut answer = Vec::new();
+    let mut byte = [0u8; 1];
+    while answer.len() < 64 && io.stdin.read(&mut byte).map_err(failed)? == 1 && byte[0] != b'\n' {
+        answer.push(byte[0]);
+    }
+    let answer = String::from_utf8_lossy(&answer).trim().to_ascii_lowercase();
+    Ok(matches!(answer.as_str(), "y" | "yes"))
 }
 
 pub(super) fn doctor(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome, Error> {

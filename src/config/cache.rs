@@ -552,13 +552,36 @@ fn write_new_file(path: &Path, bytes: &[u8], sync: bool) -> std::io::Result<()> 
     Ok(())
 }
 
-/// Removes the oldest `policy-*.bin` files in `dir` beyond the newest `keep`,
-/// and temp files a crashed writer left behind. Best effort: errors are ignored.
-pub(crate) fn prune(dir: &Path, keep: usize) {
+/// Cache files kept at most, the most recently used first: one per set of
+/// policy files, which is one per project with a policy of its own and one
+/// per directory an agent works in under a user's config. A few hundred
+/// covers everyday work many times over, while the whole directory stays a
+/// few megabytes and pruning it (one `stat` per file, only when an entry is
+/// written, beside a compile that costs milliseconds) stays well under one.
+pub(crate) const KEEP: usize = 256;
+
+/// An entry not used for this long is removed when another is written: its
+/// project is done with, or moved, and compiling it again costs one call a
+/// few milliseconds.
+pub(crate) const UNUSED_AFTER: Duration = Duration::from_secs(30 * 24 * 3600);
+
+/// How stale the "last used" time of an entry (its stamp's mtime) may get
+/// before a call that uses it sets it to now: once a day at most, so that a
+/// call writes nothing for it on every other day (see
+/// `fingerprint::recorded`).
+pub(crate) const USE_TICK: Duration = Duration::from_secs(24 * 3600);
+
+/// Removes the cache files in `dir` (with their stamps) not used within
+/// `unused_after`, then all but the `keep` most recently used, and
+/// temporary files left behind by a writer that died. An entry was last
+/// used when it or its stamp was last written, or the stamp's time was
+/// last set by a call that used it.
+pub(crate) fn prune(dir: &Path, keep: usize, unused_after: Duration) {
     let Ok(entries) = fs::read_dir(dir) else {
         return;
     };
     let now = SystemTime::now();
+    let age = |time: SystemTime| now.duration_since(time).unwrap_or(Duration::ZERO);
     let mut caches = Vec::new();
     for entry in entries.flatten() {
         let name = entry.file_name();
@@ -567,18 +590,24 @@ pub(crate) fn prune(dir: &Path, keep: usize) {
             continue;
         };
         if name.starts_with("policy-") && name.ends_with(".bin") {
-            caches.push((modified, entry.path()));
-        } else if name.starts_with(".policy-") && name.ends_with(".tmp") {
-            let age = now.duration_since(modified).unwrap_or(Duration::ZERO);
-            if age > Duration::from_secs(600) {
-                let _ = fs::remove_file(entry.path());
-            }
+            let path = entry.path();
+            let stamp = crate::config::fingerprint::stamp_path(&path);
+            let stamped = fs::metadata(&stamp).and_then(|m| m.modified());
+            let used = stamped.map_or(modified, |s| s.max(modified));
+            caches.push((used, path));
+        } else if name.starts_with(".policy-")
+            && name.ends_with(".tmp")
+            && age(modified) > Duration::from_secs(600)
+        {
+            let _ = fs::remove_file(entry.path());
         }
     }
     caches.sort_by_key(|c| std::cmp::Reverse(c.0));
-    for (_, path) in caches.into_iter().skip(keep) {
-        let _ = fs::remove_file(crate::config::fingerprint::stamp_path(&path));
-        let _ = fs::remove_file(path);
+    for (index, (used, path)) in caches.into_iter().enumerate() {
+        if index >= keep || age(used) > unused_after {
+            let _ = fs::remove_file(crate::config::fingerprint::stamp_path(&path));
+            let _ = fs::remove_file(path);
+        }
     }
 }
 

@@ -18,7 +18,7 @@ use std::path::Path;
 use bincode::Options as _;
 use serde::{Deserialize, Serialize};
 
-use crate::config::cache::FORMAT_VERSION;
+use crate::config::cache::{self, FORMAT_VERSION};
 use crate::config::seal::Seal;
 
 /// What `stat` says about one file; `None` fields for a missing file.
@@ -135,7 +135,7 @@ pub(crate) enum Recorded {
 /// What the stamp beside `cache_file` says, for files whose fingerprints
 /// are now `files`.
 pub(crate) fn recorded(cache_file: &Path, files: &[Fingerprint], seal: &Seal) -> Recorded {
-    let Ok(bytes) = std::fs::read(stamp_path(cache_file)) else {
+    let Some((bytes, stamp_file)) = read_stamp(&stamp_path(cache_file)) else {
         return Recorded::Stale;
     };
     let version = FORMAT_VERSION.to_le_bytes();
@@ -158,11 +158,46 @@ pub(crate) fn recorded(cache_file: &Path, files: &[Fingerprint], seal: &Seal) ->
         .deserialize(body)
         .ok();
     match stamp {
-        Some(stamp) if stamp.files == files => Recorded::Trusted {
-            key: stamp.key,
-            entry: stamp.entry,
-        },
+        Some(stamp) if stamp.files == files => {
+            mark_used(&stamp_file);
+            Recorded::Trusted {
+                key: stamp.key,
+                entry: stamp.entry,
+            }
+        }
         _ => Recorded::Stale,
+    }
+}
+
+/// A stamp larger than this is no stamp of warden's (one holds a
+/// fingerprint of a hundred bytes or so for each file a call looks at).
+const STAMP_MAX: u64 = 16 << 20;
+
+/// The stamp at `path`, read whole, and its file with what `stat` said of
+/// it: no more system calls than `fs::read` makes.
+fn read_stamp(path: &Path) -> Option<(Vec<u8>, (std::fs::File, std::fs::Metadata))> {
+    use std::io::Read as _;
+    let mut file = std::fs::File::open(path).ok()?;
+    let meta = file.metadata().ok()?;
+    if meta.len() > STAMP_MAX {
+        return None;
+    }
+    let mut bytes = vec![0; usize::try_from(meta.len()).ok()?];
+    file.read_exact(&mut bytes).ok()?;
+    Some((bytes, (file, meta)))
+}
+
+/// Records that the cache entry of a stamp was used, for `cache::prune`: by
+/// the stamp's mtime, set to now only when older than [`cache::USE_TICK`],
+/// so that most calls write nothing. The stamp's bytes, and so its tag,
+/// stay as they were; its own times are part of no fingerprint.
+fn mark_used((file, meta): &(std::fs::File, std::fs::Metadata)) {
+    let now = std::time::SystemTime::now();
+    let stale = meta
+        .modified()
+        .is_ok_and(|m| now.duration_since(m).is_ok_and(|age| age > cache::USE_TICK));
+    if stale {
+        let _ = file.set_modified(now);
     }
 }
 
@@ -355,5 +390,45 @@ mod tests {
                 "byte {at} (key at {key_at}): {said:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_trusted_stamp_marks_its_entry_used_once_a_day() {
+        use std::time::{Duration, SystemTime};
+        let dir = dir("used");
+        let cache = dir.join("policy-x.bin");
+        let seal = Seal::from_bytes(SEAL);
+        let files = vec![settled(&dir, "a.yaml")];
+        record(&cache, &files, [7; 32], None, &seal);
+        let stamp = stamp_path(&cache);
+        let set = |age: u64| {
+            let file = std::fs::File::options().write(true).open(&stamp).unwrap();
+            let time = SystemTime::now() - Duration::from_secs(age);
+            file.set_modified(time).unwrap();
+            time
+        };
+        let mtime = || std::fs::metadata(&stamp).unwrap().modified().unwrap();
+        let bytes = std::fs::read(&stamp).unwrap();
+        // Used an hour ago: a call that uses it writes nothing.
+        let hour_ago = set(3600);
+        assert!(matches!(
+            recorded(&cache, &files, &seal),
+            Recorded::Trusted { .. }
+        ));
+        assert_eq!(mtime(), hour_ago);
+        // Used two days ago: the call sets it to now, bytes unchanged.
+        let two_days_ago = set(2 * 24 * 3600);
+        assert!(matches!(
+            recorded(&cache, &files, &seal),
+            Recorded::Trusted { .. }
+        ));
+        assert!(mtime() > two_days_ago + Duration::from_secs(24 * 3600));
+        assert_eq!(std::fs::read(&stamp).unwrap(), bytes);
+        // A stamp that does not vouch for these files is no use of its entry.
+        let old = set(2 * 24 * 3600);
+        let mut changed = files[0].clone();
+        changed.ctime_ns = Some(2);
+        assert_eq!(recorded(&cache, &[changed], &seal), Recorded::Stale);
+        assert_eq!(mtime(), old);
     }
 }

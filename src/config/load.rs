@@ -19,9 +19,6 @@ pub use crate::config::sources::Locations;
 use crate::config::sources::{discover, Inputs};
 use crate::error::{Error, Result};
 
-/// Cache files kept (one per set of policy files: one per project, roughly).
-const MAX_CACHE_FILES: usize = 32;
-
 /// What happened with the cache on this load.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CacheStatus {
@@ -533,7 +530,7 @@ fn store(
             let files = fingerprints(looked_at, ledger_path);
             fingerprint::record(file, &files, *key.as_bytes(), None, &slot.seal);
             if let Some(dir) = file.parent() {
-                cache::prune(dir, MAX_CACHE_FILES);
+                cache::prune(dir, cache::KEEP, cache::UNUSED_AFTER);
             }
             CacheStatus::Rebuilt
         }

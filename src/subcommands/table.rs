@@ -209,7 +209,23 @@ static INSTALL_FLAGS: &[Flag] = &[
     WARDEN,
 ];
 
-static UNINSTALL_FLAGS: &[Flag] = &[AGENTS, DRY_RUN, WARDEN];
+static UNINSTALL_FLAGS: &[Flag] = &[
+    AGENTS,
+    DRY_RUN,
+    WARDEN,
+    Flag {
+        long: "--purge",
+        value: None,
+        choices: &[],
+        help: "also remove warden's config, cache, ledger, audit log and the\nbackups it made of the agents' files, after listing them (asks first)",
+    },
+    Flag {
+        long: "--yes",
+        value: None,
+        choices: &[],
+        help: "--purge without asking (for scripts; a terminal is asked)",
+    },
+];
 
 static DOCTOR_FLAGS: &[Flag] = &[AGENTS, CWD];
 
@@ -462,11 +478,16 @@ pub static SUBCOMMANDS: &[Spec] = &[
     Spec {
         sub: Sub::Uninstall,
         name: "uninstall",
-        summary: "remove what install added from each agent's configuration",
-        usage: "[--agent hermes|claude|codex|all] [--dry-run]",
+        summary: "remove what install added from each agent's configuration (--purge: and warden's files)",
+        usage: "[--agent hermes|claude|codex|all] [--dry-run] [--purge [--yes]]",
         about: "Removes warden's hook entries (and Hermes consent records for them, and\n\
-                Codex's trust record) from each agent's configuration, leaving everything else\n\
-                as it was. Each changed file is backed up first.",
+                Codex's trust record with the empty tables Codex leaves) from each agent's\n\
+                configuration, leaving everything else as it was. A file that held nothing\n\
+                but warden's entries is removed; any other changed file is backed up first.\n\
+                With --purge, it then lists and removes warden's own files too: the config\n\
+                directory, the cache, the state directory (ledger, trust records, audit log),\n\
+                an audit log kept elsewhere, and the backups beside the agents' files. It\n\
+                asks first on a terminal; elsewhere it needs --yes. The binary stays.",
         flags: UNINSTALL_FLAGS,
         actions: NO_ACTIONS,
         operands: Operands::None,

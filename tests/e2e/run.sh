@@ -99,6 +99,60 @@ else
     skipped+=("$CODEX_PACKAGE")
 fi
 
+# The files under $1, each with its checksum, one a line; Codex's own state is left out (the
+# databases, skills, temporary directories and id it writes whenever it starts, warden or not).
+snapshot() {
+    (cd "$1" && find . -type f ! -path './.codex/.tmp/*' ! -path './.codex/skills/*' \
+        ! -path './.codex/log/*' ! -name '*.sqlite*' ! -name installation_id -exec sha256sum {} + | sort -k 2)
+}
+
+# Install then uninstall through the real agents in a throwaway HOME: the agents' files must come
+# back as they were, and `uninstall --purge --yes` must leave no file of warden's at all.
+uninstall_round_trip() {
+    local home
+    home=$(mktemp -d "$work/uninstall-home.XXXXXX")
+    mkdir -p "$home/.hermes" "$home/.claude" "$home/.codex"
+    printf '{\n  "theme": "dark"\n}\n' >"$home/.claude/settings.json"
+    local path=$work/venv-${HERMES_VERSIONS[0]//[^A-Za-z0-9.]/_}/bin:$npm_dir/node_modules/.bin:$PATH
+    local in_home=(env -i PATH="$path" HOME="$home" WARDEN_MANAGED_DIR="$home/etc-warden")
+    # Codex writes its own state at its first start: let it, before the first snapshot.
+    (cd "$home" && timeout 60 "${in_home[@]}" codex app-server </dev/null >/dev/null 2>&1) || true
+    local before after purged
+    before=$(snapshot "$home")
+    local ok=1
+    "${in_home[@]}" "$warden" install --agent all --accept-hooks || ok=0
+    "${in_home[@]}" "$warden" doctor || ok=0
+    "${in_home[@]}" "$warden" uninstall --agent all || ok=0
+    after=$(snapshot "$home")
+    # What may differ: warden's own files and the backup of the person's settings.
+    local left
+    left=$(diff <(echo "$before") <(echo "$after") | grep '^[<>]' |
+        grep -v -e '/\.config/warden/' -e '/\.cache/warden/' -e '/\.local/state/warden/' \
+            -e '\./\.claude/settings\.json\.warden-backup-')
+    if [ -n "$left" ]; then
+        echo "FAIL: uninstall left these differences:"
+        echo "$left"
+        ok=0
+    else
+        echo "ok: after install and uninstall, the agents' files are as they were"
+    fi
+    "${in_home[@]}" "$warden" uninstall --purge --yes </dev/null || ok=0
+    purged=$(snapshot "$home")
+    if [ "$purged" != "$before" ]; then
+        echo "FAIL: after --purge the files differ from before install:"
+        diff <(echo "$before") <(echo "$purged")
+        ok=0
+    else
+        echo "ok: after uninstall --purge no file of warden's is left"
+    fi
+    rm -rf "$home"
+    echo "$ok passed, $((1 - ok)) failed"
+    [ "$ok" -eq 1 ]
+}
+if [ -x "$npm_dir/node_modules/.bin/codex" ] && [ -x "$npm_dir/node_modules/.bin/claude" ]; then
+    drive "uninstall round trip" uninstall_round_trip
+fi
+
 say "end-to-end result"
 if [ ${#skipped[@]} -gt 0 ]; then
     printf '!!! SKIPPED (the package registry could not be reached or refused): %s\n' "${skipped[@]}"

@@ -53,6 +53,7 @@ mod schemas;
 mod setup;
 mod soak;
 mod support;
+mod uninstall;
 
 fn main() {
     let args = Arguments::from_args();
@@ -79,6 +80,7 @@ fn main() {
         schemas::tests(),
         setup::tests(),
         soak::tests(),
+        uninstall::tests(),
     ]
     .into_iter()
     .flatten()

@@ -502,25 +502,40 @@ fn created_directories_are_private() {
     fs::remove_dir_all(&dir).unwrap();
 }
 
-#[test]
-fn prune_keeps_the_newest_and_their_stamps() {
-    let dir = temp_dir("prune");
-    let base = SystemTime::now() - Duration::from_secs(3600);
-    for i in 0..5u64 {
+/// Cache files `policy-0.bin`.. in a fresh directory, each with a stamp,
+/// last written `ages[i]` seconds ago (the stamps an hour before that).
+fn caches_aged(name: &str, ages: &[u64]) -> std::path::PathBuf {
+    let dir = temp_dir(name);
+    let now = SystemTime::now();
+    for (i, age) in ages.iter().enumerate() {
         let path = dir.join(format!("policy-{i}.bin"));
         fs::write(&path, b"x").unwrap();
         fs::write(path.with_extension("stamp"), b"s").unwrap();
-        let file = fs::File::options().write(true).open(&path).unwrap();
-        file.set_modified(base + Duration::from_secs(i * 60))
-            .unwrap();
+        set_age(&path, now, *age);
+        set_age(&path.with_extension("stamp"), now, age + 3600);
     }
     fs::write(dir.join("ledger.json"), b"{}").unwrap();
-    prune(&dir, 2);
-    let mut names: Vec<_> = fs::read_dir(&dir)
+    dir
+}
+
+fn set_age(path: &Path, now: SystemTime, age: u64) {
+    let file = fs::File::options().write(true).open(path).unwrap();
+    file.set_modified(now - Duration::from_secs(age)).unwrap();
+}
+
+fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<_> = fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
+    names
+}
+
+#[test]
+fn prune_keeps_the_most_recently_used_and_their_stamps() {
+    let dir = caches_aged("prune", &[500, 400, 300, 200, 100]);
+    prune(&dir, 2, UNUSED_AFTER);
     let kept = [
         "ledger.json",
         "policy-3.bin",
@@ -528,6 +543,27 @@ fn prune_keeps_the_newest_and_their_stamps() {
         "policy-4.bin",
         "policy-4.stamp",
     ];
-    assert_eq!(names, kept);
+    assert_eq!(names(&dir), kept);
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn prune_removes_what_was_not_used_for_thirty_days() {
+    let day = 24 * 3600;
+    let dir = caches_aged("prune-unused", &[31 * day, 29 * day, 40 * day, 60]);
+    // Entry 2 was written long ago, but a call used it yesterday (its
+    // stamp's time was set then): it stays.
+    set_age(&dir.join("policy-2.stamp"), SystemTime::now(), day);
+    prune(&dir, KEEP, UNUSED_AFTER);
+    let kept = [
+        "ledger.json",
+        "policy-1.bin",
+        "policy-1.stamp",
+        "policy-2.bin",
+        "policy-2.stamp",
+        "policy-3.bin",
+        "policy-3.stamp",
+    ];
+    assert_eq!(names(&dir), kept);
     fs::remove_dir_all(&dir).unwrap();
 }
