@@ -316,6 +316,14 @@ impl<'v, 'a> Reader<'v, 'a> {
                 self.write_first(args, append);
             }
             "write" if matches!(recv_name, "File" | "IO" | "Bun") => self.write_first(args, false),
+            // Julia's `write(path, data)`; `write(io, data)` to a handle
+            // names no path and is judged where the handle was opened.
+            "write" if self.lang == super::Lang::Julia && recv.is_none() => {
+                let literal = self.positional(args).first().copied();
+                if literal.is_some_and(|a| v.value(a.value, false).is_some()) {
+                    self.write_first(args, false);
+                }
+            }
             "appendFileSync" | "appendFile" | "append_file" => self.write_first(args, true),
             "copyfile" | "copy2" | "copyFileSync" | "copyFile" | "cpSync" | "copy_file"
             | "copytree" => self.transfer("cp", args),

@@ -134,8 +134,15 @@ impl Reader<'_, '_> {
     /// `open(F, "| cmd")`.
     pub(super) fn open(&mut self, name: &str, recv: Option<Span>, recv_name: &str, args: &[Arg]) {
         let v = self.view;
-        let pos = self.positional(args);
+        let mut pos = self.positional(args);
         let mode_kw = self.keyword(args, &["mode", "flags", "flag"]);
+        // Julia's `open(f -> write(f, x), path, "w")`: the function comes first.
+        if self.lang == super::Lang::Julia
+            && pos.len() >= 3
+            && v.value(pos[0].value, false).is_none()
+        {
+            pos.remove(0);
+        }
         let path_recv = recv
             .filter(|_| {
                 name == "open"
