@@ -74,6 +74,8 @@ const SINKS: &[Sink] = &[
     opts("pike", &["-e"], false),
     opts("qjs", &["-e", "--eval"], false),
     opts("rhino", &["-e"], false),
+    opts("jrunscript", &["-e"], true),
+    opts("jjs", &[], true),
     opts("hy", &["-c"], false),
     opts("gst", &["-e"], false),
 ];
@@ -89,7 +91,7 @@ pub static RULES: &[Rule] = &[Rule {
             "dotnet-script", "groovy", "groovysh", "scala", "scala-cli", "kotlin", "kotlinc",
             "kotlinc-jvm", "osascript", "swift", "ghc", "ghci", "guile", "racket", "gosh", "csi",
             "clojure", "clj", "bb", "raku", "perl6", "rakudo", "crystal", "nim", "janet", "fennel",
-            "gforth", "octave", "pike", "qjs", "rhino", "hy", "gst",
+            "gforth", "octave", "pike", "qjs", "rhino", "hy", "gst", "jrunscript", "jjs",
         ],
         check: runs_unread_code,
     },
