@@ -247,23 +247,36 @@ pub static RULES: &[Rule] = &[
 /// Whether a stage of a pipeline is fed network content: a fetcher or
 /// socket earlier in it, directly or from a substitution of its words.
 fn fed_from_network(cmd: &Command) -> bool {
-    cmd.upstream
-        .iter()
-        .any(|up| is_fetcher(up) || upstream_substitutions(up).iter().any(is_fetcher))
+    cmd.upstream.iter().any(|up| fetches(up))
+}
+
+/// Whether `cmd` fetches: a fetcher or socket itself, or one in a
+/// substitution of its words.
+fn fetches(cmd: &Command) -> bool {
+    is_fetcher(cmd) || upstream_substitutions(cmd).iter().any(is_fetcher)
+}
+
+/// Whether any command of the line fetches: without one no stage is fed
+/// from the network, and a long pipeline need not ask each stage about
+/// every stage before it.
+fn line_fetches(analysis: &Analysis) -> bool {
+    analysis.commands.iter().any(fetches)
 }
 
 /// The pipeline in which network content reaches a stage that runs it, or
 /// a line that opens a `/dev/tcp` socket and runs a shell reading its
 /// stdin (`exec 3<>/dev/tcp/h/p; sh <&3`).
 fn remote_piped_to_runner(analysis: &Analysis) -> Option<String> {
-    let piped = analysis.commands.iter().find(|cmd| {
-        !cmd.upstream.is_empty() && fed_from_network(cmd) && input_use(cmd) == Use::Runs
-    });
-    if let Some(cmd) = piped {
-        return Some(pipeline(cmd));
-    }
-    if let Some(found) = read_loop_runs(analysis) {
-        return Some(found);
+    if line_fetches(analysis) {
+        let piped = analysis.commands.iter().find(|cmd| {
+            !cmd.upstream.is_empty() && fed_from_network(cmd) && input_use(cmd) == Use::Runs
+        });
+        if let Some(cmd) = piped {
+            return Some(pipeline(cmd));
+        }
+        if let Some(found) = read_loop_runs(analysis) {
+            return Some(found);
+        }
     }
     let socket = analysis.commands.iter().find(|c| {
         c.redirects
@@ -334,6 +347,9 @@ fn expands(text: &str, name: &str) -> bool {
 /// The pipeline in which network content reaches a program that is no
 /// known data filter and no known runner.
 fn remote_piped_to_unknown(analysis: &Analysis) -> Option<String> {
+    if !line_fetches(analysis) {
+        return None;
+    }
     analysis
         .commands
         .iter()
