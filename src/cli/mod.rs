@@ -10,6 +10,7 @@ mod audit;
 mod cases;
 mod check;
 mod hook;
+mod once;
 mod policy;
 mod project;
 mod rules;
@@ -369,6 +370,7 @@ fn runner(sub: Sub) -> Run {
         Sub::Audit => audit::run,
         Sub::Lint => policy::lint,
         Sub::Bless => policy::bless,
+        Sub::AllowOnce => once::run,
         Sub::Install => setup::install,
         Sub::Uninstall => setup::uninstall,
         Sub::Doctor => setup::doctor,
