@@ -180,7 +180,8 @@ impl Store {
         }
         .seal(&seal);
         self.prune(&seal, &records, now);
-        write_atomic(&self.path(&record.code), &to_json(&record)?, true)?;
+        // Not synced: a record lost to a crash is only a code to ask again.
+        write_atomic(&self.path(&record.code), &to_json(&record)?, false)?;
         Ok(Settled::Offered(record.code))
     }
 
@@ -195,13 +196,16 @@ impl Store {
             Err(why) => return Err(Refusal::Damaged(code, why)),
         };
         if record.code != code || !record.sealed_by(&seal) {
-            return Err(Refusal::Damaged(code, "it fails its integrity check".into()));
+            return Err(Refusal::Damaged(
+                code,
+                "it fails its integrity check".into(),
+            ));
         }
         if !record.live(now) {
             return Err(Refusal::Expired(code));
         }
-        if record.approved_until.is_some() {
-            return Err(Refusal::AlreadyApproved(record));
+        if let Some(until) = record.approved_until {
+            return Err(Refusal::AlreadyApproved { code, until });
         }
         let approved = Record {
             approved_until: Some(now.saturating_add(APPROVED_FOR.as_secs())),
@@ -292,7 +296,7 @@ pub enum Refusal {
     NotACode,
     Unknown(String),
     Expired(String),
-    AlreadyApproved(Record),
+    AlreadyApproved { code: String, until: u64 },
     Damaged(String, String),
     Store(String),
 }
@@ -312,12 +316,9 @@ impl std::fmt::Display for Refusal {
                 f,
                 "code {code} has expired; let the agent try the call again for a new one"
             ),
-            Refusal::AlreadyApproved(r) => write!(
-                f,
-                "code {} is approved already, until {}",
-                r.code,
-                r.approved_until.map_or_else(String::new, clock)
-            ),
+            Refusal::AlreadyApproved { code, until } => {
+                write!(f, "code {code} is approved already, until {}", clock(*until))
+            }
             Refusal::Damaged(code, why) => {
                 write!(f, "the record of code {code} cannot be used: {why}")
             }

@@ -297,7 +297,11 @@ impl Verdict {
             Decision::Block => self.changes.last() == Some(&Change::OnAskBlock),
             Decision::Allow => false,
         };
-        asked && !matches!(self.layer, Layer::Hardline | Layer::Input | Layer::SudoGuard)
+        asked
+            && !matches!(
+                self.layer,
+                Layer::Hardline | Layer::Input | Layer::SudoGuard
+            )
     }
 
     /// What the deciding layer found, opening with the final decision.
@@ -597,7 +601,7 @@ impl Dialect {
         match (self, decision) {
             (Dialect::Native, _) => "warden's own format: action, message, rule_id, layer",
             (Dialect::Hermes, Decision::Ask) => {
-                "Hermes gets `approve` keyed by the rule id (Hermes 0.19 ignores it: `warden install` registers --on-ask block there)"
+                "Hermes gets `approve` keyed by the rule id (Hermes 0.19 ignores it: `warden install` registers --on-ask block there, and the block carries a `warden allow-once` code)"
             }
             (Dialect::Hermes, Decision::Allow) => {
                 "Hermes gets `{}`, no opinion: its own approval checks still run"
@@ -609,7 +613,7 @@ impl Dialect {
             }
             (Dialect::Claude, Decision::Block) => "Claude Code gets a deny with the reason",
             (Dialect::Codex, Decision::Ask) => {
-                "Codex cannot ask: it gets a deny that says how to run the command by hand"
+                "Codex cannot ask: it gets a deny that says how to run the command by hand, or let it run once with `warden allow-once CODE`"
             }
             (Dialect::Codex, Decision::Allow) => {
                 "Codex gets `{}`, no opinion (it counts `allow` as a failed hook)"
@@ -753,6 +757,32 @@ mod tests {
         approved.layer = Layer::User;
         approved.change(Decision::Allow, Change::Yolo);
         assert_eq!(approved.render(Dialect::Claude), "{}");
+    }
+
+    #[test]
+    fn only_an_ask_that_reaches_the_agent_as_a_block_is_offered() {
+        let mut blocked = ask();
+        blocked.change(Decision::Block, Change::OnAskBlock);
+        assert!(blocked.asked_as_block(Dialect::Hermes));
+        assert!(ask().asked_as_block(Dialect::Codex));
+        for d in [Dialect::Hermes, Dialect::Claude, Dialect::Native] {
+            assert!(!ask().asked_as_block(d), "{d:?}");
+        }
+        let mut floor = ask();
+        (floor.decision, floor.layer) = (Decision::Block, Layer::Hardline);
+        assert!(!floor.asked_as_block(Dialect::Codex));
+        floor.changes.push(Change::OnAskBlock);
+        assert!(!floor.asked_as_block(Dialect::Hermes));
+        let mut offered = ask();
+        offered.once = Some(Offer {
+            code: "K7M2QX".into(),
+            minutes: 10,
+        });
+        let v: Value = serde_json::from_str(&offered.render(Dialect::Codex)).unwrap();
+        let reason = v["hookSpecificOutput"]["permissionDecisionReason"]
+            .as_str()
+            .unwrap();
+        assert!(reason.contains("yourself in a terminal. To let this one call run once, run `warden allow-once K7M2QX`"), "{reason}");
     }
 
     #[test]

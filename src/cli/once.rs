@@ -36,7 +36,10 @@ pub(super) fn run(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome,
                 "  in        {}\n",
                 record.dir.as_deref().unwrap_or("(no directory given)")
             ));
-            out.push_str(&format!("  agent     {} (tool {})", record.agent, record.tool));
+            out.push_str(&format!(
+                "  agent     {} (tool {})",
+                record.agent, record.tool
+            ));
             if let Some(session) = &record.session {
                 out.push_str(&format!(", session {session}"));
             }

@@ -1,3 +1,5 @@
+//! The allow-once store's own tests: codes, digests, approval, expiry, forged and damaged records, the limit, concurrent use.
+
 use std::fs;
 use std::path::PathBuf;
 
@@ -8,10 +10,8 @@ fn dir(tag: &str) -> PathBuf {
         .duration_since(UNIX_EPOCH)
         .unwrap()
         .as_nanos();
-    let dir = std::env::temp_dir().join(format!(
-        "warden-once-{tag}-{}-{nanos}",
-        std::process::id()
-    ));
+    let dir =
+        std::env::temp_dir().join(format!("warden-once-{tag}-{}-{nanos}", std::process::id()));
     fs::create_dir_all(&dir).unwrap();
     dir
 }
@@ -58,10 +58,23 @@ fn codes_are_random_and_easy_to_type() {
     let mut unique = codes.clone();
     unique.sort();
     unique.dedup();
-    assert_eq!(unique.len(), codes.len(), "50 codes from 31^6 repeat: {codes:?}");
+    assert_eq!(
+        unique.len(),
+        codes.len(),
+        "50 codes from 31^6 repeat: {codes:?}"
+    );
     assert_eq!(normal_code("k7m-2qx").as_deref(), Some("K7M2QX"));
     assert_eq!(normal_code(" K7M 2QX ").as_deref(), Some("K7M2QX"));
-    for bad in ["", "K7M2Q", "K7M2QXX", "K7M2Q0", "K7M2QI", "K7M2Q/", "../../x", "ＫＫＫＫＫＫ"] {
+    for bad in [
+        "",
+        "K7M2Q",
+        "K7M2QXX",
+        "K7M2Q0",
+        "K7M2QI",
+        "K7M2Q/",
+        "../../x",
+        "ＫＫＫＫＫＫ",
+    ] {
         assert_eq!(normal_code(bad), None, "{bad:?}");
     }
 }
@@ -79,7 +92,10 @@ fn one_call_is_offered_one_code_until_it_is_approved() {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        let mode = fs::metadata(store.path(&code)).unwrap().permissions().mode();
+        let mode = fs::metadata(store.path(&code))
+            .unwrap()
+            .permissions()
+            .mode();
         assert_eq!(mode & 0o777, 0o600);
         let mode = fs::metadata(&store.dir).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o700);
@@ -96,10 +112,15 @@ fn an_approved_call_runs_once_then_needs_a_new_code() {
     let record = store.approve(&code.to_lowercase(), T0 + 30).unwrap();
     assert_eq!(record.subject, "git reset --hard");
     assert_eq!(record.dir.as_deref(), Some("/p"));
-    assert_eq!(record.approved_until, Some(T0 + 30 + APPROVED_FOR.as_secs()));
+    assert_eq!(
+        record.approved_until,
+        Some(T0 + 30 + APPROVED_FOR.as_secs())
+    );
     // Another call is not this one.
     assert!(matches!(
-        store.settle(&call("git clean -fdx"), T0 + 40, &mut Vec::new()).unwrap(),
+        store
+            .settle(&call("git clean -fdx"), T0 + 40, &mut Vec::new())
+            .unwrap(),
         Settled::Offered(_)
     ));
     match store.settle(&it, T0 + 60, &mut Vec::new()).unwrap() {
@@ -126,7 +147,8 @@ fn the_same_call_elsewhere_or_in_another_session_is_another_call() {
             None,
         ),
         Call::of(
-            &shell("rm -r build", "/p", Some("s1")).from(crate::payload::Agent::Codex, "PreToolUse"),
+            &shell("rm -r build", "/p", Some("s1"))
+                .from(crate::payload::Agent::Codex, "PreToolUse"),
             None,
             None,
         ),
@@ -138,7 +160,12 @@ fn the_same_call_elsewhere_or_in_another_session_is_another_call() {
     // whatever else the agent adds to a shell call's input.
     let described = serde_json::json!({"command": "rm -r build", "description": "clean"});
     assert_eq!(
-        Call::of(&shell("rm -r build", "/p", Some("s1")), Some(&described), None).digest,
+        Call::of(
+            &shell("rm -r build", "/p", Some("s1")),
+            Some(&described),
+            None
+        )
+        .digest,
         base.digest
     );
     // Another tool's whole input is the call: other content, another call.
@@ -159,7 +186,10 @@ fn approvals_and_offers_expire() {
     let it = call("git reset --hard");
     let code = offered(&store, &it, T0);
     let late = T0 + OFFERED_FOR.as_secs() + 1;
-    assert_eq!(store.approve(&code, late), Err(Refusal::Expired(code.clone())));
+    assert_eq!(
+        store.approve(&code, late),
+        Err(Refusal::Expired(code.clone()))
+    );
     let code = offered(&store, &it, late);
     store.approve(&code, late).unwrap();
     let after = late + APPROVED_FOR.as_secs() + 1;
@@ -189,7 +219,10 @@ fn a_record_the_key_did_not_seal_approves_nothing() {
         store.settle(&it, T0 + 1, &mut notes).unwrap(),
         Settled::Offered(fresh) if fresh != code
     ));
-    assert!(notes.iter().any(|n| n.contains("integrity check")), "{notes:?}");
+    assert!(
+        notes.iter().any(|n| n.contains("integrity check")),
+        "{notes:?}"
+    );
     assert!(!path.exists(), "the forged record is pruned");
     // Approved properly, then pointed at another call: refused too.
     let code = offered(&store, &it, T0 + 2);
@@ -238,18 +271,25 @@ fn a_damaged_store_approves_nothing_and_is_cleaned_up() {
     let young = store.dir.join(".K7M2QX.json.1.2.tmp");
     fs::write(&young, b"half").unwrap();
     let mut notes = Vec::new();
-    let code = match store.settle(&call("git reset --hard"), T0, &mut notes).unwrap() {
+    let code = match store
+        .settle(&call("git reset --hard"), T0, &mut notes)
+        .unwrap()
+    {
         Settled::Offered(code) => code,
         other => panic!("{other:?}"),
     };
     assert!(notes.iter().any(|n| n.contains("unreadable")), "{notes:?}");
     assert_eq!(
         files(&store),
-        vec![".K7M2QX.json.1.2.tmp".to_string(), format!("{code}.json"), "PQRSTU.json".into()]
-            .into_iter()
-            .collect::<std::collections::BTreeSet<_>>()
-            .into_iter()
-            .collect::<Vec<_>>(),
+        vec![
+            ".K7M2QX.json.1.2.tmp".to_string(),
+            format!("{code}.json"),
+            "PQRSTU.json".into()
+        ]
+        .into_iter()
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect::<Vec<_>>(),
         "damaged and stray files are gone; a write under way and a directory stay"
     );
     assert!(matches!(
@@ -266,8 +306,13 @@ fn an_unusable_state_directory_is_an_error_not_a_panic() {
     let blocker = state.join("file");
     fs::write(&blocker, b"x").unwrap();
     let store = Store::new(&blocker.join("state"));
-    assert!(store.settle(&call("git reset --hard"), T0, &mut Vec::new()).is_err());
-    assert!(matches!(store.approve("ABCDEF", T0), Err(Refusal::Store(_))));
+    assert!(store
+        .settle(&call("git reset --hard"), T0, &mut Vec::new())
+        .is_err());
+    assert!(matches!(
+        store.approve("ABCDEF", T0),
+        Err(Refusal::Store(_))
+    ));
     fs::remove_dir_all(&state).unwrap();
 }
 
