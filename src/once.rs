@@ -253,11 +253,12 @@ impl Store {
 
     /// Removes every file that is not a live record (expired, damaged,
     /// foreign, a crashed writer's leftover), and the oldest of `live` past
-    /// [`MAX_RECORDS`] less the one about to be written. Each file is read
-    /// again: a record another hook wrote since `live` was read stays.
+    /// [`MAX_RECORDS`] less the one about to be written. A file not in
+    /// `live` is read again: a record another hook wrote since stays.
     /// Best effort.
     fn prune(&self, seal: &Seal, live: &[(PathBuf, Record)], now: u64) {
-        for (path, _) in live.iter().skip(MAX_RECORDS - 1) {
+        let (kept, over) = live.split_at(live.len().min(MAX_RECORDS - 1));
+        for (path, _) in over {
             let _ = fs::remove_file(path);
         }
         let Ok(entries) = fs::read_dir(&self.dir) else {
@@ -265,6 +266,9 @@ impl Store {
         };
         for entry in entries.flatten() {
             let path = entry.path();
+            if kept.iter().any(|(p, _)| *p == path) {
+                continue;
+            }
             let name = entry.file_name();
             let name = name.to_string_lossy();
             if name.starts_with('.') {

@@ -197,6 +197,13 @@ static AUDIT_FLAGS: &[Flag] = &[
 
 static CWD_ONLY: &[Flag] = &[CWD];
 
+static ALLOW_ONCE_FLAGS: &[Flag] = &[Flag {
+    long: "--cwd",
+    value: Some("DIR"),
+    choices: &[],
+    help: "the directory the agent worked in, when warden's state directory is\nmoved by XDG_STATE_HOME (default: the current one)",
+}];
+
 static INSTALL_FLAGS: &[Flag] = &[
     AGENTS,
     DRY_RUN,
@@ -452,7 +459,7 @@ pub static SUBCOMMANDS: &[Spec] = &[
                 minutes runs, once; then the code is spent. A code can be approved for 10\n\
                 minutes after the block. Only a person at a terminal can approve; an agent's\n\
                 tool call cannot. Each use is in the audit log (layer allow-once).",
-        flags: CWD_ONLY,
+        flags: ALLOW_ONCE_FLAGS,
         actions: NO_ACTIONS,
         operands: Operands::Words,
         reads: &[],
