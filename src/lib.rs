@@ -14,7 +14,10 @@
 //! [`audit`] appends a redacted line per decision, after the verdict is out,
 //! when the user's config asks for it.
 //!
-//! Dependencies point one way: `cli` → `agents` → `audit` → `engine` → `config` →
+//! [`once`] keeps the calls a person approved once (`warden allow-once`),
+//! for the agents that get an ask as a block.
+//!
+//! Dependencies point one way: `cli` → `agents` → `once` → `audit` → `engine` → `config` →
 //! `rules` → `shell`, with `payload`, `verdict`, `error`, `path`, `resolve`, `patch` and
 //! `subcommands` (warden's own command line, which the floor judges too) as leaves any of
 //! them may use. The policy machinery (`config`) is internal; the rest is
@@ -29,6 +32,7 @@ pub mod error;
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;
 pub mod heap;
+pub mod once;
 pub mod patch;
 pub(crate) mod path;
 pub mod payload;

@@ -56,6 +56,7 @@ pub enum Sub {
     Audit,
     Lint,
     Bless,
+    AllowOnce,
     Install,
     Uninstall,
     Doctor,
@@ -68,6 +69,8 @@ pub enum Operands {
     None,
     /// Files it reads (`warden test FILE...`).
     FilesRead,
+    /// Words that name no file (`warden allow-once CODE`).
+    Words,
 }
 
 /// One subcommand: its name, its help, its flags and what it changes.
@@ -310,7 +313,7 @@ impl Reading<'_> {
         };
         let mut files: Vec<&str> = match spec.operands {
             Operands::FilesRead => parsed.operands.iter().map(String::as_str).collect(),
-            Operands::None => Vec::new(),
+            Operands::None | Operands::Words => Vec::new(),
         };
         files.extend(spec.reads.iter().filter_map(|flag| parsed.value(flag)));
         files

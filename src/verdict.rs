@@ -75,6 +75,8 @@ pub enum Layer {
     Threshold,
     /// Nothing matched.
     Default,
+    /// The person approved this very call once with `warden allow-once`.
+    AllowOnce,
 }
 
 impl Layer {
@@ -89,6 +91,7 @@ impl Layer {
             Layer::Mode => "mode",
             Layer::Threshold => "threshold",
             Layer::Default => "default",
+            Layer::AllowOnce => "allow-once",
         }
     }
 }
@@ -173,6 +176,8 @@ pub enum Change {
     },
     /// `--on-ask block` turned the ask into a block.
     OnAskBlock,
+    /// The person approved the call once (`warden allow-once CODE`).
+    AllowedOnce { code: String },
 }
 
 impl Change {
@@ -184,6 +189,9 @@ impl Change {
                 if *approve { "approve" } else { "deny" }
             ),
             Change::OnAskBlock => format!("Blocked rather than asked: {ON_ASK_BLOCK}"),
+            Change::AllowedOnce { code } => {
+                format!("Allowed once: you approved this call with `warden allow-once {code}`.")
+            }
         }
     }
 }
@@ -199,6 +207,16 @@ pub struct Verdict {
     pub subject: String,
     pub reason: Reason,
     pub changes: Vec<Change>,
+    /// How the person approves this call once, when an ask reached the
+    /// agent as a block.
+    pub once: Option<Offer>,
+}
+
+/// The code `warden allow-once` approves one call with, and for how long.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Offer {
+    pub code: String,
+    pub minutes: u64,
 }
 
 /// How much of a subject a message quotes.
@@ -220,6 +238,7 @@ impl Verdict {
             subject: subject.into(),
             reason,
             changes: Vec::new(),
+            once: None,
         }
     }
 
@@ -243,6 +262,13 @@ impl Verdict {
     /// The text for the person reading the agent's transcript: what the
     /// deciding layer found, then each later change in parentheses.
     pub fn message(&self) -> String {
+        let mut out = self.findings();
+        out.push_str(&self.offer());
+        out
+    }
+
+    /// What the deciding layer found and each later change.
+    fn findings(&self) -> String {
         let mut out = self.finding();
         for change in &self.changes {
             out.push_str(" (");
@@ -250,6 +276,32 @@ impl Verdict {
             out.push(')');
         }
         out
+    }
+
+    /// How the person approves this call once, when they can.
+    fn offer(&self) -> String {
+        match &self.once {
+            Some(Offer { code, minutes }) => format!(
+                " To let this one call run once, run `warden allow-once {code}` in your own terminal within {minutes} minutes, then tell the agent to retry it."
+            ),
+            None => String::new(),
+        }
+    }
+
+    /// Whether an ask reaches `dialect` as a block: turned into one by
+    /// `--on-ask block`, or an ask Codex can only be sent as a deny. The
+    /// floor never asks, and only an ask is offered for approval.
+    pub fn asked_as_block(&self, dialect: Dialect) -> bool {
+        let asked = match self.decision {
+            Decision::Ask => dialect == Dialect::Codex,
+            Decision::Block => self.changes.last() == Some(&Change::OnAskBlock),
+            Decision::Allow => false,
+        };
+        asked
+            && !matches!(
+                self.layer,
+                Layer::Hardline | Layer::Input | Layer::SudoGuard
+            )
     }
 
     /// What the deciding layer found, opening with the final decision.
@@ -390,9 +442,10 @@ impl Verdict {
             // ask must reach Codex as a deny that says how to let it through.
             // Codex shows the model "<reason>. Command: <command>": a reason
             // that ends in its own full stop would read "..".
-            (Dialect::Codex, Decision::Ask) => {
-                claude("deny", codex_reason(&format!("{message} {CODEX_ASK}")))
-            }
+            (Dialect::Codex, Decision::Ask) => claude(
+                "deny",
+                codex_reason(&format!("{} {CODEX_ASK}{}", self.findings(), self.offer())),
+            ),
             (Dialect::Codex, decision) => claude(decision.as_claude(), codex_reason(&message)),
             (Dialect::Claude, decision) => claude(decision.as_claude(), &message),
         }
@@ -548,7 +601,7 @@ impl Dialect {
         match (self, decision) {
             (Dialect::Native, _) => "warden's own format: action, message, rule_id, layer",
             (Dialect::Hermes, Decision::Ask) => {
-                "Hermes gets `approve` keyed by the rule id (Hermes 0.19 ignores it: `warden install` registers --on-ask block there)"
+                "Hermes gets `approve` keyed by the rule id (Hermes 0.19 ignores it: `warden install` registers --on-ask block there, and the block carries a `warden allow-once` code)"
             }
             (Dialect::Hermes, Decision::Allow) => {
                 "Hermes gets `{}`, no opinion: its own approval checks still run"
@@ -560,7 +613,7 @@ impl Dialect {
             }
             (Dialect::Claude, Decision::Block) => "Claude Code gets a deny with the reason",
             (Dialect::Codex, Decision::Ask) => {
-                "Codex cannot ask: it gets a deny that says how to run the command by hand"
+                "Codex cannot ask: it gets a deny that says how to run the command by hand, or let it run once with `warden allow-once CODE`"
             }
             (Dialect::Codex, Decision::Allow) => {
                 "Codex gets `{}`, no opinion (it counts `allow` as a failed hook)"
@@ -704,6 +757,32 @@ mod tests {
         approved.layer = Layer::User;
         approved.change(Decision::Allow, Change::Yolo);
         assert_eq!(approved.render(Dialect::Claude), "{}");
+    }
+
+    #[test]
+    fn only_an_ask_that_reaches_the_agent_as_a_block_is_offered() {
+        let mut blocked = ask();
+        blocked.change(Decision::Block, Change::OnAskBlock);
+        assert!(blocked.asked_as_block(Dialect::Hermes));
+        assert!(ask().asked_as_block(Dialect::Codex));
+        for d in [Dialect::Hermes, Dialect::Claude, Dialect::Native] {
+            assert!(!ask().asked_as_block(d), "{d:?}");
+        }
+        let mut floor = ask();
+        (floor.decision, floor.layer) = (Decision::Block, Layer::Hardline);
+        assert!(!floor.asked_as_block(Dialect::Codex));
+        floor.changes.push(Change::OnAskBlock);
+        assert!(!floor.asked_as_block(Dialect::Hermes));
+        let mut offered = ask();
+        offered.once = Some(Offer {
+            code: "K7M2QX".into(),
+            minutes: 10,
+        });
+        let v: Value = serde_json::from_str(&offered.render(Dialect::Codex)).unwrap();
+        let reason = v["hookSpecificOutput"]["permissionDecisionReason"]
+            .as_str()
+            .unwrap();
+        assert!(reason.contains("yourself in a terminal. To let this one call run once, run `warden allow-once K7M2QX`"), "{reason}");
     }
 
     #[test]

@@ -65,6 +65,10 @@ pub struct Entry {
     /// The files a file tool named, redacted.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub paths: Vec<String>,
+    /// The `warden allow-once` code the block offered, or whose approval
+    /// this call used (then the layer is `allow-once`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub once: Option<String>,
 }
 
 impl Entry {
@@ -82,6 +86,7 @@ impl Entry {
             workdir: call.workdir.clone(),
             command: call.command().map(str::to_string),
             paths: call.files.iter().map(|f| f.path.clone()).collect(),
+            once: once_code(verdict),
         }
     }
 
@@ -106,6 +111,15 @@ impl Entry {
             None => self.paths.join(" "),
         }
     }
+}
+
+/// The allow-once code a verdict offered or used.
+fn once_code(verdict: &Verdict) -> Option<String> {
+    let used = verdict.changes.iter().find_map(|c| match c {
+        crate::verdict::Change::AllowedOnce { code } => Some(code.clone()),
+        _ => None,
+    });
+    used.or_else(|| verdict.once.as_ref().map(|o| o.code.clone()))
 }
 
 /// `text` cut to [`MAX_LOGGED_BYTES`] on a character boundary, saying how much went.

@@ -24,6 +24,7 @@ fn entry(command: &str, decision: &str, rule: Option<&str>, time: &str) -> Entry
         workdir: None,
         command: Some(command.into()),
         paths: Vec::new(),
+        once: None,
     }
 }
 

@@ -7,7 +7,7 @@ use super::{Env, Io, Outcome};
 use crate::engine::{self, OnAsk, Options};
 use crate::error::Error;
 use crate::payload;
-use crate::verdict::{Dialect, Reason, Verdict};
+use crate::verdict::{Change, Decision, Dialect, Layer, Offer, Reason, Verdict};
 
 /// The most stdin warden reads in hook mode. Real payloads are a few KiB;
 /// anything past this is refused (blocked) rather than buffered.
@@ -29,8 +29,9 @@ pub(super) fn run(parsed: &Parsed, env: &Env, io: &mut Io<'_>) -> Result<Outcome
 
 fn judge(parsed: &Parsed, env: &Env, stdin: &mut dyn Read) -> Outcome {
     let (dialect, on_ask) = settings(parsed);
-    let call = match read_payload(stdin).and_then(|text| payload::parse(&text)) {
-        Ok(call) => call,
+    let read = read_payload(stdin).and_then(|text| Ok((payload::parse(&text)?, text)));
+    let (call, text) = match read {
+        Ok(read) => read,
         Err(err) => {
             return Outcome {
                 stdout: unreadable(&err, dialect),
@@ -50,8 +51,16 @@ fn judge(parsed: &Parsed, env: &Env, stdin: &mut dyn Read) -> Outcome {
     };
     let options = Options { on_ask, ..options };
     env.provoke(&call);
-    let verdict = engine::evaluate(&call, &options);
-    let line = verdict.render(dialect.unwrap_or(call.agent.dialect()));
+    let mut verdict = engine::evaluate(&call, &options);
+    let dialect = dialect.unwrap_or(call.agent.dialect());
+    if let (true, Some(state)) = (
+        verdict.asked_as_block(dialect),
+        locations.as_ref().and_then(|l| l.state_dir.as_deref()),
+    ) {
+        let home = options.home.as_deref();
+        once(&mut verdict, &call, &text, home, state, &mut stderr);
+    }
+    let line = verdict.render(dialect);
     let audit = locations
         .and_then(|locations| env.audit_log(&options.policy.settings, &locations))
         .map(|log| crate::audit::Pending {
@@ -63,6 +72,48 @@ fn judge(parsed: &Parsed, env: &Env, stdin: &mut dyn Read) -> Outcome {
         stderr,
         code: 0,
         audit,
+    }
+}
+
+/// An ask the agent gets as a block: allowed, when the person approved
+/// this very call with `warden allow-once` (the approval is spent), else
+/// offered for approval with a code. A store that cannot be used approves
+/// nothing and offers nothing; the block stands.
+fn once(
+    verdict: &mut Verdict,
+    call: &payload::ToolCall,
+    text: &str,
+    home: Option<&str>,
+    state: &std::path::Path,
+    stderr: &mut String,
+) {
+    let input = Some(text)
+        .filter(|_| call.command().is_none())
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(t).ok())
+        .and_then(|mut v| v.get_mut("tool_input").map(serde_json::Value::take));
+    let once = crate::once::Call::of(call, input.as_ref(), home);
+    let mut notes = Vec::new();
+    let settled = crate::once::Store::new(state).settle(&once, crate::once::unix_now(), &mut notes);
+    for note in notes {
+        stderr.push_str(&note);
+        stderr.push('\n');
+    }
+    match settled {
+        Ok(crate::once::Settled::Allowed(record)) => {
+            verdict.change(Decision::Allow, Change::AllowedOnce { code: record.code });
+            verdict.layer = Layer::AllowOnce;
+        }
+        Ok(crate::once::Settled::Offered(code)) => {
+            verdict.once = Some(Offer {
+                code,
+                minutes: crate::once::OFFERED_FOR.as_secs() / 60,
+            });
+        }
+        Err(err) => {
+            stderr.push_str(&format!(
+                "warden: allow-once cannot be offered ({err}); the call stays blocked\n"
+            ));
+        }
     }
 }
 

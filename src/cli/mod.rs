@@ -10,6 +10,7 @@ mod audit;
 mod cases;
 mod check;
 mod hook;
+mod once;
 mod policy;
 mod project;
 mod rules;
@@ -369,6 +370,7 @@ fn runner(sub: Sub) -> Run {
         Sub::Audit => audit::run,
         Sub::Lint => policy::lint,
         Sub::Bless => policy::bless,
+        Sub::AllowOnce => once::run,
         Sub::Install => setup::install,
         Sub::Uninstall => setup::uninstall,
         Sub::Doctor => setup::doctor,
@@ -546,8 +548,9 @@ fn global_help() -> String {
          USAGE:\n    warden [hook] {}\n    warden <COMMAND> [OPTIONS]\n\n{}\n\nCOMMANDS:\n",
         hook.usage, hook.about
     );
+    let width = SUBCOMMANDS.iter().map(|c| c.name.len()).max().unwrap_or(0);
     for c in SUBCOMMANDS {
-        out.push_str(&format!("    {:<9}  {}\n", c.name, c.summary));
+        out.push_str(&format!("    {:<width$}  {}\n", c.name, c.summary));
     }
     out.push_str("\nHOOK OPTIONS:\n");
     out.push_str(&args::describe(

@@ -78,12 +78,21 @@ pub(super) fn why(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome,
         verdict.rule_id.as_deref().unwrap_or("none"),
         verdict.message()
     );
+    // The hook offers an ask the agent gets as a block for approval with a
+    // fresh code; `why` changes no state, so it shows where the code goes.
+    let mut shown = verdict.clone();
+    if shown.asked_as_block(dialect) {
+        shown.once = Some(crate::verdict::Offer {
+            code: "CODE".into(),
+            minutes: crate::once::OFFERED_FOR.as_secs() / 60,
+        });
+    }
     let _ = writeln!(
         out,
         "output ({}): {}\n  {}",
         dialect.as_str(),
         dialect.describe(verdict.decision),
-        verdict.render(dialect)
+        shown.render(dialect)
     );
     Ok(Outcome {
         stdout: out,

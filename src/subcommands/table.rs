@@ -197,6 +197,13 @@ static AUDIT_FLAGS: &[Flag] = &[
 
 static CWD_ONLY: &[Flag] = &[CWD];
 
+static ALLOW_ONCE_FLAGS: &[Flag] = &[Flag {
+    long: "--cwd",
+    value: Some("DIR"),
+    choices: &[],
+    help: "the directory the agent worked in, when warden's state directory is\nmoved by XDG_STATE_HOME (default: the current one)",
+}];
+
 static INSTALL_FLAGS: &[Flag] = &[
     AGENTS,
     DRY_RUN,
@@ -453,6 +460,24 @@ pub static SUBCOMMANDS: &[Spec] = &[
         flags: CWD_ONLY,
         actions: NO_ACTIONS,
         operands: Operands::None,
+        reads: &[],
+        changes: Changes::State,
+    },
+    Spec {
+        sub: Sub::AllowOnce,
+        name: "allow-once",
+        summary: "let one call an agent could not ask about run once (from a terminal)",
+        usage: "CODE [--cwd DIR]",
+        about: "Agents that cannot ask (Hermes 0.19, Codex) get an ask as a block, and the block\n\
+                carries a code. Run `warden allow-once CODE` in your own terminal: it shows the\n\
+                call the code names (command, directory, agent) and approves it, and the agent's\n\
+                next try of that same call (same command, directory and session) within 5\n\
+                minutes runs, once; then the code is spent. A code can be approved for 10\n\
+                minutes after the block. Only a person at a terminal can approve; an agent's\n\
+                tool call cannot. Each use is in the audit log (layer allow-once).",
+        flags: ALLOW_ONCE_FLAGS,
+        actions: NO_ACTIONS,
+        operands: Operands::Words,
         reads: &[],
         changes: Changes::State,
     },

@@ -11,7 +11,10 @@ approvals-and-sandbox`), so warden is the only guard. Each case is one
 (the mock records every function_call_output), from codex's stderr and from
 the filesystem. Two cases apply a patch (`apply_patch <<'EOF'` through the
 shell tool): one that also adds ~/.ssh/authorized_keys is refused whole by
-warden's files.ssh, one inside the project is applied.
+warden's files.ssh, one inside the project is applied. One conversation runs
+`git reset --hard` three times: refused with an allow-once code, approved by
+`warden allow-once CODE` from a terminal between the tries, run once, refused
+again.
 
 Registration is `register(home, warden)`: by default it writes
 $CODEX_HOME/hooks.json by hand and records the hook's trust through
@@ -27,6 +30,8 @@ import argparse
 import json
 import os
 import queue
+import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -231,11 +236,13 @@ def register(e, warden):
 
 # -- running codex ---------------------------------------------------------------
 
-def codex_exec(e, mock, command):
-    """One `codex exec` conversation in which the model runs `command`.
-    Returns (returncode, stdout, stderr, outputs fed back for that command)."""
+def codex_exec(e, mock, command, tries=1, between=None):
+    """One `codex exec` conversation in which the model runs `command` (`tries` times, with
+    `between` called on each output before the next try). Returns (returncode, stdout, stderr,
+    outputs fed back for that command)."""
     mock.command = command
     mock.patch = None
+    mock.tries, mock.between = tries, between
     before = len(mock.outputs_for_command(command))
     argv = [e.codex, "exec", "--dangerously-bypass-approvals-and-sandbox",
             "--color", "never", "-C", e.project,
@@ -250,6 +257,8 @@ def codex_exec(e, mock, command):
         out, err = proc.communicate()
         raise RuntimeError("codex exec timed out after %ss; stderr tail: %s"
                            % (EXEC_TIMEOUT, err.strip()[-400:]))
+    finally:
+        mock.tries, mock.between = 1, None
     return proc.returncode, out, err, mock.outputs_for_command(command)[before:]
 
 
@@ -344,6 +353,41 @@ def case_reset_hard(e, mock, warden):
     return short(text, 120)
 
 
+def case_allow_once(e, mock, warden):
+    """In one conversation the model runs `git reset --hard` three times. The first is refused
+    with a code; before the retry the person runs `warden allow-once CODE` in a terminal (a pty
+    from `script`); the retry runs (the uncommitted change is gone); the third is refused again."""
+    approvals = []
+
+    def person(output):
+        found = re.search(r"`warden allow-once ([A-Z0-9]{6})`", output or "")
+        if approvals or not found:
+            return
+        line = "%s allow-once %s" % (shlex.quote(warden), found.group(1))
+        approvals.append((found.group(1), subprocess.run(
+            ["script", "-qec", line, "/dev/null"], env=e.env, cwd=e.project, capture_output=True,
+            text=True, timeout=60, stdin=subprocess.DEVNULL)))
+
+    rc, out, err, outputs = codex_exec(e, mock, "git reset --hard", tries=3, between=person)
+    if len(outputs) != 3:
+        raise AssertionError("expected three tool outputs, got %d: %r" % (len(outputs), outputs))
+    if not approvals:
+        raise AssertionError("the first refusal offered no code: %s" % short(outputs[0]))
+    code, p = approvals[0]
+    if p.returncode != 0 or "approved once" not in p.stdout:
+        raise AssertionError("allow-once exited %d: %s" % (p.returncode, short(p.stdout + p.stderr)))
+    with open(os.path.join(e.project, "notes.txt")) as f:
+        if "uncommitted" in f.read():
+            raise AssertionError("the approved retry did not run: %s" % short(outputs[1]))
+    if "PreToolUse hook" in outputs[1]:
+        raise AssertionError("the approved retry was refused: %s" % short(outputs[1]))
+    if "PreToolUse hook" not in outputs[2] or "warden allow-once" not in outputs[2]:
+        raise AssertionError("the third try was not refused with a code: %s" % short(outputs[2]))
+    if code in outputs[2]:
+        raise AssertionError("the spent code %s was offered again" % code)
+    return "refused with %s, approved, ran once, refused again" % code
+
+
 def case_git_status(e, mock, warden):
     rc, out, err, outputs = codex_exec(e, mock, "git status")
     text = one_output(outputs, err)
@@ -413,6 +457,7 @@ CASES = [
     ("rm-root", case_rm_root),
     ("push-force", case_push_force),
     ("reset-hard", case_reset_hard),
+    ("allow-once", case_allow_once),
     ("git-status", case_git_status),
     ("patch-ssh", case_patch_ssh),
     ("patch-in-project", case_patch_project),

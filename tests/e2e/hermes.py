@@ -19,6 +19,9 @@ its own code, never read from a version string):
             d: `git status` runs and warden says nothing Hermes honours; f: `write_file` to
             ~/.ssh/authorized_keys is blocked by warden's own files.ssh rule (Hermes' in-process
             check would refuse it too; the message shows warden decided first).
+  g         where Hermes cannot ask: the block of an ask carries a code; `warden allow-once CODE`
+            run in a terminal (a pty from `script`), as the person would; the same call then runs
+            once, and a third try is blocked again.
   e         the dict-keyed shape `hooks: {pre_tool_call: {terminal: [warden]}}` registers no hook,
             so the agent runs unguarded (why warden's installer must rewrite that shape).
 
@@ -28,6 +31,7 @@ import argparse
 import atexit
 import json
 import logging
+import re
 import os
 import shlex
 import shutil
@@ -39,6 +43,9 @@ from datetime import datetime, timezone
 from types import SimpleNamespace
 
 MATCHER = "terminal|write_file|patch|read_file|search_files"
+# A command warden asks about (and Hermes' own gate lets run) that case c did not try, so its
+# code is a fresh one.
+ALLOW_ONCE_COMMAND = "git clean -fdx"
 RESULTS = []  # (name, problems)
 
 
@@ -250,6 +257,34 @@ def blocked(r, *needles):
     return problems
 
 
+def allow_once(warden, code):
+    """`warden allow-once CODE` as the person runs it: from a terminal (`script` gives it a pty)."""
+    line = f"{shlex.quote(warden)} allow-once {shlex.quote(code)}"
+    return subprocess.run(["script", "-qec", line, "/dev/null"], env=dict(os.environ), capture_output=True,
+                          text=True, timeout=60, stdin=subprocess.DEVNULL)
+
+
+def case_allow_once(spies, warden, command):
+    """g: blocked with a code, approved from a terminal, run once, then blocked again."""
+    r = spies.call(command)
+    problems = blocked(r, "warden allow-once ")
+    found = re.search(r"`warden allow-once ([A-Z0-9]{6})`", r.error)
+    if not found:
+        return report("g allow-once: approved from a terminal, runs once", problems + ["no code offered"])
+    p = allow_once(warden, found.group(1))
+    if p.returncode != 0 or "approved once" not in p.stdout:
+        problems.append(f"allow-once exited {p.returncode}: {(p.stdout + p.stderr).strip()[-300:]}")
+    r = spies.call(command)
+    if not r.ran or r.error:
+        problems.append(f"the approved retry did not run; the model saw {r.seen[:300]}")
+    problems += [f"warden answered {out} to the approved retry" for out in r.stdout if out not in ("", "{}")]
+    r = spies.call(command)
+    problems += [f"third try: {p}" for p in blocked(r, "warden allow-once ")]
+    if found.group(1) in r.error:
+        problems.append("the spent code was offered again")
+    report("g allow-once: approved from a terminal, runs once", problems)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--warden", required=True, help="absolute path of the warden binary")
@@ -288,6 +323,7 @@ def main():
             problems = blocked(r, "run it yourself")
             problems += ["Hermes' approval gate was reached"] if r.gate else []
             report("c git reset --hard blocked with how to run it yourself", problems)
+            case_allow_once(spies, warden, ALLOW_ONCE_COMMAND)
 
         r = spies.call("git status")
         problems = [] if r.hook_ran else ["warden was not run"]

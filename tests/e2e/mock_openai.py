@@ -12,7 +12,9 @@ Codex is pointed at it through a `[model_providers.mock]` entry (`base_url =
   is `apply_patch` with that patch text (a custom tool call when Codex offers
   apply_patch as a freeform tool, else a function call `{input}`);
 - the request carrying that call's `function_call_output` answers with a short
-  final assistant message;
+  final assistant message, or, while fewer than `self.tries` outputs of this
+  mock's calls are in the conversation, with the same call again (the model
+  retrying it), after handing the last output to `self.between`, if set;
 - anything else (side requests) gets a short assistant message.
 
 Every function_call_output received is recorded in `self.outputs` (call_id,
@@ -72,6 +74,8 @@ class MockOpenAI:
     def __init__(self, host="127.0.0.1", port=0):
         self.command = "true"
         self.patch = None  # when set, the tool call is apply_patch with this text
+        self.tries = 1  # how many times the call is made in one conversation
+        self.between = None  # called with the last output's text before each retry
         self.requests = []  # every POST body (parsed JSON), in order
         self.outputs = []  # {"call_id", "command", "output"} per function_call_output seen
         self.calls = {}  # call_id -> {"command", "tool", "arguments"}
@@ -176,14 +180,15 @@ class MockOpenAI:
             items = [{"type": "message", "role": "user", "content": items}]
         with self._lock:
             self.requests.append(body)
-            answered = False
+            done, last = 0, None
             for item in items:
                 if item.get("type") in ("function_call_output", "custom_tool_call_output"):
                     call_id = item.get("call_id")
                     call = self.calls.get(call_id)
                     if call is None:
                         continue
-                    answered = True
+                    done += 1
+                    last = _text_of(item.get("output"))
                     if not call.get("answered"):
                         call["answered"] = True
                         self.outputs.append(
@@ -194,6 +199,9 @@ class MockOpenAI:
                             }
                         )
             ours = any(self.MARKER in t for t in _user_texts(items))
+            answered = done >= self.tries
+            if ours and done and not answered and self.between is not None:
+                self.between(last)
             n = next(self._ids)
             resp_id = "resp_mock_%d" % n
             if ours and not answered and self.patch is not None:

@@ -46,6 +46,7 @@ mod json_schema;
 mod layout;
 mod ledger;
 mod loosening;
+mod once;
 mod policy;
 mod robustness;
 mod rules;
@@ -74,6 +75,7 @@ fn main() {
         layout::tests(),
         ledger::tests(),
         loosening::tests(),
+        once::tests(),
         policy::tests(),
         robustness::tests(),
         rules::tests(),
