@@ -578,6 +578,14 @@ fn names_warden(operand: &str) -> bool {
 }
 
 fn insecure_remote_code(analysis: &Analysis) -> Option<String> {
+    // A line that fetches nothing runs nothing fetched (debug builds check).
+    if !super::net::line_fetches(analysis) {
+        debug_assert!(analysis
+            .commands
+            .iter()
+            .all(|c| super::net::downloads_run_by(c).is_empty()));
+        return None;
+    }
     analysis.commands.iter().find_map(|cmd| {
         let insecure = super::net::downloads_run_by(cmd)
             .iter()

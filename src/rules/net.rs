@@ -259,8 +259,11 @@ fn fetches(cmd: &Command) -> bool {
 /// Whether any command of the line fetches: without one no stage is fed
 /// from the network, and a long pipeline need not ask each stage about
 /// every stage before it.
-fn line_fetches(analysis: &Analysis) -> bool {
-    analysis.commands.iter().any(fetches)
+pub(super) fn line_fetches(analysis: &Analysis) -> bool {
+    let fetches_any = analysis.commands.iter().any(fetches);
+    // A stage's upstream are commands of the line too.
+    debug_assert!(fetches_any || !analysis.commands.iter().any(fed_from_network));
+    fetches_any
 }
 
 /// The pipeline in which network content reaches a stage that runs it, or

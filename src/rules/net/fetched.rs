@@ -317,11 +317,19 @@ pub(super) fn download_then_run(analysis: &Analysis) -> Option<String> {
 
 /// The first later command that `then` says runs a file fetched earlier.
 fn fetched_then(analysis: &Analysis, then: fn(&Command, &str) -> bool) -> Option<String> {
+    // A stage's upstream are commands of the line: with no network source
+    // among those, no stage is fed one, and a long pipeline need not ask
+    // each stage about the ones before it (debug builds check).
+    let sources = analysis.commands.iter().any(consumers::is_network_source);
     for (i, fetch) in analysis.commands.iter().enumerate() {
-        let fed = fetch
-            .upstream
-            .iter()
-            .any(|u| consumers::is_network_source(u));
+        let fed_by = |fetch: &Command| {
+            fetch
+                .upstream
+                .iter()
+                .any(|u| consumers::is_network_source(u))
+        };
+        debug_assert!(sources || !fed_by(fetch));
+        let fed = sources && fed_by(fetch);
         if !fed && !may_fetch(fetch) {
             continue;
         }
