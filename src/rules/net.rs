@@ -260,10 +260,12 @@ fn fetches(cmd: &Command) -> bool {
 /// from the network, and a long pipeline need not ask each stage about
 /// every stage before it.
 pub(super) fn line_fetches(analysis: &Analysis) -> bool {
-    let fetches_any = analysis.commands.iter().any(fetches);
-    // A stage's upstream are commands of the line too.
-    debug_assert!(fetches_any || !analysis.commands.iter().any(fed_from_network));
-    fetches_any
+    *analysis.memo.fetches.get_or_init(|| {
+        let fetches_any = analysis.commands.iter().any(fetches);
+        // A stage's upstream are commands of the line too.
+        debug_assert!(fetches_any || !analysis.commands.iter().any(fed_from_network));
+        fetches_any
+    })
 }
 
 /// The pipeline in which network content reaches a stage that runs it, or

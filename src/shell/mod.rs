@@ -84,6 +84,9 @@ pub struct LineMemo {
     /// What the line shows the agent, as `rules::reveal` finds it: two
     /// rules ask, one for secrets and one for the environment.
     pub(crate) shown: std::cell::OnceCell<Vec<(&'static str, String)>>,
+    /// Whether a command of the line fetches from the network, as
+    /// `rules::net` finds it: three rules ask before reading each stage.
+    pub(crate) fetches: std::cell::OnceCell<bool>,
 }
 
 impl Clone for LineMemo {
