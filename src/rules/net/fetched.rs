@@ -321,13 +321,13 @@ fn fetched_then(analysis: &Analysis, then: fn(&Command, &str) -> bool) -> Option
     // among those, no stage is fed one, and a long pipeline need not ask
     // each stage about the ones before it (debug builds check).
     let sources = analysis.commands.iter().any(consumers::is_network_source);
+    let fed_by = |fetch: &Command| {
+        fetch
+            .upstream
+            .iter()
+            .any(|u| consumers::is_network_source(u))
+    };
     for (i, fetch) in analysis.commands.iter().enumerate() {
-        let fed_by = |fetch: &Command| {
-            fetch
-                .upstream
-                .iter()
-                .any(|u| consumers::is_network_source(u))
-        };
         debug_assert!(sources || !fed_by(fetch));
         let fed = sources && fed_by(fetch);
         if !fed && !may_fetch(fetch) {

@@ -660,18 +660,20 @@ pub(crate) fn starts_shell(text: &str) -> bool {
     if text.contains(PLACEHOLDER) {
         return false;
     }
-    let words: Vec<&str> = text
-        .split_whitespace()
-        .map(|w| w.trim_matches(['\'', '"']))
-        .collect();
-    let Some(program) = words.first() else {
-        return false;
-    };
-    let base = program.rsplit(['/', '\\']).next().unwrap_or(program);
-    is_shell(base)
-        && !words[1..]
+    shell_words(text).is_some_and(|rest| {
+        !rest
             .iter()
             .any(|w| matches!(*w, "-c" | "/c" | "-Command") || !w.starts_with('-'))
+    })
+}
+
+/// The words after the program of a command line that a shell starts, its
+/// quotes trimmed; `None` when the program is not a shell.
+fn shell_words(text: &str) -> Option<Vec<&str>> {
+    let mut words = text.split_whitespace().map(|w| w.trim_matches(['\'', '"']));
+    let program = words.next()?;
+    let base = program.rsplit(['/', '\\']).next().unwrap_or(program);
+    is_shell(base).then(|| words.collect())
 }
 
 fn is_shell(base: &str) -> bool {
@@ -699,22 +701,13 @@ pub(super) fn runs_unknown(text: &str) -> bool {
     if text.trim_start().starts_with(PLACEHOLDER) {
         return true;
     }
-    let words: Vec<&str> = text
-        .split_whitespace()
-        .map(|w| w.trim_matches(['\'', '"']))
-        .collect();
-    let Some(program) = words.first() else {
-        return false;
-    };
-    let base = program.rsplit(['/', '\\']).next().unwrap_or(program);
-    let shell = is_shell(base);
     // A shell given no command reads one; given one, it runs what the
     // code could not compute (an unknown argument of another program is
     // only data).
-    let given = words[1..]
-        .iter()
-        .any(|w| matches!(*w, "-c" | "/c" | "-Command"));
-    shell && (!given || text.contains(PLACEHOLDER))
+    shell_words(text).is_some_and(|rest| {
+        let given = rest.iter().any(|w| matches!(*w, "-c" | "/c" | "-Command"));
+        !given || text.contains(PLACEHOLDER)
+    })
 }
 
 /// A value as one shell word: quoted, with unknown parts left as
