@@ -14,7 +14,7 @@ Usage: bench/hook.py [--rounds N] [--no-callgrind] [--no-batch] [--write]
   --rounds N       runs of each case (default 300), one per round
   --no-callgrind   skip the instruction counts (valgrind takes a while)
   --no-batch       skip the `check --batch` throughput
-  --write          also put the table into BENCHMARKS.md, between its markers
+  --write          also put the table into docs/performance.md, between its markers
   --warden PATH    measure this binary instead of building one with `install.sh --build-only`
   --baseline PATH  also run another warden build (one from before a change) on
                    every case and every batch stream, interleaved with the
@@ -445,7 +445,7 @@ def render(rows, batch, rounds):
 
 
 def write_benchmarks(table):
-    path = ROOT / "BENCHMARKS.md"
+    path = ROOT / "docs" / "performance.md"
     text = path.read_text()
     start, end = "<!-- bench:start -->", "<!-- bench:end -->"
     if start not in text or end not in text:

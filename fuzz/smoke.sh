@@ -24,7 +24,7 @@ for target in $(cargo +nightly fuzz list); do
     # Optimised, without a sanitizer: a smoke run looks for panics and broken properties, and
     # compiling the AddressSanitizer build is most of its time (an unoptimised build compiles
     # fastest but takes minutes to replay a target's seeds). Long runs keep the sanitizer:
-    # `cargo +nightly fuzz run -O TARGET` (README, Fuzzing).
+    # `cargo +nightly fuzz run -O TARGET` (docs/testing.md, Fuzzing).
     cargo +nightly fuzz run -O -s none "$target" -- \
         -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 >"$log" 2>&1 || status=$?
     grep -E '^(Done|stat::number_of_executed_units)|SUMMARY|panicked' "$log" || true

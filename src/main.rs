@@ -4,7 +4,7 @@
 //! reads `/proc/self/maps` and installs stack-overflow handlers, a tenth of
 //! what a hook call costs. What of it matters is done here: stdin, stdout
 //! and stderr are made to exist and SIGPIPE is ignored. A stack overflow is
-//! then a plain SIGSEGV instead of a message; the README says so.
+//! then a plain SIGSEGV instead of a message; docs/performance.md says so.
 #![cfg_attr(unix, no_main)]
 
 use std::io::Write;

@@ -7,7 +7,7 @@ use crate::rules::catalog::{self, Entry};
 use crate::verdict::Decision;
 
 pub(super) fn run(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome, Error> {
-    // `rules sinks`: the code-sink table, as the README shows it.
+    // `rules sinks`: the code-sink table, as docs/decisions.md shows it.
     if parsed.action.as_deref() == Some("sinks") {
         return Ok(Outcome {
             stdout: crate::shell::sinks::markdown(),

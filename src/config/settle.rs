@@ -21,7 +21,7 @@
 //! file the same (bytes, size, times, inode). An in-place save writes its
 //! pieces a tenth of a millisecond apart; [`STEADY`] is a quarter of a
 //! second, above the longest pause measured inside one save on a machine
-//! loaded far past its cores (see README, Cache and integrity). A file that
+//! loaded far past its cores (see docs/configuration.md, Cache and integrity). A file that
 //! does not settle within [`PATIENCE`] is left to the caller, which decides
 //! by the last complete version. Files that no one is saving are never
 //! doubted: the check costs a second `stat` per file read, and nothing on a

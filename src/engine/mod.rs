@@ -3,7 +3,7 @@
 //! [`STAGES`] is the one statement of the order: the layers, each a function
 //! of the same shape (the call's `Context` in, a `Step` out: perhaps a
 //! verdict, and what it saw), then post-processing, which may change the
-//! verdict the first layer with an opinion gave. The README's layer table
+//! verdict the first layer with an opinion gave. The layer table of docs/decisions.md
 //! and `warden why` are both read from it.
 
 mod fallback;
@@ -129,13 +129,13 @@ pub enum OnAsk {
     Block,
 }
 
-/// One stage of the decision, as the README's table and `warden why` show it.
+/// One stage of the decision, as docs/decisions.md's table and `warden why` show it.
 pub struct Stage {
-    /// Its name in `warden why` and the README.
+    /// Its name in `warden why` and docs/decisions.md.
     pub name: &'static str,
     /// What it can decide.
     pub decides: &'static str,
-    /// What it catches, in Markdown, for the README's layer table.
+    /// What it catches, in Markdown, for the layer table of docs/decisions.md.
     pub catches: &'static str,
     /// Post-processing runs after the layers, on the verdict they gave.
     pub after_layers: bool,

@@ -48,7 +48,7 @@ pub enum Places {
     /// (`/home/*`, `/Users/*`, `/root`, and the user's own).
     Under(&'static [&'static str]),
     /// A test no list of paths can state, and what it says in words (for
-    /// the README's table).
+    /// the table in docs/files.md).
     Check {
         test: fn(&Place<'_>) -> bool,
         says: &'static str,

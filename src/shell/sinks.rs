@@ -655,7 +655,7 @@ pub(super) fn option_values(args: &[String], names: &[&str]) -> Vec<String> {
     out
 }
 
-/// The table as a Markdown table, for the README.
+/// The table as a Markdown table, for docs/decisions.md.
 pub fn markdown() -> String {
     let mut out = String::from("| Program | Code given by | Language |\n|---|---|---|\n");
     for sink in SINKS {

@@ -382,7 +382,7 @@ pub static SUBCOMMANDS: &[Spec] = &[
         summary: "read the audit log: the latest decisions, or counts by rule and decision",
         usage: "tail [--lines N] [--since WHEN] [--json] | stats [--since WHEN] [--json]  [--file PATH] [--cwd DIR]",
         about: "Reads the log the hook appends to when your config has `audit:` (one JSON\n\
-                line per decision, secrets redacted; see the README). tail shows the latest\n\
+                line per decision, secrets redacted; see docs/configuration.md). tail shows the latest\n\
                 decisions; stats counts a period by decision, layer, rule and tool: the\n\
                 rules that ask most are the ones worth an allow rule, the blocks are what\n\
                 the agent tried. Rotated files (PATH.1 ...) are read too.",

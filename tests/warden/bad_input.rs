@@ -1,4 +1,4 @@
-//! The bad-input matrix through the real binary: every bad payload, environment, policy file and cache gets its documented verdict and stderr line, never a panic, and `rm -rf /` still blocks; the README's failure-policy table is this list.
+//! The bad-input matrix through the real binary: every bad payload, environment, policy file and cache gets its documented verdict and stderr line, never a panic, and `rm -rf /` still blocks; the failure-policy table of docs/failure-policy.md is this list.
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
@@ -18,7 +18,7 @@ tests![
     long_arguments_full_of_separators_stay_small,
     a_bad_line_in_a_batch_is_judged_alone,
     a_full_disk_changes_no_verdict,
-    readme_failure_table_is_this_matrix,
+    failure_table_is_this_matrix,
 ];
 
 const USER: &str = "home/.config/warden/config.yaml";
@@ -36,7 +36,7 @@ enum Setup {
 type EnvChange = Box<dyn Fn(&mut Command)>;
 
 struct Case {
-    /// The input, as the README's table names it.
+    /// The input, as the failure-policy table names it.
     input: &'static str,
     setup: Setup,
     /// `block`, `ask` or `allow`, and the deciding rule.
@@ -536,7 +536,7 @@ fn a_full_disk_changes_no_verdict() {
     }
 }
 
-/// The README's failure-policy table, generated from [`cases`].
+/// The failure-policy table of docs/failure-policy.md, generated from [`cases`].
 fn table() -> String {
     let mut out = String::from("| input | verdict | stderr says |\n|---|---|---|\n");
     for case in cases() {
@@ -561,8 +561,9 @@ fn table() -> String {
     out
 }
 
-fn readme_failure_table_is_this_matrix() {
-    support::readme_block(
+fn failure_table_is_this_matrix() {
+    support::doc_block(
+        "docs/failure-policy.md",
         "<!-- failure-policy:start -->\n",
         "<!-- failure-policy:end -->",
         &table(),

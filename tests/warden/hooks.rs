@@ -1,5 +1,5 @@
 //! What the user-facing docs promise: the hooks/ snippets parse, register warden on the shell tool and
-//! start it with flags it accepts, README's shell-aware examples are decided as it says, and the example config lints clean.
+//! start it with flags it accepts, the documented examples (README, docs/shell.md) are decided as they say, and the example config lints clean.
 
 use regex::Regex;
 use serde_json::Value;
@@ -14,8 +14,8 @@ tests![
     codex_snippet,
     snippets_are_what_install_writes,
     a_mistyped_agent_flag_would_be_noticed,
-    readme_examples_hold,
-    example_config_is_the_readme_one_and_lints_clean,
+    documented_examples_hold,
+    example_config_is_the_documented_one_and_lints_clean,
 ];
 
 /// One hook entry as a user would paste it, reduced to what the checks need.
@@ -237,20 +237,23 @@ fn a_mistyped_agent_flag_would_be_noticed() {
     assert_eq!(verdict["decision"], "block");
 }
 
-/// The rows of README's shell-aware table: (command, decision). Cells are
-/// split on ` | `; inside a command, `\|` is a pipe (Markdown's escape) and
-/// `` `⏎` `` between code spans is a newline.
-fn readme_examples() -> Vec<(String, String)> {
-    let readme = read_repo_file("README.md");
-    let start = readme
-        .find("<!-- readme-examples:start -->")
-        .expect("README has the examples start marker");
-    let end = readme
-        .find("<!-- readme-examples:end -->")
-        .expect("README has the examples end marker");
-    readme[start..end]
-        .lines()
-        .filter_map(|line| {
+/// The documentation files whose example tables are checked.
+const EXAMPLE_FILES: &[&str] = &["README.md", "docs/shell.md"];
+
+/// The rows of a file's example tables (between `<!-- examples:start -->`
+/// and `<!-- examples:end -->`): (command, decision). Cells are split on
+/// ` | `; inside a command, `\|` is a pipe (Markdown's escape) and `` `⏎` ``
+/// between code spans is a newline.
+fn documented_examples(file: &str) -> Vec<(String, String)> {
+    let text = read_repo_file(file);
+    let mut rows = Vec::new();
+    for block in text.split("<!-- examples:start -->").skip(1) {
+        let block = block
+            .split("<!-- examples:end -->")
+            .next()
+            .filter(|_| block.contains("<!-- examples:end -->"))
+            .unwrap_or_else(|| panic!("{file}: an examples block without its end marker"));
+        rows.extend(block.lines().filter_map(|line| {
             let cells: Vec<&str> = line.trim().trim_matches('|').split(" | ").collect();
             let cell = cells
                 .first()?
@@ -259,45 +262,46 @@ fn readme_examples() -> Vec<(String, String)> {
                 .replace("\\|", "|");
             let command = cell.strip_prefix('`')?.strip_suffix('`')?;
             Some((command.to_string(), cells.get(1)?.trim().to_string()))
-        })
-        .collect()
+        }));
+    }
+    rows
 }
 
-fn readme_examples_hold() {
-    let examples = readme_examples();
-    assert!(examples.len() >= 5, "README examples table: {examples:?}");
-    let failures: Vec<String> = examples
-        .iter()
-        .filter_map(|(command, want)| {
+fn documented_examples_hold() {
+    let mut failures = Vec::new();
+    for file in EXAMPLE_FILES {
+        let examples = documented_examples(file);
+        assert!(examples.len() >= 5, "{file} examples: {examples:?}");
+        for (command, want) in &examples {
             let verdict = evaluate_command(command, &Options::default());
-            (verdict.decision.as_str() != want).then(|| {
-                format!(
-                    "{command:?}: README says {want}, warden says {} ({:?})",
+            if verdict.decision.as_str() != want {
+                failures.push(format!(
+                    "{file}: {command:?}: the page says {want}, warden says {} ({:?})",
                     verdict.decision.as_str(),
                     verdict.rule_id
-                )
-            })
-        })
-        .collect();
+                ));
+            }
+        }
+    }
     assert!(
         failures.is_empty(),
-        "{} README examples do not hold:\n{}",
+        "{} documented examples do not hold:\n{}",
         failures.len(),
         failures.join("\n")
     );
 }
 
-/// The commented example config in the README is `examples/config.yaml`
+/// The commented example config in docs/configuration.md is `examples/config.yaml`
 /// (what `install.sh` installs), and it lints clean: every rule loads and
 /// every example behaves as declared.
-fn example_config_is_the_readme_one_and_lints_clean() {
+fn example_config_is_the_documented_one_and_lints_clean() {
     let example = read_repo_file("examples/config.yaml");
-    let readme = read_repo_file("README.md");
-    let block = readme
+    let page = read_repo_file("docs/configuration.md");
+    let block = page
         .split("<!-- example-config:start -->")
         .nth(1)
         .and_then(|rest| rest.split("<!-- example-config:end -->").next())
-        .expect("README has the example-config markers");
+        .expect("docs/configuration.md has the example-config markers");
     let block = block
         .trim_start()
         .strip_prefix("```yaml\n")
@@ -305,7 +309,7 @@ fn example_config_is_the_readme_one_and_lints_clean() {
         .expect("the example config is a ```yaml block");
     assert_eq!(
         block, example,
-        "README's example config differs from examples/config.yaml"
+        "docs/configuration.md's example config differs from examples/config.yaml"
     );
 
     let w = World::new("hooks/example-config").var(

@@ -1,4 +1,4 @@
-//! What the code promises about its own shape: the README's stage table is the engine's, dependencies point one way, and files and engine functions stay small enough to read.
+//! What the code promises about its own shape: the documented stage table is the engine's, dependencies point one way, and files and engine functions stay small enough to read.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 use crate::support::{self, repo_path};
 
 tests![
-    readme_stage_table_is_the_engines,
-    readme_files_table_is_the_path_rules,
-    readme_sinks_table_is_the_code_sinks,
+    stage_table_is_the_engines,
+    files_table_is_the_path_rules,
+    sinks_table_is_the_code_sinks,
     dependencies_point_one_way,
     files_stay_readable,
     engine_functions_stay_short,
@@ -17,7 +17,7 @@ tests![
 const TABLE_START: &str = "<!-- stages:start -->\n";
 const TABLE_END: &str = "<!-- stages:end -->";
 
-/// The README's table, written from `STAGES` exactly as the test expects it.
+/// The stage table of docs/decisions.md, written from `STAGES` exactly as the test expects it.
 fn stage_table() -> String {
     let mut out = String::from("| # | stage | decides | what it catches |\n|---|---|---|---|\n");
     for (n, stage) in warden::engine::STAGES.iter().enumerate() {
@@ -34,8 +34,9 @@ fn stage_table() -> String {
     out
 }
 
-fn readme_stage_table_is_the_engines() {
-    support::readme_block(
+fn stage_table_is_the_engines() {
+    support::doc_block(
+        "docs/decisions.md",
         TABLE_START,
         TABLE_END,
         &stage_table(),
@@ -43,7 +44,7 @@ fn readme_stage_table_is_the_engines() {
     );
 }
 
-/// The README's table of path rules, written from `files::RULES`.
+/// The table of path rules in docs/files.md, written from `files::RULES`.
 fn files_table() -> String {
     let decision = |d: Option<warden::verdict::Decision>| d.map_or("", |d| d.as_str());
     let mut out = String::from("| rule | write | read | where | why |\n|---|---|---|---|---|\n");
@@ -63,8 +64,9 @@ fn files_table() -> String {
     out
 }
 
-fn readme_files_table_is_the_path_rules() {
-    support::readme_block(
+fn files_table_is_the_path_rules() {
+    support::doc_block(
+        "docs/files.md",
         "<!-- files:start -->\n",
         "<!-- files:end -->",
         &files_table(),
@@ -72,9 +74,10 @@ fn readme_files_table_is_the_path_rules() {
     );
 }
 
-/// The README's code-sink table is what `warden rules sinks` prints.
-fn readme_sinks_table_is_the_code_sinks() {
-    support::readme_block(
+/// The code-sink table in docs/decisions.md is what `warden rules sinks` prints.
+fn sinks_table_is_the_code_sinks() {
+    support::doc_block(
+        "docs/decisions.md",
         "<!-- sinks:start -->\n",
         "<!-- sinks:end -->",
         &warden::shell::sinks::markdown(),

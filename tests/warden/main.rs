@@ -36,6 +36,7 @@ mod bad_input;
 mod cli;
 mod concurrency;
 mod contexts;
+mod docs;
 mod corpus;
 mod expansions;
 mod files;
@@ -66,6 +67,7 @@ fn main() {
         cli::tests(),
         concurrency::tests(),
         corpus::tests(),
+        docs::tests(),
         expansions::tests(),
         files::tests(),
         fixtures::tests(),

@@ -77,7 +77,7 @@ const HERMES_ANSWERS: &[HermesAnswer] = &[
     ),
 ];
 
-/// warden's own contract (README "Output dialects").
+/// warden's own contract (docs/agents.md, "Output dialects").
 const NATIVE_KEYS: &[&str] = &["action", "layer", "message", "rule_id"];
 const LAYERS: &str = "input hardline sudo-guard config user dangerous mode threshold default";
 
@@ -251,7 +251,7 @@ fn check(client: Client, v: &Value) -> Result<Effect, String> {
     }
 }
 
-/// What a verdict (its native effect) is meant to do to each client (README
+/// What a verdict (its native effect) is meant to do to each client (docs/agents.md
 /// "Registering the hook"); `user`: the user's own rule decided.
 fn meant(dialect: Dialect, on_ask_block: bool, native: Effect, user: bool) -> Effect {
     match (dialect, native) {

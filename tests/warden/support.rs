@@ -398,27 +398,30 @@ pub fn cache_line(out: &Outcome) -> &str {
         .unwrap_or_else(|| panic!("no cache line in:\n{}", out.stdout))
 }
 
-/// Holds the README's text between two markers to `want`, or rewrites it
-/// when updating.
-pub fn readme_block(start_marker: &str, end_marker: &str, want: &str, source: &str) {
-    let readme = read_repo_file("README.md");
-    let start = readme
+/// Holds the text between two markers of a documentation file (`README.md`,
+/// `docs/…`) to `want`, or rewrites it when updating.
+pub fn doc_block(file: &str, start_marker: &str, end_marker: &str, want: &str, source: &str) {
+    // Several tests hold blocks of one page, and the harness runs them at
+    // once: reading and rewriting a page is one step, or an update is lost.
+    static PAGES: Mutex<()> = Mutex::new(());
+    let _page = PAGES.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let text = read_repo_file(file);
+    let start = text
         .find(start_marker)
-        .unwrap_or_else(|| panic!("README has no {start_marker:?} marker"))
+        .unwrap_or_else(|| panic!("{file} has no {start_marker:?} marker"))
         + start_marker.len();
-    let end = readme[start..]
+    let end = text[start..]
         .find(end_marker)
         .map(|at| start + at)
-        .unwrap_or_else(|| panic!("README has no {end_marker:?} marker"));
-    if readme[start..end] == *want {
+        .unwrap_or_else(|| panic!("{file} has no {end_marker:?} marker"));
+    if text[start..end] == *want {
         return;
     }
     if updating() {
-        let updated = format!("{}{want}{}", &readme[..start], &readme[end..]);
-        write_expected(&repo_path("README.md"), &updated).expect("README is writable");
+        let updated = format!("{}{want}{}", &text[..start], &text[end..]);
+        write_expected(&repo_path(file), &updated)
+            .unwrap_or_else(|e| panic!("{file} is not writable: {e}"));
         return;
     }
-    panic!(
-        "README's table is not {source}; run {UPDATE_COMMAND} -- layout:: and read the diff.\nwant:\n{want}"
-    );
+    panic!("{file}'s block is not {source}; run {UPDATE_COMMAND} and read the diff.\nwant:\n{want}");
 }
