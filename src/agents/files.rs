@@ -71,11 +71,19 @@ pub fn replace(path: &Path, text: &str) -> Result<Option<PathBuf>, Error> {
 
 /// Removes `path`, a file that holds nothing of the person's: what warden
 /// wrote there is all it held, so no backup is kept (one would be a file
-/// warden made and left behind).
+/// warden made and left behind). Its directory goes too when that leaves
+/// it empty: install makes an agent's directory when there was none, and
+/// an empty one holds nothing of anyone's.
 pub fn remove(path: &Path) -> Result<Option<PathBuf>, Error> {
     match fs::remove_file(path) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(io_error(path, e)),
-        _ => Ok(None),
+        _ => {
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                // Fails, as it should, while anything is left in it.
+                let _ = fs::remove_dir(dir);
+            }
+            Ok(None)
+        }
     }
 }
 

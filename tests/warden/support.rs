@@ -404,7 +404,9 @@ pub fn doc_block(file: &str, start_marker: &str, end_marker: &str, want: &str, s
     // Several tests hold blocks of one page, and the harness runs them at
     // once: reading and rewriting a page is one step, or an update is lost.
     static PAGES: Mutex<()> = Mutex::new(());
-    let _page = PAGES.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let _page = PAGES
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     let text = read_repo_file(file);
     let start = text
         .find(start_marker)
@@ -423,5 +425,7 @@ pub fn doc_block(file: &str, start_marker: &str, end_marker: &str, want: &str, s
             .unwrap_or_else(|e| panic!("{file} is not writable: {e}"));
         return;
     }
-    panic!("{file}'s block is not {source}; run {UPDATE_COMMAND} and read the diff.\nwant:\n{want}");
+    panic!(
+        "{file}'s block is not {source}; run {UPDATE_COMMAND} and read the diff.\nwant:\n{want}"
+    );
 }

@@ -12,6 +12,7 @@ use crate::support::World;
 
 tests![
     install_then_uninstall_leaves_the_agents_files_as_they_were,
+    uninstall_removes_an_agent_directory_install_made,
     purge_lists_then_removes_every_file_of_wardens,
     purge_without_a_terminal_needs_yes_and_changes_nothing,
     purge_on_a_terminal_asks_and_a_no_changes_nothing,
@@ -166,6 +167,25 @@ fn install_then_uninstall_leaves_the_agents_files_as_they_were() {
         !out.contains("todo"),
         "nothing is left to do by hand:\n{out}"
     );
+}
+
+/// Registering with an agent whose directory does not exist yet makes it;
+/// taking warden out again leaves no empty directory behind, and a
+/// directory that holds anything else stays.
+fn uninstall_removes_an_agent_directory_install_made() {
+    let w = machine("made-dir");
+    fs::remove_file(w.path(CLAUDE_SETTINGS)).unwrap();
+    fs::remove_dir(w.path("home/.claude")).unwrap();
+    warden(&w, 0, &["install", "--agent", "claude"]);
+    assert!(Path::new(&w.path(CLAUDE_SETTINGS)).exists());
+    let (out, _) = warden(&w, 0, &["uninstall", "--agent", "claude"]);
+    assert!(!Path::new(&w.path("home/.claude")).exists(), "{out}");
+
+    w.put("home/.claude/notes.txt", "mine\n");
+    warden(&w, 0, &["install", "--agent", "claude"]);
+    let (out, _) = warden(&w, 0, &["uninstall", "--agent", "claude"]);
+    assert_eq!(w.read("home/.claude/notes.txt"), "mine\n", "{out}");
+    assert!(!Path::new(&w.path(CLAUDE_SETTINGS)).exists(), "{out}");
 }
 
 fn purge_lists_then_removes_every_file_of_wardens() {
