@@ -16,6 +16,7 @@ tests![
     a_mistyped_agent_flag_would_be_noticed,
     documented_examples_hold,
     example_config_is_the_documented_one_and_lints_clean,
+    readme_rule_example_lints_and_decides,
 ];
 
 /// One hook entry as a user would paste it, reduced to what the checks need.
@@ -321,4 +322,36 @@ fn example_config_is_the_documented_one_and_lints_clean() {
     let out = w.run(&["lint", "--cwd", &w.path("project")]);
     assert_eq!(out.code, 0, "warden lint: {}{}", out.stdout, out.stderr);
     assert!(out.stdout.contains("ok: "), "{}", out.stdout);
+}
+
+/// The rules the README shows under "Adding a rule" load, pass their own
+/// examples, and decide as the README says.
+fn readme_rule_example_lints_and_decides() {
+    let readme = read_repo_file("README.md");
+    let yaml = readme
+        .split("## Adding a rule")
+        .nth(1)
+        .and_then(|rest| rest.split("```yaml\n").nth(1))
+        .and_then(|rest| rest.split("```").next())
+        .expect("README's \"Adding a rule\" has a ```yaml block");
+    let w = World::new("hooks/readme-rules").file("home/.config/warden/config.yaml", yaml);
+    let out = w.run(&["lint", "--cwd", &w.path("project")]);
+    assert_eq!(out.code, 0, "warden lint: {}{}", out.stdout, out.stderr);
+    for (command, want) in [
+        ("git push --force origin feature", "block"),
+        ("cd infra && terraform destroy -auto-approve", "block"),
+        ("kubectl apply -f deploy.yaml", "ask"),
+        ("make deploy-staging", "allow"),
+    ] {
+        let out = w.run(&["why", "--cmd", command, "--cwd", &w.path("project")]);
+        let verdict = out
+            .stdout
+            .lines()
+            .find(|l| l.starts_with("verdict: "))
+            .unwrap_or_else(|| panic!("no verdict line:\n{}", out.stdout));
+        assert!(
+            verdict.starts_with(&format!("verdict: {want} (layer user")),
+            "{command}: {verdict}"
+        );
+    }
 }
