@@ -54,6 +54,7 @@ mod schemas;
 mod setup;
 mod soak;
 mod support;
+mod syslog;
 mod uninstall;
 
 fn main() {
@@ -82,6 +83,7 @@ fn main() {
         schemas::tests(),
         setup::tests(),
         soak::tests(),
+        syslog::tests(),
         uninstall::tests(),
     ]
     .into_iter()
