@@ -25,7 +25,39 @@ pub struct Syslog {
     pub facility: u8,
 }
 
+impl From<&crate::config::model::SyslogSettings> for Syslog {
+    fn from(settings: &crate::config::model::SyslogSettings) -> Syslog {
+        Syslog {
+            socket: PathBuf::from(&settings.socket),
+            facility: settings.facility,
+        }
+    }
+}
+
 impl Syslog {
+    /// Whether a daemon receives on the socket, found out without sending
+    /// anything (for `warden doctor`). Errors name the socket.
+    pub fn listening(&self) -> Result<()> {
+        self.connect().map_err(|e| Error::State {
+            path: self.socket.display().to_string(),
+            message: e,
+        })
+    }
+
+    #[cfg(unix)]
+    fn connect(&self) -> std::result::Result<(), String> {
+        let socket =
+            std::os::unix::net::UnixDatagram::unbound().map_err(|e| format!("no socket: {e}"))?;
+        socket
+            .connect(&self.socket)
+            .map_err(|e| format!("cannot connect: {e}"))
+    }
+
+    #[cfg(not(unix))]
+    fn connect(&self) -> std::result::Result<(), String> {
+        Err("syslog is not supported on this system".into())
+    }
+
     /// Sends the (already redacted) entry as one datagram. Errors name the socket.
     pub fn send(&self, entry: &Entry) -> Result<()> {
         let message = message(entry, self.facility, &hostname(), std::process::id());
@@ -298,6 +330,8 @@ mod tests {
         };
         let err = sink.send(&entry()).unwrap_err().to_string();
         assert!(err.contains("/nonexistent/warden-test/log.sock"), "{err}");
+        let err = sink.listening().unwrap_err().to_string();
+        assert!(err.contains("/nonexistent/warden-test/log.sock"), "{err}");
     }
 
     #[cfg(unix)]
@@ -313,6 +347,7 @@ mod tests {
             socket: path.clone(),
             facility: 10,
         };
+        sink.listening().unwrap();
         sink.send(&entry()).unwrap();
         let mut buf = vec![0u8; 65536];
         let n = listener.recv(&mut buf).unwrap();
@@ -333,6 +368,8 @@ mod tests {
             .to_string();
         assert!(full.contains("not keeping up"), "{full}");
         drop(listener);
+        // The file is left behind with no one reading it.
+        assert!(sink.listening().is_err());
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

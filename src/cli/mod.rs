@@ -312,10 +312,7 @@ impl Env {
             .audit
             .as_ref()
             .and_then(|a| a.syslog.as_ref())
-            .map(|s| crate::audit::Syslog {
-                socket: std::path::PathBuf::from(&s.socket),
-                facility: s.facility,
-            });
+            .map(crate::audit::Syslog::from);
         (log.is_some() || syslog.is_some()).then(|| crate::audit::Pending {
             log,
             syslog,

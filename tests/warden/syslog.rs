@@ -262,6 +262,12 @@ fn decisions_reach_a_real_syslog_daemon() {
         messages[4]
     );
     assert_eq!(messages[4].msg, w.path("home/.bashrc"));
+    let doctor = w.run(&["doctor"]).stdout;
+    let line = format!(
+        "audit: decisions go to syslog at {} (local3)",
+        daemon.socket()
+    );
+    assert!(doctor.contains(&line), "{doctor}");
     // The file gets the same decisions beside it.
     let file = w.read("home/audit.jsonl");
     assert_eq!(file.lines().count(), calls.len(), "{file}");
@@ -374,6 +380,19 @@ fn a_missing_or_dead_socket_changes_no_verdict() {
         assert_eq!(String::from_utf8_lossy(&allowed.stdout).trim(), "{}");
         // The file beside it was still written, every time.
         assert_eq!(w.read("home/audit.jsonl").lines().count(), 2, "{name}");
+        let doctor = w.run(&["doctor"]).stdout;
+        assert!(
+            doctor.contains(&format!("audit: syslog is not receiving: {socket}")),
+            "{doctor}"
+        );
     }
+    // With the file off, `warden audit` says where the decisions went.
+    let w = World::new("syslog/no-file").file(
+        "home/.config/warden/config.yaml",
+        "audit:\n  file: false\n  syslog: true\n",
+    );
+    let tail = w.run(&["audit", "tail"]);
+    assert_eq!(tail.code, 2);
+    assert!(tail.stderr.contains("only to syslog"), "{}", tail.stderr);
     let _ = std::fs::remove_file(&dead);
 }
