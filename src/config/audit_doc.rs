@@ -133,47 +133,15 @@ impl AuditDoc {
                 ),
             ));
         }
-        let log = match self.path.as_deref().map(str::trim) {
-            None => None,
-            Some("") => return Err(config_error(path, line("path"), "audit.path is empty")),
-            Some(p) if p.starts_with('/') || p == "~" || p.starts_with("~/") => Some(p.to_string()),
-            Some(p) => {
-                let dir = std::path::Path::new(path)
-                    .parent()
-                    .map(|d| d.display().to_string())
-                    .unwrap_or_default();
-                Some(format!("{}/{p}", dir.trim_end_matches('/')))
-            }
-        };
+        let file = self.file.unwrap_or(true);
+        if !file {
+            self.only_syslog(path, &line)?;
+        }
+        let log = log_path(self.path.as_deref(), path, &line)?;
         let syslog = match self.syslog {
             Some(SyslogDoc::On(table)) => Some(table.settings(path, text)?),
             Some(SyslogDoc::Off) | None => None,
         };
-        let file = self.file.unwrap_or(true);
-        if !file {
-            // Settings for a file that is not written are a mistake worth
-            // saying, as is a log that goes nowhere.
-            let given = [
-                ("path", log.is_some()),
-                ("max_bytes", self.max_bytes.is_some()),
-                ("keep", self.keep.is_some()),
-            ];
-            if let Some((key, _)) = given.iter().find(|(_, set)| *set) {
-                return Err(config_error(
-                    path,
-                    line(key),
-                    format!("audit.{key} is set, but `file: false` turns the file off"),
-                ));
-            }
-            if syslog.is_none() {
-                return Err(config_error(
-                    path,
-                    line("file"),
-                    "audit.file is false and audit.syslog is off: nothing would be logged \
-                     (leave `audit:` out to log nothing)",
-                ));
-            }
-        }
         Ok(AuditSettings {
             path: log,
             max_bytes,
@@ -182,6 +150,53 @@ impl AuditDoc {
             syslog,
         })
     }
+
+    /// With `file: false`, settings for the file that is not written are a
+    /// mistake worth saying, as is a log that goes nowhere.
+    fn only_syslog(&self, path: &str, line: &dyn Fn(&str) -> Option<u32>) -> Result<()> {
+        let given = [
+            ("path", self.path.is_some()),
+            ("max_bytes", self.max_bytes.is_some()),
+            ("keep", self.keep.is_some()),
+        ];
+        if let Some((key, _)) = given.iter().find(|(_, set)| *set) {
+            return Err(config_error(
+                path,
+                line(key),
+                format!("audit.{key} is set, but `file: false` turns the file off"),
+            ));
+        }
+        if !matches!(self.syslog, Some(SyslogDoc::On(_))) {
+            return Err(config_error(
+                path,
+                line("file"),
+                "audit.file is false and audit.syslog is off: nothing would be logged \
+                 (leave `audit:` out to log nothing)",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The log file as written (`None`: the default), made absolute against
+/// the directory of the config file at `path` unless it starts at `/` or `~`.
+fn log_path(
+    written: Option<&str>,
+    path: &str,
+    line: &dyn Fn(&str) -> Option<u32>,
+) -> Result<Option<String>> {
+    Ok(match written.map(str::trim) {
+        None => None,
+        Some("") => return Err(config_error(path, line("path"), "audit.path is empty")),
+        Some(p) if p.starts_with('/') || p == "~" || p.starts_with("~/") => Some(p.to_string()),
+        Some(p) => {
+            let dir = std::path::Path::new(path)
+                .parent()
+                .map(|d| d.display().to_string())
+                .unwrap_or_default();
+            Some(format!("{}/{p}", dir.trim_end_matches('/')))
+        }
+    })
 }
 
 #[cfg(test)]
