@@ -39,13 +39,14 @@ pub struct Outcome {
     pub stdout: String,
     pub stderr: String,
     pub code: i32,
-    /// The audit line to append once `stdout` is out (see [`Outcome::after_verdict`]).
+    /// The decision to log once `stdout` is out (see [`Outcome::after_verdict`]).
     pub audit: Option<crate::audit::Pending>,
 }
 
 impl Outcome {
-    /// What is done after the verdict is printed: appends the audit line.
-    /// Returns what to add to stderr; nothing here can change the verdict.
+    /// What is done after the verdict is printed: hands the decision to the
+    /// audit log and syslog. Returns what to add to stderr; nothing here can
+    /// change the verdict.
     pub fn after_verdict(&self) -> String {
         let failed = self.audit.as_ref().map(crate::audit::Pending::write);
         failed
