@@ -1,8 +1,9 @@
-//! The audit log: one redacted JSON line per decision, appended after the verdict is out and rotated by size, and read back for `warden audit`.
+//! The audit log: one redacted JSON line per decision, appended after the verdict is out and rotated by size, and read back for `warden audit`; the same entry can go to syslog too.
 //!
 //! The log is opt-in (`audit:` in warden's own config). Writing it can never
 //! change a verdict: the hook prints its verdict first and only then appends,
-//! and a log that cannot be written costs one line on stderr.
+//! and a log that cannot be written costs one line on stderr. The syslog
+//! sink (`syslog.rs`) sends the same redacted entry, under the same rule.
 //!
 //! Many hook processes append at once. Each line is one `write` on a file
 //! opened for appending, so lines never interleave. A rotation moves the
@@ -11,6 +12,7 @@
 
 pub mod redact;
 mod stats;
+pub mod syslog;
 mod time;
 
 use std::io::{BufRead, BufReader, Write};
@@ -19,6 +21,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 pub use stats::{Count, Stats};
+pub use syslog::Syslog;
 pub use time::{format_time, since};
 
 use crate::error::{Error, Result};
@@ -140,22 +143,33 @@ fn prefix(text: &str, max: usize) -> &str {
     &text[..end]
 }
 
-/// A log line waiting for the verdict to be printed.
+/// A decision waiting for the verdict to be printed, and where it goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pending {
-    pub log: Log,
+    /// The JSONL file (`None` with `file: false`).
+    pub log: Option<Log>,
+    pub syslog: Option<Syslog>,
     pub entry: Entry,
 }
 
 impl Pending {
-    /// Redacts the entry and appends it. Errors name the log file.
-    pub fn write(&self) -> Result<()> {
-        let mut line = serde_json::to_string(&self.entry.redacted()).map_err(|e| Error::State {
-            path: self.log.path.display().to_string(),
-            message: e.to_string(),
-        })?;
-        line.push('\n');
-        self.log.append(&line)
+    /// Redacts the entry once and hands it to each sink. Returns one
+    /// sentence per sink that failed, naming it; a failure of one does not
+    /// keep the entry from the other.
+    pub fn write(&self) -> Vec<String> {
+        let entry = self.entry.redacted();
+        let mut failed = Vec::new();
+        if let Some(log) = &self.log {
+            if let Err(err) = log.write(&entry) {
+                failed.push(format!("audit log not written: {err}"));
+            }
+        }
+        if let Some(syslog) = &self.syslog {
+            if let Err(err) = syslog.send(&entry) {
+                failed.push(format!("audit message not sent to syslog: {err}"));
+            }
+        }
+        failed
     }
 }
 
@@ -178,6 +192,13 @@ impl Log {
             path: self.path.display().to_string(),
             message: message.to_string(),
         }
+    }
+
+    /// Appends `entry` (already redacted) as one JSON line. Errors name the log file.
+    pub fn write(&self, entry: &Entry) -> Result<()> {
+        let mut line = serde_json::to_string(entry).map_err(|e| self.error(e))?;
+        line.push('\n');
+        self.append(&line)
     }
 
     /// Appends `line` (one whole line), rotating first when it would not fit.

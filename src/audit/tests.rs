@@ -77,7 +77,8 @@ fn lines_append_and_rotate_by_size_keeping_n_files() {
     let mut written = 0;
     for n in 0..200 {
         let pending = Pending {
-            log: log.clone(),
+            log: Some(log.clone()),
+            syslog: None,
             entry: entry(
                 &format!("echo {n}"),
                 "allow",
@@ -85,7 +86,7 @@ fn lines_append_and_rotate_by_size_keeping_n_files() {
                 "2026-11-24T00:00:00.000Z",
             ),
         };
-        pending.write().unwrap();
+        assert_eq!(pending.write(), Vec::<String>::new());
         written += 1;
     }
     for file in log.files() {

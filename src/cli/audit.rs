@@ -20,14 +20,19 @@ pub(super) fn run(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome,
         None => {
             let cwd = super::policy::current_dir(parsed);
             let (options, _, locations) = env.options(cwd.as_deref(), &mut stderr);
-            env.audit_log(&options.policy.settings, &locations)
-                .ok_or_else(|| {
-                    Error::Usage(
-                    "no audit log is configured: add `audit: {}` to ~/.config/warden/config.yaml \
-                     (or name a log with --file)"
+            let settings = &options.policy.settings;
+            env.audit_log(settings, &locations).ok_or_else(|| {
+                Error::Usage(match &settings.audit {
+                    Some(audit) if !audit.file => {
+                        "the audit log file is off (`audit.file: false`): \
+                         decisions go only to syslog (or name a log with --file)"
+                            .into()
+                    }
+                    _ => "no audit log is configured: add `audit: {}` to \
+                          ~/.config/warden/config.yaml (or name a log with --file)"
                         .into(),
-                )
-                })?
+                })
+            })?
         }
     };
     let since = match parsed.value("--since") {

@@ -61,12 +61,11 @@ fn judge(parsed: &Parsed, env: &Env, stdin: &mut dyn Read) -> Outcome {
         once(&mut verdict, &call, &text, home, state, &mut stderr);
     }
     let line = verdict.render(dialect);
-    let audit = locations
-        .and_then(|locations| env.audit_log(&options.policy.settings, &locations))
-        .map(|log| crate::audit::Pending {
-            log,
-            entry: crate::audit::Entry::new(&call, &verdict, std::time::SystemTime::now()),
-        });
+    let audit = locations.and_then(|locations| {
+        env.audit_pending(&options.policy.settings, &locations, || {
+            crate::audit::Entry::new(&call, &verdict, std::time::SystemTime::now())
+        })
+    });
     Outcome {
         stdout: format!("{line}\n"),
         stderr,

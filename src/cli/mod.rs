@@ -39,18 +39,21 @@ pub struct Outcome {
     pub stdout: String,
     pub stderr: String,
     pub code: i32,
-    /// The audit line to append once `stdout` is out (see [`Outcome::after_verdict`]).
+    /// The decision to log once `stdout` is out (see [`Outcome::after_verdict`]).
     pub audit: Option<crate::audit::Pending>,
 }
 
 impl Outcome {
-    /// What is done after the verdict is printed: appends the audit line.
-    /// Returns what to add to stderr; nothing here can change the verdict.
+    /// What is done after the verdict is printed: hands the decision to the
+    /// audit log and syslog. Returns what to add to stderr; nothing here can
+    /// change the verdict.
     pub fn after_verdict(&self) -> String {
-        match self.audit.as_ref().map(crate::audit::Pending::write) {
-            Some(Err(err)) => format!("warden: audit log not written: {err}\n"),
-            _ => String::new(),
-        }
+        let failed = self.audit.as_ref().map(crate::audit::Pending::write);
+        failed
+            .unwrap_or_default()
+            .iter()
+            .map(|sentence| format!("warden: {sentence}\n"))
+            .collect()
     }
 }
 
@@ -280,7 +283,7 @@ impl Env {
         settings: &crate::config::model::Settings,
         locations: &Locations,
     ) -> Option<crate::audit::Log> {
-        let audit = settings.audit.as_ref()?;
+        let audit = settings.audit.as_ref().filter(|a| a.file)?;
         let home = locations.home.as_deref();
         let path = match audit.path.as_deref() {
             None => locations.state_dir.as_ref()?.join("audit.jsonl"),
@@ -294,6 +297,27 @@ impl Env {
             path,
             max_bytes: audit.max_bytes,
             keep: audit.keep,
+        })
+    }
+
+    /// Where the settings send `entry`: the audit log and syslog; `None`
+    /// when auditing is off or neither has anywhere to go.
+    pub(crate) fn audit_pending(
+        &self,
+        settings: &crate::config::model::Settings,
+        locations: &Locations,
+        entry: impl FnOnce() -> crate::audit::Entry,
+    ) -> Option<crate::audit::Pending> {
+        let log = self.audit_log(settings, locations);
+        let syslog = settings
+            .audit
+            .as_ref()
+            .and_then(|a| a.syslog.as_ref())
+            .map(crate::audit::Syslog::from);
+        (log.is_some() || syslog.is_some()).then(|| crate::audit::Pending {
+            log,
+            syslog,
+            entry: entry(),
         })
     }
 

@@ -409,6 +409,8 @@ pub(super) fn health(parsed: &Parsed, env: &Env) -> Vec<Check> {
         )
         .fix("restore the rule, or accept the change with `warden bless` from a terminal"),
     });
+    let syslog = loaded.policy.settings.audit.as_ref();
+    checks.extend(syslog.and_then(|a| a.syslog.as_ref()).map(syslog_check));
     // An allow that reaches past the project is a choice only the person
     // can make: a warning, which leaves the exit code alone.
     let home = env.locations.home.as_deref().map(crate::path::text);
@@ -424,4 +426,29 @@ pub(super) fn health(parsed: &Parsed, env: &Env) -> Vec<Check> {
     }
     checks.extend(super::standing::checks(&policy, env, &vetted));
     checks
+}
+
+/// Whether the syslog daemon the audit settings name is there to receive.
+/// A warning at worst: a message that cannot be sent changes no verdict.
+fn syslog_check(settings: &crate::config::model::SyslogSettings) -> Check {
+    let facility = crate::config::model::SyslogSettings::FACILITIES
+        .iter()
+        .find(|(_, code)| *code == settings.facility)
+        .map_or("?", |(name, _)| name);
+    match crate::audit::Syslog::from(settings).listening() {
+        Ok(()) => Check::new(
+            None,
+            Status::Pass,
+            format!(
+                "audit: decisions go to syslog at {} ({facility})",
+                settings.socket
+            ),
+        ),
+        Err(err) => Check::new(
+            None,
+            Status::Warn,
+            format!("audit: syslog is not receiving: {err}"),
+        )
+        .fix("start the syslog daemon, or set audit.syslog.socket to the socket it reads"),
+    }
 }

@@ -22,6 +22,7 @@
 //!   keyed by SHA-256, sealed with this user's key by [`seal`], trusted
 //!   between edits by [`fingerprint`]s) and the [`ledger`].
 
+mod audit_doc;
 pub(crate) mod cache;
 mod compile;
 pub mod environment;

@@ -290,6 +290,51 @@ pub struct AuditSettings {
     pub max_bytes: u64,
     /// Rotated files kept (`audit.jsonl.1` … `.N`); 0 keeps none.
     pub keep: u32,
+    /// The JSONL file is written (`file: false` leaves only syslog).
+    pub file: bool,
+    /// Each decision is also sent to the system log.
+    pub syslog: Option<SyslogSettings>,
+}
+
+/// Where decisions are sent to the system log, and as which facility.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SyslogSettings {
+    /// An absolute path: the local syslog daemon's datagram socket.
+    pub socket: String,
+    /// The facility's number (RFC 5424), from [`SyslogSettings::FACILITIES`].
+    pub facility: u8,
+}
+
+impl SyslogSettings {
+    pub(crate) const DEFAULT_SOCKET: &'static str = "/dev/log";
+    /// `authpriv`: a decision is an authorization decision and names what a
+    /// person ran; syslog daemons route this facility to the log only root
+    /// reads (`auth.log` on Debian, `secure` on Red Hat) and keep it out of
+    /// the general one.
+    pub(crate) const DEFAULT_FACILITY: u8 = 10;
+    /// The facilities a program may log as, by name. `kern` is the
+    /// kernel's; the rest of RFC 5424's numbers have no common name.
+    pub const FACILITIES: &'static [(&'static str, u8)] = &[
+        ("user", 1),
+        ("mail", 2),
+        ("daemon", 3),
+        ("auth", 4),
+        ("syslog", 5),
+        ("lpr", 6),
+        ("news", 7),
+        ("uucp", 8),
+        ("cron", 9),
+        ("authpriv", 10),
+        ("ftp", 11),
+        ("local0", 16),
+        ("local1", 17),
+        ("local2", 18),
+        ("local3", 19),
+        ("local4", 20),
+        ("local5", 21),
+        ("local6", 22),
+        ("local7", 23),
+    ];
 }
 
 impl AuditSettings {

@@ -47,8 +47,8 @@ fn temp_dir(tag: &str) -> PathBuf {
 /// `FORMAT_VERSION` and the SHA-256 of the representative policies' cached
 /// bytes when it was last bumped.
 const RECORDED_LAYOUT: (u32, &str) = (
-    12,
-    "f5d8282a480ce01a335caaa950fff46071f9751c65120181d779f31410d85dbf",
+    13,
+    "cd5173e47186e3b8e879e6882fd3d422707d5ebdca226ec353e1bf9ce2a13403",
 );
 
 fn representative_sources() -> Vec<SourceInfo> {
@@ -166,6 +166,11 @@ fn representative_policies() -> Vec<Policy> {
                     path: (i % 2 == 0).then(|| format!("/var/log/warden-{i}.jsonl")),
                     max_bytes: 4096 << i,
                     keep: i as u32,
+                    file: i != 1,
+                    syslog: (i % 2 == 1).then(|| crate::config::model::SyslogSettings {
+                        socket: format!("/run/log-{i}.sock"),
+                        facility: 16 + i as u8,
+                    }),
                 }),
                 tightening_modes: modes[..i].to_vec(),
             };

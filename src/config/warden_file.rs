@@ -7,9 +7,8 @@ use std::collections::HashSet;
 
 use serde::Deserialize;
 
-use super::model::{
-    AuditSettings, Mode, OnError, Risk, Settings, SourceDoc, SourceKind, Unattended,
-};
+use super::audit_doc::AuditDoc;
+use super::model::{Mode, OnError, Risk, Settings, SourceDoc, SourceKind, Unattended};
 use super::spec::{build_rules, RuleCtx, RulesField};
 use super::yaml::lines::{self, Step};
 use super::yaml::{config_error, yaml_error};
@@ -74,11 +73,31 @@ pub(crate) fn parse(
         };
         build_rules(&ctx, field, &mut ids, &mut rules)?;
     }
+    let warnings = unsupported(&mut settings);
     Ok(SourceDoc {
         rules,
         settings,
-        warnings: Vec::new(),
+        warnings,
     })
+}
+
+/// Settings this system cannot carry out, taken out, each with a warning:
+/// syslog is reached through a Unix socket, and elsewhere the option is
+/// said to do nothing rather than failing on every call.
+#[cfg(unix)]
+fn unsupported(_: &mut Settings) -> Vec<String> {
+    Vec::new()
+}
+
+#[cfg(not(unix))]
+fn unsupported(settings: &mut Settings) -> Vec<String> {
+    match settings.audit.as_mut().and_then(|a| a.syslog.take()) {
+        Some(_) => vec![
+            "`audit.syslog` is not supported on this system: no decision is sent to a system log"
+                .to_string(),
+        ],
+        None => Vec::new(),
+    }
 }
 
 /// What a warden or permissions file says, before it becomes a [`SourceDoc`].
@@ -104,62 +123,6 @@ struct WardenDoc {
     exempt: Option<Vec<String>>,
     audit: Option<AuditDoc>,
     rules: Option<RulesField>,
-}
-
-/// `audit:` as written.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct AuditDoc {
-    path: Option<String>,
-    max_bytes: Option<u64>,
-    keep: Option<u32>,
-}
-
-impl AuditDoc {
-    /// Checks the values; a relative path is made absolute against the
-    /// directory of the file that names it.
-    fn settings(self, path: &str, text: &str) -> Result<AuditSettings> {
-        let line = |key: &str| lines::key_line(text, &[Step::Key("audit"), Step::Key(key)]);
-        let max_bytes = self.max_bytes.unwrap_or(AuditSettings::DEFAULT_MAX_BYTES);
-        if max_bytes < AuditSettings::MIN_MAX_BYTES {
-            return Err(config_error(
-                path,
-                line("max_bytes"),
-                format!(
-                    "audit.max_bytes is {max_bytes}; it must be at least {}",
-                    AuditSettings::MIN_MAX_BYTES
-                ),
-            ));
-        }
-        let keep = self.keep.unwrap_or(AuditSettings::DEFAULT_KEEP);
-        if keep > AuditSettings::MAX_KEEP {
-            return Err(config_error(
-                path,
-                line("keep"),
-                format!(
-                    "audit.keep is {keep}; at most {} rotated files are kept",
-                    AuditSettings::MAX_KEEP
-                ),
-            ));
-        }
-        let log = match self.path.as_deref().map(str::trim) {
-            None => None,
-            Some("") => return Err(config_error(path, line("path"), "audit.path is empty")),
-            Some(p) if p.starts_with('/') || p == "~" || p.starts_with("~/") => Some(p.to_string()),
-            Some(p) => {
-                let dir = std::path::Path::new(path)
-                    .parent()
-                    .map(|d| d.display().to_string())
-                    .unwrap_or_default();
-                Some(format!("{}/{p}", dir.trim_end_matches('/')))
-            }
-        };
-        Ok(AuditSettings {
-            path: log,
-            max_bytes,
-            keep,
-        })
-    }
 }
 
 impl WardenDoc {

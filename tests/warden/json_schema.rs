@@ -109,6 +109,12 @@ fn config_schema_refuses_what_the_loader_refuses() {
     assert!(config.is_valid(&yaml(good)));
     let audit = "audit:\n  path: ~/logs/warden.jsonl\n  max_bytes: 4096\n  keep: 0\n";
     assert!(config.is_valid(&yaml(audit)));
+    for syslog in [
+        "audit:\n  syslog: true\n",
+        "audit:\n  file: false\n  syslog:\n    socket: /run/log.sock\n    facility: local3\n",
+    ] {
+        assert!(config.is_valid(&yaml(syslog)), "{syslog:?}");
+    }
     for bad in [
         "mood: cautious\n",
         "mode: careful\n",
@@ -120,6 +126,10 @@ fn config_schema_refuses_what_the_loader_refuses() {
         "audit:\n  keep: 101\n",
         "audit:\n  path: \"\"\n",
         "audit:\n  rotate: daily\n",
+        "audit:\n  file: no\n",
+        "audit:\n  syslog: /dev/log\n",
+        "audit:\n  syslog:\n    facility: kern\n",
+        "audit:\n  syslog:\n    facilty: auth\n",
     ] {
         assert!(!config.is_valid(&yaml(bad)), "schema accepts {bad:?}");
     }

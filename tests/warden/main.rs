@@ -55,6 +55,7 @@ mod schemas;
 mod setup;
 mod soak;
 mod support;
+mod syslog;
 mod uninstall;
 
 fn main() {
@@ -84,6 +85,7 @@ fn main() {
         schemas::tests(),
         setup::tests(),
         soak::tests(),
+        syslog::tests(),
         uninstall::tests(),
     ]
     .into_iter()
