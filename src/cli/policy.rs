@@ -63,13 +63,30 @@ pub(super) fn why(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome,
     // while the call was decided: the cache line says it was rebuilt.
     loaded.refresh_cache_status();
 
+    // The hook offers an ask the agent gets as a block for approval with a
+    // fresh code; `why` changes no state, so it shows where the code goes.
+    let verdict = &explanation.verdict;
+    let mut shown = verdict.clone();
+    if shown.asked_as_block(dialect) {
+        shown.once = Some(crate::verdict::Offer {
+            code: "CODE".into(),
+            minutes: crate::once::OFFERED_FOR.as_secs() / 60,
+        });
+    }
+    if parsed.value("--json").is_some() {
+        return Ok(Outcome {
+            stdout: why_json(&call, &explanation, dialect, &shown.render(dialect)),
+            stderr,
+            code: 0,
+            audit: None,
+        });
+    }
     let mut out = String::new();
     let what = cmd.or(path).unwrap_or_default();
     describe_call(&mut out, &call, what, &options, &loaded);
     super::standing::describe_environment(&mut out, env, &env.vetted(session.as_deref()), &options);
     describe_files(&mut out, &explanation);
     describe_steps(&mut out, &explanation);
-    let verdict = &explanation.verdict;
     let _ = writeln!(
         out,
         "verdict: {} (layer {}, rule {})\n  {}",
@@ -78,14 +95,8 @@ pub(super) fn why(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome,
         verdict.rule_id.as_deref().unwrap_or("none"),
         verdict.message()
     );
-    // The hook offers an ask the agent gets as a block for approval with a
-    // fresh code; `why` changes no state, so it shows where the code goes.
-    let mut shown = verdict.clone();
-    if shown.asked_as_block(dialect) {
-        shown.once = Some(crate::verdict::Offer {
-            code: "CODE".into(),
-            minutes: crate::once::OFFERED_FOR.as_secs() / 60,
-        });
+    if let Some(safer) = verdict.safer_text() {
+        let _ = writeln!(out, "safer: {safer}");
     }
     let _ = writeln!(
         out,
@@ -100,6 +111,46 @@ pub(super) fn why(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome,
         code: 0,
         audit: None,
     })
+}
+
+/// `why --json`: the call, the files it touches, every stage, the verdict
+/// with its safer way, and the line `dialect` gets, as one JSON object.
+fn why_json(call: &ToolCall, explanation: &Explanation, dialect: Dialect, line: &str) -> String {
+    let verdict = &explanation.verdict;
+    let stages: Vec<serde_json::Value> = explanation
+        .steps
+        .iter()
+        .map(|s| serde_json::json!({"name": s.name, "notes": s.notes, "decided": s.decided}))
+        .collect();
+    let files: Vec<serde_json::Value> = explanation
+        .files
+        .iter()
+        .map(|f| {
+            serde_json::json!({
+                "literal": f.literal, "write": f.write, "resolved": f.resolved,
+                "problem": f.problem,
+            })
+        })
+        .collect();
+    // The line is warden's own JSON; kept as text should it ever not parse.
+    let output: serde_json::Value = serde_json::from_str(line).unwrap_or_else(|_| line.into());
+    let object = serde_json::json!({
+        "call": {
+            "tool": call.tool, "kind": call.kind.as_str(), "command": call.command(),
+            "path": call.path, "cwd": call.cwd, "workdir": call.workdir,
+        },
+        "project": explanation.project,
+        "files": files,
+        "stages": stages,
+        "decision": verdict.decision.as_str(),
+        "layer": verdict.layer.as_str(),
+        "rule_id": verdict.rule_id,
+        "message": verdict.message(),
+        "safer": verdict.safer_text(),
+        "agent": dialect.as_str(),
+        "output": output,
+    });
+    format!("{object}\n")
 }
 
 /// The call, the policy's sources, the cache and the environment.

@@ -47,8 +47,8 @@ fn temp_dir(tag: &str) -> PathBuf {
 /// `FORMAT_VERSION` and the SHA-256 of the representative policies' cached
 /// bytes when it was last bumped.
 const RECORDED_LAYOUT: (u32, &str) = (
-    12,
-    "f5d8282a480ce01a335caaa950fff46071f9751c65120181d779f31410d85dbf",
+    13,
+    "29282f074ecfcc0b89d45e3f3e51a5d70899e5883b982ff394452c5072d5549f",
 );
 
 fn representative_sources() -> Vec<SourceInfo> {
@@ -133,6 +133,7 @@ fn representative_rules() -> Vec<RuleSpec> {
             dangerous: true,
             priority: 90 - n as i32,
             description: format!("rule {n} of the layout tripwire"),
+            suggest: (n % 2 == 0).then(|| format!("safer way {n}")),
             protected: true,
             hits: vec![format!("hit {n}")],
             misses: vec![format!("miss {n}"), "another miss".into()],
