@@ -26,32 +26,8 @@ pub(super) fn current_dir(parsed: &Parsed) -> Option<String> {
 }
 
 pub(super) fn why(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome, Error> {
-    let cmd = parsed.value("--cmd");
-    let path = parsed.value("--path");
-    let tool = match (parsed.value("--tool"), cmd, path) {
-        (Some(tool), _, _) => tool,
-        (None, Some(_), _) => "terminal",
-        (None, None, Some(_)) => "write_file",
-        (None, None, None) => {
-            return Err(Error::Usage(
-                "give the call to explain: --cmd COMMAND, --path PATH or --tool NAME".into(),
-            ))
-        }
-    };
-    let cwd = current_dir(parsed);
-    let call = ToolCall::new(tool)
-        .with_cwd(cwd)
-        .with_workdir(parsed.value("--workdir").map(str::to_string))
-        .with_path(path.map(str::to_string));
-    let call = match (call.kind, cmd) {
-        (ToolKind::Shell, Some(cmd)) => call.with_command(cmd),
-        (ToolKind::Shell, None) => {
-            return Err(Error::Usage(format!(
-                "the `{tool}` tool runs a command: give it with --cmd"
-            )))
-        }
-        _ => call,
-    };
+    let (cmd, path) = (parsed.value("--cmd"), parsed.value("--path"));
+    let call = call_to_explain(parsed)?;
     let (dialect, on_ask) = hook::settings(parsed);
     let dialect = dialect.unwrap_or(Dialect::Hermes);
     let mut stderr = String::new();
@@ -111,6 +87,34 @@ pub(super) fn why(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome,
         code: 0,
         audit: None,
     })
+}
+
+/// The call `why` is given: `--tool` (default: the shell with `--cmd`, a
+/// file write with `--path`), in `--cwd` and `--workdir`.
+fn call_to_explain(parsed: &Parsed) -> Result<ToolCall, Error> {
+    let cmd = parsed.value("--cmd");
+    let path = parsed.value("--path");
+    let tool = match (parsed.value("--tool"), cmd, path) {
+        (Some(tool), _, _) => tool,
+        (None, Some(_), _) => "terminal",
+        (None, None, Some(_)) => "write_file",
+        (None, None, None) => {
+            return Err(Error::Usage(
+                "give the call to explain: --cmd COMMAND, --path PATH or --tool NAME".into(),
+            ))
+        }
+    };
+    let call = ToolCall::new(tool)
+        .with_cwd(current_dir(parsed))
+        .with_workdir(parsed.value("--workdir").map(str::to_string))
+        .with_path(path.map(str::to_string));
+    match (call.kind, cmd) {
+        (ToolKind::Shell, Some(cmd)) => Ok(call.with_command(cmd)),
+        (ToolKind::Shell, None) => Err(Error::Usage(format!(
+            "the `{tool}` tool runs a command: give it with --cmd"
+        ))),
+        _ => Ok(call),
+    }
 }
 
 /// `why --json`: the call, the files it touches, every stage, the verdict
