@@ -6,11 +6,32 @@
 //! to lose; exfiltration, reverse shells and the like have none, as the
 //! safer way there is not doing it.
 
-/// `(rule id, what to do instead)`, sorted by id (a test keeps it so, and
-/// checks every id names a rule). Each text is one imperative sentence or
-/// two, in the command's own terms, ending with a full stop.
+/// Writes [`safer`] as one `match` over the ids, and (for the tests) the
+/// rows as a table. A `match` of string literals, not a static table of
+/// them: a table of pointers needs a relocation per string when a
+/// position-independent warden starts, on every call, while a `match`
+/// costs nothing until a rule has matched.
+macro_rules! safer_ways {
+    ($(($id:literal, $text:literal),)*) => {
+        /// The safer way for the rule `id`, when there is one.
+        pub fn safer(id: &str) -> Option<&'static str> {
+            match id {
+                $($id => Some($text),)*
+                _ => None,
+            }
+        }
+
+        /// Every row, in the order written.
+        #[cfg(test)]
+        static SAFER: &[(&str, &str)] = &[$(($id, $text)),*];
+    };
+}
+
+// `(rule id, what to do instead)`, sorted by id (a test keeps it so, and
+// checks every id names a rule). Each text is one imperative sentence or
+// two, in the command's own terms, ending with a full stop.
 #[rustfmt::skip]
-pub(crate) static SAFER: &[(&str, &str)] = &[
+safer_ways! {
     ("accounts.root-equivalent-group", "Use rootless Docker or Podman, or a sudoers rule for the few commands needed, instead of a group that amounts to root."),
     ("accounts.shell-as-other-user", "Run the one command with `sudo CMD` (or `sudo -u USER CMD`) instead of opening a whole shell."),
     ("admin.firewall-disable", "Add the one rule you need (`ufw allow 8080/tcp`) instead of turning the firewall off."),
@@ -122,14 +143,6 @@ pub(crate) static SAFER: &[(&str, &str)] = &[
     ("windows.powershell-encoded", "Pass the script as readable text (`-File script.ps1` or `-Command`) so it can be checked."),
     ("windows.reg-delete", "Export the key first (`reg export KEY backup.reg`) so it can be restored."),
     ("windows.taskkill-force", "Ask it to exit first (`taskkill /PID N` without `/F`), and force only what stays."),
-];
-
-/// The safer way for the rule `id`, when there is one.
-pub fn safer(id: &str) -> Option<&'static str> {
-    SAFER
-        .binary_search_by(|(row, _)| (*row).cmp(id))
-        .ok()
-        .map(|i| SAFER[i].1)
 }
 
 #[cfg(test)]
