@@ -1,4 +1,4 @@
-//! Verdicts as data (decision, deciding layer and rule, subject, reason, later changes) and their one rendering per agent dialect.
+//! Verdicts as data (decision, deciding layer and rule, subject, reason, safer way, later changes) and their one rendering per agent dialect.
 //!
 //! The engine never writes prose: it fills in a [`Verdict`], and the text a
 //! person reads ("Blocked: …", "Needs approval: …") is made here, once, when
