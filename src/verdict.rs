@@ -1,4 +1,4 @@
-//! Verdicts as data (decision, deciding layer and rule, subject, reason, later changes) and their one rendering per agent dialect.
+//! Verdicts as data (decision, deciding layer and rule, subject, reason, safer way, later changes) and their one rendering per agent dialect.
 //!
 //! The engine never writes prose: it fills in a [`Verdict`], and the text a
 //! person reads ("Blocked: …", "Needs approval: …") is made here, once, when
@@ -9,8 +9,6 @@
 use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
-#[cfg(test)]
-use serde_json::Value;
 
 use line::Line;
 
@@ -210,6 +208,10 @@ pub struct Verdict {
     /// How the person approves this call once, when an ask reached the
     /// agent as a block.
     pub once: Option<Offer>,
+    /// A safer way to reach the same goal, when the deciding rule names one
+    /// (a built-in rule's row in [`crate::rules::safer`], a user rule's
+    /// `suggest`).
+    pub safer: Option<Cow<'static, str>>,
 }
 
 /// The code `warden allow-once` approves one call with, and for how long.
@@ -221,6 +223,9 @@ pub struct Offer {
 
 /// How much of a subject a message quotes.
 const QUOTED_CHARS: usize = 160;
+/// How much of a safer way a message says (a user's `suggest` has no
+/// other limit; the built-in ones are shorter).
+const SAFER_CHARS: usize = 300;
 
 impl Verdict {
     /// A verdict with no changes yet.
@@ -239,7 +244,14 @@ impl Verdict {
             reason,
             changes: Vec::new(),
             once: None,
+            safer: None,
         }
+    }
+
+    /// This verdict, saying `safer` is the safer way to the same goal.
+    pub fn with_safer(mut self, safer: Option<Cow<'static, str>>) -> Verdict {
+        self.safer = safer;
+        self
     }
 
     /// The fail-closed verdict for input warden could not judge.
@@ -267,15 +279,34 @@ impl Verdict {
         out
     }
 
-    /// What the deciding layer found and each later change.
+    /// What the deciding layer found, the safer way when there is one,
+    /// and each later change.
     fn findings(&self) -> String {
         let mut out = self.finding();
+        if let Some(safer) = self.safer_text() {
+            out.push_str(" Safer: ");
+            out.push_str(&safer);
+        }
         for change in &self.changes {
             out.push_str(" (");
             out.push_str(&change.text());
             out.push(')');
         }
         out
+    }
+
+    /// The safer way as a message says it: on one line, clipped, and
+    /// ending as a sentence does (a user's `suggest` may leave that out).
+    pub fn safer_text(&self) -> Option<Cow<'_, str>> {
+        let text = clip(self.safer.as_deref()?.trim(), SAFER_CHARS);
+        if text.is_empty() {
+            return None;
+        }
+        Some(if text.ends_with(['.', '!', '?']) {
+            text
+        } else {
+            Cow::Owned(format!("{text}."))
+        })
     }
 
     /// How the person approves this call once, when they can.
@@ -624,173 +655,4 @@ impl Dialect {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn ask() -> Verdict {
-        Verdict::new(
-            Decision::Ask,
-            Layer::Dangerous,
-            Some("git.force-push".into()),
-            "git push -f",
-            Reason::BuiltIn {
-                category: "git force push short flag (rewrites remote history)",
-                why: "it replaces history on the remote",
-                leads: Vec::new(),
-            },
-        )
-    }
-
-    #[test]
-    fn hermes_ask_is_approve_with_rule_key() {
-        let v: Value = serde_json::from_str(&ask().render(Dialect::Hermes)).unwrap();
-        assert_eq!(v["action"], "approve");
-        assert_eq!(v["rule_key"], "git.force-push");
-    }
-
-    #[test]
-    fn codex_ask_becomes_deny_with_instructions() {
-        let v: Value = serde_json::from_str(&ask().render(Dialect::Codex)).unwrap();
-        let out = &v["hookSpecificOutput"];
-        assert_eq!(out["permissionDecision"], "deny");
-        let reason = out["permissionDecisionReason"].as_str().unwrap();
-        assert!(reason.starts_with("Needs approval:") && reason.contains("run it yourself"));
-        assert_eq!(out.as_object().unwrap().len(), 3);
-    }
-
-    #[test]
-    fn native_carries_layer_and_rule() {
-        let v: Value = serde_json::from_str(&ask().render(Dialect::Native)).unwrap();
-        assert_eq!(v["action"], "ask");
-        assert_eq!(v["layer"], "dangerous");
-        assert_eq!(v["rule_id"], "git.force-push");
-    }
-
-    #[test]
-    fn the_lead_follows_the_final_decision() {
-        let mut v = ask();
-        assert!(v
-            .message()
-            .starts_with("Needs approval: `git push -f` is git force push"));
-        v.change(Decision::Block, Change::OnAskBlock);
-        let text = v.message();
-        assert!(text.starts_with("Blocked: `git push -f`"), "{text}");
-        assert!(
-            text.contains("(warden rule git.force-push). (Blocked rather than asked: "),
-            "{text}"
-        );
-    }
-
-    #[test]
-    fn long_subjects_are_clipped_to_one_line() {
-        assert_eq!(clip("a\nb", 10), "a b");
-        assert_eq!(clip(&"x".repeat(200), 160).chars().count(), 161);
-        assert_eq!(clip("ab", 2), "ab");
-        // The borrowed shortcut agrees with the character walk it skips.
-        for text in ["ab", "a\u{7f}b", "a\tb", "é", "abc", "ab~", ""] {
-            for max in 0..4 {
-                let walked: String = text
-                    .chars()
-                    .enumerate()
-                    .take_while(|(n, _)| *n <= max)
-                    .map(|(n, c)| match (n == max, c.is_control()) {
-                        (true, _) => '…',
-                        (false, true) => ' ',
-                        (false, false) => c,
-                    })
-                    .collect();
-                assert_eq!(clip(text, max), walked, "{text:?} {max}");
-            }
-        }
-    }
-
-    #[test]
-    fn other_events_are_no_opinion_for_claude_and_codex() {
-        let v = Verdict::new(
-            Decision::Allow,
-            Layer::Default,
-            None,
-            "",
-            Reason::OtherEvent {
-                event: "PostToolUse".into(),
-            },
-        );
-        for dialect in [Dialect::Hermes, Dialect::Claude, Dialect::Codex] {
-            assert_eq!(v.render(dialect), "{}", "{dialect:?}");
-        }
-    }
-
-    fn allow(layer: Layer) -> Verdict {
-        Verdict::new(
-            Decision::Allow,
-            layer,
-            Some("user.allow-1".into()),
-            "git status",
-            Reason::NoMatch { tool: None },
-        )
-    }
-
-    #[test]
-    fn no_objection_is_no_opinion() {
-        for layer in [Layer::Default, Layer::Mode, Layer::Config] {
-            for dialect in [Dialect::Hermes, Dialect::Claude, Dialect::Codex] {
-                assert_eq!(allow(layer).render(dialect), "{}", "{layer:?} {dialect:?}");
-            }
-        }
-        assert!(allow(Layer::Default)
-            .render(Dialect::Native)
-            .contains(r#""action":"allow""#));
-    }
-
-    #[test]
-    fn only_the_users_allow_rule_grants_and_only_to_claude() {
-        let granted = allow(Layer::User).render(Dialect::Claude);
-        assert!(
-            granted.contains(r#""permissionDecision":"allow""#),
-            "{granted}"
-        );
-        assert_eq!(allow(Layer::User).render(Dialect::Codex), "{}");
-        assert_eq!(allow(Layer::User).render(Dialect::Hermes), "{}");
-        // An ask approved by post-processing (yolo, no human) is not the
-        // user's rule: Claude's own checks still run.
-        let mut approved = ask();
-        approved.layer = Layer::User;
-        approved.change(Decision::Allow, Change::Yolo);
-        assert_eq!(approved.render(Dialect::Claude), "{}");
-    }
-
-    #[test]
-    fn only_an_ask_that_reaches_the_agent_as_a_block_is_offered() {
-        let mut blocked = ask();
-        blocked.change(Decision::Block, Change::OnAskBlock);
-        assert!(blocked.asked_as_block(Dialect::Hermes));
-        assert!(ask().asked_as_block(Dialect::Codex));
-        for d in [Dialect::Hermes, Dialect::Claude, Dialect::Native] {
-            assert!(!ask().asked_as_block(d), "{d:?}");
-        }
-        let mut floor = ask();
-        (floor.decision, floor.layer) = (Decision::Block, Layer::Hardline);
-        assert!(!floor.asked_as_block(Dialect::Codex));
-        floor.changes.push(Change::OnAskBlock);
-        assert!(!floor.asked_as_block(Dialect::Hermes));
-        let mut offered = ask();
-        offered.once = Some(Offer {
-            code: "K7M2QX".into(),
-            minutes: 10,
-        });
-        let v: Value = serde_json::from_str(&offered.render(Dialect::Codex)).unwrap();
-        let reason = v["hookSpecificOutput"]["permissionDecisionReason"]
-            .as_str()
-            .unwrap();
-        assert!(reason.contains("yourself in a terminal. To let this one call run once, run `warden allow-once K7M2QX`"), "{reason}");
-    }
-
-    #[test]
-    fn on_ask_block_says_how_to_run_it() {
-        let mut v = ask();
-        v.change(Decision::Block, Change::OnAskBlock);
-        let out: Value = serde_json::from_str(&v.render(Dialect::Hermes)).unwrap();
-        assert_eq!(out["action"], "block");
-        assert!(out["message"].as_str().unwrap().contains("run it yourself"));
-    }
-}
+mod tests;

@@ -26,32 +26,8 @@ pub(super) fn current_dir(parsed: &Parsed) -> Option<String> {
 }
 
 pub(super) fn why(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome, Error> {
-    let cmd = parsed.value("--cmd");
-    let path = parsed.value("--path");
-    let tool = match (parsed.value("--tool"), cmd, path) {
-        (Some(tool), _, _) => tool,
-        (None, Some(_), _) => "terminal",
-        (None, None, Some(_)) => "write_file",
-        (None, None, None) => {
-            return Err(Error::Usage(
-                "give the call to explain: --cmd COMMAND, --path PATH or --tool NAME".into(),
-            ))
-        }
-    };
-    let cwd = current_dir(parsed);
-    let call = ToolCall::new(tool)
-        .with_cwd(cwd)
-        .with_workdir(parsed.value("--workdir").map(str::to_string))
-        .with_path(path.map(str::to_string));
-    let call = match (call.kind, cmd) {
-        (ToolKind::Shell, Some(cmd)) => call.with_command(cmd),
-        (ToolKind::Shell, None) => {
-            return Err(Error::Usage(format!(
-                "the `{tool}` tool runs a command: give it with --cmd"
-            )))
-        }
-        _ => call,
-    };
+    let (cmd, path) = (parsed.value("--cmd"), parsed.value("--path"));
+    let call = call_to_explain(parsed)?;
     let (dialect, on_ask) = hook::settings(parsed);
     let dialect = dialect.unwrap_or(Dialect::Hermes);
     let mut stderr = String::new();
@@ -63,13 +39,30 @@ pub(super) fn why(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome,
     // while the call was decided: the cache line says it was rebuilt.
     loaded.refresh_cache_status();
 
+    // The hook offers an ask the agent gets as a block for approval with a
+    // fresh code; `why` changes no state, so it shows where the code goes.
+    let verdict = &explanation.verdict;
+    let mut shown = verdict.clone();
+    if shown.asked_as_block(dialect) {
+        shown.once = Some(crate::verdict::Offer {
+            code: "CODE".into(),
+            minutes: crate::once::OFFERED_FOR.as_secs() / 60,
+        });
+    }
+    if parsed.value("--json").is_some() {
+        return Ok(Outcome {
+            stdout: why_json(&call, &explanation, dialect, &shown.render(dialect)),
+            stderr,
+            code: 0,
+            audit: None,
+        });
+    }
     let mut out = String::new();
     let what = cmd.or(path).unwrap_or_default();
     describe_call(&mut out, &call, what, &options, &loaded);
     super::standing::describe_environment(&mut out, env, &env.vetted(session.as_deref()), &options);
     describe_files(&mut out, &explanation);
     describe_steps(&mut out, &explanation);
-    let verdict = &explanation.verdict;
     let _ = writeln!(
         out,
         "verdict: {} (layer {}, rule {})\n  {}",
@@ -78,14 +71,8 @@ pub(super) fn why(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome,
         verdict.rule_id.as_deref().unwrap_or("none"),
         verdict.message()
     );
-    // The hook offers an ask the agent gets as a block for approval with a
-    // fresh code; `why` changes no state, so it shows where the code goes.
-    let mut shown = verdict.clone();
-    if shown.asked_as_block(dialect) {
-        shown.once = Some(crate::verdict::Offer {
-            code: "CODE".into(),
-            minutes: crate::once::OFFERED_FOR.as_secs() / 60,
-        });
+    if let Some(safer) = verdict.safer_text() {
+        let _ = writeln!(out, "safer: {safer}");
     }
     let _ = writeln!(
         out,
@@ -100,6 +87,74 @@ pub(super) fn why(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome,
         code: 0,
         audit: None,
     })
+}
+
+/// The call `why` is given: `--tool` (default: the shell with `--cmd`, a
+/// file write with `--path`), in `--cwd` and `--workdir`.
+fn call_to_explain(parsed: &Parsed) -> Result<ToolCall, Error> {
+    let cmd = parsed.value("--cmd");
+    let path = parsed.value("--path");
+    let tool = match (parsed.value("--tool"), cmd, path) {
+        (Some(tool), _, _) => tool,
+        (None, Some(_), _) => "terminal",
+        (None, None, Some(_)) => "write_file",
+        (None, None, None) => {
+            return Err(Error::Usage(
+                "give the call to explain: --cmd COMMAND, --path PATH or --tool NAME".into(),
+            ))
+        }
+    };
+    let call = ToolCall::new(tool)
+        .with_cwd(current_dir(parsed))
+        .with_workdir(parsed.value("--workdir").map(str::to_string))
+        .with_path(path.map(str::to_string));
+    match (call.kind, cmd) {
+        (ToolKind::Shell, Some(cmd)) => Ok(call.with_command(cmd)),
+        (ToolKind::Shell, None) => Err(Error::Usage(format!(
+            "the `{tool}` tool runs a command: give it with --cmd"
+        ))),
+        _ => Ok(call),
+    }
+}
+
+/// `why --json`: the call, the files it touches, every stage, the verdict
+/// with its safer way, and the line `dialect` gets, as one JSON object.
+fn why_json(call: &ToolCall, explanation: &Explanation, dialect: Dialect, line: &str) -> String {
+    let verdict = &explanation.verdict;
+    let stages: Vec<serde_json::Value> = explanation
+        .steps
+        .iter()
+        .map(|s| serde_json::json!({"name": s.name, "notes": s.notes, "decided": s.decided}))
+        .collect();
+    let files: Vec<serde_json::Value> = explanation
+        .files
+        .iter()
+        .map(|f| {
+            serde_json::json!({
+                "literal": f.literal, "write": f.write, "resolved": f.resolved,
+                "problem": f.problem,
+            })
+        })
+        .collect();
+    // The line is warden's own JSON; kept as text should it ever not parse.
+    let output: serde_json::Value = serde_json::from_str(line).unwrap_or_else(|_| line.into());
+    let object = serde_json::json!({
+        "call": {
+            "tool": call.tool, "kind": call.kind.as_str(), "command": call.command(),
+            "path": call.path, "cwd": call.cwd, "workdir": call.workdir,
+        },
+        "project": explanation.project,
+        "files": files,
+        "stages": stages,
+        "decision": verdict.decision.as_str(),
+        "layer": verdict.layer.as_str(),
+        "rule_id": verdict.rule_id,
+        "message": verdict.message(),
+        "safer": verdict.safer_text(),
+        "agent": dialect.as_str(),
+        "output": output,
+    });
+    format!("{object}\n")
 }
 
 /// The call, the policy's sources, the cache and the environment.

@@ -46,6 +46,7 @@ pub(super) fn run(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome,
             } else {
                 format!("{} ({})", rule.describe(), rule.description)
             },
+            safer: rule.suggest.clone(),
             source: policy.origin(rule),
             hits: rule.hits.len(),
             misses: rule.misses.len(),
@@ -65,7 +66,7 @@ pub(super) fn run(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome,
                     serde_json::json!({
                         "id": e.id, "layer": e.layer, "decision": e.decision,
                         "description": e.description, "source": e.source,
-                        "hits": e.hits, "misses": e.misses,
+                        "hits": e.hits, "misses": e.misses, "safer": e.safer,
                     })
                 )
             })
@@ -81,7 +82,8 @@ pub(super) fn run(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome,
     })
 }
 
-/// Aligned columns for a terminal; the description last, since it is long.
+/// Aligned columns for a terminal; the description last, since it is long,
+/// and the safer way, where there is one, on an indented line of its own.
 fn table(entries: &[Entry]) -> String {
     let width = |f: fn(&Entry) -> usize, title: &str| {
         entries.iter().map(f).max().unwrap_or(0).max(title.len())
@@ -101,6 +103,9 @@ fn table(entries: &[Entry]) -> String {
             "{:wi$}  {:wl$}  {:wd$}  {:ws$}  {:>3}/{:<3}   {}\n",
             e.id, e.layer, e.decision, e.source, e.hits, e.misses, e.description
         ));
+        if let Some(safer) = &e.safer {
+            out.push_str(&format!("{:wi$}  safer: {safer}\n", ""));
+        }
     }
     out.push_str(&format!("{} rules\n", entries.len()));
     out

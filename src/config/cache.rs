@@ -33,7 +33,7 @@ use crate::error::{Error, Result};
 /// index), or what an entry vouches for (every entry is compiled from files
 /// that had settled, and [`read_latest`] relies on it): a cache built the old
 /// way would still decode, and mislead.
-pub(crate) const FORMAT_VERSION: u32 = 13;
+pub(crate) const FORMAT_VERSION: u32 = 14;
 
 const MAGIC: [u8; 8] = *b"WRDNPOL\x01";
 const KEY_AT: usize = 12;

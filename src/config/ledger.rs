@@ -120,6 +120,7 @@ pub(crate) fn same_rule(a: &RuleSpec, b: &RuleSpec) -> bool {
         dangerous,
         priority,
         description,
+        suggest,
         protected,
         hits,
         misses,
@@ -135,6 +136,7 @@ pub(crate) fn same_rule(a: &RuleSpec, b: &RuleSpec) -> bool {
         && *dangerous == b.dangerous
         && *priority == b.priority
         && *description == b.description
+        && *suggest == b.suggest
         && *protected == b.protected
         && *hits == b.hits
         && *misses == b.misses
@@ -376,6 +378,7 @@ mod tests {
             dangerous: false,
             priority: DEFAULT_PRIORITY,
             description: String::new(),
+            suggest: None,
             protected,
             hits: Vec::new(),
             misses: Vec::new(),

@@ -133,6 +133,10 @@ pub struct RuleSpec {
     /// Highest wins; default 50.
     pub priority: i32,
     pub description: String,
+    /// A safer way to reach the same goal, shown with the verdict (`suggest:`
+    /// in the YAML; deny and ask rules only).
+    #[serde(default)]
+    pub suggest: Option<String>,
     /// Keep enforcing this rule from the ledger if it disappears or changes,
     /// until the user runs `warden bless`.
     pub protected: bool,
@@ -182,6 +186,7 @@ impl RuleSpec {
             dangerous: false,
             priority: DEFAULT_PRIORITY,
             description: String::new(),
+            suggest: None,
             protected: false,
             hits: Vec::new(),
             misses: Vec::new(),

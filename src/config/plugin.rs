@@ -181,6 +181,7 @@ impl Entry {
             dangerous: section == Section::Patterns,
             priority: DEFAULT_PRIORITY,
             description: self.description,
+            suggest: None,
             protected: self.protected,
             hits: self.examples,
             misses: Vec::new(),

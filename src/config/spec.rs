@@ -192,6 +192,7 @@ pub(crate) struct RawEntry {
     pub(crate) priority: i32,
     pub(crate) scope: Option<String>,
     pub(crate) description: String,
+    pub(crate) suggest: Option<String>,
     pub(crate) protected: bool,
     pub(crate) case_insensitive: bool,
     pub(crate) hits: Vec<String>,
@@ -288,6 +289,7 @@ impl<'de> Visitor<'de> for EntrySeed {
             priority: DEFAULT_PRIORITY,
             scope: None,
             description: String::new(),
+            suggest: None,
             protected: false,
             case_insensitive: false,
             hits: Vec::new(),
@@ -313,6 +315,7 @@ struct EntryMap {
     decision: Option<DecisionWord>,
     priority: Option<i32>,
     description: Option<String>,
+    suggest: Option<String>,
     #[serde(default)]
     protected: bool,
     #[serde(default)]
@@ -372,6 +375,17 @@ impl EntryMap {
             .scope
             .map(|s| s.trim().to_string())
             .filter(|s| !s.is_empty() && s != "everywhere");
+        let suggest = match self.suggest.map(|s| s.trim().to_string()) {
+            Some(s) if s.is_empty() => {
+                return Err("empty `suggest`: say the safer way, or leave the key out".into())
+            }
+            Some(_) if decision == Decision::Allow => {
+                return Err("`suggest` is for deny and ask rules: an allow rule lets \
+                            the call run"
+                    .into())
+            }
+            suggest => suggest,
+        };
         let examples = self.examples.unwrap_or_default();
         Ok(RawEntry {
             id,
@@ -381,6 +395,7 @@ impl EntryMap {
             priority: self.priority.unwrap_or(DEFAULT_PRIORITY),
             scope,
             description: self.description.unwrap_or_default(),
+            suggest,
             protected: self.protected,
             case_insensitive: self.ignore_case,
             hits: examples.hits,
@@ -505,6 +520,7 @@ pub(crate) fn build_rules(
                 dangerous: false,
                 priority: entry.priority,
                 description: entry.description,
+                suggest: entry.suggest,
                 protected: entry.protected,
                 hits: entry.hits,
                 misses: entry.misses,

@@ -410,6 +410,7 @@ rules:
       decision: deny
       priority: 90
       description: never push to prod
+      suggest: push to staging and let CI promote it
       protected: true
       ignore_case: true
       examples:
@@ -425,6 +426,10 @@ rules:
         assert_eq!(rule.decision, Decision::Block);
         assert_eq!(rule.priority, 90);
         assert_eq!(rule.description, "never push to prod");
+        assert_eq!(
+            rule.suggest.as_deref(),
+            Some("push to staging and let CI promote it")
+        );
         assert!(rule.protected && rule.case_insensitive);
         assert_eq!(rule.hits, vec!["git push origin prod"]);
         assert_eq!(rule.misses, vec!["git push origin dev"]);
@@ -442,7 +447,7 @@ rules:
         assert_eq!(rule.priority, DEFAULT_PRIORITY);
         assert_eq!(rule.scope, None);
         assert!(rule.description.is_empty() && !rule.protected && !rule.case_insensitive);
-        assert!(rule.hits.is_empty() && rule.misses.is_empty());
+        assert!(rule.hits.is_empty() && rule.misses.is_empty() && rule.suggest.is_none());
     }
 
     #[test]
@@ -497,6 +502,13 @@ rules:
             ("    - {tool: x, id: ' '}\n", "empty `id`"),
             ("    - {tool: x, decision: maybe}\n", "maybe"),
             ("    - {tool: x, priority: high}\n", "priority"),
+            ("    - {tool: x, suggest: ''}\n", "empty `suggest`"),
+            ("    - {tool: x, suggest: '  '}\n", "empty `suggest`"),
+            ("    - {tool: x, suggest: [a, b]}\n", "invalid type"),
+            (
+                "    - {tool: x, decision: allow, suggest: y}\n",
+                "`decision: allow` in the `deny` section",
+            ),
             ("    - 42\n", "invalid type"),
         ];
         for (entry, needle) in cases {
@@ -546,6 +558,22 @@ rules:
         let (line, message) = err(warden("rules:\n  - read_file\n"));
         assert_eq!(line, Some(2));
         assert!(message.contains("decision"), "{message}");
+    }
+
+    #[test]
+    fn an_allow_rule_has_no_safer_way_to_suggest() {
+        let (line, message) = err(warden(
+            "rules:\n  allow:\n    - terminal\n    - {tool: x, suggest: y}\n",
+        ));
+        assert_eq!(line, Some(4));
+        assert!(
+            message.contains("`suggest` is for deny and ask"),
+            "{message}"
+        );
+        let rules = warden("rules:\n  - {tool: x, decision: ask, suggest: ' y '}\n")
+            .unwrap()
+            .rules;
+        assert_eq!(rules[0].suggest.as_deref(), Some("y"));
     }
 
     #[test]

@@ -730,6 +730,7 @@ pub(crate) fn verdict(touched: &Touched, rule: &'static PathRule, layer: Layer) 
             unresolved: r.problem.clone(),
         },
     )
+    .with_safer(crate::rules::safer(rule.id).map(std::borrow::Cow::Borrowed))
 }
 
 #[cfg(test)]

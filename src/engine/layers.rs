@@ -1,5 +1,7 @@
 //! The stages in their order ([`STAGES`]) and the layers' functions: each looks at the call's context and may decide.
 
+use std::borrow::Cow;
+
 use once_cell::sync::Lazy;
 
 use super::{fallback, files, post, user, Context, Note, Stage, Step};
@@ -245,7 +247,8 @@ fn user_rules(cx: &mut Context<'_>) -> Step {
             description: won.rule.description.clone(),
             origin: policy.origin(&won.rule),
         },
-    );
+    )
+    .with_safer(won.rule.suggest.clone().map(Cow::Owned));
     Step {
         verdict: Some(verdict),
         notes,
@@ -320,6 +323,7 @@ fn dangerous(cx: &mut Context<'_>) -> Step {
                 command,
                 reason,
             )
+            .with_safer(rule.suggest.clone().map(Cow::Owned))
         })
     };
     Step { verdict, notes }
@@ -565,4 +569,5 @@ fn built_in_verdict(hit: &Hit<'static>, layer: Layer) -> Verdict {
                 .unwrap_or_default(),
         },
     )
+    .with_safer(rules::safer(rule.id).map(Cow::Borrowed))
 }

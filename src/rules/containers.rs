@@ -107,8 +107,8 @@ pub static RULES: &[Rule] = &[
         reason: "it destroys every resource the configuration manages",
         decision: Decision::Ask,
         matcher: Matcher::Check { programs: &["terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf"], check: infra_destroy },
-        hits: &["terraform destroy -auto-approve", "terraform -chdir=infra apply -destroy", "tofu destroy", "terragrunt run-all destroy", "pulumi destroy --yes -s prod", "terragrunt destroy-all", "pulumi down -s dev"],
-        misses: &["terraform plan -destroy", "terraform apply -auto-approve", "terraform plan", "pulumi preview", "terraform help destroy"],
+        hits: &["terraform destroy -auto-approve", "terraform -chdir=infra apply -destroy", "tofu destroy", "terragrunt run-all destroy", "pulumi destroy --yes -s prod", "terragrunt destroy-all", "pulumi down -s dev", "pulumi destroy --preview-only=false -s prod"],
+        misses: &["terraform plan -destroy", "terraform apply -auto-approve", "terraform plan", "pulumi preview", "terraform help destroy", "pulumi destroy --preview-only -s prod", "pulumi down --preview-only=true"],
     },
     Rule {
         id: "containers.helm-uninstall",
@@ -403,8 +403,10 @@ fn kubectl_delete(cmd: &Command) -> bool {
 
 fn infra_destroy(cmd: &Command) -> bool {
     let ops = cmd.operands();
-    // `terraform help destroy` prints the manual.
-    if ops.first() == Some(&"help") {
+    // `terraform help destroy` prints the manual; `pulumi destroy
+    // --preview-only` shows what would go and stops there.
+    let preview = |a: &String| a == "--preview-only" || a == "--preview-only=true";
+    if ops.first() == Some(&"help") || (cmd.program == "pulumi" && cmd.args.iter().any(preview)) {
         return false;
     }
     let apply_destroy =

@@ -54,6 +54,7 @@ mod privileged;
 mod processes;
 mod remote;
 mod reveal;
+mod safer;
 mod secrets;
 mod security;
 mod services;
@@ -79,6 +80,7 @@ use std::rc::Rc;
 
 use crate::shell::{Analysis, Command, Through};
 use crate::verdict::Decision;
+pub use safer::safer;
 pub use signs::Signs;
 pub(crate) use system::runs_sudo;
 pub use tables::{

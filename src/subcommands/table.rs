@@ -98,6 +98,12 @@ static WHY_FLAGS: &[Flag] = &[
         choices: &["ask", "block"],
         help: "as the hook's --on-ask: `block` turns an ask into a block",
     },
+    Flag {
+        long: "--json",
+        value: None,
+        choices: &[],
+        help: "one JSON object: the call, its files, every stage, the verdict,\nthe safer way and the agent's line",
+    },
 ];
 
 static RULES_FLAGS: &[Flag] = &[
@@ -285,10 +291,11 @@ pub static SUBCOMMANDS: &[Spec] = &[
         sub: Sub::Why,
         name: "why",
         summary: "show every stage's view of one call: sources, matching rules, the verdict",
-        usage: "[--tool NAME] (--cmd COMMAND | --path PATH) [OPTIONS]",
+        usage: "[--tool NAME] (--cmd COMMAND | --path PATH) [--json] [OPTIONS]",
         about: "Decides one call as the hook would and shows how: the policy files with their\n\
                 tiers, the cache, every layer in order with what it saw (rules with file and\n\
-                line), post-processing, the verdict, and the line the agent would get.",
+                line), post-processing, the verdict, the safer way to the same goal where the\n\
+                deciding rule names one, and the line the agent would get.",
         flags: WHY_FLAGS,
         actions: NO_ACTIONS,
         operands: Operands::None,
@@ -298,12 +305,13 @@ pub static SUBCOMMANDS: &[Spec] = &[
     Spec {
         sub: Sub::Rules,
         name: "rules",
-        summary: "list every rule, built-in and yours: id, layer, decision, source, examples",
+        summary: "list every rule, built-in and yours: id, layer, decision, source, examples, safer way",
         usage: "list [--layer LAYER] [--group GROUP] [--json | --markdown] [--cwd DIR] | sinks",
         about: "Lists the rules that decide calls in DIR (default: the current directory):\n\
                 the built-in rules with their file, and your rules from every policy file\n\
-                with file and line, each with its layer, decision, what it catches and how\n\
-                many examples (must match / must not) prove it. --markdown prints the\n\
+                with file and line, each with its layer, decision, what it catches, how many\n\
+                examples (must match / must not) prove it, and the safer way to the same goal\n\
+                where there is one. --markdown prints the\n\
                 built-in rules as docs/rules.md. sinks prints, as a Markdown table, every\n\
                 option, setting and subcommand known to hand code to a program, with the\n\
                 language warden judges that code in.",

@@ -105,7 +105,7 @@ fn starter_config_fits_the_config_schema() {
 /// before `warden lint` does.
 fn config_schema_refuses_what_the_loader_refuses() {
     let config = validator(&schema("examples/config.schema.json"));
-    let good = "mode: cautious\nrules:\n  deny:\n    - \"terminal(git push --force:*)\"\n    - {regex: 'terraform\\s+destroy', examples: {hits: [terraform destroy]}}\n";
+    let good = "mode: cautious\nrules:\n  deny:\n    - \"terminal(git push --force:*)\"\n    - {regex: 'terraform\\s+destroy', suggest: run terraform plan -destroy, examples: {hits: [terraform destroy]}}\n";
     assert!(config.is_valid(&yaml(good)));
     let audit = "audit:\n  path: ~/logs/warden.jsonl\n  max_bytes: 4096\n  keep: 0\n";
     assert!(config.is_valid(&yaml(audit)));
@@ -121,6 +121,7 @@ fn config_schema_refuses_what_the_loader_refuses() {
         "rules:\n  refuse: []\n",
         "rules:\n  deny:\n    - {regexp: x}\n",
         "rules:\n  deny:\n    - {pattern: x, priority: high}\n",
+        "rules:\n  deny:\n    - {pattern: x, suggest: \"\"}\n",
         "on_error: maybe\n",
         "audit:\n  max_bytes: 100\n",
         "audit:\n  keep: 101\n",

@@ -51,6 +51,7 @@ mod once;
 mod policy;
 mod robustness;
 mod rules;
+mod safer;
 mod schemas;
 mod setup;
 mod soak;
@@ -82,6 +83,7 @@ fn main() {
         policy::tests(),
         robustness::tests(),
         rules::tests(),
+        safer::tests(),
         schemas::tests(),
         setup::tests(),
         soak::tests(),
