@@ -342,6 +342,14 @@ pub struct Call {
     pub session: Option<String>,
 }
 
+/// `input` as text with every object's keys sorted: a retry whose input
+/// lists the same members in another order is the same call.
+fn canonical(input: &serde_json::Value) -> String {
+    let mut input = input.clone();
+    input.sort_all_objects();
+    input.to_string()
+}
+
 impl Call {
     /// The call `call`, whose payload's `tool_input` was `input` (for tools
     /// other than a shell, the whole input is what the call does). A shell
@@ -351,10 +359,7 @@ impl Call {
         let dir = call.tool_dir(home).or_else(|| call.workdir.clone());
         let what = match call.command() {
             Some(command) => format!("command\0{command}"),
-            None => format!(
-                "input\0{}",
-                input.map_or_else(String::new, serde_json::Value::to_string)
-            ),
+            None => format!("input\0{}", input.map_or_else(String::new, canonical)),
         };
         let parts: [&[u8]; 6] = [
             call.agent.name().as_bytes(),

@@ -3,7 +3,8 @@
 use std::path::{Path, PathBuf};
 
 use super::hooks_json::{self, Entry};
-use super::json_doc::Json;
+use serde_json::Value;
+
 use super::{edit_json, hook_command, Agent, Homes, Kind, Options, Report};
 
 /// The tools warden judges in Claude Code: the shell and the file writers.
@@ -38,7 +39,7 @@ pub fn install(homes: &Homes, options: &Options, report: &mut Report) {
     let entry = entry(&options.warden);
     let mut disabled = false;
     let written = edit_json(report, agent, options, &path, |doc| {
-        disabled = doc.get("disableAllHooks").and_then(Json::as_bool) == Some(true);
+        disabled = doc.get("disableAllHooks").and_then(Value::as_bool) == Some(true);
         hooks_json::register(doc, &entry)
     });
     if written && disabled {

@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
 use super::hooks_json::{self, Entry, Found};
-use super::json_doc::Json;
+use super::json_doc;
 use super::process::LineSession;
 use super::{edit_json, files, hook_command, Agent, Homes, Kind, Options, Report};
 
@@ -204,7 +204,7 @@ fn read_found(file: &Path) -> Vec<Found> {
         .ok()
         .flatten()
         .unwrap_or_default();
-    Json::parse(&text)
+    json_doc::parse(&text)
         .map(|doc| hooks_json::find(&doc))
         .unwrap_or_default()
 }

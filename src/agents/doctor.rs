@@ -7,7 +7,7 @@ use regex::Regex;
 use serde_json::{json, Value};
 
 use super::hooks_json::{self, Found};
-use super::json_doc::Json;
+use super::json_doc;
 use super::{claude, codex, command_words, files, hermes, hermes_yaml, is_warden, process};
 use super::{Agent, Homes};
 
@@ -276,7 +276,7 @@ fn claude_checks(homes: &Homes, checks: &mut Vec<Check>) {
     let Some((doc, found)) = json_hooks(agent, &file, checks) else {
         return;
     };
-    if doc.get("disableAllHooks").and_then(Json::as_bool) == Some(true) {
+    if doc.get("disableAllHooks").and_then(Value::as_bool) == Some(true) {
         checks.push(
             Check::new(
                 Some(agent),
@@ -341,12 +341,12 @@ fn json_hooks(
     agent: Agent,
     file: &std::path::Path,
     checks: &mut Vec<Check>,
-) -> Option<(Json, Found)> {
+) -> Option<(Value, Found)> {
     let text = files::read_optional(file)
         .ok()
         .flatten()
         .unwrap_or_default();
-    let doc = match Json::parse(&text) {
+    let doc = match json_doc::parse(&text) {
         Ok(doc) => doc,
         Err(err) => {
             checks.push(Check::new(

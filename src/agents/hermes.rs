@@ -4,7 +4,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::hermes_yaml::{self, Entry};
-use super::json_doc::Json;
+use serde_json::Value;
+
+use super::json_doc;
 use super::{edit_json, edit_text, files, hook_command, is_warden, process};
 use super::{Agent, Homes, Kind, Options, Report};
 
@@ -185,8 +187,11 @@ pub fn uninstall(homes: &Homes, options: &Options, report: &mut Report) {
         edit_json(report, agent, options, &allowlist, |doc| {
             let removed = remove_consent(doc, |_| true)?;
             // Hermes makes the file again when it records consent.
-            if doc.get("approvals").is_some_and(Json::is_empty_container) {
-                doc.remove("approvals");
+            if doc
+                .get("approvals")
+                .is_some_and(json_doc::is_empty_container)
+            {
+                json_doc::remove(doc, "approvals");
             }
             Ok(if removed == 0 {
                 Vec::new()
@@ -288,16 +293,16 @@ pub fn has_consent(home: &Path, command: &str) -> bool {
     let Ok(Some(text)) = files::read_optional(&allowlist_file(home)) else {
         return false;
     };
-    let Ok(doc) = Json::parse(&text) else {
+    let Ok(doc) = json_doc::parse(&text) else {
         return false;
     };
     doc.get("approvals")
-        .and_then(Json::as_array)
+        .and_then(Value::as_array)
         .into_iter()
         .flatten()
         .any(|a| {
-            a.get("event").and_then(Json::as_str) == Some(EVENT)
-                && a.get("command").and_then(Json::as_str) == Some(command)
+            a.get("event").and_then(Value::as_str) == Some(EVENT)
+                && a.get("command").and_then(Value::as_str) == Some(command)
         })
 }
 
@@ -310,8 +315,8 @@ fn record_consent(home: &Path, command: &str, options: &Options, report: &mut Re
     let mtime = std::fs::metadata(&options.warden)
         .and_then(|m| m.modified())
         .map(files::iso_utc)
-        .map(Json::string)
-        .unwrap_or(Json::Null);
+        .map(Value::from)
+        .unwrap_or(Value::Null);
     edit_json(report, Agent::Hermes, options, &file, |doc| {
         let stale = remove_consent(doc, |c| c != command)?;
         if has_record(doc, command) {
@@ -323,35 +328,34 @@ fn record_consent(home: &Path, command: &str, options: &Options, report: &mut Re
                 Vec::new()
             });
         }
-        let approvals = doc
-            .entry("approvals", || Json::Array(Vec::new()))
-            .and_then(Json::as_array_mut)
+        let approvals = json_doc::entry(doc, "approvals", || Value::Array(Vec::new()))
+            .and_then(Value::as_array_mut)
             .ok_or("`approvals` is not a list")?;
         // Keys sorted, as Hermes writes them.
-        approvals.push(Json::object(vec![
-            ("approved_at", Json::string(now)),
-            ("command", Json::string(command)),
-            ("event", Json::string(EVENT)),
-            ("script_mtime_at_approval", mtime),
-        ]));
+        approvals.push(serde_json::json!({
+            "approved_at": now,
+            "command": command,
+            "event": EVENT,
+            "script_mtime_at_approval": mtime,
+        }));
         Ok(vec![format!(
             "recorded your consent to Hermes running `{command}` (--accept-hooks)"
         )])
     });
 }
 
-fn has_record(doc: &Json, command: &str) -> bool {
+fn has_record(doc: &Value, command: &str) -> bool {
     doc.get("approvals")
-        .and_then(Json::as_array)
+        .and_then(Value::as_array)
         .into_iter()
         .flatten()
-        .any(|a| a.get("command").and_then(Json::as_str) == Some(command))
+        .any(|a| a.get("command").and_then(Value::as_str) == Some(command))
 }
 
 /// Removes the records of warden commands that `which` selects; returns
 /// how many went.
-fn remove_consent(doc: &mut Json, which: impl Fn(&str) -> bool) -> Result<usize, String> {
-    if !matches!(doc, Json::Object(_)) {
+fn remove_consent(doc: &mut Value, which: impl Fn(&str) -> bool) -> Result<usize, String> {
+    if !matches!(doc, Value::Object(_)) {
         return Err("not a JSON object".into());
     }
     let Some(approvals) = doc.get_mut("approvals") else {
@@ -362,8 +366,8 @@ fn remove_consent(doc: &mut Json, which: impl Fn(&str) -> bool) -> Result<usize,
         .ok_or("`approvals` is not a list")?;
     let before = list.len();
     list.retain(|a| {
-        let event = a.get("event").and_then(Json::as_str);
-        let command = a.get("command").and_then(Json::as_str).unwrap_or("");
+        let event = a.get("event").and_then(Value::as_str);
+        let command = a.get("command").and_then(Value::as_str).unwrap_or("");
         !(event == Some(EVENT) && is_warden(command) && which(command))
     });
     Ok(before - list.len())

@@ -1,7 +1,9 @@
 //! The `PreToolUse` hook list that Claude Code's `settings.json` and Codex's `hooks.json` share: warden's entry added, found and removed.
 
 use super::is_warden;
-use super::json_doc::Json;
+use serde_json::Value;
+
+use super::json_doc;
 
 /// warden's handler and the matcher group it sits in.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,7 +29,7 @@ const EVENT: &str = "PreToolUse";
 /// Puts `entry` in `doc` as a matcher group of its own at the end of the
 /// `PreToolUse` list, after taking out every warden handler already there,
 /// so running it twice leaves one. Returns what it changed, for the person.
-pub fn register(doc: &mut Json, entry: &Entry) -> Result<Vec<String>, String> {
+pub fn register(doc: &mut Value, entry: &Entry) -> Result<Vec<String>, String> {
     check_shape(doc)?;
     let mut notes = Vec::new();
     let removed = remove_warden(doc);
@@ -37,21 +39,13 @@ pub fn register(doc: &mut Json, entry: &Entry) -> Result<Vec<String>, String> {
             if removed == 1 { "" } else { "s" }
         ));
     }
-    let group = Json::object(vec![
-        ("matcher", Json::string(&entry.matcher)),
-        (
-            "hooks",
-            Json::Array(vec![Json::object(vec![
-                ("type", Json::string("command")),
-                ("command", Json::string(&entry.command)),
-                ("timeout", Json::Number(entry.timeout.into())),
-            ])]),
-        ),
-    ]);
-    let list = doc
-        .entry("hooks", || Json::Object(Vec::new()))
-        .and_then(|hooks| hooks.entry(EVENT, || Json::Array(Vec::new())))
-        .and_then(Json::as_array_mut)
+    let group = serde_json::json!({
+        "matcher": entry.matcher,
+        "hooks": [{"type": "command", "command": entry.command, "timeout": entry.timeout}],
+    });
+    let list = json_doc::entry(doc, "hooks", || Value::Object(serde_json::Map::new()))
+        .and_then(|hooks| json_doc::entry(hooks, EVENT, || Value::Array(Vec::new())))
+        .and_then(Value::as_array_mut)
         .ok_or("hooks.PreToolUse is not a list")?;
     list.push(group);
     notes.push(format!(
@@ -64,7 +58,7 @@ pub fn register(doc: &mut Json, entry: &Entry) -> Result<Vec<String>, String> {
 /// Takes every warden handler out of `doc`, and the groups, list and
 /// `hooks` object that are left empty by that, so an install followed by
 /// an uninstall gives back the file as it was.
-pub fn unregister(doc: &mut Json) -> Result<Vec<String>, String> {
+pub fn unregister(doc: &mut Value) -> Result<Vec<String>, String> {
     check_shape(doc)?;
     let removed = remove_warden(doc);
     if removed == 0 {
@@ -73,14 +67,14 @@ pub fn unregister(doc: &mut Json) -> Result<Vec<String>, String> {
     let list_empty = doc
         .get("hooks")
         .and_then(|h| h.get(EVENT))
-        .is_some_and(Json::is_empty_container);
+        .is_some_and(json_doc::is_empty_container);
     if let Some(hooks) = doc.get_mut("hooks") {
         if list_empty {
-            hooks.remove(EVENT);
+            json_doc::remove(hooks, EVENT);
         }
     }
-    if doc.get("hooks").is_some_and(Json::is_empty_container) {
-        doc.remove("hooks");
+    if doc.get("hooks").is_some_and(json_doc::is_empty_container) {
+        json_doc::remove(doc, "hooks");
     }
     Ok(vec![format!(
         "removed {removed} warden hook{}",
@@ -89,25 +83,25 @@ pub fn unregister(doc: &mut Json) -> Result<Vec<String>, String> {
 }
 
 /// Every warden handler under `hooks.PreToolUse`.
-pub fn find(doc: &Json) -> Vec<Found> {
+pub fn find(doc: &Value) -> Vec<Found> {
     let groups = doc
         .get("hooks")
         .and_then(|h| h.get(EVENT))
-        .and_then(Json::as_array);
+        .and_then(Value::as_array);
     let mut found = Vec::new();
     for (g, group) in groups.into_iter().flatten().enumerate() {
-        let handlers = group.get("hooks").and_then(Json::as_array);
+        let handlers = group.get("hooks").and_then(Value::as_array);
         for (h, handler) in handlers.into_iter().flatten().enumerate() {
-            let Some(command) = handler.get("command").and_then(Json::as_str) else {
+            let Some(command) = handler.get("command").and_then(Value::as_str) else {
                 continue;
             };
             if is_warden(command) {
                 found.push(Found {
                     group: g,
                     handler: h,
-                    matcher: group.get("matcher").and_then(Json::as_str).map(Into::into),
+                    matcher: group.get("matcher").and_then(Value::as_str).map(Into::into),
                     command: command.to_string(),
-                    timeout: handler.get("timeout").and_then(Json::as_u64),
+                    timeout: handler.get("timeout").and_then(Value::as_u64),
                 });
             }
         }
@@ -117,40 +111,40 @@ pub fn find(doc: &Json) -> Vec<Found> {
 
 /// A file whose structure is not the documented one is left alone: warden
 /// would otherwise have to guess what the person meant.
-fn check_shape(doc: &Json) -> Result<(), String> {
-    if !matches!(doc, Json::Object(_)) {
+fn check_shape(doc: &Value) -> Result<(), String> {
+    if !matches!(doc, Value::Object(_)) {
         return Err("the file is not a JSON object".into());
     }
     match doc.get("hooks") {
         None => return Ok(()),
-        Some(Json::Object(_)) => {}
+        Some(Value::Object(_)) => {}
         Some(_) => return Err("`hooks` is not an object".into()),
     }
     match doc.get("hooks").and_then(|h| h.get(EVENT)) {
-        None | Some(Json::Array(_)) => Ok(()),
+        None | Some(Value::Array(_)) => Ok(()),
         Some(_) => Err(format!("`hooks.{EVENT}` is not a list")),
     }
 }
 
 /// Removes warden handlers and the groups they leave empty; returns how
 /// many handlers went.
-fn remove_warden(doc: &mut Json) -> usize {
+fn remove_warden(doc: &mut Value) -> usize {
     let Some(groups) = doc
         .get_mut("hooks")
         .and_then(|h| h.get_mut(EVENT))
-        .and_then(Json::as_array_mut)
+        .and_then(Value::as_array_mut)
     else {
         return 0;
     };
     let mut removed = 0;
     groups.retain_mut(|group| {
-        let Some(handlers) = group.get_mut("hooks").and_then(Json::as_array_mut) else {
+        let Some(handlers) = group.get_mut("hooks").and_then(Value::as_array_mut) else {
             return true;
         };
         let before = handlers.len();
         handlers.retain(|h| {
             !h.get("command")
-                .and_then(Json::as_str)
+                .and_then(Value::as_str)
                 .is_some_and(is_warden)
         });
         removed += before - handlers.len();
@@ -199,11 +193,11 @@ mod tests {
     #[test]
     fn install_is_idempotent_and_uninstall_restores_the_file() {
         for original in ["", "{}\n", THEIRS] {
-            let mut doc = Json::parse(original).unwrap();
+            let mut doc = json_doc::parse(original).unwrap();
             register(&mut doc, &entry()).unwrap();
-            let once = doc.to_pretty();
+            let once = json_doc::to_pretty(&doc);
             let notes = register(&mut doc, &entry()).unwrap();
-            assert_eq!(doc.to_pretty(), once, "{original}");
+            assert_eq!(json_doc::to_pretty(&doc), once, "{original}");
             assert!(notes[0].contains("replaced 1 earlier"), "{notes:?}");
             assert_eq!(find(&doc).len(), 1);
             unregister(&mut doc).unwrap();
@@ -213,13 +207,13 @@ mod tests {
             } else {
                 original
             };
-            assert_eq!(doc.to_pretty(), want);
+            assert_eq!(json_doc::to_pretty(&doc), want);
         }
     }
 
     #[test]
     fn found_handlers_carry_codex_trust_indices() {
-        let mut doc = Json::parse(THEIRS).unwrap();
+        let mut doc = json_doc::parse(THEIRS).unwrap();
         register(&mut doc, &entry()).unwrap();
         let found = find(&doc);
         assert_eq!(found.len(), 1);
@@ -233,7 +227,7 @@ mod tests {
         let text = r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[
             {"type":"command","command":"~/.local/bin/warden"},
             {"type":"command","command":"other"}]}]}}"#;
-        let mut doc = Json::parse(text).unwrap();
+        let mut doc = json_doc::parse(text).unwrap();
         unregister(&mut doc).unwrap();
         let rest = serde_json::to_string(&doc).unwrap();
         assert_eq!(
@@ -245,7 +239,7 @@ mod tests {
     #[test]
     fn unexpected_shapes_are_refused() {
         for text in ["[]", r#"{"hooks": []}"#, r#"{"hooks": {"PreToolUse": {}}}"#] {
-            let mut doc = Json::parse(text).unwrap();
+            let mut doc = json_doc::parse(text).unwrap();
             assert!(register(&mut doc, &entry()).is_err(), "{text}");
             assert!(unregister(&mut doc).is_err(), "{text}");
         }

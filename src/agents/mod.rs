@@ -19,7 +19,7 @@ mod purge;
 
 use std::path::{Path, PathBuf};
 
-use json_doc::Json;
+use serde_json::Value;
 
 pub use doctor::{doctor, Check, Status};
 pub use purge::{leftovers, remove as purge};
@@ -258,15 +258,15 @@ fn edit_json(
     agent: Agent,
     options: &Options,
     path: &Path,
-    change: impl FnOnce(&mut Json) -> Result<Vec<String>, String>,
+    change: impl FnOnce(&mut Value) -> Result<Vec<String>, String>,
 ) -> bool {
     edit_text(report, agent, options, path, |old| {
-        let mut doc = Json::parse(old).map_err(|e| format!("not valid JSON ({e})"))?;
+        let mut doc = json_doc::parse(old).map_err(|e| format!("not valid JSON ({e})"))?;
         let notes = change(&mut doc)?;
-        let text = if doc.is_empty_container() {
+        let text = if json_doc::is_empty_container(&doc) {
             String::new()
         } else {
-            doc.to_pretty()
+            json_doc::to_pretty(&doc)
         };
         Ok(((!notes.is_empty()).then_some(text), notes))
     })

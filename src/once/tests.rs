@@ -175,6 +175,13 @@ fn the_same_call_elsewhere_or_in_another_session_is_another_call() {
         Call::of(&call, Some(&input), None)
     };
     assert_eq!(write("a").digest, write("a").digest);
+    let reordered: serde_json::Value =
+        serde_json::from_str(r#"{"content": "a", "path": "/p/x"}"#).unwrap();
+    let call = ToolCall::new("write_file").with_path(Some("/p/x".into()));
+    assert_eq!(
+        Call::of(&call, Some(&reordered), None).digest,
+        write("a").digest
+    );
     assert_ne!(write("a").digest, write("b").digest);
     assert_eq!(write("a").subject, "/p/x");
 }
