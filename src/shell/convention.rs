@@ -71,7 +71,8 @@ pub fn format(path: &str) -> Option<Format> {
     };
     let ext = base.rsplit_once('.').map(|(_, e)| e);
     Some(match base {
-        ".envrc" => Format::Shell,
+        // makepkg (and arch-nspawn, which runs it) sources both as shell.
+        ".envrc" | "PKGBUILD" | "makepkg.conf" | ".makepkg.conf" => Format::Shell,
         _ if in_dir(".git/hooks") || in_dir(".husky") || in_dir(".githooks") => {
             if base.ends_with(".sample") || base.starts_with('.') {
                 return None;
@@ -141,6 +142,7 @@ pub fn format(path: &str) -> Option<Format> {
 /// and the tools that run what is in them.
 const READ_BY: &[(&str, &[&str])] = &[
     ("Makefile", &["make", "gmake"]),
+    ("PKGBUILD", &["makepkg"]),
     ("makefile", &["make", "gmake"]),
     ("GNUmakefile", &["make", "gmake"]),
     ("CMakeLists.txt", &["cmake"]),
