@@ -34,7 +34,7 @@ pub static RULES: &[Rule] = &[Rule {
         "mix run -e 'System.cmd(\"id\", [])'",
         "crystal eval 'Process.run(\"id\")'",
         "dosbox -c 'mount c /' -c 'del c:\\etc\\hosts'",
-        "expect -c 'spawn sh; interact'",
+        "racket -e '(system \"id\")'",
     ],
     misses: &[
         "sbcl --eval '(print (+ 1 2))' --quit",

@@ -217,6 +217,15 @@ pub(in crate::shell) fn option_values(args: &[String], names: &[&str]) -> Vec<St
                 continue;
             }
             if arg == name {
+                // Another of the options next (`screen -L -Logfile F`):
+                // this one is a flag here, and the next takes the value.
+                if iter
+                    .as_slice()
+                    .first()
+                    .is_some_and(|v| names.contains(&v.as_str()))
+                {
+                    break;
+                }
                 if let Some(v) = iter.next() {
                     out.push(v.clone());
                 }
@@ -292,6 +301,12 @@ mod tests {
             assert_eq!(option_values(&args(words), names), ["CMD"], "{words:?}");
         }
         assert!(option_values(&args(&["--", "-x", "CMD"]), names).is_empty());
+        // An option followed by another of the names is a flag there.
+        let screen = &["-Logfile", "-L"];
+        assert_eq!(
+            option_values(&args(&["-L", "-Logfile", "F", "cmd"]), screen),
+            ["F"]
+        );
         // A long name cut short, as GNU getopt takes it.
         let long = &["--compress-program"];
         assert_eq!(option_values(&args(&["--compress=gz"]), long), ["gz"]);
