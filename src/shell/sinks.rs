@@ -45,6 +45,9 @@ pub enum Lang {
     Tex,
     /// Makefile text (`$(shell ...)`, `$(file >F,...)`, recipes).
     Make,
+    /// DOS commands in an emulator, which reach the host only through the
+    /// directories `MOUNT` gives it.
+    Dos,
     /// A file the program writes (a log, a trace, a report); `|CMD` pipes to a command.
     Output,
     /// A configuration or library the program loads, which can run
@@ -76,6 +79,7 @@ impl Lang {
             Lang::M4 => "m4 macros",
             Lang::Tex => "TeX",
             Lang::Make => "makefile text",
+            Lang::Dos => "DOS commands",
             Lang::Output => "file written",
             Lang::Loaded => "config or library loaded",
             Lang::Remote => "commands from the network",
@@ -285,7 +289,7 @@ pub static SINKS: &[Sink] = &[
     Sink { programs: &["find"], given: Given::Opt(&["-fprintf", "-fprint", "-fprint0", "-fls"]), lang: Lang::Output },
     Sink { programs: &["screen"], given: Given::Opt(&["-Logfile", "-L"]), lang: Lang::Output },
     Sink { programs: &["less"], given: Given::Opt(&["-o", "-O", "--log-file", "--LOG-FILE"]), lang: Lang::Output },
-    Sink { programs: &["dosbox", "dosbox-x"], given: Given::Opt(&["-c"]), lang: Lang::Unread },
+    Sink { programs: &["dosbox", "dosbox-x"], given: Given::Opt(&["-c"]), lang: Lang::Dos },
     Sink { programs: &["acr"], given: Given::Opt(&["-r"]), lang: Lang::Script },
     Sink { programs: &["script"], given: Given::Operand(&["-c", "--command", "-E", "--echo", "-I", "--log-in", "-O", "--log-out", "-B", "--log-io", "-T", "--log-timing", "-m", "--logging-format", "-o", "--output-limit", "-t"]), lang: Lang::Output },
     Sink { programs: &["nginx"], given: Given::Opt(&["-c"]), lang: Lang::Loaded },

@@ -100,6 +100,7 @@ impl Eval<'_> {
             Lang::M4 => self.m4(code),
             Lang::Tex => self.tex(code, program),
             Lang::Make => self.make_text(code, cmd),
+            Lang::Dos => self.dos(code, program),
             Lang::Output => match code.strip_prefix('|').or_else(|| code.strip_prefix('!')) {
                 // strace's `-o '|CMD'` hands its output to a command.
                 Some(pipe) => self.shell_escape(pipe, program, lang),
