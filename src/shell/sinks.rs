@@ -523,6 +523,22 @@ mod tests {
     }
 
     #[test]
+    fn input_is_code_only_without_a_script() {
+        let sbcl = code_options("sbcl");
+        assert!(sbcl.contains(&"--eval"));
+        let input = |words: &[&str]| values(Given::Input(""), &args(words), Some("(x)"), &sbcl);
+        assert_eq!(input(&["--noinform"]), ["(x)"]);
+        assert_eq!(input(&["--eval", "(print 1)"]), ["(x)"]);
+        assert_eq!(input(&["--script", "/dev/stdin"]), ["(x)"]);
+        assert!(input(&["--load", "x.lisp"]).is_empty());
+        assert!(input(&["build.lisp"]).is_empty());
+        let fsi = |words: &[&str]| values(Given::Input("fsi"), &args(words), Some("x"), &[]);
+        assert_eq!(fsi(&["fsi"]), ["x"]);
+        assert!(fsi(&["fsi", "script.fsx"]).is_empty());
+        assert!(fsi(&["run"]).is_empty());
+    }
+
+    #[test]
     fn inert_programs() {
         assert!(inert_program("gzip -9"));
         assert!(inert_program("/usr/bin/less -R"));
