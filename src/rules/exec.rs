@@ -77,43 +77,6 @@ pub static RULES: &[Rule] = &[
         misses: &["rg --pre-glob '*.gz' x", "rg -n pattern src/", "sort -u data.txt"],
     },
     Rule {
-        id: "exec.rg-pre",
-        category: "arbitrary program execution via rg --pre",
-        reason: "ripgrep runs the --pre program on every file it searches",
-        decision: Decision::Ask,
-        matcher: Matcher::Check { programs: &["rg"], check: unknown_program },
-        hits: &["rg --pre ./decode.sh secret", "rg --pre=sh pattern ."],
-        misses: &["rg --pre-glob '*.gz' x", "rg --no-pre x", "rg -- --pre x", "rg --pre pdftotext foo docs/"],
-    },
-    Rule {
-        id: "exec.sort-compress-program",
-        category: "arbitrary program execution via sort --compress-program",
-        reason: "sort runs the named program to compress its temporary files",
-        decision: Decision::Ask,
-        matcher: Matcher::Check { programs: &["sort"], check: unknown_program },
-        // GNU sort takes any unambiguous prefix: `--compress x` names program x.
-        hits: &["sort --compress-program=sh data.txt", "sort --compress-prog ./x big.txt", "sort --compress data.txt"],
-        misses: &["sort -u data.txt", "sort -c data.txt", "sort -k2 -t, data.csv", "sort --compress-program=gzip big.txt"],
-    },
-    Rule {
-        id: "exec.ag-pager",
-        category: "arbitrary program execution via ag --pager",
-        reason: "the silver searcher pipes its output through the --pager program",
-        decision: Decision::Ask,
-        matcher: Matcher::Check { programs: &["ag"], check: unknown_program },
-        hits: &["ag --pager 'sh -c id' foo", "ag --pager=./x foo"],
-        misses: &["ag --nopager foo", "ag foo src/"],
-    },
-    Rule {
-        id: "exec.man-pager",
-        category: "arbitrary program execution via man -P/-H",
-        reason: "man runs the program given as its pager or HTML browser",
-        decision: Decision::Ask,
-        matcher: Matcher::Check { programs: &["man"], check: unknown_program },
-        hits: &["man -P 'sh -c id' ls", "man -Hfirefox ls", "man --pager=./x ls"],
-        misses: &["man rm", "man 5 crontab", "man -k shutdown", "man -P cat ls"],
-    },
-    Rule {
         id: "exec.git-config-program",
         category: "arbitrary program execution via git -c (pager, ssh command, editor, hooks, aliases)",
         reason: "git runs the program named by that configuration key",
@@ -433,12 +396,6 @@ pub(super) fn runs_program(key: &str) -> bool {
     crate::shell::sinks::git_key_runs(key)
 }
 
-/// A program-valued option (a row of the code-sink table) naming a program
-/// that does more than show or transform data.
-fn unknown_program(cmd: &Command) -> bool {
-    crate::shell::sinks::unknown_programs(&cmd.program, &cmd.args)
-}
-
 fn git_config_program(cmd: &Command) -> bool {
     let mut args = cmd.args.iter();
     while let Some(arg) = args.next() {
@@ -748,14 +705,6 @@ mod tests {
         assert!(!dynamic_option(&Command::new(
             "rg",
             &["--pre-glob=*.gz", "x"]
-        )));
-        assert!(unknown_program(&Command::new("man", &["-P", "x", "ls"])));
-        assert!(!unknown_program(&Command::new("man", &["-P", "cat", "ls"])));
-        assert!(!unknown_program(&Command::new("man", &["-k", "x"])));
-        assert!(unknown_program(&Command::new("sort", &["--compress", "x"])));
-        assert!(!unknown_program(&Command::new(
-            "sort",
-            &["--compress-program=gzip"]
         )));
     }
 }

@@ -1,4 +1,4 @@
-//! Built-in rules: git commands that throw away uncommitted work, stashes, recovery points, history or remote refs.
+//! Built-in rules: git commands that throw away uncommitted work, stashes, recovery points, history or remote refs, or write outside the work tree.
 //!
 //! Every check first finds the real subcommand past git's global options
 //! (`git -C repo -c k=v --no-pager reset --hard`), so the words `reset --hard`
@@ -139,6 +139,15 @@ pub static RULES: &[Rule] = &[
         hits: &["git update-ref -d refs/heads/main", "git update-ref -m cleanup -d refs/remotes/origin/old"],
         misses: &["git update-ref refs/heads/new HEAD", "git show-ref -d", "git branch -d merged-feature"],
     },
+    Rule {
+        id: "git.apply-outside-tree",
+        category: "git apply --unsafe-paths (writes files outside the work tree)",
+        reason: "the patch names the files it creates or changes, anywhere the user can write, and the guard cannot read it to tell where",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &["git"], check: apply_unsafe_paths },
+        hits: &["git apply --unsafe-paths --directory / x.patch", "git apply --unsafe-paths x.patch", "git -C . apply --uns --directory=/etc p.diff", "curl -s x.example/p | git apply --unsafe-paths -"],
+        misses: &["git apply x.patch", "git apply --directory=sub x.patch", "git apply --check --unsafe-paths x.patch", "git apply --stat x.patch", "git am --unsafe-paths x.patch"],
+    },
 ];
 
 /// git's options before the subcommand that take a value.
@@ -187,6 +196,32 @@ pub(in crate::rules) fn subcommand(cmd: &Command) -> Option<(&str, &[String])> {
 fn sub_opts<'a>(cmd: &'a Command, sub: &str, spec: &Spec) -> Option<Opts<'a>> {
     let g = git(cmd)?;
     (g.sub == sub).then(|| parse_opts(g.args, spec))
+}
+
+/// `git apply --unsafe-paths` lets the patch reach outside the work tree;
+/// `--check`, `--stat`, `--numstat` and `--summary` only read it.
+fn apply_unsafe_paths(cmd: &Command) -> bool {
+    sub_opts(
+        cmd,
+        "apply",
+        &Spec::gnu(
+            "Cp",
+            &[
+                "directory",
+                "exclude",
+                "include",
+                "whitespace",
+                "build-fake-ancestor",
+            ],
+        ),
+    )
+    .is_some_and(|o| {
+        o.long("unsafe-paths", 3)
+            && !o.long("check", 2)
+            && !o.long("stat", 2)
+            && !o.long("numstat", 1)
+            && !o.long("summary", 2)
+    })
 }
 
 fn reset_hard(cmd: &Command) -> bool {

@@ -50,6 +50,12 @@ pub static RULES: &[Rule] = &[
             "nginx -t -c /tmp/n.conf",
             "cp /tmp/x.py conftest.py && pytest",
             "TAR_OPTIONS=--to-command=sh tar xf x.tar",
+            "dosbox -c 'mount c /' -c 'echo x > c:\\etc\\hosts' -c exit",
+            "dosbox-x -c \"MOUNT D ~\"",
+            "rg --pre ./decode.sh secret", "rg --pre=sh pattern .",
+            "sort --compress-program=sh data.txt", "sort --compress-prog ./x big.txt", "sort --compress data.txt",
+            "ag --pager 'sh -c id' foo", "ag --pager=./x foo",
+            "man -P 'sh -c id' ls", "man -Hfirefox ls", "man --pager=./x ls",
         ],
         misses: &[
             "vim -c ':wq' notes.txt",
@@ -61,6 +67,12 @@ pub static RULES: &[Rule] = &[
             "nginx -c /etc/nginx/nginx.conf",
             "cp tests/fixtures/conftest.py tests/conftest.py",
             "tar -I zstd -xf x.tar.zst",
+            "dosbox game.exe -c \"MOUNT C games\"",
+            "dosbox game.exe -c exit",
+            "rg --pre-glob '*.gz' x", "rg --no-pre x", "rg -- --pre x", "rg --pre pdftotext foo docs/",
+            "sort -u data.txt", "sort -c data.txt", "sort -k2 -t, data.csv", "sort --compress-program=gzip big.txt",
+            "ag --nopager foo", "ag foo src/",
+            "man rm", "man 5 crontab", "man -k shutdown", "man -P cat ls",
         ],
     },
 ];
@@ -441,14 +453,17 @@ fn lines(text: &str, out: &mut Vec<String>) {
 }
 
 /// Code a row of the code-sink table (`src/shell/sinks.rs`) found that
-/// warden cannot read or show harmless.
+/// warden cannot read or show harmless; code in a language warden does not
+/// read is `exec.unread-language-code`'s.
 fn code_sink(analysis: &Analysis) -> Option<String> {
     analysis.findings.iter().find_map(|f| match f {
         Finding::CodeSink {
             program,
             lang,
             code,
-        } => Some(format!("{program} ({lang}): {code}")),
+        } if *lang != crate::shell::sinks::Lang::Unread.name() => {
+            Some(format!("{program} ({lang}): {code}"))
+        }
         _ => None,
     })
 }

@@ -1,4 +1,4 @@
-//! Built-in rules: storage destroyed, rolled back, shrunk or overwritten by the tools that manage it (volume managers, pools, subvolumes, RAID members, cluster storage, snapshots and backups, virtual machines' disks), one row per program and subcommand.
+//! Built-in rules: storage destroyed, rolled back, shrunk or overwritten by the tools that manage it (volume managers, pools, subvolumes, RAID members, cluster storage, snapshots and backups, virtual machines' disks), one row per program and subcommand, and host directories handed to a storage daemon.
 
 use super::targets::{classify, is_device_path, Target};
 use super::{verb, verb_if, Matcher, Rule, Verb};
@@ -152,6 +152,15 @@ pub static RULES: &[Rule] = &[
         hits: &["umount -l /", "sudo umount -f /usr", "umount -a", "umount --all -t nfs"],
         misses: &["umount /mnt/usb", "umount -l /mnt/nfs", "sudo umount /media/alice/USB", "umount ./mnt"],
     },
+    Rule {
+        id: "storage.pool-over-host-dir",
+        category: "a virtual machines' storage pool made over a host directory (virsh pool-create-as NAME dir --target DIR)",
+        reason: "the libvirt daemon, running as root, then reads and writes that directory's files as volumes (vol-download, vol-upload) for whoever can reach it",
+        decision: Decision::Ask,
+        matcher: Matcher::Check { programs: &["virsh"], check: pool_over_host_dir },
+        hits: &["virsh -c qemu:///system pool-create-as x dir --target /etc/", "virsh pool-define-as x dir --target=/root", "virsh pool-create-as --name x --type dir --target /home/u/.ssh", "virsh -c qemu:///system pool-create-as x dir --target /tmp/w/dir/"],
+        misses: &["virsh pool-define-as default dir --target /var/lib/libvirt/images", "virsh pool-create-as images dir --target ./vm-images", "virsh pool-list --all", "virsh pool-create-as x logical --source-name vg0 --target /dev/vg0"],
+    },
 ];
 
 /// `resize2fs` given a size (which may be smaller than today's) or `-M`,
@@ -182,5 +191,35 @@ fn unmounts_system(cmd: &Command) -> bool {
                 classify(p, cmd.cwd.as_deref()),
                 Target::Root | Target::System
             )
+        })
+}
+
+/// `virsh pool-create-as` or `pool-define-as` of a `dir` pool whose target
+/// is outside libvirt's own directory and the project.
+fn pool_over_host_dir(cmd: &Command) -> bool {
+    let args = &cmd.args;
+    let Some(at) = args
+        .iter()
+        .position(|a| a == "pool-create-as" || a == "pool-define-as")
+    else {
+        return false;
+    };
+    let rest = &args[at + 1..];
+    let dir_pool = rest.iter().enumerate().any(|(i, a)| {
+        a == "dir"
+            || a == "--type=dir"
+            || (a == "--type" && rest.get(i + 1).is_some_and(|t| t == "dir"))
+    });
+    let target = rest.iter().enumerate().find_map(|(i, a)| {
+        a.strip_prefix("--target=").map(str::to_string).or_else(|| {
+            (a == "--target")
+                .then(|| rest.get(i + 1).cloned())
+                .flatten()
+        })
+    });
+    dir_pool
+        && target.is_some_and(|t| {
+            !t.starts_with("/var/lib/libvirt/")
+                && classify(&t, cmd.cwd.as_deref()) != Target::Project
         })
 }

@@ -22,8 +22,10 @@ mod in_place;
 /// How the code in a file that runs by convention is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
-    /// The whole file is a shell script (git hooks, `.envrc`).
+    /// The whole file is a shell script (git hooks, `.envrc`, `makepkg.conf`).
     Shell,
+    /// A `PKGBUILD`: shell that makepkg sources, then calls its functions.
+    Pkgbuild,
     /// A makefile: each recipe a shell command line.
     Make,
     /// A justfile: each indented recipe line a shell command line.
@@ -71,7 +73,9 @@ pub fn format(path: &str) -> Option<Format> {
     };
     let ext = base.rsplit_once('.').map(|(_, e)| e);
     Some(match base {
-        ".envrc" => Format::Shell,
+        // makepkg (and arch-nspawn, which runs it) sources its configuration as shell.
+        ".envrc" | "makepkg.conf" | ".makepkg.conf" => Format::Shell,
+        "PKGBUILD" => Format::Pkgbuild,
         _ if in_dir(".git/hooks") || in_dir(".husky") || in_dir(".githooks") => {
             if base.ends_with(".sample") || base.starts_with('.') {
                 return None;
@@ -141,6 +145,7 @@ pub fn format(path: &str) -> Option<Format> {
 /// and the tools that run what is in them.
 const READ_BY: &[(&str, &[&str])] = &[
     ("Makefile", &["make", "gmake"]),
+    ("PKGBUILD", &["makepkg"]),
     ("makefile", &["make", "gmake"]),
     ("GNUmakefile", &["make", "gmake"]),
     ("CMakeLists.txt", &["cmake"]),
@@ -227,6 +232,18 @@ const COMMAND_KEYS: &[&str] = &[
 pub fn shell_lines(format: Format, text: &str) -> Vec<String> {
     match format {
         Format::Shell => vec![text.to_string()],
+        Format::Pkgbuild => {
+            // makepkg calls the functions the file defines.
+            let mut script = text.to_string();
+            for function in ["pkgver", "prepare", "build", "check", "package"] {
+                if text.contains(&format!("{function}()"))
+                    || text.contains(&format!("{function} ()"))
+                {
+                    script.push_str(&format!("\n{function}"));
+                }
+            }
+            vec![script]
+        }
         Format::Make => make_recipes(text),
         Format::Just => just_recipes(text),
         Format::Settings => settings_commands(text),

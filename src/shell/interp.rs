@@ -201,10 +201,26 @@ pub fn read(code: &str, lang: Lang, given: Option<&Given>) -> Reading {
     } else {
         read_code(code, lang, 0, false, given)
     };
+    if lang == Lang::Java {
+        jshell_commands(code, &mut reading);
+    }
     if reading.net.socket && reading.net.runs_unknown {
         reading.push(Action::ReverseShell, false);
     }
     reading
+}
+
+/// jshell's own commands among the Java it reads: `/save FILE` writes the
+/// session to a file.
+fn jshell_commands(code: &str, reading: &mut Reading) {
+    for line in code.lines() {
+        let Some(rest) = line.trim().strip_prefix("/save") else {
+            continue;
+        };
+        if let Some(path) = rest.split_whitespace().rfind(|w| !w.starts_with('-')) {
+            reading.push(files::write(path.to_string(), false), false);
+        }
+    }
 }
 
 fn read_code(

@@ -112,7 +112,9 @@ impl Eval<'_> {
     }
 
     /// Code in a wrapper's own options (gdb's `-ex`, strace's `-o '|CMD'`):
-    /// the code-sink table's rows for the wrapper, over those options.
+    /// the code-sink table's rows for the wrapper, over those options and
+    /// the command's first word, which an option read as a flag by one
+    /// version takes as its value in another (screen 4.5's `-L FILE`).
     pub(super) fn wrapper_options(&mut self, cmd: &Command, name: &str, peeled: &Peeled) {
         let wrapper = Command {
             program: name.to_string(),
@@ -121,7 +123,9 @@ impl Eval<'_> {
             wrappers: cmd.wrappers.clone(),
             ..Command::default()
         };
-        self.sink_args(&wrapper, &peeled.own);
+        let mut words = peeled.own.clone();
+        words.extend(peeled.rest.first().map(|f| f.text.clone()));
+        self.sink_args(&wrapper, &words);
     }
 
     /// `tmux [options] COMMAND [args] [; COMMAND ...]`: the shell commands

@@ -6,14 +6,17 @@
 //! (the content, when the same call wrote it); code warden cannot read asks
 //! when it can reach processes, files or the network.
 
-use super::eval::shell_quote;
 use super::names::{self, NameMap, Slot};
 
 mod languages;
 mod scripts;
+mod unread;
+mod values;
 
 pub(super) use languages::outside_project;
 pub(super) use scripts::unescape;
+pub(in crate::shell) use values::option_values;
+use values::{matches_key, values};
 
 /// The language of the code a sink takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,6 +45,9 @@ pub enum Lang {
     Tex,
     /// Makefile text (`$(shell ...)`, `$(file >F,...)`, recipes).
     Make,
+    /// DOS commands in an emulator, which reach the host only through the
+    /// directories `MOUNT` gives it.
+    Dos,
     /// A file the program writes (a log, a trace, a report); `|CMD` pipes to a command.
     Output,
     /// A configuration or library the program loads, which can run
@@ -49,12 +55,14 @@ pub enum Lang {
     Loaded,
     /// Commands sent by whoever reaches a port the program listens on.
     Remote,
-    /// Languages warden does not read (Tcl, NSE scripts).
+    /// Languages warden does not read (Lisp, Elixir, Erlang, the JVM's and
+    /// .NET's script languages, AppleScript, Haskell, DOS commands, …):
+    /// asked about unless made only of printing, version and arithmetic words.
     Unread,
 }
 
 impl Lang {
-    fn name(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         match self {
             Lang::Shell => "shell text",
             Lang::Argv => "argv",
@@ -71,6 +79,7 @@ impl Lang {
             Lang::M4 => "m4 macros",
             Lang::Tex => "TeX",
             Lang::Make => "makefile text",
+            Lang::Dos => "DOS commands",
             Lang::Output => "file written",
             Lang::Loaded => "config or library loaded",
             Lang::Remote => "commands from the network",
@@ -96,7 +105,8 @@ pub enum Given {
     Keyed(&'static [&'static str], &'static [&'static str]),
     /// A setting stored by `SUB KEY VALUE` (`git config core.pager P`).
     Stored(&'static str, &'static [&'static str]),
-    /// The words after a subcommand and its verb (`git bisect run CMD...`).
+    /// The words after a subcommand and its verb (`git bisect run CMD...`),
+    /// or right after the subcommand when the verb is empty (`crystal eval CODE`).
     SubArgs(&'static str, &'static str),
     /// The program's first operand (`run-parts DIR`); the options listed
     /// take a value.
@@ -109,6 +119,11 @@ pub enum Given {
     Rest(&'static [&'static str]),
     /// The whole of its input (`at`, `batch`: the job).
     Stdin,
+    /// Its input, when it runs no script file: no operand other than
+    /// `/dev/stdin`, after the subcommand if one is named (`dotnet fsi`).
+    /// An option's value counts as an operand unless another row of the
+    /// program takes the option.
+    Input(&'static str),
     /// Lines of its input typed at its prompt that start with `!`; `true`:
     /// only with a file operand (a pager's input is otherwise the text shown).
     Prompt(bool),
@@ -272,13 +287,34 @@ pub static SINKS: &[Sink] = &[
     Sink { programs: &["service"], given: Given::Operand(&[]), lang: Lang::Script },
     Sink { programs: &["fzf"], given: Given::Opt(&["--listen", "--listen-unsafe"]), lang: Lang::Remote },
     Sink { programs: &["find"], given: Given::Opt(&["-fprintf", "-fprint", "-fprint0", "-fls"]), lang: Lang::Output },
-    Sink { programs: &["screen"], given: Given::Opt(&["-Logfile"]), lang: Lang::Output },
+    Sink { programs: &["screen"], given: Given::Opt(&["-Logfile", "-L"]), lang: Lang::Output },
+    Sink { programs: &["less"], given: Given::Opt(&["-o", "-O", "--log-file", "--LOG-FILE"]), lang: Lang::Output },
+    Sink { programs: &["dosbox", "dosbox-x"], given: Given::Opt(&["-c"]), lang: Lang::Dos },
+    Sink { programs: &["acr"], given: Given::Opt(&["-r"]), lang: Lang::Script },
     Sink { programs: &["script"], given: Given::Operand(&["-c", "--command", "-E", "--echo", "-I", "--log-in", "-O", "--log-out", "-B", "--log-io", "-T", "--log-timing", "-m", "--logging-format", "-o", "--output-limit", "-t"]), lang: Lang::Output },
     Sink { programs: &["nginx"], given: Given::Opt(&["-c"]), lang: Lang::Loaded },
     Sink { programs: &["ldconfig"], given: Given::Opt(&["-f"]), lang: Lang::Loaded },
     Sink { programs: &["procmail"], given: Given::Operand(&["-f", "-a"]), lang: Lang::Loaded },
     Sink { programs: &["fail2ban-client", "fail2ban-server"], given: Given::Opt(&["-c"]), lang: Lang::Loaded },
     Sink { programs: &["mysql", "mariadb", "mysqldump", "mysqladmin"], given: Given::Opt(&["--default-auth", "--plugin-dir"]), lang: Lang::Loaded },
+    // Interpreters of languages warden does not read: an eval option, a
+    // subcommand's code, or the program on their input.
+    Sink { programs: &["sbcl", "octave"], given: Given::Opt(&["--eval"]), lang: Lang::Unread },
+    Sink { programs: &["clisp"], given: Given::Opt(&["-x"]), lang: Lang::Unread },
+    Sink { programs: &["ecl"], given: Given::Opt(&["-eval", "--eval"]), lang: Lang::Unread },
+    Sink { programs: &["erl"], given: Given::Opt(&["-eval"]), lang: Lang::Unread },
+    Sink { programs: &["csi"], given: Given::Opt(&["-eval", "-e", "-p"]), lang: Lang::Unread },
+    Sink { programs: &["kotlin", "kotlinc", "kotlinc-jvm"], given: Given::Opt(&["-expression", "-e"]), lang: Lang::Unread },
+    Sink { programs: &["scala-cli"], given: Given::Opt(&["--execute-scala", "--execute-script", "-e"]), lang: Lang::Unread },
+    Sink { programs: &["ccl", "ccl64", "elixir", "iex", "racket", "clojure", "clj", "bb", "qjs", "fennel"], given: Given::Opt(&["--eval", "-e"]), lang: Lang::Unread },
+    Sink { programs: &["osascript", "swift", "ghc", "groovy", "scala", "gosh", "raku", "perl6", "rakudo", "janet", "gforth", "pike", "rhino", "jrunscript", "gst"], given: Given::Opt(&["-e"]), lang: Lang::Unread },
+    Sink { programs: &["guile", "hy"], given: Given::Opt(&["-c"]), lang: Lang::Unread },
+    Sink { programs: &["mix"], given: Given::SubOpt("run", &["-e", "--eval"]), lang: Lang::Unread },
+    Sink { programs: &["nim"], given: Given::SubOpt("e", &["--eval"]), lang: Lang::Unread },
+    Sink { programs: &["crystal"], given: Given::SubArgs("eval", ""), lang: Lang::Unread },
+    Sink { programs: &["dotnet"], given: Given::SubArgs("script", "eval"), lang: Lang::Unread },
+    Sink { programs: &["dotnet"], given: Given::Input("fsi"), lang: Lang::Unread },
+    Sink { programs: &["sbcl", "clisp", "ecl", "ccl", "ccl64", "iex", "erl", "groovysh", "scala", "osascript", "ghci", "guile", "jrunscript", "jjs", "dotnet-script"], given: Given::Input(""), lang: Lang::Unread },
 ];
 
 /// Environment variables that hold more options for one program, read
@@ -343,6 +379,20 @@ fn rows_of(program: &str) -> Option<impl Iterator<Item = &'static Sink> + '_> {
     )
 }
 
+/// The options through which `program`'s rows take code: their values are
+/// code, not a script file the program runs instead of its input.
+fn code_options(program: &str) -> Vec<&'static str> {
+    rows_of(program)
+        .into_iter()
+        .flatten()
+        .flat_map(|row| match row.given {
+            Given::Opt(names) | Given::SubOpt(_, names) => names,
+            _ => &[],
+        })
+        .copied()
+        .collect()
+}
+
 /// Whether any row names `program`.
 pub fn is_sink_program(program: &str) -> bool {
     FIRST_ROW.contains(program)
@@ -403,256 +453,10 @@ pub fn inert_program(value: &str) -> bool {
     system && INERT_PROGRAMS.contains(&name) && !value.contains(['$', '`', ';', '|', '&', '<', '>'])
 }
 
-/// The program-valued options of `program` in `args` that name a program
-/// other than an inert one: what a rule asks about.
-pub fn unknown_programs(program: &str, args: &[String]) -> bool {
-    rows_of(program).is_some_and(|mut rows| {
-        rows.any(|row| {
-            row.lang == Lang::Program
-                && values(row.given, args, None)
-                    .iter()
-                    .any(|value| !inert_program(value))
-        })
-    })
-}
-
 /// Whether git runs the value of configuration `key` (a command, a
 /// program, or a directory of hooks).
 pub fn git_key_runs(key: &str) -> bool {
     matches_key(key, GIT_SHELL_KEYS) || matches_key(key, &["core.hookspath", "protocol.ext.allow"])
-}
-
-/// The code each value of `given` holds in `args` (and `stdin`, the input
-/// when warden knows it).
-fn values(given: Given, args: &[String], stdin: Option<&str>) -> Vec<String> {
-    match given {
-        Given::Opt(names) => option_values(args, names),
-        Given::SubOpt(sub, names) => match subcommand(args) {
-            Some((s, rest)) if s == sub => option_values(rest, names),
-            // npm's options may come before the subcommand too.
-            _ if sub.is_empty() => option_values(args, names),
-            _ => Vec::new(),
-        },
-        Given::Setting(opts, keys) => option_values(args_before_sub(args), opts)
-            .into_iter()
-            .filter_map(|s| setting(&s, keys))
-            .collect(),
-        Given::Keyed(opts, keys) => option_values(args, opts)
-            .into_iter()
-            .filter_map(|s| setting(&s, keys))
-            .collect(),
-        Given::Stored(sub, keys) => match subcommand(args) {
-            Some((s, rest)) if s == sub => {
-                let words: Vec<&String> = rest.iter().filter(|w| !w.starts_with('-')).collect();
-                match words.as_slice() {
-                    [key, value] if matches_key(key, keys) => {
-                        vec![value.trim_start_matches('!').to_string()]
-                    }
-                    _ => Vec::new(),
-                }
-            }
-            _ => Vec::new(),
-        },
-        Given::SubArgs(sub, verb) => match subcommand(args) {
-            Some((s, rest)) if s == sub => sub_args(rest, verb),
-            _ => Vec::new(),
-        },
-        Given::Env(_) => Vec::new(),
-        Given::Operand(valued) => operand(args, valued)
-            .filter(|_| !args.iter().any(|a| a == "--test" || a == "--list"))
-            .into_iter()
-            .collect(),
-        Given::Program(valued) => {
-            let mut scripts = option_values(args, &["-e", "--expression", "--source"]);
-            if scripts.is_empty() {
-                scripts.extend(operand(args, valued));
-            }
-            scripts
-        }
-        Given::Rest(valued) => {
-            let (_, rest) = super::programs::split_options(args, valued);
-            let rest = rest.strip_prefix(&["--".to_string()][..]).unwrap_or(rest);
-            (!rest.is_empty())
-                .then(|| rest.join(" "))
-                .into_iter()
-                .collect()
-        }
-        Given::Stdin => stdin.map(str::to_string).into_iter().collect(),
-        Given::Prompt(with_file) => {
-            if with_file && operand(args, &[]).is_none() {
-                return Vec::new();
-            }
-            stdin
-                .iter()
-                .flat_map(|s| s.lines())
-                .filter_map(|l| l.trim_start().strip_prefix('!'))
-                .map(str::to_string)
-                .collect()
-        }
-    }
-}
-
-/// The words after `verb` (`git bisect run CMD...`): one command line.
-fn sub_args(rest: &[String], verb: &str) -> Vec<String> {
-    let Some(at) = rest.iter().position(|w| w == verb) else {
-        return Vec::new();
-    };
-    let words: Vec<&String> = rest[at + 1..]
-        .iter()
-        .skip_while(|w| matches!(w.as_str(), "--recursive" | "-q" | "--quiet"))
-        .collect();
-    if words.is_empty() {
-        Vec::new()
-    } else if words.len() == 1 || verb == "foreach" {
-        vec![words
-            .iter()
-            .map(|w| w.as_str())
-            .collect::<Vec<_>>()
-            .join(" ")]
-    } else {
-        vec![words
-            .iter()
-            .map(|w| shell_quote(w))
-            .collect::<Vec<_>>()
-            .join(" ")]
-    }
-}
-
-/// The first operand: a word that is not an option, nor the value of one
-/// of the `valued` options, before `--` or the word after it.
-fn operand(args: &[String], valued: &[&str]) -> Option<String> {
-    let mut iter = args.iter();
-    while let Some(arg) = iter.next() {
-        if arg == "--" {
-            return iter.next().cloned();
-        }
-        if valued.contains(&arg.as_str()) {
-            iter.next();
-        } else if !arg.starts_with('-') || arg == "-" {
-            return Some(arg.clone());
-        }
-    }
-    None
-}
-
-/// Options before the subcommand (git's `-c` after it is the subcommand's).
-fn args_before_sub(args: &[String]) -> &[String] {
-    match subcommand(args) {
-        Some((_, rest)) => &args[..args.len() - rest.len() - 1],
-        None => args,
-    }
-}
-
-/// The first word that is not an option or an option's value, and the
-/// words after it.
-fn subcommand(args: &[String]) -> Option<(&str, &[String])> {
-    const VALUED: &[&str] = &[
-        "-C",
-        "-c",
-        "--git-dir",
-        "--work-tree",
-        "--namespace",
-        "--config-env",
-        "--config",
-        "--prefix",
-        "-Z",
-    ];
-    let mut i = 0;
-    while let Some(arg) = args.get(i) {
-        if VALUED.contains(&arg.as_str()) {
-            i += 2;
-        } else if arg.starts_with('-') {
-            i += 1;
-        } else {
-            return Some((arg.as_str(), &args[i + 1..]));
-        }
-    }
-    None
-}
-
-/// `KEY=VALUE` (or ssh's `KEY VALUE`) when KEY matches one of `keys`
-/// (case-insensitive).
-fn setting(text: &str, keys: &[&str]) -> Option<String> {
-    let (key, value) = text.trim_start().split_once(['=', ' ', '\t'])?;
-    // APT's list settings end in `::` (`APT::Update::Pre-Invoke::=CMD`).
-    let key = key.trim_end_matches(':');
-    let value = value
-        .trim_matches(|c| c == '"' || c == '\'')
-        .trim_start_matches('!');
-    matches_key(key, keys).then(|| value.to_string())
-}
-
-fn matches_key(key: &str, keys: &[&str]) -> bool {
-    let key = key.trim().to_ascii_lowercase();
-    keys.iter().any(|pattern| match pattern.split_once('*') {
-        Some((head, tail)) => {
-            key.len() > head.len() + tail.len() && key.starts_with(head) && key.ends_with(tail)
-        }
-        None => key == *pattern,
-    })
-}
-
-/// Every value of the options `names` in `args`, up to `--`.
-pub(super) fn option_values(args: &[String], names: &[&str]) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut iter = args.iter();
-    while let Some(arg) = iter.next() {
-        if arg == "--" {
-            break;
-        }
-        for name in names {
-            if *name == "+" {
-                // `+CMD`; `+N` is a line and `+/PAT` a search.
-                if let Some(v) = arg.strip_prefix('+').filter(|v| {
-                    !v.is_empty() && !v.starts_with('/') && !v.bytes().all(|b| b.is_ascii_digit())
-                }) {
-                    out.push(v.to_string());
-                }
-                continue;
-            }
-            if arg == name {
-                if let Some(v) = iter.next() {
-                    out.push(v.clone());
-                }
-                break;
-            }
-            if let Some(v) = arg.strip_prefix(name).and_then(|v| v.strip_prefix('=')) {
-                out.push(v.to_string());
-                break;
-            }
-            if name.starts_with("--") {
-                // GNU getopt takes an unambiguous prefix of a long name.
-                let (given, value) = arg
-                    .split_once('=')
-                    .map_or((arg.as_str(), None), |(k, v)| (k, Some(v)));
-                if given.len() >= 6 && given.len() < name.len() && name.starts_with(given) {
-                    match value {
-                        Some(v) => out.push(v.to_string()),
-                        None => out.extend(iter.next().cloned()),
-                    }
-                    break;
-                }
-            } else if name.len() == 2
-                && arg.len() > 2
-                && !arg.starts_with("--")
-                && arg.starts_with(name)
-            {
-                out.push(arg[2..].to_string());
-                break;
-            } else if name.len() == 2
-                && arg.len() > 2
-                && arg.starts_with('-')
-                && !arg.starts_with("--")
-                && arg.ends_with(&name[1..])
-                && arg[1..].bytes().all(|b| b.is_ascii_alphabetic())
-            {
-                // `-qc CMD`: a cluster of flags ending in the option.
-                out.extend(iter.next().cloned());
-                break;
-            }
-        }
-    }
-    out
 }
 
 /// The table as a Markdown table, for docs/decisions.md.
@@ -678,11 +482,14 @@ pub fn markdown() -> String {
                 format!("setting {} of {}", spell(keys), spell(opts))
             }
             Given::Stored(sub, keys) => format!("`{sub}` stores {}", spell(keys)),
+            Given::SubArgs(sub, "") => format!("`{sub}` words"),
             Given::SubArgs(sub, verb) => format!("`{sub} {verb}` words"),
             Given::Operand(_) => "first operand".to_string(),
             Given::Program(_) => "`-e` or first operand".to_string(),
             Given::Rest(_) => "words after its options".to_string(),
             Given::Stdin => "its input".to_string(),
+            Given::Input("") => "its input, with no script named".to_string(),
+            Given::Input(sub) => format!("`{sub}`'s input, with no script named"),
             Given::Prompt(_) => "`!` lines of its input".to_string(),
             Given::Env(var) => format!("environment `{var}`"),
         };
@@ -716,54 +523,20 @@ mod tests {
     }
 
     #[test]
-    fn option_spellings() {
-        let names = &["-x", "--exec"];
-        for words in [
-            &["-x", "CMD"][..],
-            &["-xCMD"],
-            &["--exec", "CMD"],
-            &["--exec=CMD"],
-            &["-ix", "CMD"],
-        ] {
-            assert_eq!(option_values(&args(words), names), ["CMD"], "{words:?}");
-        }
-        assert!(option_values(&args(&["--", "-x", "CMD"]), names).is_empty());
-        // A long name cut short, as GNU getopt takes it.
-        let long = &["--compress-program"];
-        assert_eq!(option_values(&args(&["--compress=gz"]), long), ["gz"]);
-        assert!(option_values(&args(&["--comp"]), long).is_empty());
-        // vim's `+CMD`, not `+N` or `+/pattern`.
-        let vim = &["-c", "+"];
-        assert_eq!(option_values(&args(&["+q", "+42", "+/x"]), vim), ["q"]);
+    fn input_is_code_only_without_a_script() {
+        let sbcl = code_options("sbcl");
+        assert!(sbcl.contains(&"--eval"));
+        let input = |words: &[&str]| values(Given::Input(""), &args(words), Some("(x)"), &sbcl);
+        assert_eq!(input(&["--noinform"]), ["(x)"]);
+        assert_eq!(input(&["--eval", "(print 1)"]), ["(x)"]);
+        assert_eq!(input(&["--script", "/dev/stdin"]), ["(x)"]);
+        assert!(input(&["--load", "x.lisp"]).is_empty());
+        assert!(input(&["build.lisp"]).is_empty());
+        let fsi = |words: &[&str]| values(Given::Input("fsi"), &args(words), Some("x"), &[]);
+        assert_eq!(fsi(&["fsi"]), ["x"]);
+        assert!(fsi(&["fsi", "script.fsx"]).is_empty());
+        assert!(fsi(&["run"]).is_empty());
     }
-
-    #[test]
-    fn settings_and_subcommands() {
-        let git = args(&[
-            "-c",
-            "Core.Pager=less",
-            "-c",
-            "user.name=x",
-            "log",
-            "-c",
-            "alias.a=!x",
-        ]);
-        assert_eq!(values(SINKS_GIT_SETTING, &git, None), ["less"]);
-        let stored = args(&["config", "--global", "alias.st", "!make"]);
-        assert_eq!(
-            values(Given::Stored("config", GIT_SHELL_KEYS), &stored, None),
-            ["make"]
-        );
-        let bisect = args(&["bisect", "run", "sh", "-c", "make test"]);
-        assert_eq!(
-            values(Given::SubArgs("bisect", "run"), &bisect, None),
-            ["sh -c 'make test'"]
-        );
-        assert!(matches_key("mergetool.meld.cmd", GIT_SHELL_KEYS));
-        assert!(!matches_key("mergetool.cmd", GIT_SHELL_KEYS));
-    }
-
-    const SINKS_GIT_SETTING: Given = Given::Setting(GIT_CONFIG, GIT_SHELL_KEYS);
 
     #[test]
     fn inert_programs() {

@@ -60,7 +60,7 @@ const MAILERS: &[&str] = &[
 #[rustfmt::skip]
 const SENDERS: &[&str] = &[
     "curl", "wget", "http", "https", "xh", "xhs", "socat", "openssl", "ssh", "ab", "scp", "rsync",
-    "sftp", "ftp", "lftp", "gh", "aws", "gsutil", "gcloud", "rclone", "az", "pastebinit", "croc",
+    "sftp", "ftp", "tftp", "lftp", "gh", "aws", "gsutil", "gcloud", "rclone", "az", "pastebinit", "croc",
     "wormhole", "ffsend",
 ];
 
@@ -104,6 +104,16 @@ pub(in crate::rules) fn deliveries(cmd: &Command, flow: &Flow) -> Vec<Delivery> 
         "sftp" | "ftp" => {
             let batch = cmd.stdin.as_deref().unwrap_or_default();
             files(sftp_puts(batch), flow, Place::Away)
+        }
+        // tftp takes the batch on stdin, or one command after `-c`.
+        "tftp" => {
+            let mut batch = cmd.stdin.clone().unwrap_or_default();
+            if let Some(at) = cmd.args.iter().position(|a| a == "-c") {
+                batch.push('\n');
+                batch.push_str(&cmd.args[at + 1..].join(" "));
+            }
+            let puts: Vec<&str> = sftp_puts(&batch);
+            files(puts, flow, Place::Away)
         }
         "lftp" => {
             let script = option_value(cmd, "-e").or(option_value(cmd, "-c"));

@@ -317,6 +317,24 @@ pub(super) fn download_then_run(analysis: &Analysis) -> Option<String> {
 
 /// The first later command that `then` says runs a file fetched earlier.
 fn fetched_then(analysis: &Analysis, then: fn(&Command, &str) -> bool) -> Option<String> {
+    for (i, file) in fetches(analysis) {
+        if let Some(run) = analysis.commands[i + 1..].iter().find(|c| then(c, &file)) {
+            let fetch = &analysis.commands[i];
+            return Some(format!("{} && {}", fetch.display(), run.display()));
+        }
+    }
+    None
+}
+
+/// Whether a command before the `end`th of the line filled `file` from the
+/// network.
+pub(super) fn fetched_before(analysis: &Analysis, end: usize, file: &str) -> bool {
+    fetches(analysis).any(|(i, fetched)| i < end && same_file(&fetched, file))
+}
+
+/// Each file a command of the line fills from the network, with the
+/// command's place in the line.
+fn fetches(analysis: &Analysis) -> impl Iterator<Item = (usize, String)> + '_ {
     // A stage's upstream are commands of the line: with no network source
     // among those, no stage is fed one, and a long pipeline need not ask
     // each stage about the ones before it (debug builds check).
@@ -327,19 +345,20 @@ fn fetched_then(analysis: &Analysis, then: fn(&Command, &str) -> bool) -> Option
             .iter()
             .any(|u| consumers::is_network_source(u))
     };
-    for (i, fetch) in analysis.commands.iter().enumerate() {
-        debug_assert!(sources || !fed_by(fetch));
-        let fed = sources && fed_by(fetch);
-        if !fed && !may_fetch(fetch) {
-            continue;
-        }
-        for file in fetched_files(fetch, fed) {
-            if let Some(run) = analysis.commands[i + 1..].iter().find(|c| then(c, &file)) {
-                return Some(format!("{} && {}", fetch.display(), run.display()));
-            }
-        }
-    }
-    None
+    analysis
+        .commands
+        .iter()
+        .enumerate()
+        .flat_map(move |(i, fetch)| {
+            debug_assert!(sources || !fed_by(fetch));
+            let fed = sources && fed_by(fetch);
+            let files = if fed || may_fetch(fetch) {
+                fetched_files(fetch, fed)
+            } else {
+                Vec::new()
+            };
+            files.into_iter().map(move |f| (i, f))
+        })
 }
 
 /// Whether `cmd` is a program that may write what it fetched to a file:

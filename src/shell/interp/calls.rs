@@ -61,6 +61,8 @@ const FILE_CALLS: &[&str] = &[
     "write_file", "binwrite", "write", "createWriteStream", "appendFileSync", "appendFile",
     "append_file", "copyfile", "copy2", "copy", "copyFileSync", "copyFile", "cpSync", "cp",
     "copy_file", "copytree", "install", "move", "mv", "rename", "renameSync", "replace", "kill",
+    // Go's `os` package and Java's writers.
+    "OpenFile", "Create", "WriteFile", "RemoveAll", "Remove", "FileWriter", "FileOutputStream",
     "posix_kill", "killpg", "chmod", "chmodSync", "lchmod", "lchmodSync", "chmod_R", "chown",
     "chownSync", "lchown", "lchownSync", "chown_R", "fork", "pcntl_fork", "socket", "fsockopen", "pfsockopen",
     "stream_socket_client", "TCPSocket", "Socket", "INET", "createConnection",
@@ -301,6 +303,18 @@ impl<'v, 'a> Reader<'v, 'a> {
                 }
             }
             "open" | "fopen" | "openSync" => self.open(name, recv.map(|r| r.span), recv_name, args),
+            // Go: `os.OpenFile(P, flags, perm)` writes when its flags say so.
+            "OpenFile" if recv_name == "os" => self.open(name, None, recv_name, args),
+            "Create" | "WriteFile" if matches!(recv_name, "os" | "ioutil") => {
+                self.write_first(args, false)
+            }
+            "RemoveAll" if recv_name == "os" => self.delete(args, true, false),
+            "Remove" if recv_name == "os" => self.delete(args, false, false),
+            // Java: `new FileWriter(P)`, `new FileOutputStream(P, true)`.
+            "FileWriter" | "FileOutputStream" => {
+                let append = args.len() > 1 && v.text(args[args.len() - 1].value).trim() == "true";
+                self.write_first(args, append)
+            }
             "write_text" | "write_bytes" => match recv.map(|r| v.value(r.span, false)) {
                 Some(Some(path)) => self.push(write(path.text, false), path.decoded),
                 Some(None) => self.push(Action::WriteUnknown, false),

@@ -1,7 +1,8 @@
 //! How the code a sink takes is judged, language by language: shell text re-analysed, Python and Lua handed to the interpreter readers, Vim Ex, Elisp and debugger commands read for the calls that run or remove, scripts judged by where they are.
 
 use super::{
-    all_args, inert_program, is_shell_text, rows_of, values, Given, Lang, FIRST_ROW, SINKS,
+    all_args, code_options, inert_program, is_shell_text, rows_of, values, Given, Lang, FIRST_ROW,
+    SINKS,
 };
 use crate::shell::command::Command;
 use crate::shell::eval::{file_key, shell_quote, Eval};
@@ -36,8 +37,9 @@ impl Eval<'_> {
         let Some(rows) = rows_of(cmd.program.as_str()) else {
             return;
         };
+        let code_options = code_options(&cmd.program);
         for sink in rows {
-            for code in values(sink.given, args, cmd.stdin.as_deref()) {
+            for code in values(sink.given, args, cmd.stdin.as_deref(), &code_options) {
                 self.judge_code(sink.lang, &code, cmd, cmd.stdin.clone());
             }
         }
@@ -98,6 +100,7 @@ impl Eval<'_> {
             Lang::M4 => self.m4(code),
             Lang::Tex => self.tex(code, program),
             Lang::Make => self.make_text(code, cmd),
+            Lang::Dos => self.dos(code, program),
             Lang::Output => match code.strip_prefix('|').or_else(|| code.strip_prefix('!')) {
                 // strace's `-o '|CMD'` hands its output to a command.
                 Some(pipe) => self.shell_escape(pipe, program, lang),
@@ -110,29 +113,6 @@ impl Eval<'_> {
             }
             Lang::Remote => self.sink_asks(program, lang, code),
             Lang::Unread => self.unread(code, program),
-        }
-    }
-
-    /// Code in a language warden does not read. Tcl (expect) reaches
-    /// processes, files and the network through a few commands; code
-    /// without them asks nothing.
-    fn unread(&mut self, code: &str, program: &str) {
-        // `spawn ssh host` is automation; a spawned shell is typed into.
-        const REACH: &[&str] = &[
-            "exec ",
-            "open \"|",
-            "open |",
-            "file delete",
-            "socket ",
-            "eval ",
-            "source ",
-            "spawn sh",
-            "spawn bash",
-            "spawn zsh",
-            "spawn /bin/",
-        ];
-        if program != "expect" || REACH.iter().any(|w| code.contains(w)) {
-            self.sink_asks(program, Lang::Unread, code);
         }
     }
 

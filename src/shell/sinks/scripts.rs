@@ -1,4 +1,4 @@
-//! The little languages of ordinary programs, read for the commands they run and the files they write: sed's `e` and `w`, awk's `system()`, pipes and `print >`, m4's `syscmd`, TeX's `\write18`, make's `$(shell)` and `$(file)`.
+//! The little languages of ordinary programs, read for the commands they run and the files they write: sed's `e` and `w`, awk's `system()`, pipes and `print >`, m4's `syscmd`, TeX's `\write18`, make's `$(shell)` and `$(file)`, DOS's `MOUNT`.
 
 use super::Lang;
 use crate::shell::command::Command;
@@ -6,6 +6,26 @@ use crate::shell::eval::Eval;
 use crate::shell::make::make_recipes;
 
 impl Eval<'_> {
+    /// DOS commands run in an emulator: they reach the host only through
+    /// the directories `MOUNT` (or `IMGMOUNT`) maps to a drive, so a
+    /// mapping of a directory outside the project asks.
+    pub(super) fn dos(&mut self, code: &str, program: &str) {
+        for line in code.split(['\n', '&']) {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let Some((verb, rest)) = words.split_first() else {
+                continue;
+            };
+            if !verb.eq_ignore_ascii_case("mount") && !verb.eq_ignore_ascii_case("imgmount") {
+                continue;
+            }
+            // `MOUNT C DIR`; `MOUNT` alone lists, `MOUNT -u C` unmounts.
+            let path = rest.iter().skip(1).find(|w| !w.starts_with('-'));
+            if path.is_some_and(|p| super::outside_project(p.trim_matches(['"', '\'']))) {
+                self.sink_asks(program, Lang::Dos, line.trim());
+            }
+        }
+    }
+
     /// A sed script: its `e` commands and `s///e` replacements run as
     /// shell text; its `w FILE` commands and flags write files.
     pub(super) fn sed(&mut self, code: &str, cmd: &Command) {
