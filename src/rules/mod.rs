@@ -276,15 +276,31 @@ pub(crate) struct RuleSet {
 /// every argument of every command meets, so made before any lowercase copy.
 pub(super) fn contains_any_case(hay: &str, needle: &str) -> bool {
     // Asked of every argument: a window is compared only where its first
-    // byte already agrees.
+    // byte already agrees. In a long argument those places are found by
+    // `memchr` (a megabyte is scanned at memory speed); in a short one,
+    // which most are, setting that search up costs more than the bytes.
     let needle = needle.as_bytes();
     let Some(&first) = needle.first() else {
         return true;
     };
-    let first = first.to_ascii_lowercase();
-    hay.as_bytes()
-        .windows(needle.len())
-        .any(|w| w[0].to_ascii_lowercase() == first && w.eq_ignore_ascii_case(needle))
+    let hay = hay.as_bytes();
+    let (lower, upper) = (first.to_ascii_lowercase(), first.to_ascii_uppercase());
+    let at = |at: usize| {
+        hay.get(at..at + needle.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(needle))
+    };
+    let found = if hay.len() > 64 {
+        memchr::memchr2_iter(lower, upper, hay).any(at)
+    } else {
+        hay.windows(needle.len())
+            .any(|w| w[0].to_ascii_lowercase() == lower && w.eq_ignore_ascii_case(needle))
+    };
+    debug_assert_eq!(
+        found,
+        hay.windows(needle.len())
+            .any(|w| w.eq_ignore_ascii_case(needle))
+    );
+    found
 }
 
 /// `program.starts_with(prefix)`, the first bytes compared before the

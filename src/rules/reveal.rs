@@ -129,7 +129,7 @@ impl<'a> Echoed<'a> {
         };
         // A word with no `$` and no backquote names no variable and
         // substitutes nothing: nothing to remember.
-        if !word.contains(['$', '`']) {
+        if memchr::memchr2(b'$', b'`', word.as_bytes()).is_none() {
             debug_assert!(shows(word).is_none());
             return None;
         }
@@ -230,7 +230,7 @@ fn read_secret(cmd: &Command) -> Option<Shows> {
 fn secret_file(path: &str) -> bool {
     // Every name below has a dot or an underscore: asked of every
     // argument of every filter, most of which have neither.
-    if !path.bytes().any(|b| b == b'.' || b == b'_') {
+    if memchr::memchr2(b'.', b'_', path.as_bytes()).is_none() {
         return false;
     }
     let base = basename(path);

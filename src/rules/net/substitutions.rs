@@ -47,7 +47,7 @@ pub(in crate::rules) fn substituted(word: &str) -> Substituted {
     const MAX_REMEMBERED: usize = 4096;
     // Asked of every word of many commands, and most words substitute
     // nothing: every body opens with a backquote or a parenthesis.
-    if !word.contains(['`', '(']) {
+    if memchr::memchr2(b'`', b'(', word.as_bytes()).is_none() {
         debug_assert!(substitution_bodies(word).is_empty());
         return Substituted::default();
     }

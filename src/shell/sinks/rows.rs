@@ -90,3 +90,36 @@ pub(super) fn rows_of(program: &str) -> Option<impl Iterator<Item = &'static Sin
         .map(|s| s as *const Sink)));
     Some(rows)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_program_meets_exactly_the_rows_that_name_it_in_order() {
+        let mut programs: Vec<&str> = SINKS
+            .iter()
+            .filter(|s| !is_any(s.programs))
+            .flat_map(|s| s.programs.iter().copied())
+            .collect();
+        programs.extend(["", "(any)", "zzz", "git2", "sor"]);
+        for program in programs {
+            let found: Vec<*const Sink> = rows_of(program)
+                .into_iter()
+                .flatten()
+                .map(|s| s as *const Sink)
+                .collect();
+            let scanned: Vec<*const Sink> = SINKS
+                .iter()
+                .filter(|s| !is_any(s.programs) && s.programs.contains(&program))
+                .map(|s| s as *const Sink)
+                .collect();
+            assert_eq!(found, scanned, "{program}");
+            assert_eq!(
+                FIRST_ROW.contains(program),
+                !scanned.is_empty(),
+                "{program}"
+            );
+        }
+    }
+}
