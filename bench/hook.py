@@ -188,10 +188,14 @@ def verdict(warden, stdin, env):
 
 
 def instructions(program, stdin, env):
-    """Instructions the program executes, counted by callgrind."""
+    """Instructions the program executes, counted by callgrind. Under
+    valgrind a long line takes far longer than the hook's 2 s deadline,
+    which would answer for it and count a decision cut short: the count
+    is taken with the deadline off (0)."""
     out = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", str(program)],
-        stdin=open(stdin), capture_output=True, text=True, env=env)
+        stdin=open(stdin), capture_output=True, text=True,
+        env={**env, "WARDEN_DEADLINE_MS": "0"})
     found = re.search(r"Collected : (\d+)", out.stderr)
     return int(found.group(1)) if found else None
 

@@ -410,13 +410,25 @@ pub(crate) fn place_commands(analysis: &mut Analysis, around: &Around<'_>) {
     // old `Rc` stays in the map so that no address is reused while it is a key.
     let mut placed: HashMap<*const Command, (Rc<Command>, Rc<Command>), BuildAddressHasher> =
         HashMap::default();
+    // Where a command that names no directory of its own is seen depends
+    // on the call alone: worked out once. Seen where it runs (the call's
+    // own directory in the project), such a stage is left as it is, with
+    // no look-up for each stage of a long pipeline.
+    let plain = placed_dir(None, cwd, project, home);
     for cmd in &mut analysis.commands {
-        if let Some(dir) = placed_dir(cmd, cwd, project, home) {
+        let own = match cmd.cwd {
+            None => plain.clone(),
+            Some(_) => placed_dir(cmd.cwd.as_deref(), cwd, project, home),
+        };
+        if let Some(dir) = own {
             cmd.cwd = dir;
         }
         for up in &mut cmd.upstream {
+            if up.cwd.is_none() && plain.is_none() {
+                continue;
+            }
             let (_, new) = placed.entry(Rc::as_ptr(up)).or_insert_with(|| {
-                let new = match placed_dir(up, cwd, project, home) {
+                let new = match placed_dir(up.cwd.as_deref(), cwd, project, home) {
                     Some(dir) => Rc::new(Command {
                         cwd: dir,
                         ..Command::clone(up)
@@ -430,17 +442,18 @@ pub(crate) fn place_commands(analysis: &mut Analysis, around: &Around<'_>) {
     }
 }
 
-/// The directory `cmd` is to be seen in, when that is not what the command
-/// says already: `Some(None)` is the call's own.
+/// The directory a command whose own is `own` (as the analysis gives it)
+/// is to be seen in, when that is not `own` already: `Some(None)` is the
+/// call's own.
 fn placed_dir(
-    cmd: &Command,
+    own: Option<&str>,
     cwd: &str,
     project: Option<&str>,
     home: Option<&str>,
 ) -> Option<Option<String>> {
     // Most commands run where the call does, inside the project: no copy
     // of the directory is made to find that out.
-    let dir: Cow<'_, str> = match cmd.cwd.as_deref() {
+    let dir: Cow<'_, str> = match own {
         None => Cow::Borrowed(cwd),
         // Variables and other users' homes are judged as written; the
         // rules know them.
@@ -456,7 +469,7 @@ fn placed_dir(
             "" => None,
             rel => Some(rel),
         };
-        return (seen != cmd.cwd.as_deref()).then(|| seen.map(str::to_string));
+        return (seen != own).then(|| seen.map(str::to_string));
     }
     // The rules know a home by `~` (or `/home/NAME`): `rm -rf *` run at a
     // home in `/srv/u` or `/tmp/x/home` is `rm -rf ~/*`, as after `cd ~`.
@@ -465,7 +478,7 @@ fn placed_dir(
         Some(rel) => format!("~/{rel}"),
         None => dir.into_owned(),
     };
-    (cmd.cwd.as_deref() != Some(seen.as_str())).then_some(Some(seen))
+    (own != Some(seen.as_str())).then_some(Some(seen))
 }
 
 /// Hashes the addresses `place_commands` keys its map by. std's default

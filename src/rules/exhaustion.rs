@@ -161,7 +161,8 @@ fn mkfile_huge(cmd: &Command) -> bool {
 // Endless sources.
 
 fn is_endless(path: &str) -> bool {
-    ENDLESS.contains(&path)
+    // Every endless device is under `/dev/`: one comparison for most words.
+    path.starts_with("/dev/") && ENDLESS.contains(&path)
 }
 
 /// Where output can go without filling anything.
@@ -182,12 +183,14 @@ fn limits(cmd: &Command) -> bool {
 /// an operand or on stdin, or an earlier stage of its pipeline doing so
 /// with nothing in between that stops.
 fn endless_input(cmd: &Command) -> bool {
+    // An endless device is never an option word, so an argument naming
+    // one is an operand: the arguments are read as they are, with no list
+    // of operands made for every stage before every `head` and `tee`.
     let own = cmd.program == "yes"
-        || cmd.operands().iter().any(|o| is_endless(o))
         || cmd
             .args
             .iter()
-            .any(|a| a.strip_prefix("if=").is_some_and(is_endless))
+            .any(|a| is_endless(a) || a.strip_prefix("if=").is_some_and(is_endless))
         || cmd
             .redirects
             .iter()

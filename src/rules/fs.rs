@@ -248,14 +248,14 @@ const PARALLEL: Spec = Spec {
 };
 
 fn xargs_rm(cmd: &Command) -> bool {
-    if names_from_project_find(cmd) {
-        return false;
-    }
-    match cmd.program.as_str() {
+    // Whether it removes at all first: most `xargs` lines run no `rm`, and
+    // the exemption reads every stage before them.
+    let removes = match cmd.program.as_str() {
         "rm" => cmd.via.iter().any(|v| matches!(*v, "xargs" | "parallel")),
         "parallel" => runs_rm(&parse_opts(&cmd.args, &PARALLEL).operands),
         _ => runs_rm(&parse_opts(&cmd.args, &XARGS).operands),
-    }
+    };
+    removes && !names_from_project_find(cmd)
 }
 
 /// `find . -name '*.o' | xargs rm -f`: the names are chosen by a filtered

@@ -137,12 +137,56 @@ pub(crate) const fn prefix_count(source: Source) -> usize {
     counts[0] as usize
 }
 
+/// The group of prefix `stem`: 0 for the empty one (it begins every
+/// name), else its first byte plus one.
+const fn first_byte_key(stem: &str) -> usize {
+    match stem.as_bytes() {
+        [] => 0,
+        [first, ..] => *first as usize + 1,
+    }
+}
+
+/// How many groups of prefixes there are: the empty one and one per byte.
+const PREFIX_GROUPS: usize = 257;
+
+/// Sorts `prefixed` by [`first_byte_key`], keeping rule order within a
+/// group, and returns where each group starts (group `k` is
+/// `prefixed[starts[k]..starts[k + 1]]`): a program then meets only the
+/// prefixes that begin with its own first byte.
+const fn group_prefixes(prefixed: &mut [(&'static str, u32)]) -> [u32; PREFIX_GROUPS + 1] {
+    // Insertion sort: stable, and a set has a few dozen prefixes.
+    let mut i = 1;
+    while i < prefixed.len() {
+        let mut j = i;
+        while j > 0 && first_byte_key(prefixed[j - 1].0) > first_byte_key(prefixed[j].0) {
+            let moved = prefixed[j];
+            prefixed[j] = prefixed[j - 1];
+            prefixed[j - 1] = moved;
+            j -= 1;
+        }
+        i += 1;
+    }
+    let mut starts = [0u32; PREFIX_GROUPS + 1];
+    let mut n = 0;
+    while n < prefixed.len() {
+        starts[first_byte_key(prefixed[n].0) + 1] += 1;
+        n += 1;
+    }
+    let mut k = 0;
+    while k < PREFIX_GROUPS {
+        starts[k + 1] += starts[k];
+        k += 1;
+    }
+    starts
+}
+
 /// An index built at compile time, `N` being [`size`] and `P`
 /// [`prefix_count`] of its source.
 pub(crate) struct Built<const N: usize, const P: usize> {
     starts: [u32; BUCKETS + 1],
     entries: [(u32, u32); N],
     prefixed: [(&'static str, u32); P],
+    prefix_starts: [u32; PREFIX_GROUPS + 1],
 }
 
 impl<const N: usize, const P: usize> Built<N, P> {
@@ -157,10 +201,12 @@ impl<const N: usize, const P: usize> Built<N, P> {
             &mut [0; BUCKETS + 1],
             Visit::Prefixes(&mut prefixed),
         );
+        let prefix_starts = group_prefixes(&mut prefixed);
         Built {
             starts,
             entries,
             prefixed,
+            prefix_starts,
         }
     }
 }
@@ -177,8 +223,11 @@ pub(super) struct ProgramIndex {
     /// within each bucket.
     entries: Cow<'static, [(u32, u32)]>,
     /// The names that are prefixes (`mkfs*`, kept as `mkfs`) and their
-    /// rules, in rule order.
-    pub(super) prefixed: Cow<'static, [(&'static str, u32)]>,
+    /// rules, grouped by first byte ([`group_prefixes`]), in rule order
+    /// within a group.
+    prefixed: Cow<'static, [(&'static str, u32)]>,
+    /// Where each group of `prefixed` starts.
+    prefix_starts: Cow<'static, [u32]>,
 }
 
 impl ProgramIndex {
@@ -195,10 +244,12 @@ impl ProgramIndex {
             &mut [0; BUCKETS + 1],
             Visit::Prefixes(&mut prefixed),
         );
+        let prefix_starts = group_prefixes(&mut prefixed);
         ProgramIndex {
             starts: Cow::Owned(starts.to_vec()),
             entries: Cow::Owned(entries),
             prefixed: Cow::Owned(prefixed),
+            prefix_starts: Cow::Owned(prefix_starts.to_vec()),
         }
     }
 
@@ -210,7 +261,29 @@ impl ProgramIndex {
             starts: Cow::Borrowed(&built.starts),
             entries: Cow::Borrowed(&built.entries),
             prefixed: Cow::Borrowed(&built.prefixed),
+            prefix_starts: Cow::Borrowed(&built.prefix_starts),
         }
+    }
+
+    /// The prefixes that may begin `program`, with their rules: the empty
+    /// one and those that begin with its first byte, not all of them.
+    pub(super) fn prefixes_of<'a>(
+        &'a self,
+        program: &str,
+    ) -> impl Iterator<Item = &'a (&'static str, u32)> + 'a {
+        let group = |k: usize| {
+            &self.prefixed[self.prefix_starts[k] as usize..self.prefix_starts[k + 1] as usize]
+        };
+        let own = match first_byte_key(program) {
+            0 => &[][..],
+            k => group(k),
+        };
+        group(0).iter().chain(own)
+    }
+
+    /// Every prefix and its rule (for checks of [`ProgramIndex::prefixes_of`]).
+    pub(super) fn all_prefixes(&self) -> &[(&'static str, u32)] {
+        &self.prefixed
     }
 
     /// The name entry `(rule, k)` stands for.
@@ -253,5 +326,6 @@ impl ProgramIndex {
         self.starts == other.starts
             && self.entries == other.entries
             && self.prefixed == other.prefixed
+            && self.prefix_starts == other.prefix_starts
     }
 }

@@ -274,6 +274,37 @@ pub(crate) struct RuleSet {
     help_is_harmless: bool,
 }
 
+/// Whether `hay` contains `needle` (lowercase) in any ASCII case: the test
+/// every argument of every command meets, so made before any lowercase copy.
+pub(super) fn contains_any_case(hay: &str, needle: &str) -> bool {
+    // Asked of every argument: a window is compared only where its first
+    // byte already agrees. In a long argument those places are found by
+    // `memchr` (a megabyte is scanned at memory speed); in a short one,
+    // which most are, setting that search up costs more than the bytes.
+    let needle = needle.as_bytes();
+    let Some(&first) = needle.first() else {
+        return true;
+    };
+    let hay = hay.as_bytes();
+    let (lower, upper) = (first.to_ascii_lowercase(), first.to_ascii_uppercase());
+    let at = |at: usize| {
+        hay.get(at..at + needle.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(needle))
+    };
+    let found = if hay.len() > 64 {
+        memchr::memchr2_iter(lower, upper, hay).any(at)
+    } else {
+        hay.windows(needle.len())
+            .any(|w| w[0].to_ascii_lowercase() == lower && w.eq_ignore_ascii_case(needle))
+    };
+    debug_assert_eq!(
+        found,
+        hay.windows(needle.len())
+            .any(|w| w.eq_ignore_ascii_case(needle))
+    );
+    found
+}
+
 /// `program.starts_with(prefix)`, the first bytes compared before the
 /// rest: asked of every command and of many words for each prefix rule,
 /// and nearly always answered by the first byte without a call to compare.
@@ -440,10 +471,18 @@ impl RuleSet {
 
     /// Whether a rule of this set names `program` by a prefix (`mkfs*`).
     pub(crate) fn names_by_prefix(&self, program: &str) -> bool {
-        self.by_program
-            .prefixed
-            .iter()
-            .any(|(p, _)| has_prefix(program, p))
+        let named = self
+            .by_program
+            .prefixes_of(program)
+            .any(|(p, _)| program.starts_with(p));
+        debug_assert_eq!(
+            named,
+            self.by_program
+                .all_prefixes()
+                .iter()
+                .any(|(p, _)| has_prefix(program, p))
+        );
+        named
     }
 
     /// The commands of `analysis` this set judges one by one.
@@ -550,8 +589,8 @@ impl RuleSet {
         // by a prefix need sorting in.
         let mut named: Vec<usize> = self.by_program.get(&self.rules, program).collect();
         let indexed = named.len();
-        for &(prefix, i) in self.by_program.prefixed.iter() {
-            if has_prefix(program, prefix) {
+        for &(prefix, i) in self.by_program.prefixes_of(program) {
+            if program.starts_with(prefix) {
                 named.push(i as usize);
             }
         }
@@ -560,6 +599,21 @@ impl RuleSet {
         }
         debug_assert!(named.is_sorted());
         named.dedup();
+        #[cfg(debug_assertions)]
+        {
+            // The grouped prefixes find what a scan of them all finds.
+            let mut all: Vec<usize> = self.by_program.get(&self.rules, program).collect();
+            all.extend(
+                self.by_program
+                    .all_prefixes()
+                    .iter()
+                    .filter(|(p, _)| has_prefix(program, p))
+                    .map(|&(_, i)| i as usize),
+            );
+            all.sort_unstable();
+            all.dedup();
+            debug_assert_eq!(named, all, "{program}");
+        }
         let any = if cfg!(debug_assertions) {
             &self.any_program
         } else {

@@ -6,6 +6,8 @@
 //! does not, and a `grep` decides by what it selects: `env | grep -i
 //! path` shows no secret, `env | grep -i token` nothing else.
 
+use std::collections::HashMap;
+
 use once_cell::sync::Lazy;
 use regex::Regex;
 
@@ -15,6 +17,7 @@ use super::leak::sources::{
 use super::paths::basename;
 use super::secrets::read_guarded;
 use super::{Matcher, Rule};
+use crate::shell::names::{self, NameSet};
 use crate::shell::{Analysis, Command, RedirectOp};
 use crate::verdict::Decision;
 
@@ -76,6 +79,7 @@ fn first_shown(a: &Analysis, id: &str) -> Option<String> {
 /// both rules.
 fn shown(a: &Analysis) -> Vec<(&'static str, String)> {
     let mut out = Vec::new();
+    let mut echoed = Echoed::default();
     for (i, cmd) in a.commands.iter().enumerate() {
         // What a substitution prints is an argument of the command around it.
         if cmd
@@ -85,11 +89,12 @@ fn shown(a: &Analysis) -> Vec<(&'static str, String)> {
         {
             continue;
         }
-        // Help text prints no secret: `aws iam create-access-key help`.
-        if super::asks_for_help(cmd) {
-            continue;
-        }
-        let Some((reached, last)) = prints(cmd).and_then(|kind| reaches(a, i, kind)) else {
+        // Help text prints no secret: `aws iam create-access-key help`
+        // (asked only of what would print one, most commands print none).
+        let Some((reached, last)) = prints(cmd, &mut echoed)
+            .filter(|_| !super::asks_for_help(cmd))
+            .and_then(|kind| reaches(a, i, kind))
+        else {
             continue;
         };
         let id = match reached {
@@ -107,23 +112,38 @@ fn shown(a: &Analysis) -> Vec<(&'static str, String)> {
     out
 }
 
+/// What the words echoed on a line carry, each word with a substitution
+/// followed once: a line's commands repeat their words (`xargs echo` in
+/// every stage of a long pipeline echoes `$(xargs input)`), and following
+/// one re-analyses its body.
+#[derive(Default)]
+struct Echoed<'a>(HashMap<&'a str, Option<Shows>>);
+
+impl<'a> Echoed<'a> {
+    fn word(&mut self, word: &'a str) -> Option<Shows> {
+        let shows = |word| {
+            word_secret(word, &Flow::default()).map(|c| match c.secret {
+                Secret::Environment => Shows::Environment,
+                _ => Shows::Secret,
+            })
+        };
+        // A word with no `$` and no backquote names no variable and
+        // substitutes nothing: nothing to remember.
+        if memchr::memchr2(b'$', b'`', word.as_bytes()).is_none() {
+            debug_assert!(shows(word).is_none());
+            return None;
+        }
+        *self.0.entry(word).or_insert_with(|| shows(word))
+    }
+}
+
 /// What a command prints of a secret, an environment or a history.
-fn prints(cmd: &Command) -> Option<Shows> {
+fn prints<'a>(cmd: &'a Command, echoed: &mut Echoed<'a>) -> Option<Shows> {
     let program = cmd.program.as_str();
     match program {
         "history" => return Some(Shows::History),
         "fc" if cmd.has_short('l') => return Some(Shows::History),
-        "echo" | "printf" | "print" => {
-            let flow = Flow::default();
-            return cmd
-                .args
-                .iter()
-                .find_map(|a| word_secret(a, &flow))
-                .map(|c| match c.secret {
-                    Secret::Environment => Shows::Environment,
-                    _ => Shows::Secret,
-                });
-        }
+        "echo" | "printf" | "print" => return cmd.args.iter().find_map(|a| echoed.word(a)),
         "printenv" if cmd.operands().iter().any(|n| secret_var(n)) => return Some(Shows::Secret),
         "declare" | "typeset" if cmd.operands().iter().any(|n| secret_var(n)) => {
             return Some(Shows::Secret)
@@ -142,7 +162,7 @@ fn prints(cmd: &Command) -> Option<Shows> {
     if prints_credential(cmd).is_some() {
         return Some(Shows::Secret);
     }
-    if PASSERS.contains(&program) || program == "xargs" {
+    if is_passer(program) || program == "xargs" {
         return reads_secret(cmd);
     }
     None
@@ -158,11 +178,36 @@ const PASSERS: &[&str] = &[
     "rev", "paste", "strings", "iconv", "expand", "pr", "envsubst", "ccze",
 ];
 
+/// Whether `program` is one of [`PASSERS`]: asked of every command of a
+/// line, so one probe rather than a scan of the list.
+fn is_passer(program: &str) -> bool {
+    static SET: NameSet = names::name_set!(PASSERS);
+    SET.contains(program)
+}
+
 /// A file read by a printing program that is an environment or a secret:
 /// `/proc/*/environ`, an env file, a private key by its name (the file
 /// rules judge the guarded places; these are the ones they leave, such as
 /// a scratch project's `.env`).
 fn reads_secret(cmd: &Command) -> Option<Shows> {
+    // Every operand is an argument: when no argument and no input names
+    // such a file, there is no list of operands to make (every stage of a
+    // long pipeline of filters is asked).
+    let named = |p: &str| is_environ(p) || secret_file(p);
+    let inputs = || {
+        cmd.redirects
+            .iter()
+            .any(|r| r.op == RedirectOp::Read && named(&r.target))
+    };
+    if !cmd.args.iter().any(|a| named(a)) && !inputs() {
+        debug_assert!(read_secret(cmd).is_none());
+        return None;
+    }
+    read_secret(cmd)
+}
+
+/// [`reads_secret`], every operand and input asked.
+fn read_secret(cmd: &Command) -> Option<Shows> {
     let redirected = cmd
         .redirects
         .iter()
@@ -183,6 +228,11 @@ fn reads_secret(cmd: &Command) -> Option<Shows> {
 
 /// An env file (not a template) or a private key, by its name.
 fn secret_file(path: &str) -> bool {
+    // Every name below has a dot or an underscore: asked of every
+    // argument of every filter, most of which have neither.
+    if memchr::memchr2(b'.', b'_', path.as_bytes()).is_none() {
+        return false;
+    }
     let base = basename(path);
     let env = base == ".env" || (base.starts_with(".env.") && !super::files::is_env_template(base));
     let key = ["id_rsa", "id_ed25519", "id_ecdsa", "id_dsa"]
@@ -313,7 +363,7 @@ fn reaches(a: &Analysis, i: usize, kind: Shows) -> Option<(Shows, usize)> {
         }
         return reaches(a, j, kind);
     }
-    if PASSERS.contains(&next.program.as_str()) {
+    if is_passer(&next.program) {
         return reaches(a, j, kind);
     }
     None

@@ -107,6 +107,21 @@ fn is_key(word: &str, key: &str) -> bool {
 }
 
 fn tool_tls_off(cmd: &Command) -> bool {
+    // A setting is turned off only where an argument names its key: asked
+    // of every `git` command, whose arguments are seldom any setting.
+    let named = TLS_SETTINGS
+        .iter()
+        .filter(|s| s.program == cmd.program)
+        .any(|s| cmd.args.iter().any(|a| super::contains_any_case(a, s.key)));
+    if !named {
+        debug_assert!(!tls_turned_off(cmd));
+        return false;
+    }
+    tls_turned_off(cmd)
+}
+
+/// [`tool_tls_off`], every argument read.
+fn tls_turned_off(cmd: &Command) -> bool {
     let settings = TLS_SETTINGS.iter().filter(|s| s.program == cmd.program);
     let operands = cmd.operands();
     for s in settings {

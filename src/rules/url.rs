@@ -99,10 +99,12 @@ fn lookalike_host(analysis: &Analysis) -> Option<String> {
 }
 
 fn points_at_lookalike(cmd: &Command) -> bool {
-    // Most commands hold no host at all: a scan for the `:` every URL and
-    // `user@host:path` has comes before anything else, and the program is
+    // Most commands hold no host at all: a scan for the `://` of every URL
+    // and the `@` and `:` of every `user@host:path` comes before anything
+    // else (the words below are read for nothing else), and the program is
     // looked up only for a look-alike found.
-    if !cmd.args.iter().any(|arg| arg.contains(':')) {
+    let hosted = |arg: &String| arg.contains(':') && (arg.contains('@') || arg.contains("://"));
+    if !cmd.args.iter().any(hosted) {
         return false;
     }
     let mut message = false;

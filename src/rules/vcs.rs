@@ -114,6 +114,13 @@ pub static RULES: &[Rule] = &[
 /// `submodule deinit --force`.
 fn git_discards(cmd: &Command) -> bool {
     let Some(g) = git(cmd) else { return false };
+    // The subcommand before its options are read: most are none of these.
+    if !matches!(
+        g.sub,
+        "rm" | "read-tree" | "checkout-index" | "worktree" | "submodule"
+    ) {
+        return false;
+    }
     let spec = Spec::gnu("", &["prefix", "pathspec-from-file", "index-output"]);
     let o = parse_opts(g.args, &spec);
     let force = o.flag('f') || o.long("force", 3);

@@ -533,23 +533,8 @@ fn windows_style(lower: &str) -> bool {
         || (b.len() > 1 && b[0].is_ascii_alphabetic() && b[1] == b':')
 }
 
-/// Whether `hay` contains `needle` (lowercase) in any ASCII case: the test
-/// every argument of every command meets, so made before any lowercase copy.
-fn contains_any_case(hay: &str, needle: &str) -> bool {
-    // Asked of every argument: a window is compared only where its first
-    // byte already agrees.
-    let needle = needle.as_bytes();
-    let Some(&first) = needle.first() else {
-        return true;
-    };
-    let first = first.to_ascii_lowercase();
-    hay.as_bytes()
-        .windows(needle.len())
-        .any(|w| w[0].to_ascii_lowercase() == first && w.eq_ignore_ascii_case(needle))
-}
-
 fn is_windows_ssh_key(arg: &str) -> bool {
-    if !contains_any_case(arg, ".ssh") {
+    if !super::contains_any_case(arg, ".ssh") {
         return false;
     }
     let lower = arg.to_ascii_lowercase();
@@ -571,7 +556,7 @@ fn windows_ssh_key(cmd: &Command) -> bool {
 }
 
 fn is_windows_hermes_secret(arg: &str) -> bool {
-    if !contains_any_case(arg, "hermes") {
+    if !super::contains_any_case(arg, "hermes") {
         return false;
     }
     let lower = arg.to_ascii_lowercase();
@@ -612,7 +597,7 @@ mod tests {
         ] {
             for needle in [".ssh", "hermes"] {
                 assert_eq!(
-                    contains_any_case(hay, needle),
+                    crate::rules::contains_any_case(hay, needle),
                     hay.to_ascii_lowercase().contains(needle),
                     "{hay} {needle}"
                 );

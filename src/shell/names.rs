@@ -73,7 +73,7 @@ pub(crate) const fn table_size(count: usize) -> usize {
     }
 }
 
-const fn same(a: &str, b: &str) -> bool {
+pub(crate) const fn same(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
         return false;

@@ -6,12 +6,14 @@
 //! (the content, when the same call wrote it); code warden cannot read asks
 //! when it can reach processes, files or the network.
 
-use super::names::{self, NameMap, Slot};
 
 mod languages;
+mod rows;
 mod scripts;
 mod unread;
 mod values;
+
+use rows::{rows_of, FIRST_ROW};
 
 pub(super) use languages::outside_project;
 pub(super) use scripts::unescape;
@@ -331,52 +333,6 @@ pub(super) fn all_args(program: &str, env: &[(String, String)], args: &[String])
         .collect();
     all.extend(args.iter().cloned());
     all
-}
-
-/// How many program names the rows hold, rows for any program left out.
-const NAMES: usize = {
-    let (mut n, mut i) = (0, 0);
-    while i < SINKS.len() {
-        if !is_any(SINKS[i].programs) {
-            n += SINKS[i].programs.len();
-        }
-        i += 1;
-    }
-    n
-};
-
-/// Whether `programs` is [`ANY`].
-const fn is_any(programs: &[&str]) -> bool {
-    matches!(programs, [only] if matches!(only.as_bytes(), b"(any)"))
-}
-
-/// Each program name to the first row naming it, built at compile time: a
-/// call looks up a program or two and walks on from there.
-pub(super) static FIRST_ROW: NameMap<u16> = {
-    static SLOTS: [Slot<u16>; names::table_size(NAMES)] = {
-        let mut slots = [Slot::VACANT; names::table_size(NAMES)];
-        let mut i = 0;
-        while i < SINKS.len() {
-            let mut k = 0;
-            while k < SINKS[i].programs.len() && !is_any(SINKS[i].programs) {
-                names::insert(&mut slots, SINKS[i].programs[k], i as u16);
-                k += 1;
-            }
-            i += 1;
-        }
-        slots
-    };
-    NameMap::built(&SLOTS)
-};
-
-/// The rows naming `program`, in table order.
-fn rows_of(program: &str) -> Option<impl Iterator<Item = &'static Sink> + '_> {
-    let first = *FIRST_ROW.get(program)? as usize;
-    Some(
-        SINKS[first..]
-            .iter()
-            .filter(move |sink| sink.programs.contains(&program)),
-    )
 }
 
 /// The options through which `program`'s rows take code: their values are

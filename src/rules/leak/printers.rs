@@ -2,6 +2,7 @@
 
 use super::hosts::provider;
 use super::sources::{secret_var, Secret};
+use crate::shell::names::{self, NameSet};
 use crate::shell::Command;
 
 enum Yields {
@@ -81,6 +82,17 @@ const PRINTERS: &[Printer] = &[
     Printer { program: "nmcli", words: &["connection", "show"], flags: &["-s", "--show-secrets"], yields: Yields::Store },
 ];
 
+/// The program of every row of [`PRINTERS`], in order (names repeat).
+const PRINTER_PROGRAMS: [&str; PRINTERS.len()] = {
+    let mut out = [""; PRINTERS.len()];
+    let mut i = 0;
+    while i < PRINTERS.len() {
+        out[i] = PRINTERS[i].program;
+        i += 1;
+    }
+    out
+};
+
 /// Whether `words` appear in order among `operands`.
 fn in_order(operands: &[&str], words: &[&str]) -> bool {
     let mut it = operands.iter();
@@ -92,13 +104,21 @@ fn in_order(operands: &[&str], words: &[&str]) -> bool {
 pub(in crate::rules) fn prints_credential(cmd: &Command) -> Option<Secret> {
     let program = cmd.program.as_str();
     // Asked of every command of every line: most are no printer's program,
-    // which the names alone tell before any argument is looked at.
-    let known = matches!(program, "oc" | "pass" | "gopass")
+    // which one probe of the names tells before any argument is looked at.
+    static KNOWN: NameSet = names::name_set!(&PRINTER_PROGRAMS);
+    let known = program == "oc"
+        || KNOWN.contains(program.trim_end_matches('2'))
         || program.starts_with("docker-credential-")
-        || program.starts_with("git-credential-")
-        || PRINTERS
-            .iter()
-            .any(|p| p.program == program.trim_end_matches('2'));
+        || program.starts_with("git-credential-");
+    debug_assert_eq!(
+        known,
+        program == "oc"
+            || program.starts_with("docker-credential-")
+            || program.starts_with("git-credential-")
+            || PRINTERS
+                .iter()
+                .any(|p| p.program == program.trim_end_matches('2'))
+    );
     if !known {
         return None;
     }

@@ -338,7 +338,14 @@ fn fetches(analysis: &Analysis) -> impl Iterator<Item = (usize, String)> + '_ {
     // A stage's upstream are commands of the line: with no network source
     // among those, no stage is fed one, and a long pipeline need not ask
     // each stage about the ones before it (debug builds check).
-    let sources = analysis.commands.iter().any(consumers::is_network_source);
+    // Whether a command fetches is worked out once per line; a line that
+    // fetches nothing has no network source to look for.
+    let sources =
+        super::line_fetches(analysis) && analysis.commands.iter().any(consumers::is_network_source);
+    debug_assert_eq!(
+        sources,
+        analysis.commands.iter().any(consumers::is_network_source)
+    );
     let fed_by = |fetch: &Command| {
         fetch
             .upstream
@@ -352,7 +359,7 @@ fn fetches(analysis: &Analysis) -> impl Iterator<Item = (usize, String)> + '_ {
         .flat_map(move |(i, fetch)| {
             debug_assert!(sources || !fed_by(fetch));
             let fed = sources && fed_by(fetch);
-            let files = if fed || may_fetch(fetch) {
+            let files = if fed || may_fetch(fetch, sources) {
                 fetched_files(fetch, fed)
             } else {
                 Vec::new()
@@ -362,9 +369,11 @@ fn fetches(analysis: &Analysis) -> impl Iterator<Item = (usize, String)> + '_ {
 }
 
 /// Whether `cmd` is a program that may write what it fetched to a file:
-/// asked of every command, so a name check before any work.
-fn may_fetch(cmd: &Command) -> bool {
-    consumers::is_network_source(cmd)
+/// asked of every command, so a name check before any work (and none of
+/// the network sources when the line has none, `sources`).
+fn may_fetch(cmd: &Command, sources: bool) -> bool {
+    debug_assert!(sources || !consumers::is_network_source(cmd));
+    (sources && consumers::is_network_source(cmd))
         || matches!(
             cmd.program.as_str(),
             "lwp-download" | "scp" | "rsync" | "sftp" | "git"

@@ -45,6 +45,12 @@ pub(super) fn substitution_bodies(word: &str) -> Vec<&str> {
 /// batch of many lines must not grow the memo without end.
 pub(in crate::rules) fn substituted(word: &str) -> Substituted {
     const MAX_REMEMBERED: usize = 4096;
+    // Asked of every word of many commands, and most words substitute
+    // nothing: every body opens with a backquote or a parenthesis.
+    if memchr::memchr2(b'`', b'(', word.as_bytes()).is_none() {
+        debug_assert!(substitution_bodies(word).is_empty());
+        return Substituted::default();
+    }
     thread_local! {
         static SEEN: RefCell<HashMap<String, Rc<Vec<Command>>>> = RefCell::new(HashMap::new());
     }
