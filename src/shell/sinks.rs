@@ -6,7 +6,6 @@
 //! (the content, when the same call wrote it); code warden cannot read asks
 //! when it can reach processes, files or the network.
 
-
 mod languages;
 mod rows;
 mod scripts;
