@@ -580,10 +580,18 @@ fn names_warden(operand: &str) -> bool {
 fn insecure_remote_code(analysis: &Analysis) -> Option<String> {
     // A line that fetches nothing runs nothing fetched (debug builds check).
     if !super::net::line_fetches(analysis) {
-        debug_assert!(analysis
-            .commands
-            .iter()
-            .all(|c| super::net::downloads_run_by(c).is_empty()));
+        debug_assert!(
+            analysis
+                .commands
+                .iter()
+                .all(|c| super::net::downloads_run_by(c).is_empty()),
+            "a download run on a line that fetches nothing: {:?}",
+            analysis
+                .commands
+                .iter()
+                .map(|c| c.display())
+                .collect::<Vec<_>>()
+        );
         return None;
     }
     analysis.commands.iter().find_map(|cmd| {

@@ -254,7 +254,12 @@ fn fed_from_network(cmd: &Command) -> bool {
 /// Whether `cmd` fetches: a fetcher or socket itself, or one in a
 /// substitution of its words.
 fn fetches(cmd: &Command) -> bool {
-    is_fetcher(cmd) || upstream_substitutions(cmd).iter().any(is_fetcher)
+    is_fetcher(cmd)
+        || upstream_substitutions(cmd).iter().any(is_fetcher)
+        // The substitutions a command runs as code (a heredoc given to
+        // `python3 -`) are not always commands of the line themselves.
+        || (Signs::of(cmd).meets(Signs::RUNS_CODE)
+            && executed_substitutions(cmd).iter().any(is_fetcher))
 }
 
 /// Whether any command of the line fetches: without one no stage is fed
