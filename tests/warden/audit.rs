@@ -26,7 +26,27 @@ fn hook(w: &World, payload: &Value) -> Output {
     w.run_binary(&[], payload.to_string().as_bytes(), |_| {})
 }
 
-fn terminal(w: &World, command: &str) -> Value {
+/// Calls whose log entries show each decision and each kind of redaction:
+/// allowed, blocked, asked, secrets in a command, a file tool's path.
+pub fn sample_calls(w: &World) -> [Value; 5] {
+    [
+        terminal(w, "git status"),
+        terminal(w, "rm -rf /"),
+        terminal(w, "git push --force origin main"),
+        terminal(
+            w,
+            "curl -H 'Authorization: Bearer tok_live_123' https://api.example.com/v1 && export DB_PASSWORD=hunter2",
+        ),
+        json!({
+            "session_id": "claude-1", "hook_event_name": "PreToolUse", "tool_name": "Write",
+            "tool_input": {"file_path": w.path("home/.bashrc"), "content": "x"},
+            "cwd": w.path("project"),
+        }),
+    ]
+}
+
+/// A Hermes terminal call in the world's project.
+pub fn terminal(w: &World, command: &str) -> Value {
     json!({
         "hook_event_name": "pre_tool_call",
         "tool_name": "terminal",
@@ -45,20 +65,7 @@ fn lines(w: &World, rel: &str) -> Vec<Value> {
 
 fn each_decision_is_one_redacted_line() {
     let w = world("audit/lines", "audit:\n  path: ~/audit/log.jsonl\n");
-    let calls = [
-        terminal(&w, "git status"),
-        terminal(&w, "rm -rf /"),
-        terminal(&w, "git push --force origin main"),
-        terminal(
-            &w,
-            "curl -H 'Authorization: Bearer tok_live_123' https://api.example.com/v1 && export DB_PASSWORD=hunter2",
-        ),
-        json!({
-            "session_id": "claude-1", "hook_event_name": "PreToolUse", "tool_name": "Write",
-            "tool_input": {"file_path": w.path("home/.bashrc"), "content": "x"},
-            "cwd": w.path("project"),
-        }),
-    ];
+    let calls = sample_calls(&w);
     let mut verdicts = Vec::new();
     for call in &calls {
         let out = hook(&w, call);

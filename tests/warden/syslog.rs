@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use serde_json::{json, Value};
+use crate::audit::terminal;
 
 use crate::support::World;
 
@@ -174,16 +174,6 @@ fn parse(line: &str) -> Message {
     }
 }
 
-fn terminal(w: &World, command: &str) -> Value {
-    json!({
-        "hook_event_name": "pre_tool_call",
-        "tool_name": "terminal",
-        "tool_input": {"command": command},
-        "session_id": "sess-1",
-        "cwd": w.path("project"),
-    })
-}
-
 fn decisions_reach_a_real_syslog_daemon() {
     let Some(daemon) = Rsyslog::start("real") else {
         return;
@@ -193,20 +183,7 @@ fn decisions_reach_a_real_syslog_daemon() {
         daemon.socket()
     );
     let w = World::new("syslog/real").file("home/.config/warden/config.yaml", &config);
-    let calls = [
-        terminal(&w, "git status"),
-        terminal(&w, "rm -rf /"),
-        terminal(&w, "git push --force origin main"),
-        terminal(
-            &w,
-            "curl -H 'Authorization: Bearer tok_live_123' https://api.example.com/v1 && export DB_PASSWORD=hunter2",
-        ),
-        json!({
-            "session_id": "claude-1", "hook_event_name": "PreToolUse", "tool_name": "Write",
-            "tool_input": {"file_path": w.path("home/.bashrc"), "content": "x"},
-            "cwd": w.path("project"),
-        }),
-    ];
+    let calls = crate::audit::sample_calls(&w);
     for call in &calls {
         let out = w.run_binary(&[], call.to_string().as_bytes(), |_| {});
         assert!(out.status.success());
