@@ -35,8 +35,8 @@ tests![
     install_with_no_agent_found_asks_to_name_one,
 ];
 
-const HERMES_CONFIG: &str = "home/.hermes/config.yaml";
-const CLAUDE_SETTINGS: &str = "home/.claude/settings.json";
+pub const HERMES_CONFIG: &str = "home/.hermes/config.yaml";
+pub const CLAUDE_SETTINGS: &str = "home/.claude/settings.json";
 const CODEX_HOOKS: &str = "home/.codex/hooks.json";
 const ALLOWLIST: &str = "home/.hermes/shell-hooks-allowlist.json";
 const AGENT_DIRS: [&str; 3] = ["home/.hermes", "home/.claude", "home/.codex"];

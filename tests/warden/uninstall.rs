@@ -8,6 +8,7 @@ use std::fs;
 use std::path::Path;
 use std::process::Stdio;
 
+use crate::setup::{CLAUDE_SETTINGS, HERMES_CONFIG};
 use crate::support::World;
 
 tests![
@@ -18,9 +19,6 @@ tests![
     purge_on_a_terminal_asks_and_a_no_changes_nothing,
     purge_dry_run_lists_and_changes_nothing,
 ];
-
-const CLAUDE_SETTINGS: &str = "home/.claude/settings.json";
-const HERMES_CONFIG: &str = "home/.hermes/config.yaml";
 
 /// The person's own Claude Code settings, as Claude Code lays them out.
 const CLAUDE_THEIRS: &str = "{\n  \"theme\": \"dark\",\n  \"model\": \"opus\"\n}\n";
