@@ -476,14 +476,36 @@ pub fn tool_matches(sel: &ToolSel, tool: &str, kind: ToolKind) -> bool {
                 }
             };
             let (name, tool) = (canonical(name), canonical(tool));
-            if name.contains(['*', '?', '[']) {
+            if name.contains(['?', '[', '{']) {
                 pattern::compile(&pattern::glob_to_regex(&name, GlobKind::Command, true))
                     .is_ok_and(|re| re.is_match(&tool))
             } else {
-                name == tool
+                star_glob_matches(&name, &tool)
             }
         }
     }
+}
+
+/// Whether `text` matches `glob` whose only wildcard is `*` (any run of
+/// characters): the common tool selector (`mcp__github__*`) matched on every
+/// call without compiling a regex.
+fn star_glob_matches(glob: &str, text: &str) -> bool {
+    let mut parts = glob.split('*');
+    let first = parts.next().unwrap_or_default();
+    let Some(mut rest) = text.strip_prefix(first) else {
+        return false;
+    };
+    let parts: Vec<&str> = parts.collect();
+    let Some((last, middle)) = parts.split_last() else {
+        return rest.is_empty();
+    };
+    for part in middle {
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    rest.len() >= last.len() && rest.ends_with(last)
 }
 
 fn match_rule(rule: RuleSpec, n: u32, call: &Subjects) -> Option<RuleMatch> {

@@ -6,7 +6,8 @@
 # on 127.0.0.1) through the cases in hermes.py, claude.py and codex.py.
 #
 # An agent whose packages cannot be installed is reported as SKIPPED; with CI set, a skip fails
-# the run. Ends with `N passed, N failed` over all drivers.
+# the run. Ends with `N passed, N failed` over all drivers. `--install-only` installs the agents
+# and stops.
 set -uo pipefail
 
 cd "$(dirname "$0")/../.." || exit 1
@@ -48,6 +49,39 @@ drive() {
     fi
 }
 
+npm_dir=$work/npm
+venv_of() { echo "$work/venv-${1//[^A-Za-z0-9.]/_}"; }
+
+# Installs each agent package that is not there yet; one that cannot be installed is left out
+# (the drivers below report it as skipped).
+install_agents() {
+    local spec venv
+    for spec in "${HERMES_VERSIONS[@]}"; do
+        venv=$(venv_of "$spec")
+        if [ ! -x "$venv/bin/hermes" ]; then
+            say "installing $spec"
+            rm -rf "$venv"
+            if ! { python3 -m venv "$venv" &&
+                "$venv/bin/pip" install --quiet --disable-pip-version-check "$spec"; }; then
+                rm -rf "$venv"
+            fi
+        fi
+    done
+    if [ ! -x "$npm_dir/node_modules/.bin/claude" ] || [ ! -x "$npm_dir/node_modules/.bin/codex" ]; then
+        say "installing $CLAUDE_PACKAGE $CODEX_PACKAGE"
+        mkdir -p "$npm_dir"
+        (cd "$npm_dir" && { [ -f package.json ] || npm init -y >/dev/null; } &&
+            npm install --no-audit --no-fund --loglevel=error "$CLAUDE_PACKAGE" "$CODEX_PACKAGE")
+    fi
+    return 0
+}
+
+# `--install-only`: fetch the agents and stop (.ci/run does this while the unit tests run).
+if [ "${1:-}" = --install-only ]; then
+    install_agents
+    exit 0
+fi
+
 say "warden (release, built as install.sh builds it, without the profile and link-time optimisation)"
 # The profiled build is three builds and a training run for a binary that judges the same: the
 # agents' protocols do not depend on it, and install.sh checks a profiled binary's verdicts itself.
@@ -65,28 +99,17 @@ esac
 export WARDEN_E2E_INSTALL=1
 export PYTHONDONTWRITEBYTECODE=1
 
+install_agents
 for spec in "${HERMES_VERSIONS[@]}"; do
-    venv=$work/venv-${spec//[^A-Za-z0-9.]/_}
+    venv=$(venv_of "$spec")
     if [ ! -x "$venv/bin/hermes" ]; then
-        say "installing $spec"
-        rm -rf "$venv"
-        if ! { python3 -m venv "$venv" && "$venv/bin/pip" install --quiet --disable-pip-version-check "$spec"; }; then
-            echo "SKIPPED: could not install $spec from PyPI"
-            skipped+=("$spec")
-            continue
-        fi
+        echo "SKIPPED: could not install $spec from PyPI"
+        skipped+=("$spec")
+        continue
     fi
     # `warden install` asks the Hermes on PATH what it supports.
     PATH="$venv/bin:$PATH" drive "hermes ($spec)" "$venv/bin/python" tests/e2e/hermes.py --warden "$warden"
 done
-
-npm_dir=$work/npm
-if [ ! -x "$npm_dir/node_modules/.bin/claude" ] || [ ! -x "$npm_dir/node_modules/.bin/codex" ]; then
-    say "installing $CLAUDE_PACKAGE $CODEX_PACKAGE"
-    mkdir -p "$npm_dir"
-    (cd "$npm_dir" && { [ -f package.json ] || npm init -y >/dev/null; } &&
-        npm install --no-audit --no-fund --loglevel=error "$CLAUDE_PACKAGE" "$CODEX_PACKAGE")
-fi
 if [ -x "$npm_dir/node_modules/.bin/claude" ]; then
     PATH="$npm_dir/node_modules/.bin:$PATH" drive "claude code" python3 tests/e2e/claude.py \
         --claude "$npm_dir/node_modules/.bin/claude" --warden "$warden"
@@ -116,7 +139,8 @@ uninstall_round_trip() {
     home=$(mktemp -d "$work/uninstall-home.XXXXXX")
     mkdir -p "$home/.hermes" "$home/.claude" "$home/.codex"
     printf '{\n  "theme": "dark"\n}\n' >"$home/.claude/settings.json"
-    local path=$work/venv-${HERMES_VERSIONS[0]//[^A-Za-z0-9.]/_}/bin:$npm_dir/node_modules/.bin:$PATH
+    local path
+    path=$(venv_of "${HERMES_VERSIONS[0]}")/bin:$npm_dir/node_modules/.bin:$PATH
     local in_home=(env -i PATH="$path" HOME="$home" WARDEN_MANAGED_DIR="$home/etc-warden")
     # Codex writes its own state at its first start: let it, before the first snapshot.
     (cd "$home" && timeout 60 "${in_home[@]}" codex app-server </dev/null >/dev/null 2>&1) || true

@@ -9,6 +9,7 @@ use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Once;
 
+use libtest_mimic::Trial;
 use serde_json::{json, Value};
 use warden::engine::{evaluate_command, Options};
 use warden::shell::shell_quote;
@@ -16,13 +17,40 @@ use warden::shell::shell_quote;
 use crate::support::World;
 
 tests![
+    the_binary_answers_each_call_once,
+    a_batch_answers_every_line_once;
     every_program_with_odd_arguments,
     every_program_behind_wrappers_and_shells,
     every_program_with_ten_thousand_arguments,
     rule_examples_cut_short,
-    the_binary_answers_each_call_once,
-    a_batch_answers_every_line_once,
 ];
+
+/// How many trials each sweep is cut into, so the test threads share the
+/// sweeps' work instead of one thread running a whole sweep alone.
+const PARTS: usize = 6;
+
+/// One sweep as [`PARTS`] trials named `arguments::{name}/{k}-of-{PARTS}`,
+/// trial `k` deciding the commands `commands` makes of every `PARTS`-th
+/// item from the `k`-th.
+fn sweep<T: Send + Sync + 'static>(
+    name: &str,
+    items: Vec<T>,
+    commands: fn(&T) -> Vec<String>,
+) -> Vec<Trial> {
+    let items = std::sync::Arc::new(items);
+    (0..PARTS)
+        .map(|k| {
+            let items = std::sync::Arc::clone(&items);
+            Trial::test(
+                format!("arguments::{name}/{}-of-{PARTS}", k + 1),
+                move || {
+                    decide_all(items.iter().skip(k).step_by(PARTS).flat_map(commands));
+                    Ok(())
+                },
+            )
+        })
+        .collect()
+}
 
 /// Argument lists that end where a parser expects more, or hold what a
 /// byte-indexed parser trips on.
@@ -138,17 +166,16 @@ fn decide_all(commands: impl IntoIterator<Item = String>) {
     );
 }
 
-fn every_program_with_odd_arguments() {
+fn every_program_with_odd_arguments() -> Vec<Trial> {
     let programs = warden::rules::program_names();
     assert!(programs.len() > 300, "{}", programs.len());
-    let commands = programs.iter().flat_map(|p| {
-        let grid = GRID.iter().map(move |args| line(p, args));
+    sweep("every_program_with_odd_arguments", programs, |p| {
+        let grid = GRID.iter().map(|args| line(p, args));
         let options = lone_options(p)
             .into_iter()
-            .flat_map(move |o| [line(p, &[&o]), line(p, &[&o, "--"]), line(p, &[&o, "é"])]);
-        grid.chain(options)
-    });
-    decide_all(commands);
+            .flat_map(|o| [line(p, &[&o]), line(p, &[&o, "--"]), line(p, &[&o, "é"])]);
+        grid.chain(options).collect()
+    })
 }
 
 /// Ways to run a program through another: wrappers the analysis peels, and
@@ -169,65 +196,54 @@ const THROUGH: &[&str] = &[
     "doas",
 ];
 
-fn every_program_behind_wrappers_and_shells() {
+fn every_program_behind_wrappers_and_shells() -> Vec<Trial> {
     let programs = warden::rules::program_names();
-    let small: &[&[&str]] = &[&[], &["--"], &["-"], &["-é"], &["--é="]];
-    let commands = programs.iter().flat_map(|p| {
-        small.iter().flat_map(move |args| {
+    sweep("every_program_behind_wrappers_and_shells", programs, |p| {
+        let small: &[&[&str]] = &[&[], &["--"], &["-"], &["-é"], &["--é="]];
+        let mut out = Vec::new();
+        for args in small {
             let inner = line(p, args);
-            let shells = [
+            out.extend(THROUGH.iter().map(|w| format!("{w} {inner}")));
+            out.extend([
                 format!("bash -c {}", shell_quote(&inner)),
                 format!("sh -c {}", shell_quote(&inner)),
                 format!("eval {}", shell_quote(&inner)),
                 format!("echo {} | sh", shell_quote(&inner)),
                 format!("x=$({inner})"),
-            ];
-            THROUGH
-                .iter()
-                .map(move |w| format!("{w} {inner}"))
-                .chain(shells)
-        })
-    });
-    decide_all(commands);
+            ]);
+        }
+        out
+    })
 }
 
-fn every_program_with_ten_thousand_arguments() {
+fn every_program_with_ten_thousand_arguments() -> Vec<Trial> {
     let programs = warden::rules::program_names();
-    let many: Vec<&str> = ["a", "-x", "é", "-", "--x=", "-é"]
-        .iter()
-        .copied()
-        .cycle()
-        .take(10_000)
-        .collect();
-    let tail = many
-        .iter()
-        .map(|w| shell_quote(w))
-        .collect::<Vec<_>>()
-        .join(" ");
-    decide_all(
-        programs
+    sweep("every_program_with_ten_thousand_arguments", programs, |p| {
+        let many = ["a", "-x", "é", "-", "--x=", "-é"]
             .iter()
-            .map(|p| format!("{} {tail}", shell_quote(p))),
-    );
+            .cycle()
+            .take(10_000);
+        let tail = many.map(|w| shell_quote(w)).collect::<Vec<_>>().join(" ");
+        vec![format!("{} {tail}", shell_quote(p))]
+    })
 }
 
 /// Every rule's examples cut after each word, and each cut followed by
 /// `--`, `-` and a multi-byte word: real options of real subcommands, each
 /// left without what follows it.
-fn rule_examples_cut_short() {
-    let mut commands = Vec::new();
-    for rule in warden::rules::all() {
-        for example in rule.hits.iter().chain(rule.misses) {
-            let words: Vec<&str> = example.split(' ').collect();
-            for n in 1..=words.len() {
-                let cut = words[..n].join(" ");
-                for end in ["", " --", " -", " é", " -é"] {
-                    commands.push(format!("{cut}{end}"));
-                }
+fn rule_examples_cut_short() -> Vec<Trial> {
+    let examples = warden::rules::all().flat_map(|rule| rule.hits.iter().chain(rule.misses));
+    sweep("rule_examples_cut_short", examples.collect(), |example| {
+        let words: Vec<&str> = example.split(' ').collect();
+        let mut out = Vec::new();
+        for n in 1..=words.len() {
+            let cut = words[..n].join(" ");
+            for end in ["", " --", " -", " é", " -é"] {
+                out.push(format!("{cut}{end}"));
             }
         }
-    }
-    decide_all(commands);
+        out
+    })
 }
 
 /// The real binary in hook mode: one JSON verdict line, exit 0, no

@@ -126,3 +126,38 @@ fn slashless_path_globs_match_at_any_depth_of_the_project() {
     assert!(policy.matches(&call("/q/.env")).is_empty());
     assert!(policy.matches(&call("/p/env.txt")).is_empty());
 }
+
+#[test]
+fn star_globs_match_as_their_regex_does() {
+    let globs = [
+        "mcp__github__*",
+        "*",
+        "mcp__*__create*",
+        "a*b*a",
+        "*_file",
+        "exact",
+        "**",
+    ];
+    let tools = [
+        "mcp__github__create_issue",
+        "mcp__github__",
+        "mcp__gitlab__create",
+        "aba",
+        "ab",
+        "abba",
+        "write_file",
+        "exact",
+        "exactly",
+        "",
+    ];
+    for glob in globs {
+        let re = pattern::compile(&pattern::glob_to_regex(glob, GlobKind::Command, true)).unwrap();
+        for tool in tools {
+            assert_eq!(
+                star_glob_matches(glob, tool),
+                re.is_match(tool),
+                "{glob} against {tool}"
+            );
+        }
+    }
+}
