@@ -6,8 +6,12 @@ Usage: bench/tldr.py CHECKOUT [OUT]
 CHECKOUT is a checkout of the tldr-pages repository (its `pages/` folder is
 read: every English page of every platform). Each example's command, the
 text between the backquotes of a line that is nothing else, becomes one line
-with its `{{placeholders}}` unwrapped (`{{path/to/file}}` -> `path/to/file`),
-so every command is one an agent could run as written; a command that several
+with its `{{placeholders}}` rendered as the pages' client specification says
+a client shows them by default: a placeholder unwrapped (`{{path/to/file}}` ->
+`path/to/file`), an option's short and long forms as the long one
+(`{{[-f|--force]}}` -> `--force`), and a choice of values as its first
+(`{{start|stop}}` -> `start`), so every command is one an agent could run as
+written rather than a pipeline through `|`; a command that several
 pages show is written once, in the order first seen. Nothing of the pages
 is kept in this repository: the stream is material we did not write, and the
 batch rate over it says what warden costs on ordinary commands. OUT defaults
@@ -22,6 +26,18 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 EXAMPLE = re.compile(r"^`(.+)`\s*$")
 PLACEHOLDER = re.compile(r"\{\{(.*?)\}\}")
+OPTION_FORMS = re.compile(r"^\[([^|\]]*)\|([^\]]*)\]$")
+
+
+def rendered(placeholder):
+    """A placeholder as a client shows it by default: an option's long form, a choice's first value."""
+    text = placeholder.group(1)
+    forms = OPTION_FORMS.match(text)
+    if forms:
+        return forms.group(2)
+    if "|" in text and " " not in text:
+        return text.split("|")[0]
+    return text
 
 
 def commands(checkout):
@@ -31,7 +47,7 @@ def commands(checkout):
         for line in page.read_text(encoding="utf-8", errors="replace").splitlines():
             m = EXAMPLE.match(line)
             if m:
-                out.append(PLACEHOLDER.sub(r"\1", m.group(1)))
+                out.append(PLACEHOLDER.sub(rendered, m.group(1)))
     return pages, out
 
 
