@@ -63,11 +63,10 @@ impl Eval<'_> {
             }
             ("@", Some(_)) => {
                 let transform = arg_text(self);
-                let v = value?;
+                // `${x@P}` expands the value as a prompt string: its
+                // substitutions run.
                 if transform == "P" {
-                    // `${x@P}` expands the value as a prompt string: its
-                    // substitutions run.
-                    for text in &v {
+                    for text in &value? {
                         self.reexpand(text, "${x@P}");
                     }
                 }
@@ -76,18 +75,7 @@ impl Eval<'_> {
             ("^^", _) | ("^", _) | (",,", _) | (",", _) => {
                 // The pattern is expanded, substitutions and all.
                 arg_text(self);
-                let upper = op.starts_with('^');
-                value.map(|v| {
-                    v.iter()
-                        .map(|s| {
-                            if upper {
-                                s.to_uppercase()
-                            } else {
-                                s.to_lowercase()
-                            }
-                        })
-                        .collect()
-                })
+                value.map(|v| case_changed(v, op.starts_with('^')))
             }
             ("#" | "##" | "%" | "%%", Some(_)) => {
                 let pattern = arg_text(self);
@@ -102,54 +90,13 @@ impl Eval<'_> {
             }
             ("/" | "//", Some(_)) => {
                 let spec = arg_text(self);
-                let (from, to) = spec.split_once('/').unwrap_or((spec.as_str(), ""));
-                let v = value?;
-                if from.contains(['*', '?', '[']) || from.is_empty() {
-                    return None;
-                }
-                Some(
-                    v.into_iter()
-                        .map(|s| {
-                            if op == "//" {
-                                s.replace(from, to)
-                            } else {
-                                s.replacen(from, to, 1)
-                            }
-                        })
-                        .collect(),
-                )
+                replaced(value?, &spec, op == "//")
             }
             (":", Some(_)) => {
                 let spec = arg_text(self);
                 // Offset and length are arithmetic.
                 self.arith_text(&spec);
-                let mut nums = spec.split(':').map(|n| n.trim().parse::<i64>().ok());
-                let offset = nums.next().flatten()?;
-                let length = nums.next().flatten();
-                let v = value?;
-                Some(
-                    v.into_iter()
-                        .map(|s| {
-                            let chars: Vec<char> = s.chars().collect();
-                            let start = if offset < 0 {
-                                chars.len().saturating_sub(offset.unsigned_abs() as usize)
-                            } else {
-                                (offset as usize).min(chars.len())
-                            };
-                            let end = match length {
-                                Some(l) if l >= 0 => {
-                                    start.saturating_add(l as usize).min(chars.len())
-                                }
-                                Some(l) => chars
-                                    .len()
-                                    .saturating_sub(l.unsigned_abs() as usize)
-                                    .max(start),
-                                None => chars.len(),
-                            };
-                            chars[start..end].iter().collect()
-                        })
-                        .collect(),
-                )
+                sliced(value?, &spec)
             }
             ("!", None) => {
                 let target = value?.first().cloned()?;
@@ -213,6 +160,62 @@ impl Eval<'_> {
 
 /// `${v#p}`, `${v##p}`, `${v%p}`, `${v%%p}` with `*` and `?` in the pattern;
 /// `None` for bracket patterns or long values.
+/// `${x^^}`, `${x,,}` and their one-letter forms, on every value.
+fn case_changed(values: Vec<String>, upper: bool) -> Vec<String> {
+    let change = |s: &String| {
+        if upper {
+            s.to_uppercase()
+        } else {
+            s.to_lowercase()
+        }
+    };
+    values.iter().map(change).collect()
+}
+
+/// `${x/from/to}` (`${x//from/to}` with `all`) with a plain `from`; a
+/// pattern or an empty `from` is not worked out.
+fn replaced(values: Vec<String>, spec: &str, all: bool) -> Option<Vec<String>> {
+    let (from, to) = spec.split_once('/').unwrap_or((spec, ""));
+    if from.contains(['*', '?', '[']) || from.is_empty() {
+        return None;
+    }
+    let replace = |s: String| {
+        if all {
+            s.replace(from, to)
+        } else {
+            s.replacen(from, to, 1)
+        }
+    };
+    Some(values.into_iter().map(replace).collect())
+}
+
+/// `${x:offset}` and `${x:offset:length}` with numbers, counted in
+/// characters; a negative offset counts from the end, a negative length
+/// stops that far from it.
+fn sliced(values: Vec<String>, spec: &str) -> Option<Vec<String>> {
+    let mut nums = spec.split(':').map(|n| n.trim().parse::<i64>().ok());
+    let offset = nums.next().flatten()?;
+    let length = nums.next().flatten();
+    let slice = |s: String| {
+        let chars: Vec<char> = s.chars().collect();
+        let start = if offset < 0 {
+            chars.len().saturating_sub(offset.unsigned_abs() as usize)
+        } else {
+            (offset as usize).min(chars.len())
+        };
+        let end = match length {
+            Some(l) if l >= 0 => start.saturating_add(l as usize).min(chars.len()),
+            Some(l) => chars
+                .len()
+                .saturating_sub(l.unsigned_abs() as usize)
+                .max(start),
+            None => chars.len(),
+        };
+        chars[start..end].iter().collect()
+    };
+    Some(values.into_iter().map(slice).collect())
+}
+
 fn trim(value: &str, pattern: &str, op: &str) -> Option<String> {
     if pattern.contains('[') || value.len() > 4096 {
         return None;

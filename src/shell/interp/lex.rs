@@ -181,116 +181,13 @@ impl Lexer<'_> {
                 _ if close == Some(c) && nest == 0 => return,
                 _ if close.is_some() && c == open => nest += 1,
                 _ if close == Some(c) => nest -= 1,
-                b'#' if self.d == Dialect::Julia && next == b'=' => {
-                    let end = find(self.s, i + 2, b"=#").map_or(self.s.len(), |e| e + 2);
-                    self.out.text.push((i, end));
-                    self.i = end;
-                    continue;
-                }
-                b'#' if self.hash_comment() => {
-                    self.line_comment(i);
-                    continue;
-                }
-                b'/' if matches!(self.d, Dialect::Js | Dialect::Php) && next == b'/' => {
-                    self.line_comment(i);
-                    continue;
-                }
-                b'/' if matches!(self.d, Dialect::Js | Dialect::Php) && next == b'*' => {
-                    let end = find(self.s, i + 2, b"*/").map_or(self.s.len(), |e| e + 2);
-                    self.out.text.push((i, end));
-                    self.i = end;
-                    continue;
-                }
-                b'-' if self.d == Dialect::Lua && next == b'-' => {
-                    match self.long_bracket(i + 2) {
-                        Some(level) => self.lua_long(i, i + 2, level),
-                        None => self.line_comment(i),
-                    }
-                    continue;
-                }
-                b'[' if self.d == Dialect::Lua => {
-                    if let Some(level) = self.long_bracket(i) {
-                        self.lua_long(i, i, level);
-                        self.value();
+                _ if self.comment(i, next) => continue,
+                _ if self.literal(i, c, next) => continue,
+                c if is_word_byte(c) => {
+                    if self.word(i) {
                         continue;
                     }
-                }
-                // Perl's and Ruby's `$'`, `$"` and `` $` `` are variables.
-                b'\'' | b'"' | b'`'
-                    if matches!(self.d, Dialect::Perl | Dialect::Ruby)
-                        && i > 0
-                        && self.s[i - 1] == b'$' => {}
-                // Julia's `'` after a value is the transpose operator.
-                b'\''
-                    if self.d == Dialect::Julia
-                        && i > 0
-                        && (is_word_byte(self.s[i - 1]) || b")]'.".contains(&self.s[i - 1])) => {}
-                b'\'' | b'"' => {
-                    self.string(c);
-                    self.value();
-                    continue;
-                }
-                b'`' if self.d != Dialect::Python && self.d != Dialect::Lua => {
-                    let (interp, command) = match self.d {
-                        Dialect::Js => (Interp::Dollar, i > 0 && self.s[i - 1] == b'$'),
-                        Dialect::Ruby => (Interp::Hash, true),
-                        Dialect::Julia => (Interp::Julia, true),
-                        Dialect::Perl => (Interp::Perl, true),
-                        _ => (Interp::Php, true),
-                    };
-                    self.i = i + 1;
-                    self.quoted(None, b"`", interp, false, command);
-                    self.value();
-                    continue;
-                }
-                b'/' if matches!(self.d, Dialect::Js | Dialect::Ruby | Dialect::Perl)
-                    && self.regex_allowed() =>
-                {
-                    let interp = match self.d {
-                        Dialect::Ruby => Interp::Hash,
-                        _ => Interp::None,
-                    };
-                    self.i = i + 1;
-                    self.quoted(None, b"/", interp, true, false);
-                    self.skip_flags();
-                    self.value();
-                    continue;
-                }
-                b'%' if self.d == Dialect::Ruby && self.ruby_percent() => {
-                    self.value();
-                    continue;
-                }
-                b'<' if matches!(self.d, Dialect::Ruby | Dialect::Perl | Dialect::Php)
-                    && next == b'<'
-                    && self.heredoc_opener() =>
-                {
-                    self.value();
-                    continue;
-                }
-                c if is_word_byte(c) => {
-                    let mut j = i;
-                    while j < self.s.len() && is_word_byte(self.s[j]) {
-                        j += 1;
-                    }
-                    self.i = j;
-                    let word = &self.s[i..j];
-                    if matches!(self.d, Dialect::Perl | Dialect::Ruby)
-                        && self.line_start(i)
-                        && (word == b"__END__" || word == b"__DATA__")
-                    {
-                        // What follows is data the program may read, never code.
-                        self.out.text.push((i, self.s.len()));
-                        self.i = self.s.len();
-                        return;
-                    }
-                    if self.d == Dialect::Perl && self.perl_quote_like(i, j) {
-                        self.value();
-                    } else {
-                        self.prev = self.s[j - 1];
-                        self.prev_word = Some((i, j));
-                        self.space = false;
-                    }
-                    continue;
+                    return;
                 }
                 _ => {}
             }
@@ -299,6 +196,143 @@ impl Lexer<'_> {
             self.prev_word = None;
             self.space = false;
         }
+    }
+
+    /// A comment starting at `i` (`next` is the byte after it), skipped:
+    /// whether there was one.
+    fn comment(&mut self, i: usize, next: u8) -> bool {
+        match self.s[i] {
+            b'#' if self.d == Dialect::Julia && next == b'=' => {
+                let end = find(self.s, i + 2, b"=#").map_or(self.s.len(), |e| e + 2);
+                self.out.text.push((i, end));
+                self.i = end;
+                true
+            }
+            b'#' if self.hash_comment() => {
+                self.line_comment(i);
+                true
+            }
+            b'/' if matches!(self.d, Dialect::Js | Dialect::Php) && next == b'/' => {
+                self.line_comment(i);
+                true
+            }
+            b'/' if matches!(self.d, Dialect::Js | Dialect::Php) && next == b'*' => {
+                let end = find(self.s, i + 2, b"*/").map_or(self.s.len(), |e| e + 2);
+                self.out.text.push((i, end));
+                self.i = end;
+                true
+            }
+            b'-' if self.d == Dialect::Lua && next == b'-' => {
+                match self.long_bracket(i + 2) {
+                    Some(level) => self.lua_long(i, i + 2, level),
+                    None => self.line_comment(i),
+                }
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// A string, regex, heredoc or other literal starting at `i`, read
+    /// with its interpolations: whether there was one.
+    fn literal(&mut self, i: usize, c: u8, next: u8) -> bool {
+        match c {
+            b'[' if self.d == Dialect::Lua => {
+                let Some(level) = self.long_bracket(i) else {
+                    return false;
+                };
+                self.lua_long(i, i, level);
+                self.value();
+                true
+            }
+            // Perl's and Ruby's `$'`, `$"` and `` $` `` are variables.
+            b'\'' | b'"' | b'`'
+                if matches!(self.d, Dialect::Perl | Dialect::Ruby)
+                    && i > 0
+                    && self.s[i - 1] == b'$' =>
+            {
+                false
+            }
+            // Julia's `'` after a value is the transpose operator.
+            b'\''
+                if self.d == Dialect::Julia
+                    && i > 0
+                    && (is_word_byte(self.s[i - 1]) || b")]'.".contains(&self.s[i - 1])) =>
+            {
+                false
+            }
+            b'\'' | b'"' => {
+                self.string(c);
+                self.value();
+                true
+            }
+            b'`' if self.d != Dialect::Python && self.d != Dialect::Lua => {
+                let (interp, command) = match self.d {
+                    Dialect::Js => (Interp::Dollar, i > 0 && self.s[i - 1] == b'$'),
+                    Dialect::Ruby => (Interp::Hash, true),
+                    Dialect::Julia => (Interp::Julia, true),
+                    Dialect::Perl => (Interp::Perl, true),
+                    _ => (Interp::Php, true),
+                };
+                self.i = i + 1;
+                self.quoted(None, b"`", interp, false, command);
+                self.value();
+                true
+            }
+            b'/' if matches!(self.d, Dialect::Js | Dialect::Ruby | Dialect::Perl)
+                && self.regex_allowed() =>
+            {
+                let interp = match self.d {
+                    Dialect::Ruby => Interp::Hash,
+                    _ => Interp::None,
+                };
+                self.i = i + 1;
+                self.quoted(None, b"/", interp, true, false);
+                self.skip_flags();
+                self.value();
+                true
+            }
+            b'%' if self.d == Dialect::Ruby && self.ruby_percent() => {
+                self.value();
+                true
+            }
+            b'<' if matches!(self.d, Dialect::Ruby | Dialect::Perl | Dialect::Php)
+                && next == b'<'
+                && self.heredoc_opener() =>
+            {
+                self.value();
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The word starting at `i`, read; `false` when it ends the code
+    /// (Perl's and Ruby's `__END__`, after which comes data).
+    fn word(&mut self, i: usize) -> bool {
+        let mut j = i;
+        while j < self.s.len() && is_word_byte(self.s[j]) {
+            j += 1;
+        }
+        self.i = j;
+        let word = &self.s[i..j];
+        if matches!(self.d, Dialect::Perl | Dialect::Ruby)
+            && self.line_start(i)
+            && (word == b"__END__" || word == b"__DATA__")
+        {
+            // What follows is data the program may read, never code.
+            self.out.text.push((i, self.s.len()));
+            self.i = self.s.len();
+            return false;
+        }
+        if self.d == Dialect::Perl && self.perl_quote_like(i, j) {
+            self.value();
+        } else {
+            self.prev = self.s[j - 1];
+            self.prev_word = Some((i, j));
+            self.space = false;
+        }
+        true
     }
 
     fn line_start(&self, i: usize) -> bool {
