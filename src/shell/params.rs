@@ -19,50 +19,22 @@ impl Eval<'_> {
         self.param(name, op, arg)
     }
 
+    /// An operator's word, expanded (its substitutions run); empty when there is none.
+    fn word_text(&mut self, arg: Option<&Word>) -> String {
+        arg.map(|w| self.expand_single(w).text).unwrap_or_default()
+    }
+
     /// The values of a parameter expansion, `None` when unknown.
     fn param(&mut self, name: &str, op: &str, arg: Option<&Word>) -> Option<Vec<String>> {
         let value = self.lookup(name);
-        let set_nonempty = value
-            .as_ref()
-            .is_some_and(|v| v.iter().any(|s| !s.is_empty()));
-        let arg_text =
-            |eval: &mut Self| arg.map(|w| eval.expand_single(w).text).unwrap_or_default();
         match (op, arg) {
             ("", _) => value,
             ("#", None) => value.map(|v| vec![v.join(" ").chars().count().to_string()]),
-            (":-", _) | ("-", _) => {
-                if set_nonempty || (op == "-" && value.is_some()) {
-                    value
-                } else {
-                    let default = arg_text(self);
-                    Some(self.default_or_unknown(name, value.is_none(), default))
-                }
-            }
-            (":=", _) | ("=", _) => {
-                if set_nonempty {
-                    value
-                } else {
-                    let v = arg_text(self);
-                    let values = self.default_or_unknown(name, value.is_none(), v);
-                    self.vars.insert(name.to_string(), values.clone());
-                    Some(values)
-                }
-            }
-            (":+", _) | ("+", _) => {
-                // Evaluate the alternative either way: it may hold a substitution.
-                let alt = arg_text(self);
-                value.map(|_| vec![alt])
-            }
-            (":?", _) | ("?", _) => {
-                // The message is expanded, substitutions and all, when the
-                // shell stops on an unset (or, with `:`, empty) variable.
-                if !set_nonempty {
-                    arg_text(self);
-                }
-                value
+            (":-" | "-" | ":=" | "=" | ":+" | "+" | ":?" | "?", _) => {
+                self.with_default(name, op, value, arg)
             }
             ("@", Some(_)) => {
-                let transform = arg_text(self);
+                let transform = self.word_text(arg);
                 // `${x@P}` expands the value as a prompt string: its
                 // substitutions run.
                 if transform == "P" {
@@ -74,11 +46,11 @@ impl Eval<'_> {
             }
             ("^^", _) | ("^", _) | (",,", _) | (",", _) => {
                 // The pattern is expanded, substitutions and all.
-                arg_text(self);
+                self.word_text(arg);
                 value.map(|v| case_changed(v, op.starts_with('^')))
             }
             ("#" | "##" | "%" | "%%", Some(_)) => {
-                let pattern = arg_text(self);
+                let pattern = self.word_text(arg);
                 // Trimming `$HOME` or `$PWD` reaches their parents (`${HOME%/*}`
                 // is `/home`): trim a typical absolute value instead of `~`.
                 let v = match name {
@@ -89,11 +61,11 @@ impl Eval<'_> {
                 v.into_iter().map(|s| trim(&s, &pattern, op)).collect()
             }
             ("/" | "//", Some(_)) => {
-                let spec = arg_text(self);
+                let spec = self.word_text(arg);
                 replaced(value?, &spec, op == "//")
             }
             (":", Some(_)) => {
-                let spec = arg_text(self);
+                let spec = self.word_text(arg);
                 // Offset and length are arithmetic.
                 self.arith_text(&spec);
                 sliced(value?, &spec)
@@ -107,8 +79,56 @@ impl Eval<'_> {
             _ => {
                 // An operator warden does not model (`/#`, `/%`, `@Q`):
                 // its word is still expanded.
-                arg_text(self);
+                self.word_text(arg);
                 None
+            }
+        }
+    }
+
+    /// `${x:-w}`, `${x:=w}`, `${x:+w}`, `${x:?w}` and their forms without
+    /// `:`: the value, or what the word makes of an unset (or, with `:`,
+    /// empty) one.
+    fn with_default(
+        &mut self,
+        name: &str,
+        op: &str,
+        value: Option<Vec<String>>,
+        arg: Option<&Word>,
+    ) -> Option<Vec<String>> {
+        let set_nonempty = value
+            .as_ref()
+            .is_some_and(|v| v.iter().any(|s| !s.is_empty()));
+        match op {
+            ":-" | "-" => {
+                if set_nonempty || (op == "-" && value.is_some()) {
+                    value
+                } else {
+                    let default = self.word_text(arg);
+                    Some(self.default_or_unknown(name, value.is_none(), default))
+                }
+            }
+            ":=" | "=" => {
+                if set_nonempty {
+                    value
+                } else {
+                    let v = self.word_text(arg);
+                    let values = self.default_or_unknown(name, value.is_none(), v);
+                    self.vars.insert(name.to_string(), values.clone());
+                    Some(values)
+                }
+            }
+            ":+" | "+" => {
+                // Evaluate the alternative either way: it may hold a substitution.
+                let alt = self.word_text(arg);
+                value.map(|_| vec![alt])
+            }
+            _ => {
+                // The message is expanded, substitutions and all, when the
+                // shell stops on an unset (or, with `:`, empty) variable.
+                if !set_nonempty {
+                    self.word_text(arg);
+                }
+                value
             }
         }
     }
