@@ -167,103 +167,18 @@ pub fn invocation(cmd: &Command) -> Option<Invocation> {
         });
     }
     let lang = super::language(&cmd.program)?;
-    let opts = options(lang);
-    // Python stops reading options at `-c`; what follows is the program's argv.
-    let stop_at_code = lang == Lang::Python;
-    let mut code: Vec<String> = Vec::new();
-    let mut script: Option<Option<String>> = None;
-    let mut iter = cmd.args.iter().peekable();
-    // Deno and Bun name their action first (`deno eval CODE`, `bun run x`).
-    let mut first = true;
-    'args: while let Some(arg) = iter.next() {
-        if std::mem::take(&mut first) && matches!(cmd.program.as_str(), "deno" | "bun") {
-            match arg.as_str() {
-                "eval" => {
-                    code.extend(iter.next().cloned());
-                    continue;
-                }
-                "run" => continue,
-                a if !a.starts_with('-') => {
-                    script = Some(Some(a.to_string()));
-                    break;
-                }
-                _ => {}
-            }
-        }
-        if arg == "-" {
-            break;
-        }
-        if arg == "--" || !arg.starts_with('-') {
-            let file = if arg == "--" { iter.next() } else { Some(arg) };
-            script = Some(file.cloned());
-            break;
-        }
-        if let Some(long) = arg.strip_prefix("--") {
-            let (key, value) = match long.split_once('=') {
-                Some((k, v)) => (format!("--{k}"), Some(v)),
-                None => (arg.clone(), None),
-            };
-            if opts.long_code.contains(&key.as_str()) {
-                code.extend(value.map(str::to_string).or_else(|| iter.next().cloned()));
-            } else if key == "--file" {
-                script = Some(value.map(str::to_string).or_else(|| iter.next().cloned()));
-                break;
-            } else if opts.long_valued.contains(&key.as_str()) && value.is_none() {
-                iter.next();
-            }
-            continue;
-        }
-        let cluster: Vec<char> = arg.chars().skip(1).collect();
-        let mut k = 0;
-        let mut wants_code = false;
-        while k < cluster.len() {
-            let c = cluster[k];
-            let rest: String = cluster[k + 1..].iter().collect();
-            let attached = || {
-                if rest.is_empty() {
-                    None
-                } else {
-                    Some(rest.clone())
-                }
-            };
-            if opts.code.contains(c) && !opts.attached {
-                // `node -pe CODE`: the flags share the next argument.
-                wants_code = true;
-                k += 1;
-            } else if opts.code.contains(c) {
-                code.extend(attached().or_else(|| iter.next().cloned()));
-                if stop_at_code {
-                    break 'args;
-                }
-                break;
-            } else if opts.module.contains(c) {
-                script = Some(None);
-                break 'args;
-            } else if opts.file.contains(c) {
-                script = Some(attached().or_else(|| iter.next().cloned()));
-                break 'args;
-            } else if opts.valued.contains(c) {
-                if rest.is_empty() {
-                    iter.next();
-                }
-                break;
-            } else if opts.rest.contains(c) {
-                break;
-            } else if opts.digits.contains(c) {
-                k += 1;
-                while k < cluster.len() && ('0'..='7').contains(&cluster[k]) {
-                    k += 1;
-                }
-            } else if c.is_ascii_alphabetic() {
-                k += 1;
-            } else {
-                break;
-            }
-        }
-        if wants_code {
-            code.extend(iter.next().cloned());
-        }
-    }
+    let mut reader = Reader {
+        opts: options(lang),
+        // Python stops reading options at `-c`; what follows is the program's argv.
+        stop_at_code: lang == Lang::Python,
+        code: Vec::new(),
+        script: None,
+        iter: cmd.args.iter(),
+    };
+    reader.read(matches!(cmd.program.as_str(), "deno" | "bun"));
+    let Reader {
+        code, script, iter, ..
+    } = reader;
     let rest = iter.cloned();
     if !code.is_empty() {
         // A word the loop took for a script is the code's first argument.
@@ -284,6 +199,135 @@ pub fn invocation(cmd: &Command) -> Option<Invocation> {
         source,
         args: rest.collect(),
     })
+}
+
+/// An interpreter's arguments read up to where its program starts.
+struct Reader<'a> {
+    opts: Options,
+    stop_at_code: bool,
+    /// Inline code, from every code option.
+    code: Vec<String>,
+    /// The script: `Some(None)` when the program is not inline code nor a
+    /// file (`python3 -m module`).
+    script: Option<Option<String>>,
+    iter: std::slice::Iter<'a, String>,
+}
+
+impl Reader<'_> {
+    /// Reads options until the program's own arguments; `action_first`
+    /// for Deno and Bun, which name their action first (`deno eval CODE`,
+    /// `bun run x`).
+    fn read(&mut self, action_first: bool) {
+        let mut first = action_first;
+        while let Some(arg) = self.iter.next() {
+            if std::mem::take(&mut first) {
+                match arg.as_str() {
+                    "eval" => {
+                        self.code.extend(self.iter.next().cloned());
+                        continue;
+                    }
+                    "run" => continue,
+                    a if !a.starts_with('-') => {
+                        self.script = Some(Some(a.to_string()));
+                        return;
+                    }
+                    _ => {}
+                }
+            }
+            if arg == "-" {
+                return;
+            }
+            if arg == "--" || !arg.starts_with('-') {
+                let file = if arg == "--" {
+                    self.iter.next()
+                } else {
+                    Some(arg)
+                };
+                self.script = Some(file.cloned());
+                return;
+            }
+            let stop = match arg.strip_prefix("--") {
+                Some(long) => self.long(arg, long),
+                None => self.cluster(arg),
+            };
+            if stop {
+                return;
+            }
+        }
+    }
+
+    /// A long option (`--eval CODE`, `--file=x`): whether the program starts after it.
+    fn long(&mut self, arg: &str, long: &str) -> bool {
+        let (key, value) = match long.split_once('=') {
+            Some((k, v)) => (format!("--{k}"), Some(v)),
+            None => (arg.to_string(), None),
+        };
+        if self.opts.long_code.contains(&key.as_str()) {
+            let code = value
+                .map(str::to_string)
+                .or_else(|| self.iter.next().cloned());
+            self.code.extend(code);
+        } else if key == "--file" {
+            self.script = Some(
+                value
+                    .map(str::to_string)
+                    .or_else(|| self.iter.next().cloned()),
+            );
+            return true;
+        } else if self.opts.long_valued.contains(&key.as_str()) && value.is_none() {
+            self.iter.next();
+        }
+        false
+    }
+
+    /// A cluster of short options (`-pe`, `-W1`, `-0777`): whether the
+    /// program starts after it.
+    fn cluster(&mut self, arg: &str) -> bool {
+        let cluster: Vec<char> = arg.chars().skip(1).collect();
+        let opts = &self.opts;
+        let mut k = 0;
+        let mut wants_code = false;
+        while k < cluster.len() {
+            let c = cluster[k];
+            let rest: String = cluster[k + 1..].iter().collect();
+            let attached = (!rest.is_empty()).then_some(rest);
+            if opts.code.contains(c) && !opts.attached {
+                // `node -pe CODE`: the flags share the next argument.
+                wants_code = true;
+                k += 1;
+            } else if opts.code.contains(c) {
+                self.code
+                    .extend(attached.or_else(|| self.iter.next().cloned()));
+                return self.stop_at_code;
+            } else if opts.module.contains(c) {
+                self.script = Some(None);
+                return true;
+            } else if opts.file.contains(c) {
+                self.script = Some(attached.or_else(|| self.iter.next().cloned()));
+                return true;
+            } else if opts.valued.contains(c) {
+                if attached.is_none() {
+                    self.iter.next();
+                }
+                break;
+            } else if opts.rest.contains(c) {
+                break;
+            } else if opts.digits.contains(c) {
+                k += 1;
+                while k < cluster.len() && ('0'..='7').contains(&cluster[k]) {
+                    k += 1;
+                }
+            } else if c.is_ascii_alphabetic() {
+                k += 1;
+            } else {
+                break;
+            }
+        }
+        if wants_code {
+            self.code.extend(self.iter.next().cloned());
+        }
+        false
+    }
 }
 
 /// Build flags of `go run` that take a value.
