@@ -144,52 +144,23 @@ impl Eval<'_> {
         };
         // Only a name/path/time filter narrows what is removed; `-type f`
         // under a root still removes every file in it.
-        let filtered = args.iter().any(|f| {
-            matches!(
-                f.text.as_str(),
-                "-name"
-                    | "-iname"
-                    | "-path"
-                    | "-ipath"
-                    | "-regex"
-                    | "-iregex"
-                    | "-newer"
-                    | "-mtime"
-                    | "-mmin"
-                    | "-size"
-                    | "-user"
-                    | "-empty"
-                    | "-perm"
-                    | "-wholename"
-                    | "-links"
-                    | "-inum"
-                    | "-atime"
-                    | "-ctime"
-            )
-        });
-        // One literal name and nothing to widen it (`-name __pycache__`):
-        // what `{}` stands for is that name, somewhere under each root.
-        let words: Vec<&str> = args.iter().map(|f| f.text.as_str()).collect();
-        let names: Vec<&str> = words
-            .windows(2)
-            .filter(|w| matches!(w[0], "-name" | "-iname"))
-            .map(|w| w[1])
-            .collect();
-        let widened = words.iter().any(|w| {
-            matches!(
-                *w,
-                "-o" | "-or" | "!" | "-not" | "-path" | "-ipath" | "-regex"
-            )
-        });
-        let found = match names.as_slice() {
-            [name] if !widened && !name.contains(['*', '?', '[', '/']) && !name.is_empty() => roots
-                .iter()
-                .map(|r| format!("{}/{name}", r.trim_end_matches('/')))
-                .collect::<Vec<_>>()
-                .join(" "),
-            _ => walked.join(" "),
-        };
-        let mut i = start + given.len();
+        let filtered = texts.iter().any(|t| NARROWING.contains(t));
+        let found = named_under(&texts, &roots).unwrap_or_else(|| walked.join(" "));
+        self.find_actions(cmd, &args[start + given.len()..], &found, &walked, filtered);
+    }
+
+    /// `-exec CMD {} ;` (and `-execdir`, `-ok`, `-okdir`) run CMD with `{}`
+    /// standing for `found`; `-delete` removes what is `walked`. Without a
+    /// narrowing filter, a removal covers whole trees.
+    fn find_actions(
+        &mut self,
+        cmd: &Command,
+        args: &[Field],
+        found: &str,
+        walked: &[String],
+        filtered: bool,
+    ) {
+        let mut i = 0;
         while i < args.len() {
             let a = args[i].text.as_str();
             if matches!(a, "-exec" | "-execdir" | "-ok" | "-okdir") {
@@ -201,7 +172,7 @@ impl Eval<'_> {
                 if !fields.is_empty() {
                     for f in fields.iter_mut() {
                         if f.text.contains("{}") {
-                            f.text = f.text.replace("{}", &found);
+                            f.text = f.text.replace("{}", found);
                         }
                     }
                     let name = program_name(&fields[0].text);
@@ -297,6 +268,55 @@ impl Eval<'_> {
         }
         self.via.pop();
         self.ascend();
+    }
+}
+
+/// find's tests that narrow what it finds to some of the files under
+/// its roots (`-type f` does not: every file is still found).
+const NARROWING: &[&str] = &[
+    "-name",
+    "-iname",
+    "-path",
+    "-ipath",
+    "-regex",
+    "-iregex",
+    "-newer",
+    "-mtime",
+    "-mmin",
+    "-size",
+    "-user",
+    "-empty",
+    "-perm",
+    "-wholename",
+    "-links",
+    "-inum",
+    "-atime",
+    "-ctime",
+];
+
+/// One literal `-name` and nothing to widen it (`-name __pycache__`):
+/// what find finds is that name somewhere under each root.
+fn named_under(words: &[&str], roots: &[String]) -> Option<String> {
+    let names: Vec<&str> = words
+        .windows(2)
+        .filter(|w| matches!(w[0], "-name" | "-iname"))
+        .map(|w| w[1])
+        .collect();
+    let widened = words.iter().any(|w| {
+        matches!(
+            *w,
+            "-o" | "-or" | "!" | "-not" | "-path" | "-ipath" | "-regex"
+        )
+    });
+    match names.as_slice() {
+        [name] if !widened && !name.contains(['*', '?', '[', '/']) && !name.is_empty() => Some(
+            roots
+                .iter()
+                .map(|r| format!("{}/{name}", r.trim_end_matches('/')))
+                .collect::<Vec<_>>()
+                .join(" "),
+        ),
+        _ => None,
     }
 }
 
