@@ -245,7 +245,6 @@ impl<'v, 'a> Reader<'v, 'a> {
         at: Span,
     ) {
         let v = self.view;
-        let recv_name = module;
         if self.native(name, module, recv.is_some()) {
             self.concern(Concern::NativeLibrary, at);
         }
@@ -259,6 +258,20 @@ impl<'v, 'a> Reader<'v, 'a> {
                 self.command(name, module, args, at)
             }
             n if CODE_CALLS.contains(&n) => self.code_arg(name, args, at),
+            _ => {
+                let done = self.deleting(name, recv, module, args)
+                    || self.writing(name, recv, module, args);
+                if !done {
+                    self.more(name, recv, module, args, at);
+                }
+            }
+        }
+    }
+
+    /// The calls that delete files and trees; whether `name` is one.
+    fn deleting(&mut self, name: &str, recv: Option<Recv>, recv_name: &str, args: &[Arg]) -> bool {
+        let v = self.view;
+        match name {
             "rmtree"
             | "rm_rf"
             | "rm_r"
@@ -302,6 +315,15 @@ impl<'v, 'a> Reader<'v, 'a> {
                     self.delete(args, recursive, recv.is_none());
                 }
             }
+            _ => return false,
+        }
+        true
+    }
+
+    /// The calls that open, write, copy or move files; whether `name` is one.
+    fn writing(&mut self, name: &str, recv: Option<Recv>, recv_name: &str, args: &[Arg]) -> bool {
+        let v = self.view;
+        match name {
             "open" | "fopen" | "openSync" => self.open(name, recv.map(|r| r.span), recv_name, args),
             // Go: `os.OpenFile(P, flags, perm)` writes when its flags say so.
             "OpenFile" if recv_name == "os" => self.open(name, None, recv_name, args),
@@ -351,8 +373,9 @@ impl<'v, 'a> Reader<'v, 'a> {
             }
             "rename" | "renameSync" => self.transfer("mv", args),
             "replace" if recv_name == "os" => self.transfer("mv", args),
-            _ => self.more(name, recv, module, args, at),
+            _ => return false,
         }
+        true
     }
 
     pub(super) fn positional<'x>(&self, args: &'x [Arg]) -> Vec<&'x Arg> {
