@@ -468,9 +468,15 @@ impl<'v, 'a> Reader<'v, 'a> {
                 self.concern(Concern::DynamicCommand, at);
             }
         }
-        let Some(program) = program else {
-            return;
-        };
+        if let Some(program) = program {
+            self.program_with_args(name, program, &pos[1..]);
+        }
+    }
+
+    /// The command a call runs: `program`, then what `rest` (the call's
+    /// other positional arguments) gives it as arguments.
+    fn program_with_args(&mut self, name: &str, program: Val, rest: &[&Arg]) {
+        let v = self.view;
         // `syscall.Exec(path, argv, env)`, `os.StartProcess(name, argv, attr)`:
         // the program, then its argv with argv[0].
         let vector = is_exec_family(name) && (name.contains('v') || name.starts_with("posix"))
@@ -488,7 +494,7 @@ impl<'v, 'a> Reader<'v, 'a> {
                     | "system2"
                     | "Command"
             );
-        let list = pos[1..]
+        let list = rest
             .iter()
             .filter(|_| takes_list)
             .find_map(|a| v.list_items(a.value).or_else(|| self.object_list(a.value)));
@@ -521,11 +527,11 @@ impl<'v, 'a> Reader<'v, 'a> {
             }));
             self.push(Action::Shell(words.join(" ")), program.decoded);
         } else if multi
-            && pos.len() > 1
-            && pos[1..].iter().all(|a| v.value(a.value, false).is_some())
+            && !rest.is_empty()
+            && rest.iter().all(|a| v.value(a.value, false).is_some())
         {
             let skip = usize::from(is_exec_family(name) && !vector);
-            let rest: Vec<Span> = pos[1 + skip..].iter().map(|a| a.value).collect();
+            let rest: Vec<Span> = rest[skip..].iter().map(|a| a.value).collect();
             let mut words = vec![shell_word(&program)];
             words.extend(rest.iter().map(|&s| self.word(s)));
             self.push(Action::Shell(words.join(" ")), program.decoded);
