@@ -47,8 +47,8 @@ fn temp_dir(tag: &str) -> PathBuf {
 /// `FORMAT_VERSION` and the SHA-256 of the representative policies' cached
 /// bytes when it was last bumped.
 const RECORDED_LAYOUT: (u32, &str) = (
-    14,
-    "3e36471f0f364ea092c92f57241588fe9463d655bf0b9f9f1604b91e14d35183",
+    15,
+    "beb58152282bfb1b94af18c59e32eeb1dd19aff700fa71fdc3aa972377dad957",
 );
 
 fn representative_sources() -> Vec<SourceInfo> {
