@@ -97,7 +97,7 @@ fn doctor_passes_after_install_and_says_where_gemini_runs_the_hook() {
     // With folder trust off, Gemini runs the hook everywhere.
     let mut settings = json_file(&w, SETTINGS);
     settings["security"] = json!({"folderTrust": {"enabled": false}});
-    w.put(SETTINGS, &settings.to_string());
+    w.put(SETTINGS, settings.to_string());
     let out = warden(&w, 0, "doctor --agent gemini");
     out.line("ok gemini", "folder trust is off");
     assert_eq!(out.count("warn"), 1, "{}", out.stdout);
@@ -108,7 +108,7 @@ fn doctor_fails_hooks_switched_off_and_a_hook_migrated_from_claude() {
     warden(&w, 0, "install --agent gemini");
     let mut settings = json_file(&w, SETTINGS);
     settings["hooksConfig"] = json!({"enabled": false});
-    w.put(SETTINGS, &settings.to_string());
+    w.put(SETTINGS, settings.to_string());
     let out = warden(&w, 1, "doctor --agent gemini");
     out.fails(
         "gemini",
@@ -123,7 +123,7 @@ fn doctor_fails_hooks_switched_off_and_a_hook_migrated_from_claude() {
     let handler = json!({"type": "command", "command": claude, "timeout": 10});
     let migrated = json!({"hooks": {"BeforeTool": [
         {"matcher": "run_shell_command|write_file|replace", "hooks": [handler]}]}});
-    w.put(SETTINGS, &migrated.to_string());
+    w.put(SETTINGS, migrated.to_string());
     let out = warden(&w, 1, "doctor --agent gemini");
     let fix = "warden install --agent gemini";
     out.fails("gemini", "timeout is 10 ms", fix);
