@@ -360,6 +360,9 @@ const PATH_FIELDS: &[&str] = &[
     "directory",
     "dir",
 ];
+/// Arguments that name several files at once (Gemini's `read_many_files`
+/// takes its paths and globs as `include`).
+const PATH_LIST_FIELDS: &[&str] = &["include", "paths"];
 /// Arguments that hold a patch whose headers name files.
 const PATCH_FIELDS: &[&str] = &["patch", "command", "input", "diff"];
 
@@ -386,6 +389,16 @@ fn tool_files(tool: &str, kind: ToolKind, map: &Object<'_>) -> Vec<FileRef> {
     for field in PATH_FIELDS {
         if let Some(path) = text(field) {
             add(path, write);
+        }
+    }
+    for field in PATH_LIST_FIELDS {
+        if let Some(Json::Array(items)) = map.get(field) {
+            for item in items {
+                match item {
+                    Json::Str(path) if !path.trim().is_empty() => add(path, write),
+                    _ => {}
+                }
+            }
         }
     }
     if kind == ToolKind::Write {
@@ -631,6 +644,10 @@ mod tests {
                 write: false
             }]
         );
+        let many = parse(r#"{"hook_event_name":"BeforeTool","tool_name":"read_many_files","tool_input":{"include":["src/**","/h/.aws/credentials",1,""]}}"#).unwrap();
+        let paths: Vec<&str> = many.files.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["src/**", "/h/.aws/credentials"]);
+        assert!(many.files.iter().all(|f| !f.write));
         // A shell call with no command fails closed, as for every agent.
         let err = parse(r#"{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"dir_path":"x"}}"#).unwrap_err();
         assert_eq!(err.id(), "input.bad-field");
