@@ -1,4 +1,4 @@
-//! Hook payloads of each agent (Hermes, Claude Code, Codex), read into one internal `ToolCall`.
+//! Hook payloads of each agent (Hermes, Claude Code, Codex, Gemini CLI), read into one internal `ToolCall`.
 
 mod json;
 
@@ -14,10 +14,11 @@ pub enum Agent {
     Hermes,
     Claude,
     Codex,
+    Gemini,
 }
 
 impl Agent {
-    pub const ALL: [Agent; 3] = [Agent::Hermes, Agent::Claude, Agent::Codex];
+    pub const ALL: [Agent; 4] = [Agent::Hermes, Agent::Claude, Agent::Codex, Agent::Gemini];
 
     /// Its name on the command line (`--agent`), which is also its program's.
     pub fn name(self) -> &'static str {
@@ -25,6 +26,7 @@ impl Agent {
             Agent::Hermes => "hermes",
             Agent::Claude => "claude",
             Agent::Codex => "codex",
+            Agent::Gemini => "gemini",
         }
     }
 
@@ -33,6 +35,7 @@ impl Agent {
             Agent::Hermes => Dialect::Hermes,
             Agent::Claude => Dialect::Claude,
             Agent::Codex => Dialect::Codex,
+            Agent::Gemini => Dialect::Gemini,
         }
     }
 }
@@ -41,7 +44,7 @@ impl Agent {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolCall {
     pub agent: Agent,
-    /// `pre_tool_call`, `PreToolUse`, or another event name.
+    /// `pre_tool_call`, `PreToolUse`, `BeforeTool`, or another event name.
     pub event: String,
     /// The tool's name as the agent spells it (`terminal`, `Bash`, `write_file`, ...).
     pub tool: String,
@@ -49,7 +52,8 @@ pub struct ToolCall {
     /// The session's directory, the payload's `cwd`: what the project and
     /// the project's policy are found from.
     pub cwd: Option<String>,
-    /// `tool_input.workdir`, as the model wrote it: the tool runs there, as
+    /// `tool_input.workdir` (Gemini's shell tool: `dir_path`), as the model
+    /// wrote it: the tool runs there, as
     /// after `cd` from `cwd`. The model chooses it, so it moves where paths
     /// lead, never which project or which policy applies.
     pub workdir: Option<String>,
@@ -108,9 +112,10 @@ impl ToolKind {
         match lower.as_ref() {
             "read_file" | "read" | "search_files" | "grep" | "glob" | "ls" | "list_directory"
             | "notebookread" | "web_search" | "websearch" | "webfetch" | "todoread"
-            | "view_image" | "vision_analyze" => ToolKind::Read,
+            | "view_image" | "vision_analyze" | "read_many_files" | "grep_search"
+            | "google_web_search" | "web_fetch" => ToolKind::Read,
             "write_file" | "write" | "patch" | "edit" | "multiedit" | "notebookedit"
-            | "apply_patch" => ToolKind::Write,
+            | "apply_patch" | "replace" => ToolKind::Write,
             _ => ToolKind::Other,
         }
     }
@@ -248,7 +253,7 @@ impl ToolCall {
 }
 
 fn is_pre_tool_event(event: &str) -> bool {
-    matches!(event, "pre_tool_call" | "PreToolUse" | "")
+    matches!(event, "pre_tool_call" | "PreToolUse" | "BeforeTool" | "")
 }
 
 /// Tool names that run a shell command line, compared case-insensitively.
@@ -295,8 +300,14 @@ pub fn parse(text: &str) -> Result<ToolCall> {
         }
     };
     let text = |s: &str| (!s.is_empty()).then(|| s.to_string());
+    // Gemini's shell tool names its working directory `dir_path`
+    // (relative to the session's directory, as `workdir` may be).
+    let workdir_field = match agent {
+        Agent::Gemini if ToolKind::of(&tool) == ToolKind::Shell => "dir_path",
+        _ => "workdir",
+    };
     let workdir = match input {
-        Some(map) => optional_str(map, "workdir")?.and_then(text),
+        Some(map) => optional_str(map, workdir_field)?.and_then(text),
         None => None,
     };
     let cwd = optional_str(&root, "cwd")?.and_then(text);
@@ -349,6 +360,9 @@ const PATH_FIELDS: &[&str] = &[
     "directory",
     "dir",
 ];
+/// Arguments that name several files at once (Gemini's `read_many_files`
+/// takes its paths and globs as `include`).
+const PATH_LIST_FIELDS: &[&str] = &["include", "paths"];
 /// Arguments that hold a patch whose headers name files.
 const PATCH_FIELDS: &[&str] = &["patch", "command", "input", "diff"];
 
@@ -375,6 +389,16 @@ fn tool_files(tool: &str, kind: ToolKind, map: &Object<'_>) -> Vec<FileRef> {
     for field in PATH_FIELDS {
         if let Some(path) = text(field) {
             add(path, write);
+        }
+    }
+    for field in PATH_LIST_FIELDS {
+        if let Some(Json::Array(items)) = map.get(field) {
+            for item in items {
+                match item {
+                    Json::Str(path) if !path.trim().is_empty() => add(path, write),
+                    _ => {}
+                }
+            }
         }
     }
     if kind == ToolKind::Write {
@@ -466,6 +490,7 @@ fn detect_agent(root: &Object<'_>, event: &str, tool: &str) -> Agent {
     let has_turn_id = matches!(root.get("turn_id"), Some(Json::Str(s)) if !s.is_empty());
     match event {
         "pre_tool_call" => Agent::Hermes,
+        "BeforeTool" => Agent::Gemini,
         "PreToolUse" if has_turn_id => Agent::Codex,
         "PreToolUse" => Agent::Claude,
         // No event name: guess from the tool's spelling.
@@ -592,6 +617,40 @@ mod tests {
         let call = parse(r#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":["rm","-rf","a b"]},"turn_id":"t1"}"#).unwrap();
         assert_eq!(call.agent, Agent::Codex);
         assert_eq!(call.command(), Some("rm -rf 'a b'"));
+    }
+
+    #[test]
+    fn gemini_is_before_tool_with_its_own_tool_names() {
+        let call = parse(r#"{"session_id":"s","transcript_path":"","cwd":"/p","hook_event_name":"BeforeTool","timestamp":"2026-11-27T11:20:12.150Z","tool_name":"run_shell_command","tool_input":{"command":"ls","dir_path":"src","workdir":"/etc"}}"#).unwrap();
+        assert_eq!(call.agent, Agent::Gemini);
+        assert!(call.is_pre_tool());
+        assert_eq!(call.command(), Some("ls"));
+        assert_eq!(call.workdir.as_deref(), Some("src"));
+        let edit = parse(r#"{"cwd":"/p","hook_event_name":"BeforeTool","tool_name":"replace","tool_input":{"file_path":"/p/a.txt","old_string":"x","new_string":"y","instruction":"i"}}"#).unwrap();
+        assert_eq!(edit.kind, ToolKind::Write);
+        assert_eq!(
+            edit.files,
+            [FileRef {
+                path: "/p/a.txt".into(),
+                write: true
+            }]
+        );
+        assert_eq!(edit.written, [("/p/a.txt".to_string(), "y\n".to_string())]);
+        let read = parse(r#"{"hook_event_name":"BeforeTool","tool_name":"read_file","tool_input":{"file_path":"/p/a"}}"#).unwrap();
+        assert_eq!(
+            read.files,
+            [FileRef {
+                path: "/p/a".into(),
+                write: false
+            }]
+        );
+        let many = parse(r#"{"hook_event_name":"BeforeTool","tool_name":"read_many_files","tool_input":{"include":["src/**","/h/.aws/credentials",1,""]}}"#).unwrap();
+        let paths: Vec<&str> = many.files.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["src/**", "/h/.aws/credentials"]);
+        assert!(many.files.iter().all(|f| !f.write));
+        // A shell call with no command fails closed, as for every agent.
+        let err = parse(r#"{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"dir_path":"x"}}"#).unwrap_err();
+        assert_eq!(err.id(), "input.bad-field");
     }
 
     #[test]

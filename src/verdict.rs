@@ -320,11 +320,12 @@ impl Verdict {
     }
 
     /// Whether an ask reaches `dialect` as a block: turned into one by
-    /// `--on-ask block`, or an ask Codex can only be sent as a deny. The
+    /// `--on-ask block`, or an ask Codex or Gemini CLI can only be sent as
+    /// a deny. The
     /// floor never asks, and only an ask is offered for approval.
     pub fn asked_as_block(&self, dialect: Dialect) -> bool {
         let asked = match self.decision {
-            Decision::Ask => dialect == Dialect::Codex,
+            Decision::Ask => matches!(dialect, Dialect::Codex | Dialect::Gemini),
             Decision::Block => self.changes.last() == Some(&Change::OnAskBlock),
             Decision::Allow => false,
         };
@@ -478,26 +479,36 @@ impl Verdict {
                 codex_reason(&format!("{} {CODEX_ASK}{}", self.findings(), self.offer())),
             ),
             (Dialect::Codex, decision) => claude(decision.as_claude(), codex_reason(&message)),
+            // Gemini CLI's `ask` waits for a person forever in `gemini -p`,
+            // and nothing in the payload says whether one is there: an ask
+            // reaches it as a deny that says how to let the call through.
+            // Gemini tells the model "Tool execution blocked: <reason>".
+            (Dialect::Gemini, Decision::Ask) => {
+                gemini_deny(&format!("{} {GEMINI_ASK}{}", self.findings(), self.offer()))
+            }
+            (Dialect::Gemini, _) => gemini_deny(&message),
             (Dialect::Claude, decision) => claude(decision.as_claude(), &message),
         }
     }
 
     /// Whether an allow may reach `dialect` as a grant. Claude Code skips its
     /// own permission prompt for a hook's allow, so only the user's own allow
-    /// rule may say it there; Hermes has no allow, and Codex counts one as a
-    /// failed hook.
+    /// rule may say it there; Hermes has no allow, Codex counts one as a
+    /// failed hook, and Gemini CLI's `allow` changes nothing (its own
+    /// policy still decides), so it gets no opinion.
     fn grants(&self, dialect: Dialect) -> bool {
         match dialect {
             Dialect::Native => true,
             Dialect::Claude => self.layer == Layer::User && self.changes.is_empty(),
-            Dialect::Hermes | Dialect::Codex => false,
+            Dialect::Hermes | Dialect::Codex | Dialect::Gemini => false,
         }
     }
 
     /// A block every agent understands, for when warden cannot tell which
     /// agent is calling (the payload was unreadable and no `--agent` was
     /// given): Hermes and Codex read the top-level `decision`, Claude Code
-    /// reads `hookSpecificOutput`, and every field is in Codex's strict schema.
+    /// reads `hookSpecificOutput`, Gemini CLI takes `decision: block` with
+    /// its `reason`, and every field is in Codex's strict schema.
     pub fn render_for_any_agent(&self) -> String {
         let message = self.message();
         Line::new(2 * message.len())
@@ -523,6 +534,15 @@ fn claude(decision: &str, reason: &str) -> String {
         .finish()
 }
 
+/// Gemini CLI's block: `decision: deny` and the reason, on stdout with
+/// exit 0 (an exit code blocks there only with text, so it is not relied on).
+fn gemini_deny(reason: &str) -> String {
+    Line::new(reason.len())
+        .str("decision", "deny")
+        .str("reason", reason)
+        .finish()
+}
+
 /// Claude Code's `hookSpecificOutput` for a `PreToolUse` hook.
 fn pre_tool_use(line: Line, decision: &str, reason: &str) -> Line {
     line.str("hookEventName", "PreToolUse")
@@ -532,6 +552,9 @@ fn pre_tool_use(line: Line, decision: &str, reason: &str) -> Line {
 
 const CODEX_ASK: &str = "Codex cannot ask for confirmation, so warden denied it: \
                          if you want it run, run it yourself in a terminal.";
+
+const GEMINI_ASK: &str = "Gemini CLI cannot be asked from a hook without hanging a non-interactive \
+                          run, so warden denied it: if you want it run, run it yourself in a terminal.";
 
 /// What `--on-ask block` adds to a block that would have been an ask: the
 /// person, not the agent, can still run the command.
@@ -604,14 +627,16 @@ pub enum Dialect {
     Hermes,
     Claude,
     Codex,
+    Gemini,
 }
 
 impl Dialect {
-    pub const ALL: [Dialect; 4] = [
+    pub const ALL: [Dialect; 5] = [
         Dialect::Native,
         Dialect::Hermes,
         Dialect::Claude,
         Dialect::Codex,
+        Dialect::Gemini,
     ];
 
     pub fn parse(name: &str) -> Option<Dialect> {
@@ -624,6 +649,7 @@ impl Dialect {
             Dialect::Hermes => "hermes",
             Dialect::Claude => "claude",
             Dialect::Codex => "codex",
+            Dialect::Gemini => "gemini",
         }
     }
 
@@ -650,6 +676,15 @@ impl Dialect {
                 "Codex gets `{}`, no opinion (it counts `allow` as a failed hook)"
             }
             (Dialect::Codex, Decision::Block) => "Codex gets a deny with the reason",
+            (Dialect::Gemini, Decision::Ask) => {
+                "Gemini CLI's own ask would hang `gemini -p`: it gets a deny that says how to run the command by hand, or let it run once with `warden allow-once CODE`"
+            }
+            (Dialect::Gemini, Decision::Allow) => {
+                "Gemini CLI gets `{}`, no opinion: its own policy decides"
+            }
+            (Dialect::Gemini, Decision::Block) => {
+                "Gemini CLI gets `decision: deny` with the reason"
+            }
         }
     }
 }

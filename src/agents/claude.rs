@@ -20,6 +20,7 @@ pub fn settings_file(homes: &Homes) -> Option<PathBuf> {
 
 pub fn entry(warden: &Path) -> Entry {
     Entry {
+        event: hooks_json::PRE_TOOL_USE,
         matcher: MATCHER.into(),
         command: hook_command(warden, &["--agent", "claude"]),
         timeout: TIMEOUT,
@@ -56,12 +57,8 @@ pub fn install(homes: &Homes, options: &Options, report: &mut Report) {
 
 pub fn uninstall(homes: &Homes, options: &Options, report: &mut Report) {
     if let Some(path) = settings_file(homes) {
-        edit_json(
-            report,
-            Agent::Claude,
-            options,
-            &path,
-            hooks_json::unregister,
-        );
+        edit_json(report, Agent::Claude, options, &path, |doc| {
+            hooks_json::unregister(doc, hooks_json::PRE_TOOL_USE)
+        });
     }
 }

@@ -27,6 +27,7 @@ pub fn hooks_file(homes: &Homes) -> Option<PathBuf> {
 
 pub fn entry(warden: &Path) -> Entry {
     Entry {
+        event: hooks_json::PRE_TOOL_USE,
         matcher: MATCHER.into(),
         command: hook_command(warden, &["--agent", "codex"]),
         timeout: TIMEOUT,
@@ -110,7 +111,9 @@ pub fn uninstall(homes: &Homes, options: &Options, report: &mut Report) {
         }
         _ => Vec::new(),
     };
-    if !edit_json(report, agent, options, &file, hooks_json::unregister) {
+    if !edit_json(report, agent, options, &file, |doc| {
+        hooks_json::unregister(doc, hooks_json::PRE_TOOL_USE)
+    }) {
         return;
     }
     if found.is_empty() {
@@ -205,7 +208,7 @@ fn read_found(file: &Path) -> Vec<Found> {
         .flatten()
         .unwrap_or_default();
     json_doc::parse(&text)
-        .map(|doc| hooks_json::find(&doc))
+        .map(|doc| hooks_json::find(&doc, hooks_json::PRE_TOOL_USE))
         .unwrap_or_default()
 }
 

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 use super::hooks_json::{self, Found};
 use super::json_doc;
-use super::{claude, codex, command_words, files, hermes, hermes_yaml, is_warden, process};
+use super::{claude, codex, command_words, files, gemini, hermes, hermes_yaml, is_warden, process};
 use super::{Agent, Homes};
 
 /// How a check came out.
@@ -77,9 +77,9 @@ pub fn doctor(homes: &Homes, agents: &[Agent]) -> Vec<Check> {
             Check::new(
                 None,
                 Status::Fail,
-                "found no agent here (hermes, claude or codex)",
+                "found no agent here (hermes, claude, codex or gemini)",
             )
-            .fix("install one, or name it: warden doctor --agent hermes|claude|codex"),
+            .fix("install one, or name it: warden doctor --agent hermes|claude|codex|gemini"),
         );
     }
     for &agent in agents {
@@ -87,6 +87,7 @@ pub fn doctor(homes: &Homes, agents: &[Agent]) -> Vec<Check> {
             Agent::Hermes => hermes_checks(homes, &mut checks),
             Agent::Claude => claude_checks(homes, &mut checks),
             Agent::Codex => codex_checks(homes, &mut checks),
+            Agent::Gemini => gemini_checks(homes, &mut checks),
         }
     }
     checks
@@ -139,7 +140,7 @@ fn hermes_checks(homes: &Homes, checks: &mut Vec<Check>) {
         },
     };
     let matcher = entry.matcher.as_deref().unwrap_or(".*");
-    add(if full_match(matcher, "terminal") {
+    add(if matches_tool(matcher, "terminal", true) {
         Check::new(
             agent,
             Status::Pass,
@@ -335,6 +336,97 @@ fn codex_checks(homes: &Homes, checks: &mut Vec<Check>) {
     );
 }
 
+fn gemini_checks(homes: &Homes, checks: &mut Vec<Check>) {
+    let agent = Agent::Gemini;
+    let Some(file) = gemini::settings_file(homes) else {
+        checks.push(Check::new(
+            Some(agent),
+            Status::Fail,
+            "HOME and GEMINI_CLI_HOME are unset",
+        ));
+        return;
+    };
+    let Some((doc, found)) = json_hooks(agent, &file, checks) else {
+        return;
+    };
+    if gemini::hooks_switched_off(&doc) {
+        checks.push(
+            Check::new(
+                Some(agent),
+                Status::Fail,
+                format!(
+                    "{} sets hooksConfig.enabled to false: no hook runs",
+                    file.display()
+                ),
+            )
+            .fix("remove hooksConfig.enabled from that file"),
+        );
+    }
+    // Gemini counts the timeout in milliseconds: a timeout copied from
+    // Claude Code's seconds (`gemini hooks migrate`) lets every call run.
+    if found.timeout.is_some_and(|ms| ms < 1000) {
+        checks.push(
+            Check::new(
+                Some(agent),
+                Status::Fail,
+                format!(
+                    "the hook's timeout is {} ms: Gemini CLI counts milliseconds, and a call whose hook times out runs",
+                    found.timeout.unwrap_or_default()
+                ),
+            )
+            .fix(install_fix(agent)),
+        );
+    }
+    checks.push(gemini_trust(homes, &doc));
+    let payload = |command: &str| {
+        json!({"session_id": "doctor", "transcript_path": "", "cwd": "/tmp",
+            "hook_event_name": gemini::EVENT, "timestamp": "2026-01-01T00:00:00.000Z",
+            "tool_name": "run_shell_command", "tool_input": {"command": command}})
+    };
+    round_trip(
+        homes,
+        agent,
+        &found.command,
+        &payload,
+        |v| v["decision"] == "deny" && v["reason"].is_string(),
+        |v| *v == json!({}),
+        checks,
+    );
+}
+
+/// Where Gemini CLI runs warden: only in folders it trusts. warden says
+/// which those are and never trusts one for the person.
+fn gemini_trust(homes: &Homes, settings: &Value) -> Check {
+    let agent = Some(Agent::Gemini);
+    if gemini::trust_switched_off(settings) {
+        return Check::new(
+            agent,
+            Status::Pass,
+            "folder trust is off (security.folderTrust.enabled: false): Gemini CLI runs the hook in every folder",
+        );
+    }
+    let trusted = gemini::trusted_folders(homes);
+    let named = match trusted.len() {
+        0 => "no folder is trusted yet".to_string(),
+        n => format!(
+            "{n} folder{} trusted: {}",
+            if n == 1 { " is" } else { "s are" },
+            trusted
+                .iter()
+                .take(3)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    Check::new(
+        agent,
+        Status::Warn,
+        format!("Gemini CLI runs the hook only in trusted folders ({named}); elsewhere an interactive session runs unguarded and `gemini -p` refuses to start"),
+    )
+    .fix("trust each project you use Gemini in, in Gemini itself (its trust prompt, or `/permissions trust`); warden does not trust folders for you")
+}
+
 /// The warden handler in a Claude-shaped hooks file, with a check saying
 /// whether it is there and covers the shell tool.
 fn json_hooks(
@@ -342,6 +434,12 @@ fn json_hooks(
     file: &std::path::Path,
     checks: &mut Vec<Check>,
 ) -> Option<(Value, Found)> {
+    // Where each agent lists the hook, the name of its shell tool, and
+    // whether it anchors a matcher (Gemini CLI searches with it).
+    let (event, shell, anchored) = match agent {
+        Agent::Gemini => (gemini::EVENT, "run_shell_command", false),
+        _ => (hooks_json::PRE_TOOL_USE, "Bash", true),
+    };
     let text = files::read_optional(file)
         .ok()
         .flatten()
@@ -357,7 +455,7 @@ fn json_hooks(
             return None;
         }
     };
-    let Some(found) = hooks_json::find(&doc).into_iter().next() else {
+    let Some(found) = hooks_json::find(&doc, event).into_iter().next() else {
         checks.push(
             Check::new(
                 Some(agent),
@@ -370,7 +468,7 @@ fn json_hooks(
     };
     let matcher = found.matcher.clone().unwrap_or_default();
     checks.push(
-        if matcher.is_empty() || matcher == "*" || full_match(&matcher, "Bash") {
+        if matcher.is_empty() || matcher == "*" || matches_tool(&matcher, shell, anchored) {
             Check::new(
                 Some(agent),
                 Status::Pass,
@@ -385,7 +483,7 @@ fn json_hooks(
                 Some(agent),
                 Status::Fail,
                 format!(
-                    "registered in {}, but its matcher `{matcher}` misses Bash",
+                    "registered in {}, but its matcher `{matcher}` misses {shell}",
                     file.display()
                 ),
             )
@@ -506,9 +604,14 @@ fn run_hook(homes: &Homes, command: &str, payload: &Value) -> Result<Value, Stri
         .map_err(|e| format!("its answer is not JSON ({e}): {}", out.stdout.trim()))
 }
 
-/// Whether the agent's matcher (a regex the agent anchors) takes `tool`.
-fn full_match(matcher: &str, tool: &str) -> bool {
-    Regex::new(&format!("^(?:{matcher})$")).is_ok_and(|re| re.is_match(tool)) || matcher == tool
+/// Whether the agent's matcher (a regex, which the agent anchors or
+/// searches with) takes `tool`.
+fn matches_tool(matcher: &str, tool: &str, anchored: bool) -> bool {
+    let pattern = match anchored {
+        true => format!("^(?:{matcher})$"),
+        false => matcher.to_string(),
+    };
+    Regex::new(&pattern).is_ok_and(|re| re.is_match(tool)) || matcher == tool
 }
 
 #[cfg(test)]

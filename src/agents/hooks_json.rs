@@ -1,4 +1,4 @@
-//! The `PreToolUse` hook list that Claude Code's `settings.json` and Codex's `hooks.json` share: warden's entry added, found and removed.
+//! The hook list that Claude Code's `settings.json` and Codex's `hooks.json` (`PreToolUse`) and Gemini CLI's `settings.json` (`BeforeTool`) share: warden's entry added, found and removed.
 
 use super::is_warden;
 use serde_json::Value;
@@ -8,6 +8,8 @@ use super::json_doc;
 /// warden's handler and the matcher group it sits in.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
+    /// The event the list is under: [`PRE_TOOL_USE`], or Gemini's `BeforeTool`.
+    pub event: &'static str,
     pub matcher: String,
     pub command: String,
     pub timeout: u64,
@@ -24,15 +26,17 @@ pub struct Found {
     pub timeout: Option<u64>,
 }
 
-const EVENT: &str = "PreToolUse";
+/// Claude Code's and Codex's event.
+pub const PRE_TOOL_USE: &str = "PreToolUse";
 
 /// Puts `entry` in `doc` as a matcher group of its own at the end of the
-/// `PreToolUse` list, after taking out every warden handler already there,
-/// so running it twice leaves one. Returns what it changed, for the person.
+/// event's list, after taking out every warden handler already there, so
+/// running it twice leaves one. Returns what it changed, for the person.
 pub fn register(doc: &mut Value, entry: &Entry) -> Result<Vec<String>, String> {
-    check_shape(doc)?;
+    let event = entry.event;
+    check_shape(doc, event)?;
     let mut notes = Vec::new();
-    let removed = remove_warden(doc);
+    let removed = remove_warden(doc, event);
     if removed > 0 {
         notes.push(format!(
             "replaced {removed} earlier warden hook{}",
@@ -44,12 +48,12 @@ pub fn register(doc: &mut Value, entry: &Entry) -> Result<Vec<String>, String> {
         "hooks": [{"type": "command", "command": entry.command, "timeout": entry.timeout}],
     });
     let list = json_doc::entry(doc, "hooks", || Value::Object(serde_json::Map::new()))
-        .and_then(|hooks| json_doc::entry(hooks, EVENT, || Value::Array(Vec::new())))
+        .and_then(|hooks| json_doc::entry(hooks, event, || Value::Array(Vec::new())))
         .and_then(Value::as_array_mut)
-        .ok_or("hooks.PreToolUse is not a list")?;
+        .ok_or(format!("hooks.{event} is not a list"))?;
     list.push(group);
     notes.push(format!(
-        "added a {EVENT} hook for `{}`: {}",
+        "added a {event} hook for `{}`: {}",
         entry.matcher, entry.command
     ));
     Ok(notes)
@@ -58,19 +62,19 @@ pub fn register(doc: &mut Value, entry: &Entry) -> Result<Vec<String>, String> {
 /// Takes every warden handler out of `doc`, and the groups, list and
 /// `hooks` object that are left empty by that, so an install followed by
 /// an uninstall gives back the file as it was.
-pub fn unregister(doc: &mut Value) -> Result<Vec<String>, String> {
-    check_shape(doc)?;
-    let removed = remove_warden(doc);
+pub fn unregister(doc: &mut Value, event: &str) -> Result<Vec<String>, String> {
+    check_shape(doc, event)?;
+    let removed = remove_warden(doc, event);
     if removed == 0 {
         return Ok(Vec::new());
     }
     let list_empty = doc
         .get("hooks")
-        .and_then(|h| h.get(EVENT))
+        .and_then(|h| h.get(event))
         .is_some_and(json_doc::is_empty_container);
     if let Some(hooks) = doc.get_mut("hooks") {
         if list_empty {
-            json_doc::remove(hooks, EVENT);
+            json_doc::remove(hooks, event);
         }
     }
     if doc.get("hooks").is_some_and(json_doc::is_empty_container) {
@@ -82,11 +86,11 @@ pub fn unregister(doc: &mut Value) -> Result<Vec<String>, String> {
     )])
 }
 
-/// Every warden handler under `hooks.PreToolUse`.
-pub fn find(doc: &Value) -> Vec<Found> {
+/// Every warden handler under `hooks.<event>`.
+pub fn find(doc: &Value, event: &str) -> Vec<Found> {
     let groups = doc
         .get("hooks")
-        .and_then(|h| h.get(EVENT))
+        .and_then(|h| h.get(event))
         .and_then(Value::as_array);
     let mut found = Vec::new();
     for (g, group) in groups.into_iter().flatten().enumerate() {
@@ -111,7 +115,7 @@ pub fn find(doc: &Value) -> Vec<Found> {
 
 /// A file whose structure is not the documented one is left alone: warden
 /// would otherwise have to guess what the person meant.
-fn check_shape(doc: &Value) -> Result<(), String> {
+fn check_shape(doc: &Value, event: &str) -> Result<(), String> {
     if !matches!(doc, Value::Object(_)) {
         return Err("the file is not a JSON object".into());
     }
@@ -120,18 +124,18 @@ fn check_shape(doc: &Value) -> Result<(), String> {
         Some(Value::Object(_)) => {}
         Some(_) => return Err("`hooks` is not an object".into()),
     }
-    match doc.get("hooks").and_then(|h| h.get(EVENT)) {
+    match doc.get("hooks").and_then(|h| h.get(event)) {
         None | Some(Value::Array(_)) => Ok(()),
-        Some(_) => Err(format!("`hooks.{EVENT}` is not a list")),
+        Some(_) => Err(format!("`hooks.{event}` is not a list")),
     }
 }
 
 /// Removes warden handlers and the groups they leave empty; returns how
 /// many handlers went.
-fn remove_warden(doc: &mut Value) -> usize {
+fn remove_warden(doc: &mut Value, event: &str) -> usize {
     let Some(groups) = doc
         .get_mut("hooks")
-        .and_then(|h| h.get_mut(EVENT))
+        .and_then(|h| h.get_mut(event))
         .and_then(Value::as_array_mut)
     else {
         return 0;
@@ -160,6 +164,7 @@ mod tests {
 
     fn entry() -> Entry {
         Entry {
+            event: PRE_TOOL_USE,
             matcher: "Bash|Write".into(),
             command: "/opt/bin/warden --agent claude".into(),
             timeout: 10,
@@ -199,9 +204,9 @@ mod tests {
             let notes = register(&mut doc, &entry()).unwrap();
             assert_eq!(json_doc::to_pretty(&doc), once, "{original}");
             assert!(notes[0].contains("replaced 1 earlier"), "{notes:?}");
-            assert_eq!(find(&doc).len(), 1);
-            unregister(&mut doc).unwrap();
-            assert!(find(&doc).is_empty());
+            assert_eq!(find(&doc, PRE_TOOL_USE).len(), 1);
+            unregister(&mut doc, PRE_TOOL_USE).unwrap();
+            assert!(find(&doc, PRE_TOOL_USE).is_empty());
             let want = if original.is_empty() {
                 "{}\n"
             } else {
@@ -215,7 +220,7 @@ mod tests {
     fn found_handlers_carry_codex_trust_indices() {
         let mut doc = json_doc::parse(THEIRS).unwrap();
         register(&mut doc, &entry()).unwrap();
-        let found = find(&doc);
+        let found = find(&doc, PRE_TOOL_USE);
         assert_eq!(found.len(), 1);
         assert_eq!((found[0].group, found[0].handler), (1, 0));
         assert_eq!(found[0].matcher.as_deref(), Some("Bash|Write"));
@@ -228,7 +233,7 @@ mod tests {
             {"type":"command","command":"~/.local/bin/warden"},
             {"type":"command","command":"other"}]}]}}"#;
         let mut doc = json_doc::parse(text).unwrap();
-        unregister(&mut doc).unwrap();
+        unregister(&mut doc, PRE_TOOL_USE).unwrap();
         let rest = serde_json::to_string(&doc).unwrap();
         assert_eq!(
             rest,
@@ -241,7 +246,7 @@ mod tests {
         for text in ["[]", r#"{"hooks": []}"#, r#"{"hooks": {"PreToolUse": {}}}"#] {
             let mut doc = json_doc::parse(text).unwrap();
             assert!(register(&mut doc, &entry()).is_err(), "{text}");
-            assert!(unregister(&mut doc).is_err(), "{text}");
+            assert!(unregister(&mut doc, PRE_TOOL_USE).is_err(), "{text}");
         }
     }
 }

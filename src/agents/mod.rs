@@ -1,7 +1,7 @@
-//! The agents' own configuration: where Hermes, Claude Code and Codex read their hooks, registering warden there (`install`, `uninstall`) and checking that it really runs (`doctor`).
+//! The agents' own configuration: where Hermes, Claude Code, Codex and Gemini CLI read their hooks, registering warden there (`install`, `uninstall`) and checking that it really runs (`doctor`).
 //!
 //! Each agent has a module that knows its files and its quirks (`hermes`,
-//! `claude`, `codex`); they share the safe file writer (`files`), the
+//! `claude`, `codex`, `gemini`); they share the safe file writer (`files`), the
 //! order-keeping JSON editor (`json_doc`, `hooks_json`) and Hermes' YAML
 //! editor (`hermes_yaml`). Nothing here prints: every function returns the
 //! lines a person should read.
@@ -10,6 +10,7 @@ mod claude;
 mod codex;
 mod doctor;
 mod files;
+mod gemini;
 mod hermes;
 mod hermes_yaml;
 mod hooks_json;
@@ -40,6 +41,11 @@ pub struct Homes {
     pub claude_dir: Option<PathBuf>,
     /// `$CODEX_HOME`, else `~/.codex`.
     pub codex_home: Option<PathBuf>,
+    /// `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`.
+    pub gemini_dir: Option<PathBuf>,
+    /// `$GEMINI_CLI_TRUSTED_FOLDERS_PATH`: where Gemini CLI records the
+    /// folders trusted, when not in `gemini_dir`.
+    pub gemini_trusted_folders: Option<PathBuf>,
     /// The directories of `$PATH`, in order.
     pub path: Vec<PathBuf>,
     /// `HERMES_SAFE_MODE` is set: Hermes runs no shell hook at all.
@@ -56,6 +62,10 @@ impl Homes {
             hermes_managed: set("HERMES_MANAGED_DIR").unwrap_or_else(|| "/etc/hermes".into()),
             claude_dir: set("CLAUDE_CONFIG_DIR").or_else(|| under_home(".claude")),
             codex_home: set("CODEX_HOME").or_else(|| under_home(".codex")),
+            gemini_dir: set("GEMINI_CLI_HOME")
+                .map(|h| h.join(".gemini"))
+                .or_else(|| under_home(".gemini")),
+            gemini_trusted_folders: set("GEMINI_CLI_TRUSTED_FOLDERS_PATH"),
             path: var("PATH")
                 .map(|p| std::env::split_paths(&p).collect())
                 .unwrap_or_default(),
@@ -81,6 +91,7 @@ impl Homes {
             Agent::Hermes => &self.hermes_home,
             Agent::Claude => &self.claude_dir,
             Agent::Codex => &self.codex_home,
+            Agent::Gemini => &self.gemini_dir,
         };
         self.which(agent.name()).is_some() || dir.as_ref().is_some_and(|d| d.is_dir())
     }
@@ -163,6 +174,10 @@ fn steps(agent: Agent) -> Steps {
         Agent::Codex => Steps {
             install: codex::install,
             uninstall: codex::uninstall,
+        },
+        Agent::Gemini => Steps {
+            install: gemini::install,
+            uninstall: gemini::uninstall,
         },
     }
 }
@@ -272,7 +287,8 @@ fn edit_json(
     })
 }
 
-/// The words of a hook command as a POSIX shell (Claude Code, Codex) or
+/// The words of a hook command as a POSIX shell (Claude Code, Codex,
+/// Gemini CLI) or
 /// Python's `shlex.split` (Hermes) would split it: quotes removed,
 /// backslash escapes outside single quotes.
 pub fn command_words(command: &str) -> Vec<String> {
@@ -385,6 +401,7 @@ mod tests {
         let vars = |name: &str| match name {
             "HOME" => Some("/h".to_string()),
             "CODEX_HOME" => Some("/c".to_string()),
+            "GEMINI_CLI_HOME" => Some("/g".to_string()),
             "HERMES_SAFE_MODE" => Some("1".to_string()),
             _ => None,
         };
@@ -392,6 +409,8 @@ mod tests {
         assert_eq!(homes.hermes_home, Some("/h/.hermes".into()));
         assert_eq!(homes.claude_dir, Some("/h/.claude".into()));
         assert_eq!(homes.codex_home, Some("/c".into()));
+        assert_eq!(homes.gemini_dir, Some("/g/.gemini".into()));
+        assert_eq!(homes.gemini_trusted_folders, None);
         assert_eq!(homes.hermes_managed, PathBuf::from("/etc/hermes"));
         assert!(homes.hermes_safe_mode);
     }

@@ -8,12 +8,13 @@ use super::{Env, Io, Outcome};
 use crate::agents::{self, Agent, Kind, Options, Status};
 use crate::error::Error;
 
-/// The agents the flag names (`all`: the three); without it, those found here.
+/// The agents the flag names (`all`: every one); without it, those found here.
 fn chosen(parsed: &Parsed, env: &Env) -> Vec<Agent> {
     match parsed.value("--agent") {
         Some("hermes") => vec![Agent::Hermes],
         Some("claude") => vec![Agent::Claude],
         Some("codex") => vec![Agent::Codex],
+        Some("gemini") => vec![Agent::Gemini],
         Some(_) => Agent::ALL.to_vec(),
         None => Agent::ALL
             .into_iter()
@@ -197,9 +198,10 @@ pub(super) fn doctor(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outco
 fn none_found() -> Outcome {
     Outcome {
         stdout: String::new(),
-        stderr: "warden: found no agent here (no hermes, claude or codex on PATH, and none of \
-                 ~/.hermes, ~/.claude, ~/.codex): name one with --agent\n"
-            .into(),
+        stderr:
+            "warden: found no agent here (no hermes, claude, codex or gemini on PATH, and none \
+                 of ~/.hermes, ~/.claude, ~/.codex, ~/.gemini): name one with --agent\n"
+                .into(),
         code: 1,
         audit: None,
     }

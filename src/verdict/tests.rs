@@ -35,6 +35,20 @@ fn codex_ask_becomes_deny_with_instructions() {
 }
 
 #[test]
+fn gemini_gets_a_deny_for_a_block_and_for_an_ask() {
+    let v: Value = serde_json::from_str(&ask().render(Dialect::Gemini)).unwrap();
+    assert_eq!(v["decision"], "deny");
+    let reason = v["reason"].as_str().unwrap();
+    assert!(reason.starts_with("Needs approval:") && reason.contains("run it yourself"));
+    assert_eq!(v.as_object().unwrap().len(), 2);
+    let mut blocked = ask();
+    blocked.change(Decision::Block, Change::OnAskBlock);
+    let v: Value = serde_json::from_str(&blocked.render(Dialect::Gemini)).unwrap();
+    assert_eq!(v["decision"], "deny");
+    assert!(v["reason"].as_str().unwrap().starts_with("Blocked:"));
+}
+
+#[test]
 fn native_carries_layer_and_rule() {
     let v: Value = serde_json::from_str(&ask().render(Dialect::Native)).unwrap();
     assert_eq!(v["action"], "ask");
@@ -91,7 +105,12 @@ fn other_events_are_no_opinion_for_claude_and_codex() {
             event: "PostToolUse".into(),
         },
     );
-    for dialect in [Dialect::Hermes, Dialect::Claude, Dialect::Codex] {
+    for dialect in [
+        Dialect::Hermes,
+        Dialect::Claude,
+        Dialect::Codex,
+        Dialect::Gemini,
+    ] {
         assert_eq!(v.render(dialect), "{}", "{dialect:?}");
     }
 }
@@ -109,7 +128,12 @@ fn allow(layer: Layer) -> Verdict {
 #[test]
 fn no_objection_is_no_opinion() {
     for layer in [Layer::Default, Layer::Mode, Layer::Config] {
-        for dialect in [Dialect::Hermes, Dialect::Claude, Dialect::Codex] {
+        for dialect in [
+            Dialect::Hermes,
+            Dialect::Claude,
+            Dialect::Codex,
+            Dialect::Gemini,
+        ] {
             assert_eq!(allow(layer).render(dialect), "{}", "{layer:?} {dialect:?}");
         }
     }
@@ -127,6 +151,7 @@ fn only_the_users_allow_rule_grants_and_only_to_claude() {
     );
     assert_eq!(allow(Layer::User).render(Dialect::Codex), "{}");
     assert_eq!(allow(Layer::User).render(Dialect::Hermes), "{}");
+    assert_eq!(allow(Layer::User).render(Dialect::Gemini), "{}");
     // An ask approved by post-processing (yolo, no human) is not the
     // user's rule: Claude's own checks still run.
     let mut approved = ask();
@@ -141,6 +166,7 @@ fn only_an_ask_that_reaches_the_agent_as_a_block_is_offered() {
     blocked.change(Decision::Block, Change::OnAskBlock);
     assert!(blocked.asked_as_block(Dialect::Hermes));
     assert!(ask().asked_as_block(Dialect::Codex));
+    assert!(ask().asked_as_block(Dialect::Gemini));
     for d in [Dialect::Hermes, Dialect::Claude, Dialect::Native] {
         assert!(!ask().asked_as_block(d), "{d:?}");
     }

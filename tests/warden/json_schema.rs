@@ -81,6 +81,11 @@ fn each_dialect_schema_refuses_the_others() {
     assert!(!def("claude").is_valid(&hermes_approve));
     assert!(def("native").is_valid(&native));
     assert!(!def("hermes").is_valid(&native));
+    let gemini_deny: Value = serde_json::json!({"decision": "deny", "reason": "x"});
+    assert!(def("gemini").is_valid(&gemini_deny));
+    assert!(!def("gemini").is_valid(&claude_ask));
+    assert!(!def("gemini").is_valid(&serde_json::json!({"decision": "ask", "reason": "x"})));
+    assert!(!def("codex").is_valid(&gemini_deny));
     assert!(!validator(&root).is_valid(&serde_json::json!({"action": "maybe"})));
 }
 

@@ -41,6 +41,7 @@ mod docs;
 mod expansions;
 mod files;
 mod fixtures;
+mod gemini;
 mod grants;
 mod hooks;
 mod json_schema;
@@ -73,6 +74,7 @@ fn main() {
         expansions::tests(),
         files::tests(),
         fixtures::tests(),
+        gemini::tests(),
         grants::tests(),
         hooks::tests(),
         json_schema::tests(),

@@ -19,7 +19,7 @@ use crate::support::{self, World};
 tests![
     every_fixture_fits_its_client,
     claude_allow_comes_only_from_a_user_allow_rule,
-    every_agent_blocks_fit_all_three,
+    every_agent_blocks_fit_every_agent,
     validators_reject_what_clients_reject;
     commands
 ];
@@ -61,6 +61,13 @@ const CLAUDE_TOP: &str = "continue:bool suppressOutput:bool stopReason:str \
 const CLAUDE_SPECIFIC: &str = "hookEventName:PreToolUse permissionDecision:allow|deny|ask|defer \
     permissionDecisionReason:str updatedInput:object additionalContext:str";
 
+/// Gemini CLI 0.61.0, BeforeTool hook output: unknown keys are ignored.
+/// `decision` `deny` or `block` blocks, `ask` forces Gemini's confirmation
+/// (which hangs `gemini -p`), anything else is no objection; `continue:
+/// false` stops the whole run.
+const GEMINI_TOP: &str = "decision:any reason:str continue:bool stopReason:str \
+    systemMessage:str suppressOutput:bool hookSpecificOutput:object";
+
 /// An answer Hermes acts on: its `key=word`, the keys that must hold text,
 /// what Hermes does, and the release that first does it.
 type HermesAnswer = (&'static str, &'static str, Effect, &'static str);
@@ -81,7 +88,7 @@ const HERMES_ANSWERS: &[HermesAnswer] = &[
 const NATIVE_KEYS: &[&str] = &["action", "layer", "message", "rule_id"];
 const LAYERS: &str = "input hardline sudo-guard config user dangerous mode threshold default";
 
-/// Who reads an answer: one dialect's client, or all three at once.
+/// Who reads an answer: one dialect's client, or every one at once.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Client {
     One(Dialect),
@@ -160,6 +167,35 @@ fn codex(v: &Value) -> Result<Effect, String> {
     }
 }
 
+/// What Gemini CLI does with any answer (`Err`: one warden must never send).
+fn gemini_reads(v: &Value) -> Result<Effect, String> {
+    let top = object(v)?;
+    fields(top, GEMINI_TOP, false)?;
+    if top.get("continue") == Some(&Value::Bool(false)) {
+        return Err("continue: false stops the whole Gemini run".into());
+    }
+    match top.get("decision").and_then(Value::as_str) {
+        Some("deny" | "block") if text(top.get("reason")) => Ok(Effect::Block),
+        Some("deny" | "block") => Err(format!("a block without a reason: {v}")),
+        Some("ask") => Err("ask hangs `gemini -p`".into()),
+        _ => Ok(Effect::NoOpinion),
+    }
+}
+
+/// warden's Gemini dialect: `{}`, or exactly `decision: deny` with a reason.
+fn gemini(v: &Value) -> Result<Effect, String> {
+    let effect = gemini_reads(v)?;
+    let keys = object(v)?.len();
+    let exact = match effect {
+        Effect::NoOpinion => keys == 0,
+        _ => keys == 2 && v["decision"] == "deny",
+    };
+    match exact {
+        true => Ok(effect),
+        false => Err(format!("not `{{}}` or exactly a deny with a reason: {v}")),
+    }
+}
+
 /// What Claude Code does, under warden's rules for it: never `defer`, a
 /// reason with every deny and ask, `{}` for no objection.
 fn claude(v: &Value) -> Result<Effect, String> {
@@ -225,15 +261,16 @@ fn native(v: &Value) -> Result<Effect, String> {
     }
 }
 
-/// A block for all three clients at once: a Codex block, a Claude deny and
-/// a Hermes `decision: block`.
+/// A block for every client at once: a Codex block, a Claude deny, a
+/// Hermes `decision: block` and a Gemini block.
 fn every(v: &Value) -> Result<Effect, String> {
-    let (codex, claude) = (codex(v)?, claude(v)?);
+    let (codex, claude, gemini) = (codex(v)?, claude(v)?, gemini_reads(v)?);
     let deny = v["hookSpecificOutput"]["permissionDecision"] == "deny";
     let hermes = v["decision"] == "block" && hermes_reads(v) == Effect::Block;
-    match codex == Effect::Block && claude == Effect::Block && deny && hermes {
+    let gemini = gemini == Effect::Block;
+    match codex == Effect::Block && claude == Effect::Block && deny && hermes && gemini {
         true => Ok(Effect::Block),
-        false => Err(format!("not a block for all three: {v}")),
+        false => Err(format!("not a block for every agent: {v}")),
     }
 }
 
@@ -244,6 +281,7 @@ fn check(client: Client, v: &Value) -> Result<Effect, String> {
         Client::One(Dialect::Native) => native(v),
         Client::One(Dialect::Hermes) => hermes(v),
         Client::One(Dialect::Claude) => claude(v),
+        Client::One(Dialect::Gemini) => gemini(v),
         Client::One(Dialect::Codex) => match codex(v)? {
             effect @ (Effect::NoOpinion | Effect::Block) => Ok(effect),
             effect => Err(format!("not `{{}}` or a deny: {effect:?}")),
@@ -272,6 +310,7 @@ const RUNS: &[(&[&str], Dialect)] = &[
     (&["--agent", "hermes", "--on-ask", "block"], Dialect::Hermes),
     (&["--agent", "claude"], Dialect::Claude),
     (&["--agent", "codex"], Dialect::Codex),
+    (&["--agent", "gemini"], Dialect::Gemini),
 ];
 
 /// A terminal call of `command` in `cwd`, shaped as `agent` sends it.
@@ -281,6 +320,11 @@ fn payload(agent: Dialect, command: &str, cwd: &str) -> String {
             "session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": cwd,
             "permission_mode": "default", "hook_event_name": "PreToolUse",
             "tool_name": "Bash", "tool_input": {"command": command}, "tool_use_id": "t1",
+        }),
+        Dialect::Gemini => json!({
+            "session_id": "s1", "transcript_path": "", "cwd": cwd,
+            "hook_event_name": "BeforeTool", "timestamp": "2026-11-27T11:20:12.150Z",
+            "tool_name": "run_shell_command", "tool_input": {"command": command},
         }),
         _ => json!({
             "hook_event_name": "pre_tool_call", "tool_name": "terminal",
@@ -363,6 +407,7 @@ fn fixture_client(args: &str, bytes: &[u8]) -> Result<Client, String> {
     let tool = root["tool_name"].as_str().unwrap_or("");
     let agent = match root["hook_event_name"].as_str().unwrap_or("") {
         "pre_tool_call" => Dialect::Hermes,
+        "BeforeTool" => Dialect::Gemini,
         "PreToolUse" if text(root.get("turn_id")) => Dialect::Codex,
         "PreToolUse" => Dialect::Claude,
         _ if tool == "Bash" || tool.starts_with("mcp__") => Dialect::Claude,
@@ -477,7 +522,7 @@ fn claude_allow_comes_only_from_a_user_allow_rule() {
 
 /// The every-agent block (`Verdict::render_for_any_agent`) where warden
 /// writes it: unreadable payloads, and a hook started with bad flags.
-fn every_agent_blocks_fit_all_three() {
+fn every_agent_blocks_fit_every_agent() {
     let env = Env::default();
     let runs: [(&[&str], &[u8]); 4] = [
         (&[], b"rm -rf /"),
@@ -524,6 +569,16 @@ hermes reject    {"action":"block"}
 hermes reject    {"action":"approve","message":"m"}
 hermes reject    {"action":"block","message":"m","rule_id":"x"}
 hermes reject    {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}
+gemini Block     {"decision":"deny","reason":"no"}
+gemini NoOpinion {}
+gemini reject    {"decision":"block","reason":"no"}
+gemini reject    {"decision":"deny"}
+gemini reject    {"decision":"deny","reason":" "}
+gemini reject    {"decision":"ask","reason":"hangs"}
+gemini reject    {"decision":"allow"}
+gemini reject    {"decision":"deny","reason":"no","continue":false}
+gemini reject    {"decision":"deny","reason":"no","rule_id":"x"}
+gemini reject    {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}
 native reject    {"action":"deny","message":"m","rule_id":null,"layer":"user"}
 native reject    {"action":"block","message":"m","rule_id":"x","layer":"policy"}
 every  Block     {"decision":"block","reason":"no","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}
@@ -531,6 +586,7 @@ every  reject    {"decision":"block","reason":"no","hookSpecificOutput":{"hookEv
 every  reject    {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}
 every  reject    {"decision":"block","reason":"no"}
 every  reject    {"action":"block","message":"no"}
+every  reject    {"decision":"block","reason":" ","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}
 "#;
 
 /// Test 4: the validators reject what the clients reject (so the tests above can

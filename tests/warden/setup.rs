@@ -46,8 +46,8 @@ const CLAUDE_MATCHER: &str = "Bash|Write|Edit|MultiEdit|NotebookEdit|Read|Glob|G
 const CODEX_MATCHER: &str = "Bash|apply_patch";
 
 /// The doctor's live round trips through the registered command line.
-const REFUSED: &str = "`rm -rf /` through the registered command: refused";
-const LET_THROUGH: &str = "`git status` through the registered command: let through";
+pub(crate) const REFUSED: &str = "`rm -rf /` through the registered command: refused";
+pub(crate) const LET_THROUGH: &str = "`git status` through the registered command: let through";
 
 /// What a fake Hermes answers when asked what it supports.
 const CAN_ASK: &str = r#"{"version":"fake 1","approve":true,"fail_closed":false}"#;
@@ -57,9 +57,9 @@ const CANNOT_ASK: &str = r#"{"version":"fake 2","approve":false,"fail_closed":tr
 
 /// What one run of the binary gave.
 #[derive(Debug)]
-struct Run {
+pub(crate) struct Run {
     code: i32,
-    stdout: String,
+    pub(crate) stdout: String,
     stderr: String,
 }
 
@@ -67,7 +67,7 @@ impl Run {
     /// The output line of `who` ("ok hermes", "FAIL codex"...) whose text
     /// contains `needle`.
     #[track_caller]
-    fn line(&self, who: &str, needle: &str) -> &str {
+    pub(crate) fn line(&self, who: &str, needle: &str) -> &str {
         let (label, agent) = who.split_once(' ').unwrap();
         let head = format!("{label:<4} {agent:<7} ");
         let mut lines = self.stdout.lines();
@@ -78,7 +78,7 @@ impl Run {
     /// The doctor's FAIL line of `agent` containing `needle`, which must be
     /// followed by a `fix:` line containing `fix`.
     #[track_caller]
-    fn fails(&self, agent: &str, needle: &str, fix: &str) -> &str {
+    pub(crate) fn fails(&self, agent: &str, needle: &str, fix: &str) -> &str {
         let failed = self.line(&format!("FAIL {agent}"), needle);
         let mut after = self.stdout.lines().skip_while(|l| *l != failed).skip(1);
         let next = after.next().unwrap_or_default().trim_start();
@@ -88,7 +88,7 @@ impl Run {
     }
 
     /// How many output lines carry `label`.
-    fn count(&self, label: &str) -> usize {
+    pub(crate) fn count(&self, label: &str) -> usize {
         let head = format!("{label:<4} ");
         self.stdout.lines().filter(|l| l.starts_with(&head)).count()
     }
@@ -96,7 +96,7 @@ impl Run {
 
 /// Asserts that `text` contains each of `needles`.
 #[track_caller]
-fn holds(text: &str, needles: &[&str]) {
+pub(crate) fn holds(text: &str, needles: &[&str]) {
     for needle in needles {
         assert!(text.contains(needle), "no `{needle}` in:\n{text}");
     }
@@ -104,7 +104,7 @@ fn holds(text: &str, needles: &[&str]) {
 
 /// A machine with an empty PATH directory (`bin/`) and a managed Hermes
 /// directory of its own, plus the directories `dirs` (relative to the root).
-fn machine(name: &str, dirs: &[&str]) -> World {
+pub(crate) fn machine(name: &str, dirs: &[&str]) -> World {
     let w = World::new(&format!("setup/{name}"))
         .var_at("PATH", "bin")
         .var_at("HERMES_MANAGED_DIR", "etc-hermes");
@@ -117,7 +117,7 @@ fn machine(name: &str, dirs: &[&str]) -> World {
 /// The real binary with `args` (split at spaces) in the world, stdin
 /// closed; its exit code must be `code`.
 #[track_caller]
-fn warden(w: &World, code: i32, args: &str) -> Run {
+pub(crate) fn warden(w: &World, code: i32, args: &str) -> Run {
     let mut cmd = w.command();
     let out = cmd
         .args(args.split(' '))
@@ -134,21 +134,21 @@ fn warden(w: &World, code: i32, args: &str) -> Run {
 }
 
 /// The path warden registers when not given `--warden`: its own.
-fn exe() -> String {
+pub(crate) fn exe() -> String {
     let exe = fs::canonicalize(env!("CARGO_BIN_EXE_warden")).unwrap();
     exe.display().to_string()
 }
 
-fn read(w: &World, rel: &str) -> String {
+pub(crate) fn read(w: &World, rel: &str) -> String {
     let path = w.path(rel);
     fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"))
 }
 
-fn exists(w: &World, rel: &str) -> bool {
+pub(crate) fn exists(w: &World, rel: &str) -> bool {
     Path::new(&w.path(rel)).exists()
 }
 
-fn json_file(w: &World, rel: &str) -> Value {
+pub(crate) fn json_file(w: &World, rel: &str) -> Value {
     serde_json::from_str(&read(w, rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
 }
 
@@ -184,7 +184,7 @@ fn tree(w: &World) -> BTreeMap<String, Vec<u8>> {
 }
 
 /// The backups of `rel` beside it, as paths relative to the root.
-fn backups(w: &World, rel: &str) -> Vec<String> {
+pub(crate) fn backups(w: &World, rel: &str) -> Vec<String> {
     let prefix = format!("{rel}.warden-backup-");
     tree(w)
         .into_keys()
