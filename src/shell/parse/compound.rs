@@ -176,7 +176,8 @@ impl Parser<'_> {
             }
             let body = self.script(Stop::CaseItem);
             bodies.pipelines.extend(body.pipelines);
-            if self.starts_with(";;") {
+            if self.starts_with(";;") || self.starts_with(";&") {
+                // `;;`, `;;&` or `;&`: the next arm's patterns follow.
                 self.pos += 2;
                 if matches!(self.peek(), Some('&')) {
                     self.pos += 1;

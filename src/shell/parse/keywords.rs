@@ -27,9 +27,8 @@ pub(super) const KEYWORDS_SKIPPED: &[&str] =
 
 /// Keywords that open a compound command, read with its body and the
 /// redirections after its end as one node.
-pub(super) const KEYWORDS_OPENING: &[&str] = &[
-    "while", "until", "if", "for", "select", "case", "function",
-];
+pub(super) const KEYWORDS_OPENING: &[&str] =
+    &["while", "until", "if", "for", "select", "case", "function"];
 
 impl Parser<'_> {
     /// The word at the cursor, up to the first metacharacter or `}`, when

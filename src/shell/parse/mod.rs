@@ -8,6 +8,8 @@
 
 mod arith;
 mod compound;
+#[cfg(test)]
+mod differential;
 mod keywords;
 mod plain;
 mod redirects;
@@ -354,6 +356,10 @@ impl<'a> Parser<'a> {
                     finish(&mut script, &mut pipeline, false, Then::Next);
                 }
                 ';' => {
+                    if stop == Stop::CaseItem && self.starts_with(";&") {
+                        // `;&` falls through to the next arm: the arm ends.
+                        break;
+                    }
                     if self.starts_with(";;") {
                         if stop == Stop::CaseItem {
                             break;
@@ -507,7 +513,11 @@ impl<'a> Parser<'a> {
                 continue;
             }
             if here.is("while") || here.is("until") || here.is("if") {
-                let (len, end) = if here.is("if") { (2, "fi") } else { (5, "done") };
+                let (len, end) = if here.is("if") {
+                    (2, "fi")
+                } else {
+                    (5, "done")
+                };
                 self.pos += len;
                 return self.compound(end, None);
             }
