@@ -706,8 +706,13 @@ mod tests {
         assert!(!runs(
             "curl -s https://x | while read l; do echo \"$l\"; done"
         ));
-        assert!(!runs(
+        // A command the line cannot name, inside a loop fed the download,
+        // reads it as its stdin: judged as `curl | $line` and `curl | { $line; }`.
+        assert!(runs(
             "curl -s https://x | while read l; do eval \"$line\"; done"
+        ));
+        assert!(!runs(
+            "curl -s https://x | while read l; do echo \"$line\"; done"
         ));
     }
 

@@ -214,7 +214,7 @@ impl<'a> Eval<'a> {
                 subshell,
             } => {
                 let (redirects, here) = self.redirects(redirs);
-                let input = here.or(stdin);
+                let input = here.unwrap_or(stdin);
                 let piped = [&self.piped[..], upstream].concat();
                 let outer = std::mem::replace(&mut self.piped, piped);
                 let output = if *subshell {
@@ -299,7 +299,7 @@ impl<'a> Eval<'a> {
             }
         }
         let (redirects, here) = self.redirects(&simple.redirs);
-        let stdin = here.or(stdin);
+        let stdin = here.unwrap_or(stdin);
         if fields.is_empty() {
             self.assigned(&env);
             self.prompts_set(&env);
@@ -581,9 +581,9 @@ impl<'a> Eval<'a> {
         self.ascend();
     }
 
-    /// Expands redirections; returns them and the text of a heredoc or
-    /// here-string (or of a known file read with `<`).
-    fn redirects(&mut self, redirs: &[parse::Redir]) -> (Vec<Redirect>, Option<String>) {
+    /// Expands redirections; returns them and, when they replace stdin, its
+    /// text when known (a heredoc, a here-string, a known file or `<( )`).
+    fn redirects(&mut self, redirs: &[parse::Redir]) -> (Vec<Redirect>, Option<Option<String>>) {
         let mut out = Vec::new();
         let mut stdin = None;
         for r in redirs {
@@ -596,17 +596,17 @@ impl<'a> Eval<'a> {
                         // A known file, or the output of `<( )` (`bash < <(echo ...)`).
                         let known = self.files.get(&file_key(&target));
                         let known = known.or_else(|| self.proc_outputs.get(&target));
-                        stdin = known.cloned().or(stdin);
+                        stdin = Some(known.cloned());
                     }
                     RedirectOp::Read
                 }
                 RedirKind::Dup => continue,
                 RedirKind::HereDoc => {
-                    stdin = Some(target.clone());
+                    stdin = Some(Some(target.clone()));
                     RedirectOp::Here
                 }
                 RedirKind::HereString => {
-                    stdin = Some(format!("{target}\n"));
+                    stdin = Some(Some(format!("{target}\n")));
                     RedirectOp::Here
                 }
             };

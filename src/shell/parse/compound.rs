@@ -12,7 +12,13 @@ impl Parser<'_> {
         }
         let node = self.command()?;
         let body = match node {
-            Node::Group { body, .. } => body,
+            // `f() { ...; }`: the group is the body. A subshell body, or
+            // redirections after the group, apply on every call: kept.
+            Node::Group {
+                body,
+                redirs,
+                subshell: false,
+            } if redirs.is_empty() => body,
             other => Script {
                 pipelines: vec![Pipeline {
                     stages: vec![other],
@@ -67,6 +73,62 @@ impl Parser<'_> {
         Some(Node::For { var, words })
     }
 
+    /// A `while`, `until` or `if` (the keyword read) up to its `end`
+    /// keyword, after `head` (a `for` header): one group, with the
+    /// redirections after `end` applied to all of it, as at any depth.
+    pub(super) fn compound(&mut self, end: &'static str, head: Option<Node>) -> Option<Node> {
+        if !self.enter() {
+            return None;
+        }
+        let mut body = self.script(Stop::End(end));
+        self.leave();
+        if let Some(head) = head {
+            body.pipelines.insert(
+                0,
+                Pipeline {
+                    stages: vec![head],
+                    ..Pipeline::default()
+                },
+            );
+        }
+        let redirs = self.trailing_redirs();
+        Some(Node::Group {
+            body,
+            redirs,
+            subshell: false,
+        })
+    }
+
+    /// The body of a `for` or `select` after its header: `do ... done`,
+    /// or bash's `{ ...; }` form.
+    pub(super) fn for_body(&mut self, header: Node) -> Option<Node> {
+        loop {
+            self.skip_blanks();
+            match self.peek() {
+                Some(';') => self.pos += 1,
+                Some('\n') => self.newline(),
+                _ => break,
+            }
+        }
+        if !self.word_is("{") {
+            return self.compound("done", Some(header));
+        }
+        let group = self.command();
+        let stages = std::iter::once(header).chain(group);
+        Some(Node::Group {
+            body: Script {
+                pipelines: stages
+                    .map(|node| Pipeline {
+                        stages: vec![node],
+                        ..Pipeline::default()
+                    })
+                    .collect(),
+            },
+            redirs: Vec::new(),
+            subshell: false,
+        })
+    }
+
     /// `case WORD in PATTERN) BODY ;; ... esac`: every body is analysed.
     pub(super) fn case(&mut self) -> Option<Node> {
         self.pos += 4;
@@ -114,7 +176,8 @@ impl Parser<'_> {
             }
             let body = self.script(Stop::CaseItem);
             bodies.pipelines.extend(body.pipelines);
-            if self.starts_with(";;") {
+            if self.starts_with(";;") || self.starts_with(";&") {
+                // `;;`, `;;&` or `;&`: the next arm's patterns follow.
                 self.pos += 2;
                 if matches!(self.peek(), Some('&')) {
                     self.pos += 1;
@@ -137,9 +200,10 @@ impl Parser<'_> {
                 },
             );
         }
+        let redirs = self.trailing_redirs();
         Some(Node::Group {
             body: bodies,
-            redirs: Vec::new(),
+            redirs,
             subshell: false,
         })
     }

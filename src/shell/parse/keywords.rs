@@ -20,9 +20,15 @@ impl ShortWord {
     }
 }
 
-pub(super) const KEYWORDS_SKIPPED: &[&str] = &[
-    "if", "then", "elif", "else", "fi", "do", "done", "while", "until", "!", "esac",
-];
+/// Keywords that join the parts of a compound command (or stray ones):
+/// passed over, the commands after them read as commands.
+pub(super) const KEYWORDS_SKIPPED: &[&str] =
+    &["then", "elif", "else", "fi", "do", "done", "!", "esac"];
+
+/// Keywords that open a compound command, read with its body and the
+/// redirections after its end as one node.
+pub(super) const KEYWORDS_OPENING: &[&str] =
+    &["while", "until", "if", "for", "select", "case", "function"];
 
 impl Parser<'_> {
     /// The word at the cursor, up to the first metacharacter or `}`, when
@@ -44,10 +50,7 @@ impl Parser<'_> {
             }
         }
         #[cfg(debug_assertions)]
-        for k in KEYWORDS_SKIPPED
-            .iter()
-            .chain(&["for", "select", "case", "function"])
-        {
+        for k in KEYWORDS_SKIPPED.iter().chain(KEYWORDS_OPENING) {
             debug_assert_eq!(word.is(k), self.word_is(k), "{k} at {}", self.pos);
         }
         word

@@ -8,6 +8,8 @@
 
 mod arith;
 mod compound;
+#[cfg(test)]
+mod differential;
 mod keywords;
 mod plain;
 mod redirects;
@@ -182,6 +184,9 @@ enum Stop {
     Brace,
     /// A `case` item body: ends at `;;`, `;&`, `;;&` or `esac`.
     CaseItem,
+    /// The body of a loop or an `if`: ends at its closing keyword
+    /// (`done`, `fi`), which is consumed.
+    End(&'static str),
 }
 
 struct Parser<'a> {
@@ -351,6 +356,10 @@ impl<'a> Parser<'a> {
                     finish(&mut script, &mut pipeline, false, Then::Next);
                 }
                 ';' => {
+                    if stop == Stop::CaseItem && self.starts_with(";&") {
+                        // `;&` falls through to the next arm: the arm ends.
+                        break;
+                    }
                     if self.starts_with(";;") {
                         if stop == Stop::CaseItem {
                             break;
@@ -392,10 +401,27 @@ impl<'a> Parser<'a> {
                         self.pos += 1;
                         break;
                     }
+                    if matches!(stop, Stop::End(_)) {
+                        // A loop or `if` left open inside `( )` or `$( )`:
+                        // the `)` closes the enclosing construct, as in bash.
+                        self.open = true;
+                        break;
+                    }
                     // A stray `)` (a case pattern's end): a separator.
                     self.pos += 1;
                 }
                 _ => {
+                    if let Stop::End(end) = stop {
+                        if self.word_is(end) {
+                            self.pos += end.len();
+                            break;
+                        }
+                        if self.word_is("}") {
+                            // Left open inside `{ }`: the `}` closes the group.
+                            self.open = true;
+                            break;
+                        }
+                    }
                     if self.word_is("}") && matches!(stop, Stop::Brace) {
                         self.pos += 1;
                         break;
@@ -486,8 +512,18 @@ impl<'a> Parser<'a> {
                 self.pos += k.chars().count();
                 continue;
             }
+            if here.is("while") || here.is("until") || here.is("if") {
+                let (len, end) = if here.is("if") {
+                    (2, "fi")
+                } else {
+                    (5, "done")
+                };
+                self.pos += len;
+                return self.compound(end, None);
+            }
             if here.is("for") || here.is("select") {
-                return self.for_header();
+                let header = self.for_header()?;
+                return self.for_body(header);
             }
             if here.is("case") {
                 return self.case();

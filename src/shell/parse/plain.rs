@@ -1,6 +1,7 @@
 //! Lines of plain words, read without the general parser: the shape of most command lines agents send.
 
-use super::{lit, Node, Pipeline, Script, Simple, KEYWORDS_SKIPPED};
+use super::keywords::{KEYWORDS_OPENING, KEYWORDS_SKIPPED};
+use super::{lit, Node, Pipeline, Script, Simple};
 
 /// The bytes a [`plain`] line may hold: letters, digits, `_./:,@+%^=-` and
 /// blanks. None of them quotes, expands, globs, groups, comments, escapes
@@ -45,8 +46,7 @@ pub(super) fn plain(text: &str) -> Option<Script> {
     let mut words = text.split_ascii_whitespace().peekable();
     // A keyword in command position is the general parser's business.
     let first = *words.peek()?;
-    if KEYWORDS_SKIPPED.contains(&first) || matches!(first, "for" | "select" | "case" | "function")
-    {
+    if KEYWORDS_SKIPPED.contains(&first) || KEYWORDS_OPENING.contains(&first) {
         return None;
     }
     let simple = Simple {
