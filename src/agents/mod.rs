@@ -87,13 +87,17 @@ impl Homes {
     /// Whether the agent seems to be used here: its program is on `PATH`
     /// or its configuration directory exists.
     pub fn has(&self, agent: Agent) -> bool {
-        let dir = match agent {
-            Agent::Hermes => &self.hermes_home,
-            Agent::Claude => &self.claude_dir,
-            Agent::Codex => &self.codex_home,
-            Agent::Gemini => &self.gemini_dir,
-        };
-        self.which(agent.name()).is_some() || dir.as_ref().is_some_and(|d| d.is_dir())
+        self.which(agent.name()).is_some() || self.dir(agent).is_some_and(|d| d.is_dir())
+    }
+
+    /// The agent's configuration directory, when its home is known.
+    pub fn dir(&self, agent: Agent) -> Option<&PathBuf> {
+        match agent {
+            Agent::Hermes => self.hermes_home.as_ref(),
+            Agent::Claude => self.claude_dir.as_ref(),
+            Agent::Codex => self.codex_home.as_ref(),
+            Agent::Gemini => self.gemini_dir.as_ref(),
+        }
     }
 }
 

@@ -4,6 +4,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use super::{files, Homes, Kind, Line, Report};
+use crate::payload::Agent;
 
 /// Every file and directory of warden's that exists here, in a stable
 /// order: `own` (warden's directories and an audit log's files, as the
@@ -15,8 +16,7 @@ pub fn leftovers(homes: &Homes, own: &[PathBuf]) -> Vec<PathBuf> {
         .filter(|p| fs::symlink_metadata(p).is_ok())
         .cloned()
         .collect();
-    let agent_dirs = [&homes.hermes_home, &homes.claude_dir, &homes.codex_home];
-    for dir in agent_dirs.into_iter().flatten() {
+    for dir in Agent::ALL.into_iter().filter_map(|agent| homes.dir(agent)) {
         found.extend(backups_in(dir));
     }
     found.sort();
@@ -88,31 +88,35 @@ mod tests {
         let root = temp("list");
         let claude = root.join(".claude");
         let cache = root.join(".cache/warden");
-        fs::create_dir_all(&claude).unwrap();
         fs::create_dir_all(&cache).unwrap();
-        fs::write(claude.join("settings.json"), "{}").unwrap();
-        fs::write(
-            claude.join("settings.json.warden-backup-20261127T080000Z"),
-            "{}",
-        )
-        .unwrap();
         fs::write(cache.join("policy-00.bin"), "x").unwrap();
+        // A backup beside every agent's settings, so a new agent cannot be
+        // left out of the purge.
         let homes = Homes {
+            hermes_home: Some(root.join(".hermes")),
             claude_dir: Some(claude.clone()),
+            codex_home: Some(root.join(".codex")),
+            gemini_dir: Some(root.join(".gemini")),
             ..Homes::default()
         };
+        let mut want = vec![cache.clone()];
+        for agent in Agent::ALL {
+            let dir = homes.dir(agent).unwrap();
+            fs::create_dir_all(dir).unwrap();
+            fs::write(dir.join("settings.json"), "{}").unwrap();
+            let backup = dir.join("settings.json.warden-backup-20261127T080000Z");
+            fs::write(&backup, "{}").unwrap();
+            want.push(backup);
+        }
+        want.sort();
         let log = cache.join("audit.jsonl");
         fs::write(&log, "").unwrap();
         let own = [cache.clone(), log, root.join(".local/state/warden")];
         let found = leftovers(&homes, &own);
-        let want = [
-            cache.clone(),
-            claude.join("settings.json.warden-backup-20261127T080000Z"),
-        ];
         assert_eq!(found, want);
         let report = remove(&found);
         assert!(!report.failed(), "{:?}", report.lines);
-        assert_eq!(report.lines.len(), 2);
+        assert_eq!(report.lines.len(), 1 + Agent::ALL.len());
         assert!(!cache.exists());
         assert!(claude.join("settings.json").exists());
         assert!(leftovers(&homes, &own).is_empty());
