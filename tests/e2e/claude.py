@@ -32,6 +32,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bounded import run_bounded  # noqa: E402
 from mock_anthropic import MockAnthropic  # noqa: E402
 
 RUN_TIMEOUT = 120
@@ -173,16 +174,11 @@ class Sandbox:
     def run_claude(self, claude, debug_file):
         """One `claude -p` run, killed (with everything it started) after RUN_TIMEOUT seconds."""
         cmd = [claude, "-p", "Do the one step you were asked to do.", "--debug-file", debug_file]
-        p = subprocess.Popen(cmd, cwd=self.project, env=self.env, stdin=subprocess.DEVNULL,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                             start_new_session=True)
-        try:
-            out, err = p.communicate(timeout=RUN_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            os.killpg(p.pid, signal.SIGKILL)
-            out, err = p.communicate()
+        code, out, err = run_bounded(cmd, self.project, self.env, RUN_TIMEOUT)
+        if code is None:
+            code = -signal.SIGKILL
             err += "\n[claude killed after %d s]" % RUN_TIMEOUT
-        return p.returncode, out, err
+        return code, out, err
 
     def cleanup(self):
         shutil.rmtree(self.root, ignore_errors=True)

@@ -42,6 +42,7 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bounded import run_bounded  # noqa: E402
 from mock_openai import MockOpenAI  # noqa: E402
 
 EXEC_TIMEOUT = 120  # seconds per `codex exec` run
@@ -247,19 +248,14 @@ def codex_exec(e, mock, command, tries=1, between=None):
     argv = [e.codex, "exec", "--dangerously-bypass-approvals-and-sandbox",
             "--color", "never", "-C", e.project,
             "%s: run the shell command `%s`." % (MockOpenAI.MARKER, command)]
-    proc = subprocess.Popen(argv, cwd=e.project, env=e.env, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
     try:
-        out, err = proc.communicate(timeout=EXEC_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        out, err = proc.communicate()
-        raise RuntimeError("codex exec timed out after %ss; stderr tail: %s"
-                           % (EXEC_TIMEOUT, err.strip()[-400:]))
+        code, out, err = run_bounded(argv, e.project, e.env, EXEC_TIMEOUT)
     finally:
         mock.tries, mock.between = 1, None
-    return proc.returncode, out, err, mock.outputs_for_command(command)[before:]
+    if code is None:
+        raise RuntimeError("codex exec timed out after %ss; stderr tail: %s"
+                           % (EXEC_TIMEOUT, err.strip()[-400:]))
+    return code, out, err, mock.outputs_for_command(command)[before:]
 
 
 def codex_patch(e, mock, patch):

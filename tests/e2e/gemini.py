@@ -24,12 +24,12 @@ import concurrent.futures
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bounded import run_bounded  # noqa: E402
 from mock_gemini import MockGemini  # noqa: E402
 
 RUN_TIMEOUT = 240
@@ -104,17 +104,10 @@ class Sandbox:
         """One `gemini -p` run, killed (with everything it started) after RUN_TIMEOUT seconds."""
         env = dict(self.env, GOOGLE_GEMINI_BASE_URL=base_url, GEMINI_API_KEY="e2e-dummy-key")
         cmd = [gemini, "-p", PROMPT, "-m", "gemini-2.5-flash", "--skip-trust", "--yolo", *extra]
-        p = subprocess.Popen(cmd, cwd=self.project, env=env, stdin=subprocess.DEVNULL,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                             start_new_session=True)
-        try:
-            out, err = p.communicate(timeout=RUN_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            os.killpg(p.pid, signal.SIGKILL)
-            out, err = p.communicate()
+        code, out, err = run_bounded(cmd, self.project, env, RUN_TIMEOUT)
+        if code is None:
             err += "\n[gemini killed after %d s]" % RUN_TIMEOUT
-            return None, out, err
-        return p.returncode, out, err
+        return code, out, err
 
     def cleanup(self):
         shutil.rmtree(self.root, ignore_errors=True)

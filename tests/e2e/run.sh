@@ -114,27 +114,22 @@ for spec in "${HERMES_VERSIONS[@]}"; do
     # `warden install` asks the Hermes on PATH what it supports.
     PATH="$venv/bin:$PATH" drive "hermes ($spec)" "$venv/bin/python" tests/e2e/hermes.py --warden "$warden"
 done
-if [ -x "$npm_dir/node_modules/.bin/claude" ]; then
-    PATH="$npm_dir/node_modules/.bin:$PATH" drive "claude code" python3 tests/e2e/claude.py \
-        --claude "$npm_dir/node_modules/.bin/claude" --warden "$warden"
-else
-    echo "SKIPPED: could not install $CLAUDE_PACKAGE from npm"
-    skipped+=("$CLAUDE_PACKAGE")
-fi
-if [ -x "$npm_dir/node_modules/.bin/codex" ]; then
-    PATH="$npm_dir/node_modules/.bin:$PATH" drive "codex" python3 tests/e2e/codex.py \
-        --codex "$npm_dir/node_modules/.bin/codex" --warden "$warden"
-else
-    echo "SKIPPED: could not install $CODEX_PACKAGE from npm"
-    skipped+=("$CODEX_PACKAGE")
-fi
-if [ -x "$npm_dir/node_modules/.bin/gemini" ]; then
-    PATH="$npm_dir/node_modules/.bin:$PATH" drive "gemini cli" python3 tests/e2e/gemini.py \
-        --gemini "$npm_dir/node_modules/.bin/gemini" --warden "$warden"
-else
-    echo "SKIPPED: could not install $GEMINI_PACKAGE from npm"
-    skipped+=("$GEMINI_PACKAGE")
-fi
+# Each npm agent: its package, its binary, the driver's name and its script.
+npm_agents=(
+    "$CLAUDE_PACKAGE claude claude_code claude.py"
+    "$CODEX_PACKAGE codex codex codex.py"
+    "$GEMINI_PACKAGE gemini gemini_cli gemini.py"
+)
+for entry in "${npm_agents[@]}"; do
+    read -r package bin name script <<<"$entry"
+    if [ -x "$npm_dir/node_modules/.bin/$bin" ]; then
+        PATH="$npm_dir/node_modules/.bin:$PATH" drive "${name//_/ }" python3 "tests/e2e/$script" \
+            "--$bin" "$npm_dir/node_modules/.bin/$bin" --warden "$warden"
+    else
+        echo "SKIPPED: could not install $package from npm"
+        skipped+=("$package")
+    fi
+done
 
 # The files under $1, each with its checksum, one a line; Codex's own state is left out (the
 # databases, skills, temporary directories and id it writes whenever it starts, warden or not).
