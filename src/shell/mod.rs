@@ -19,6 +19,7 @@ mod launchers;
 mod make;
 pub(crate) mod names;
 mod normalize;
+mod output;
 mod params;
 mod parse;
 mod programs;
