@@ -54,21 +54,7 @@ impl Eval<'_> {
             "xxd" if cmd.has_short('r') => decode::hex(stdin?),
             "rev" if operands().is_empty() => Some(decode::rev(stdin?)),
             "tr" => decode::tr(&cmd.args, stdin?),
-            "openssl" => {
-                let base64 = cmd.args.first().is_some_and(|a| a == "base64")
-                    || cmd.args.iter().any(|a| a == "-base64" || a == "-a");
-                let decoding = cmd.args.iter().any(|a| a == "-d");
-                let ciphered = cmd.args.iter().any(|a| {
-                    a.starts_with("-aes")
-                        || a.starts_with("-des")
-                        || a.starts_with("-chacha")
-                        || a == "-pass"
-                        || a == "-k"
-                });
-                (base64 && decoding && !ciphered)
-                    .then(|| decode::base64(stdin?))
-                    .flatten()
-            }
+            "openssl" => openssl_base64_decoded(cmd, stdin?),
             // Unknown directories stay symbolic so path rules still see
             // `$PWD/x` as inside the project.
             "pwd" => Some(format!(
@@ -163,4 +149,22 @@ impl Eval<'_> {
         };
         decode::gunzip(&decode::base64_bytes(&encoded)?)
     }
+}
+
+/// `openssl base64 -d` (`openssl enc -d -a`) without a cipher: the text it
+/// decodes; a decryption's output is not known.
+fn openssl_base64_decoded(cmd: &Command, stdin: &str) -> Option<String> {
+    let base64 = cmd.args.first().is_some_and(|a| a == "base64")
+        || cmd.args.iter().any(|a| a == "-base64" || a == "-a");
+    let decoding = cmd.args.iter().any(|a| a == "-d");
+    let ciphered = cmd.args.iter().any(|a| {
+        a.starts_with("-aes")
+            || a.starts_with("-des")
+            || a.starts_with("-chacha")
+            || a == "-pass"
+            || a == "-k"
+    });
+    (base64 && decoding && !ciphered)
+        .then(|| decode::base64(stdin))
+        .flatten()
 }
