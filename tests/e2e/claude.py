@@ -32,7 +32,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bounded import run_bounded  # noqa: E402
+from drivers import run_bounded, user_env  # noqa: E402
 from mock_anthropic import MockAnthropic  # noqa: E402
 
 RUN_TIMEOUT = 120
@@ -43,22 +43,6 @@ MATCHER = "Bash|Write|Edit|MultiEdit|NotebookEdit|Read|Glob|Grep"
 WARDEN_CONFIG = """\
 rules: {deny: ["terminal(git push --force:*)"], allow: ["terminal(touch allowed-by-rule:*)"]}
 """
-
-
-def user_env(home):
-    """The environment of the throwaway user whose HOME is `home`: no variable of the caller's leaks in."""
-    return {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "LANG": "C.UTF-8",
-        "TERM": "dumb",
-        "HOME": home,
-        "TMPDIR": os.path.join(os.path.dirname(home), "tmp"),
-        "XDG_CONFIG_HOME": os.path.join(home, ".config"),
-        "XDG_DATA_HOME": os.path.join(home, ".local", "share"),
-        "XDG_STATE_HOME": os.path.join(home, ".local", "state"),
-        "XDG_CACHE_HOME": os.path.join(home, ".cache"),
-        "GIT_CONFIG_NOSYSTEM": "1",
-    }
 
 
 def write_settings(home, command):

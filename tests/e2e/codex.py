@@ -42,7 +42,7 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bounded import run_bounded  # noqa: E402
+from drivers import run_bounded  # noqa: E402
 from mock_openai import MockOpenAI  # noqa: E402
 
 EXEC_TIMEOUT = 120  # seconds per `codex exec` run

@@ -29,7 +29,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bounded import run_bounded  # noqa: E402
+import drivers  # noqa: E402
+from drivers import run_bounded  # noqa: E402
 from mock_gemini import MockGemini  # noqa: E402
 
 RUN_TIMEOUT = 240
@@ -37,20 +38,8 @@ PROMPT = "Do the one step you were asked to do."
 
 
 def user_env(home):
-    """The environment of the throwaway user whose HOME is `home`: no variable of the caller's leaks in."""
-    return {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "LANG": "C.UTF-8",
-        "TERM": "dumb",
-        "HOME": home,
-        "GEMINI_CLI_HOME": home,
-        "TMPDIR": os.path.join(os.path.dirname(home), "tmp"),
-        "XDG_CONFIG_HOME": os.path.join(home, ".config"),
-        "XDG_STATE_HOME": os.path.join(home, ".local", "state"),
-        "XDG_CACHE_HOME": os.path.join(home, ".cache"),
-        "GIT_CONFIG_NOSYSTEM": "1",
-        "NO_BROWSER": "1",
-    }
+    """The throwaway user's environment, with Gemini's home and no browser."""
+    return drivers.user_env(home, GEMINI_CLI_HOME=home, NO_BROWSER="1")
 
 
 class Sandbox:
