@@ -1,4 +1,4 @@
-//! Hook payloads of each agent (Hermes, Claude Code, Codex, Gemini CLI), read into one internal `ToolCall`.
+//! Hook payloads of each agent (Hermes, Claude Code, Codex, Gemini CLI, Copilot CLI), read into one internal `ToolCall`.
 
 mod json;
 
@@ -15,10 +15,17 @@ pub enum Agent {
     Claude,
     Codex,
     Gemini,
+    Copilot,
 }
 
 impl Agent {
-    pub const ALL: [Agent; 4] = [Agent::Hermes, Agent::Claude, Agent::Codex, Agent::Gemini];
+    pub const ALL: [Agent; 5] = [
+        Agent::Hermes,
+        Agent::Claude,
+        Agent::Codex,
+        Agent::Gemini,
+        Agent::Copilot,
+    ];
 
     /// Its name on the command line (`--agent`), which is also its program's.
     pub fn name(self) -> &'static str {
@@ -27,6 +34,7 @@ impl Agent {
             Agent::Claude => "claude",
             Agent::Codex => "codex",
             Agent::Gemini => "gemini",
+            Agent::Copilot => "copilot",
         }
     }
 
@@ -36,6 +44,7 @@ impl Agent {
             Agent::Claude => Dialect::Claude,
             Agent::Codex => Dialect::Codex,
             Agent::Gemini => Dialect::Gemini,
+            Agent::Copilot => Dialect::Copilot,
         }
     }
 }
@@ -44,7 +53,9 @@ impl Agent {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolCall {
     pub agent: Agent,
-    /// `pre_tool_call`, `PreToolUse`, `BeforeTool`, or another event name.
+    /// `pre_tool_call`, `PreToolUse`, `BeforeTool`, `preToolUse` (Copilot
+    /// CLI's payload names none: it is the event Copilot runs the hook on),
+    /// or another event name.
     pub event: String,
     /// The tool's name as the agent spells it (`terminal`, `Bash`, `write_file`, ...).
     pub tool: String,
@@ -113,9 +124,9 @@ impl ToolKind {
             "read_file" | "read" | "search_files" | "grep" | "glob" | "ls" | "list_directory"
             | "notebookread" | "web_search" | "websearch" | "webfetch" | "todoread"
             | "view_image" | "vision_analyze" | "read_many_files" | "grep_search"
-            | "google_web_search" | "web_fetch" => ToolKind::Read,
+            | "google_web_search" | "web_fetch" | "view" => ToolKind::Read,
             "write_file" | "write" | "patch" | "edit" | "multiedit" | "notebookedit"
-            | "apply_patch" | "replace" => ToolKind::Write,
+            | "apply_patch" | "replace" | "create" | "str_replace_editor" => ToolKind::Write,
             _ => ToolKind::Other,
         }
     }
@@ -253,12 +264,17 @@ impl ToolCall {
 }
 
 fn is_pre_tool_event(event: &str) -> bool {
-    matches!(event, "pre_tool_call" | "PreToolUse" | "BeforeTool" | "")
+    matches!(
+        event,
+        "pre_tool_call" | "PreToolUse" | "BeforeTool" | "preToolUse" | ""
+    )
 }
 
 /// Tool names that run a shell command line, compared case-insensitively.
 /// Hermes calls it `terminal`, Claude Code and Codex `Bash`; the others are
-/// names Codex and other clients have used for the same tool.
+/// names Codex and other clients have used for the same tool. Copilot CLI's
+/// `write_bash` types its `input` into a shell its `bash` tool left
+/// running: what it types is a command line like any other.
 const SHELL_TOOLS: &[&str] = &[
     "terminal",
     "bash",
@@ -266,6 +282,7 @@ const SHELL_TOOLS: &[&str] = &[
     "local_shell",
     "exec_command",
     "run_shell_command",
+    "write_bash",
 ];
 
 /// Parses one payload. Unknown fields are ignored; a missing or mistyped field
@@ -280,25 +297,23 @@ pub fn parse(text: &str) -> Result<ToolCall> {
             "the payload is not a JSON object".into(),
         ));
     };
-    let event = optional_str(&root, "hook_event_name")?.unwrap_or_default();
+    let mut event = optional_str(&root, "hook_event_name")?.unwrap_or_default();
+    let mut fields = &SNAKE_CASE;
+    // Only Copilot CLI names no event (every other agent names one, so
+    // their payloads never get here): it spells its fields in camelCase.
+    if event.is_empty() && root.get("tool_name").is_none() && root.get("toolName").is_some() {
+        (event, fields) = ("preToolUse", &CAMEL_CASE);
+    }
     // Other events (Hermes' on_session_start sends a null tool_name) carry
     // nothing to judge; only a call about to run needs its tool named.
-    let tool = match optional_str(&root, "tool_name")? {
+    let tool = match optional_str(&root, fields.tool)? {
         Some(tool) => tool.to_string(),
-        None if is_pre_tool_event(event) => return Err(missing("tool_name")),
+        None if is_pre_tool_event(event) => return Err(missing(fields.tool)),
         None => String::new(),
     };
     let agent = detect_agent(&root, event, &tool);
-    let input = match root.get("tool_input") {
-        None | Some(Json::Null) => None,
-        Some(Json::Object(map)) => Some(map),
-        Some(_) => {
-            return Err(Error::PayloadField {
-                field: "tool_input",
-                problem: "not an object".into(),
-            })
-        }
-    };
+    let mut parsed = None;
+    let input = arguments(&root, fields.input, &mut parsed)?;
     let text = |s: &str| (!s.is_empty()).then(|| s.to_string());
     // Gemini's shell tool names its working directory `dir_path`
     // (relative to the session's directory, as `workdir` may be).
@@ -330,7 +345,7 @@ pub fn parse(text: &str) -> Result<ToolCall> {
         .flatten()
         .filter(|p| !p.is_empty())
         .map(str::to_string);
-    call.session = optional_str(&root, "session_id")
+    call.session = optional_str(&root, fields.session)
         .ok()
         .flatten()
         .filter(|s| !s.is_empty())
@@ -338,10 +353,74 @@ pub fn parse(text: &str) -> Result<ToolCall> {
     call.cross_profile =
         input.is_some_and(|m| matches!(m.get("cross_profile"), Some(Json::Bool(true))));
     if is_pre_tool_event(event) && call.kind == ToolKind::Shell {
-        let map = input.ok_or_else(|| missing("tool_input"))?;
+        let map = input.ok_or_else(|| missing(fields.input))?;
         return Ok(call.with_command(shell_command(map)?));
     }
     Ok(call)
+}
+
+/// The names a payload gives what warden reads of it.
+struct Fields {
+    tool: &'static str,
+    input: &'static str,
+    session: &'static str,
+}
+
+/// Hermes', Claude Code's, Codex's and Gemini CLI's names.
+const SNAKE_CASE: Fields = Fields {
+    tool: "tool_name",
+    input: "tool_input",
+    session: "session_id",
+};
+
+/// Copilot CLI's names (its `preToolUse` payload).
+const CAMEL_CASE: Fields = Fields {
+    tool: "toolName",
+    input: "toolArgs",
+    session: "sessionId",
+};
+
+/// The tool's arguments, an object. Copilot CLI may send them as the JSON
+/// text of one, which is read into `parsed`; any other text, or any other
+/// kind of value, is an error (and so a block).
+fn arguments<'r>(
+    root: &'r Object<'_>,
+    field: &'static str,
+    parsed: &'r mut Option<Json<'r>>,
+) -> Result<Option<&'r Object<'r>>> {
+    let not_object = |problem: &str| Error::PayloadField {
+        field,
+        problem: problem.into(),
+    };
+    match root.get(field) {
+        None | Some(Json::Null) => Ok(None),
+        Some(Json::Object(map)) => Ok(Some(map)),
+        Some(Json::Str(text)) if field == CAMEL_CASE.input => {
+            let value = json::from_str(text).map_err(|e| not_object(&format!("not JSON ({e})")))?;
+            match parsed.insert(value) {
+                Json::Object(map) => Ok(Some(map)),
+                _ => Err(not_object(
+                    "the JSON text of something other than an object",
+                )),
+            }
+        }
+        Some(_) => Err(not_object("not an object")),
+    }
+}
+
+/// The tool's arguments in the payload `text` as a JSON value (`tool_input`,
+/// or Copilot CLI's `toolArgs`, read from its JSON text when it is one):
+/// what `warden allow-once` tells one call from another by.
+pub fn arguments_value(text: &str) -> Option<serde_json::Value> {
+    let mut root = serde_json::from_str::<serde_json::Value>(text).ok()?;
+    let value = match root.get_mut(SNAKE_CASE.input) {
+        Some(input) => input.take(),
+        None => root.get_mut(CAMEL_CASE.input)?.take(),
+    };
+    match value {
+        serde_json::Value::String(text) => serde_json::from_str(&text).ok(),
+        value => Some(value),
+    }
 }
 
 /// Arguments that name a file, across agents and tools.
@@ -491,6 +570,7 @@ fn detect_agent(root: &Object<'_>, event: &str, tool: &str) -> Agent {
     match event {
         "pre_tool_call" => Agent::Hermes,
         "BeforeTool" => Agent::Gemini,
+        "preToolUse" => Agent::Copilot,
         "PreToolUse" if has_turn_id => Agent::Codex,
         "PreToolUse" => Agent::Claude,
         // No event name: guess from the tool's spelling.
@@ -516,7 +596,9 @@ fn shell_command(map: &Object<'_>) -> Result<String> {
 }
 
 fn shell_command_text(map: &Object<'_>) -> Result<String> {
-    match map.get("command").or_else(|| map.get("cmd")) {
+    // Codex has named it `cmd`; Copilot's `write_bash` names what it types `input`.
+    let line = map.get("command").or_else(|| map.get("cmd"));
+    match line.or_else(|| map.get("input")) {
         Some(Json::Str(s)) => Ok(s.to_string()),
         Some(Json::Array(items)) => {
             let mut words = Vec::with_capacity(items.len());
@@ -651,6 +733,67 @@ mod tests {
         // A shell call with no command fails closed, as for every agent.
         let err = parse(r#"{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"dir_path":"x"}}"#).unwrap_err();
         assert_eq!(err.id(), "input.bad-field");
+    }
+
+    #[test]
+    fn copilot_is_camel_case_with_no_event_and_arguments_as_object_or_text() {
+        let call = parse(r#"{"sessionId":"s1","timestamp":1795778606524,"cwd":"/p","toolName":"bash","toolArgs":{"command":"ls","description":"list"}}"#).unwrap();
+        assert_eq!(call.agent, Agent::Copilot);
+        assert!(call.is_pre_tool());
+        assert_eq!(call.command(), Some("ls"));
+        assert_eq!(call.cwd.as_deref(), Some("/p"));
+        assert_eq!(call.session.as_deref(), Some("s1"));
+        // The arguments as the JSON text of an object read the same.
+        let text =
+            parse(r#"{"cwd":"/p","toolName":"bash","toolArgs":"{\"command\":\"ls\"}"}"#).unwrap();
+        assert_eq!((text.agent, text.command()), (Agent::Copilot, Some("ls")));
+        let create = parse(r#"{"cwd":"/p","toolName":"create","toolArgs":{"path":"/h/.ssh/authorized_keys","file_text":"ssh-ed25519 A"}}"#).unwrap();
+        assert_eq!(create.kind, ToolKind::Write);
+        assert_eq!(create.path.as_deref(), Some("/h/.ssh/authorized_keys"));
+        assert_eq!(create.written[0].1, "ssh-ed25519 A\n");
+        let edit =
+            parse(r#"{"toolName":"edit","toolArgs":{"path":"/p/a","old_str":"x","new_str":"y"}}"#)
+                .unwrap();
+        assert_eq!(
+            (edit.kind, edit.written[0].1.as_str()),
+            (ToolKind::Write, "y\n")
+        );
+        let view =
+            parse(r#"{"toolName":"view","toolArgs":{"path":"/h/.aws/credentials"}}"#).unwrap();
+        assert_eq!(view.kind, ToolKind::Read);
+        assert!(!view.files[0].write);
+        // What write_bash types into a running shell is judged as a command line.
+        let typed =
+            parse(r#"{"toolName":"write_bash","toolArgs":{"shellId":"1","input":"rm -rf ~"}}"#)
+                .unwrap();
+        assert_eq!(typed.command(), Some("rm -rf ~"));
+        for bad in [
+            r#"{"toolName":"bash","toolArgs":"not json"}"#,
+            r#"{"toolName":"bash","toolArgs":"[1]"}"#,
+            r#"{"toolName":"create","toolArgs":7}"#,
+            r#"{"toolName":"bash","toolArgs":{}}"#,
+            r#"{"toolName":"bash"}"#,
+            r#"{"toolName":7,"toolArgs":{}}"#,
+        ] {
+            assert_eq!(parse(bad).unwrap_err().id(), "input.bad-field", "{bad}");
+        }
+        // Another agent's payload never reads as Copilot's.
+        let claude = parse(r#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"toolName":"x"}"#).unwrap();
+        assert_eq!(claude.agent, Agent::Claude);
+    }
+
+    #[test]
+    fn the_arguments_are_found_under_either_name() {
+        let value = |text| arguments_value(text).map(|v| v.to_string());
+        let object = r#"{"toolName":"create","toolArgs":{"path":"a"}}"#;
+        let string = r#"{"toolName":"create","toolArgs":"{\"path\":\"a\"}"}"#;
+        assert_eq!(value(object), value(string));
+        assert_eq!(value(object).as_deref(), Some(r#"{"path":"a"}"#));
+        assert_eq!(
+            value(r#"{"tool_name":"Write","tool_input":{"path":"a"}}"#).as_deref(),
+            Some(r#"{"path":"a"}"#)
+        );
+        assert_eq!(value("{}"), None);
     }
 
     #[test]

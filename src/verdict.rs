@@ -320,12 +320,13 @@ impl Verdict {
     }
 
     /// Whether an ask reaches `dialect` as a block: turned into one by
-    /// `--on-ask block`, or an ask Codex or Gemini CLI can only be sent as
-    /// a deny. The
+    /// `--on-ask block`, an ask Codex or Gemini CLI can only be sent as
+    /// a deny, or an ask Copilot CLI turns into a deny wherever no one can
+    /// answer it (`copilot -p`). The
     /// floor never asks, and only an ask is offered for approval.
     pub fn asked_as_block(&self, dialect: Dialect) -> bool {
         let asked = match self.decision {
-            Decision::Ask => matches!(dialect, Dialect::Codex | Dialect::Gemini),
+            Decision::Ask => matches!(dialect, Dialect::Codex | Dialect::Gemini | Dialect::Copilot),
             Decision::Block => self.changes.last() == Some(&Change::OnAskBlock),
             Decision::Allow => false,
         };
@@ -487,19 +488,30 @@ impl Verdict {
                 gemini_deny(&format!("{} {GEMINI_ASK}{}", self.findings(), self.offer()))
             }
             (Dialect::Gemini, _) => gemini_deny(&message),
+            // Copilot CLI asks the person; with no one to ask (`copilot -p`)
+            // it denies, telling the model "Denied by preToolUse hook
+            // (unable to ask user for confirmation): <reason>", so the
+            // reason also says how to let the call through.
+            (Dialect::Copilot, Decision::Ask) => copilot(
+                "ask",
+                &format!("{} {COPILOT_ASK}{}", self.findings(), self.offer()),
+            ),
+            (Dialect::Copilot, decision) => copilot(decision.as_claude(), &message),
             (Dialect::Claude, decision) => claude(decision.as_claude(), &message),
         }
     }
 
-    /// Whether an allow may reach `dialect` as a grant. Claude Code skips its
-    /// own permission prompt for a hook's allow, so only the user's own allow
-    /// rule may say it there; Hermes has no allow, Codex counts one as a
-    /// failed hook, and Gemini CLI's `allow` changes nothing (its own
-    /// policy still decides), so it gets no opinion.
+    /// Whether an allow may reach `dialect` as a grant. Claude Code and
+    /// Copilot CLI skip their own permission checks for a hook's allow, so
+    /// only the user's own allow rule may say it there; Hermes has no
+    /// allow, Codex counts one as a failed hook, and Gemini CLI's `allow`
+    /// changes nothing (its own policy still decides), so it gets no opinion.
     fn grants(&self, dialect: Dialect) -> bool {
         match dialect {
             Dialect::Native => true,
-            Dialect::Claude => self.layer == Layer::User && self.changes.is_empty(),
+            Dialect::Claude | Dialect::Copilot => {
+                self.layer == Layer::User && self.changes.is_empty()
+            }
             Dialect::Hermes | Dialect::Codex | Dialect::Gemini => false,
         }
     }
@@ -543,6 +555,15 @@ fn gemini_deny(reason: &str) -> String {
         .finish()
 }
 
+/// Copilot CLI's answer to a `preToolUse` hook: its decision and reason at
+/// the top level (it ignores Claude's `hookSpecificOutput` there).
+fn copilot(decision: &str, reason: &str) -> String {
+    Line::new(reason.len())
+        .str("permissionDecision", decision)
+        .str("permissionDecisionReason", reason)
+        .finish()
+}
+
 /// Claude Code's `hookSpecificOutput` for a `PreToolUse` hook.
 fn pre_tool_use(line: Line, decision: &str, reason: &str) -> Line {
     line.str("hookEventName", "PreToolUse")
@@ -555,6 +576,9 @@ const CODEX_ASK: &str = "Codex cannot ask for confirmation, so warden denied it:
 
 const GEMINI_ASK: &str = "Gemini CLI cannot be asked from a hook without hanging a non-interactive \
                           run, so warden denied it: if you want it run, run it yourself in a terminal.";
+
+const COPILOT_ASK: &str = "Where Copilot CLI cannot ask you (`copilot -p`), it denies the call: \
+                           if you want it run, run it yourself in a terminal.";
 
 /// What `--on-ask block` adds to a block that would have been an ask: the
 /// person, not the agent, can still run the command.
@@ -628,15 +652,17 @@ pub enum Dialect {
     Claude,
     Codex,
     Gemini,
+    Copilot,
 }
 
 impl Dialect {
-    pub const ALL: [Dialect; 5] = [
+    pub const ALL: [Dialect; 6] = [
         Dialect::Native,
         Dialect::Hermes,
         Dialect::Claude,
         Dialect::Codex,
         Dialect::Gemini,
+        Dialect::Copilot,
     ];
 
     pub fn parse(name: &str) -> Option<Dialect> {
@@ -650,6 +676,7 @@ impl Dialect {
             Dialect::Claude => "claude",
             Dialect::Codex => "codex",
             Dialect::Gemini => "gemini",
+            Dialect::Copilot => "copilot",
         }
     }
 
@@ -684,6 +711,15 @@ impl Dialect {
             }
             (Dialect::Gemini, Decision::Block) => {
                 "Gemini CLI gets `decision: deny` with the reason"
+            }
+            (Dialect::Copilot, Decision::Ask) => {
+                "Copilot CLI asks you (`copilot -p`, where no one can answer, denies it); the reason says how to let it run once with `warden allow-once CODE`"
+            }
+            (Dialect::Copilot, Decision::Allow) => {
+                "Copilot CLI gets `allow` only when your own allow rule decided (it skips Copilot's own approval); otherwise `{}`, and Copilot's own checks decide"
+            }
+            (Dialect::Copilot, Decision::Block) => {
+                "Copilot CLI gets `permissionDecision: deny` with the reason"
             }
         }
     }

@@ -8,7 +8,8 @@ use serde_json::{json, Value};
 
 use super::hooks_json::{self, Found};
 use super::json_doc;
-use super::{claude, codex, command_words, files, gemini, hermes, hermes_yaml, is_warden, process};
+use super::process;
+use super::{claude, codex, command_words, copilot, files, gemini, hermes, hermes_yaml, is_warden};
 use super::{Agent, Homes};
 
 /// How a check came out.
@@ -77,9 +78,11 @@ pub fn doctor(homes: &Homes, agents: &[Agent]) -> Vec<Check> {
             Check::new(
                 None,
                 Status::Fail,
-                "found no agent here (hermes, claude, codex or gemini)",
+                "found no agent here (hermes, claude, codex, gemini or copilot)",
             )
-            .fix("install one, or name it: warden doctor --agent hermes|claude|codex|gemini"),
+            .fix(
+                "install one, or name it: warden doctor --agent hermes|claude|codex|gemini|copilot",
+            ),
         );
     }
     for &agent in agents {
@@ -88,6 +91,7 @@ pub fn doctor(homes: &Homes, agents: &[Agent]) -> Vec<Check> {
             Agent::Claude => claude_checks(homes, &mut checks),
             Agent::Codex => codex_checks(homes, &mut checks),
             Agent::Gemini => gemini_checks(homes, &mut checks),
+            Agent::Copilot => copilot_checks(homes, &mut checks),
         }
     }
     checks
@@ -394,6 +398,60 @@ fn gemini_checks(homes: &Homes, checks: &mut Vec<Check>) {
     );
 }
 
+fn copilot_checks(homes: &Homes, checks: &mut Vec<Check>) {
+    let agent = Agent::Copilot;
+    let (Some(file), Some(settings)) = (copilot::hook_file(homes), copilot::settings_file(homes))
+    else {
+        let unset = "HOME and COPILOT_HOME are unset";
+        checks.push(Check::new(Some(agent), Status::Fail, unset));
+        return;
+    };
+    let mut add = |status, text: String| checks.push(Check::new(Some(agent), status, text));
+    let doc = copilot::read_json(&file).unwrap_or_default();
+    let Some(command) = copilot::found_entry(&doc).and_then(copilot::entry_command) else {
+        let text = format!("warden is not registered in {}", file.display());
+        checks.push(Check::new(Some(agent), Status::Fail, text).fix(install_fix(agent)));
+        return;
+    };
+    let command = command.to_string();
+    add(
+        Status::Pass,
+        format!("registered in {}: {command}", file.display()),
+    );
+    let settings_doc = copilot::read_json(&settings).unwrap_or_default();
+    let shown = settings.display();
+    if copilot::hooks_switched_off(&settings_doc) {
+        add(
+            Status::Fail,
+            format!("{shown} sets disableAllHooks: no hook runs"),
+        );
+    }
+    let disabled = copilot::disabled_hooks(&settings_doc);
+    if disabled > 0 {
+        add(Status::Warn, format!("{shown} turns off {disabled} hook(s) by content hash (disabledHooks): if warden's is one, it never runs; see Copilot's /hooks"));
+    }
+    let twice = copilot::find(&settings_doc);
+    if let Some(other) = twice.first() {
+        add(Status::Warn, format!("{shown} registers warden too ({other}): Copilot runs both, so every call is judged twice; remove that entry"));
+    }
+    let payload = |command: &str| {
+        json!({"sessionId": "doctor", "timestamp": 0, "cwd": "/tmp",
+            "toolName": "bash", "toolArgs": {"command": command, "description": "doctor"}})
+    };
+    let native = format!("{command} --agent native");
+    let yours = run_hook(homes, &native, &payload("git status"))
+        .is_ok_and(|v| v["action"] == "allow" && v["layer"] == "user");
+    round_trip(
+        homes,
+        agent,
+        &command,
+        &payload,
+        |v| v["permissionDecision"] == "deny" && v["permissionDecisionReason"].is_string(),
+        |v| *v == json!({}) || (yours && v["permissionDecision"] == "allow"),
+        checks,
+    );
+}
+
 /// Where Gemini CLI runs warden: only in folders it trusts. warden says
 /// which those are and never trusts one for the person.
 fn gemini_trust(homes: &Homes, settings: &Value) -> Check {
@@ -557,12 +615,12 @@ fn answer(v: &Value) -> String {
     if v.as_object().is_some_and(|o| o.is_empty()) {
         return "no objection: `{}`".to_string();
     }
-    let decision = ["decision", "action"]
+    let decision = ["decision", "action", "permissionDecision"]
         .iter()
         .find_map(|k| v[k].as_str())
         .or_else(|| v["hookSpecificOutput"]["permissionDecision"].as_str());
     // Every dialect's message ends `(warden rule ID).`
-    let message = ["message", "reason"]
+    let message = ["message", "reason", "permissionDecisionReason"]
         .iter()
         .find_map(|k| v[k].as_str())
         .or_else(|| v["hookSpecificOutput"]["permissionDecisionReason"].as_str());

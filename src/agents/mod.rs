@@ -1,13 +1,14 @@
-//! The agents' own configuration: where Hermes, Claude Code, Codex and Gemini CLI read their hooks, registering warden there (`install`, `uninstall`) and checking that it really runs (`doctor`).
+//! The agents' own configuration: where Hermes, Claude Code, Codex, Gemini CLI and Copilot CLI read their hooks, registering warden there (`install`, `uninstall`) and checking that it really runs (`doctor`).
 //!
 //! Each agent has a module that knows its files and its quirks (`hermes`,
-//! `claude`, `codex`, `gemini`); they share the safe file writer (`files`), the
+//! `claude`, `codex`, `gemini`, `copilot`); they share the safe file writer (`files`), the
 //! order-keeping JSON editor (`json_doc`, `hooks_json`) and Hermes' YAML
 //! editor (`hermes_yaml`). Nothing here prints: every function returns the
 //! lines a person should read.
 
 mod claude;
 mod codex;
+mod copilot;
 mod doctor;
 mod files;
 mod gemini;
@@ -46,6 +47,8 @@ pub struct Homes {
     /// `$GEMINI_CLI_TRUSTED_FOLDERS_PATH`: where Gemini CLI records the
     /// folders trusted, when not in `gemini_dir`.
     pub gemini_trusted_folders: Option<PathBuf>,
+    /// `$COPILOT_HOME`, else `~/.copilot`.
+    pub copilot_home: Option<PathBuf>,
     /// The directories of `$PATH`, in order.
     pub path: Vec<PathBuf>,
     /// `HERMES_SAFE_MODE` is set: Hermes runs no shell hook at all.
@@ -66,6 +69,7 @@ impl Homes {
                 .map(|h| h.join(".gemini"))
                 .or_else(|| under_home(".gemini")),
             gemini_trusted_folders: set("GEMINI_CLI_TRUSTED_FOLDERS_PATH"),
+            copilot_home: set("COPILOT_HOME").or_else(|| under_home(".copilot")),
             path: var("PATH")
                 .map(|p| std::env::split_paths(&p).collect())
                 .unwrap_or_default(),
@@ -97,6 +101,20 @@ impl Homes {
             Agent::Claude => self.claude_dir.as_ref(),
             Agent::Codex => self.codex_home.as_ref(),
             Agent::Gemini => self.gemini_dir.as_ref(),
+            Agent::Copilot => self.copilot_home.as_ref(),
+        }
+    }
+
+    /// The directories the agent's files that warden edits are in (where
+    /// their backups are): its configuration directory, and Copilot's
+    /// `hooks` directory in it.
+    pub fn edited_dirs(&self, agent: Agent) -> Vec<PathBuf> {
+        let Some(dir) = self.dir(agent) else {
+            return Vec::new();
+        };
+        match agent {
+            Agent::Copilot => vec![dir.clone(), copilot::hooks_dir(dir)],
+            _ => vec![dir.clone()],
         }
     }
 }
@@ -182,6 +200,10 @@ fn steps(agent: Agent) -> Steps {
         Agent::Gemini => Steps {
             install: gemini::install,
             uninstall: gemini::uninstall,
+        },
+        Agent::Copilot => Steps {
+            install: copilot::install,
+            uninstall: copilot::uninstall,
         },
     }
 }
@@ -292,7 +314,7 @@ fn edit_json(
 }
 
 /// The words of a hook command as a POSIX shell (Claude Code, Codex,
-/// Gemini CLI) or
+/// Gemini CLI, Copilot CLI) or
 /// Python's `shlex.split` (Hermes) would split it: quotes removed,
 /// backslash escapes outside single quotes.
 pub fn command_words(command: &str) -> Vec<String> {
@@ -406,6 +428,7 @@ mod tests {
             "HOME" => Some("/h".to_string()),
             "CODEX_HOME" => Some("/c".to_string()),
             "GEMINI_CLI_HOME" => Some("/g".to_string()),
+            "COPILOT_HOME" => Some("/k".to_string()),
             "HERMES_SAFE_MODE" => Some("1".to_string()),
             _ => None,
         };
@@ -415,6 +438,11 @@ mod tests {
         assert_eq!(homes.codex_home, Some("/c".into()));
         assert_eq!(homes.gemini_dir, Some("/g/.gemini".into()));
         assert_eq!(homes.gemini_trusted_folders, None);
+        assert_eq!(homes.copilot_home, Some("/k".into()));
+        assert_eq!(
+            homes.edited_dirs(Agent::Copilot),
+            [PathBuf::from("/k"), "/k/hooks".into()]
+        );
         assert_eq!(homes.hermes_managed, PathBuf::from("/etc/hermes"));
         assert!(homes.hermes_safe_mode);
     }

@@ -16,8 +16,11 @@ pub fn leftovers(homes: &Homes, own: &[PathBuf]) -> Vec<PathBuf> {
         .filter(|p| fs::symlink_metadata(p).is_ok())
         .cloned()
         .collect();
-    for dir in Agent::ALL.into_iter().filter_map(|agent| homes.dir(agent)) {
-        found.extend(backups_in(dir));
+    for dir in Agent::ALL
+        .into_iter()
+        .flat_map(|agent| homes.edited_dirs(agent))
+    {
+        found.extend(backups_in(&dir));
     }
     found.sort();
     found.dedup();
@@ -97,11 +100,15 @@ mod tests {
             claude_dir: Some(claude.clone()),
             codex_home: Some(root.join(".codex")),
             gemini_dir: Some(root.join(".gemini")),
+            copilot_home: Some(root.join(".copilot")),
             ..Homes::default()
         };
         let mut want = vec![cache.clone()];
-        for agent in Agent::ALL {
-            let dir = homes.dir(agent).unwrap();
+        let dirs: Vec<PathBuf> = Agent::ALL
+            .iter()
+            .flat_map(|a| homes.edited_dirs(*a))
+            .collect();
+        for dir in &dirs {
             fs::create_dir_all(dir).unwrap();
             fs::write(dir.join("settings.json"), "{}").unwrap();
             let backup = dir.join("settings.json.warden-backup-20261127T080000Z");
@@ -116,7 +123,7 @@ mod tests {
         assert_eq!(found, want);
         let report = remove(&found);
         assert!(!report.failed(), "{:?}", report.lines);
-        assert_eq!(report.lines.len(), 1 + Agent::ALL.len());
+        assert_eq!(report.lines.len(), 1 + dirs.len());
         assert!(!cache.exists());
         assert!(claude.join("settings.json").exists());
         assert!(leftovers(&homes, &own).is_empty());

@@ -88,8 +88,7 @@ fn once(
 ) {
     let input = Some(text)
         .filter(|_| call.command().is_none())
-        .and_then(|t| serde_json::from_str::<serde_json::Value>(t).ok())
-        .and_then(|mut v| v.get_mut("tool_input").map(serde_json::Value::take));
+        .and_then(payload::arguments_value);
     let once = crate::once::Call::of(call, input.as_ref(), home);
     let mut notes = Vec::new();
     let settled = crate::once::Store::new(state).settle(&once, crate::once::unix_now(), &mut notes);

@@ -49,6 +49,27 @@ fn gemini_gets_a_deny_for_a_block_and_for_an_ask() {
 }
 
 #[test]
+fn copilot_gets_a_deny_a_real_ask_saying_what_copilot_p_does_and_allow_only_from_the_user() {
+    let v: Value = serde_json::from_str(&ask().render(Dialect::Copilot)).unwrap();
+    assert_eq!(v["permissionDecision"], "ask");
+    let reason = v["permissionDecisionReason"].as_str().unwrap();
+    assert!(reason.starts_with("Needs approval:") && reason.contains("`copilot -p`"));
+    assert_eq!(v.as_object().unwrap().len(), 2);
+    let mut blocked = ask();
+    blocked.change(Decision::Block, Change::OnAskBlock);
+    let v: Value = serde_json::from_str(&blocked.render(Dialect::Copilot)).unwrap();
+    assert_eq!(v["permissionDecision"], "deny");
+    assert!(v["permissionDecisionReason"]
+        .as_str()
+        .unwrap()
+        .starts_with("Blocked:"));
+    let granted: Value =
+        serde_json::from_str(&allow(Layer::User).render(Dialect::Copilot)).unwrap();
+    assert_eq!(granted["permissionDecision"], "allow");
+    assert_eq!(allow(Layer::Mode).render(Dialect::Copilot), "{}");
+}
+
+#[test]
 fn native_carries_layer_and_rule() {
     let v: Value = serde_json::from_str(&ask().render(Dialect::Native)).unwrap();
     assert_eq!(v["action"], "ask");
@@ -110,6 +131,7 @@ fn other_events_are_no_opinion_for_claude_and_codex() {
         Dialect::Claude,
         Dialect::Codex,
         Dialect::Gemini,
+        Dialect::Copilot,
     ] {
         assert_eq!(v.render(dialect), "{}", "{dialect:?}");
     }
@@ -133,6 +155,7 @@ fn no_objection_is_no_opinion() {
             Dialect::Claude,
             Dialect::Codex,
             Dialect::Gemini,
+            Dialect::Copilot,
         ] {
             assert_eq!(allow(layer).render(dialect), "{}", "{layer:?} {dialect:?}");
         }
@@ -143,7 +166,7 @@ fn no_objection_is_no_opinion() {
 }
 
 #[test]
-fn only_the_users_allow_rule_grants_and_only_to_claude() {
+fn only_the_users_allow_rule_grants_and_only_to_claude_and_copilot() {
     let granted = allow(Layer::User).render(Dialect::Claude);
     assert!(
         granted.contains(r#""permissionDecision":"allow""#),
@@ -158,6 +181,7 @@ fn only_the_users_allow_rule_grants_and_only_to_claude() {
     approved.layer = Layer::User;
     approved.change(Decision::Allow, Change::Yolo);
     assert_eq!(approved.render(Dialect::Claude), "{}");
+    assert_eq!(approved.render(Dialect::Copilot), "{}");
 }
 
 #[test]
@@ -167,6 +191,7 @@ fn only_an_ask_that_reaches_the_agent_as_a_block_is_offered() {
     assert!(blocked.asked_as_block(Dialect::Hermes));
     assert!(ask().asked_as_block(Dialect::Codex));
     assert!(ask().asked_as_block(Dialect::Gemini));
+    assert!(ask().asked_as_block(Dialect::Copilot));
     for d in [Dialect::Hermes, Dialect::Claude, Dialect::Native] {
         assert!(!ask().asked_as_block(d), "{d:?}");
     }
