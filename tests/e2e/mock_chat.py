@@ -1,0 +1,119 @@
+"""A small mock of the OpenAI chat completions API for driving a real agent that speaks it (Copilot CLI).
+
+Copilot CLI is pointed at it with `COPILOT_OFFLINE=true` and `COPILOT_PROVIDER_BASE_URL=
+http://127.0.0.1:PORT/v1` (no account). It posts `/v1/chat/completions` with `"stream": true`,
+answered with server-sent-event chunks and `data: [DONE]` (a request without `stream` gets one
+JSON completion):
+
+- a request whose last message is the user's (no `tool` message yet) is answered with ONE tool
+  call: `self.tool` with `self.args`;
+- a request carrying a `{"role": "tool"}` message is answered with the text "Done.", and that
+  message's content is recorded in `self.results` (what the model was told the tool did);
+- anything else (titles, summaries) gets the text "Done.".
+
+Usage:
+    mock = MockChat(); mock.start()
+    mock.tool, mock.args = "bash", {"command": "git status", "description": "status"}
+    ... run the agent with its base URL = mock.base_url ...
+    mock.results   # ["<what the tool call returned or why it was denied>", ...]
+    mock.stop()
+"""
+
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+def _text(content):
+    """A message's content as text (a string or content parts)."""
+    if isinstance(content, list):
+        return "\n".join(p.get("text", "") for p in content if isinstance(p, dict))
+    return content if isinstance(content, str) else json.dumps(content)
+
+
+class MockChat:
+    def __init__(self):
+        self.tool = "bash"
+        self.args = {"command": "true", "description": "run"}
+        self.results = []
+        self.lock = threading.Lock()
+        mock = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):
+                pass
+
+            def do_GET(self):
+                self._send(json.dumps({"object": "list", "data": []}).encode(), "application/json")
+
+            def do_POST(self):
+                size = int(self.headers.get("Content-Length") or 0)
+                try:
+                    request = json.loads(self.rfile.read(size) or b"{}")
+                except ValueError:
+                    request = {}
+                if not self.path.rstrip("/").endswith("/chat/completions"):
+                    return self._send(b'{"error":{"message":"not found"}}', "application/json", 404)
+                message = mock.answer(request.get("messages") or [])
+                model = request.get("model") or "mock"
+                if request.get("stream"):
+                    body = "".join("data: %s\n\n" % json.dumps(c) for c in _chunks(message, model))
+                    return self._send((body + "data: [DONE]\n\n").encode(), "text/event-stream")
+                self._send(json.dumps(_completion(message, model)).encode(), "application/json")
+
+            def _send(self, body, content_type, status=200):
+                self.send_response(status)
+                self.send_header("Content-Type", content_type)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.base_url = "http://127.0.0.1:%d/v1" % self.server.server_address[1]
+
+    def answer(self, messages):
+        """The assistant message for a conversation: the scripted tool call, or "Done."."""
+        results = [_text(m.get("content")) for m in messages if m.get("role") == "tool"]
+        if results:
+            with self.lock:
+                self.results.extend(r for r in results if r not in self.results)
+        elif messages and messages[-1].get("role") == "user":
+            call = {"id": "call_mock_1", "type": "function",
+                    "function": {"name": self.tool, "arguments": json.dumps(self.args)}}
+            return {"role": "assistant", "content": None, "tool_calls": [call]}
+        return {"role": "assistant", "content": "Done."}
+
+    def start(self):
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def _finish(message):
+    return "tool_calls" if message.get("tool_calls") else "stop"
+
+
+USAGE = {"prompt_tokens": 5, "completion_tokens": 5, "total_tokens": 10}
+
+
+def _completion(message, model):
+    return {"id": "chatcmpl-mock", "object": "chat.completion", "created": int(time.time()),
+            "model": model, "usage": USAGE,
+            "choices": [{"index": 0, "message": message, "finish_reason": _finish(message)}]}
+
+
+def _chunks(message, model):
+    """The message as streamed chunks: the whole delta, then the finish reason and usage."""
+    delta = dict(message)
+    if delta.get("tool_calls"):
+        delta["tool_calls"] = [dict(c, index=n) for n, c in enumerate(delta["tool_calls"])]
+    head = {"id": "chatcmpl-mock", "object": "chat.completion.chunk", "created": int(time.time()),
+            "model": model}
+    return [dict(head, choices=[{"index": 0, "delta": delta, "finish_reason": None}]),
+            dict(head, choices=[{"index": 0, "delta": {}, "finish_reason": _finish(message)}],
+                 usage=USAGE)]
