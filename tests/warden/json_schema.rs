@@ -86,6 +86,13 @@ fn each_dialect_schema_refuses_the_others() {
     assert!(!def("gemini").is_valid(&claude_ask));
     assert!(!def("gemini").is_valid(&serde_json::json!({"decision": "ask", "reason": "x"})));
     assert!(!def("codex").is_valid(&gemini_deny));
+    let copilot_ask: Value =
+        serde_json::json!({"permissionDecision": "ask", "permissionDecisionReason": "x"});
+    assert!(def("copilot").is_valid(&copilot_ask));
+    assert!(!def("copilot").is_valid(&claude_ask));
+    assert!(!def("copilot").is_valid(&gemini_deny));
+    assert!(!def("claude").is_valid(&copilot_ask));
+    assert!(!def("gemini").is_valid(&copilot_ask));
     assert!(!validator(&root).is_valid(&serde_json::json!({"action": "maybe"})));
 }
 

@@ -36,6 +36,7 @@ mod bad_input;
 mod cli;
 mod concurrency;
 mod contexts;
+mod copilot;
 mod corpus;
 mod docs;
 mod expansions;
@@ -69,6 +70,7 @@ fn main() {
         bad_input::tests(),
         cli::tests(),
         concurrency::tests(),
+        copilot::tests(),
         corpus::tests(),
         docs::tests(),
         expansions::tests(),

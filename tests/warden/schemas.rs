@@ -68,6 +68,13 @@ const CLAUDE_SPECIFIC: &str = "hookEventName:PreToolUse permissionDecision:allow
 const GEMINI_TOP: &str = "decision:any reason:str continue:bool stopReason:str \
     systemMessage:str suppressOutput:bool hookSpecificOutput:object";
 
+/// Copilot CLI 1.0.102, preToolUse hook output (camelCase registration):
+/// unknown keys are ignored; `permissionDecision` `deny` blocks, `ask` asks
+/// (and denies where no one can answer, `copilot -p`), `allow` skips
+/// Copilot's own approval; any other value, or none, is no objection.
+const COPILOT_TOP: &str = "permissionDecision:any permissionDecisionReason:str \
+    modifiedArgs:object additionalContext:str suppressOutput:bool";
+
 /// An answer Hermes acts on: its `key=word`, the keys that must hold text,
 /// what Hermes does, and the release that first does it.
 type HermesAnswer = (&'static str, &'static str, Effect, &'static str);
@@ -196,6 +203,35 @@ fn gemini(v: &Value) -> Result<Effect, String> {
     }
 }
 
+/// What Copilot CLI does with any answer (`Err`: one warden must never send).
+fn copilot_reads(v: &Value) -> Result<Effect, String> {
+    let top = object(v)?;
+    fields(top, COPILOT_TOP, false)?;
+    if top.contains_key("modifiedArgs") {
+        return Err("modifiedArgs rewrites the call: warden never sends it".into());
+    }
+    let reason = text(top.get("permissionDecisionReason"));
+    match top.get("permissionDecision").and_then(Value::as_str) {
+        Some("allow") => Ok(Effect::Allow),
+        Some(word @ ("deny" | "ask")) if !reason => Err(format!("{word} without a reason")),
+        Some("deny") => Ok(Effect::Block),
+        Some("ask") => Ok(Effect::Ask),
+        _ => Ok(Effect::NoOpinion),
+    }
+}
+
+/// warden's Copilot dialect: `{}`, or exactly a decision with its reason.
+fn copilot(v: &Value) -> Result<Effect, String> {
+    let effect = copilot_reads(v)?;
+    let keys = object(v)?.len();
+    match (effect, keys) {
+        (Effect::NoOpinion, 0) | (Effect::Block | Effect::Ask | Effect::Allow, 2) => Ok(effect),
+        _ => Err(format!(
+            "not `{{}}` or exactly a decision with a reason: {v}"
+        )),
+    }
+}
+
 /// What Claude Code does, under warden's rules for it: never `defer`, a
 /// reason with every deny and ask, `{}` for no objection.
 fn claude(v: &Value) -> Result<Effect, String> {
@@ -262,7 +298,10 @@ fn native(v: &Value) -> Result<Effect, String> {
 }
 
 /// A block for every client at once: a Codex block, a Claude deny, a
-/// Hermes `decision: block` and a Gemini block.
+/// Hermes `decision: block` and a Gemini block. Copilot CLI is not among
+/// them: it reads only a top-level `permissionDecision`, a key Codex's
+/// strict schema refuses; `warden install` registers it with `--agent
+/// copilot`, so its payloads are answered in its own dialect.
 fn every(v: &Value) -> Result<Effect, String> {
     let (codex, claude, gemini) = (codex(v)?, claude(v)?, gemini_reads(v)?);
     let deny = v["hookSpecificOutput"]["permissionDecision"] == "deny";
@@ -282,6 +321,7 @@ fn check(client: Client, v: &Value) -> Result<Effect, String> {
         Client::One(Dialect::Hermes) => hermes(v),
         Client::One(Dialect::Claude) => claude(v),
         Client::One(Dialect::Gemini) => gemini(v),
+        Client::One(Dialect::Copilot) => copilot(v),
         Client::One(Dialect::Codex) => match codex(v)? {
             effect @ (Effect::NoOpinion | Effect::Block) => Ok(effect),
             effect => Err(format!("not `{{}}` or a deny: {effect:?}")),
@@ -295,9 +335,9 @@ fn meant(dialect: Dialect, on_ask_block: bool, native: Effect, user: bool) -> Ef
     match (dialect, native) {
         (Dialect::Native, effect) | (_, effect @ Effect::Block) => effect,
         (Dialect::Hermes, Effect::Ask) if !on_ask_block => Effect::Approve,
-        (Dialect::Claude, Effect::Ask) if !on_ask_block => Effect::Ask,
+        (Dialect::Claude | Dialect::Copilot, Effect::Ask) if !on_ask_block => Effect::Ask,
         (_, Effect::Ask) => Effect::Block,
-        (Dialect::Claude, _) if user => Effect::Allow,
+        (Dialect::Claude | Dialect::Copilot, _) if user => Effect::Allow,
         _ => Effect::NoOpinion,
     }
 }
@@ -311,6 +351,7 @@ const RUNS: &[(&[&str], Dialect)] = &[
     (&["--agent", "claude"], Dialect::Claude),
     (&["--agent", "codex"], Dialect::Codex),
     (&["--agent", "gemini"], Dialect::Gemini),
+    (&["--agent", "copilot"], Dialect::Copilot),
 ];
 
 /// A terminal call of `command` in `cwd`, shaped as `agent` sends it.
@@ -325,6 +366,10 @@ fn payload(agent: Dialect, command: &str, cwd: &str) -> String {
             "session_id": "s1", "transcript_path": "", "cwd": cwd,
             "hook_event_name": "BeforeTool", "timestamp": "2026-11-27T11:20:12.150Z",
             "tool_name": "run_shell_command", "tool_input": {"command": command},
+        }),
+        Dialect::Copilot => json!({
+            "sessionId": "s1", "timestamp": 1795778606524_u64, "cwd": cwd,
+            "toolName": "bash", "toolArgs": {"command": command, "description": "run"},
         }),
         _ => json!({
             "hook_event_name": "pre_tool_call", "tool_name": "terminal",
@@ -406,6 +451,7 @@ fn fixture_client(args: &str, bytes: &[u8]) -> Result<Client, String> {
     let root: Value = serde_json::from_str(utf8).map_err(|e| e.to_string())?;
     let tool = root["tool_name"].as_str().unwrap_or("");
     let agent = match root["hook_event_name"].as_str().unwrap_or("") {
+        "" if root.get("tool_name").is_none() && root.get("toolName").is_some() => Dialect::Copilot,
         "pre_tool_call" => Dialect::Hermes,
         "BeforeTool" => Dialect::Gemini,
         "PreToolUse" if text(root.get("turn_id")) => Dialect::Codex,
@@ -432,9 +478,13 @@ fn fixture(group: &Path, stem: &str, at: &str) -> Result<(), String> {
     }
     let reason = v["hookSpecificOutput"]["permissionDecisionReason"].as_str();
     let granted = reason.is_some_and(|r| r.contains(" matches your allow rule "));
+    let granted = granted
+        || v["permissionDecisionReason"]
+            .as_str()
+            .is_some_and(|r| r.contains(" matches your allow rule "));
     match (client, check(client, &v)?) {
-        (Client::One(Dialect::Claude), Effect::Allow) if !granted => {
-            Err(format!("a Claude allow not from a user allow rule: {v}"))
+        (Client::One(Dialect::Claude | Dialect::Copilot), Effect::Allow) if !granted => {
+            Err(format!("an allow not from a user allow rule: {v}"))
         }
         _ => Ok(()),
     }
@@ -569,6 +619,17 @@ hermes reject    {"action":"block"}
 hermes reject    {"action":"approve","message":"m"}
 hermes reject    {"action":"block","message":"m","rule_id":"x"}
 hermes reject    {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}
+copilot Block    {"permissionDecision":"deny","permissionDecisionReason":"no"}
+copilot Ask      {"permissionDecision":"ask","permissionDecisionReason":"why"}
+copilot Allow    {"permissionDecision":"allow","permissionDecisionReason":"yours"}
+copilot NoOpinion {}
+copilot reject   {"permissionDecision":"deny"}
+copilot reject   {"permissionDecision":"ask","permissionDecisionReason":" "}
+copilot reject   {"permissionDecision":"deny","permissionDecisionReason":"no","rule_id":"x"}
+copilot reject   {"permissionDecision":"allow","modifiedArgs":{"command":"true"}}
+copilot reject   {"permissionDecision":"block","permissionDecisionReason":"no"}
+copilot reject   {"decision":"block","reason":"no"}
+copilot reject   {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}
 gemini Block     {"decision":"deny","reason":"no"}
 gemini NoOpinion {}
 gemini reject    {"decision":"block","reason":"no"}
