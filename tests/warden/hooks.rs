@@ -13,6 +13,7 @@ tests![
     claude_snippet,
     codex_snippet,
     gemini_snippet,
+    copilot_snippet,
     snippets_are_what_install_writes,
     a_mistyped_agent_flag_would_be_noticed,
     documented_examples_hold,
@@ -194,6 +195,7 @@ fn snippets_are_what_install_writes() {
         "home/.claude",
         "home/.codex",
         "home/.gemini",
+        "home/.copilot",
     ] {
         world.put(&format!("{dir}/.keep"), "");
     }
@@ -216,6 +218,7 @@ fn snippets_are_what_install_writes() {
         ("claude-settings.json", "home/.claude/settings.json"),
         ("codex-hooks.json", "home/.codex/hooks.json"),
         ("gemini-settings.json", "home/.gemini/settings.json"),
+        ("copilot-hooks.json", "home/.copilot/hooks/warden.json"),
     ] {
         let written: Value = serde_json::from_str(&world.read(installed)).expect("JSON");
         let want: Value =
@@ -262,6 +265,39 @@ fn gemini_snippet() {
     assert_eq!(verdict, serde_json::json!({}), "{}", reg.file);
     let verdict = run(reg.file, &args, &payload("rm -rf /"));
     assert_eq!(verdict["decision"], "deny", "{}: {verdict}", reg.file);
+}
+
+/// Copilot CLI's own hook file: a flat `preToolUse` list of entries with
+/// no matcher (every tool call reaches warden), `bash` the command line and
+/// `timeoutSec` in seconds.
+fn copilot_snippet() {
+    let file = "copilot-hooks.json";
+    let doc: Value =
+        serde_json::from_str(&read_repo_file(&format!("hooks/{file}"))).expect("valid JSON");
+    assert_eq!(doc["version"], 1, "{file}: version");
+    let entries = doc["hooks"]["preToolUse"]
+        .as_array()
+        .expect("a preToolUse list");
+    assert_eq!(entries.len(), 1, "{file}: one entry");
+    let entry = &entries[0];
+    assert_eq!(entry["type"], "command", "{file}: type");
+    let reg = Registration {
+        file,
+        event: "preToolUse".into(),
+        matcher: "bash".into(),
+        command: entry["bash"].as_str().expect("bash string").into(),
+        timeout: entry["timeoutSec"].as_i64().expect("integer timeoutSec"),
+    };
+    let args = check(&reg, "preToolUse", "bash");
+    assert_eq!(args, ["--agent", "copilot"], "{file}: arguments");
+    let payload = |command: &str| {
+        serde_json::json!({"sessionId": "s1", "timestamp": 1795778606524_u64, "cwd": "/tmp",
+            "toolName": "bash", "toolArgs": {"command": command, "description": "run"}})
+    };
+    let verdict = run(file, &args, &payload("git status"));
+    assert_eq!(verdict, serde_json::json!({}), "{file}");
+    let verdict = run(file, &args, &payload("rm -rf /"));
+    assert_eq!(verdict["permissionDecision"], "deny", "{file}: {verdict}");
 }
 
 fn a_mistyped_agent_flag_would_be_noticed() {
