@@ -10,6 +10,7 @@ use crate::support::World;
 tests![
     a_blocked_ask_runs_once_after_the_person_approves_it,
     codex_gets_the_code_in_its_deny_and_no_opinion_once_approved,
+    copilot_gets_the_code_in_its_ask_for_copilot_p_whatever_the_arguments_spelling,
     agents_that_can_ask_are_not_offered_a_code,
     only_the_same_call_is_allowed,
     only_a_person_at_a_terminal_approves,
@@ -141,6 +142,34 @@ fn codex_gets_the_code_in_its_deny_and_no_opinion_once_approved() {
     assert_eq!(run_hook(&w, &[], &call).stdout, "{}\n");
     let v = verdict(&run_hook(&w, &[], &call));
     assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny", "{v}");
+}
+
+/// Copilot CLI asks a person where there is one and denies where there is
+/// not (`copilot -p`): its ask carries the code, and the approved call runs
+/// once whether its arguments came as an object or as the JSON text of one.
+fn copilot_gets_the_code_in_its_ask_for_copilot_p_whatever_the_arguments_spelling() {
+    let w = World::new("once/copilot");
+    let home = w.path("home");
+    let call = |args: Value| {
+        json!({"sessionId": "copilot-1", "timestamp": 1795778606524_u64,
+            "cwd": w.path("project"), "toolName": "view", "toolArgs": args})
+    };
+    let object = call(json!({"path": format!("{home}/.aws/credentials")}));
+    let text = call(json!(object["toolArgs"].to_string()));
+    let v = verdict(&run_hook(&w, &[], &text));
+    assert_eq!(v["permissionDecision"], "ask", "{v}");
+    let reason = v["permissionDecisionReason"].as_str().unwrap();
+    assert!(
+        reason.contains("(`copilot -p`), it denies the call"),
+        "{reason}"
+    );
+    assert_eq!(approve(&w, &code_in(reason)).code, 0);
+    let other = call(json!({"path": format!("{home}/.aws/config")}));
+    let other = verdict(&run_hook(&w, &[], &other));
+    assert_eq!(other["permissionDecision"], "ask", "another file: {other}");
+    assert_eq!(run_hook(&w, &[], &object).stdout, "{}\n");
+    let again = verdict(&run_hook(&w, &[], &text));
+    assert_eq!(again["permissionDecision"], "ask", "{again}");
 }
 
 fn agents_that_can_ask_are_not_offered_a_code() {
