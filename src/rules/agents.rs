@@ -35,6 +35,7 @@ static UNGUARDED: &[Verb] = &[
     verb("cursor-agent", word!("-f|--force|--yolo")),
     verb("amp", word!("--dangerously-allow-all")),
     verb("copilot", word!("--allow-all-tools|--allow-all|--yolo")),
+    verb_if("copilot", "", copilot_allow_all_by_env),
     verb("crush", word!("-y|--yolo")),
     verb("droid", word!("--skip-permissions-unsafe")),
     verb("q", word!("--trust-all-tools")),
@@ -56,8 +57,8 @@ pub static RULES: &[Rule] = &[
         reason: "the agent would run every tool call, shell commands included, without asking anyone; start it yourself if that is meant",
         decision: Decision::Ask,
         matcher: Matcher::Verbs(UNGUARDED),
-        hits: &["codex exec --full-auto 'fix the tests'", "gemini --yolo", "gemini -y -p 'clean up'", "gemini --approval-mode=yolo", "qwen --approval-mode yolo -p x", "aider --yes-always", "AIDER_YES_ALWAYS=true aider src/app.py", "cursor-agent -p --force 'refactor'", "amp --dangerously-allow-all -x 'fix'", "copilot -p 'fix the build' --allow-all-tools", "crush --yolo", "droid exec --skip-permissions-unsafe 'deploy'", "q chat --trust-all-tools", "npx @google/gemini-cli --yolo", "npx -y @anthropic-ai/claude-code --dangerously-skip-permissions", "bunx @qwen-code/qwen-code -y", "uvx aider-chat --yes-always"],
-        misses: &["codex exec 'run the tests'", "gemini -p 'explain the build'", "gemini --approval-mode auto_edit", "gemini -m gemini-2.5-pro", "aider --model sonnet src/app.py", "aider --yes-always-not", "cursor-agent -p 'review'", "copilot -p 'summarise'", "npx -y prettier --write .", "npx @google/gemini-cli -p 'explain'", "pnpm dlx create-vite app", "q chat", "echo gemini --yolo"],
+        hits: &["codex exec --full-auto 'fix the tests'", "gemini --yolo", "gemini -y -p 'clean up'", "gemini --approval-mode=yolo", "qwen --approval-mode yolo -p x", "aider --yes-always", "AIDER_YES_ALWAYS=true aider src/app.py", "cursor-agent -p --force 'refactor'", "amp --dangerously-allow-all -x 'fix'", "copilot -p 'fix the build' --allow-all-tools", "COPILOT_ALLOW_ALL=true copilot -p 'fix the build'", "COPILOT_ALLOW_ALL=' Yes ' npx @github/copilot -p x", "crush --yolo", "droid exec --skip-permissions-unsafe 'deploy'", "q chat --trust-all-tools", "npx @google/gemini-cli --yolo", "npx -y @anthropic-ai/claude-code --dangerously-skip-permissions", "bunx @qwen-code/qwen-code -y", "uvx aider-chat --yes-always"],
+        misses: &["codex exec 'run the tests'", "gemini -p 'explain the build'", "gemini --approval-mode auto_edit", "gemini -m gemini-2.5-pro", "aider --model sonnet src/app.py", "aider --yes-always-not", "cursor-agent -p 'review'", "copilot -p 'summarise'", "COPILOT_ALLOW_ALL=false copilot -p 'summarise'", "COPILOT_ALLOW_ALL=true echo copilot", "npx -y prettier --write .", "npx @google/gemini-cli -p 'explain'", "pnpm dlx create-vite app", "q chat", "echo gemini --yolo"],
     },
     Rule {
         id: "agents.signal-guard",
@@ -72,8 +73,23 @@ pub static RULES: &[Rule] = &[
 
 /// `AIDER_YES_ALWAYS` set true for aider (its options are also variables).
 fn aider_yes_by_env(cmd: &Command) -> bool {
-    cmd.env_var("AIDER_YES_ALWAYS")
-        .is_some_and(|v| matches!(v.to_ascii_lowercase().as_str(), "1" | "true" | "yes" | "on"))
+    env_true(cmd, "AIDER_YES_ALWAYS")
+}
+
+/// `COPILOT_ALLOW_ALL` set true for Copilot CLI: `--allow-all` by another name.
+fn copilot_allow_all_by_env(cmd: &Command) -> bool {
+    env_true(cmd, "COPILOT_ALLOW_ALL")
+}
+
+/// Whether the command sets `var` to a yes, as the agents read one (any
+/// case, blanks around it ignored; Copilot CLI also takes `y`).
+fn env_true(cmd: &Command, var: &str) -> bool {
+    cmd.env_var(var).is_some_and(|v| {
+        matches!(
+            v.trim().to_ascii_lowercase().as_str(),
+            "1" | "true" | "yes" | "on" | "y"
+        )
+    })
 }
 
 /// Whether the signal `word` (`STOP`, `-9`, `SIGTSTP`) only tests or
