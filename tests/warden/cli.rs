@@ -437,7 +437,7 @@ fn golden_args_files_use_only_known_flags() {
 }
 
 fn check_args(content: &str) -> Result<(), String> {
-    const AGENTS: &[&str] = &["hermes", "claude", "codex", "native"];
+    const AGENTS: &[&str] = &["hermes", "claude", "codex", "gemini", "copilot", "native"];
     const ON_ASK: &[&str] = &["ask", "block"];
     let mut words = content.split_whitespace().peekable();
     if words.peek() == Some(&"hook") {
