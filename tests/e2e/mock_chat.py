@@ -5,10 +5,10 @@ http://127.0.0.1:PORT/v1` (no account). It posts `/v1/chat/completions` with `"s
 answered with server-sent-event chunks and `data: [DONE]` (a request without `stream` gets one
 JSON completion):
 
-- a request whose last message is the user's (no `tool` message yet) is answered with ONE tool
-  call: `self.tool` with `self.args`;
-- a request carrying a `{"role": "tool"}` message is answered with the text "Done.", and that
-  message's content is recorded in `self.results` (what the model was told the tool did);
+- a request whose last message is the user's is answered with ONE tool call: `self.tool` with
+  `self.args` (again in a conversation resumed with a new prompt);
+- every `{"role": "tool"}` message's content is recorded in `self.results` (what the model was
+  told the tool did), and a request ending in one is answered with the text "Done.";
 - anything else (titles, summaries) gets the text "Done.".
 
 Usage:
@@ -37,6 +37,8 @@ class MockChat:
         self.tool = "bash"
         self.args = {"command": "true", "description": "run"}
         self.results = []
+        self.seen = set()  # the tool_call_ids whose results are recorded
+        self.calls = 0
         self.lock = threading.Lock()
         mock = self
 
@@ -76,14 +78,16 @@ class MockChat:
 
     def answer(self, messages):
         """The assistant message for a conversation: the scripted tool call, or "Done."."""
-        results = [_text(m.get("content")) for m in messages if m.get("role") == "tool"]
-        if results:
-            with self.lock:
-                self.results.extend(r for r in results if r not in self.results)
-        elif messages and messages[-1].get("role") == "user":
-            call = {"id": "call_mock_1", "type": "function",
-                    "function": {"name": self.tool, "arguments": json.dumps(self.args)}}
-            return {"role": "assistant", "content": None, "tool_calls": [call]}
+        with self.lock:
+            for m in messages:
+                if m.get("role") == "tool" and m.get("tool_call_id") not in self.seen:
+                    self.seen.add(m.get("tool_call_id"))
+                    self.results.append(_text(m.get("content")))
+            if messages and messages[-1].get("role") == "user":
+                self.calls += 1
+                call = {"id": "call_mock_%d" % self.calls, "type": "function",
+                        "function": {"name": self.tool, "arguments": json.dumps(self.args)}}
+                return {"role": "assistant", "content": None, "tool_calls": [call]}
         return {"role": "assistant", "content": "Done."}
 
     def start(self):
