@@ -407,7 +407,19 @@ fn copilot_checks(homes: &Homes, checks: &mut Vec<Check>) {
         return;
     };
     let mut add = |status, text: String| checks.push(Check::new(Some(agent), status, text));
-    let doc = copilot::read_json(&file).unwrap_or_default();
+    let text = files::read_optional(&file)
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    let doc = match json_doc::parse(&text) {
+        Ok(doc) => doc,
+        Err(err) => {
+            let text = format!("{} is not valid JSON: {err}", file.display());
+            let fix = format!("remove that file, then {}", install_fix(agent));
+            checks.push(Check::new(Some(agent), Status::Fail, text).fix(fix));
+            return;
+        }
+    };
     let Some(command) = copilot::found_entry(&doc).and_then(copilot::entry_command) else {
         let text = format!("warden is not registered in {}", file.display());
         checks.push(Check::new(Some(agent), Status::Fail, text).fix(install_fix(agent)));

@@ -99,6 +99,14 @@ fn doctor_passes_after_install_and_fails_without_the_file_or_with_hooks_off() {
     let install = warden(&w, 0, "install --agent copilot");
     install.line("todo copilot", "sets disableAllHooks");
 
+    w.put(HOOKS, "{\"version\": 1,");
+    let out = warden(&w, 1, "doctor --agent copilot");
+    out.fails(
+        "copilot",
+        "is not valid JSON",
+        "remove that file, then warden install",
+    );
+
     // A warden path that is gone: the round trip fails, naming the fix.
     let gone = hook_file("/nonexistent/warden --agent copilot");
     w.put(SETTINGS, "{}");
