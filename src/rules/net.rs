@@ -9,6 +9,10 @@ use crate::verdict::Decision;
 mod consumers;
 mod fetched;
 mod metadata;
+
+/// The pattern of the metadata matcher's gated regex, for the gate's generated table.
+#[cfg(test)]
+pub(super) const GATED: [&str; 1] = [metadata::CLOUD_METADATA];
 mod substitutions;
 
 pub(super) use consumers::is_network_source;

@@ -42,6 +42,14 @@ pub(crate) use interp::{
 pub(crate) use programs::{has_model, modelled_names, reads_code_as_shell, DECODED};
 pub(crate) use runners::{find_options, find_skips_roots, PARALLEL_VALUED, XARGS_VALUED};
 
+/// The patterns of the analyzer's gated regexes, for the gate's generated table.
+#[cfg(test)]
+pub(crate) const GATED: [&str; 3] = [
+    interp::places::HOME,
+    interp::places::CWD,
+    interp::places::TEMP,
+];
+
 /// Limits past which the analysis stops and the verdict is block.
 pub mod limits {
     /// Longest command line analysed, in bytes.
