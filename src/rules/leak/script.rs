@@ -17,32 +17,35 @@ use crate::shell::{inline_code, interpreter_language, Command};
 /// Libraries and calls that reach the network, in the languages warden reads.
 pub(in crate::rules) const NETWORK: &str = concat!(
     // Python
-    r"\b(?:requests|httpx|aiohttp|urllib3?|http\.client|socket|smtplib|ftplib|telnetlib|paramiko|pycurl|urlopen|gethostbyname|getaddrinfo)\b",
+    r"(?-u:\b)(?:requests|httpx|aiohttp|urllib3?|http\.client|socket|smtplib|ftplib|telnetlib|paramiko|pycurl|urlopen|gethostbyname|getaddrinfo)(?-u:\b)",
     // JavaScript
-    r#"|\bfetch\s*\(|\b(?:XMLHttpRequest|WebSocket|sendBeacon|axios)\b|\bhttps?\.(?:request|get)\s*\(|\b(?:Deno|Bun)\.connect\b"#,
+    r#"|(?-u:\b)fetch\s*\(|(?-u:\b)(?:XMLHttpRequest|WebSocket|sendBeacon|axios)(?-u:\b)|(?-u:\b)https?\.(?:request|get)\s*\(|(?-u:\b)(?:Deno|Bun)\.connect(?-u:\b)"#,
     r#"|(?:require\s*\(|from)\s*['"](?:node:)?(?:https?|http2|net|dgram|dns|tls|node-fetch|got|undici|ws)['"]"#,
     // Ruby
-    r"|Net::(?:HTTP|FTP|SMTP|Telnet)|\b(?:TCPSocket|UDPSocket|HTTParty|Faraday|RestClient|Resolv)\b|open-uri|URI\.open",
+    r"|Net::(?:HTTP|FTP|SMTP|Telnet)|(?-u:\b)(?:TCPSocket|UDPSocket|HTTParty|Faraday|RestClient|Resolv)(?-u:\b)|open-uri|URI\.open",
     // Perl
-    r"|IO::Socket|LWP::|\bLWP\b|HTTP::Tiny|\bsocket\s*\(|-rsocket\b|-rnet/",
+    r"|IO::Socket|LWP::|(?-u:\b)LWP(?-u:\b)|HTTP::Tiny|(?-u:\b)socket\s*\(|-rsocket(?-u:\b)|-rnet/",
     // PHP
-    r#"|\b(?:curl_init|curl_exec|fsockopen|pfsockopen|stream_socket_client|socket_create|dns_get_record)\b|\b(?:file_get_contents|fopen)\s*\(\s*['"](?:https?|ftp)://"#,
+    r#"|(?-u:\b)(?:curl_init|curl_exec|fsockopen|pfsockopen|stream_socket_client|socket_create|dns_get_record)(?-u:\b)|(?-u:\b)(?:file_get_contents|fopen)\s*\(\s*['"](?:https?|ftp)://"#,
     // Lua, Julia
-    r#"|socket\.http|require\s*\(?\s*['"]socket|\bHTTP\.(?:get|post|request)\b|\bDownloads\.|\bSockets\b"#,
+    r#"|socket\.http|require\s*\(?\s*['"]socket|(?-u:\b)HTTP\.(?:get|post|request)(?-u:\b)|(?-u:\b)Downloads\.|(?-u:\b)Sockets(?-u:\b)"#,
 );
 
 /// The whole environment as one value (`dict(os.environ)`, `JSON.stringify(process.env)`, `%ENV`).
 pub(in crate::rules) const WHOLE_ENV: &str = concat!(
-    r"os\.environ\b(?:\s*$|\s*[^\s\[.]|\s*\.(?:copy|items|values)\b)",
-    r"|process\.env\b(?:\s*$|\s*[^\s\[.])",
-    r"|\bENV\.(?:to_h|to_a|to_hash|inspect|each|map|select|filter|values|sort)\b",
-    r"|%ENV\b|\bgetenv\(\s*\)|\$_ENV\b(?:\s*$|\s*[^\s\[])|\$_SERVER\b(?:\s*$|\s*[^\s\[])",
+    r"os\.environ(?-u:\b)(?:\s*$|\s*[^\s\[.]|\s*\.(?:copy|items|values)(?-u:\b))",
+    r"|process\.env(?-u:\b)(?:\s*$|\s*[^\s\[.])",
+    r"|(?-u:\b)ENV\.(?:to_h|to_a|to_hash|inspect|each|map|select|filter|values|sort)(?-u:\b)",
+    r"|%ENV(?-u:\b)|(?-u:\b)getenv\(\s*\)|\$_ENV(?-u:\b)(?:\s*$|\s*[^\s\[])|\$_SERVER(?-u:\b)(?:\s*$|\s*[^\s\[])",
 );
 
-// Compiling [`NETWORK`] costs some 3 million instructions, [`WHOLE_ENV`]
-// 1.2 million and [`ENV_VAR`] 3.9 million (`\w` is Unicode's): more than
-// the rest of a hook call for a `python3 -c` or `node -e` line, and most
-// one-liners hold none of their literals.
+// The three regexes spell word boundaries in ASCII (`(?-u:\b)`) and name
+// characters as ASCII word characters or any character past ASCII: Unicode's
+// `\b` and `\w` cost millions of instructions to compile, more than the rest
+// of a hook call for a `python3 -c` line. Both match wherever Unicode's would
+// (an ASCII boundary holds wherever a Unicode one does beside an ASCII letter,
+// and no name is cut shorter), so nothing is missed. The gate skips even that
+// compilation for the many one-liners that hold none of their literals.
 static NETWORK_RE: Gated = Gated::new(NETWORK);
 static WHOLE_ENV_RE: Gated = Gated::new(WHOLE_ENV);
 static ENV_VAR_RE: Gated = Gated::new(ENV_VAR);
@@ -50,8 +53,8 @@ static ENV_VAR_RE: Gated = Gated::new(ENV_VAR);
 /// One variable read from the environment: `os.environ['X']`, `os.getenv("X")`,
 /// `process.env.X`, `ENV['X']`, `$ENV{X}`, `getenv('X')`.
 pub(in crate::rules) const ENV_VAR: &str = concat!(
-    r#"(?:environ\s*\[|environ\.get\(|getenv\(|env\.get\(|ENV\[|ENV\.fetch\(|\$ENV\{|_ENV\[)\s*['"]?([A-Za-z_]\w*)"#,
-    r#"|(?:process|Bun)\.env(?:\.|\[\s*['"])([A-Za-z_]\w*)"#,
+    r#"(?:environ\s*\[|environ\.get\(|getenv\(|env\.get\(|ENV\[|ENV\.fetch\(|\$ENV\{|_ENV\[)\s*['"]?([A-Za-z_][0-9A-Za-z_\x{80}-\x{10FFFF}]*)"#,
+    r#"|(?:process|Bun)\.env(?:\.|\[\s*['"])([A-Za-z_][0-9A-Za-z_\x{80}-\x{10FFFF}]*)"#,
 );
 
 /// Quoted strings, without their quotes (escapes are not followed: a
