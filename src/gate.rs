@@ -23,7 +23,7 @@ use regex_syntax::hir::{Class, Hir, HirKind};
 mod built;
 
 /// The most literals a gate tests: more cost more than they save.
-const MOST_LITERALS: usize = 64;
+const MOST_LITERALS: usize = 128;
 
 /// The regex of one rule or table row, built on first need.
 #[derive(Default)]
@@ -79,7 +79,7 @@ impl LazyRegex {
 
 /// One of the code's own regexes (not a rule's), behind the same gate:
 /// `static NETWORK: Gated = Gated::new(PATTERN);`. Its pattern belongs in
-/// the generated table (`generated::CODE_PATTERNS`).
+/// the generated table (`rules::gate_table` lists every one).
 pub(crate) struct Gated {
     pattern: &'static str,
     lazy: LazyRegex,
@@ -164,7 +164,7 @@ impl Needles {
     fn may_match(&self, text: &str) -> bool {
         fn found<'n>(mut needles: impl Iterator<Item = &'n [u8]>, text: &str) -> bool {
             let text = folded(text);
-            needles.any(|n| memmem::find(text.as_bytes(), n).is_some())
+            needles.any(|n| contains(text.as_bytes(), n))
         }
         match self {
             Needles::Built(Some(set)) => found(set.iter().copied(), text),
@@ -172,6 +172,19 @@ impl Needles {
             Needles::Built(None) | Needles::Found(None) => true,
         }
     }
+}
+
+/// Whether `hay` holds `needle`. Most texts a gate sees are a few words:
+/// there setting up a `memmem` searcher per literal costs more than
+/// comparing where the first byte already agrees.
+fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    let Some(&first) = needle.first() else {
+        return true;
+    };
+    if hay.len() > 256 {
+        return memmem::find(hay, needle).is_some();
+    }
+    memchr::memchr_iter(first, hay).any(|at| hay[at..].starts_with(needle))
 }
 
 /// The tree with every class that is exactly the cases of one ASCII letter
@@ -274,18 +287,28 @@ fn required(hir: &Hir) -> Option<Literals> {
     }
 }
 
-/// The better of the prefix and suffix sets `regex-syntax` finds for `hir`.
+/// The best of the prefix and suffix sets `regex-syntax` finds for `hir`,
+/// with literals cut to several lengths: cut shorter, a set crossing many
+/// choices may shrink to few enough to test.
 fn affixes(hir: &Hir) -> Option<Literals> {
-    let extract = |kind| {
+    let extract = |kind, len| {
         let mut extractor = Extractor::new();
         extractor
             .kind(kind)
             .limit_class(4)
-            .limit_literal_len(32)
+            .limit_literal_len(len)
             .limit_total(200);
         lowered(&extractor.extract(hir))
     };
-    best(extract(ExtractKind::Prefix), extract(ExtractKind::Suffix))
+    [32, 8, 4]
+        .into_iter()
+        .flat_map(|len| {
+            [
+                extract(ExtractKind::Prefix, len),
+                extract(ExtractKind::Suffix, len),
+            ]
+        })
+        .fold(None, best)
 }
 
 /// A finite set's literals lowered, when usable.
@@ -317,19 +340,38 @@ fn usable(mut lits: Literals) -> Option<Literals> {
     usable.then_some(lits)
 }
 
-/// Past this length a literal is rare enough in a command line: a set whose
-/// literals are all as long is judged by how few they are (each costs a search).
+/// Past this weight a literal is rare enough in a command line: a set whose
+/// literals all weigh as much is judged by how few they are (each costs a
+/// search).
 const RARE_ENOUGH: usize = 8;
 
-/// Of two usable sets, the better gate: the one whose shortest literal is
-/// longer (up to [`RARE_ENOUGH`]), then the one with fewer literals.
+/// How rare a literal is in text, roughly: its length, with each
+/// punctuation byte counting three times (`ws'` is rarer than `from`: words
+/// are what code and commands are made of, quotes and brackets less so).
+fn weight(lit: &[u8]) -> usize {
+    lit.len() + 2 * lit.iter().filter(|b| b.is_ascii_punctuation()).count()
+}
+
+/// Of two usable sets, the better gate: the one whose weakest literal
+/// weighs more (up to [`RARE_ENOUGH`]), then the next weakest and so on,
+/// then the one with fewer literals.
 fn best(a: Option<Literals>, b: Option<Literals>) -> Option<Literals> {
-    let rank = |s: &Literals| {
-        let shortest = s.iter().map(Vec::len).min().unwrap_or(0);
-        (shortest.min(RARE_ENOUGH), std::cmp::Reverse(s.len()))
+    let weights = |s: &Literals| {
+        let mut w: Vec<usize> = s.iter().map(|l| weight(l).min(RARE_ENOUGH)).collect();
+        w.sort_unstable();
+        w
     };
     match (a, b) {
-        (Some(a), Some(b)) => Some(if rank(&b) > rank(&a) { b } else { a }),
+        (Some(a), Some(b)) => {
+            let (wa, wb) = (weights(&a), weights(&b));
+            let order = wa
+                .iter()
+                .zip(&wb)
+                .map(|(x, y)| x.cmp(y))
+                .find(|o| o.is_ne())
+                .unwrap_or_else(|| b.len().cmp(&a.len()));
+            Some(if order.is_lt() { b } else { a })
+        }
         (a, b) => a.or(b),
     }
 }

@@ -2,8 +2,8 @@
 
 use crate::gate::Gated;
 
-/// The spellings of the home directory.
-pub(in crate::shell) const HOME: &str = r"^(?:~|(?:[[0-9A-Za-z_]$]+(?:\('[[0-9A-Za-z_]/]*'\))?(?:\.|::|->))*(?:homedir\(\)|home\(\)|homeDir\(\)|expanduser\('~'\)|expand_path\('~'\)|expand\('~'\))|Dir\.home(?:\(\))?|(?:os\.)?environ(?:\['HOME'\]|\.get\('HOME'(?:,[^)]*)?\))|(?:os\.)?getenv\('HOME'\)|(?:process|Bun)\.env(?:\.HOME|\['HOME'\])|ENV(?:\['HOME'\]|\.fetch\('HOME'\))|\$ENV\{'?HOME'?\}|\$_(?:SERVER|ENV)\['HOME'\]|Sys\.getenv\('HOME'\)|Deno\.env\.get\('HOME'\))$";
+/// The spellings of the home directory (besides `~` itself).
+pub(in crate::shell) const HOME: &str = r"^(?:(?:[[0-9A-Za-z_]$]+(?:\('[[0-9A-Za-z_]/]*'\))?(?:\.|::|->))*(?:homedir\(\)|home\(\)|homeDir\(\)|expanduser\('~'\)|expand_path\('~'\)|expand\('~'\))|Dir\.home(?:\(\))?|(?:os\.)?environ(?:\['HOME'\]|\.get\('HOME'(?:,[^)]*)?\))|(?:os\.)?getenv\('HOME'\)|(?:process|Bun)\.env(?:\.HOME|\['HOME'\])|ENV(?:\['HOME'\]|\.fetch\('HOME'\))|\$ENV\{'?HOME'?\}|\$_(?:SERVER|ENV)\['HOME'\]|Sys\.getenv\('HOME'\)|Deno\.env\.get\('HOME'\))$";
 
 /// The spellings of the working directory.
 pub(in crate::shell) const CWD: &str = r"^(?:(?:os\.)?getcwd\(\)|process\.cwd\(\)|Dir\.pwd|(?:pathlib\.)?Path\.cwd\(\)|__dirname|getwd\(\))$";
@@ -25,7 +25,7 @@ pub(super) enum Place {
 /// none of its literals: the gate builds it only for those that do.
 pub(super) fn names_place(compact: &str, place: Place) -> bool {
     static GATES: [Gated; 3] = [Gated::new(HOME), Gated::new(CWD), Gated::new(TEMP)];
-    GATES[place as usize].is_match(compact)
+    matches!(place, Place::Home) && compact == "~" || GATES[place as usize].is_match(compact)
 }
 
 #[cfg(test)]
@@ -59,6 +59,9 @@ mod tests {
                 };
                 for text in [word.to_string(), format!("{a}{}", b.get(1..).unwrap_or(""))] {
                     for pattern in [HOME, CWD, TEMP] {
+                        if text == "~" {
+                            continue;
+                        }
                         let (gate, regex) = (Gated::new(pattern), Regex::new(pattern).unwrap());
                         seen += usize::from(regex.is_match(&text));
                         assert!(gate.passes(&text) || !regex.is_match(&text), "{text}");
