@@ -38,6 +38,8 @@ from mock_chat import CALL_ID, MockChat  # noqa: E402
 RUN_TIMEOUT = 240
 PROMPT = "Do the one step you were asked to do."
 SEEDED = ("node_modules", "package.json", "package-lock.json")
+DEFAULT_SEED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "target", "e2e",
+                            "opencode-seed")
 
 
 class Sandbox:
@@ -222,7 +224,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--opencode", required=True)
     parser.add_argument("--warden", required=True)
-    parser.add_argument("--seed", help="a directory with @opencode-ai/plugin installed")
+    parser.add_argument("--seed", default=DEFAULT_SEED,
+                        help="a directory with @opencode-ai/plugin installed (default: run.sh's)")
     a = parser.parse_args()
     seed = os.path.abspath(a.seed) if a.seed else None
     if seed and not all(os.path.exists(os.path.join(seed, n)) for n in SEEDED):
