@@ -227,18 +227,18 @@ def main():
     parser.add_argument("--seed", default=DEFAULT_SEED,
                         help="a directory with @opencode-ai/plugin installed (default: run.sh's)")
     a = parser.parse_args()
-    seed = os.path.abspath(a.seed) if a.seed else None
+    opencode, seed = os.path.abspath(a.opencode), os.path.abspath(a.seed) if a.seed else None
     if seed and not all(os.path.exists(os.path.join(seed, n)) for n in SEEDED):
         print("the seed %s lacks %s: every case waits for OpenCode's own npm install" % (
             seed, ", ".join(SEEDED)))
         seed = None
-    version = subprocess.run([a.opencode, "--version"], capture_output=True, text=True,
+    version = subprocess.run([opencode, "--version"], capture_output=True, text=True,
                              stdin=subprocess.DEVNULL, timeout=120).stdout.strip()
     print("opencode %s, warden %s" % (version, a.warden))
     started = time.monotonic()
     passed = failed = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=3) as pool:
-        results = pool.map(lambda c: run_case(a.opencode, a.warden, seed, c), CASES)
+        results = pool.map(lambda c: run_case(opencode, a.warden, seed, c), CASES)
         for name, ok, detail in results:
             if ok:
                 passed += 1
