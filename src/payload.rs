@@ -1,4 +1,4 @@
-//! Hook payloads of each agent (Hermes, Claude Code, Codex, Gemini CLI), read into one internal `ToolCall`.
+//! Hook payloads of each agent (Hermes, Claude Code, Codex, Gemini CLI, OpenCode), read into one internal `ToolCall`.
 
 mod json;
 
@@ -15,10 +15,17 @@ pub enum Agent {
     Claude,
     Codex,
     Gemini,
+    OpenCode,
 }
 
 impl Agent {
-    pub const ALL: [Agent; 4] = [Agent::Hermes, Agent::Claude, Agent::Codex, Agent::Gemini];
+    pub const ALL: [Agent; 5] = [
+        Agent::Hermes,
+        Agent::Claude,
+        Agent::Codex,
+        Agent::Gemini,
+        Agent::OpenCode,
+    ];
 
     /// Its name on the command line (`--agent`), which is also its program's.
     pub fn name(self) -> &'static str {
@@ -27,6 +34,7 @@ impl Agent {
             Agent::Claude => "claude",
             Agent::Codex => "codex",
             Agent::Gemini => "gemini",
+            Agent::OpenCode => "opencode",
         }
     }
 
@@ -36,6 +44,7 @@ impl Agent {
             Agent::Claude => Dialect::Claude,
             Agent::Codex => Dialect::Codex,
             Agent::Gemini => Dialect::Gemini,
+            Agent::OpenCode => Dialect::OpenCode,
         }
     }
 }
@@ -44,7 +53,8 @@ impl Agent {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolCall {
     pub agent: Agent,
-    /// `pre_tool_call`, `PreToolUse`, `BeforeTool`, or another event name.
+    /// `pre_tool_call`, `PreToolUse`, `BeforeTool`, `tool.execute.before`,
+    /// or another event name.
     pub event: String,
     /// The tool's name as the agent spells it (`terminal`, `Bash`, `write_file`, ...).
     pub tool: String,
@@ -253,7 +263,10 @@ impl ToolCall {
 }
 
 fn is_pre_tool_event(event: &str) -> bool {
-    matches!(event, "pre_tool_call" | "PreToolUse" | "BeforeTool" | "")
+    matches!(
+        event,
+        "pre_tool_call" | "PreToolUse" | "BeforeTool" | "tool.execute.before" | ""
+    )
 }
 
 /// Tool names that run a shell command line, compared case-insensitively.
@@ -348,6 +361,8 @@ pub fn parse(text: &str) -> Result<ToolCall> {
 const PATH_FIELDS: &[&str] = &[
     "path",
     "file_path",
+    // OpenCode spells its file arguments in camelCase.
+    "filePath",
     "notebook_path",
     "filepath",
     "filename",
@@ -364,7 +379,7 @@ const PATH_FIELDS: &[&str] = &[
 /// takes its paths and globs as `include`).
 const PATH_LIST_FIELDS: &[&str] = &["include", "paths"];
 /// Arguments that hold a patch whose headers name files.
-const PATCH_FIELDS: &[&str] = &["patch", "command", "input", "diff"];
+const PATCH_FIELDS: &[&str] = &["patch", "command", "input", "diff", "patchText"];
 
 /// The files a non-shell tool touches. Only string arguments count: a
 /// mistyped one is the tool's problem, and judging the rest is still right.
@@ -414,11 +429,12 @@ fn tool_files(tool: &str, kind: ToolKind, map: &Object<'_>) -> Vec<FileRef> {
 }
 
 /// Arguments that hold a file's new text: a write's content, an edit's
-/// replacement (Claude's, Hermes' and the editor tool's spellings).
+/// replacement (Claude's, Hermes', OpenCode's and the editor tool's spellings).
 const TEXT_FIELDS: &[&str] = &[
     "content",
     "file_text",
     "new_string",
+    "newString",
     "new_str",
     "new_text",
     "text",
@@ -491,6 +507,9 @@ fn detect_agent(root: &Object<'_>, event: &str, tool: &str) -> Agent {
     match event {
         "pre_tool_call" => Agent::Hermes,
         "BeforeTool" => Agent::Gemini,
+        // The event name warden's OpenCode plugin sends (OpenCode's own
+        // name for the hook).
+        "tool.execute.before" => Agent::OpenCode,
         "PreToolUse" if has_turn_id => Agent::Codex,
         "PreToolUse" => Agent::Claude,
         // No event name: guess from the tool's spelling.
@@ -650,6 +669,40 @@ mod tests {
         assert!(many.files.iter().all(|f| !f.write));
         // A shell call with no command fails closed, as for every agent.
         let err = parse(r#"{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"dir_path":"x"}}"#).unwrap_err();
+        assert_eq!(err.id(), "input.bad-field");
+    }
+
+    #[test]
+    fn opencode_is_tool_execute_before_with_camel_case_fields() {
+        let base = r#"{"hook_event_name":"tool.execute.before","session_id":"ses_1","call_id":"call_1","cwd":"/p","#;
+        let call = |rest: &str| parse(&format!("{base}{rest}}}"));
+        let bash = call(
+            r#""tool_name":"bash","tool_input":{"command":"ls","workdir":"src","description":"d"}"#,
+        )
+        .unwrap();
+        assert_eq!(bash.agent, Agent::OpenCode);
+        assert!(bash.is_pre_tool());
+        assert_eq!(bash.command(), Some("ls"));
+        assert_eq!(bash.workdir.as_deref(), Some("src"));
+        assert_eq!(bash.session.as_deref(), Some("ses_1"));
+        let edit = call(r#""tool_name":"edit","tool_input":{"filePath":"/p/a.txt","oldString":"x","newString":"y"}"#).unwrap();
+        assert_eq!(edit.kind, ToolKind::Write);
+        assert_eq!(edit.path.as_deref(), Some("/p/a.txt"));
+        assert_eq!(edit.written, [("/p/a.txt".to_string(), "y\n".to_string())]);
+        let read =
+            call(r#""tool_name":"read","tool_input":{"filePath":"/h/.aws/credentials"}"#).unwrap();
+        assert_eq!(read.kind, ToolKind::Read);
+        assert!(read.files.iter().all(|f| !f.write));
+        let patch = "*** Begin Patch\n*** Update File: /p/a.py\n*** Move to: /p/b.py\n@@\n-x\n+y\n*** End Patch";
+        let text = serde_json::to_string(patch).unwrap();
+        let patched = call(&format!(
+            r#""tool_name":"apply_patch","tool_input":{{"patchText":{text}}}"#
+        ))
+        .unwrap();
+        let paths: Vec<&str> = patched.files.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["/p/a.py", "/p/b.py"]);
+        assert!(patched.files.iter().all(|f| f.write));
+        let err = call(r#""tool_name":"bash","tool_input":{"workdir":"x"}"#).unwrap_err();
         assert_eq!(err.id(), "input.bad-field");
     }
 

@@ -320,12 +320,15 @@ impl Verdict {
     }
 
     /// Whether an ask reaches `dialect` as a block: turned into one by
-    /// `--on-ask block`, or an ask Codex or Gemini CLI can only be sent as
+    /// `--on-ask block`, or an ask Codex, Gemini CLI or OpenCode can only be sent as
     /// a deny. The
     /// floor never asks, and only an ask is offered for approval.
     pub fn asked_as_block(&self, dialect: Dialect) -> bool {
         let asked = match self.decision {
-            Decision::Ask => matches!(dialect, Dialect::Codex | Dialect::Gemini),
+            Decision::Ask => matches!(
+                dialect,
+                Dialect::Codex | Dialect::Gemini | Dialect::OpenCode
+            ),
             Decision::Block => self.changes.last() == Some(&Change::OnAskBlock),
             Decision::Allow => false,
         };
@@ -466,10 +469,7 @@ impl Verdict {
                 .str("message", &message)
                 .str("rule_key", self.rule_id.as_deref().unwrap_or("warden"))
                 .finish(),
-            (Dialect::Hermes, _) => Line::new(message.len())
-                .str("action", "block")
-                .str("message", &message)
-                .finish(),
+            (Dialect::Hermes, _) => action_block(&message),
             // Codex rejects `ask` and then runs the command anyway, so an
             // ask must reach Codex as a deny that says how to let it through.
             // Codex shows the model "<reason>. Command: <command>": a reason
@@ -487,6 +487,15 @@ impl Verdict {
                 gemini_deny(&format!("{} {GEMINI_ASK}{}", self.findings(), self.offer()))
             }
             (Dialect::Gemini, _) => gemini_deny(&message),
+            // An OpenCode plugin cannot ask (OpenCode has no hook for its
+            // own approval prompt): warden's plugin throws the message of a
+            // block, and OpenCode hands it to the model as the tool's result.
+            (Dialect::OpenCode, Decision::Ask) => action_block(&format!(
+                "{} {OPENCODE_ASK}{}",
+                self.findings(),
+                self.offer()
+            )),
+            (Dialect::OpenCode, _) => action_block(&message),
             (Dialect::Claude, decision) => claude(decision.as_claude(), &message),
         }
     }
@@ -494,20 +503,22 @@ impl Verdict {
     /// Whether an allow may reach `dialect` as a grant. Claude Code skips its
     /// own permission prompt for a hook's allow, so only the user's own allow
     /// rule may say it there; Hermes has no allow, Codex counts one as a
-    /// failed hook, and Gemini CLI's `allow` changes nothing (its own
-    /// policy still decides), so it gets no opinion.
+    /// failed hook, Gemini CLI's `allow` changes nothing (its own policy
+    /// still decides), and warden's OpenCode plugin knows only a block and
+    /// no opinion, so they get no opinion.
     fn grants(&self, dialect: Dialect) -> bool {
         match dialect {
             Dialect::Native => true,
             Dialect::Claude => self.layer == Layer::User && self.changes.is_empty(),
-            Dialect::Hermes | Dialect::Codex | Dialect::Gemini => false,
+            Dialect::Hermes | Dialect::Codex | Dialect::Gemini | Dialect::OpenCode => false,
         }
     }
 
     /// A block every agent understands, for when warden cannot tell which
     /// agent is calling (the payload was unreadable and no `--agent` was
     /// given): Hermes and Codex read the top-level `decision`, Claude Code
-    /// reads `hookSpecificOutput`, Gemini CLI takes `decision: block` with
+    /// reads `hookSpecificOutput`, Gemini CLI (and warden's OpenCode plugin)
+    /// takes `decision: block` with
     /// its `reason`, and every field is in Codex's strict schema.
     pub fn render_for_any_agent(&self) -> String {
         let message = self.message();
@@ -543,6 +554,15 @@ fn gemini_deny(reason: &str) -> String {
         .finish()
 }
 
+/// Hermes' block, which warden's OpenCode plugin reads too (it throws the
+/// message).
+fn action_block(message: &str) -> String {
+    Line::new(message.len())
+        .str("action", "block")
+        .str("message", message)
+        .finish()
+}
+
 /// Claude Code's `hookSpecificOutput` for a `PreToolUse` hook.
 fn pre_tool_use(line: Line, decision: &str, reason: &str) -> Line {
     line.str("hookEventName", "PreToolUse")
@@ -555,6 +575,10 @@ const CODEX_ASK: &str = "Codex cannot ask for confirmation, so warden denied it:
 
 const GEMINI_ASK: &str = "Gemini CLI cannot be asked from a hook without hanging a non-interactive \
                           run, so warden denied it: if you want it run, run it yourself in a terminal.";
+
+const OPENCODE_ASK: &str =
+    "OpenCode cannot ask for confirmation from a plugin, so warden blocked it: \
+                            if you want it run, run it yourself in a terminal.";
 
 /// What `--on-ask block` adds to a block that would have been an ask: the
 /// person, not the agent, can still run the command.
@@ -628,15 +652,17 @@ pub enum Dialect {
     Claude,
     Codex,
     Gemini,
+    OpenCode,
 }
 
 impl Dialect {
-    pub const ALL: [Dialect; 5] = [
+    pub const ALL: [Dialect; 6] = [
         Dialect::Native,
         Dialect::Hermes,
         Dialect::Claude,
         Dialect::Codex,
         Dialect::Gemini,
+        Dialect::OpenCode,
     ];
 
     pub fn parse(name: &str) -> Option<Dialect> {
@@ -650,6 +676,7 @@ impl Dialect {
             Dialect::Claude => "claude",
             Dialect::Codex => "codex",
             Dialect::Gemini => "gemini",
+            Dialect::OpenCode => "opencode",
         }
     }
 
@@ -684,6 +711,15 @@ impl Dialect {
             }
             (Dialect::Gemini, Decision::Block) => {
                 "Gemini CLI gets `decision: deny` with the reason"
+            }
+            (Dialect::OpenCode, Decision::Ask) => {
+                "an OpenCode plugin cannot ask: OpenCode gets a block that says how to run the command by hand, or let it run once with `warden allow-once CODE`"
+            }
+            (Dialect::OpenCode, Decision::Allow) => {
+                "OpenCode gets `{}`, no opinion: its own permissions decide"
+            }
+            (Dialect::OpenCode, Decision::Block) => {
+                "OpenCode gets a block; warden's plugin throws its message, which the model reads as the tool's result"
             }
         }
     }

@@ -97,6 +97,7 @@ mod tests {
             claude_dir: Some(claude.clone()),
             codex_home: Some(root.join(".codex")),
             gemini_dir: Some(root.join(".gemini")),
+            opencode_dir: Some(root.join(".config/opencode")),
             ..Homes::default()
         };
         let mut want = vec![cache.clone()];

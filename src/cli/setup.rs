@@ -15,6 +15,7 @@ fn chosen(parsed: &Parsed, env: &Env) -> Vec<Agent> {
         Some("claude") => vec![Agent::Claude],
         Some("codex") => vec![Agent::Codex],
         Some("gemini") => vec![Agent::Gemini],
+        Some("opencode") => vec![Agent::OpenCode],
         Some(_) => Agent::ALL.to_vec(),
         None => Agent::ALL
             .into_iter()
@@ -199,8 +200,9 @@ fn none_found() -> Outcome {
     Outcome {
         stdout: String::new(),
         stderr:
-            "warden: found no agent here (no hermes, claude, codex or gemini on PATH, and none \
-                 of ~/.hermes, ~/.claude, ~/.codex, ~/.gemini): name one with --agent\n"
+            "warden: found no agent here (no hermes, claude, codex, gemini or opencode on PATH, \
+                 and none of ~/.hermes, ~/.claude, ~/.codex, ~/.gemini, ~/.config/opencode): \
+                 name one with --agent\n"
                 .into(),
         code: 1,
         audit: None,

