@@ -22,7 +22,7 @@ binary: `rm -rf /` must be blocked and `git status` allowed. If you have no
 examples/config.yaml there (it denies and asks, and allows nothing: its
 allow rules are commented out) and checks it with `warden lint`. Then it
 registers the installed binary with every agent it finds (Hermes Agent,
-Claude Code, Codex, Gemini CLI, Copilot CLI: `warden install`) and runs `warden doctor`. Any failure
+Claude Code, Codex, Gemini CLI, Copilot CLI, OpenCode: `warden install`) and runs `warden doctor`. Any failure
 before the registration stops the install with a message.
 
 It takes about 5 minutes on 2 cores (a plain release build from scratch;
@@ -515,7 +515,7 @@ run_doctor
 
 # The agents doctor checked (those found here), one a line.
 found_agents() {
-    printf '%s\n' "$doctor_out" | awk '$2 == "hermes" || $2 == "claude" || $2 == "codex" || $2 == "gemini" || $2 == "copilot" { print $2 }' | sort -u
+    printf '%s\n' "$doctor_out" | awk '$2 == "hermes" || $2 == "claude" || $2 == "codex" || $2 == "gemini" || $2 == "copilot" || $2 == "opencode" { print $2 }' | sort -u
 }
 
 # The first FAIL line doctor printed for $1 (an agent, or warden), without its labels.
@@ -549,19 +549,20 @@ echo "warden is installed: $target ($("$target" --version)). $config_note"
 agents=$(found_agents)
 unguarded=""
 if [ -z "$agents" ]; then
-    echo "No agent was found here (no hermes, claude, codex, gemini or copilot on PATH, and none of $HOME/.hermes,"
-    echo "$HOME/.claude, $HOME/.codex, $HOME/.gemini, ${COPILOT_HOME:-$HOME/.copilot}): nothing is guarded yet. Once you install one, run: $target install"
+    echo "No agent was found here (no hermes, claude, codex, gemini, copilot or opencode on PATH, and none of $HOME/.hermes,"
+    echo "$HOME/.claude, $HOME/.codex, $HOME/.gemini, ${COPILOT_HOME:-$HOME/.copilot}, ${XDG_CONFIG_HOME:-$HOME/.config}/opencode): nothing is guarded yet."
+    echo "Once you install one, run: $target install"
 else
     echo "Guarded now:"
     for agent in $agents; do
         why=$(first_failure "$agent")
         if [ -z "$why" ]; then
-            printf '  %-7s yes\n' "$agent"
+            printf '  %-8s yes\n' "$agent"
             if [ "$agent" = gemini ]; then
                 echo "          (in the folders Gemini CLI trusts: it runs no hook elsewhere; see \`$target doctor\`)"
             fi
         else
-            printf '  %-7s NO: %s\n' "$agent" "$why"
+            printf '  %-8s NO: %s\n' "$agent" "$why"
             unguarded="$unguarded $agent"
         fi
     done

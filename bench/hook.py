@@ -3,9 +3,10 @@
 
 Builds warden, the floor (bench/floor: read stdin, parse the JSON, print) and
 the runner (bench/measure) in release mode; writes user policies of 0, 100,
-1,000 and 10,000 rules; then runs every case and its floor interleaved,
-round after round, and prints a markdown table: case, floor median, warden
-median, ratio, instructions (callgrind), minor page faults and peak RSS.
+1,000 and 10,000 rules, and plugin files of 1,000 and 10,000 regexes; then
+runs every case and its floor interleaved, round after round, and prints a
+markdown table: case, floor median, warden median, ratio, instructions
+(callgrind), minor page faults and peak RSS.
 It also times a cache rebuild and `warden check --batch` on a mixed corpus.
 
 Usage: bench/hook.py [--rounds N] [--no-callgrind] [--no-batch] [--write]
@@ -126,12 +127,27 @@ def payload(command, cwd):
     })
 
 
-def world(count, suffix=""):
-    """A HOME with a `count`-rule policy, and the variables warden needs to see only it."""
+def regexes(count):
+    """The custom-patterns plugin's file with `count` distinct regexes, one
+    tool each, as a team that lists every destructive subcommand writes it."""
+    lines = ["deny_patterns:"]
+    for i in range(count):
+        lines.append(f"  - pattern: '\\btool{i}\\s+(delete|destroy|purge|wipe)\\b'")
+        lines.append(f"    description: tool{i} destructive")
+    return "\n".join(lines) + "\n"
+
+
+def world(count, suffix="", plugin=False):
+    """A HOME with a `count`-rule policy (warden's own file, or the plugin's
+    regexes), and the variables warden needs to see only it."""
     root = OUT / f"world-{count}{suffix}"
     shutil.rmtree(root, ignore_errors=True)
     (root / "project").mkdir(parents=True)
-    if count:
+    if count and plugin:
+        patterns = root / "home" / ".hermes" / "custom-dangerous-patterns.yaml"
+        patterns.parent.mkdir(parents=True)
+        patterns.write_text(regexes(count))
+    elif count:
         config = root / "home" / ".config" / "warden" / "config.yaml"
         config.parent.mkdir(parents=True)
         # JSON is YAML, and much faster to write for 10,000 rules.
@@ -226,9 +242,10 @@ def main():
     # calls of the next two seconds (its fingerprint cannot vouch for it
     # yet), which would turn the other cases' hits into those calls.
     rebuilt = {n: world(n, "-rebuild") for n in [1000, 10000]}
+    plugins = {n: world(n, "-regexes", plugin=True) for n in [1000, 10000]}
 
-    def case(name, command, count, remove=False):
-        root, env = (rebuilt if remove else worlds)[count]
+    def case(name, command, count, remove=False, plugin=False):
+        root, env = (rebuilt if remove else plugins if plugin else worlds)[count]
         stdin = OUT / f"{re.sub(r'[^a-z0-9]+', '-', name.lower()).strip('-')}.json"
         stdin.write_text(payload(command, str(root / "project")) + "\n")
         cases.append((name, stdin, env, remove, len(command)))
@@ -243,6 +260,7 @@ def main():
     for count in [1000, 10000]:
         case(f"git status ({count:,} rules)", "git status", count)
         case(f"matching ({count:,} rules)", matching(count), count)
+        case(f"git status ({count:,} regexes)", "git status", count, plugin=True)
     for count in [1000, 10000]:
         case(f"cache rebuild ({count:,} rules)", "git status", count, remove=True)
     # The analysis limits' worst cases: a command at the 1 MiB length limit,
@@ -264,7 +282,10 @@ def main():
                 env_["XDG_CACHE_HOME"] = env["XDG_CACHE_HOME"] + "-baseline"
                 env_["XDG_STATE_HOME"] = env["XDG_STATE_HOME"] + "-baseline"
             if who != "floor":
-                subprocess.run([str(program)], stdin=open(stdin), capture_output=True, env=env_)
+                # The deadline off: a first call that builds a large policy's
+                # cache may take longer than a hook call is given.
+                subprocess.run([str(program)], stdin=open(stdin), capture_output=True,
+                               env={**env_, "WARDEN_DEADLINE_MS": "0"})
             lines = [f"case {name} / {who}", f"stdin {stdin}"]
             lines += [f"env {k}={v}" for k, v in env_.items()]
             if remove and who != "floor":

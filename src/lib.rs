@@ -31,6 +31,7 @@ pub mod engine;
 pub mod error;
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;
+pub(crate) mod gate;
 pub mod heap;
 pub mod once;
 pub mod patch;

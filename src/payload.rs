@@ -1,4 +1,4 @@
-//! Hook payloads of each agent (Hermes, Claude Code, Codex, Gemini CLI, Copilot CLI), read into one internal `ToolCall`.
+//! Hook payloads of each agent (Hermes, Claude Code, Codex, Gemini CLI, Copilot CLI, OpenCode), read into one internal `ToolCall`.
 
 mod json;
 
@@ -16,15 +16,17 @@ pub enum Agent {
     Codex,
     Gemini,
     Copilot,
+    OpenCode,
 }
 
 impl Agent {
-    pub const ALL: [Agent; 5] = [
+    pub const ALL: [Agent; 6] = [
         Agent::Hermes,
         Agent::Claude,
         Agent::Codex,
         Agent::Gemini,
         Agent::Copilot,
+        Agent::OpenCode,
     ];
 
     /// Its name on the command line (`--agent`), which is also its program's.
@@ -35,6 +37,7 @@ impl Agent {
             Agent::Codex => "codex",
             Agent::Gemini => "gemini",
             Agent::Copilot => "copilot",
+            Agent::OpenCode => "opencode",
         }
     }
 
@@ -45,6 +48,7 @@ impl Agent {
             Agent::Codex => Dialect::Codex,
             Agent::Gemini => Dialect::Gemini,
             Agent::Copilot => Dialect::Copilot,
+            Agent::OpenCode => Dialect::OpenCode,
         }
     }
 }
@@ -53,8 +57,9 @@ impl Agent {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolCall {
     pub agent: Agent,
-    /// `pre_tool_call`, `PreToolUse`, `BeforeTool`, `preToolUse` (Copilot
-    /// CLI's payload names none: it is the event Copilot runs the hook on),
+    /// `pre_tool_call`, `PreToolUse`, `BeforeTool`, `tool.execute.before`,
+    /// `preToolUse` (Copilot CLI's payload names none: it is the event
+    /// Copilot runs the hook on),
     /// or another event name.
     pub event: String,
     /// The tool's name as the agent spells it (`terminal`, `Bash`, `write_file`, ...).
@@ -266,7 +271,7 @@ impl ToolCall {
 fn is_pre_tool_event(event: &str) -> bool {
     matches!(
         event,
-        "pre_tool_call" | "PreToolUse" | "BeforeTool" | "preToolUse" | ""
+        "pre_tool_call" | "PreToolUse" | "BeforeTool" | "tool.execute.before" | "preToolUse" | ""
     )
 }
 
@@ -427,6 +432,8 @@ pub fn arguments_value(text: &str) -> Option<serde_json::Value> {
 const PATH_FIELDS: &[&str] = &[
     "path",
     "file_path",
+    // OpenCode spells its file arguments in camelCase.
+    "filePath",
     "notebook_path",
     "filepath",
     "filename",
@@ -443,7 +450,7 @@ const PATH_FIELDS: &[&str] = &[
 /// takes its paths and globs as `include`).
 const PATH_LIST_FIELDS: &[&str] = &["include", "paths"];
 /// Arguments that hold a patch whose headers name files.
-const PATCH_FIELDS: &[&str] = &["patch", "command", "input", "diff"];
+const PATCH_FIELDS: &[&str] = &["patch", "command", "input", "diff", "patchText"];
 
 /// The files a non-shell tool touches. Only string arguments count: a
 /// mistyped one is the tool's problem, and judging the rest is still right.
@@ -493,11 +500,12 @@ fn tool_files(tool: &str, kind: ToolKind, map: &Object<'_>) -> Vec<FileRef> {
 }
 
 /// Arguments that hold a file's new text: a write's content, an edit's
-/// replacement (Claude's, Hermes' and the editor tool's spellings).
+/// replacement (Claude's, Hermes', OpenCode's and the editor tool's spellings).
 const TEXT_FIELDS: &[&str] = &[
     "content",
     "file_text",
     "new_string",
+    "newString",
     "new_str",
     "new_text",
     "text",
@@ -571,6 +579,9 @@ fn detect_agent(root: &Object<'_>, event: &str, tool: &str) -> Agent {
         "pre_tool_call" => Agent::Hermes,
         "BeforeTool" => Agent::Gemini,
         "preToolUse" => Agent::Copilot,
+        // The event name warden's OpenCode plugin sends (OpenCode's own
+        // name for the hook).
+        "tool.execute.before" => Agent::OpenCode,
         "PreToolUse" if has_turn_id => Agent::Codex,
         "PreToolUse" => Agent::Claude,
         // No event name: guess from the tool's spelling.

@@ -320,13 +320,16 @@ impl Verdict {
     }
 
     /// Whether an ask reaches `dialect` as a block: turned into one by
-    /// `--on-ask block`, an ask Codex or Gemini CLI can only be sent as
-    /// a deny, or an ask Copilot CLI turns into a deny wherever no one can
-    /// answer it (`copilot -p`). The
+    /// `--on-ask block`, an ask Codex, Gemini CLI or OpenCode can only be
+    /// sent as a deny, or an ask Copilot CLI turns into a deny wherever no one
+    /// can answer it (`copilot -p`). The
     /// floor never asks, and only an ask is offered for approval.
     pub fn asked_as_block(&self, dialect: Dialect) -> bool {
         let asked = match self.decision {
-            Decision::Ask => matches!(dialect, Dialect::Codex | Dialect::Gemini | Dialect::Copilot),
+            Decision::Ask => matches!(
+                dialect,
+                Dialect::Codex | Dialect::Gemini | Dialect::Copilot | Dialect::OpenCode
+            ),
             Decision::Block => self.changes.last() == Some(&Change::OnAskBlock),
             Decision::Allow => false,
         };
@@ -467,10 +470,7 @@ impl Verdict {
                 .str("message", &message)
                 .str("rule_key", self.rule_id.as_deref().unwrap_or("warden"))
                 .finish(),
-            (Dialect::Hermes, _) => Line::new(message.len())
-                .str("action", "block")
-                .str("message", &message)
-                .finish(),
+            (Dialect::Hermes, _) => action_block(&message),
             // Codex rejects `ask` and then runs the command anyway, so an
             // ask must reach Codex as a deny that says how to let it through.
             // Codex shows the model "<reason>. Command: <command>": a reason
@@ -497,6 +497,15 @@ impl Verdict {
                 &format!("{} {COPILOT_ASK}{}", self.findings(), self.offer()),
             ),
             (Dialect::Copilot, decision) => copilot(decision.as_claude(), &message),
+            // An OpenCode plugin cannot ask (OpenCode has no hook for its
+            // own approval prompt): warden's plugin throws the message of a
+            // block, and OpenCode hands it to the model as the tool's result.
+            (Dialect::OpenCode, Decision::Ask) => action_block(&format!(
+                "{} {OPENCODE_ASK}{}",
+                self.findings(),
+                self.offer()
+            )),
+            (Dialect::OpenCode, _) => action_block(&message),
             (Dialect::Claude, decision) => claude(decision.as_claude(), &message),
         }
     }
@@ -504,22 +513,24 @@ impl Verdict {
     /// Whether an allow may reach `dialect` as a grant. Claude Code and
     /// Copilot CLI skip their own permission checks for a hook's allow, so
     /// only the user's own allow rule may say it there; Hermes has no
-    /// allow, Codex counts one as a failed hook, and Gemini CLI's `allow`
-    /// changes nothing (its own policy still decides), so it gets no opinion.
+    /// allow, Codex counts one as a failed hook, Gemini CLI's `allow`
+    /// changes nothing (its own policy still decides), and warden's OpenCode
+    /// plugin knows only a block and no opinion, so they get no opinion.
     fn grants(&self, dialect: Dialect) -> bool {
         match dialect {
             Dialect::Native => true,
             Dialect::Claude | Dialect::Copilot => {
                 self.layer == Layer::User && self.changes.is_empty()
             }
-            Dialect::Hermes | Dialect::Codex | Dialect::Gemini => false,
+            Dialect::Hermes | Dialect::Codex | Dialect::Gemini | Dialect::OpenCode => false,
         }
     }
 
     /// A block every agent understands, for when warden cannot tell which
     /// agent is calling (the payload was unreadable and no `--agent` was
     /// given): Hermes and Codex read the top-level `decision`, Claude Code
-    /// reads `hookSpecificOutput`, Gemini CLI takes `decision: block` with
+    /// reads `hookSpecificOutput`, Gemini CLI (and warden's OpenCode plugin)
+    /// takes `decision: block` with
     /// its `reason`, and every field is in Codex's strict schema.
     pub fn render_for_any_agent(&self) -> String {
         let message = self.message();
@@ -564,6 +575,15 @@ fn copilot(decision: &str, reason: &str) -> String {
         .finish()
 }
 
+/// Hermes' block, which warden's OpenCode plugin reads too (it throws the
+/// message).
+fn action_block(message: &str) -> String {
+    Line::new(message.len())
+        .str("action", "block")
+        .str("message", message)
+        .finish()
+}
+
 /// Claude Code's `hookSpecificOutput` for a `PreToolUse` hook.
 fn pre_tool_use(line: Line, decision: &str, reason: &str) -> Line {
     line.str("hookEventName", "PreToolUse")
@@ -579,6 +599,10 @@ const GEMINI_ASK: &str = "Gemini CLI cannot be asked from a hook without hanging
 
 const COPILOT_ASK: &str = "Where Copilot CLI cannot ask you (`copilot -p`), it denies the call: \
                            if you want it run, run it yourself in a terminal.";
+
+const OPENCODE_ASK: &str =
+    "OpenCode cannot ask for confirmation from a plugin, so warden blocked it: \
+                            if you want it run, run it yourself in a terminal.";
 
 /// What `--on-ask block` adds to a block that would have been an ask: the
 /// person, not the agent, can still run the command.
@@ -653,16 +677,18 @@ pub enum Dialect {
     Codex,
     Gemini,
     Copilot,
+    OpenCode,
 }
 
 impl Dialect {
-    pub const ALL: [Dialect; 6] = [
+    pub const ALL: [Dialect; 7] = [
         Dialect::Native,
         Dialect::Hermes,
         Dialect::Claude,
         Dialect::Codex,
         Dialect::Gemini,
         Dialect::Copilot,
+        Dialect::OpenCode,
     ];
 
     pub fn parse(name: &str) -> Option<Dialect> {
@@ -677,6 +703,7 @@ impl Dialect {
             Dialect::Codex => "codex",
             Dialect::Gemini => "gemini",
             Dialect::Copilot => "copilot",
+            Dialect::OpenCode => "opencode",
         }
     }
 
@@ -720,6 +747,15 @@ impl Dialect {
             }
             (Dialect::Copilot, Decision::Block) => {
                 "Copilot CLI gets `permissionDecision: deny` with the reason"
+            }
+            (Dialect::OpenCode, Decision::Ask) => {
+                "an OpenCode plugin cannot ask: OpenCode gets a block that says how to run the command by hand, or let it run once with `warden allow-once CODE`"
+            }
+            (Dialect::OpenCode, Decision::Allow) => {
+                "OpenCode gets `{}`, no opinion: its own permissions decide"
+            }
+            (Dialect::OpenCode, Decision::Block) => {
+                "OpenCode gets a block; warden's plugin throws its message, which the model reads as the tool's result"
             }
         }
     }

@@ -1,6 +1,6 @@
 //! `warden doctor` for the agents: is warden registered in the shape each agent really reads, consented or trusted, with the right flags, and does the registered command line answer as it should.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use regex::Regex;
@@ -8,8 +8,8 @@ use serde_json::{json, Value};
 
 use super::hooks_json::{self, Found};
 use super::json_doc;
-use super::process;
 use super::{claude, codex, command_words, copilot, files, gemini, hermes, hermes_yaml, is_warden};
+use super::{hook_command, opencode, process};
 use super::{Agent, Homes};
 
 /// How a check came out.
@@ -78,10 +78,10 @@ pub fn doctor(homes: &Homes, agents: &[Agent]) -> Vec<Check> {
             Check::new(
                 None,
                 Status::Fail,
-                "found no agent here (hermes, claude, codex, gemini or copilot)",
+                "found no agent here (hermes, claude, codex, gemini, copilot or opencode)",
             )
             .fix(
-                "install one, or name it: warden doctor --agent hermes|claude|codex|gemini|copilot",
+                "install one, or name it: warden doctor --agent hermes|claude|codex|gemini|copilot|opencode",
             ),
         );
     }
@@ -92,6 +92,7 @@ pub fn doctor(homes: &Homes, agents: &[Agent]) -> Vec<Check> {
             Agent::Codex => codex_checks(homes, &mut checks),
             Agent::Gemini => gemini_checks(homes, &mut checks),
             Agent::Copilot => copilot_checks(homes, &mut checks),
+            Agent::OpenCode => opencode_checks(homes, &mut checks),
         }
     }
     checks
@@ -495,6 +496,85 @@ fn gemini_trust(homes: &Homes, settings: &Value) -> Check {
         format!("Gemini CLI runs the hook only in trusted folders ({named}); elsewhere an interactive session runs unguarded and `gemini -p` refuses to start"),
     )
     .fix("trust each project you use Gemini in, in Gemini itself (its trust prompt, or `/permissions trust`); warden does not trust folders for you")
+}
+
+/// OpenCode runs warden through the plugin file install wrote: it must be
+/// there, warden's and current, name a warden that exists, and not be
+/// switched off; then warden is asked what the plugin would ask.
+fn opencode_checks(homes: &Homes, checks: &mut Vec<Check>) {
+    let agent = Some(Agent::OpenCode);
+    let fix = install_fix(Agent::OpenCode);
+    let Some(file) = opencode::plugin_file(homes) else {
+        checks.push(Check::new(
+            agent,
+            Status::Fail,
+            "HOME and XDG_CONFIG_HOME are unset",
+        ));
+        return;
+    };
+    let shown = file.display();
+    let text = match files::read_optional(&file) {
+        Ok(Some(text)) if opencode::is_ours(&text) => text,
+        Ok(Some(_)) => {
+            let said = format!("{shown} is not warden's plugin");
+            checks.push(
+                Check::new(agent, Status::Fail, said).fix(format!("move it away, then {fix}")),
+            );
+            return;
+        }
+        Ok(None) => {
+            let said = format!("warden's plugin is not in {shown}: OpenCode runs unguarded");
+            checks.push(Check::new(agent, Status::Fail, said).fix(fix));
+            return;
+        }
+        Err(err) => {
+            checks.push(Check::new(agent, Status::Fail, err.to_string()));
+            return;
+        }
+    };
+    let named = opencode::warden_in(&text).unwrap_or_default();
+    // A copy made by hand names `warden`, found on PATH.
+    let program = match named.contains('/') {
+        true => Some(PathBuf::from(&named)).filter(|p| p.is_file()),
+        false => homes.which(&named),
+    };
+    let Some(program) = program else {
+        let said =
+            format!("{shown} runs `{named}`, which is not there: OpenCode blocks every tool call");
+        checks.push(Check::new(agent, Status::Fail, said).fix(fix));
+        return;
+    };
+    checks.push(if text == opencode::plugin_text(Path::new(&named)) {
+        Check::new(
+            agent,
+            Status::Pass,
+            format!(
+                "warden's plugin is in {shown}, running {}",
+                program.display()
+            ),
+        )
+    } else {
+        let said = format!("{shown} is an older or edited copy of warden's plugin");
+        Check::new(agent, Status::Warn, said).fix(fix.clone())
+    });
+    if opencode::pure(homes.opencode_pure.as_deref()) {
+        checks
+            .push(Check::new(agent, Status::Fail, opencode::PURE_NOTE).fix("unset OPENCODE_PURE"));
+    }
+    let payload = |command: &str| {
+        json!({"hook_event_name": "tool.execute.before", "tool_name": "bash",
+            "tool_input": {"command": command}, "session_id": "doctor",
+            "call_id": "doctor", "cwd": "/tmp"})
+    };
+    round_trip(
+        homes,
+        Agent::OpenCode,
+        &hook_command(&program, &["--agent", "opencode"]),
+        &payload,
+        |v| v["action"] == "block" && v["message"].is_string(),
+        |v| *v == json!({}),
+        checks,
+    );
 }
 
 /// The warden handler in a Claude-shaped hooks file, with a check saying

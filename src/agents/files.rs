@@ -29,6 +29,16 @@ pub fn read_optional(path: &Path) -> Result<Option<String>, Error> {
 /// A symlinked file (dotfiles kept in a repository) is written through:
 /// the link stays and its target gets the new text.
 pub fn replace(path: &Path, text: &str) -> Result<Option<PathBuf>, Error> {
+    write(path, text, true)
+}
+
+/// [`replace`] for a file that is warden's alone (the plugin it installs
+/// in OpenCode): what it held was warden's, so no backup is kept.
+pub fn replace_own(path: &Path, text: &str) -> Result<(), Error> {
+    write(path, text, false).map(|_| ())
+}
+
+fn write(path: &Path, text: &str, keep_old: bool) -> Result<Option<PathBuf>, Error> {
     let linked = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
     let resolved;
     let path = if linked {
@@ -41,12 +51,12 @@ pub fn replace(path: &Path, text: &str) -> Result<Option<PathBuf>, Error> {
     fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
     let old = fs::metadata(path).ok();
     let backup = match &old {
-        Some(_) => {
+        Some(_) if keep_old => {
             let backup = backup_path(path, SystemTime::now());
             fs::copy(path, &backup).map_err(|e| io_error(&backup, e))?;
             Some(backup)
         }
-        None => None,
+        _ => None,
     };
     let name = path
         .file_name()

@@ -1,7 +1,7 @@
-//! The agents' own configuration: where Hermes, Claude Code, Codex, Gemini CLI and Copilot CLI read their hooks, registering warden there (`install`, `uninstall`) and checking that it really runs (`doctor`).
+//! The agents' own configuration: where Hermes, Claude Code, Codex, Gemini CLI, Copilot CLI and OpenCode read their hooks, registering warden there (`install`, `uninstall`) and checking that it really runs (`doctor`).
 //!
 //! Each agent has a module that knows its files and its quirks (`hermes`,
-//! `claude`, `codex`, `gemini`, `copilot`); they share the safe file writer (`files`), the
+//! `claude`, `codex`, `gemini`, `copilot`, `opencode`); they share the safe file writer (`files`), the
 //! order-keeping JSON editor (`json_doc`, `hooks_json`) and Hermes' YAML
 //! editor (`hermes_yaml`). Nothing here prints: every function returns the
 //! lines a person should read.
@@ -16,6 +16,7 @@ mod hermes;
 mod hermes_yaml;
 mod hooks_json;
 mod json_doc;
+mod opencode;
 mod process;
 mod purge;
 
@@ -49,6 +50,10 @@ pub struct Homes {
     pub gemini_trusted_folders: Option<PathBuf>,
     /// `$COPILOT_HOME`, else `~/.copilot`.
     pub copilot_home: Option<PathBuf>,
+    /// `$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode`.
+    pub opencode_dir: Option<PathBuf>,
+    /// `OPENCODE_PURE`, which switches off every plugin but OpenCode's own.
+    pub opencode_pure: Option<String>,
     /// The directories of `$PATH`, in order.
     pub path: Vec<PathBuf>,
     /// `HERMES_SAFE_MODE` is set: Hermes runs no shell hook at all.
@@ -70,6 +75,10 @@ impl Homes {
                 .or_else(|| under_home(".gemini")),
             gemini_trusted_folders: set("GEMINI_CLI_TRUSTED_FOLDERS_PATH"),
             copilot_home: set("COPILOT_HOME").or_else(|| under_home(".copilot")),
+            opencode_dir: set("XDG_CONFIG_HOME")
+                .or_else(|| under_home(".config"))
+                .map(|c| c.join("opencode")),
+            opencode_pure: var("OPENCODE_PURE"),
             path: var("PATH")
                 .map(|p| std::env::split_paths(&p).collect())
                 .unwrap_or_default(),
@@ -101,6 +110,7 @@ impl Homes {
             Agent::Claude => self.claude_dir.as_ref(),
             Agent::Codex => self.codex_home.as_ref(),
             Agent::Gemini => self.gemini_dir.as_ref(),
+            Agent::OpenCode => self.opencode_dir.as_ref(),
             Agent::Copilot => self.copilot_home.as_ref(),
         }
     }
@@ -204,6 +214,10 @@ fn steps(agent: Agent) -> Steps {
         Agent::Copilot => Steps {
             install: copilot::install,
             uninstall: copilot::uninstall,
+        },
+        Agent::OpenCode => Steps {
+            install: opencode::install,
+            uninstall: opencode::uninstall,
         },
     }
 }
@@ -429,6 +443,7 @@ mod tests {
             "CODEX_HOME" => Some("/c".to_string()),
             "GEMINI_CLI_HOME" => Some("/g".to_string()),
             "COPILOT_HOME" => Some("/k".to_string()),
+            "XDG_CONFIG_HOME" => Some("/x".to_string()),
             "HERMES_SAFE_MODE" => Some("1".to_string()),
             _ => None,
         };
@@ -442,6 +457,11 @@ mod tests {
         assert_eq!(
             homes.edited_dirs(Agent::Copilot),
             [PathBuf::from("/k"), "/k/hooks".into()]
+        );
+        assert_eq!(homes.opencode_dir, Some("/x/opencode".into()));
+        assert_eq!(
+            Homes::from_vars(|n| (n == "HOME").then(|| "/h".into())).opencode_dir,
+            Some("/h/.config/opencode".into())
         );
         assert_eq!(homes.hermes_managed, PathBuf::from("/etc/hermes"));
         assert!(homes.hermes_safe_mode);

@@ -101,6 +101,7 @@ mod tests {
             codex_home: Some(root.join(".codex")),
             gemini_dir: Some(root.join(".gemini")),
             copilot_home: Some(root.join(".copilot")),
+            opencode_dir: Some(root.join(".config/opencode")),
             ..Homes::default()
         };
         let mut want = vec![cache.clone()];

@@ -16,6 +16,7 @@ fn chosen(parsed: &Parsed, env: &Env) -> Vec<Agent> {
         Some("codex") => vec![Agent::Codex],
         Some("gemini") => vec![Agent::Gemini],
         Some("copilot") => vec![Agent::Copilot],
+        Some("opencode") => vec![Agent::OpenCode],
         Some(_) => Agent::ALL.to_vec(),
         None => Agent::ALL
             .into_iter()
@@ -200,9 +201,9 @@ fn none_found() -> Outcome {
     Outcome {
         stdout: String::new(),
         stderr:
-            "warden: found no agent here (no hermes, claude, codex, gemini or copilot on PATH, \
-                 and none of ~/.hermes, ~/.claude, ~/.codex, ~/.gemini, ~/.copilot): name one \
-                 with --agent\n"
+            "warden: found no agent here (no hermes, claude, codex, gemini, copilot or opencode on PATH, \
+                 and none of ~/.hermes, ~/.claude, ~/.codex, ~/.gemini, ~/.copilot, ~/.config/opencode): \
+                 name one with --agent\n"
                 .into(),
         code: 1,
         audit: None,

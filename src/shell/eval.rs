@@ -45,6 +45,10 @@ pub(super) type Value = Vec<String>;
 pub(super) struct Eval<'a> {
     pub(super) out: &'a mut Analysis,
     pub(super) vars: HashMap<String, Value>,
+    /// Variables whose value holds an expansion warden could not resolve,
+    /// kept as its source text (`x=$(curl -s URL)`): `$x` is as unknown as
+    /// that expansion, not the text standing in for it.
+    pub(super) unresolved: HashSet<String>,
     /// Variables given the integer attribute (`declare -i`): what is
     /// assigned to them is evaluated as arithmetic.
     pub(super) integers: HashSet<String>,
@@ -102,6 +106,7 @@ impl<'a> Eval<'a> {
         Eval {
             out,
             vars: HashMap::new(),
+            unresolved: HashSet::new(),
             integers: HashSet::new(),
             traced: false,
             functions: HashMap::new(),
@@ -255,10 +260,15 @@ impl<'a> Eval<'a> {
             }
             Node::For { var, words } => {
                 let mut values: Vec<String> = Vec::new();
+                let mut dynamic = false;
                 for word in words {
-                    values.extend(self.expand(word).into_iter().map(|f| f.text));
+                    for field in self.expand(word) {
+                        dynamic |= field.dynamic;
+                        values.push(field.text);
+                    }
                     values.truncate(64);
                 }
+                self.mark_unresolved(var, dynamic);
                 self.vars.insert(var.clone(), values);
                 (None, None)
             }

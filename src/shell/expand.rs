@@ -175,8 +175,19 @@ impl Eval<'_> {
         }
         let mut rest = word.clone();
         rest.parts[0] = Part::Lit(value.to_string());
-        let value = self.expand_single(&rest).text;
-        Some((name.to_string(), value))
+        let value = self.expand_single(&rest);
+        self.mark_unresolved(name, value.dynamic);
+        Some((name.to_string(), value.text))
+    }
+
+    /// Records whether the value just given to `name` holds an expansion
+    /// warden could not resolve.
+    pub(super) fn mark_unresolved(&mut self, name: &str, dynamic: bool) {
+        if dynamic {
+            self.unresolved.insert(name.to_string());
+        } else if !self.unresolved.is_empty() {
+            self.unresolved.remove(name);
+        }
     }
 
     /// `NAME[index]=value` whose index holds quotes or expansions
@@ -288,6 +299,12 @@ impl Eval<'_> {
                             out.push_str(v, EXPANDED | q);
                         }
                         out.chars.push(('}', ALT));
+                    }
+                    // Stands for what warden could not resolve: one
+                    // unknown word, as the expansion it holds would be.
+                    Some(values) if op.is_empty() && self.unresolved.contains(name.as_str()) => {
+                        out.dynamic = true;
+                        out.push_str(&values.join(" "), QUOTED | SOURCE);
                     }
                     Some(values) => {
                         for (i, v) in values.iter().enumerate() {

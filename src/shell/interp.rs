@@ -22,7 +22,7 @@ mod library_tests;
 mod patterns;
 mod perl;
 mod perms;
-mod places;
+pub(super) mod places;
 mod run;
 mod source;
 mod tcl;

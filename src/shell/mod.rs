@@ -39,8 +39,16 @@ pub(crate) use interp::{
     argument_files, inline_code, interpreter_names, invocation as interpreter_invocation,
     language as interpreter_language, read as read_interpreter_code, Source as InterpreterSource,
 };
-pub(crate) use programs::{has_model, modelled_names, DECODED};
+pub(crate) use programs::{has_model, modelled_names, reads_code_as_shell, DECODED};
 pub(crate) use runners::{find_options, find_skips_roots, PARALLEL_VALUED, XARGS_VALUED};
+
+/// The patterns of the analyzer's gated regexes, for the gate's generated table.
+#[cfg(test)]
+pub(crate) const GATED: [&str; 3] = [
+    interp::places::HOME,
+    interp::places::CWD,
+    interp::places::TEMP,
+];
 
 /// Limits past which the analysis stops and the verdict is block.
 pub mod limits {

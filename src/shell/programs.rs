@@ -29,6 +29,13 @@ const SHELLS: &[&str] = &[
     "posh", "elvish",
 ];
 
+/// Whether warden reads `program`'s inline code (`bash -c TEXT`, `eval
+/// WORDS`) as shell, as the program will: substitutions written in that text
+/// are judged where the inner shell runs them.
+pub fn reads_code_as_shell(program: &str) -> bool {
+    program == "eval" || SHELLS.contains(&program)
+}
+
 /// The programs `Eval::special` gives a model of their own (besides shells,
 /// interpreters, wrappers and decoders): what they run is analysed there, so
 /// their arguments are not searched for hidden commands.
@@ -196,6 +203,7 @@ impl Eval<'_> {
         }
         // Only the programs that run their arguments read the fields again
         // (quoted or not); the others' words move into the command.
+        cmd.args_dynamic = fields[1..].iter().any(|f| f.dynamic);
         cmd.args = if matches!(cmd.program.as_str(), "xargs" | "find" | "parallel") {
             fields[1..].iter().map(|f| f.text.clone()).collect()
         } else {
@@ -267,6 +275,7 @@ impl Eval<'_> {
                     .collect();
                 self.prompts_set(&pairs);
                 for (k, v) in pairs {
+                    self.mark_unresolved(&k, cmd.args_dynamic);
                     // `declare -a x=(…)`: each element is expanded.
                     let values = self.array_elements(&v).unwrap_or_else(|| vec![v]);
                     self.vars.insert(k, values);

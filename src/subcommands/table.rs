@@ -6,8 +6,8 @@ use super::{Action, Changes, Flag, Operands, Spec, Sub};
 const DIALECT: Flag = Flag {
     long: "--agent",
     value: Some("NAME"),
-    choices: &["hermes", "claude", "codex", "gemini", "copilot", "native"],
-    help: "output dialect: hermes, claude, codex, gemini, copilot or native\n(default: the one the payload's shape names)",
+    choices: &["hermes", "claude", "codex", "gemini", "copilot", "opencode", "native"],
+    help: "output dialect: hermes, claude, codex, gemini, copilot, opencode or native\n(default: the one the payload's shape names)",
 };
 
 /// The hook's `--on-ask`: what to do with an ask.
@@ -29,8 +29,9 @@ const CWD: Flag = Flag {
 const AGENTS: Flag = Flag {
     long: "--agent",
     value: Some("NAME"),
-    choices: &["hermes", "claude", "codex", "gemini", "copilot", "all"],
-    help: "hermes, claude, codex, gemini, copilot, or all five (default: the agents found here)",
+    choices: &["hermes", "claude", "codex", "gemini", "copilot", "opencode", "all"],
+    help:
+        "hermes, claude, codex, gemini, copilot, opencode, or all of them (default: the agents found here)",
 };
 
 const DRY_RUN: Flag = Flag {
@@ -493,7 +494,7 @@ pub static SUBCOMMANDS: &[Spec] = &[
         sub: Sub::Install,
         name: "install",
         summary: "register warden with Hermes, Claude Code and Codex (those found, or --agent)",
-        usage: "[--agent hermes|claude|codex|gemini|copilot|all] [--dry-run] [--accept-hooks]",
+        usage: "[--agent hermes|claude|codex|gemini|copilot|opencode|all] [--dry-run] [--accept-hooks]",
         about: "Registers this warden binary, by its absolute path, in each agent's own\n\
                 configuration: Hermes' config.yaml (a pre_tool_call list entry, with the flags\n\
                 the installed Hermes needs, asked of Hermes itself), Claude Code's\n\
@@ -512,7 +513,7 @@ pub static SUBCOMMANDS: &[Spec] = &[
         sub: Sub::Uninstall,
         name: "uninstall",
         summary: "remove what install added from each agent's configuration (--purge: and warden's files)",
-        usage: "[--agent hermes|claude|codex|gemini|copilot|all] [--dry-run] [--purge [--yes]]",
+        usage: "[--agent hermes|claude|codex|gemini|copilot|opencode|all] [--dry-run] [--purge [--yes]]",
         about: "Removes warden's hook entries (and Hermes consent records for them, and\n\
                 Codex's trust record with the empty tables Codex leaves) from each agent's\n\
                 configuration, leaving everything else as it was. A file that held nothing\n\
@@ -531,7 +532,7 @@ pub static SUBCOMMANDS: &[Spec] = &[
         sub: Sub::Doctor,
         name: "doctor",
         summary: "check that warden really guards each agent; exit 1 when it does not",
-        usage: "[--agent hermes|claude|codex|gemini|copilot|all] [--cwd DIR]",
+        usage: "[--agent hermes|claude|codex|gemini|copilot|opencode|all] [--cwd DIR]",
         about: "Checks, one line each with the fix: warden on PATH; for each agent, that warden\n\
                 is registered in the shape the agent reads, consented to (Hermes) or trusted\n\
                 (Codex), with the flags that agent's version needs, and that the registered\n\

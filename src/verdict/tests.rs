@@ -70,6 +70,21 @@ fn copilot_gets_a_deny_a_real_ask_saying_what_copilot_p_does_and_allow_only_from
 }
 
 #[test]
+fn opencode_gets_a_block_for_a_block_and_for_an_ask() {
+    let v: Value = serde_json::from_str(&ask().render(Dialect::OpenCode)).unwrap();
+    assert_eq!(v["action"], "block");
+    let message = v["message"].as_str().unwrap();
+    assert!(message.starts_with("Needs approval:") && message.contains("run it yourself"));
+    assert!(message.contains("OpenCode cannot ask"), "{message}");
+    assert_eq!(v.as_object().unwrap().len(), 2);
+    let mut blocked = ask();
+    blocked.change(Decision::Block, Change::OnAskBlock);
+    let v: Value = serde_json::from_str(&blocked.render(Dialect::OpenCode)).unwrap();
+    assert_eq!(v["action"], "block");
+    assert!(v["message"].as_str().unwrap().starts_with("Blocked:"));
+}
+
+#[test]
 fn native_carries_layer_and_rule() {
     let v: Value = serde_json::from_str(&ask().render(Dialect::Native)).unwrap();
     assert_eq!(v["action"], "ask");
@@ -132,6 +147,7 @@ fn other_events_are_no_opinion_for_claude_and_codex() {
         Dialect::Codex,
         Dialect::Gemini,
         Dialect::Copilot,
+        Dialect::OpenCode,
     ] {
         assert_eq!(v.render(dialect), "{}", "{dialect:?}");
     }
@@ -156,6 +172,7 @@ fn no_objection_is_no_opinion() {
             Dialect::Codex,
             Dialect::Gemini,
             Dialect::Copilot,
+            Dialect::OpenCode,
         ] {
             assert_eq!(allow(layer).render(dialect), "{}", "{layer:?} {dialect:?}");
         }
@@ -175,6 +192,7 @@ fn only_the_users_allow_rule_grants_and_only_to_claude_and_copilot() {
     assert_eq!(allow(Layer::User).render(Dialect::Codex), "{}");
     assert_eq!(allow(Layer::User).render(Dialect::Hermes), "{}");
     assert_eq!(allow(Layer::User).render(Dialect::Gemini), "{}");
+    assert_eq!(allow(Layer::User).render(Dialect::OpenCode), "{}");
     // An ask approved by post-processing (yolo, no human) is not the
     // user's rule: Claude's own checks still run.
     let mut approved = ask();
@@ -192,6 +210,7 @@ fn only_an_ask_that_reaches_the_agent_as_a_block_is_offered() {
     assert!(ask().asked_as_block(Dialect::Codex));
     assert!(ask().asked_as_block(Dialect::Gemini));
     assert!(ask().asked_as_block(Dialect::Copilot));
+    assert!(ask().asked_as_block(Dialect::OpenCode));
     for d in [Dialect::Hermes, Dialect::Claude, Dialect::Native] {
         assert!(!ask().asked_as_block(d), "{d:?}");
     }

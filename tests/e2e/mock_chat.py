@@ -1,15 +1,17 @@
-"""A small mock of the OpenAI chat completions API for driving a real agent that speaks it (Copilot CLI).
+"""A small mock of the OpenAI chat completions API for driving a real agent that speaks it (Copilot CLI, OpenCode).
 
 Copilot CLI is pointed at it with `COPILOT_OFFLINE=true` and `COPILOT_PROVIDER_BASE_URL=
-http://127.0.0.1:PORT/v1` (no account). It posts `/v1/chat/completions` with `"stream": true`,
-answered with server-sent-event chunks and `data: [DONE]` (a request without `stream` gets one
-JSON completion):
+http://127.0.0.1:PORT/v1` (no account); OpenCode through a custom provider (`"npm":
+"@ai-sdk/openai-compatible"`, `"options": {"baseURL": "http://127.0.0.1:PORT/v1"}`). Both post
+`/v1/chat/completions` with `"stream": true`, answered with server-sent-event chunks and `data:
+[DONE]` (a request without `stream` gets one JSON completion):
 
+- a request that offers no tools (OpenCode's session title, Copilot's summaries) gets text: a tool
+  call there keeps `opencode run` from ever exiting;
 - a request whose last message is the user's is answered with ONE tool call: `self.tool` with
   `self.args` (again in a conversation resumed with a new prompt);
 - every `{"role": "tool"}` message's content is recorded in `self.results` (what the model was
-  told the tool did), and a request ending in one is answered with the text "Done.";
-- anything else (titles, summaries) gets the text "Done.".
+  told the tool did), and a request ending in one is answered with the text "Done.".
 
 Usage:
     mock = MockChat(); mock.start()
@@ -49,7 +51,8 @@ class MockChat:
                 pass
 
             def do_GET(self):
-                self._send(json.dumps({"object": "list", "data": []}).encode(), "application/json")
+                models = {"object": "list", "data": [{"id": "mock-model", "object": "model"}]}
+                self._send(json.dumps(models).encode(), "application/json")
 
             def do_POST(self):
                 size = int(self.headers.get("Content-Length") or 0)
@@ -59,7 +62,7 @@ class MockChat:
                     request = {}
                 if not self.path.rstrip("/").endswith("/chat/completions"):
                     return self._send(b'{"error":{"message":"not found"}}', "application/json", 404)
-                message = mock.answer(request.get("messages") or [])
+                message = mock.answer(request)
                 model = request.get("model") or "mock"
                 if request.get("stream"):
                     body = "".join("data: %s\n\n" % json.dumps(c) for c in _chunks(message, model))
@@ -76,8 +79,11 @@ class MockChat:
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.base_url = "http://127.0.0.1:%d/v1" % self.server.server_address[1]
 
-    def answer(self, messages):
-        """The assistant message for a conversation: the scripted tool call, or "Done."."""
+    def answer(self, request):
+        """The assistant message for one request: text, the scripted tool call, or "Done."."""
+        messages = [m for m in request.get("messages") or [] if isinstance(m, dict)]
+        if not request.get("tools"):
+            return {"role": "assistant", "content": "warden e2e"}
         with self.lock:
             for m in messages:
                 if m.get("role") == "tool" and m.get("tool_call_id") not in self.seen:

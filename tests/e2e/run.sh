@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # tests/e2e/run.sh: warden inside the real agents. Installs Hermes Agent 0.19.0 and the 0.22 fork
-# (PyPI), Claude Code, Codex, Gemini CLI and Copilot CLI (npm) into target/e2e, registers a static
-# release build of warden with each through `warden install`, checks it with `warden doctor`, and
-# drives each agent's own code (Hermes' hook runner and tool dispatch; the claude, codex, gemini and
-# copilot binaries against mock model servers on 127.0.0.1) through the cases in hermes.py,
-# claude.py, codex.py, gemini.py and copilot.py.
+# (PyPI), Claude Code, Codex, Gemini CLI, Copilot CLI and OpenCode (npm) into target/e2e, registers
+# a static release build of warden with each through `warden install`, checks it with `warden
+# doctor`, and drives each agent's own code (Hermes' hook runner and tool dispatch; the claude,
+# codex, gemini, copilot and opencode binaries against mock model servers on 127.0.0.1) through
+# the cases in hermes.py, claude.py, codex.py, gemini.py, copilot.py and opencode.py.
 #
 # An agent whose packages cannot be installed is reported as SKIPPED; with CI set, a skip fails
 # the run. Ends with `N passed, N failed` over all drivers. `--install-only` installs the agents
@@ -22,6 +22,10 @@ CLAUDE_PACKAGE="@anthropic-ai/claude-code@2.1.330"
 CODEX_PACKAGE="@openai/codex@0.169.0"
 GEMINI_PACKAGE="@google/gemini-cli@0.61.0"
 COPILOT_PACKAGE="@github/copilot@1.0.102"
+OPENCODE_PACKAGE="opencode-ai@1.18.33"
+# What OpenCode installs from npm into its configuration directory at every start with a plugin,
+# and waits minutes for: installed once here, and linked into each case's directory by opencode.py.
+OPENCODE_SEED_PACKAGE="@opencode-ai/plugin@1.18.33"
 
 passed=0
 failed=0
@@ -79,6 +83,25 @@ install_agents() {
             npm install --no-audit --no-fund --loglevel=error "$CLAUDE_PACKAGE" "$CODEX_PACKAGE" \
                 "$GEMINI_PACKAGE" "$COPILOT_PACKAGE")
     fi
+    install_opencode
+    return 0
+}
+
+# OpenCode, and the seed opencode.py links into each case's configuration directory.
+install_opencode() {
+    if [ ! -x "$npm_dir/node_modules/.bin/opencode" ]; then
+        say "installing $OPENCODE_PACKAGE"
+        mkdir -p "$npm_dir"
+        (cd "$npm_dir" && { [ -f package.json ] || npm init -y >/dev/null; } &&
+            npm install --no-audit --no-fund --loglevel=error "$OPENCODE_PACKAGE")
+    fi
+    local seed=$work/opencode-seed
+    if [ ! -f "$seed/package-lock.json" ]; then
+        say "installing $OPENCODE_SEED_PACKAGE (what OpenCode installs beside a plugin)"
+        mkdir -p "$seed"
+        (cd "$seed" && npm install --no-audit --no-fund --loglevel=error --save-exact \
+            "$OPENCODE_SEED_PACKAGE") || rm -f "$seed/package-lock.json"
+    fi
     return 0
 }
 
@@ -122,6 +145,7 @@ npm_agents=(
     "$CODEX_PACKAGE codex codex codex.py"
     "$GEMINI_PACKAGE gemini gemini_cli gemini.py"
     "$COPILOT_PACKAGE copilot copilot_cli copilot.py"
+    "$OPENCODE_PACKAGE opencode opencode opencode.py"
 )
 for entry in "${npm_agents[@]}"; do
     read -r package bin name script <<<"$entry"
@@ -146,7 +170,9 @@ snapshot() {
 uninstall_round_trip() {
     local home
     home=$(mktemp -d "$work/uninstall-home.XXXXXX")
-    mkdir -p "$home/.hermes" "$home/.claude" "$home/.codex" "$home/.gemini" "$home/.copilot"
+    mkdir -p "$home/.hermes" "$home/.claude" "$home/.codex" "$home/.gemini" "$home/.copilot" \
+        "$home/.config/opencode"
+    printf '{\n  "$schema": "https://opencode.ai/config.json"\n}\n' >"$home/.config/opencode/opencode.json"
     printf '{\n  "theme": "dark"\n}\n' >"$home/.claude/settings.json"
     printf '{\n  "security": {\n    "auth": {\n      "selectedType": "gemini-api-key"\n    }\n  }\n}\n' \
         >"$home/.gemini/settings.json"

@@ -196,6 +196,7 @@ fn snippets_are_what_install_writes() {
         "home/.codex",
         "home/.gemini",
         "home/.copilot",
+        "home/.config/opencode",
     ] {
         world.put(&format!("{dir}/.keep"), "");
     }
@@ -228,6 +229,23 @@ fn snippets_are_what_install_writes() {
             "hooks/{file} differs from what install writes"
         );
     }
+    // OpenCode's plugin, with warden's path written where the shipped file
+    // runs the `warden` on PATH.
+    let shipped = read_repo_file("hooks/opencode-warden.js");
+    let want = shipped.replacen(
+        "const WARDEN = \"warden\";",
+        &format!("const WARDEN = \"{warden}\";"),
+        1,
+    );
+    assert_ne!(
+        want, shipped,
+        "hooks/opencode-warden.js names no `warden` to replace"
+    );
+    assert_eq!(
+        world.read("home/.config/opencode/plugin/warden.js"),
+        want,
+        "hooks/opencode-warden.js differs from what install writes"
+    );
 }
 
 fn codex_snippet() {

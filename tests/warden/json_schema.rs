@@ -93,6 +93,11 @@ fn each_dialect_schema_refuses_the_others() {
     assert!(!def("copilot").is_valid(&gemini_deny));
     assert!(!def("claude").is_valid(&copilot_ask));
     assert!(!def("gemini").is_valid(&copilot_ask));
+    let opencode_block: Value = serde_json::json!({"action": "block", "message": "x"});
+    assert!(def("opencode").is_valid(&opencode_block));
+    assert!(!def("opencode").is_valid(&hermes_approve));
+    assert!(!def("opencode").is_valid(&gemini_deny));
+    assert!(!def("opencode").is_valid(&native));
     assert!(!validator(&root).is_valid(&serde_json::json!({"action": "maybe"})));
 }
 

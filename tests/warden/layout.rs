@@ -98,6 +98,7 @@ const LEAVES: &[&str] = &[
     "resolve",
     "patch",
     "subcommands",
+    "gate",
 ];
 
 fn dependencies_point_one_way() {

@@ -50,6 +50,7 @@ mod layout;
 mod ledger;
 mod loosening;
 mod once;
+mod opencode;
 mod policy;
 mod robustness;
 mod rules;
@@ -62,7 +63,14 @@ mod syslog;
 mod uninstall;
 
 fn main() {
-    let args = Arguments::from_args();
+    let mut args = Arguments::from_args();
+    // Some tests wait (for a file to settle, for a cache entry to age): with
+    // one thread per core they would hold a core idle, so twice as many
+    // threads run, unless `--test-threads` says otherwise.
+    if args.test_threads.is_none() {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        args.test_threads = Some(2 * cores);
+    }
     let trials: Vec<Trial> = [
         analyze::tests(),
         arguments::tests(),
@@ -84,6 +92,7 @@ fn main() {
         ledger::tests(),
         loosening::tests(),
         once::tests(),
+        opencode::tests(),
         policy::tests(),
         robustness::tests(),
         rules::tests(),

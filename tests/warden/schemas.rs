@@ -75,6 +75,13 @@ const GEMINI_TOP: &str = "decision:any reason:str continue:bool stopReason:str \
 const COPILOT_TOP: &str = "permissionDecision:any permissionDecisionReason:str \
     modifiedArgs:object additionalContext:str suppressOutput:bool";
 
+/// warden's OpenCode plugin (hooks/opencode-warden.js), in OpenCode
+/// 1.18.33: `{}` lets the call go on; `action: block` with a message, or
+/// `decision: block` with a reason, is thrown, and OpenCode fails the call
+/// with that text. Every other answer is blocked too, as one the plugin
+/// does not understand, so warden must never send one.
+const OPENCODE_BLOCKS: &[(&str, &str)] = &[("action", "message"), ("decision", "reason")];
+
 /// An answer Hermes acts on: its `key=word`, the keys that must hold text,
 /// what Hermes does, and the release that first does it.
 type HermesAnswer = (&'static str, &'static str, Effect, &'static str);
@@ -232,6 +239,34 @@ fn copilot(v: &Value) -> Result<Effect, String> {
     }
 }
 
+/// What warden's OpenCode plugin does with any answer.
+fn opencode_reads(v: &Value) -> Result<Effect, String> {
+    let top = object(v)?;
+    if top.is_empty() {
+        return Ok(Effect::NoOpinion);
+    }
+    let thrown = |(key, text_key): &(&str, &str)| v[*key] == "block" && v[*text_key].is_string();
+    match OPENCODE_BLOCKS.iter().any(thrown) {
+        true => Ok(Effect::Block),
+        false => Err(format!(
+            "the plugin blocks it as an answer it does not understand: {v}"
+        )),
+    }
+}
+
+/// warden's OpenCode dialect: `{}`, or exactly `action: block` with a message.
+fn opencode(v: &Value) -> Result<Effect, String> {
+    let effect = opencode_reads(v)?;
+    let exact = match effect {
+        Effect::NoOpinion => true,
+        _ => object(v)?.len() == 2 && v["action"] == "block" && text(v.get("message")),
+    };
+    match exact {
+        true => Ok(effect),
+        false => Err(format!("not `{{}}` or exactly a block with a message: {v}")),
+    }
+}
+
 /// What Claude Code does, under warden's rules for it: never `defer`, a
 /// reason with every deny and ask, `{}` for no objection.
 fn claude(v: &Value) -> Result<Effect, String> {
@@ -298,16 +333,17 @@ fn native(v: &Value) -> Result<Effect, String> {
 }
 
 /// A block for every client at once: a Codex block, a Claude deny, a
-/// Hermes `decision: block` and a Gemini block. Copilot CLI is not among
-/// them: it reads only a top-level `permissionDecision`, a key Codex's
-/// strict schema refuses; `warden install` registers it with `--agent
-/// copilot`, so its payloads are answered in its own dialect.
+/// Hermes `decision: block`, a Gemini block and a block for warden's
+/// OpenCode plugin. Copilot CLI is not among them: it reads only a
+/// top-level `permissionDecision`, a key Codex's strict schema refuses;
+/// `warden install` registers it with `--agent copilot`, so its payloads
+/// are answered in its own dialect.
 fn every(v: &Value) -> Result<Effect, String> {
     let (codex, claude, gemini) = (codex(v)?, claude(v)?, gemini_reads(v)?);
     let deny = v["hookSpecificOutput"]["permissionDecision"] == "deny";
     let hermes = v["decision"] == "block" && hermes_reads(v) == Effect::Block;
-    let gemini = gemini == Effect::Block;
-    match codex == Effect::Block && claude == Effect::Block && deny && hermes && gemini {
+    let others = gemini == Effect::Block && opencode_reads(v)? == Effect::Block;
+    match codex == Effect::Block && claude == Effect::Block && deny && hermes && others {
         true => Ok(Effect::Block),
         false => Err(format!("not a block for every agent: {v}")),
     }
@@ -322,6 +358,7 @@ fn check(client: Client, v: &Value) -> Result<Effect, String> {
         Client::One(Dialect::Claude) => claude(v),
         Client::One(Dialect::Gemini) => gemini(v),
         Client::One(Dialect::Copilot) => copilot(v),
+        Client::One(Dialect::OpenCode) => opencode(v),
         Client::One(Dialect::Codex) => match codex(v)? {
             effect @ (Effect::NoOpinion | Effect::Block) => Ok(effect),
             effect => Err(format!("not `{{}}` or a deny: {effect:?}")),
@@ -352,6 +389,7 @@ const RUNS: &[(&[&str], Dialect)] = &[
     (&["--agent", "codex"], Dialect::Codex),
     (&["--agent", "gemini"], Dialect::Gemini),
     (&["--agent", "copilot"], Dialect::Copilot),
+    (&["--agent", "opencode"], Dialect::OpenCode),
 ];
 
 /// A terminal call of `command` in `cwd`, shaped as `agent` sends it.
@@ -370,6 +408,11 @@ fn payload(agent: Dialect, command: &str, cwd: &str) -> String {
         Dialect::Copilot => json!({
             "sessionId": "s1", "timestamp": 1795778606524_u64, "cwd": cwd,
             "toolName": "bash", "toolArgs": {"command": command, "description": "run"},
+        }),
+        Dialect::OpenCode => json!({
+            "hook_event_name": "tool.execute.before", "tool_name": "bash",
+            "tool_input": {"command": command}, "session_id": "ses_1", "call_id": "call_1",
+            "cwd": cwd,
         }),
         _ => json!({
             "hook_event_name": "pre_tool_call", "tool_name": "terminal",
@@ -393,12 +436,24 @@ fn hook(args: &[&str], payload: &[u8], env: &Env) -> Result<Value, String> {
     serde_json::from_str(line).map_err(|e| format!("{args:?}: not JSON ({e}): {line}"))
 }
 
-/// `command` through every run of `RUNS`, each output checked against its
-/// client and against what the native verdict means there. Returns the
-/// number of outputs checked.
-fn check_runs(command: &str, cwd: &str, env: &Env, failures: &mut Vec<String>) -> usize {
+/// `command` through the first run of `RUNS` (the native verdict) and
+/// through `others` of the rest, each output checked against its client and
+/// against what the native verdict means there. Returns the number of
+/// outputs checked.
+fn check_runs(
+    command: &str,
+    cwd: &str,
+    env: &Env,
+    others: impl Fn(usize) -> bool,
+    failures: &mut Vec<String>,
+) -> usize {
     let mut truth = None;
+    let mut checked = 0;
     for (n, (args, agent)) in RUNS.iter().enumerate() {
+        if n > 0 && !others(n) {
+            continue;
+        }
+        checked += 1;
         let dialect = Dialect::parse(args[1]).expect("a dialect");
         let result = hook(args, payload(*agent, command, cwd).as_bytes(), env).and_then(|v| {
             let effect = check(Client::One(dialect), &v)?;
@@ -415,7 +470,7 @@ fn check_runs(command: &str, cwd: &str, env: &Env, failures: &mut Vec<String>) -
             }
         }
     }
-    RUNS.len()
+    checked
 }
 
 fn report(failures: &[String], checked: usize) {
@@ -454,6 +509,7 @@ fn fixture_client(args: &str, bytes: &[u8]) -> Result<Client, String> {
         "" if root.get("tool_name").is_none() && root.get("toolName").is_some() => Dialect::Copilot,
         "pre_tool_call" => Dialect::Hermes,
         "BeforeTool" => Dialect::Gemini,
+        "tool.execute.before" => Dialect::OpenCode,
         "PreToolUse" if text(root.get("turn_id")) => Dialect::Codex,
         "PreToolUse" => Dialect::Claude,
         _ if tool == "Bash" || tool.starts_with("mcp__") => Dialect::Claude,
@@ -514,10 +570,15 @@ fn every_fixture_fits_its_client() {
     report(&failures, checked);
 }
 
-/// Test 2: every corpus command and rule example, through the whole engine,
-/// in every dialect: accepted by its client, and meaning what the verdict
-/// means. One trial per corpus file and one for the rules' examples,
-/// `schemas::commands/<source>`, so they run in parallel.
+/// Test 2: every corpus command and rule example, through the whole engine:
+/// the native verdict and, in turn, one other dialect each (the n-th command
+/// of a source in the n-th dialect, so every dialect meets a share of every
+/// source and every kind of verdict), accepted by its client and meaning
+/// what the native verdict means. A dialect's answer depends on the verdict,
+/// not on the command: every dialect for every command cost the suite a
+/// minute and found nothing the share does not. One trial per corpus file
+/// and one for the rules' examples, `schemas::commands/<source>`, so they
+/// run in parallel.
 fn commands() -> Vec<Trial> {
     let mut sources: Vec<(String, Vec<String>, usize)> = Vec::new();
     for path in sorted(&support::repo_path("tests/corpus")) {
@@ -538,8 +599,12 @@ fn commands() -> Vec<Trial> {
         Trial::test(format!("schemas::commands/{name}"), move || {
             assert!(commands.len() >= least, "only {} commands", commands.len());
             let (env, mut failures) = (Env::default(), Vec::new());
-            let checked = commands.iter();
-            let checked = checked.map(|c| check_runs(c, "/home/u/proj", &env, &mut failures));
+            let dialects = RUNS.len() - 1;
+            let checked = commands.iter().enumerate();
+            let checked = checked.map(|(i, c)| {
+                let turn = |n: usize| n == 1 + i % dialects;
+                check_runs(c, "/home/u/proj", &env, turn, &mut failures)
+            });
             let checked = checked.sum();
             report(&failures, checked);
             Ok(())
@@ -640,6 +705,17 @@ gemini reject    {"decision":"allow"}
 gemini reject    {"decision":"deny","reason":"no","continue":false}
 gemini reject    {"decision":"deny","reason":"no","rule_id":"x"}
 gemini reject    {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}
+opencode Block     {"action":"block","message":"no"}
+opencode NoOpinion {}
+# The plugin throws this block's reason too, but warden's dialect sends `action`.
+opencode reject    {"decision":"block","reason":"no"}
+opencode reject    {"action":"block","message":" "}
+opencode reject    {"action":"block"}
+opencode reject    {"action":"block","message":"m","rule_id":"x"}
+opencode reject    {"action":"approve","message":"m","rule_key":"k"}
+opencode reject    {"action":"allow","message":"m"}
+opencode reject    {"decision":"deny","reason":"no"}
+opencode reject    []
 native reject    {"action":"deny","message":"m","rule_id":null,"layer":"user"}
 native reject    {"action":"block","message":"m","rule_id":"x","layer":"policy"}
 every  Block     {"decision":"block","reason":"no","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}

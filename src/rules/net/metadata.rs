@@ -1,70 +1,19 @@
 //! `net.cloud-metadata`: whether a command names a cloud metadata endpoint, with the regex compiled only for a line that could match it.
 
-use once_cell::sync::Lazy;
-
+use crate::gate::Gated;
 use crate::shell::Command;
 
 /// The metadata endpoints, in their spellings: the regex is exact (a
 /// digit may not follow `169.254.170.2`, nor surround the decimal form).
-const CLOUD_METADATA: &str = r"(?i)169\.254\.169\.254|169\.254\.170\.2(?:[^\d]|$)|metadata\.google\.internal|100\.100\.100\.200|fd00:ec2::254|(?:^|[^\d])2852039166(?:[^\d]|$)|0xa9fea9fe|0251\.0376\.0251\.0376";
-
-/// The literal each of [`CLOUD_METADATA`]'s alternatives contains,
-/// lowercase. None has a letter that Unicode case folding relates to a
-/// non-ASCII character (as `K` and `k` are to the Kelvin sign), so ASCII
-/// case-insensitive containment is exactly the regex's own requirement.
-const CLOUD_METADATA_LITERALS: [&str; 8] = [
-    "169.254.169.254",
-    "169.254.170.2",
-    "metadata.google.internal",
-    "100.100.100.200",
-    "fd00:ec2::254",
-    "2852039166",
-    "0xa9fea9fe",
-    "0251.0376.0251.0376",
-];
+pub(in crate::rules) const CLOUD_METADATA: &str = r"(?i)169\.254\.169\.254|169\.254\.170\.2(?:[^\d]|$)|metadata\.google\.internal|100\.100\.100\.200|fd00:ec2::254|(?:^|[^\d])2852039166(?:[^\d]|$)|0xa9fea9fe|0251\.0376\.0251\.0376";
 
 /// `net.cloud-metadata`. Compiling the regex costs some 1.7 million
 /// instructions, more than the rest of a hook call, and nearly every
-/// `curl`, `python3` or `node` line names no endpoint: the regex is built
+/// `curl`, `python3` or `node` line names no endpoint: the gate builds it
 /// only for a line holding one of its literals.
 pub(super) fn names_cloud_metadata(cmd: &Command) -> bool {
-    static REGEX: Lazy<Option<regex::Regex>> = Lazy::new(|| regex::Regex::new(CLOUD_METADATA).ok());
-    // Once built (a batch that met an endpoint) the regex is cheaper than
-    // the literal test; until then the test saves building it.
-    if let Some(compiled) = Lazy::get(&REGEX) {
-        return compiled
-            .as_ref()
-            .is_some_and(|re| re.is_match(&cmd.arg_line()));
-    }
-    // No literal holds a blank, so one in the line lies inside one
-    // argument; none is shorter than ten bytes.
-    let named = cmd
-        .args
-        .iter()
-        .any(|a| a.len() >= 10 && has_metadata_literal(a));
-    if !named {
-        debug_assert!(
-            !REGEX
-                .as_ref()
-                .is_some_and(|re| re.is_match(&cmd.arg_line())),
-            "{}: the metadata regex matches without its literals",
-            cmd.arg_line()
-        );
-        return false;
-    }
-    REGEX
-        .as_ref()
-        .is_some_and(|re| re.is_match(&cmd.arg_line()))
-}
-
-fn has_metadata_literal(line: &str) -> bool {
-    // Most lines are lowercase already: no copy then.
-    let lower: std::borrow::Cow<'_, str> = if line.bytes().any(|b| b.is_ascii_uppercase()) {
-        line.to_ascii_lowercase().into()
-    } else {
-        line.into()
-    };
-    CLOUD_METADATA_LITERALS.iter().any(|l| lower.contains(l))
+    static REGEX: Gated = Gated::new(CLOUD_METADATA);
+    REGEX.is_match(&cmd.arg_line())
 }
 
 #[cfg(test)]
@@ -73,6 +22,7 @@ mod tests {
 
     #[test]
     fn metadata_literals_are_what_the_regex_needs() {
+        let gate = Gated::new(CLOUD_METADATA);
         let Ok(re) = regex::Regex::new(CLOUD_METADATA) else {
             panic!("the metadata regex compiles");
         };
@@ -83,7 +33,7 @@ mod tests {
             'A', 'E', 'X', 'F', 'K', '\u{212a}', '\u{17f}', '\u{663}', '0', '1', '2', '4', '5',
             '6', '9', '.', ':', ' ',
         ];
-        // Spelled out again here, not taken from the list under test.
+        // Spelled out again here, not taken from the regex under test.
         let endpoints = [
             "169.254.169.254",
             "169.254.170.2",
@@ -122,7 +72,7 @@ mod tests {
         for line in &lines {
             if re.is_match(line) {
                 matched += 1;
-                assert!(has_metadata_literal(line), "{line:?}");
+                assert!(gate.passes(line), "{line:?}");
             }
         }
         // The grid reaches the regex's matches, not only its misses.
