@@ -8,7 +8,8 @@
 #
 # An agent whose packages cannot be installed is reported as SKIPPED; with CI set, a skip fails
 # the run. Ends with `N passed, N failed` over all drivers. `--install-only` installs the agents
-# and stops.
+# and stops; `--warden PATH` registers that build instead of making a release build (CI passes
+# the one `cargo test` just built: the agents' protocols do not depend on how warden was compiled).
 set -uo pipefail
 
 cd "$(dirname "$0")/../.." || exit 1
@@ -111,18 +112,24 @@ if [ "${1:-}" = --install-only ]; then
     exit 0
 fi
 
-say "warden (release, built as install.sh builds it, without the profile and link-time optimisation)"
-# The profiled build is three builds and a training run for a binary that judges the same: the
-# agents' protocols do not depend on it, and install.sh checks a profiled binary's verdicts itself.
-# Link-time optimisation in one codegen unit compiles warden on one core for minutes; without it
-# the same code, statically linked, builds on every core and judges the same.
-built=$(CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
-    "$root/install.sh" --build-only --no-pgo | tail -n 1) || { echo "build failed"; exit 1; }
-# The path is relative to the checkout, or absolute (a CARGO_TARGET_DIR, BOLT's output).
-case $built in
-    /*) warden=$built ;;
-    *) warden=$root/$built ;;
-esac
+if [ "${1:-}" = --warden ] && [ -n "${2:-}" ]; then
+    warden=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+    [ -x "$warden" ] || { echo "--warden $2: not an executable"; exit 1; }
+    say "warden ($warden, as given)"
+else
+    say "warden (release, built as install.sh builds it, without the profile and link-time optimisation)"
+    # The profiled build is three builds and a training run for a binary that judges the same: the
+    # agents' protocols do not depend on it, and install.sh checks a profiled binary's verdicts itself.
+    # Link-time optimisation in one codegen unit compiles warden on one core for minutes; without it
+    # the same code, statically linked, builds on every core and judges the same.
+    built=$(CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+        "$root/install.sh" --build-only --no-pgo | tail -n 1) || { echo "build failed"; exit 1; }
+    # The path is relative to the checkout, or absolute (a CARGO_TARGET_DIR, BOLT's output).
+    case $built in
+        /*) warden=$built ;;
+        *) warden=$root/$built ;;
+    esac
+fi
 
 # Every driver registers warden through `warden install`, as a user would.
 export WARDEN_E2E_INSTALL=1
@@ -172,6 +179,7 @@ uninstall_round_trip() {
     home=$(mktemp -d "$work/uninstall-home.XXXXXX")
     mkdir -p "$home/.hermes" "$home/.claude" "$home/.codex" "$home/.gemini" "$home/.copilot" \
         "$home/.config/opencode"
+    # shellcheck disable=SC2016 # `$schema` is OpenCode's key, not a variable
     printf '{\n  "$schema": "https://opencode.ai/config.json"\n}\n' >"$home/.config/opencode/opencode.json"
     printf '{\n  "theme": "dark"\n}\n' >"$home/.claude/settings.json"
     printf '{\n  "security": {\n    "auth": {\n      "selectedType": "gemini-api-key"\n    }\n  }\n}\n' \
