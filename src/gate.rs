@@ -164,7 +164,14 @@ impl Needles {
     fn may_match(&self, text: &str) -> bool {
         fn found<'n>(mut needles: impl Iterator<Item = &'n [u8]>, text: &str) -> bool {
             let text = folded(text);
-            needles.any(|n| contains(text.as_bytes(), n))
+            let hay = text.as_bytes();
+            // A literal with a byte the text lacks is passed over without a
+            // search: one pass over the text spares most of a hundred.
+            let mut present = [false; 256];
+            for &b in hay {
+                present[usize::from(b)] = true;
+            }
+            needles.any(|n| n.iter().all(|&b| present[usize::from(b)]) && contains(hay, n))
         }
         match self {
             Needles::Built(Some(set)) => found(set.iter().copied(), text),
