@@ -50,16 +50,19 @@ impl LazyRegex {
     /// pattern that does not compile (a bug the rule tests catch) matches
     /// nothing rather than panicking.
     pub(crate) fn is_match(&self, pattern: &str, text: &str) -> bool {
-        self.for_text(pattern, text)
+        self.for_text(pattern, None, text)
             .is_some_and(|re| re.is_match(text))
     }
 
     /// The regex, built if need be, when `text` holds one of its literals;
     /// `None` when it holds none (or the pattern does not compile).
-    fn for_text(&self, pattern: &str, text: &str) -> Option<&Regex> {
+    /// `known` is the pattern's key when the caller worked it out already.
+    fn for_text(&self, pattern: &str, known: Option<u64>, text: &str) -> Option<&Regex> {
         // Once built, the regex's own prefilter beats the literal test.
         if self.regex.get().is_none() {
-            let needles = self.needles.get_or_init(|| Needles::built(pattern));
+            let needles = self
+                .needles
+                .get_or_init(|| Needles::built(pattern, known.unwrap_or_else(|| key(pattern))));
             if !needles.may_match(text) {
                 #[cfg(debug_assertions)]
                 assert!(
@@ -82,6 +85,9 @@ impl LazyRegex {
 /// the generated table (`rules::gate_table` lists every one).
 pub(crate) struct Gated {
     pattern: &'static str,
+    /// The pattern's key in the generated table, worked out when compiling
+    /// (hashing a long pattern on every call would cost more than its test).
+    key: u64,
     lazy: LazyRegex,
 }
 
@@ -89,17 +95,18 @@ impl Gated {
     pub(crate) const fn new(pattern: &'static str) -> Gated {
         Gated {
             pattern,
+            key: key(pattern),
             lazy: LazyRegex::new(),
         }
     }
 
     pub(crate) fn is_match(&self, text: &str) -> bool {
-        self.lazy.is_match(self.pattern, text)
+        self.for_text(text).is_some_and(|re| re.is_match(text))
     }
 
     /// The regex, for its captures, when `text` could hold a match.
     pub(crate) fn for_text(&self, text: &str) -> Option<&Regex> {
-        self.lazy.for_text(self.pattern, text)
+        self.lazy.for_text(self.pattern, Some(self.key), text)
     }
 
     #[cfg(test)]
@@ -110,7 +117,7 @@ impl Gated {
     /// Whether the literal test lets `text` through to the regex.
     #[cfg(test)]
     pub(crate) fn passes(&self, text: &str) -> bool {
-        Needles::built(self.pattern).may_match(text)
+        Needles::built(self.pattern, self.key).may_match(text)
     }
 }
 
@@ -131,10 +138,15 @@ enum Needles {
 type Built = (u64, &'static str, Option<&'static [&'static [u8]]>);
 
 /// FNV-1a, 64 bits: the generated table's key for a pattern.
-fn key(pattern: &str) -> u64 {
-    pattern.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
-        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
-    })
+const fn key(pattern: &str) -> u64 {
+    let bytes = pattern.as_bytes();
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut at = 0;
+    while at < bytes.len() {
+        hash = (hash ^ bytes[at] as u64).wrapping_mul(0x0100_0000_01b3);
+        at += 1;
+    }
+    hash
 }
 
 /// A set of literals, lowered, one of which every match holds.
@@ -144,8 +156,7 @@ impl Needles {
     /// The table's literals for `pattern`, or its own when the table does
     /// not hold it (the key is checked against the pattern itself, so a
     /// stale table costs time, never a wrong answer).
-    fn built(pattern: &str) -> Needles {
-        let key = key(pattern);
+    fn built(pattern: &str, key: u64) -> Needles {
         match built::NEEDLES.binary_search_by_key(&key, |&(k, _, _)| k) {
             Ok(i) if built::NEEDLES[i].1 == pattern => Needles::Built(built::NEEDLES[i].2),
             _ => Needles::of(pattern),
@@ -481,7 +492,7 @@ pub(crate) mod table {
 
     /// Whether the compiled-in table holds `pattern`.
     pub(crate) fn holds(pattern: &str) -> bool {
-        matches!(Needles::built(pattern), Needles::Built(_))
+        matches!(Needles::built(pattern, key(pattern)), Needles::Built(_))
     }
 
     const GENERATED_HEADER: &str = "\
