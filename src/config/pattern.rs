@@ -154,20 +154,36 @@ pub(crate) fn compile(source: &str) -> Result<Regex, String> {
         .map_err(|e| one_line(&e))
 }
 
+/// Whether a user's regex is one the regex crate reads, as it reads it:
+/// what a policy file is checked for when it loads. Building every regex
+/// there cost a policy of 10,000 regexes seconds, more than a hook call is
+/// given; one that reads but is too large to build when a call meets it
+/// holds for the whole call if it tightens, and for nothing if it allows
+/// (see `policy::match_rule`).
+pub(crate) fn check(source: &str) -> Result<(), String> {
+    regex_syntax::ParserBuilder::new()
+        .build()
+        .parse(source)
+        .map(drop)
+        .map_err(|e| syntax_line(&e.to_string()))
+}
+
 /// The regex crate's error in one line: its syntax errors span three
 /// (the pattern, a caret, the problem), and stderr gets one line per problem.
 fn one_line(err: &regex::Error) -> String {
     match err {
-        regex::Error::Syntax(text) => {
-            let problem = text
-                .lines()
-                .rev()
-                .find_map(|l| l.trim().strip_prefix("error: "))
-                .unwrap_or("invalid syntax");
-            format!("regex parse error: {problem}")
-        }
+        regex::Error::Syntax(text) => syntax_line(text),
         other => other.to_string().replace('\n', " "),
     }
+}
+
+fn syntax_line(text: &str) -> String {
+    let problem = text
+        .lines()
+        .rev()
+        .find_map(|l| l.trim().strip_prefix("error: "))
+        .unwrap_or("invalid syntax");
+    format!("regex parse error: {problem}")
 }
 
 /// Whether `subject` (one command line, or one path) matches a target whose

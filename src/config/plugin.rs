@@ -301,9 +301,8 @@ fn regex_target(pattern: &str) -> std::result::Result<Target, String> {
         return Err("empty `pattern`".into());
     }
     let full = format!("(?s){pattern}");
-    // Checked exactly as it will be compiled when a call meets it, limits
-    // included, so a rule that loads is a rule that can match.
-    crate::config::pattern::compile(&format!("(?i){full}"))
+    // Read exactly as it will be compiled when a call meets it.
+    crate::config::pattern::check(&format!("(?i){full}"))
         .map_err(|e| format!("invalid regex `{pattern}`: {e}"))?;
     Ok(Target::Regex(full))
 }

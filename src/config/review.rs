@@ -185,12 +185,18 @@ fn costly_regex(policy: &Policy, rule: &RuleSpec, out: &mut Review) {
     let small = regex::RegexBuilder::new(&source)
         .size_limit(COSTLY_REGEX_BYTES)
         .build();
-    if small.is_err() && pattern::compile(&source).is_ok() {
+    if small.is_err() {
+        let warning = match pattern::compile(&source) {
+            Ok(_) => format!(
+                "its pattern compiles to more than {} KiB (large counted repetitions or Unicode classes); every call pays for it",
+                COSTLY_REGEX_BYTES / 1024
+            ),
+            Err(_) => "its pattern is too large to build (over 1 MiB compiled): a deny or ask holds for every call it meets, an allow for none".to_string(),
+        };
         out.warnings.push(format!(
-            "warden: {}: rule `{}`: its pattern compiles to more than {} KiB (large counted repetitions or Unicode classes); every call pays for it",
+            "warden: {}: rule `{}`: {warning}",
             policy.origin(rule),
-            rule.id,
-            COSTLY_REGEX_BYTES / 1024
+            rule.id
         ));
     }
     let hir = regex_syntax::Parser::new().parse(&source).ok();

@@ -451,8 +451,7 @@ impl EntryMap {
             "glob" if tool == ToolSel::Shell => Target::CommandGlob(text.trim().to_string()),
             "glob" => Target::PathGlob(text.trim().to_string()),
             _ => {
-                crate::config::pattern::compile(text)
-                    .map_err(|e| format!("invalid `regex`: {e}"))?;
+                crate::config::pattern::check(text).map_err(|e| format!("invalid `regex`: {e}"))?;
                 Target::Regex(text.to_string())
             }
         };

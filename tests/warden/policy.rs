@@ -18,6 +18,7 @@ tests![
     deleting_a_source_drops_its_rules,
     lint_passes_a_good_config,
     lint_fails_on_examples_that_misbehave_and_the_hook_still_loads_the_rule,
+    a_regex_too_large_to_build_tightens_the_whole_call_and_allows_nothing,
     lint_fails_on_an_invalid_file_with_its_line,
     why_lists_sources_competing_rules_winner_and_verdict,
     precedence_table,
@@ -34,6 +35,37 @@ tests![
 const USER: &str = "home/.config/warden/config.yaml";
 const PROJECT: &str = "project/.warden.yaml";
 const NO_PUSH: &str = "rules:\n  deny:\n    - \"terminal(git push:*)\"\n";
+
+/// A regex that reads but compiles past the size limit: the file loads (only
+/// the syntax is checked then), and when a call meets the rule, a deny holds
+/// for the whole call and an allow vouches for nothing.
+fn a_regex_too_large_to_build_tightens_the_whole_call_and_allows_nothing() {
+    let huge = r"\w{400}";
+    assert!(
+        regex::RegexBuilder::new(huge)
+            .size_limit(1 << 20)
+            .build()
+            .is_err(),
+        "{huge} must be past the size limit for this test to mean anything"
+    );
+    let plugin = format!("deny_patterns:\n  - pattern: '{huge}'\n    description: too big\n");
+    let w =
+        World::new("policy/huge-deny").file("home/.hermes/custom-dangerous-patterns.yaml", &plugin);
+    let (v, _) = w.hook("ls");
+    verdict_is(&v, "block", Some("plugin.deny-1"));
+    let out = w.run(&["lint", "--cwd", &w.path("project")]);
+    assert!(out.stdout.contains("too large to build"), "{out:?}");
+
+    let allow = format!("rules:\n  allow:\n    - {{tool: terminal, regex: '{huge}'}}\n");
+    let w = World::new("policy/huge-allow").file(USER, &allow);
+    let (v, _) = w.hook("git reset --hard HEAD~1");
+    assert_ne!(v["action"], "allow", "{v}");
+    assert_ne!(
+        v,
+        serde_json::json!({}),
+        "an allow that cannot be built vouched for the call"
+    );
+}
 
 // ---------------------------------------------------------------- lint
 
