@@ -1,10 +1,12 @@
 //! Built-in rules: coding agents started with their own approvals off, and the guard's hook processes stopped or killed.
 //!
 //! Hermes, Claude Code and Codex started loose are the floor's
-//! (`hardline.guard-tamper`, through [`super::guard_setters`]): warden is
-//! their hook. The agents here run without warden as their hook, so
-//! starting one that approves every tool call by itself hands the session
-//! to a program nobody watches; that asks. A hook that is frozen
+//! (`hardline.guard-tamper`, through [`super::guard_setters`]). The agents
+//! here are other programs, or started another way: most run without
+//! warden as their hook, and those it may guard (Gemini CLI, Copilot CLI,
+//! OpenCode) need not be registered on this machine, so starting one that
+//! approves every tool call by itself may hand the session to a program
+//! nobody watches; that asks. A hook that is frozen
 //! (`SIGSTOP`) times out, and one that is killed fails, and some agents
 //! then run the call they were asking about.
 

@@ -493,7 +493,7 @@ pub static SUBCOMMANDS: &[Spec] = &[
     Spec {
         sub: Sub::Install,
         name: "install",
-        summary: "register warden with Hermes, Claude Code and Codex (those found, or --agent)",
+        summary: "register warden with each agent found here (or those --agent names)",
         usage: "[--agent hermes|claude|codex|gemini|copilot|opencode|all] [--dry-run] [--accept-hooks]",
         about: "Registers this warden binary, by its absolute path, in each agent's own\n\
                 configuration: Hermes' config.yaml (a pre_tool_call list entry, with the flags\n\
