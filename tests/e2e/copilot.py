@@ -31,7 +31,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import drivers  # noqa: E402
-from drivers import run_bounded  # noqa: E402
+from drivers import register, run_bounded, seed_user  # noqa: E402
 from mock_chat import MockChat  # noqa: E402
 
 RUN_TIMEOUT = 240
@@ -57,23 +57,8 @@ class Sandbox:
         self.settings = os.path.join(self.home, ".copilot", "settings.json")
         with open(self.settings, "w") as f:
             json.dump({"theme": "dim"}, f, indent=2)
-        os.makedirs(os.path.join(self.home, ".ssh"), mode=0o700)
-        with open(os.path.join(self.home, ".ssh", "id_rsa"), "w") as f:
-            f.write("-----BEGIN OPENSSH PRIVATE KEY-----\ne2e-not-a-real-key\n")
-        with open(os.path.join(self.home, ".gitconfig"), "w") as f:
-            f.write("[user]\n\tname = e2e\n\temail = e2e@example.invalid\n[init]\n\tdefaultBranch = main\n")
-        os.makedirs(self.project)
-        self.git("init", "-q")
-        self.write("tracked.txt", "committed\n")
-        self.git("add", "tracked.txt")
-        self.git("commit", "-q", "-m", "first")
-        self.write("tracked.txt", "uncommitted change\n")  # what `git reset --hard` would throw away
-        for verb in ("install", "doctor"):
-            p = subprocess.run([warden, verb, "--agent", "copilot"], env=self.env, cwd=self.home,
-                               stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
-            if p.returncode != 0:
-                raise RuntimeError("`warden %s --agent copilot` failed (exit %d): %s" % (
-                    verb, p.returncode, (p.stdout + p.stderr).strip()))
+        seed_user(self.home, self.project, self.env)
+        register(warden, "copilot", self.env, self.home)
         with open(self.settings) as f:
             if json.load(f) != {"theme": "dim"}:
                 raise RuntimeError("warden install changed Copilot's settings.json")

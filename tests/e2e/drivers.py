@@ -1,4 +1,4 @@
-"""What the agent drivers share: the throwaway user's environment, and an agent's non-interactive run in a process group of its own, killed with all it started when it overruns."""
+"""What the agent drivers share: the throwaway user's environment and belongings, warden registered the way a user does, and an agent's non-interactive run in a process group of its own, killed with all it started when it overruns."""
 
 import os
 import signal
@@ -21,6 +21,41 @@ def user_env(home, **extra):
         "GIT_CONFIG_NOSYSTEM": "1",
         **extra,
     }
+
+
+def seed_user(home, project, env):
+    """What every case's throwaway user has: a private key to steal, a git identity, and a project
+    with a committed file holding an uncommitted change (what `git reset --hard` would throw away)."""
+    os.makedirs(os.path.join(home, ".ssh"), mode=0o700)
+    with open(os.path.join(home, ".ssh", "id_rsa"), "w") as f:
+        f.write("-----BEGIN OPENSSH PRIVATE KEY-----\ne2e-not-a-real-key\n")
+    with open(os.path.join(home, ".gitconfig"), "w") as f:
+        f.write("[user]\n\tname = e2e\n\temail = e2e@example.invalid\n[init]\n\tdefaultBranch = main\n")
+    os.makedirs(project)
+
+    def git(*args):
+        subprocess.run(["git", *args], cwd=project, env=env, capture_output=True, check=True)
+
+    def write(text):
+        with open(os.path.join(project, "tracked.txt"), "w") as f:
+            f.write(text)
+
+    git("init", "-q")
+    write("committed\n")
+    git("add", "tracked.txt")
+    git("commit", "-q", "-m", "first")
+    write("uncommitted change\n")
+
+
+def register(warden, agent, env, cwd):
+    """`warden install --agent AGENT` then `warden doctor --agent AGENT`, as a user runs them;
+    raises RuntimeError with their output when either fails."""
+    for verb in ("install", "doctor"):
+        p = subprocess.run([warden, verb, "--agent", agent], env=env, cwd=cwd,
+                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+        if p.returncode != 0:
+            raise RuntimeError("`warden %s --agent %s` failed (exit %d): %s" % (
+                verb, agent, p.returncode, (p.stdout + p.stderr).strip()))
 
 
 def run_bounded(cmd, cwd, env, timeout):

@@ -32,7 +32,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import drivers  # noqa: E402
-from drivers import run_bounded  # noqa: E402
+from drivers import register, run_bounded, seed_user  # noqa: E402
 from mock_chat import MockChat  # noqa: E402
 
 RUN_TIMEOUT = 240
@@ -69,17 +69,7 @@ class Sandbox:
             os.symlink(os.path.join(seed, "node_modules"), os.path.join(self.config, "node_modules"))
             for name in SEEDED[1:]:
                 shutil.copy(os.path.join(seed, name), self.config)
-        os.makedirs(os.path.join(self.home, ".ssh"), mode=0o700)
-        with open(os.path.join(self.home, ".ssh", "id_rsa"), "w") as f:
-            f.write("-----BEGIN OPENSSH PRIVATE KEY-----\ne2e-not-a-real-key\n")
-        with open(os.path.join(self.home, ".gitconfig"), "w") as f:
-            f.write("[user]\n\tname = e2e\n\temail = e2e@example.invalid\n[init]\n\tdefaultBranch = main\n")
-        os.makedirs(self.project)
-        self.git("init", "-q")
-        self.write("tracked.txt", "committed\n")
-        self.git("add", "tracked.txt")
-        self.git("commit", "-q", "-m", "first")
-        self.write("tracked.txt", "uncommitted change\n")  # what `git reset --hard` would throw away
+        seed_user(self.home, self.project, self.env)
         if gone:
             copy = os.path.join(self.root, "bin", "warden")
             os.makedirs(os.path.dirname(copy))
