@@ -31,7 +31,9 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import drivers  # noqa: E402
-from drivers import register, run_bounded, seed_user  # noqa: E402
+from drivers import (  # noqa: E402
+    exfil_ran, key_written, register, reset_ran, run_bounded, seed_user,
+)
 from mock_chat import MockChat  # noqa: E402
 
 RUN_TIMEOUT = 240
@@ -39,7 +41,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 PROMPT = "Do the one step you were asked to do."
 
 
-class Sandbox:
+class Sandbox(drivers.Workspace):
     """A throwaway HOME with warden registered in Copilot, and a git project."""
 
     def __init__(self, warden, cache):
@@ -62,18 +64,6 @@ class Sandbox:
         with open(self.settings) as f:
             if json.load(f) != {"theme": "dim"}:
                 raise RuntimeError("warden install changed Copilot's settings.json")
-
-    def write(self, name, text):
-        with open(os.path.join(self.project, name), "w") as f:
-            f.write(text)
-
-    def read(self, name):
-        with open(os.path.join(self.project, name)) as f:
-            return f.read()
-
-    def git(self, *args):
-        return subprocess.run(["git", *args], cwd=self.project, env=self.env,
-                              capture_output=True, text=True, check=True).stdout
 
     def run_copilot(self, copilot, base_url, prompt=PROMPT, *extra):
         """One `copilot -p` run, killed (with everything it started) after RUN_TIMEOUT seconds."""
@@ -113,22 +103,18 @@ def case_git_status(sb, result, again=None):
 
 
 def case_reset_hard(sb, result, again=None):
-    if sb.read("tracked.txt") != "uncommitted change\n":
-        return "git reset --hard ran: the uncommitted change is gone"
-    return denied(result, ASK_IN_P, "Needs approval: `git reset --hard`", "git.reset-hard",
-                  "`copilot -p`", "warden allow-once ")
+    return reset_ran(sb) or denied(
+        result, ASK_IN_P, "Needs approval: `git reset --hard`", "git.reset-hard",
+        "`copilot -p`", "warden allow-once ")
 
 
 def case_authorized_keys(sb, result, again=None):
-    if os.path.exists(os.path.join(sb.home, ".ssh", "authorized_keys")):
-        return "create wrote ~/.ssh/authorized_keys"
-    return denied(result, DENY, "writes %s/.ssh/authorized_keys" % sb.home, "files.ssh")
+    return key_written(sb, "create") or denied(
+        result, DENY, "writes %s/.ssh/authorized_keys" % sb.home, "files.ssh")
 
 
 def case_exfiltration(sb, result, again=None):
-    if os.path.exists(os.path.join(sb.project, "ran-exfil")):
-        return "the command line ran"
-    return denied(result, DENY, "Blocked: `curl -d @", "net.upload-secret")
+    return exfil_ran(sb) or denied(result, DENY, "Blocked: `curl -d @", "net.upload-secret")
 
 
 def case_allow_once(sb, result, again):

@@ -24,13 +24,15 @@ def user_env(home, **extra):
 
 
 def seed_user(home, project, env):
-    """What every case's throwaway user has: a private key to steal, a git identity, and a project
-    with a committed file holding an uncommitted change (what `git reset --hard` would throw away)."""
+    """What every case's throwaway user has: a private key to steal, a git identity, and a
+    project with a committed file holding an uncommitted change (what `git reset --hard` would
+    throw away)."""
     os.makedirs(os.path.join(home, ".ssh"), mode=0o700)
     with open(os.path.join(home, ".ssh", "id_rsa"), "w") as f:
         f.write("-----BEGIN OPENSSH PRIVATE KEY-----\ne2e-not-a-real-key\n")
     with open(os.path.join(home, ".gitconfig"), "w") as f:
-        f.write("[user]\n\tname = e2e\n\temail = e2e@example.invalid\n[init]\n\tdefaultBranch = main\n")
+        f.write("[user]\n\tname = e2e\n\temail = e2e@example.invalid\n"
+                "[init]\n\tdefaultBranch = main\n")
     os.makedirs(project)
 
     def git(*args):
@@ -45,6 +47,41 @@ def seed_user(home, project, env):
     git("add", "tracked.txt")
     git("commit", "-q", "-m", "first")
     write("uncommitted change\n")
+
+
+class Workspace:
+    """A case's project, seen from the driver: `home`, `project` and `env` are the subclass's."""
+
+    def write(self, name, text):
+        with open(os.path.join(self.project, name), "w") as f:
+            f.write(text)
+
+    def read(self, name):
+        with open(os.path.join(self.project, name)) as f:
+            return f.read()
+
+    def git(self, *args):
+        return subprocess.run(["git", *args], cwd=self.project, env=self.env,
+                              capture_output=True, text=True, check=True).stdout
+
+
+def reset_ran(sb):
+    """What is wrong on disk if the case's `git reset --hard` ran, else None."""
+    if sb.read("tracked.txt") != "uncommitted change\n":
+        return "git reset --hard ran: the uncommitted change is gone"
+
+
+def key_written(sb, tool):
+    """What is wrong on disk if `tool` wrote ~/.ssh/authorized_keys, else None."""
+    if os.path.exists(os.path.join(sb.home, ".ssh", "authorized_keys")):
+        return "%s wrote ~/.ssh/authorized_keys" % tool
+
+
+def exfil_ran(sb):
+    """What is wrong on disk if the exfiltration's command line ran (it ends by making
+    `ran-exfil`), else None."""
+    if os.path.exists(os.path.join(sb.project, "ran-exfil")):
+        return "the command line ran"
 
 
 def register(warden, agent, env, cwd):

@@ -30,7 +30,9 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import drivers  # noqa: E402
-from drivers import register, run_bounded, seed_user  # noqa: E402
+from drivers import (  # noqa: E402
+    exfil_ran, key_written, register, reset_ran, run_bounded, seed_user,
+)
 from mock_gemini import MockGemini  # noqa: E402
 
 RUN_TIMEOUT = 240
@@ -42,7 +44,7 @@ def user_env(home):
     return drivers.user_env(home, GEMINI_CLI_HOME=home, NO_BROWSER="1")
 
 
-class Sandbox:
+class Sandbox(drivers.Workspace):
     """A throwaway HOME, with Gemini's API-key login and warden registered, and a git project."""
 
     def __init__(self, warden):
@@ -61,18 +63,6 @@ class Sandbox:
             settings = json.load(f)
         if settings.get("security") != {"auth": {"selectedType": "gemini-api-key"}}:
             raise RuntimeError("warden install lost the person's settings: %r" % settings)
-
-    def write(self, name, text):
-        with open(os.path.join(self.project, name), "w") as f:
-            f.write(text)
-
-    def read(self, name):
-        with open(os.path.join(self.project, name)) as f:
-            return f.read()
-
-    def git(self, *args):
-        return subprocess.run(["git", *args], cwd=self.project, env=self.env,
-                              capture_output=True, text=True, check=True).stdout
 
     def run_gemini(self, gemini, base_url, extra):
         """One `gemini -p` run, killed (with everything it started) after RUN_TIMEOUT seconds."""
@@ -108,22 +98,17 @@ def case_git_status(sb, r):
 
 
 def case_reset_hard(sb, r):
-    if sb.read("tracked.txt") != "uncommitted change\n":
-        return "git reset --hard ran: the uncommitted change is gone"
-    return blocked(r, "Needs approval: `git reset --hard`", "git.reset-hard",
-                   "run it yourself in a terminal", "warden allow-once ")
+    return reset_ran(sb) or blocked(r, "Needs approval: `git reset --hard`", "git.reset-hard",
+                                    "run it yourself in a terminal", "warden allow-once ")
 
 
 def case_authorized_keys(sb, r):
-    if os.path.exists(os.path.join(sb.home, ".ssh", "authorized_keys")):
-        return "write_file wrote ~/.ssh/authorized_keys"
-    return blocked(r, "writes %s/.ssh/authorized_keys" % sb.home, "files.ssh")
+    return key_written(sb, "write_file") or blocked(
+        r, "writes %s/.ssh/authorized_keys" % sb.home, "files.ssh")
 
 
 def case_exfiltration(sb, r):
-    if os.path.exists(os.path.join(sb.project, "ran-exfil")):
-        return "the command line ran"
-    return blocked(r, "Blocked: `curl -d @", "net.upload-secret")
+    return exfil_ran(sb) or blocked(r, "Blocked: `curl -d @", "net.upload-secret")
 
 
 # Each case: (name, tool, args(sandbox), extra gemini flags(sandbox), check(sandbox, response)).

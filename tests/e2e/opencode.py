@@ -32,7 +32,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import drivers  # noqa: E402
-from drivers import register, run_bounded, seed_user  # noqa: E402
+from drivers import exfil_ran, key_written, reset_ran, run_bounded, seed_user  # noqa: E402
 from mock_chat import MockChat  # noqa: E402
 
 RUN_TIMEOUT = 240
@@ -42,7 +42,7 @@ DEFAULT_SEED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".
                             "opencode-seed")
 
 
-class Sandbox:
+class Sandbox(drivers.Workspace):
     """A throwaway HOME whose OpenCode uses the mock, with warden's plugin installed, and a git
     project. `gone`: the warden the plugin names is deleted after install."""
 
@@ -92,18 +92,6 @@ class Sandbox:
             raise RuntimeError("`warden %s` failed (exit %d): %s" % (
                 " ".join(args), p.returncode, (p.stdout + p.stderr).strip()))
 
-    def write(self, name, text):
-        with open(os.path.join(self.project, name), "w") as f:
-            f.write(text)
-
-    def read(self, name):
-        with open(os.path.join(self.project, name)) as f:
-            return f.read()
-
-    def git(self, *args):
-        return subprocess.run(["git", *args], cwd=self.project, env=self.env,
-                              capture_output=True, text=True, check=True).stdout
-
     def run_opencode(self, opencode):
         """One `opencode run`, killed (with everything it started) after RUN_TIMEOUT seconds."""
         cmd = [opencode, "run", PROMPT, "--dangerously-skip-permissions"]
@@ -134,22 +122,17 @@ def case_git_status(sb, r):
 
 
 def case_reset_hard(sb, r):
-    if sb.read("tracked.txt") != "uncommitted change\n":
-        return "git reset --hard ran: the uncommitted change is gone"
-    return blocked(r, "Needs approval: `git reset --hard`", "git.reset-hard",
-                   "run it yourself in a terminal", "warden allow-once ")
+    return reset_ran(sb) or blocked(r, "Needs approval: `git reset --hard`", "git.reset-hard",
+                                    "run it yourself in a terminal", "warden allow-once ")
 
 
 def case_authorized_keys(sb, r):
-    if os.path.exists(os.path.join(sb.home, ".ssh", "authorized_keys")):
-        return "the write tool wrote ~/.ssh/authorized_keys"
-    return blocked(r, "writes %s/.ssh/authorized_keys" % sb.home, "files.ssh")
+    return key_written(sb, "the write tool") or blocked(
+        r, "writes %s/.ssh/authorized_keys" % sb.home, "files.ssh")
 
 
 def case_exfiltration(sb, r):
-    if os.path.exists(os.path.join(sb.project, "ran-exfil")):
-        return "the command line ran"
-    return blocked(r, "Blocked: `curl -d @", "net.upload-secret")
+    return exfil_ran(sb) or blocked(r, "Blocked: `curl -d @", "net.upload-secret")
 
 
 def case_warden_gone(sb, r):
