@@ -302,7 +302,11 @@ impl Eval<'_> {
                     }
                     // Stands for what warden could not resolve: one
                     // unknown word, as the expansion it holds would be.
-                    Some(values) if op.is_empty() && self.unresolved.contains(name.as_str()) => {
+                    Some(values)
+                        if op.is_empty()
+                            && !self.unresolved.is_empty()
+                            && self.unresolved.contains(name.as_str()) =>
+                    {
                         out.dynamic = true;
                         out.push_str(&values.join(" "), QUOTED | SOURCE);
                     }
