@@ -33,7 +33,7 @@ use crate::error::{Error, Result};
 /// index), or what an entry vouches for (every entry is compiled from files
 /// that had settled, and [`read_latest`] relies on it): a cache built the old
 /// way would still decode, and mislead.
-pub(crate) const FORMAT_VERSION: u32 = 15;
+pub(crate) const FORMAT_VERSION: u32 = 16;
 
 const MAGIC: [u8; 8] = *b"WRDNPOL\x01";
 const KEY_AT: usize = 12;
@@ -312,7 +312,7 @@ pub(crate) struct Entry {
     pub(crate) verified: bool,
 }
 
-/// Where an entry's rules are.
+/// Where an entry's tail (the rule index's body and the rules) is.
 #[derive(Debug)]
 pub(crate) enum Tail {
     /// Still in the file, which must still be as `print` says whenever

@@ -17,7 +17,7 @@ pub(crate) use crate::config::haystack::haystack;
 use crate::config::haystack::{bare_programs, write_words, Lines};
 use crate::config::model::{RuleSpec, Settings, SourceInfo, Target, Tier, ToolSel};
 use crate::config::pattern::{self, GlobKind};
-use crate::config::table::{Record, Records, RuleTable};
+use crate::config::table::{Record, RuleTable, Store};
 use crate::payload::{ToolCall, ToolKind};
 use crate::shell::{Analysis, Command};
 use crate::verdict::Decision;
@@ -93,10 +93,11 @@ impl Policy {
 
     /// The cache's form, in two parts: the head (read whole and
     /// checksummed: the length of the bincode-encoded sources, settings and
-    /// problems, them, then the rule index), and the rule records (read one
-    /// at a time, each checked against its own sum).
+    /// problems, them, then the rule index's directory), and the tail (the
+    /// index's body and the rule records, read a block or a record at a
+    /// time, each checked against its own sum: see `table`).
     pub(crate) fn to_parts(&self) -> Option<(Vec<u8>, &[u8])> {
-        let (index, records) = self.table.parts()?;
+        let (index, tail) = self.table.parts()?;
         let meta = bincode::DefaultOptions::new()
             .with_fixint_encoding()
             .serialize(&Meta {
@@ -110,7 +111,7 @@ impl Policy {
         head.extend_from_slice(&(meta.len() as u64).to_le_bytes());
         head.extend_from_slice(&meta);
         head.extend_from_slice(index);
-        Some((head, records))
+        Some((head, tail))
     }
 
     /// A policy whose rules stay in the cache file until they are needed.
@@ -123,15 +124,15 @@ impl Policy {
             .with_limit(meta_len as u64)
             .deserialize(entry.head.get(8..base)?)
             .ok()?;
-        let records = match entry.tail {
-            Tail::Memory(records) => Records::Memory(records),
+        let store = match entry.tail {
+            Tail::Memory(tail) => Store::Memory(tail),
             #[cfg(unix)]
             Tail::File {
                 file,
                 offset,
                 len,
                 print,
-            } => Records::File {
+            } => Store::File {
                 file: Arc::new(file),
                 offset,
                 len,
@@ -146,12 +147,12 @@ impl Policy {
             } => {
                 use std::io::{Read, Seek, SeekFrom};
                 file.seek(SeekFrom::Start(offset)).ok()?;
-                let mut records = Vec::new();
-                (&mut file).take(len).read_to_end(&mut records).ok()?;
+                let mut tail = Vec::new();
+                (&mut file).take(len).read_to_end(&mut tail).ok()?;
                 if !file.metadata().is_ok_and(|m| print.is_of(&m)) {
                     return None;
                 }
-                Records::Memory(records)
+                Store::Memory(tail)
             }
         };
         Some(Policy {
@@ -159,7 +160,7 @@ impl Policy {
             settings: meta.settings,
             problems: meta.problems,
             broken: meta.broken,
-            table: RuleTable::from_parts(entry.head, base, records)?,
+            table: RuleTable::from_parts(entry.head, base, store)?,
             recovery: None,
         })
     }
@@ -263,17 +264,20 @@ impl Policy {
         if self.is_empty() {
             return false;
         }
-        // A record that cannot be read is left to `matches`, which recompiles.
-        let candidates = self.table.candidates(haystack.as_bytes());
+        // An index block or a record that cannot be read is left to
+        // `matches`, which recompiles.
+        let Some(candidates) = self.table.candidates(haystack.as_bytes()) else {
+            return true;
+        };
         let may = candidates.iter().any(|&n| {
             !self
                 .table
                 .record(n as usize)
                 .is_some_and(|record| ruled_out(&record, haystack))
         });
-        // A record read from a cache file changed since it was vouched for
-        // might have ruled a rule out: `matches` recompiles.
-        may || (!candidates.is_empty() && !self.table.unchanged())
+        // An index or a record read from a cache file changed since it was
+        // vouched for might have ruled a rule out: `matches` recompiles.
+        may || (self.table.read_from_file() && !self.table.unchanged())
     }
 
     /// Every rule that matches `call`, with the parts of it each one matched.
@@ -286,7 +290,11 @@ impl Policy {
         }
         let haystack = call.haystack();
         let mut found = Vec::new();
-        let candidates = self.table.candidates(haystack.as_bytes());
+        let Some(candidates) = self.table.candidates(haystack.as_bytes()) else {
+            return self
+                .recompile()
+                .map_or_else(Vec::new, |fresh| fresh.matches(call));
+        };
         for &n in &candidates {
             let record = self.table.record(n as usize);
             if record.as_ref().is_some_and(|r| ruled_out(r, &haystack)) {
@@ -303,9 +311,9 @@ impl Policy {
                 found.push(m);
             }
         }
-        // Records read from a cache file changed since it was vouched for
-        // decide nothing: the policy is compiled afresh.
-        if !candidates.is_empty() && !self.table.unchanged() {
+        // An index or records read from a cache file changed since it was
+        // vouched for decide nothing: the policy is compiled afresh.
+        if self.table.read_from_file() && !self.table.unchanged() {
             if let Some(fresh) = self.recompile() {
                 return fresh.matches(call);
             }

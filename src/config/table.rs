@@ -1,10 +1,14 @@
-//! The compiled user rules as the cache holds them: one record per rule, and an index from a short substring of each rule's literal to the rule, in flat little-endian sections read in place.
+//! The compiled user rules as the cache holds them: one record per rule, and an index from a short substring of each rule's literal to the rule, in flat little-endian sections read in place, a block at a time.
 //!
 //! A call must cost the same with 10 rules or 10,000, so nothing here is
-//! decoded element by element when the cache is loaded: the index is one
-//! byte buffer whose sections are read where they lie, and a rule's record
-//! (its literal and its encoded form) is read from the cache file only when
-//! the call contains that rule's gram.
+//! decoded, read or checked whole when the cache is loaded. The index's
+//! directory (its counts, a filter, and a checksum for every block of the
+//! rest) is small and sits in the cache entry's head, which is read whole
+//! and checked. The rest, the index's body and then the records, is the
+//! entry's tail: it stays in the cache file, and a call reads, checks and
+//! keeps only the blocks its lookups land in, and the records of the rules
+//! it could match. Reading and checking 240 KB of index for 10,000 rules on
+//! every call would cost more than the rest of the call.
 //!
 //! Every rule that needs a literal (see `pattern::required_literal`) is
 //! indexed by one *gram* of it: four bytes, chosen as the rarest among all
@@ -15,20 +19,25 @@
 //! before the rule is decoded. Literals of three bytes are indexed by all
 //! three. Rules with no literal are always candidates.
 //!
-//! Index layout (all `u32`, little-endian):
+//! Layout (all `u32`, little-endian):
 //!
 //! ```text
-//! rules  buckets  entries  always  flags
-//! offsets[rules + 1]     record n is records[offsets[n]..offsets[n + 1]]
-//! sums[rules]            low 32 bits of each record's checksum
-//! starts[buckets + 1]    bucket b is entries[starts[b]..starts[b + 1]]
-//! entries[entries]       (gram, rule), by bucket, rules ascending in each
-//! always[always]         rules with no literal
-//! filter[2048]           65,536 bits: bit h is set if some gram hashes to h
+//! directory, in the head:
+//!   rules  buckets  entries  always  flags
+//!   filter[2048]           65,536 bits: bit h is set if some gram hashes to h
+//!   blocks[]               low 32 bits of the checksum of each BLOCK bytes of the body
+//! body, the tail's start:
+//!   offsets[rules + 1]     record n is records[offsets[n]..offsets[n + 1]]
+//!   sums[rules]            low 32 bits of each record's checksum
+//!   starts[buckets + 1]    bucket b is entries[starts[b]..starts[b + 1]]
+//!   entries[entries]       (gram, rule), by bucket, rules ascending in each
+//!   always[always]         rules with no literal
+//! records, the rest of the tail
 //! ```
 //!
 //! The filter lets most of a call's 4-byte windows be passed over with one
-//! load and a bit test: with 100 rules, 99.8% of them.
+//! load and a bit test (with 100 rules, 99.8% of them), so a call whose
+//! text holds no rule's gram reads nothing from the body at all.
 //!
 //! A record is `u16` literal length, the literal, then the rule (bincode).
 
@@ -37,6 +46,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use bincode::Options as _;
+use once_cell::sync::OnceCell;
 
 use crate::config::cache::checksum;
 use crate::config::fingerprint::Fingerprint;
@@ -54,82 +64,124 @@ const MAX_LITERAL: usize = 1024;
 /// The filter's size in bits, and in 32-bit words.
 const FILTER_BITS: u32 = 16;
 const FILTER_WORDS: usize = (1 << FILTER_BITS) / 32;
+/// Where the block sums start in the directory, in words.
+const BLOCK_SUMS: usize = FIELDS + FILTER_WORDS;
+/// The body is read and checked in blocks of this many bytes: a lookup
+/// touches one or two, and a block costs one `pread` and a checksum of a
+/// kilobyte. A multiple of 4, so no word straddles two blocks.
+const BLOCK: usize = 1024;
 
 /// The rules and their index.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct RuleTable {
-    /// The index sections start at `bytes[base..]`.
-    bytes: Vec<u8>,
+    /// The directory is `head[base..]`.
+    head: Vec<u8>,
     base: usize,
     shape: Shape,
-    records: Records,
+    store: Store,
+    /// The body's blocks read from the cache file so far, each `None` if
+    /// it failed its check (one per block while the tail is in the file;
+    /// none in memory).
+    blocks: Vec<OnceCell<Option<Box<[u8]>>>>,
 }
 
-/// Section counts and where each section starts (in `u32`s from `base`).
+/// Section counts and where each body section starts (in `u32`s).
 #[derive(Debug, Clone, Copy, Default)]
 struct Shape {
     rules: usize,
     entries: usize,
     always: usize,
     short: bool,
-    offsets: usize,
     sums: usize,
     starts: usize,
     grams: usize,
     always_at: usize,
-    filter: usize,
+    /// The body's length in words.
+    body: usize,
     /// `32 - log2(buckets)`: a gram's bucket is the top bits of its hash.
     shift: u32,
 }
 
 impl Shape {
     fn new(rules: usize, buckets: usize, entries: usize, always: usize, flags: u32) -> Shape {
-        let offsets = FIELDS;
-        let sums = offsets + rules + 1;
+        let sums = rules + 1;
         let starts = sums + rules;
         let grams = starts + buckets + 1;
         let always_at = grams + 2 * entries;
-        let filter = always_at + always;
         Shape {
             rules,
             entries,
             always,
             short: flags & SHORT_GRAMS != 0,
-            offsets,
             sums,
             starts,
             grams,
             always_at,
-            filter,
+            body: always_at + always,
             shift: 32 - buckets.max(1).trailing_zeros(),
         }
     }
 
-    /// Length of the index in bytes.
-    fn len(&self) -> usize {
-        (self.filter + FILTER_WORDS) * 4
+    fn body_bytes(&self) -> usize {
+        self.body * 4
+    }
+
+    fn blocks(&self) -> usize {
+        self.body_bytes().div_ceil(BLOCK)
+    }
+
+    /// Length of the directory in bytes.
+    fn directory_bytes(&self) -> usize {
+        (BLOCK_SUMS + self.blocks()) * 4
     }
 }
 
-/// Where the records are: in memory (just compiled, or read and checked
-/// against the cache entry's tag), or still in the cache file, read one at a
-/// time when a call could match them.
+/// Where the tail (the index's body, then the records) is: in memory (just
+/// compiled, or read and checked against the cache entry's tag), or still
+/// in the cache file, read a block or a record at a time and each checked
+/// against its sum.
 #[derive(Debug, Clone)]
-pub(crate) enum Records {
+pub(crate) enum Store {
     Memory(Vec<u8>),
     File {
         file: Arc<std::fs::File>,
         offset: u64,
         len: u64,
-        /// The file a sealed stamp vouched for: records read from it are
+        /// The file a sealed stamp vouched for: what is read from it is
         /// believed only while it is still that file (see [`RuleTable::unchanged`]).
         print: Fingerprint,
     },
 }
 
-impl Default for Records {
-    fn default() -> Records {
-        Records::Memory(Vec::new())
+impl Default for Store {
+    fn default() -> Store {
+        Store::Memory(Vec::new())
+    }
+}
+
+impl Store {
+    fn len(&self) -> u64 {
+        match self {
+            Store::Memory(tail) => tail.len() as u64,
+            Store::File { len, .. } => *len,
+        }
+    }
+
+    /// `len` bytes from `at` (counted from the tail's start).
+    fn read(&self, at: usize, len: usize) -> Option<Cow<'_, [u8]>> {
+        match self {
+            Store::Memory(tail) => Some(Cow::Borrowed(tail.get(at..at.checked_add(len)?)?)),
+            #[cfg(unix)]
+            Store::File { file, offset, .. } => {
+                use std::os::unix::fs::FileExt;
+                let mut buf = vec![0u8; len];
+                file.read_exact_at(&mut buf, offset.checked_add(at as u64)?)
+                    .ok()?;
+                Some(Cow::Owned(buf))
+            }
+            #[cfg(not(unix))]
+            Store::File { .. } => None,
+        }
     }
 }
 
@@ -175,145 +227,181 @@ fn gram3(bytes: &[u8]) -> u32 {
     u32::from_le_bytes([bytes[0], bytes[1], bytes[2], 0]) | SHORT_MARK
 }
 
+fn to_bytes(words: &[u32]) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(words.len() * 4);
+    for word in words {
+        bytes.extend_from_slice(&word.to_le_bytes());
+    }
+    bytes
+}
+
+/// The literal each rule needs, cut to [`MAX_LITERAL`]; empty for none.
+fn literals(rules: &[RuleSpec]) -> Vec<Vec<u8>> {
+    rules
+        .iter()
+        .map(|rule| match pattern::required_literal(&rule.target) {
+            Some(literal) if literal.len() >= MIN_LITERAL => {
+                let mut bytes = literal.into_bytes();
+                bytes.truncate(MAX_LITERAL);
+                bytes
+            }
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
+/// The rules to index and by which gram, the rules with no literal, and
+/// the flags: each literal's rarest four-byte gram among all literals.
+fn choose_grams(literals: &[Vec<u8>]) -> (Vec<(u32, u32)>, Vec<u32>, u32) {
+    // How many literals each four-byte gram occurs in.
+    let mut counts: HashMap<u32, u32> = HashMap::new();
+    let mut seen = Vec::new();
+    for literal in literals {
+        seen.clear();
+        seen.extend(literal.windows(4).map(gram4));
+        seen.sort_unstable();
+        seen.dedup();
+        for &gram in &seen {
+            *counts.entry(gram).or_default() += 1;
+        }
+    }
+    let mut grams = Vec::new();
+    let mut always = Vec::new();
+    let mut flags = 0;
+    for (n, literal) in literals.iter().enumerate() {
+        let n = n as u32;
+        match literal.len() {
+            0 => always.push(n),
+            3 => {
+                flags |= SHORT_GRAMS;
+                grams.push((gram3(literal), n));
+            }
+            _ => {
+                let rarest = literal
+                    .windows(4)
+                    .map(gram4)
+                    .min_by_key(|g| counts.get(g).copied().unwrap_or(0))
+                    .unwrap_or_default();
+                grams.push((rarest, n));
+            }
+        }
+    }
+    (grams, always, flags)
+}
+
+/// The records, with their offsets and sums: the body's first sections.
+fn encode_records(rules: &[RuleSpec], literals: &[Vec<u8>]) -> (Vec<u8>, Vec<u32>) {
+    let mut records = Vec::new();
+    let mut offsets = Vec::with_capacity(2 * rules.len() + 1);
+    let mut sums = Vec::with_capacity(rules.len());
+    offsets.push(0);
+    for (rule, literal) in rules.iter().zip(literals) {
+        let start = records.len();
+        records.extend_from_slice(&(literal.len() as u16).to_le_bytes());
+        records.extend_from_slice(literal);
+        // Encoding a struct whose every length is known into memory
+        // cannot fail; if it ever did, the empty rule would fail to
+        // decode and the rule would be skipped, not misread.
+        let encoded = bincode::DefaultOptions::new()
+            .serialize(rule)
+            .unwrap_or_default();
+        records.extend_from_slice(&encoded);
+        sums.push(checksum(&records[start..]) as u32);
+        offsets.push(records.len() as u32);
+    }
+    offsets.extend(sums);
+    (records, offsets)
+}
+
+/// `starts` and `entries`: the grams sorted into their buckets (a
+/// counting sort, so rules stay ascending within each).
+fn bucketed(grams: &[(u32, u32)], buckets: usize, shift: u32) -> Vec<u32> {
+    let mut starts = vec![0u32; buckets + 1];
+    for &(gram, _) in grams {
+        starts[bucket(gram, shift) + 1] += 1;
+    }
+    for b in 0..buckets {
+        starts[b + 1] += starts[b];
+    }
+    let mut next = starts.clone();
+    let mut entries = vec![0u32; 2 * grams.len()];
+    for &(gram, rule) in grams {
+        let b = bucket(gram, shift);
+        let at = next[b] as usize;
+        entries[2 * at] = gram;
+        entries[2 * at + 1] = rule;
+        next[b] += 1;
+    }
+    starts.extend(entries);
+    starts
+}
+
+fn filter(grams: &[(u32, u32)]) -> Vec<u32> {
+    let mut filter = vec![0u32; FILTER_WORDS];
+    for &(gram, _) in grams {
+        let bit = filter_bit(gram);
+        filter[bit / 32] |= 1 << (bit % 32);
+    }
+    filter
+}
+
 impl RuleTable {
     /// Encodes `rules` and indexes them.
     pub(crate) fn build(rules: &[RuleSpec]) -> RuleTable {
-        let literals: Vec<Vec<u8>> = rules
-            .iter()
-            .map(|rule| match pattern::required_literal(&rule.target) {
-                Some(literal) if literal.len() >= MIN_LITERAL => {
-                    let mut bytes = literal.into_bytes();
-                    bytes.truncate(MAX_LITERAL);
-                    bytes
-                }
-                _ => Vec::new(),
-            })
-            .collect();
-        // How many literals each four-byte gram occurs in.
-        let mut counts: HashMap<u32, u32> = HashMap::new();
-        let mut seen = Vec::new();
-        for literal in &literals {
-            seen.clear();
-            seen.extend(literal.windows(4).map(gram4));
-            seen.sort_unstable();
-            seen.dedup();
-            for &gram in &seen {
-                *counts.entry(gram).or_default() += 1;
-            }
-        }
-        let mut grams: Vec<(u32, u32)> = Vec::new();
-        let mut always = Vec::new();
-        let mut flags = 0;
-        for (n, literal) in literals.iter().enumerate() {
-            let n = n as u32;
-            match literal.len() {
-                0 => always.push(n),
-                3 => {
-                    flags |= SHORT_GRAMS;
-                    grams.push((gram3(literal), n));
-                }
-                _ => {
-                    let rarest = literal
-                        .windows(4)
-                        .map(gram4)
-                        .min_by_key(|g| counts.get(g).copied().unwrap_or(0))
-                        .unwrap_or_default();
-                    grams.push((rarest, n));
-                }
-            }
-        }
+        let literals = literals(rules);
+        let (grams, always, flags) = choose_grams(&literals);
         let buckets = grams.len().next_power_of_two().max(16);
         let shape = Shape::new(rules.len(), buckets, grams.len(), always.len(), flags);
-        let mut words: Vec<u32> = Vec::with_capacity(shape.len() / 4);
-        words.extend([
+        let (records, mut body) = encode_records(rules, &literals);
+        body.extend(bucketed(&grams, buckets, shape.shift));
+        body.extend(&always);
+        let mut tail = to_bytes(&body);
+        let mut directory = vec![
             rules.len() as u32,
             buckets as u32,
             grams.len() as u32,
             always.len() as u32,
             flags,
-        ]);
-        let mut records = Vec::new();
-        let mut sums = Vec::with_capacity(rules.len());
-        words.push(0);
-        for (rule, literal) in rules.iter().zip(&literals) {
-            let start = records.len();
-            records.extend_from_slice(&(literal.len() as u16).to_le_bytes());
-            records.extend_from_slice(literal);
-            // Encoding a struct whose every length is known into memory
-            // cannot fail; if it ever did, the empty rule would fail to
-            // decode and the rule would be skipped, not misread.
-            let encoded = bincode::DefaultOptions::new()
-                .serialize(rule)
-                .unwrap_or_default();
-            records.extend_from_slice(&encoded);
-            sums.push(checksum(&records[start..]) as u32);
-            words.push(records.len() as u32);
-        }
-        words.extend(&sums);
-        // Counting sort by bucket; rules stay ascending within each.
-        let mut starts = vec![0u32; buckets + 1];
-        for &(gram, _) in &grams {
-            starts[bucket(gram, shape.shift) + 1] += 1;
-        }
-        for b in 0..buckets {
-            starts[b + 1] += starts[b];
-        }
-        let mut next = starts.clone();
-        let mut entries = vec![0u32; 2 * grams.len()];
-        for &(gram, rule) in &grams {
-            let b = bucket(gram, shape.shift);
-            let at = next[b] as usize;
-            entries[2 * at] = gram;
-            entries[2 * at + 1] = rule;
-            next[b] += 1;
-        }
-        let mut filter = vec![0u32; FILTER_WORDS];
-        for &(gram, _) in &grams {
-            let bit = filter_bit(gram);
-            filter[bit / 32] |= 1 << (bit % 32);
-        }
-        words.extend(&starts);
-        words.extend(&entries);
-        words.extend(&always);
-        words.extend(&filter);
-        let mut bytes = Vec::with_capacity(words.len() * 4);
-        for word in &words {
-            bytes.extend_from_slice(&word.to_le_bytes());
-        }
+        ];
+        directory.extend(filter(&grams));
+        directory.extend(tail.chunks(BLOCK).map(|block| checksum(block) as u32));
+        tail.extend_from_slice(&records);
         RuleTable {
-            bytes,
+            head: to_bytes(&directory),
             base: 0,
             shape,
-            records: Records::Memory(records),
+            store: Store::Memory(tail),
+            blocks: Vec::new(),
         }
     }
 
-    /// The index and the records, for the cache.
+    /// The directory and the tail, for the cache.
     pub(crate) fn parts(&self) -> Option<(&[u8], &[u8])> {
-        match &self.records {
-            Records::Memory(records) => Some((self.bytes.get(self.base..)?, records)),
-            Records::File { .. } => None,
+        match &self.store {
+            Store::Memory(tail) => Some((self.head.get(self.base..)?, tail)),
+            Store::File { .. } => None,
         }
     }
 
-    /// The table whose index is `bytes[base..]` (nothing after it) and
-    /// whose records are `records`; `None` if the sections do not fit.
-    pub(crate) fn from_parts(bytes: Vec<u8>, base: usize, records: Records) -> Option<RuleTable> {
+    /// The table whose directory is `head[base..]` (nothing after it) and
+    /// whose tail is `store`; `None` if the sections do not fit.
+    pub(crate) fn from_parts(head: Vec<u8>, base: usize, store: Store) -> Option<RuleTable> {
         let mut table = RuleTable {
-            bytes,
+            head,
             base,
             shape: Shape::default(),
-            records,
+            store,
+            blocks: Vec::new(),
         };
-        let field = |i| table.word(i);
+        let field = |i| table.directory(i);
         let (rules, buckets, entries, always, flags) =
             (field(0)?, field(1)?, field(2)?, field(3)?, field(4)?);
-        // Every count is of 4-byte words inside the index: a count larger
-        // than the index is a lie, refused before any arithmetic on it.
-        let room = table.bytes.len();
+        // Every count is of words in the tail: a count larger than the
+        // tail is a lie, refused before any arithmetic on it.
+        let room = table.store.len();
         if [rules, buckets, entries, always]
             .iter()
-            .any(|&c| c as usize > room)
+            .any(|&c| u64::from(c) > room)
         {
             return None;
         }
@@ -324,58 +412,104 @@ impl RuleTable {
             always as usize,
             flags,
         );
-        let records_len = match &table.records {
-            Records::Memory(records) => records.len() as u64,
-            Records::File { len, .. } => *len,
-        };
         let fits = buckets.is_power_of_two()
-            && table.bytes.len().checked_sub(base)? == shape.len()
-            && u64::from(table.word(shape.offsets + shape.rules)?) == records_len;
+            && table.head.len().checked_sub(base)? == shape.directory_bytes()
+            && shape.body_bytes() as u64 <= room;
         table.shape = shape;
+        if let Store::File { .. } = table.store {
+            table.blocks = vec![OnceCell::new(); shape.blocks()];
+        }
         fits.then_some(table)
     }
 
-    fn word(&self, i: usize) -> Option<u32> {
+    /// Word `i` of the directory.
+    fn directory(&self, i: usize) -> Option<u32> {
         let at = self.base.checked_add(i.checked_mul(4)?)?;
-        let bytes = self.bytes.get(at..at.checked_add(4)?)?;
+        let bytes = self.head.get(at..at.checked_add(4)?)?;
         Some(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
     }
 
-    /// Reads the records into memory when they are in the cache file and
-    /// no longer than `limit` bytes: a process that judges many calls with
+    /// Word `i` of the body; `None` past its end, or if its block cannot be
+    /// read or fails its check.
+    fn word(&self, i: usize) -> Option<u32> {
+        if i >= self.shape.body {
+            return None;
+        }
+        let at = i * 4;
+        let bytes = match &self.store {
+            Store::Memory(tail) => tail.get(at..at + 4)?,
+            Store::File { .. } => {
+                let block = self.block(at / BLOCK)?;
+                block.get(at % BLOCK..at % BLOCK + 4)?
+            }
+        };
+        Some(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
+    }
+
+    /// Block `k` of the body, read from the cache file on first need.
+    fn block(&self, k: usize) -> Option<&[u8]> {
+        let cell = self.blocks.get(k)?;
+        cell.get_or_init(|| {
+            let from = k * BLOCK;
+            let to = (from + BLOCK).min(self.shape.body_bytes());
+            let bytes = self.store.read(from, to.checked_sub(from)?)?;
+            self.block_intact(k, &bytes)
+                .then(|| bytes.into_owned().into_boxed_slice())
+        })
+        .as_deref()
+    }
+
+    fn block_intact(&self, k: usize, bytes: &[u8]) -> bool {
+        self.directory(BLOCK_SUMS + k) == Some(checksum(bytes) as u32)
+    }
+
+    /// Reads the tail into memory when it is in the cache file and no
+    /// longer than `limit` bytes: a process that judges many calls with
     /// one policy (`check --batch`) then reads each candidate's record
-    /// without a system call. The records are checked as they are used,
-    /// wherever they are.
+    /// without a system call. The body's blocks are checked as they are
+    /// read here; the records are checked as they are used, wherever they
+    /// are.
     #[cfg(unix)]
     pub(crate) fn hold_records(&mut self, limit: u64) {
-        use std::os::unix::fs::FileExt;
-        let Records::File {
-            file, offset, len, ..
-        } = &self.records
-        else {
-            return;
-        };
-        let Ok(size) = usize::try_from(*len) else {
+        let Store::File { len, .. } = &self.store else {
             return;
         };
         if *len > limit {
             return;
         }
-        let mut records = vec![0u8; size];
-        if file.read_exact_at(&mut records, *offset).is_ok() && self.unchanged() {
-            self.records = Records::Memory(records);
+        let Some(tail) = usize::try_from(*len)
+            .ok()
+            .and_then(|len| self.store.read(0, len))
+        else {
+            return;
+        };
+        let body = &tail[..self.shape.body_bytes()];
+        let intact = body
+            .chunks(BLOCK)
+            .enumerate()
+            .all(|(k, block)| self.block_intact(k, block));
+        if intact && self.unchanged() {
+            self.store = Store::Memory(tail.into_owned());
+            self.blocks = Vec::new();
         }
     }
 
-    /// Whether the records read so far are the ones the entry was sealed
-    /// with: true in memory; in the file, if it is still the file a stamp
+    /// Whether what was read so far is what the entry was sealed with:
+    /// true in memory; in the file, if it is still the file a stamp
     /// vouched for. Asked after reading, so a change made while a call
-    /// read them shows (its ctime cannot be set back).
+    /// read it shows (its ctime cannot be set back).
     pub(crate) fn unchanged(&self) -> bool {
-        match &self.records {
-            Records::Memory(_) => true,
-            Records::File { file, print, .. } => file.metadata().is_ok_and(|m| print.is_of(&m)),
+        match &self.store {
+            Store::Memory(_) => true,
+            Store::File { file, print, .. } => file.metadata().is_ok_and(|m| print.is_of(&m)),
         }
+    }
+
+    /// Whether anything was read from the cache file yet (every record is
+    /// found through the body, so reading one reads a block first): what
+    /// was read is believed once [`RuleTable::unchanged`] says so.
+    pub(crate) fn read_from_file(&self) -> bool {
+        self.blocks.iter().any(|block| block.get().is_some())
     }
 
     /// How many rules there are.
@@ -388,21 +522,12 @@ impl RuleTable {
         if n >= self.shape.rules {
             return None;
         }
-        let start = self.word(self.shape.offsets + n)? as usize;
-        let end = self.word(self.shape.offsets + n + 1)? as usize;
-        let bytes: Cow<'_, [u8]> = match &self.records {
-            Records::Memory(records) => Cow::Borrowed(records.get(start..end)?),
-            #[cfg(unix)]
-            Records::File { file, offset, .. } => {
-                use std::os::unix::fs::FileExt;
-                let mut buf = vec![0u8; end.checked_sub(start)?];
-                file.read_exact_at(&mut buf, offset.checked_add(start as u64)?)
-                    .ok()?;
-                Cow::Owned(buf)
-            }
-            #[cfg(not(unix))]
-            Records::File { .. } => return None,
-        };
+        let start = self.word(n)? as usize;
+        let end = self.word(n + 1)? as usize;
+        let bytes = self.store.read(
+            self.shape.body_bytes().checked_add(start)?,
+            end.checked_sub(start)?,
+        )?;
         if checksum(&bytes) as u32 != self.word(self.shape.sums + n)? {
             return None;
         }
@@ -413,20 +538,22 @@ impl RuleTable {
 
     /// The rules that could match a call whose (lower-cased) text is
     /// `haystack`, ascending: those whose gram occurs in it, and those
-    /// with no literal.
-    pub(crate) fn candidates(&self, haystack: &[u8]) -> Vec<u32> {
+    /// with no literal. `None` if a block of the index it needed cannot be
+    /// read or fails its check.
+    pub(crate) fn candidates(&self, haystack: &[u8]) -> Option<Vec<u32>> {
         let shape = &self.shape;
-        let mut out: Vec<u32> = (0..shape.always)
-            .filter_map(|i| self.word(shape.always_at + i))
-            .collect();
-        let filter_at = self.base + shape.filter * 4;
+        let mut out = Vec::new();
+        for i in 0..shape.always {
+            out.push(self.word(shape.always_at + i)?);
+        }
+        let filter_at = self.base + FIELDS * 4;
         let filter: &[u8; FILTER_WORDS * 4] = match self
-            .bytes
+            .head
             .get(filter_at..filter_at + FILTER_WORDS * 4)
             .and_then(|f| f.try_into().ok())
         {
             Some(filter) if shape.entries > 0 => filter,
-            _ => return out,
+            _ => return Some(out),
         };
         // Bit `b` of the little-endian words is bit `b % 8` of byte `b / 8`.
         // A bit is below 2^FILTER_BITS, so its byte is always in the array.
@@ -434,19 +561,10 @@ impl RuleTable {
             let bit = filter_bit(gram);
             filter[bit >> 3] >> (bit & 7) & 1 == 1
         };
+        let mut intact = true;
         let mut look = |gram: u32| {
-            let b = bucket(gram, shape.shift);
-            let (Some(from), Some(to)) =
-                (self.word(shape.starts + b), self.word(shape.starts + b + 1))
-            else {
-                return;
-            };
-            for e in from as usize..(to as usize).min(shape.entries) {
-                if self.word(shape.grams + 2 * e) == Some(gram) {
-                    if let Some(rule) = self.word(shape.grams + 2 * e + 1) {
-                        out.push(rule);
-                    }
-                }
+            if self.look(gram, &mut out).is_none() {
+                intact = false;
             }
         };
         // Each gram is the last one shifted by a byte: no slice per window.
@@ -470,9 +588,26 @@ impl RuleTable {
                 }
             }
         }
+        if !intact {
+            return None;
+        }
         out.sort_unstable();
         out.dedup();
-        out
+        Some(out)
+    }
+
+    /// Adds the rules indexed by `gram` to `out`.
+    fn look(&self, gram: u32, out: &mut Vec<u32>) -> Option<()> {
+        let shape = &self.shape;
+        let b = bucket(gram, shape.shift);
+        let from = self.word(shape.starts + b)? as usize;
+        let to = (self.word(shape.starts + b + 1)? as usize).min(shape.entries);
+        for e in from..to {
+            if self.word(shape.grams + 2 * e)? == gram {
+                out.push(self.word(shape.grams + 2 * e + 1)?);
+            }
+        }
+        Some(())
     }
 }
 
@@ -518,7 +653,7 @@ mod tests {
         ];
         for text in texts {
             let haystack = text.to_ascii_lowercase();
-            let found = table.candidates(haystack.as_bytes());
+            let found = table.candidates(haystack.as_bytes()).expect("in memory");
             for n in 0..table.len() {
                 let record = table.record(n).expect("a fresh record reads");
                 let literal = record.literal();
@@ -546,15 +681,15 @@ mod tests {
             table.record(1).and_then(|r| r.rule()),
             Some(rules[1].clone())
         );
-        let (index, records) = table.parts().expect("compiled in memory");
-        let mut flipped = records.to_vec();
-        flipped[3] ^= 4;
-        let copy = RuleTable::from_parts(index.to_vec(), 0, Records::Memory(flipped))
+        let (directory, tail) = table.parts().expect("compiled in memory");
+        let mut flipped = tail.to_vec();
+        flipped[table.shape.body_bytes() + 3] ^= 4;
+        let copy = RuleTable::from_parts(directory.to_vec(), 0, Store::Memory(flipped))
             .expect("the index still fits");
         assert!(copy.record(0).is_none());
         assert!(copy.record(1).is_some());
-        // An index cut short does not fit.
-        let short = index[..index.len() - 4].to_vec();
-        assert!(RuleTable::from_parts(short, 0, Records::Memory(records.to_vec())).is_none());
+        // A directory cut short does not fit.
+        let short = directory[..directory.len() - 4].to_vec();
+        assert!(RuleTable::from_parts(short, 0, Store::Memory(tail.to_vec())).is_none());
     }
 }

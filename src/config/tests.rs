@@ -47,8 +47,8 @@ fn temp_dir(tag: &str) -> PathBuf {
 /// `FORMAT_VERSION` and the SHA-256 of the representative policies' cached
 /// bytes when it was last bumped.
 const RECORDED_LAYOUT: (u32, &str) = (
-    15,
-    "beb58152282bfb1b94af18c59e32eeb1dd19aff700fa71fdc3aa972377dad957",
+    16,
+    "68bce579747e01525592d7d5d999ce92722647fa30f226100f1f030036ab7ea0",
 );
 
 fn representative_sources() -> Vec<SourceInfo> {
@@ -327,7 +327,14 @@ fn mangled_cache_entries_are_refused_without_panicking() {
         let read = read_cached(&path, &seal, &key, vouched).map(|p| p.rules());
         assert_eq!(read, Some(twenty_rules()));
     }
-    let rules_start = good.len() - rules.len();
+    let tail_start = good.len() - rules.len();
+    // The tail is the index's body, then the records, the first rule's
+    // (`tool0`, after its length) first.
+    let rules_start = good
+        .windows(7)
+        .position(|w| w == b"\x05\x00tool0")
+        .expect("the first record");
+    assert!(rules_start > tail_start);
 
     let mangled = dir.join("mangled.bin");
     for cut in 0..good.len() {
@@ -346,8 +353,15 @@ fn mangled_cache_entries_are_refused_without_panicking() {
         // Changed, it is another file than the one vouched for: refused.
         assert!(read_cached(&mangled, &seal, &key, false).is_none());
         if let Some(policy) = read_cached(&mangled, &seal, &key, true) {
-            // Only the rule bytes are left unchecked until a rule is read.
-            assert!(policy.rules().len() >= 19);
+            // The header and head are checked on every read (but for the
+            // tag, checked only when no stamp vouches); the tail is checked
+            // a block or a rule at a time as it is read: a rule is lost
+            // with its block, never misread.
+            let read = policy.rules();
+            if at < tail_start {
+                assert_eq!(read.len(), 20, "byte {at}");
+            }
+            assert!(read.iter().all(|r| twenty_rules().contains(r)));
         }
     }
     // Every bit of every rule, rotten where the fingerprint cannot see:
@@ -395,8 +409,6 @@ fn shell(command: &str) -> Subjects {
 /// change bincode still decodes, which only the rule's checksum can tell
 /// once a stamp vouches for the file as it is (as for bit rot, which
 /// leaves the file's times alone).
-/// The last occurrence, since the head (read before any rule, and
-/// checksummed whole) holds the rules' literals too.
 fn rot(file: &Path, text: &[u8]) {
     let mut bytes = fs::read(file).unwrap();
     let at = bytes
@@ -439,6 +451,38 @@ fn a_rotten_cached_rule_is_recompiled_for_matching() {
     // The head's settings and problems are still the ones answered with.
     assert!(loaded.policy.problems.is_empty());
     assert_eq!(load::load(&locations, None).cache, CacheStatus::Hit);
+    fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn a_rotten_block_of_the_cached_index_is_recompiled_for_matching() {
+    let (root, locations) = world("recover-index");
+    let file = load::load(&locations, None)
+        .cache_file
+        .expect("a cache file");
+    let good = fs::read(&file).unwrap();
+    // The index's body ends where the first record (its literal's length,
+    // then `git push`) starts.
+    let mut bytes = good.clone();
+    let records = bytes
+        .windows(10)
+        .position(|w| w == b"\x08\x00git push")
+        .expect("the rule is cached");
+    bytes[records - 1] ^= 1;
+    fs::write(&file, &bytes).unwrap();
+    load::vouch_for_the_cache_as_it_is(&locations);
+    let mut loaded = load::load(&locations, None);
+    assert_eq!(loaded.cache, CacheStatus::Hit);
+    // A call no rule's gram occurs in reads nothing of the body.
+    assert!(loaded.policy.matches(&shell("ls")).is_empty());
+    loaded.refresh_cache_status();
+    assert_eq!(loaded.cache, CacheStatus::Hit);
+    let found = loaded.policy.matches(&shell("git push origin main"));
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].spec.id, "config.deny-1");
+    loaded.refresh_cache_status();
+    assert_eq!(loaded.cache, CacheStatus::Rebuilt);
+    assert_eq!(fs::read(&file).unwrap(), good, "the cache is rewritten");
     fs::remove_dir_all(&root).unwrap();
 }
 
