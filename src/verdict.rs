@@ -361,13 +361,8 @@ impl Verdict {
                 path,
                 unresolved,
             } => {
-                let (judged, problem, close) = match unresolved {
-                    Some(problem) => (" (judged as written: ", problem.as_str(), ")"),
-                    None => ("", "", ""),
-                };
-                let opening = [
-                    lead, ": `", &quoted(), "` ", access, " ", path, judged, problem, close, ", ",
-                ];
+                let quoted = quoted();
+                let opening = path_opening(lead, &quoted, access, path, unresolved.as_deref());
                 rule_finding(&opening, category, why, id)
             }
             Reason::Limit(limit) => {
@@ -384,30 +379,12 @@ impl Verdict {
                 rule,
                 description,
                 origin,
-            } => {
-                let about = if description.is_empty() {
-                    String::new()
-                } else {
-                    format!(": {description}")
-                };
-                format!(
-                    "{lead}: `{}` matches your {kind} rule {id} {rule}{about} (from {origin}).",
-                    quoted()
-                )
-            }
+            } => your_rule_finding(lead, &quoted(), kind, id, rule, description, origin),
             Reason::Pattern {
                 rule,
                 description,
                 origin,
-            } => format!(
-                "{lead}: `{}` matches your pattern {id} ({rule}): {} (from {origin}).",
-                quoted(),
-                if description.is_empty() {
-                    "no description"
-                } else {
-                    description
-                }
-            ),
+            } => your_pattern_finding(lead, &quoted(), id, rule, description, origin),
             Reason::Exempted { category } => format!(
                 "{lead}: `{}` is {category}, a category your command_allowlist approves.",
                 quoted()
@@ -635,6 +612,64 @@ fn leads_text(leads: &[(String, String)]) -> String {
         out.push(')');
     }
     out
+}
+
+/// The opening of a path rule's finding, up to its category: "Lead:
+/// `subject` writes PATH, ", saying the path was judged as written, and
+/// why, where it could not be resolved.
+fn path_opening<'a>(
+    lead: &'a str,
+    quoted: &'a str,
+    access: &'a str,
+    path: &'a str,
+    unresolved: Option<&'a str>,
+) -> [&'a str; 11] {
+    let (judged, problem, close) = match unresolved {
+        Some(problem) => (" (judged as written: ", problem, ")"),
+        None => ("", "", ""),
+    };
+    [
+        lead, ": `", quoted, "` ", access, " ", path, judged, problem, close, ", ",
+    ]
+}
+
+/// The finding of a rule of yours (`kind` allow, ask or block) that
+/// decided: its id, its text, what it says it is for, and where it is from.
+fn your_rule_finding(
+    lead: &str,
+    quoted: &str,
+    kind: &str,
+    id: &str,
+    rule: &str,
+    description: &str,
+    origin: &str,
+) -> String {
+    let about = if description.is_empty() {
+        String::new()
+    } else {
+        format!(": {description}")
+    };
+    format!("{lead}: `{quoted}` matches your {kind} rule {id} {rule}{about} (from {origin}).")
+}
+
+/// The finding of one of your custom patterns (they ask): its id, its
+/// regex, its description, and where it is from.
+fn your_pattern_finding(
+    lead: &str,
+    quoted: &str,
+    id: &str,
+    rule: &str,
+    description: &str,
+    origin: &str,
+) -> String {
+    format!(
+        "{lead}: `{quoted}` matches your pattern {id} ({rule}): {} (from {origin}).",
+        if description.is_empty() {
+            "no description"
+        } else {
+            description
+        }
+    )
 }
 
 /// A built-in rule's finding: `opening`, then "category: why (warden rule
