@@ -120,22 +120,13 @@ fn claude_checks(homes: &Homes, checks: &mut Vec<Check>) {
             .fix("remove disableAllHooks from that file"),
         );
     }
-    let payload = |command: &str| claude_payload(command, None);
     // Your own allow rule for `git status`, if you wrote one, is the one
     // allow Claude Code may get; warden's own format says whether that is
     // what decided.
     let native = format!("{} --agent native", found.command);
-    let yours = run_hook(homes, &native, &payload("git status"))
+    let yours = run_hook(homes, &native, &claude_payload("git status", None))
         .is_ok_and(|v| v["action"] == "allow" && v["layer"] == "user");
-    round_trip(
-        homes,
-        agent,
-        &found.command,
-        &payload,
-        |v| decision(v) == Some("deny"),
-        |v| *v == json!({}) || (yours && decision(v) == Some("allow")),
-        checks,
-    );
+    claude_round_trip(homes, agent, &found.command, None, yours, checks);
 }
 
 fn codex_checks(homes: &Homes, checks: &mut Vec<Check>) {
@@ -151,14 +142,12 @@ fn codex_checks(homes: &Homes, checks: &mut Vec<Check>) {
             .fix(format!("{} (records trust through codex app-server), or approve the hook in Codex's hooks screen", install_fix(agent))),
         Err(why) => Check::new(Some(agent), Status::Warn, format!("could not ask Codex whether it trusts the hook: {why}")),
     });
-    let payload = |command: &str| claude_payload(command, Some("doctor-turn"));
-    round_trip(
+    claude_round_trip(
         homes,
         agent,
         &found.command,
-        &payload,
-        |v| decision(v) == Some("deny"),
-        |v| *v == json!({}),
+        Some("doctor-turn"),
+        false,
         checks,
     );
 }
@@ -483,6 +472,29 @@ fn claude_payload(command: &str, turn: Option<&str>) -> Value {
         payload["turn_id"] = turn.into();
     }
     payload
+}
+
+/// The round trip of a Claude-shaped hook (Claude Code's, Codex's, whose
+/// payload carries `turn`): refused is a deny, and no objection is `{}`, or
+/// an allow too where your own allow rule decides (`yours`).
+fn claude_round_trip(
+    homes: &Homes,
+    agent: Agent,
+    command: &str,
+    turn: Option<&str>,
+    yours: bool,
+    checks: &mut Vec<Check>,
+) {
+    let payload = |command: &str| claude_payload(command, turn);
+    round_trip(
+        homes,
+        agent,
+        command,
+        &payload,
+        |v| decision(v) == Some("deny"),
+        |v| *v == json!({}) || (yours && decision(v) == Some("allow")),
+        checks,
+    );
 }
 
 fn decision(v: &Value) -> Option<&str> {
