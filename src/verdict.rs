@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use line::Line;
 
+mod finding;
 mod line;
 
 /// What should happen to the tool call.
@@ -340,109 +341,6 @@ impl Verdict {
             )
     }
 
-    /// What the deciding layer found, opening with the final decision.
-    fn finding(&self) -> String {
-        let quoted = || clip(&self.subject, QUOTED_CHARS);
-        let lead = self.decision.lead();
-        let id = self.rule_id.as_deref().unwrap_or("");
-        match &self.reason {
-            Reason::BuiltIn {
-                category,
-                why,
-                leads,
-            } => {
-                let through = leads_text(leads);
-                rule_finding(&[lead, ": `", &quoted(), "`", &through, " is "], category, why, id)
-            }
-            Reason::Path {
-                category,
-                why,
-                access,
-                path,
-                unresolved,
-            } => {
-                let (judged, problem, close) = match unresolved {
-                    Some(problem) => (" (judged as written: ", problem.as_str(), ")"),
-                    None => ("", "", ""),
-                };
-                let opening = [
-                    lead, ": `", &quoted(), "` ", access, " ", path, judged, problem, close, ", ",
-                ];
-                rule_finding(&opening, category, why, id)
-            }
-            Reason::Limit(limit) => {
-                format!("{lead}: {limit}, so warden cannot tell what it would run.")
-            }
-            Reason::PolicyUnreadable { problem } => format!(
-                "{lead}: warden's policy could not be read ({problem}), and on_error is block; fix the file (see `warden why`) or set on_error."
-            ),
-            Reason::PolicyPartlyRead { problem } => format!(
-                "{lead}: warden's policy could not be fully read ({problem}), and on_error is ask."
-            ),
-            Reason::UserRule {
-                kind,
-                rule,
-                description,
-                origin,
-            } => {
-                let about = if description.is_empty() {
-                    String::new()
-                } else {
-                    format!(": {description}")
-                };
-                format!(
-                    "{lead}: `{}` matches your {kind} rule {id} {rule}{about} (from {origin}).",
-                    quoted()
-                )
-            }
-            Reason::Pattern {
-                rule,
-                description,
-                origin,
-            } => format!(
-                "{lead}: `{}` matches your pattern {id} ({rule}): {} (from {origin}).",
-                quoted(),
-                if description.is_empty() {
-                    "no description"
-                } else {
-                    description
-                }
-            ),
-            Reason::Exempted { category } => format!(
-                "{lead}: `{}` is {category}, a category your command_allowlist approves.",
-                quoted()
-            ),
-            Reason::YoloLifted { what } => format!(
-                "{lead}: `{}` matches {what}, but yolo is on (HERMES_YOLO_MODE or approvals.mode: off).",
-                quoted()
-            ),
-            Reason::Unnamed { why } => {
-                format!("{lead}: `{}` is not named by any rule, and {why}.", quoted())
-            }
-            Reason::Risk { risk, limit } => format!(
-                "{lead}: `{}` is {risk} risk, above approvals.auto_approve_up_to ({limit}).",
-                quoted()
-            ),
-            Reason::NoMatch { tool: None } => "No warden rule matched this command.".into(),
-            Reason::NoMatch { tool: Some(tool) } => {
-                format!("No warden rule matched this `{tool}` call.")
-            }
-            Reason::OtherEvent { event } => {
-                format!("warden only judges calls before a tool runs; `{event}` events pass.")
-            }
-            Reason::Unreadable { error } => format!(
-                "{lead}: warden could not read the tool call ({error}), so it fails closed."
-            ),
-            Reason::BadStart { error } => format!("warden was started wrongly: {error}"),
-            Reason::Internal { detail } => format!(
-                "{lead}: warden hit an internal error ({detail}), so it fails closed."
-            ),
-            Reason::Deadline { millis } => format!(
-                "{lead}: warden did not read and decide the call within its {millis} ms deadline (WARDEN_DEADLINE_MS), so it fails closed."
-            ),
-        }
-    }
-
     /// Renders the verdict as one line of JSON in `dialect` (no trailing newline).
     ///
     /// An allow reaches an agent only as no opinion ([`NO_OPINION`]), except
@@ -614,39 +512,6 @@ const ON_ASK_BLOCK: &str =
 /// What an agent gets when warden has no objection: nothing it acts on, so
 /// the agent's own permission checks decide as if there were no hook.
 pub const NO_OPINION: &str = "{}";
-
-/// Where the paths a rule judged lead, for after the quoted command:
-/// ``(where `r/` leads to `/`)``, ``(where `a` leads to `/x` and `b` to
-/// `/y`)``; nothing when they were judged as written.
-fn leads_text(leads: &[(String, String)]) -> String {
-    let mut out = String::new();
-    for (n, (written, leads_to)) in leads.iter().enumerate() {
-        out.push_str(match n {
-            0 => " (where `",
-            _ if n + 1 == leads.len() => " and `",
-            _ => ", `",
-        });
-        out.push_str(&clip(written, QUOTED_CHARS));
-        out.push_str(if n == 0 { "` leads to `" } else { "` to `" });
-        out.push_str(&clip(leads_to, QUOTED_CHARS));
-        out.push('`');
-    }
-    if !out.is_empty() {
-        out.push(')');
-    }
-    out
-}
-
-/// A built-in rule's finding: `opening`, then "category: why (warden rule
-/// id).", pieced together in a string allocated once (nearly every block
-/// and ask says one, and `format!` cost several times as much).
-fn rule_finding(opening: &[&str], category: &str, why: &str, id: &str) -> String {
-    let closing = [category, ": ", why, " (warden rule ", id, ")."];
-    let pieces = || opening.iter().chain(&closing);
-    let mut out = String::with_capacity(pieces().map(|p| p.len()).sum());
-    pieces().for_each(|p| out.push_str(p));
-    out
-}
 
 /// One line of text: control characters become spaces, and past `max`
 /// characters the rest is cut off with an ellipsis.

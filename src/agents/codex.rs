@@ -89,25 +89,9 @@ pub fn uninstall(homes: &Homes, options: &Options, report: &mut Report) {
     let found = read_found(&file);
     // The trust record names the hook's place in the file: find it first.
     let codex = homes.which("codex");
-    let keys: Vec<String> = match &codex {
+    let keys = match &codex {
         Some(codex) if !found.is_empty() && !options.dry_run => {
-            match AppServer::start(codex).and_then(|mut s| s.hooks_of(&file)) {
-                Ok(hooks) => found
-                    .iter()
-                    .filter_map(|f| listed(&hooks, &file, f))
-                    .map(|h| h.key.clone())
-                    .collect(),
-                Err(why) => {
-                    report.push(
-                        agent,
-                        Kind::Failed,
-                        format!(
-                            "could not ask codex app-server for the hook's trust record: {why}"
-                        ),
-                    );
-                    Vec::new()
-                }
-            }
+            trust_keys(codex, &file, &found, report)
         }
         _ => Vec::new(),
     };
@@ -127,9 +111,44 @@ pub fn uninstall(homes: &Homes, options: &Options, report: &mut Report) {
         );
         return;
     }
+    forget_trust(codex.as_deref(), &keys, &file, &found[0], report);
+}
+
+/// The keys of Codex's trust records of the warden hooks `found` in `file`,
+/// as codex app-server lists them; none, with the failure reported, when it
+/// cannot be asked.
+fn trust_keys(codex: &Path, file: &Path, found: &[Found], report: &mut Report) -> Vec<String> {
+    match AppServer::start(codex).and_then(|mut s| s.hooks_of(file)) {
+        Ok(hooks) => found
+            .iter()
+            .filter_map(|f| listed(&hooks, file, f))
+            .map(|h| h.key.clone())
+            .collect(),
+        Err(why) => {
+            report.push(
+                Agent::Codex,
+                Kind::Failed,
+                format!("could not ask codex app-server for the hook's trust record: {why}"),
+            );
+            Vec::new()
+        }
+    }
+}
+
+/// Removes Codex's trust records `keys` through codex app-server; without
+/// Codex (or with no key found) says what to remove by hand, where a record
+/// of the warden hook `first` is there.
+fn forget_trust(
+    codex: Option<&Path>,
+    keys: &[String],
+    file: &Path,
+    first: &Found,
+    report: &mut Report,
+) {
+    let agent = Agent::Codex;
     match codex {
         Some(codex) if !keys.is_empty() => {
-            let forgotten = AppServer::start(&codex).and_then(|mut s| {
+            let forgotten = AppServer::start(codex).and_then(|mut s| {
                 keys.iter().try_for_each(|k| s.forget(k))?;
                 s.tidy()
             });
@@ -154,7 +173,7 @@ pub fn uninstall(homes: &Homes, options: &Options, report: &mut Report) {
         }
         _ => {
             // Said only where the record is: install writes none without Codex.
-            let key = key(&file, &found[0]);
+            let key = key(file, first);
             let config = files::read_optional(&file.with_file_name("config.toml"));
             if config
                 .ok()

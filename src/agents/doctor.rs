@@ -8,9 +8,11 @@ use serde_json::{json, Value};
 
 use super::hooks_json::{self, Found};
 use super::json_doc;
-use super::{claude, codex, command_words, copilot, files, gemini, hermes, hermes_yaml, is_warden};
+use super::{claude, codex, command_words, copilot, files, gemini};
 use super::{hook_command, opencode, process};
 use super::{Agent, Homes};
+
+mod hermes_checks;
 
 /// How a check came out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,7 +89,7 @@ pub fn doctor(homes: &Homes, agents: &[Agent]) -> Vec<Check> {
     }
     for &agent in agents {
         match agent {
-            Agent::Hermes => hermes_checks(homes, &mut checks),
+            Agent::Hermes => hermes_checks::checks(homes, &mut checks),
             Agent::Claude => claude_checks(homes, &mut checks),
             Agent::Codex => codex_checks(homes, &mut checks),
             Agent::Gemini => gemini_checks(homes, &mut checks),
@@ -102,184 +104,10 @@ fn install_fix(agent: Agent) -> String {
     format!("warden install --agent {}", agent.name())
 }
 
-fn hermes_checks(homes: &Homes, checks: &mut Vec<Check>) {
-    let agent = Some(Agent::Hermes);
-    let mut add = |c: Check| checks.push(c);
-    let Some(home) = &homes.hermes_home else {
-        add(Check::new(
-            agent,
-            Status::Fail,
-            "HOME and HERMES_HOME are unset",
-        ));
-        return;
-    };
-    let config = hermes::config_file(home);
-    let text = files::read_optional(&config)
-        .ok()
-        .flatten()
-        .unwrap_or_default();
-    let entry = match hermes_yaml::hooks(&text) {
-        Err(shape) => {
-            add(Check::new(
-                agent,
-                Status::Fail,
-                format!("{}: {shape}", config.display()),
-            )
-            .fix(format!(
-                "{} (rewrites it as the list Hermes reads)",
-                install_fix(Agent::Hermes)
-            )));
-            return;
-        }
-        Ok(hooks) => match hooks.into_iter().find(|h| is_warden(&h.command)) {
-            None => {
-                add(Check::new(
-                    agent,
-                    Status::Fail,
-                    format!("warden is not registered in {}", config.display()),
-                )
-                .fix(install_fix(Agent::Hermes)));
-                return;
-            }
-            Some(entry) => entry,
-        },
-    };
-    let matcher = entry.matcher.as_deref().unwrap_or(".*");
-    add(if matches_tool(matcher, "terminal", true) {
-        Check::new(
-            agent,
-            Status::Pass,
-            format!(
-                "registered in {} for `{matcher}`: {}",
-                config.display(),
-                entry.command
-            ),
-        )
-    } else {
-        Check::new(
-            agent,
-            Status::Fail,
-            format!(
-                "registered in {}, but its matcher `{matcher}` misses the terminal tool",
-                config.display()
-            ),
-        )
-        .fix(install_fix(Agent::Hermes))
-    });
-    let managed = homes.hermes_managed.join("config.yaml");
-    if let Ok(Some(text)) = files::read_optional(&managed) {
-        if let Ok(hooks) = hermes_yaml::hooks(&text) {
-            if !hooks.is_empty() && !hooks.iter().any(|h| is_warden(&h.command)) {
-                add(Check::new(
-                    agent,
-                    Status::Fail,
-                    format!(
-                        "{} sets hooks.pre_tool_call without warden, and it replaces yours",
-                        managed.display()
-                    ),
-                )
-                .fix("ask the administrator to add warden's entry there"));
-            }
-        }
-    }
-    let cli_config = home.join("cli-config.yaml");
-    if let Ok(Some(text)) = files::read_optional(&cli_config) {
-        if hermes_yaml::hooks(&text).is_ok_and(|h| !h.is_empty()) {
-            add(Check::new(
-                agent,
-                Status::Warn,
-                format!(
-                    "{} has hooks, which Hermes never reads there",
-                    cli_config.display()
-                ),
-            )
-            .fix(install_fix(Agent::Hermes)));
-        }
-    }
-    let auto_accept = serde_yaml::from_str::<serde_yaml::Value>(&text)
-        .ok()
-        .and_then(|doc| {
-            doc.get("hooks_auto_accept")
-                .and_then(serde_yaml::Value::as_bool)
-        })
-        == Some(true);
-    add(
-        if hermes::has_consent(home, &entry.command) || auto_accept {
-            Check::new(agent, Status::Pass, "consent to run the hook is recorded")
-        } else {
-            Check::new(agent, Status::Fail, "no consent recorded: Hermes asks at its next start in a terminal, and skips the hook where no one can answer")
-            .fix("answer yes when Hermes asks, or: warden install --agent hermes --accept-hooks")
-        },
-    );
-    match hermes::probe(homes) {
-        Ok((program, support)) => {
-            let words = command_words(&entry.command);
-            // The hook's parser lets a later flag win; so does this.
-            let mut on_ask = None;
-            for (i, word) in words.iter().enumerate() {
-                if word == "--on-ask" {
-                    on_ask = words.get(i + 1).map(String::as_str);
-                } else if let Some(value) = word.strip_prefix("--on-ask=") {
-                    on_ask = Some(value);
-                }
-            }
-            let blocks_asks = on_ask == Some("block");
-            add(Check::new(
-                agent,
-                Status::Pass,
-                hermes::describe(&program, &support),
-            ));
-            if !support.approve && !blocks_asks {
-                add(Check::new(agent, Status::Fail, "this Hermes ignores approve, and the hook has no --on-ask block: what warden asks about runs unasked")
-                    .fix(install_fix(Agent::Hermes)));
-            } else if support.approve && blocks_asks {
-                add(Check::new(
-                    agent,
-                    Status::Warn,
-                    "this Hermes can ask, but the hook runs with --on-ask block: asks are blocked",
-                )
-                .fix(install_fix(Agent::Hermes)));
-            }
-            if support.fail_closed && entry.fail_closed != Some(true) {
-                add(Check::new(agent, Status::Fail, "this Hermes supports fail_closed, and the hook does not set it: a crash or timeout lets the call run")
-                    .fix(install_fix(Agent::Hermes)));
-            }
-        }
-        Err(why) => add(Check::new(
-            agent,
-            Status::Warn,
-            format!("could not ask Hermes what it supports: {why}"),
-        )),
-    }
-    if homes.hermes_safe_mode {
-        add(Check::new(
-            agent,
-            Status::Warn,
-            "HERMES_SAFE_MODE is set in this environment: Hermes started here runs no hook",
-        ));
-    }
-    let payload = |command: &str| {
-        json!({"hook_event_name": "pre_tool_call", "tool_name": "terminal",
-               "tool_input": {"command": command}, "session_id": "doctor", "cwd": "/tmp"})
-    };
-    round_trip(
-        homes,
-        Agent::Hermes,
-        &entry.command,
-        &payload,
-        |v| v["action"] == "block",
-        |v| !matches!(v["action"].as_str(), Some("block" | "approve")),
-        checks,
-    );
-}
-
 fn claude_checks(homes: &Homes, checks: &mut Vec<Check>) {
     let agent = Agent::Claude;
-    let Some(file) = claude::settings_file(homes) else {
-        checks.push(Check::new(Some(agent), Status::Fail, "HOME is unset"));
-        return;
-    };
-    let Some((doc, found)) = json_hooks(agent, &file, checks) else {
+    let file = claude::settings_file(homes);
+    let Some((file, doc, found)) = json_registered(agent, file, "HOME is unset", checks) else {
         return;
     };
     if doc.get("disableAllHooks").and_then(Value::as_bool) == Some(true) {
@@ -292,35 +120,20 @@ fn claude_checks(homes: &Homes, checks: &mut Vec<Check>) {
             .fix("remove disableAllHooks from that file"),
         );
     }
-    let payload = |command: &str| claude_payload(command, None);
     // Your own allow rule for `git status`, if you wrote one, is the one
     // allow Claude Code may get; warden's own format says whether that is
     // what decided.
     let native = format!("{} --agent native", found.command);
-    let yours = run_hook(homes, &native, &payload("git status"))
+    let yours = run_hook(homes, &native, &claude_payload("git status", None))
         .is_ok_and(|v| v["action"] == "allow" && v["layer"] == "user");
-    round_trip(
-        homes,
-        agent,
-        &found.command,
-        &payload,
-        |v| decision(v) == Some("deny"),
-        |v| *v == json!({}) || (yours && decision(v) == Some("allow")),
-        checks,
-    );
+    claude_round_trip(homes, agent, &found.command, None, yours, checks);
 }
 
 fn codex_checks(homes: &Homes, checks: &mut Vec<Check>) {
     let agent = Agent::Codex;
-    let Some(file) = codex::hooks_file(homes) else {
-        checks.push(Check::new(
-            Some(agent),
-            Status::Fail,
-            "HOME and CODEX_HOME are unset",
-        ));
-        return;
-    };
-    let Some((_, found)) = json_hooks(agent, &file, checks) else {
+    let file = codex::hooks_file(homes);
+    let unset = "HOME and CODEX_HOME are unset";
+    let Some((file, _, found)) = json_registered(agent, file, unset, checks) else {
         return;
     };
     checks.push(match codex::trusted(homes, &file, &found) {
@@ -329,29 +142,21 @@ fn codex_checks(homes: &Homes, checks: &mut Vec<Check>) {
             .fix(format!("{} (records trust through codex app-server), or approve the hook in Codex's hooks screen", install_fix(agent))),
         Err(why) => Check::new(Some(agent), Status::Warn, format!("could not ask Codex whether it trusts the hook: {why}")),
     });
-    let payload = |command: &str| claude_payload(command, Some("doctor-turn"));
-    round_trip(
+    claude_round_trip(
         homes,
         agent,
         &found.command,
-        &payload,
-        |v| decision(v) == Some("deny"),
-        |v| *v == json!({}),
+        Some("doctor-turn"),
+        false,
         checks,
     );
 }
 
 fn gemini_checks(homes: &Homes, checks: &mut Vec<Check>) {
     let agent = Agent::Gemini;
-    let Some(file) = gemini::settings_file(homes) else {
-        checks.push(Check::new(
-            Some(agent),
-            Status::Fail,
-            "HOME and GEMINI_CLI_HOME are unset",
-        ));
-        return;
-    };
-    let Some((doc, found)) = json_hooks(agent, &file, checks) else {
+    let file = gemini::settings_file(homes);
+    let unset = "HOME and GEMINI_CLI_HOME are unset";
+    let Some((file, doc, found)) = json_registered(agent, file, unset, checks) else {
         return;
     };
     if gemini::hooks_switched_off(&doc) {
@@ -408,16 +213,11 @@ fn copilot_checks(homes: &Homes, checks: &mut Vec<Check>) {
         return;
     };
     let mut add = |status, text: String| checks.push(Check::new(Some(agent), status, text));
-    let text = files::read_optional(&file)
-        .ok()
-        .flatten()
-        .unwrap_or_default();
-    let doc = match json_doc::parse(&text) {
+    let doc = match read_json(agent, &file) {
         Ok(doc) => doc,
-        Err(err) => {
-            let text = format!("{} is not valid JSON: {err}", file.display());
+        Err(check) => {
             let fix = format!("remove that file, then {}", install_fix(agent));
-            checks.push(Check::new(Some(agent), Status::Fail, text).fix(fix));
+            checks.push(check.fix(fix));
             return;
         }
     };
@@ -577,31 +377,52 @@ fn opencode_checks(homes: &Homes, checks: &mut Vec<Check>) {
     );
 }
 
+/// The agent's hooks `file`, its document and the warden handler in it,
+/// with the checks saying so; `None` where there is none to check further:
+/// no `file` (`unset` says why), not JSON, or warden not in it.
+fn json_registered(
+    agent: Agent,
+    file: Option<PathBuf>,
+    unset: &str,
+    checks: &mut Vec<Check>,
+) -> Option<(PathBuf, Value, Found)> {
+    let Some(file) = file else {
+        checks.push(Check::new(Some(agent), Status::Fail, unset));
+        return None;
+    };
+    let (doc, found) = json_hooks(agent, &file, checks)?;
+    Some((file, doc, found))
+}
+
+/// The JSON document in `file` (an absent or unreadable file reads as
+/// empty), or the failed check saying it is not JSON.
+fn read_json(agent: Agent, file: &Path) -> Result<Value, Check> {
+    let text = files::read_optional(file)
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    json_doc::parse(&text).map_err(|err| {
+        Check::new(
+            Some(agent),
+            Status::Fail,
+            format!("{} is not valid JSON: {err}", file.display()),
+        )
+    })
+}
+
 /// The warden handler in a Claude-shaped hooks file, with a check saying
 /// whether it is there and covers the shell tool.
-fn json_hooks(
-    agent: Agent,
-    file: &std::path::Path,
-    checks: &mut Vec<Check>,
-) -> Option<(Value, Found)> {
+fn json_hooks(agent: Agent, file: &Path, checks: &mut Vec<Check>) -> Option<(Value, Found)> {
     // Where each agent lists the hook, the name of its shell tool, and
     // whether it anchors a matcher (Gemini CLI searches with it).
     let (event, shell, anchored) = match agent {
         Agent::Gemini => (gemini::EVENT, "run_shell_command", false),
         _ => (hooks_json::PRE_TOOL_USE, "Bash", true),
     };
-    let text = files::read_optional(file)
-        .ok()
-        .flatten()
-        .unwrap_or_default();
-    let doc = match json_doc::parse(&text) {
+    let doc = match read_json(agent, file) {
         Ok(doc) => doc,
-        Err(err) => {
-            checks.push(Check::new(
-                Some(agent),
-                Status::Fail,
-                format!("{} is not valid JSON: {err}", file.display()),
-            ));
+        Err(check) => {
+            checks.push(check);
             return None;
         }
     };
@@ -651,6 +472,29 @@ fn claude_payload(command: &str, turn: Option<&str>) -> Value {
         payload["turn_id"] = turn.into();
     }
     payload
+}
+
+/// The round trip of a Claude-shaped hook (Claude Code's, Codex's, whose
+/// payload carries `turn`): refused is a deny, and no objection is `{}`, or
+/// an allow too where your own allow rule decides (`yours`).
+fn claude_round_trip(
+    homes: &Homes,
+    agent: Agent,
+    command: &str,
+    turn: Option<&str>,
+    yours: bool,
+    checks: &mut Vec<Check>,
+) {
+    let payload = |command: &str| claude_payload(command, turn);
+    round_trip(
+        homes,
+        agent,
+        command,
+        &payload,
+        |v| decision(v) == Some("deny"),
+        |v| *v == json!({}) || (yours && decision(v) == Some("allow")),
+        checks,
+    );
 }
 
 fn decision(v: &Value) -> Option<&str> {

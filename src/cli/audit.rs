@@ -11,30 +11,7 @@ use crate::error::Error;
 
 pub(super) fn run(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome, Error> {
     let mut stderr = String::new();
-    let log = match parsed.value("--file") {
-        Some(file) => Log {
-            path: PathBuf::from(file),
-            max_bytes: u64::MAX,
-            keep: crate::config::model::AuditSettings::MAX_KEEP,
-        },
-        None => {
-            let cwd = super::policy::current_dir(parsed);
-            let (options, _, locations) = env.options(cwd.as_deref(), &mut stderr);
-            let settings = &options.policy.settings;
-            env.audit_log(settings, &locations).ok_or_else(|| {
-                Error::Usage(match &settings.audit {
-                    Some(audit) if !audit.file => {
-                        "the audit log file is off (`audit.file: false`): \
-                         decisions go only to syslog (or name a log with --file)"
-                            .into()
-                    }
-                    _ => "no audit log is configured: add `audit: {}` to \
-                          ~/.config/warden/config.yaml (or name a log with --file)"
-                        .into(),
-                })
-            })?
-        }
-    };
+    let log = chosen_log(parsed, env, &mut stderr)?;
     let since = match parsed.value("--since") {
         Some(value) => {
             Some(audit::since(value, std::time::SystemTime::now()).map_err(Error::Usage)?)
@@ -92,6 +69,36 @@ pub(super) fn run(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome,
         code: 0,
         audit: None,
     })
+}
+
+/// The log to read: the file `--file` names (read whatever its size), or
+/// the one the policy that applies in --cwd configures; what loading that
+/// policy had to say goes to `stderr`.
+fn chosen_log(parsed: &Parsed, env: &Env, stderr: &mut String) -> Result<Log, Error> {
+    match parsed.value("--file") {
+        Some(file) => Ok(Log {
+            path: PathBuf::from(file),
+            max_bytes: u64::MAX,
+            keep: crate::config::model::AuditSettings::MAX_KEEP,
+        }),
+        None => {
+            let cwd = super::policy::current_dir(parsed);
+            let (options, _, locations) = env.options(cwd.as_deref(), stderr);
+            let settings = &options.policy.settings;
+            env.audit_log(settings, &locations).ok_or_else(|| {
+                Error::Usage(match &settings.audit {
+                    Some(audit) if !audit.file => {
+                        "the audit log file is off (`audit.file: false`): \
+                         decisions go only to syslog (or name a log with --file)"
+                            .into()
+                    }
+                    _ => "no audit log is configured: add `audit: {}` to \
+                          ~/.config/warden/config.yaml (or name a log with --file)"
+                        .into(),
+                })
+            })
+        }
+    }
 }
 
 fn tail(entries: &[&audit::Entry], json: bool, style: Style) -> String {

@@ -21,105 +21,28 @@ struct Failure {
     got: String,
 }
 
+/// How the checks came out: how many passed, and each that failed, in the
+/// order they ran.
+#[derive(Default)]
+struct Tally {
+    passed: usize,
+    failures: Vec<Failure>,
+}
+
 pub(super) fn run(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome, Error> {
     let cwd = current_dir(parsed);
-    let mut failures = Vec::new();
-    let mut passed = 0usize;
-
-    // Built-in rules: each hit decided by its rule, no miss by it.
-    let bare = Options::default();
-    for rule in rules::all() {
-        for hit in rule.hits {
-            let v = engine::evaluate_command(hit, &bare);
-            if v.rule_id.as_deref() == Some(rule.id) && v.decision == rule.decision {
-                passed += 1;
-            } else {
-                failures.push(Failure {
-                    at: rule.id.to_string(),
-                    what: hit.to_string(),
-                    want: format!("{} by {}", rule.decision.as_str(), rule.id),
-                    got: got(&v),
-                });
-            }
-        }
-        for miss in rule.misses {
-            let v = engine::evaluate_command(miss, &bare);
-            if v.rule_id.as_deref() == Some(rule.id) {
-                failures.push(Failure {
-                    at: rule.id.to_string(),
-                    what: miss.to_string(),
-                    want: format!("not {}", rule.id),
-                    got: got(&v),
-                });
-            } else {
-                passed += 1;
-            }
-        }
-    }
-
-    // Your rules: the loader runs their examples and reports the ones that misbehave.
-    let vetted = env.vetted(cwd.as_deref());
-    let linted = load::lint(&vetted.locations, cwd.as_deref().map(Path::new));
-    let examples: usize = linted
-        .rules()
-        .iter()
-        .map(|r| r.hits.len() + r.misses.len())
-        .sum();
-    let misbehaving: Vec<&String> = linted
-        .problems
-        .iter()
-        .filter(|p| p.contains(": example `"))
-        .collect();
-    passed += examples.saturating_sub(misbehaving.len());
-    for problem in &misbehaving {
-        failures.push(Failure {
-            at: "your rules".into(),
-            what: problem.trim_start_matches("warden: ").to_string(),
-            want: String::new(),
-            got: String::new(),
-        });
-    }
+    let mut tally = Tally::default();
+    builtin_examples(&mut tally);
+    your_examples(env, cwd.as_deref(), &mut tally);
 
     // Case files, judged with the policy that applies in --cwd.
     let mut stderr = String::new();
     let options = env.options(cwd.as_deref(), &mut stderr).0;
     for file in &parsed.operands {
-        let text = std::fs::read_to_string(file).map_err(|source| Error::Io {
-            what: file.clone(),
-            source,
-        })?;
-        for (n, line) in text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-        {
-            let at = format!("{file}:{}", n + 1);
-            match case(line, cwd.as_deref()) {
-                Ok((call, want, what)) => {
-                    let v = engine::evaluate(&call, &options);
-                    let decided = v.decision.as_str();
-                    // A block is never weaker than the ask a case expects.
-                    if decided == want || (want == "ask" && decided == "block") {
-                        passed += 1;
-                    } else {
-                        failures.push(Failure {
-                            at,
-                            what,
-                            want,
-                            got: got(&v),
-                        });
-                    }
-                }
-                Err(why) => failures.push(Failure {
-                    at,
-                    what: why,
-                    want: "a case".into(),
-                    got: "an unreadable line".into(),
-                }),
-            }
-        }
+        case_file(file, cwd.as_deref(), &options, &mut tally)?;
     }
 
+    let Tally { passed, failures } = tally;
     let mut out = String::new();
     let style = env.style();
     if !failures.is_empty() {
@@ -153,6 +76,109 @@ pub(super) fn run(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome,
         code: i32::from(!failures.is_empty()),
         audit: None,
     })
+}
+
+/// Built-in rules: each hit decided by its rule, no miss by it.
+fn builtin_examples(tally: &mut Tally) {
+    let bare = Options::default();
+    for rule in rules::all() {
+        for hit in rule.hits {
+            let v = engine::evaluate_command(hit, &bare);
+            if v.rule_id.as_deref() == Some(rule.id) && v.decision == rule.decision {
+                tally.passed += 1;
+            } else {
+                tally.failures.push(Failure {
+                    at: rule.id.to_string(),
+                    what: hit.to_string(),
+                    want: format!("{} by {}", rule.decision.as_str(), rule.id),
+                    got: got(&v),
+                });
+            }
+        }
+        for miss in rule.misses {
+            let v = engine::evaluate_command(miss, &bare);
+            if v.rule_id.as_deref() == Some(rule.id) {
+                tally.failures.push(Failure {
+                    at: rule.id.to_string(),
+                    what: miss.to_string(),
+                    want: format!("not {}", rule.id),
+                    got: got(&v),
+                });
+            } else {
+                tally.passed += 1;
+            }
+        }
+    }
+}
+
+/// Your rules: the loader runs their examples and reports the ones that
+/// misbehave; the rest passed.
+fn your_examples(env: &Env, cwd: Option<&str>, tally: &mut Tally) {
+    let vetted = env.vetted(cwd);
+    let linted = load::lint(&vetted.locations, cwd.map(Path::new));
+    let examples: usize = linted
+        .rules()
+        .iter()
+        .map(|r| r.hits.len() + r.misses.len())
+        .sum();
+    let misbehaving: Vec<&String> = linted
+        .problems
+        .iter()
+        .filter(|p| p.contains(": example `"))
+        .collect();
+    tally.passed += examples.saturating_sub(misbehaving.len());
+    for problem in &misbehaving {
+        tally.failures.push(Failure {
+            at: "your rules".into(),
+            what: problem.trim_start_matches("warden: ").to_string(),
+            want: String::new(),
+            got: String::new(),
+        });
+    }
+}
+
+/// Each non-blank line of the case file `file`, judged with `options`.
+fn case_file(
+    file: &str,
+    cwd: Option<&str>,
+    options: &Options,
+    tally: &mut Tally,
+) -> Result<(), Error> {
+    let text = std::fs::read_to_string(file).map_err(|source| Error::Io {
+        what: file.to_string(),
+        source,
+    })?;
+    for (n, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let at = format!("{file}:{}", n + 1);
+        match case(line, cwd) {
+            Ok((call, want, what)) => {
+                let v = engine::evaluate(&call, options);
+                let decided = v.decision.as_str();
+                // A block is never weaker than the ask a case expects.
+                if decided == want || (want == "ask" && decided == "block") {
+                    tally.passed += 1;
+                } else {
+                    tally.failures.push(Failure {
+                        at,
+                        what,
+                        want,
+                        got: got(&v),
+                    });
+                }
+            }
+            Err(why) => tally.failures.push(Failure {
+                at,
+                what: why,
+                want: "a case".into(),
+                got: "an unreadable line".into(),
+            }),
+        }
+    }
+    Ok(())
 }
 
 /// A verdict as the report shows it: `ask by git.reset-hard`.

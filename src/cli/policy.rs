@@ -6,7 +6,7 @@ use std::path::Path;
 use super::args::Parsed;
 use super::{hook, Env, Io, Outcome};
 use crate::agents::{Check, Status};
-use crate::config::load::{self, CacheStatus};
+use crate::config::load::{self, CacheStatus, Loaded};
 use crate::config::policy::Policy;
 use crate::engine::{self, Explanation, OnAsk, Options};
 use crate::error::Error;
@@ -428,42 +428,8 @@ pub(super) fn health(parsed: &Parsed, env: &Env) -> Vec<Check> {
         .fix("warden lint (shows every problem with file:line)"),
     });
     let loaded = load::load(&vetted.locations, cwd);
-    let file = loaded.cache_file.as_deref();
-    checks.push(match &loaded.cache {
-        CacheStatus::Unwritable(_) => Check::new(
-            None,
-            Status::Warn,
-            format!("cache: {}", cache_line(&loaded.cache, file)),
-        )
-        .fix("make the cache directory writable (verdicts are the same, only slower)"),
-        status => Check::new(
-            None,
-            Status::Pass,
-            format!("cache: {}", cache_line(status, file)),
-        ),
-    });
-    let enforced: Vec<&String> = loaded
-        .notes
-        .iter()
-        .filter(|n| n.contains("stays enforced"))
-        .collect();
-    checks.push(match enforced.first() {
-        None => Check::new(
-            None,
-            Status::Pass,
-            "ledger consistent with the policy files",
-        ),
-        Some(first) => Check::new(
-            None,
-            Status::Warn,
-            format!(
-                "{} protected rule(s) enforced from the ledger: {}",
-                enforced.len(),
-                first.trim_start_matches("warden: ")
-            ),
-        )
-        .fix("restore the rule, or accept the change with `warden bless` from a terminal"),
-    });
+    checks.push(cache_check(&loaded));
+    checks.push(ledger_check(&loaded));
     let syslog = loaded.policy.settings.audit.as_ref();
     checks.extend(syslog.and_then(|a| a.syslog.as_ref()).map(syslog_check));
     // An allow that reaches past the project is a choice only the person
@@ -481,6 +447,52 @@ pub(super) fn health(parsed: &Parsed, env: &Env) -> Vec<Check> {
     }
     checks.extend(super::standing::checks(&policy, env, &vetted));
     checks
+}
+
+/// Whether the compiled policy's cache could be written: without it every
+/// call compiles the policy again, with the same verdicts.
+fn cache_check(loaded: &Loaded) -> Check {
+    let file = loaded.cache_file.as_deref();
+    match &loaded.cache {
+        CacheStatus::Unwritable(_) => Check::new(
+            None,
+            Status::Warn,
+            format!("cache: {}", cache_line(&loaded.cache, file)),
+        )
+        .fix("make the cache directory writable (verdicts are the same, only slower)"),
+        status => Check::new(
+            None,
+            Status::Pass,
+            format!("cache: {}", cache_line(status, file)),
+        ),
+    }
+}
+
+/// Whether the ledger agrees with the policy files: a protected rule that
+/// was weakened or removed by hand stays enforced from the ledger.
+fn ledger_check(loaded: &Loaded) -> Check {
+    let enforced: Vec<&String> = loaded
+        .notes
+        .iter()
+        .filter(|n| n.contains("stays enforced"))
+        .collect();
+    match enforced.first() {
+        None => Check::new(
+            None,
+            Status::Pass,
+            "ledger consistent with the policy files",
+        ),
+        Some(first) => Check::new(
+            None,
+            Status::Warn,
+            format!(
+                "{} protected rule(s) enforced from the ledger: {}",
+                enforced.len(),
+                first.trim_start_matches("warden: ")
+            ),
+        )
+        .fix("restore the rule, or accept the change with `warden bless` from a terminal"),
+    }
 }
 
 /// Whether the syslog daemon the audit settings name is there to receive.

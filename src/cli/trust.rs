@@ -5,7 +5,7 @@
 //! changing the policy, so `add`, `remove` and `init` need a terminal, and
 //! the floor blocks them from an agent's tool calls (`hardline.guard-tamper`).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 
@@ -59,39 +59,7 @@ pub(super) fn run(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome,
                 serde_json::to_string_pretty(rule).unwrap_or_else(|_| rule.to_string())
             )
         }
-        "add" => {
-            let decision = parsed
-                .value("--decision")
-                .ok_or_else(|| Error::Usage("add needs --decision allow|ask|deny".into()))?;
-            let priority: i64 = match parsed.value("--priority") {
-                Some(p) => p
-                    .parse()
-                    .map_err(|_| Error::Usage(format!("--priority must be a number, not `{p}`")))?,
-                None => 50,
-            };
-            let id = match parsed.value("--id") {
-                Some(id) => id.to_string(),
-                None => (1..)
-                    .map(|n| format!("trust-{n}"))
-                    .find(|id| find(&rules, id).is_none())
-                    .unwrap_or_default(),
-            };
-            if find(&rules, &id).is_some() {
-                return Err(Error::Usage(format!("{shown} already has a rule `{id}`")));
-            }
-            let rule = json!({
-                "id": id,
-                "tool": parsed.value("--tool").unwrap_or("*"),
-                "pattern": parsed.value("--pattern").unwrap_or("*"),
-                "scope": parsed.value("--scope").unwrap_or("everywhere"),
-                "decision": decision,
-                "priority": priority,
-            });
-            let shown_rule = line(&rule);
-            rules.push(rule);
-            write(&path, &rules)?;
-            format!("added to {shown}: {shown_rule}\n")
-        }
+        "add" => add(parsed, &path, &shown, rules)?,
         "remove" => {
             let id = parsed
                 .value("--id")
@@ -104,25 +72,7 @@ pub(super) fn run(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome,
             write(&path, &rules)?;
             format!("removed `{id}` from {shown}\n")
         }
-        _ => {
-            if !rules.is_empty() {
-                return Err(Error::Usage(format!(
-                    "{shown} already has {} rules; init only starts an empty file",
-                    rules.len()
-                )));
-            }
-            let rules: Vec<Value> = STARTER
-                .iter()
-                .map(|(id, tool, pattern)| {
-                    json!({"id": id, "tool": tool, "pattern": pattern, "scope": "everywhere", "decision": "allow", "priority": 50})
-                })
-                .collect();
-            write(&path, &rules)?;
-            format!(
-                "wrote {shown} with {} read-only rules; `warden trust list` shows them\n",
-                rules.len()
-            )
-        }
+        _ => init(&path, &shown, &rules)?,
     };
     Ok(Outcome {
         stdout,
@@ -130,6 +80,64 @@ pub(super) fn run(parsed: &Parsed, env: &Env, _: &mut Io<'_>) -> Result<Outcome,
         code: 0,
         audit: None,
     })
+}
+
+/// `add`: a rule built from the flags (`--decision` required; an `id` of
+/// the first free `trust-N` unless given) appended to the file.
+fn add(parsed: &Parsed, path: &Path, shown: &str, mut rules: Vec<Value>) -> Result<String, Error> {
+    let decision = parsed
+        .value("--decision")
+        .ok_or_else(|| Error::Usage("add needs --decision allow|ask|deny".into()))?;
+    let priority: i64 = match parsed.value("--priority") {
+        Some(p) => p
+            .parse()
+            .map_err(|_| Error::Usage(format!("--priority must be a number, not `{p}`")))?,
+        None => 50,
+    };
+    let id = match parsed.value("--id") {
+        Some(id) => id.to_string(),
+        None => (1..)
+            .map(|n| format!("trust-{n}"))
+            .find(|id| find(&rules, id).is_none())
+            .unwrap_or_default(),
+    };
+    if find(&rules, &id).is_some() {
+        return Err(Error::Usage(format!("{shown} already has a rule `{id}`")));
+    }
+    let rule = json!({
+        "id": id,
+        "tool": parsed.value("--tool").unwrap_or("*"),
+        "pattern": parsed.value("--pattern").unwrap_or("*"),
+        "scope": parsed.value("--scope").unwrap_or("everywhere"),
+        "decision": decision,
+        "priority": priority,
+    });
+    let shown_rule = line(&rule);
+    rules.push(rule);
+    write(path, &rules)?;
+    Ok(format!("added to {shown}: {shown_rule}\n"))
+}
+
+/// `init`: an empty or missing file started with the read-only `STARTER`
+/// rules; a file that has rules is left alone.
+fn init(path: &Path, shown: &str, rules: &[Value]) -> Result<String, Error> {
+    if !rules.is_empty() {
+        return Err(Error::Usage(format!(
+            "{shown} already has {} rules; init only starts an empty file",
+            rules.len()
+        )));
+    }
+    let rules: Vec<Value> = STARTER
+        .iter()
+        .map(|(id, tool, pattern)| {
+            json!({"id": id, "tool": tool, "pattern": pattern, "scope": "everywhere", "decision": "allow", "priority": 50})
+        })
+        .collect();
+    write(path, &rules)?;
+    Ok(format!(
+        "wrote {shown} with {} read-only rules; `warden trust list` shows them\n",
+        rules.len()
+    ))
 }
 
 /// `~/.hermes/trust.json`, or under `HERMES_HOME`.

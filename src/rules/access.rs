@@ -138,22 +138,7 @@ pub fn hermes_categories() -> Vec<&'static str> {
 /// Unknown programs give only their redirections.
 pub fn file_uses(cmd: &Command) -> Vec<FileUse<'_>> {
     let mut u = Uses(Vec::new());
-    for r in cmd.redirects.iter().filter(|r| !r.target.is_empty()) {
-        // `<>` arrives as a read: the analysis does not tell it from `<`.
-        let (access, how) = match r.op {
-            RedirectOp::Write | RedirectOp::Append => (Access::Write, How::Redirect),
-            RedirectOp::Read => (Access::Read, How::Read),
-            RedirectOp::Here => continue,
-        };
-        // Here `-` is a file of that name: only fd duplications mean a stream, and those are gone.
-        let path = r.target.as_str().into();
-        u.0.push(FileUse {
-            path,
-            access,
-            how,
-            inside: None,
-        });
-    }
+    redirected(cmd, &mut u);
     let args = &cmd.args;
     match cmd.program.as_str() {
         "cp" | "mv" | "install" | "ln" | "rsync" | "scp" => copy(cmd, &mut u),
@@ -216,6 +201,27 @@ pub fn file_uses(cmd: &Command) -> Vec<FileUse<'_>> {
         }
     }
     u.0
+}
+
+/// The files `cmd`'s redirections read and write (a here-document or
+/// here-string names none).
+fn redirected<'c>(cmd: &'c Command, u: &mut Uses<'c>) {
+    for r in cmd.redirects.iter().filter(|r| !r.target.is_empty()) {
+        // `<>` arrives as a read: the analysis does not tell it from `<`.
+        let (access, how) = match r.op {
+            RedirectOp::Write | RedirectOp::Append => (Access::Write, How::Redirect),
+            RedirectOp::Read => (Access::Read, How::Read),
+            RedirectOp::Here => continue,
+        };
+        // Here `-` is a file of that name: only fd duplications mean a stream, and those are gone.
+        let path = r.target.as_str().into();
+        u.0.push(FileUse {
+            path,
+            access,
+            how,
+            inside: None,
+        });
+    }
 }
 
 /// (short option, long option, how) for an option whose value is a file;

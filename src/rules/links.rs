@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 
 use super::access::landings;
-use super::opts::{parse_opts, Spec, MODE};
+use super::opts::{parse_opts, Opts, Spec, MODE};
 use crate::resolve::Last;
 use crate::shell::names::{self, NameMap};
 use crate::shell::Command;
@@ -112,58 +112,9 @@ fn mount<'c>(source: &'c str, target: &'c str) -> Making<'c> {
 fn copies(cmd: &Command) -> Vec<Making<'_>> {
     let program = cmd.program.as_str();
     let o = parse_opts(&cmd.args, &MODE);
-    let kind: fn(&str) -> Option<Kind<'_>> = match program {
-        "ln" => {
-            let symbolic = o.flag('s') || o.long("symbolic", 2);
-            let relative = o.flag('r') || o.long("relative", 2);
-            let logical = o.flag('L') || o.long("logical", 2);
-            match (symbolic, relative || logical) {
-                (true, false) => |s| Some(Kind::Symlink(s)),
-                (true, true) => |s| Some(Kind::LinkTo(s)),
-                (false, true) => |s| Some(Kind::LinkTo(s)),
-                (false, false) => |s| {
-                    Some(Kind::Same {
-                        path: s,
-                        hard: true,
-                    })
-                },
-            }
-        }
-        "cp" => {
-            let recursive = o.flag('r')
-                || o.flag('R')
-                || o.flag('a')
-                || o.long("recursive", 3)
-                || o.long("archive", 2);
-            let symbolic = o.flag('s') || o.long("symbolic-link", 2);
-            let hard = o.flag('l') || o.long("link", 3);
-            let follows = o.flag('L') || o.flag('H') || o.long("dereference", 4);
-            // GNU cp copies a symlink as one with -P, -d, -a, and when
-            // copying recursively unless told to follow.
-            let keeps = o.flag('P')
-                || o.flag('d')
-                || o.flag('a')
-                || o.long("no-dereference", 4)
-                || o.long("archive", 2)
-                || recursive && !follows;
-            match (symbolic || hard, recursive, keeps) {
-                (true, true, _) => |s| Some(Kind::Mirror(s)),
-                (true, false, _) if symbolic => |s| Some(Kind::Symlink(s)),
-                (true, false, _) => |s| {
-                    Some(Kind::Same {
-                        path: s,
-                        hard: true,
-                    })
-                },
-                (false, _, true) => |s| {
-                    Some(Kind::Same {
-                        path: s,
-                        hard: false,
-                    })
-                },
-                (false, _, false) => |_| None,
-            }
-        }
+    let kind: KindOf = match program {
+        "ln" => ln_kind(&o),
+        "cp" => cp_kind(&o),
         _ => |s| {
             Some(Kind::Same {
                 path: s,
@@ -191,6 +142,64 @@ fn copies(cmd: &Command) -> Vec<Making<'_>> {
             })
         })
         .collect()
+}
+
+/// What a source's landing shows of the source; `None` where it is a plain
+/// copy of the content, which is no link.
+type KindOf = for<'s> fn(&'s str) -> Option<Kind<'s>>;
+
+/// What `ln` makes: a symlink as written (`-s`), one resolved first (`-r`,
+/// `-L`), or a hard link.
+fn ln_kind(o: &Opts<'_>) -> KindOf {
+    let symbolic = o.flag('s') || o.long("symbolic", 2);
+    let relative = o.flag('r') || o.long("relative", 2);
+    let logical = o.flag('L') || o.long("logical", 2);
+    match (symbolic, relative || logical) {
+        (true, false) => |s| Some(Kind::Symlink(s)),
+        (true, true) => |s| Some(Kind::LinkTo(s)),
+        (false, true) => |s| Some(Kind::LinkTo(s)),
+        (false, false) => |s| {
+            Some(Kind::Same {
+                path: s,
+                hard: true,
+            })
+        },
+    }
+}
+
+/// What `cp` makes: with `-s` or `-l`, links (a tree of them when
+/// recursive); otherwise a copy that is a symlink only where cp keeps one.
+fn cp_kind(o: &Opts<'_>) -> KindOf {
+    let recursive =
+        o.flag('r') || o.flag('R') || o.flag('a') || o.long("recursive", 3) || o.long("archive", 2);
+    let symbolic = o.flag('s') || o.long("symbolic-link", 2);
+    let hard = o.flag('l') || o.long("link", 3);
+    let follows = o.flag('L') || o.flag('H') || o.long("dereference", 4);
+    // GNU cp copies a symlink as one with -P, -d, -a, and when
+    // copying recursively unless told to follow.
+    let keeps = o.flag('P')
+        || o.flag('d')
+        || o.flag('a')
+        || o.long("no-dereference", 4)
+        || o.long("archive", 2)
+        || recursive && !follows;
+    match (symbolic || hard, recursive, keeps) {
+        (true, true, _) => |s| Some(Kind::Mirror(s)),
+        (true, false, _) if symbolic => |s| Some(Kind::Symlink(s)),
+        (true, false, _) => |s| {
+            Some(Kind::Same {
+                path: s,
+                hard: true,
+            })
+        },
+        (false, _, true) => |s| {
+            Some(Kind::Same {
+                path: s,
+                hard: false,
+            })
+        },
+        (false, _, false) => |_| None,
+    }
 }
 
 /// What the sandbox a command runs in binds: `bwrap --bind SRC DEST` (and

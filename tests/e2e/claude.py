@@ -32,7 +32,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from drivers import run_bounded, user_env  # noqa: E402
+from drivers import run_agent, tally, user_env  # noqa: E402
 from mock_anthropic import MockAnthropic  # noqa: E402
 
 RUN_TIMEOUT = 120
@@ -158,11 +158,8 @@ class Sandbox:
     def run_claude(self, claude, debug_file):
         """One `claude -p` run, killed (with everything it started) after RUN_TIMEOUT seconds."""
         cmd = [claude, "-p", "Do the one step you were asked to do.", "--debug-file", debug_file]
-        code, out, err = run_bounded(cmd, self.project, self.env, RUN_TIMEOUT)
-        if code is None:
-            code = -signal.SIGKILL
-            err += "\n[claude killed after %d s]" % RUN_TIMEOUT
-        return code, out, err
+        code, out, err = run_agent("claude", cmd, self.project, self.env, RUN_TIMEOUT)
+        return (-signal.SIGKILL if code is None else code), out, err
 
     def cleanup(self):
         shutil.rmtree(self.root, ignore_errors=True)
@@ -444,8 +441,7 @@ def main():
     finally:
         mock.stop()
     print("(%.1f s in all; %d requests to the mock)" % (time.time() - started, len(mock.requests)))
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return tally(passed, failed)
 
 
 if __name__ == "__main__":

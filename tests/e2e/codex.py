@@ -42,7 +42,7 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from drivers import run_bounded  # noqa: E402
+from drivers import run_bounded, tally  # noqa: E402
 from mock_openai import MockOpenAI  # noqa: E402
 
 EXEC_TIMEOUT = 120  # seconds per `codex exec` run
@@ -504,8 +504,7 @@ def main():
             shutil.rmtree(root, ignore_errors=True)
     if args.verbose:
         print("(%.1fs)" % (time.monotonic() - t0))
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return tally(passed, failed)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,6 @@ directory (`--cache`, kept between runs), unpacked once before the cases start i
 """
 
 import argparse
-import concurrent.futures
 import json
 import os
 import re
@@ -31,9 +30,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import drivers  # noqa: E402
-from drivers import (  # noqa: E402
-    exfil_ran, key_written, register, reset_ran, run_bounded, seed_user,
-)
+from drivers import exfil_ran, key_written, register, reset_ran, seed_user  # noqa: E402
 from mock_chat import MockChat  # noqa: E402
 
 RUN_TIMEOUT = 240
@@ -70,10 +67,7 @@ class Sandbox(drivers.Workspace):
         env = dict(self.env, COPILOT_OFFLINE="true", COPILOT_PROVIDER_BASE_URL=base_url,
                    COPILOT_PROVIDER_API_KEY="e2e-dummy-key", COPILOT_MODEL="gpt-4.1")
         cmd = [copilot, "-p", prompt, "--allow-all-tools", *extra]
-        code, out, err = run_bounded(cmd, self.project, env, RUN_TIMEOUT)
-        if code is None:
-            err += "\n[copilot killed after %d s]" % RUN_TIMEOUT
-        return code, out, err
+        return drivers.run_agent("copilot", cmd, self.project, env, RUN_TIMEOUT)
 
     def cleanup(self):
         shutil.rmtree(self.root, ignore_errors=True)
@@ -173,15 +167,9 @@ def run_case(copilot, warden, cache, case):
             sb.run_copilot(copilot, mock.base_url, "Try it again.", "--continue")
             return mock.results[-1] if len(mock.results) > told else ""
 
-        if rc is None:
-            problem = "copilot -p did not finish within %d s" % RUN_TIMEOUT
-        elif not mock.results:
-            problem = "the model got no result for its %s call (exit %s)" % (mock.tool, rc)
-        else:
-            problem = check(sb, mock.results[-1], again)
-        detail = "" if problem is None else "%s\n    stdout: %s\n    stderr: %s" % (
-            problem, out.strip()[-800:], err.strip()[-1500:])
-        return name, problem is None, detail
+        problem = drivers.judge("copilot -p", RUN_TIMEOUT, rc, mock.tool, mock.results,
+                                lambda r: check(sb, r, again))
+        return drivers.outcome(name, problem, out, err)
     finally:
         mock.stop()
         sb.cleanup()
@@ -205,18 +193,9 @@ def main():
                              stdin=subprocess.DEVNULL, timeout=300).stdout.strip()
     shutil.rmtree(home, ignore_errors=True)
     print("copilot %s, warden %s" % (version.splitlines()[0] if version else "?", a.warden))
-    passed = failed = 0
-    with concurrent.futures.ThreadPoolExecutor(max_workers=len(CASES)) as pool:
-        results = pool.map(lambda c: run_case(a.copilot, a.warden, cache, c), CASES)
-        for name, ok, detail in results:
-            if ok:
-                passed += 1
-                print("ok:   %s" % name)
-            else:
-                failed += 1
-                print("FAIL: %s: %s" % (name, detail))
-    print("%d passed, %d failed" % (passed, failed))
-    sys.exit(1 if failed else 0)
+    passed, failed = drivers.run_parallel(lambda c: run_case(a.copilot, a.warden, cache, c),
+                                          CASES, len(CASES))
+    sys.exit(drivers.tally(passed, failed))
 
 
 if __name__ == "__main__":

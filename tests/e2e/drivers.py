@@ -1,5 +1,6 @@
-"""What the agent drivers share: the throwaway user's environment and belongings, warden registered the way a user does, and an agent's non-interactive run in a process group of its own, killed with all it started when it overruns."""
+"""What the agent drivers share: the throwaway user's environment and belongings, warden registered the way a user does, an agent's non-interactive run in a process group of its own, killed with all it started when it overruns, and the cases run in parallel with the closing tally run.sh adds up."""
 
+import concurrent.futures
 import os
 import signal
 import subprocess
@@ -108,3 +109,54 @@ def run_bounded(cmd, cwd, env, timeout):
         out, err = proc.communicate()
         return None, out, err
     return proc.returncode, out, err
+
+
+def run_agent(agent, cmd, cwd, env, timeout):
+    """One non-interactive run of `agent` (its name, for the note) as run_bounded runs it; the
+    stderr of a run killed after `timeout` seconds ends with a note saying so."""
+    code, out, err = run_bounded(cmd, cwd, env, timeout)
+    if code is None:
+        err += "\n[%s killed after %d s]" % (agent, timeout)
+    return code, out, err
+
+
+def judge(run, timeout, rc, tool, results, check):
+    """What is wrong with a case's agent `run` (its command, for the message), None when nothing:
+    it did not finish within `timeout` seconds (`rc` None), the model was told nothing of its
+    `tool` call (`results` empty), or what `check` finds in the last of the `results`."""
+    if rc is None:
+        return "%s did not finish within %d s" % (run, timeout)
+    if not results:
+        return "the model got no result for its %s call (exit %s)" % (tool, rc)
+    return check(results[-1])
+
+
+def outcome(name, problem, out, err):
+    """A case's (name, passed, detail): the detail is the `problem`, if any, with the tails of the
+    agent's stdout and stderr."""
+    detail = "" if problem is None else "%s\n    stdout: %s\n    stderr: %s" % (
+        problem, out.strip()[-800:], err.strip()[-1500:])
+    return name, problem is None, detail
+
+
+def run_parallel(run_case, cases, workers):
+    """Runs `run_case(case)`, which returns (name, passed, detail), on every case, `workers` at a
+    time; prints `ok:   NAME` or `FAIL: NAME: DETAIL` for each, in the order of `cases`, as soon as
+    it and those before it are done. Returns (passed, failed)."""
+    passed = failed = 0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+        for name, ok, detail in pool.map(run_case, cases):
+            if ok:
+                passed += 1
+                print("ok:   %s" % name)
+            else:
+                failed += 1
+                print("FAIL: %s: %s" % (name, detail))
+    return passed, failed
+
+
+def tally(passed, failed):
+    """Prints the closing `N passed, N failed` line, which run.sh adds up; returns the driver's exit
+    status (1 when a case failed)."""
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0

@@ -20,7 +20,6 @@ The cases run in parallel (each `gemini -p` takes 20 to 50 s, mostly Node starti
 """
 
 import argparse
-import concurrent.futures
 import json
 import os
 import shutil
@@ -30,9 +29,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import drivers  # noqa: E402
-from drivers import (  # noqa: E402
-    exfil_ran, key_written, register, reset_ran, run_bounded, seed_user,
-)
+from drivers import exfil_ran, key_written, register, reset_ran, seed_user  # noqa: E402
 from mock_gemini import MockGemini  # noqa: E402
 
 RUN_TIMEOUT = 240
@@ -68,10 +65,7 @@ class Sandbox(drivers.Workspace):
         """One `gemini -p` run, killed (with everything it started) after RUN_TIMEOUT seconds."""
         env = dict(self.env, GOOGLE_GEMINI_BASE_URL=base_url, GEMINI_API_KEY="e2e-dummy-key")
         cmd = [gemini, "-p", PROMPT, "-m", "gemini-2.5-flash", "--skip-trust", "--yolo", *extra]
-        code, out, err = run_bounded(cmd, self.project, env, RUN_TIMEOUT)
-        if code is None:
-            err += "\n[gemini killed after %d s]" % RUN_TIMEOUT
-        return code, out, err
+        return drivers.run_agent("gemini", cmd, self.project, env, RUN_TIMEOUT)
 
     def cleanup(self):
         shutil.rmtree(self.root, ignore_errors=True)
@@ -139,15 +133,8 @@ def run_case(gemini, warden, case):
         mock.tool, mock.args = tool, args(sb)
         rc, out, err = sb.run_gemini(gemini, mock.base_url, extra(sb))
         mine = [r for r in mock.responses if r.get("name") == tool]
-        if rc is None:
-            problem = "gemini -p did not finish within %d s" % RUN_TIMEOUT
-        elif not mine:
-            problem = "the model got no result for its %s call (exit %s)" % (tool, rc)
-        else:
-            problem = check(sb, mine[-1])
-        detail = "" if problem is None else "%s\n    stdout: %s\n    stderr: %s" % (
-            problem, out.strip()[-800:], err.strip()[-1500:])
-        return name, problem is None, detail
+        problem = drivers.judge("gemini -p", RUN_TIMEOUT, rc, tool, mine, lambda r: check(sb, r))
+        return drivers.outcome(name, problem, out, err)
     finally:
         mock.stop()
         sb.cleanup()
@@ -161,18 +148,8 @@ def main():
     version = subprocess.run([a.gemini, "--version"], capture_output=True, text=True,
                              stdin=subprocess.DEVNULL, timeout=120).stdout.strip()
     print("gemini %s, warden %s" % (version, a.warden))
-    passed = failed = 0
-    with concurrent.futures.ThreadPoolExecutor(max_workers=3) as pool:
-        results = pool.map(lambda c: run_case(a.gemini, a.warden, c), CASES)
-        for name, ok, detail in results:
-            if ok:
-                passed += 1
-                print("ok:   %s" % name)
-            else:
-                failed += 1
-                print("FAIL: %s: %s" % (name, detail))
-    print("%d passed, %d failed" % (passed, failed))
-    sys.exit(1 if failed else 0)
+    passed, failed = drivers.run_parallel(lambda c: run_case(a.gemini, a.warden, c), CASES, 3)
+    sys.exit(drivers.tally(passed, failed))
 
 
 if __name__ == "__main__":

@@ -15,7 +15,8 @@ summary generation, quota probes, token counting, unknown paths) gets a harmless
 import itertools
 import json
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import mock_server
 
 FINAL_TEXT = "Done."
 _ids = itertools.count(1)
@@ -91,19 +92,9 @@ class MockAnthropic:
     def start(self):
         mock = self
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args):
-                pass
-
+        class Handler(mock_server.Handler):
             def handle_one(self):
-                length = int(self.headers.get("Content-Length") or 0)
-                raw = self.rfile.read(length) if length else b""
-                try:
-                    body = json.loads(raw) if raw else {}
-                except ValueError:
-                    body = {}
+                body = self.json_body()
                 status, payload, is_sse = mock.answer(self.command, self.path, body)
                 summary = {"stream": body.get("stream"), "tools": len(body.get("tools") or []),
                            "max_tokens": body.get("max_tokens"), "messages": len(body.get("messages") or [])}
@@ -120,17 +111,15 @@ class MockAnthropic:
 
             do_GET = do_POST = do_HEAD = do_PUT = do_DELETE = handle_one
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.server = mock_server.Server(Handler)
+        self.server.start()
         return self
 
     @property
     def url(self):
-        return "http://127.0.0.1:%d" % self.server.server_address[1]
+        return "http://127.0.0.1:%d" % self.server.port
 
     def stop(self):
         if self.server:
-            self.server.shutdown()
-            self.server.server_close()
+            self.server.stop()
             self.server = None

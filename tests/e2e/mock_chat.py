@@ -24,7 +24,8 @@ Usage:
 import json
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import mock_server
 
 
 def _text(content):
@@ -44,40 +45,24 @@ class MockChat:
         self.lock = threading.Lock()
         mock = self
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args):
-                pass
-
+        class Handler(mock_server.Handler):
             def do_GET(self):
                 models = {"object": "list", "data": [{"id": "mock-model", "object": "model"}]}
-                self._send(json.dumps(models).encode(), "application/json")
+                self.send(json.dumps(models).encode(), "application/json")
 
             def do_POST(self):
-                size = int(self.headers.get("Content-Length") or 0)
-                try:
-                    request = json.loads(self.rfile.read(size) or b"{}")
-                except ValueError:
-                    request = {}
+                request = self.json_body()
                 if not self.path.rstrip("/").endswith("/chat/completions"):
-                    return self._send(b'{"error":{"message":"not found"}}', "application/json", 404)
+                    return self.send(b'{"error":{"message":"not found"}}', "application/json", 404)
                 message = mock.answer(request)
                 model = request.get("model") or "mock"
                 if request.get("stream"):
                     body = "".join("data: %s\n\n" % json.dumps(c) for c in _chunks(message, model))
-                    return self._send((body + "data: [DONE]\n\n").encode(), "text/event-stream")
-                self._send(json.dumps(_completion(message, model)).encode(), "application/json")
+                    return self.send((body + "data: [DONE]\n\n").encode(), "text/event-stream")
+                self.send(json.dumps(_completion(message, model)).encode(), "application/json")
 
-            def _send(self, body, content_type, status=200):
-                self.send_response(status)
-                self.send_header("Content-Type", content_type)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.base_url = "http://127.0.0.1:%d/v1" % self.server.server_address[1]
+        self.server = mock_server.Server(Handler)
+        self.base_url = "http://127.0.0.1:%d/v1" % self.server.port
 
     def answer(self, request):
         """The assistant message for one request: text, the scripted tool call, or "Done."."""
@@ -97,11 +82,10 @@ class MockChat:
         return {"role": "assistant", "content": "Done."}
 
     def start(self):
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.server.start()
 
     def stop(self):
-        self.server.shutdown()
-        self.server.server_close()
+        self.server.stop()
 
 
 def _finish(message):

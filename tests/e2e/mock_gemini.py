@@ -21,7 +21,8 @@ Usage:
 
 import json
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import mock_server
 
 
 class MockGemini:
@@ -32,38 +33,22 @@ class MockGemini:
         self.lock = threading.Lock()
         mock = self
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args):
-                pass
-
+        class Handler(mock_server.Handler):
             def do_GET(self):
-                self._send(json.dumps({"models": []}).encode(), "application/json")
+                self.send(json.dumps({"models": []}).encode(), "application/json")
 
             def do_POST(self):
-                size = int(self.headers.get("Content-Length") or 0)
-                try:
-                    request = json.loads(self.rfile.read(size) or b"{}")
-                except ValueError:
-                    request = {}
+                request = self.json_body()
                 if ":countTokens" in self.path:
-                    return self._send(json.dumps({"totalTokens": 10}).encode(), "application/json")
+                    return self.send(json.dumps({"totalTokens": 10}).encode(), "application/json")
                 answer = mock.answer(request)
                 if ":streamGenerateContent" in self.path:
                     body = ("data: %s\n\n" % json.dumps(answer)).encode()
-                    return self._send(body, "text/event-stream")
-                self._send(json.dumps(answer).encode(), "application/json")
+                    return self.send(body, "text/event-stream")
+                self.send(json.dumps(answer).encode(), "application/json")
 
-            def _send(self, body, content_type):
-                self.send_response(200)
-                self.send_header("Content-Type", content_type)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.base_url = "http://127.0.0.1:%d" % self.server.server_address[1]
+        self.server = mock_server.Server(Handler)
+        self.base_url = "http://127.0.0.1:%d" % self.server.port
 
     def answer(self, request):
         contents = request.get("contents") or []
@@ -90,8 +75,7 @@ class MockGemini:
                 "modelVersion": "mock"}
 
     def start(self):
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.server.start()
 
     def stop(self):
-        self.server.shutdown()
-        self.server.server_close()
+        self.server.stop()

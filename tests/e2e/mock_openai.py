@@ -32,7 +32,8 @@ Usage:
 import itertools
 import json
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import mock_server
 
 # Shell tools Codex may offer, in the order this mock prefers them, and how
 # each one takes its command.
@@ -84,12 +85,7 @@ class MockOpenAI:
         self._ids = itertools.count(1)
         mock = self
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args):
-                pass
-
+        class Handler(mock_server.Handler):
             def do_GET(self):
                 with mock._lock:
                     mock.other.append(("GET", self.path))
@@ -99,8 +95,7 @@ class MockOpenAI:
                     self._json(404, {"error": {"message": "not found"}})
 
             def do_POST(self):
-                length = int(self.headers.get("Content-Length") or 0)
-                raw = self.rfile.read(length) if length else b""
+                raw = self.body()
                 if not self.path.rstrip("/").endswith("/responses"):
                     with mock._lock:
                         mock.other.append(("POST", self.path))
@@ -114,12 +109,7 @@ class MockOpenAI:
                 self._sse(events)
 
             def _json(self, status, obj):
-                data = json.dumps(obj).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                self.send(json.dumps(obj).encode(), "application/json", status)
 
             def _sse(self, events):
                 chunks = []
@@ -128,35 +118,26 @@ class MockOpenAI:
                         "event: %s\ndata: %s\n\n" % (ev["type"], json.dumps(ev))
                     )
                 data = "".join(chunks).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "text/event-stream")
-                self.send_header("Cache-Control", "no-cache")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                self.send(data, "text/event-stream", headers=[("Cache-Control", "no-cache")])
                 self.wfile.flush()
 
-        self._server = ThreadingHTTPServer((host, port), Handler)
-        self._server.daemon_threads = True
-        self._thread = None
+        self._server = mock_server.Server(Handler, host, port)
 
     # -- lifecycle -----------------------------------------------------------
     @property
     def port(self):
-        return self._server.server_address[1]
+        return self._server.port
 
     @property
     def base_url(self):
         return "http://127.0.0.1:%d/v1" % self.port
 
     def start(self):
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-        self._thread.start()
+        self._server.start()
         return self
 
     def stop(self):
-        self._server.shutdown()
-        self._server.server_close()
+        self._server.stop()
 
     def __enter__(self):
         return self.start()

@@ -21,7 +21,6 @@ with it, warden is the only thing that can refuse. The cases run in parallel.
 """
 
 import argparse
-import concurrent.futures
 import json
 import os
 import shutil
@@ -32,7 +31,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import drivers  # noqa: E402
-from drivers import exfil_ran, key_written, reset_ran, run_bounded, seed_user  # noqa: E402
+from drivers import exfil_ran, key_written, reset_ran, seed_user  # noqa: E402
 from mock_chat import MockChat  # noqa: E402
 
 RUN_TIMEOUT = 240
@@ -95,10 +94,7 @@ class Sandbox(drivers.Workspace):
     def run_opencode(self, opencode):
         """One `opencode run`, killed (with everything it started) after RUN_TIMEOUT seconds."""
         cmd = [opencode, "run", PROMPT, "--dangerously-skip-permissions"]
-        code, out, err = run_bounded(cmd, self.project, self.env, RUN_TIMEOUT)
-        if code is None:
-            err += "\n[opencode killed after %d s]" % RUN_TIMEOUT
-        return code, out, err
+        return drivers.run_agent("opencode", cmd, self.project, self.env, RUN_TIMEOUT)
 
     def cleanup(self):
         shutil.rmtree(self.root, ignore_errors=True)
@@ -174,16 +170,9 @@ def run_case(opencode, warden, seed, case):
         sb = Sandbox(warden, mock.base_url, seed, gone)
         mock.tool, mock.args = tool, args(sb)
         rc, out, err = sb.run_opencode(opencode)
-        mine = mock.results
-        if rc is None:
-            problem = "opencode run did not finish within %d s" % RUN_TIMEOUT
-        elif not mine:
-            problem = "the model got no result for its %s call (exit %s)" % (tool, rc)
-        else:
-            problem = check(sb, mine[-1])
-        detail = "" if problem is None else "%s\n    stdout: %s\n    stderr: %s" % (
-            problem, out.strip()[-800:], err.strip()[-1500:])
-        return name, problem is None, detail
+        problem = drivers.judge("opencode run", RUN_TIMEOUT, rc, tool, mock.results,
+                                lambda r: check(sb, r))
+        return drivers.outcome(name, problem, out, err)
     except (RuntimeError, OSError, subprocess.SubprocessError) as e:
         return name, False, "setting up: %s" % e
     finally:
@@ -208,19 +197,9 @@ def main():
                              stdin=subprocess.DEVNULL, timeout=120).stdout.strip()
     print("opencode %s, warden %s" % (version, a.warden))
     started = time.monotonic()
-    passed = failed = 0
-    with concurrent.futures.ThreadPoolExecutor(max_workers=3) as pool:
-        results = pool.map(lambda c: run_case(opencode, a.warden, seed, c), CASES)
-        for name, ok, detail in results:
-            if ok:
-                passed += 1
-                print("ok:   %s" % name)
-            else:
-                failed += 1
-                print("FAIL: %s: %s" % (name, detail))
+    passed, failed = drivers.run_parallel(lambda c: run_case(opencode, a.warden, seed, c), CASES, 3)
     print("opencode cases took %.0f s" % (time.monotonic() - started))
-    print("%d passed, %d failed" % (passed, failed))
-    sys.exit(1 if failed else 0)
+    sys.exit(drivers.tally(passed, failed))
 
 
 if __name__ == "__main__":

@@ -198,12 +198,7 @@ fn stacked_evasions_block() {
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} not blocked:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert_none(&failures, "not blocked");
 }
 
 /// The same dangerous text in data positions (arguments, messages, search
@@ -247,12 +242,7 @@ fn dangerous_text_as_data_is_allowed() {
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} not allowed:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert_none(&failures, "not allowed");
 }
 
 /// Wrappers with their options spelled every way their manuals allow
@@ -328,12 +318,7 @@ fn wrapper_option_spellings_are_judged() {
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} not judged:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert_none(&failures, "not judged");
 }
 
 /// Harmless commands behind the same wrappers and options stay allowed:
@@ -364,4 +349,15 @@ fn wrapper_near_misses_are_allowed() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Fails the test when a command in `failures` was not judged as it should
+/// be, counting and listing them under `what` ("not blocked").
+fn assert_none(failures: &[String], what: &str) {
+    assert!(
+        failures.is_empty(),
+        "{} {what}:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -165,7 +165,7 @@ fn hermes_hooks(w: &World, rel: &str) -> Value {
 }
 
 /// Every file in the world, by path relative to its root, with its bytes.
-fn tree(w: &World) -> BTreeMap<String, Vec<u8>> {
+pub(crate) fn tree(w: &World) -> BTreeMap<String, Vec<u8>> {
     fn walk(dir: &Path, root: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
         for entry in fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();

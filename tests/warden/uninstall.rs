@@ -8,7 +8,7 @@ use std::fs;
 use std::path::Path;
 use std::process::Stdio;
 
-use crate::setup::{CLAUDE_SETTINGS, HERMES_CONFIG};
+use crate::setup::{tree, CLAUDE_SETTINGS, HERMES_CONFIG};
 use crate::support::World;
 
 tests![
@@ -35,25 +35,6 @@ fn machine(name: &str) -> World {
         fs::create_dir_all(w.path(dir)).unwrap();
     }
     w
-}
-
-/// Every file under the world's root, by relative path, with its bytes.
-fn tree(w: &World) -> BTreeMap<String, Vec<u8>> {
-    fn walk(dir: &Path, root: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
-        for entry in fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                walk(&path, root, out);
-            } else {
-                let rel = path.strip_prefix(root).unwrap().display().to_string();
-                out.insert(rel, fs::read(&path).unwrap());
-            }
-        }
-    }
-    let root = Path::new(&w.root_text()).to_path_buf();
-    let mut out = BTreeMap::new();
-    walk(&root, &root, &mut out);
-    out
 }
 
 /// The real binary with `args`, stdin closed (no terminal); its exit code

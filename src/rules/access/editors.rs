@@ -28,30 +28,8 @@ pub(super) fn uses<'c>(cmd: &'c Command, u: &mut Uses<'c>) -> bool {
                 u.adds(o.operands.get(2..).unwrap_or_default(), How::EditShort);
             }
         }
-        "dos2unix" | "unix2dos" | "mac2unix" | "unix2mac" => {
-            let o = parse_opts(args, &Spec::gnu("c", &["convmode"]));
-            // `-n IN OUT` writes OUT from IN; otherwise each file in place.
-            if o.flag('n') || o.long("newfile", 3) {
-                for pair in o.operands.chunks(2) {
-                    u.add(pair[0], How::Read);
-                    if let Some(out) = pair.get(1) {
-                        u.add(*out, How::Redirect);
-                    }
-                }
-            } else {
-                u.adds(&o.operands, How::EditShort);
-            }
-        }
-        "xmlstarlet" | "xml" => {
-            // `xmlstarlet ed -L ... FILE`: the file comes last.
-            let editing = args
-                .first()
-                .is_some_and(|a| matches!(a.as_str(), "ed" | "edit"));
-            let in_place = args.iter().any(|a| a == "-L" || a == "--inplace");
-            if let (true, true, Some(file)) = (editing, in_place, args.last()) {
-                u.add(file.as_str(), How::EditShort);
-            }
-        }
+        "dos2unix" | "unix2dos" | "mac2unix" | "unix2mac" => newline_converter(args, u),
+        "xmlstarlet" | "xml" => xmlstarlet(args, u),
         "json" => {
             // trentm's `json -I -f FILE -e CODE`.
             let o = parse_opts(args, &Spec::gnu("fedcaAkDjo", &[]));
@@ -64,31 +42,8 @@ pub(super) fn uses<'c>(cmd: &'c Command, u: &mut Uses<'c>) -> bool {
                 u.add(file, how);
             }
         }
-        "plutil" => {
-            // macOS: `plutil -replace KEY -string V FILE`, `-o OUT`.
-            const EDITS: &[&str] = &["-insert", "-replace", "-remove", "-convert"];
-            let edits = args.iter().any(|a| EDITS.contains(&a.as_str()));
-            let out = option_value(args, &["-o"]);
-            match (edits, out, args.last()) {
-                (_, Some(out), _) => u.add(out, How::Redirect),
-                (true, None, Some(file)) => u.add(file.as_str(), How::EditShort),
-                _ => {}
-            }
-        }
-        "plistbuddy" => {
-            // `PlistBuddy -c 'Set :k v' FILE`.
-            const EDITS: &[&str] = &["set", "add", "delete", "merge", "import", "clear", "save"];
-            let edits = option_values(args, "-c").any(|c| {
-                let verb = c.split_whitespace().next().unwrap_or("");
-                EDITS.contains(&verb.to_ascii_lowercase().as_str())
-            });
-            if let Some(file) = args.last().filter(|f| !f.starts_with('-')) {
-                u.add(
-                    file.as_str(),
-                    if edits { How::EditShort } else { How::Read },
-                );
-            }
-        }
+        "plutil" => plutil(args, u),
+        "plistbuddy" => plist_buddy(args, u),
         "kwriteconfig5" | "kwriteconfig6" => {
             if let Some(file) = option_value(args, &["--file"]) {
                 u.add(file, How::EditShort);
@@ -97,6 +52,62 @@ pub(super) fn uses<'c>(cmd: &'c Command, u: &mut Uses<'c>) -> bool {
         _ => return false,
     }
     true
+}
+
+/// dos2unix and its kin: each file converted in place, or with `-n IN OUT`
+/// IN read and OUT written.
+fn newline_converter<'c>(args: &'c [String], u: &mut Uses<'c>) {
+    let o = parse_opts(args, &Spec::gnu("c", &["convmode"]));
+    if o.flag('n') || o.long("newfile", 3) {
+        for pair in o.operands.chunks(2) {
+            u.add(pair[0], How::Read);
+            if let Some(out) = pair.get(1) {
+                u.add(*out, How::Redirect);
+            }
+        }
+    } else {
+        u.adds(&o.operands, How::EditShort);
+    }
+}
+
+/// `xmlstarlet ed -L ... FILE` edits the file, which comes last.
+fn xmlstarlet<'c>(args: &'c [String], u: &mut Uses<'c>) {
+    let editing = args
+        .first()
+        .is_some_and(|a| matches!(a.as_str(), "ed" | "edit"));
+    let in_place = args.iter().any(|a| a == "-L" || a == "--inplace");
+    if let (true, true, Some(file)) = (editing, in_place, args.last()) {
+        u.add(file.as_str(), How::EditShort);
+    }
+}
+
+/// macOS `plutil`: an edit (`-replace KEY -string V FILE`) edits the file
+/// named last; `-o OUT` writes OUT instead.
+fn plutil<'c>(args: &'c [String], u: &mut Uses<'c>) {
+    const EDITS: &[&str] = &["-insert", "-replace", "-remove", "-convert"];
+    let edits = args.iter().any(|a| EDITS.contains(&a.as_str()));
+    let out = option_value(args, &["-o"]);
+    match (edits, out, args.last()) {
+        (_, Some(out), _) => u.add(out, How::Redirect),
+        (true, None, Some(file)) => u.add(file.as_str(), How::EditShort),
+        _ => {}
+    }
+}
+
+/// `PlistBuddy -c 'Set :k v' FILE`: the file is edited when a command
+/// given with `-c` edits, and read otherwise.
+fn plist_buddy<'c>(args: &'c [String], u: &mut Uses<'c>) {
+    const EDITS: &[&str] = &["set", "add", "delete", "merge", "import", "clear", "save"];
+    let edits = option_values(args, "-c").any(|c| {
+        let verb = c.split_whitespace().next().unwrap_or("");
+        EDITS.contains(&verb.to_ascii_lowercase().as_str())
+    });
+    if let Some(file) = args.last().filter(|f| !f.starts_with('-')) {
+        u.add(
+            file.as_str(),
+            if edits { How::EditShort } else { How::Read },
+        );
+    }
 }
 
 /// The value of the first option spelled one of `names` (`--name V`,

@@ -23,24 +23,7 @@ pub(super) fn git_uses<'c>(cmd: &'c Command, u: &mut Uses<'c>) {
     let Some(g) = git(cmd) else {
         return;
     };
-    // `git -C DIR` runs the subcommand in DIR.
-    let globals = parse_opts(g.global, &GLOBAL);
-    let dirs: Vec<&str> = globals
-        .values
-        .iter()
-        .filter(|(c, _)| *c == 'C')
-        .map(|(_, v)| *v)
-        .collect();
-    let at = |path: &str| -> Cow<'c, str> {
-        let mut joined = path.to_string();
-        for dir in dirs.iter().rev() {
-            if joined.starts_with(['/', '~', '$']) {
-                break;
-            }
-            joined = format!("{}/{joined}", dir.trim_end_matches('/'));
-        }
-        Cow::Owned(joined)
-    };
+    let at = run_in(g.global);
     match g.sub {
         "clone" => {
             let o = parse_opts(g.args, &CLONE);
@@ -101,6 +84,29 @@ pub(super) fn git_uses<'c>(cmd: &'c Command, u: &mut Uses<'c>) {
             }
         }
         _ => {}
+    }
+}
+
+/// Where a path named to the subcommand is, from git's global options:
+/// `git -C DIR` runs the subcommand in DIR (each later `-C` inside the one
+/// before), so a relative path is joined onto them.
+fn run_in<'c>(global: &[String]) -> impl Fn(&str) -> Cow<'c, str> + '_ {
+    let globals = parse_opts(global, &GLOBAL);
+    let dirs: Vec<&str> = globals
+        .values
+        .iter()
+        .filter(|(c, _)| *c == 'C')
+        .map(|(_, v)| *v)
+        .collect();
+    move |path: &str| -> Cow<'c, str> {
+        let mut joined = path.to_string();
+        for dir in dirs.iter().rev() {
+            if joined.starts_with(['/', '~', '$']) {
+                break;
+            }
+            joined = format!("{}/{joined}", dir.trim_end_matches('/'));
+        }
+        Cow::Owned(joined)
     }
 }
 

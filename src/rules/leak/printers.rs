@@ -103,38 +103,12 @@ fn in_order(operands: &[&str], words: &[&str]) -> bool {
 /// aws_secret_access_key`, `kubectl config view --raw`), if it prints one.
 pub(in crate::rules) fn prints_credential(cmd: &Command) -> Option<Secret> {
     let program = cmd.program.as_str();
-    // Asked of every command of every line: most are no printer's program,
-    // which one probe of the names tells before any argument is looked at.
-    static KNOWN: NameSet = names::name_set!(&PRINTER_PROGRAMS);
-    let known = program == "oc"
-        || KNOWN.contains(program.trim_end_matches('2'))
-        || program.starts_with("docker-credential-")
-        || program.starts_with("git-credential-");
-    debug_assert_eq!(
-        known,
-        program == "oc"
-            || program.starts_with("docker-credential-")
-            || program.starts_with("git-credential-")
-            || PRINTERS
-                .iter()
-                .any(|p| p.program == program.trim_end_matches('2'))
-    );
-    if !known {
+    if !may_print(program) {
         return None;
     }
     let operands = cmd.operands();
     if program == "aws" && in_order(&operands, &["configure", "get"]) {
-        let key = operands
-            .iter()
-            .skip_while(|o| **o != "get")
-            .nth(1)?
-            .rsplit('.')
-            .next()?
-            .to_ascii_uppercase();
-        return secret_var(&key).then(|| Secret::Token {
-            name: key,
-            provider: provider("AWS"),
-        });
+        return aws_configured(&operands);
     }
     if matches!(program, "kubectl" | "oc") && !shows_secret_data(cmd, &operands) {
         return None;
@@ -194,6 +168,44 @@ pub(in crate::rules) fn prints_credential(cmd: &Command) -> Option<Secret> {
             name: cmd.display(),
             provider: service.and_then(provider),
         },
+    })
+}
+
+/// Whether `program` is one that may print a credential: a printer's, or a
+/// credential helper's. Asked of every command of every line: most are no
+/// printer's program, which one probe of the names tells before any
+/// argument is looked at.
+fn may_print(program: &str) -> bool {
+    static KNOWN: NameSet = names::name_set!(&PRINTER_PROGRAMS);
+    let known = program == "oc"
+        || KNOWN.contains(program.trim_end_matches('2'))
+        || program.starts_with("docker-credential-")
+        || program.starts_with("git-credential-");
+    debug_assert_eq!(
+        known,
+        program == "oc"
+            || program.starts_with("docker-credential-")
+            || program.starts_with("git-credential-")
+            || PRINTERS
+                .iter()
+                .any(|p| p.program == program.trim_end_matches('2'))
+    );
+    known
+}
+
+/// `aws configure get KEY`: a credential when the key (its last dotted
+/// part, `profile.x.aws_secret_access_key`) names a secret.
+fn aws_configured(operands: &[&str]) -> Option<Secret> {
+    let key = operands
+        .iter()
+        .skip_while(|o| **o != "get")
+        .nth(1)?
+        .rsplit('.')
+        .next()?
+        .to_ascii_uppercase();
+    secret_var(&key).then(|| Secret::Token {
+        name: key,
+        provider: provider("AWS"),
     })
 }
 
