@@ -289,47 +289,12 @@ impl<'a> Eval<'a> {
             ));
             return (None, None);
         }
-        let mut env = Vec::new();
-        let mut idx = 0;
-        while let Some(word) = simple.words.get(idx) {
-            match self.assignment(word) {
-                Some(pair) => env.push(pair),
-                None => break,
-            }
-            idx += 1;
-        }
-        let mut fields = Vec::with_capacity(simple.words.len() - idx);
-        let words = &simple.words[idx..];
-        if words.first().is_some_and(parse::is_test_keyword) {
-            // Inside `[[ ]]` words are neither split nor globbed.
-            fields.extend(words.iter().map(|w| self.expand_single(w)));
-        } else {
-            for word in words {
-                self.expand_onto(word, &mut fields);
-            }
-        }
+        let (env, words) = self.leading_assignments(&simple.words);
+        let fields = self.command_fields(words);
         let (redirects, here) = self.redirects(&simple.redirs);
         let stdin = here.unwrap_or(stdin);
         if fields.is_empty() {
-            self.assigned(&env);
-            self.prompts_set(&env);
-            for (name, value) in &env {
-                let values = self
-                    .array_elements(value)
-                    .unwrap_or_else(|| vec![value.clone()]);
-                self.vars.insert(name.clone(), values);
-            }
-            // Assignments and redirections with no program still change
-            // something (the shell's variables, a file): rules see them as a
-            // command with an empty program.
-            self.emit(Command {
-                env,
-                redirects,
-                cwd: self.cwd.clone(),
-                via: self.via.clone(),
-                ..Command::default()
-            });
-            self.flush_writers(None, None);
+            self.assignments_only(env, redirects);
             return (None, None);
         }
         let first = &fields[0];
@@ -368,6 +333,62 @@ impl<'a> Eval<'a> {
         self.emit(cmd);
         self.run_writers(writers);
         (kept, output)
+    }
+
+    /// The `NAME=VALUE` words a simple command starts with, and the words
+    /// after them.
+    fn leading_assignments<'w>(
+        &mut self,
+        words: &'w [parse::Word],
+    ) -> (Vec<(String, String)>, &'w [parse::Word]) {
+        let mut env = Vec::new();
+        let mut idx = 0;
+        while let Some(word) = words.get(idx) {
+            match self.assignment(word) {
+                Some(pair) => env.push(pair),
+                None => break,
+            }
+            idx += 1;
+        }
+        (env, &words[idx..])
+    }
+
+    /// A command's words expanded into its fields.
+    fn command_fields(&mut self, words: &[parse::Word]) -> Vec<super::expand::Field> {
+        let mut fields = Vec::with_capacity(words.len());
+        if words.first().is_some_and(parse::is_test_keyword) {
+            // Inside `[[ ]]` words are neither split nor globbed.
+            fields.extend(words.iter().map(|w| self.expand_single(w)));
+        } else {
+            for word in words {
+                self.expand_onto(word, &mut fields);
+            }
+        }
+        fields
+    }
+
+    /// A simple command with no program: its assignments set the shell's
+    /// variables.
+    fn assignments_only(&mut self, env: Vec<(String, String)>, redirects: Vec<Redirect>) {
+        self.assigned(&env);
+        self.prompts_set(&env);
+        for (name, value) in &env {
+            let values = self
+                .array_elements(value)
+                .unwrap_or_else(|| vec![value.clone()]);
+            self.vars.insert(name.clone(), values);
+        }
+        // Assignments and redirections with no program still change
+        // something (the shell's variables, a file): rules see them as a
+        // command with an empty program.
+        self.emit(Command {
+            env,
+            redirects,
+            cwd: self.cwd.clone(),
+            via: self.via.clone(),
+            ..Command::default()
+        });
+        self.flush_writers(None, None);
     }
 
     fn alias_expansion(&self, fields: &[super::expand::Field]) -> Option<String> {
