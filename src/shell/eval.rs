@@ -559,16 +559,9 @@ impl<'a> Eval<'a> {
     /// Analyses `text` as shell code run from here (`bash -c`, `eval`, a
     /// decoded payload), with `stdin` as its input.
     pub(super) fn reanalyze(&mut self, text: &str, via: &'static str, stdin: Option<String>) {
-        if text.len() > self.budget {
-            self.set_limit(format!(
-                "the command expands into more than {MAX_REANALYSIS_BYTES} bytes of nested shell code"
-            ));
+        if !self.enter_nested(text.len()) {
             return;
         }
-        if !self.descend() {
-            return;
-        }
-        self.budget -= text.len();
         let (clean, hidden) = normalize::normalize(text);
         if !hidden.is_empty() {
             self.out
@@ -579,10 +572,7 @@ impl<'a> Eval<'a> {
         if let Some(limit) = parsed.limit {
             self.set_limit(limit);
         }
-        self.via.push(via);
-        self.child(|eval| eval.script(&parsed.script, stdin));
-        self.via.pop();
-        self.ascend();
+        self.run_nested(via, |eval| eval.script(&parsed.script, stdin));
     }
 
     /// Expands `text` as bash expands a heredoc body (its `$( )`, backticks
@@ -592,22 +582,38 @@ impl<'a> Eval<'a> {
         if !text.contains(['$', '`']) {
             return;
         }
-        if text.len() > self.budget {
-            self.set_limit(format!(
-                "the command expands into more than {MAX_REANALYSIS_BYTES} bytes of nested shell code"
-            ));
+        if !self.enter_nested(text.len()) {
             return;
         }
-        if !self.descend() {
-            return;
-        }
-        self.budget -= text.len();
         let (word, limit) = parse::expansions(text);
         if let Some(limit) = limit {
             self.set_limit(limit);
         }
+        self.run_nested(via, |eval| eval.expand_single(&word));
+    }
+
+    /// Whether `len` more bytes of nested shell code fit the line's budget
+    /// and the nesting depth; if so they are taken from the budget and a
+    /// level is entered, which `run_nested` leaves.
+    fn enter_nested(&mut self, len: usize) -> bool {
+        if len > self.budget {
+            self.set_limit(format!(
+                "the command expands into more than {MAX_REANALYSIS_BYTES} bytes of nested shell code"
+            ));
+            return false;
+        }
+        if !self.descend() {
+            return false;
+        }
+        self.budget -= len;
+        true
+    }
+
+    /// Runs `f` as a child analysis reached `via`, then leaves the level
+    /// `enter_nested` entered.
+    fn run_nested<T>(&mut self, via: &'static str, f: impl FnOnce(&mut Self) -> T) {
         self.via.push(via);
-        self.child(|eval| eval.expand_single(&word));
+        self.child(f);
         self.via.pop();
         self.ascend();
     }
