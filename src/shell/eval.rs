@@ -631,9 +631,7 @@ impl<'a> Eval<'a> {
                 RedirKind::Read => {
                     if r.fd.is_none_or(|fd| fd == 0) {
                         // A known file, or the output of `<( )` (`bash < <(echo ...)`).
-                        let known = self.files.get(&file_key(&target));
-                        let known = known.or_else(|| self.proc_outputs.get(&target));
-                        stdin = Some(known.cloned());
+                        stdin = Some(self.known_text(&target).cloned());
                     }
                     RedirectOp::Read
                 }
@@ -654,6 +652,14 @@ impl<'a> Eval<'a> {
             });
         }
         (out, stdin)
+    }
+
+    /// What the line put at `path` before this point, when warden knows it:
+    /// a file it wrote, or the output of a `<( )` given by that name.
+    pub(super) fn known_text(&self, path: &str) -> Option<&String> {
+        self.files
+            .get(&file_key(path))
+            .or_else(|| self.proc_outputs.get(path))
     }
 
     fn record_writes(&mut self, redirects: &[Redirect], output: Option<&str>) {

@@ -5,7 +5,6 @@ use super::eval::{file_key, Eval};
 use super::expand::Field;
 use super::interp;
 use super::names::{self, NameSet};
-use super::shells::reads_fd0;
 use super::wrappers::{self, split_assignment};
 
 /// Most wrappers peeled off one command (`sudo env timeout nice ... cmd`).
@@ -290,16 +289,12 @@ impl Eval<'_> {
     /// `source FILE` / `. FILE` runs the text warden saw written to FILE (or
     /// handed over as a process substitution, or piped in for `/dev/stdin`).
     fn sourced(&mut self, cmd: &Command) {
-        if let Some(file) = cmd.args.first() {
-            let code = self
-                .files
-                .get(&file_key(file))
-                .or_else(|| self.proc_outputs.get(file))
-                .cloned();
-            let code = code.or_else(|| reads_fd0(file).then(|| cmd.stdin.clone()).flatten());
-            if let Some(code) = code {
-                self.reanalyze(&code, "source", None);
-            }
+        let code = cmd
+            .args
+            .first()
+            .and_then(|file| self.script_text(file, cmd));
+        if let Some(code) = code {
+            self.reanalyze(&code, "source", None);
         }
     }
 
