@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use super::calls::runs_unknown;
+use super::calls::{quote_known, runs_unknown};
 use super::value::PLACEHOLDER;
 use super::{Action, Concern, Reading};
 
@@ -372,17 +372,7 @@ fn shell_word(word: &str) -> String {
         Some(rest) if rest.is_empty() || rest.starts_with('/') => ("~", rest),
         _ => ("", word),
     };
-    let quoted: Vec<String> = rest
-        .split(PLACEHOLDER)
-        .map(|piece| {
-            if piece.is_empty() {
-                String::new()
-            } else {
-                format!("'{}'", piece.replace('\'', r"'\''"))
-            }
-        })
-        .collect();
-    format!("{home}{}", quoted.join(PLACEHOLDER))
+    format!("{home}{}", quote_known(rest))
 }
 
 /// `$name`, `${name}`, `$name(index)`, `$::ns::name`: the name and where
