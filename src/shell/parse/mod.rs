@@ -489,6 +489,23 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// A `( )` subshell (`stop` is `Paren`) or a `{ }` group (`Brace`),
+    /// from its opening character, with the redirections after it.
+    fn group(&mut self, stop: Stop) -> Option<Node> {
+        self.pos += 1;
+        if !self.enter() {
+            return None;
+        }
+        let body = self.script(stop);
+        self.leave();
+        let redirs = self.trailing_redirs();
+        Some(Node::Group {
+            body,
+            redirs,
+            subshell: stop == Stop::Paren,
+        })
+    }
+
     fn command(&mut self) -> Option<Node> {
         loop {
             self.skip_blanks();
@@ -497,33 +514,9 @@ impl<'a> Parser<'a> {
                     if let Some(node) = self.arith_command() {
                         return Some(node);
                     }
-                    self.pos += 1;
-                    if !self.enter() {
-                        return None;
-                    }
-                    let body = self.script(Stop::Paren);
-                    self.leave();
-                    let redirs = self.trailing_redirs();
-                    return Some(Node::Group {
-                        body,
-                        redirs,
-                        subshell: true,
-                    });
+                    return self.group(Stop::Paren);
                 }
-                '{' if self.word_is("{") => {
-                    self.pos += 1;
-                    if !self.enter() {
-                        return None;
-                    }
-                    let body = self.script(Stop::Brace);
-                    self.leave();
-                    let redirs = self.trailing_redirs();
-                    return Some(Node::Group {
-                        body,
-                        redirs,
-                        subshell: false,
-                    });
-                }
+                '{' if self.word_is("{") => return self.group(Stop::Brace),
                 _ => {}
             }
             // Every keyword starts with one of these: most commands skip the lookups.
