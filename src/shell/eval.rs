@@ -289,47 +289,12 @@ impl<'a> Eval<'a> {
             ));
             return (None, None);
         }
-        let mut env = Vec::new();
-        let mut idx = 0;
-        while let Some(word) = simple.words.get(idx) {
-            match self.assignment(word) {
-                Some(pair) => env.push(pair),
-                None => break,
-            }
-            idx += 1;
-        }
-        let mut fields = Vec::with_capacity(simple.words.len() - idx);
-        let words = &simple.words[idx..];
-        if words.first().is_some_and(parse::is_test_keyword) {
-            // Inside `[[ ]]` words are neither split nor globbed.
-            fields.extend(words.iter().map(|w| self.expand_single(w)));
-        } else {
-            for word in words {
-                self.expand_onto(word, &mut fields);
-            }
-        }
+        let (env, words) = self.leading_assignments(&simple.words);
+        let fields = self.command_fields(words);
         let (redirects, here) = self.redirects(&simple.redirs);
         let stdin = here.unwrap_or(stdin);
         if fields.is_empty() {
-            self.assigned(&env);
-            self.prompts_set(&env);
-            for (name, value) in &env {
-                let values = self
-                    .array_elements(value)
-                    .unwrap_or_else(|| vec![value.clone()]);
-                self.vars.insert(name.clone(), values);
-            }
-            // Assignments and redirections with no program still change
-            // something (the shell's variables, a file): rules see them as a
-            // command with an empty program.
-            self.emit(Command {
-                env,
-                redirects,
-                cwd: self.cwd.clone(),
-                via: self.via.clone(),
-                ..Command::default()
-            });
-            self.flush_writers(None, None);
+            self.assignments_only(env, redirects);
             return (None, None);
         }
         let first = &fields[0];
@@ -368,6 +333,62 @@ impl<'a> Eval<'a> {
         self.emit(cmd);
         self.run_writers(writers);
         (kept, output)
+    }
+
+    /// The `NAME=VALUE` words a simple command starts with, and the words
+    /// after them.
+    fn leading_assignments<'w>(
+        &mut self,
+        words: &'w [parse::Word],
+    ) -> (Vec<(String, String)>, &'w [parse::Word]) {
+        let mut env = Vec::new();
+        let mut idx = 0;
+        while let Some(word) = words.get(idx) {
+            match self.assignment(word) {
+                Some(pair) => env.push(pair),
+                None => break,
+            }
+            idx += 1;
+        }
+        (env, &words[idx..])
+    }
+
+    /// A command's words expanded into its fields.
+    fn command_fields(&mut self, words: &[parse::Word]) -> Vec<super::expand::Field> {
+        let mut fields = Vec::with_capacity(words.len());
+        if words.first().is_some_and(parse::is_test_keyword) {
+            // Inside `[[ ]]` words are neither split nor globbed.
+            fields.extend(words.iter().map(|w| self.expand_single(w)));
+        } else {
+            for word in words {
+                self.expand_onto(word, &mut fields);
+            }
+        }
+        fields
+    }
+
+    /// A simple command with no program: its assignments set the shell's
+    /// variables.
+    fn assignments_only(&mut self, env: Vec<(String, String)>, redirects: Vec<Redirect>) {
+        self.assigned(&env);
+        self.prompts_set(&env);
+        for (name, value) in &env {
+            let values = self
+                .array_elements(value)
+                .unwrap_or_else(|| vec![value.clone()]);
+            self.vars.insert(name.clone(), values);
+        }
+        // Assignments and redirections with no program still change
+        // something (the shell's variables, a file): rules see them as a
+        // command with an empty program.
+        self.emit(Command {
+            env,
+            redirects,
+            cwd: self.cwd.clone(),
+            via: self.via.clone(),
+            ..Command::default()
+        });
+        self.flush_writers(None, None);
     }
 
     fn alias_expansion(&self, fields: &[super::expand::Field]) -> Option<String> {
@@ -538,16 +559,9 @@ impl<'a> Eval<'a> {
     /// Analyses `text` as shell code run from here (`bash -c`, `eval`, a
     /// decoded payload), with `stdin` as its input.
     pub(super) fn reanalyze(&mut self, text: &str, via: &'static str, stdin: Option<String>) {
-        if text.len() > self.budget {
-            self.set_limit(format!(
-                "the command expands into more than {MAX_REANALYSIS_BYTES} bytes of nested shell code"
-            ));
+        if !self.enter_nested(text.len()) {
             return;
         }
-        if !self.descend() {
-            return;
-        }
-        self.budget -= text.len();
         let (clean, hidden) = normalize::normalize(text);
         if !hidden.is_empty() {
             self.out
@@ -558,10 +572,7 @@ impl<'a> Eval<'a> {
         if let Some(limit) = parsed.limit {
             self.set_limit(limit);
         }
-        self.via.push(via);
-        self.child(|eval| eval.script(&parsed.script, stdin));
-        self.via.pop();
-        self.ascend();
+        self.run_nested(via, |eval| eval.script(&parsed.script, stdin));
     }
 
     /// Expands `text` as bash expands a heredoc body (its `$( )`, backticks
@@ -571,22 +582,38 @@ impl<'a> Eval<'a> {
         if !text.contains(['$', '`']) {
             return;
         }
-        if text.len() > self.budget {
-            self.set_limit(format!(
-                "the command expands into more than {MAX_REANALYSIS_BYTES} bytes of nested shell code"
-            ));
+        if !self.enter_nested(text.len()) {
             return;
         }
-        if !self.descend() {
-            return;
-        }
-        self.budget -= text.len();
         let (word, limit) = parse::expansions(text);
         if let Some(limit) = limit {
             self.set_limit(limit);
         }
+        self.run_nested(via, |eval| eval.expand_single(&word));
+    }
+
+    /// Whether `len` more bytes of nested shell code fit the line's budget
+    /// and the nesting depth; if so they are taken from the budget and a
+    /// level is entered, which `run_nested` leaves.
+    fn enter_nested(&mut self, len: usize) -> bool {
+        if len > self.budget {
+            self.set_limit(format!(
+                "the command expands into more than {MAX_REANALYSIS_BYTES} bytes of nested shell code"
+            ));
+            return false;
+        }
+        if !self.descend() {
+            return false;
+        }
+        self.budget -= len;
+        true
+    }
+
+    /// Runs `f` as a child analysis reached `via`, then leaves the level
+    /// `enter_nested` entered.
+    fn run_nested<T>(&mut self, via: &'static str, f: impl FnOnce(&mut Self) -> T) {
         self.via.push(via);
-        self.child(|eval| eval.expand_single(&word));
+        self.child(f);
         self.via.pop();
         self.ascend();
     }
@@ -604,9 +631,7 @@ impl<'a> Eval<'a> {
                 RedirKind::Read => {
                     if r.fd.is_none_or(|fd| fd == 0) {
                         // A known file, or the output of `<( )` (`bash < <(echo ...)`).
-                        let known = self.files.get(&file_key(&target));
-                        let known = known.or_else(|| self.proc_outputs.get(&target));
-                        stdin = Some(known.cloned());
+                        stdin = Some(self.known_text(&target).cloned());
                     }
                     RedirectOp::Read
                 }
@@ -627,6 +652,14 @@ impl<'a> Eval<'a> {
             });
         }
         (out, stdin)
+    }
+
+    /// What the line put at `path` before this point, when warden knows it:
+    /// a file it wrote, or the output of a `<( )` given by that name.
+    pub(super) fn known_text(&self, path: &str) -> Option<&String> {
+        self.files
+            .get(&file_key(path))
+            .or_else(|| self.proc_outputs.get(path))
     }
 
     fn record_writes(&mut self, redirects: &[Redirect], output: Option<&str>) {

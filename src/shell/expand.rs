@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 use super::eval::Eval;
 use super::params::is_name;
-use super::parse::{Part, Word};
+use super::parse::{Part, Script, Word};
 
 /// One word after expansion.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -55,6 +55,35 @@ impl Chars {
     fn push_str(&mut self, s: &str, flags: u8) {
         self.chars.reserve(s.len());
         self.chars.extend(s.chars().map(|c| (c, flags)));
+    }
+
+    /// A multi-valued expansion's values, split apart whatever `IFS` is.
+    fn push_values(&mut self, values: &[String], flags: u8) {
+        for (i, v) in values.iter().enumerate() {
+            if i > 0 {
+                self.chars.push((' ', SPLIT));
+            }
+            self.push_str(v, flags);
+        }
+    }
+
+    /// Values that are alternatives of one word, as `{a,b}` (see [`ALT`]).
+    fn push_alternatives(&mut self, values: &[String], flags: u8) {
+        self.chars.push(('{', ALT));
+        for (i, v) in values.iter().enumerate() {
+            if i > 0 {
+                self.chars.push((',', ALT));
+            }
+            self.push_str(v, flags);
+        }
+        self.chars.push(('}', ALT));
+    }
+
+    /// The source text of an expansion warden could not resolve, standing
+    /// for its value: one quoted word, and the word is dynamic.
+    fn push_unresolved(&mut self, src: &str) {
+        self.dynamic = true;
+        self.push_str(src, QUOTED | SOURCE);
     }
 }
 
@@ -291,14 +320,7 @@ impl Eval<'_> {
                     src,
                 } => match self.subscripted_param(name, op, arg.as_ref(), index) {
                     Some(values) if std::mem::take(&mut self.param_alternatives) => {
-                        out.chars.push(('{', ALT));
-                        for (i, v) in values.iter().enumerate() {
-                            if i > 0 {
-                                out.chars.push((',', ALT));
-                            }
-                            out.push_str(v, EXPANDED | q);
-                        }
-                        out.chars.push(('}', ALT));
+                        out.push_alternatives(&values, EXPANDED | q);
                     }
                     // Stands for what warden could not resolve: one
                     // unknown word, as the expansion it holds would be.
@@ -307,32 +329,15 @@ impl Eval<'_> {
                             && !self.unresolved.is_empty()
                             && self.unresolved.contains(name.as_str()) =>
                     {
-                        out.dynamic = true;
-                        out.push_str(&values.join(" "), QUOTED | SOURCE);
+                        out.push_unresolved(&values.join(" "));
                     }
-                    Some(values) => {
-                        for (i, v) in values.iter().enumerate() {
-                            if i > 0 {
-                                out.chars.push((' ', SPLIT));
-                            }
-                            out.push_str(v, EXPANDED | q);
-                        }
-                    }
-                    None => {
-                        out.dynamic = true;
-                        out.push_str(src, QUOTED | SOURCE);
-                    }
+                    Some(values) => out.push_values(&values, EXPANDED | q),
+                    None => out.push_unresolved(src),
                 },
                 Part::CommandSub { script, src } => {
-                    self.via.push("$( )");
-                    let output = self.child(|eval| eval.script(script, None));
-                    self.via.pop();
-                    match output {
+                    match self.substitution_output("$( )", script) {
                         Some(text) => out.push_str(text.trim_end_matches('\n'), EXPANDED | q),
-                        None => {
-                            out.dynamic = true;
-                            out.push_str(src, QUOTED | SOURCE);
-                        }
+                        None => out.push_unresolved(src),
                     }
                 }
                 // `>(cmd)` reads what the command writes into it: run it once
@@ -342,10 +347,7 @@ impl Eval<'_> {
                     out.push_str(src, QUOTED | SOURCE);
                 }
                 Part::ProcessSub { script, src } => {
-                    self.via.push("<( )");
-                    let output = self.child(|eval| eval.script(script, None));
-                    self.via.pop();
-                    if let Some(text) = output {
+                    if let Some(text) = self.substitution_output("<( )", script) {
                         self.proc_outputs.insert(src.clone(), text);
                     }
                     out.push_str(src, QUOTED | SOURCE);
@@ -356,6 +358,15 @@ impl Eval<'_> {
                 }
             }
         }
+    }
+
+    /// What a `$( )` or `<( )` substitution's script prints, when known;
+    /// its commands are analysed as run from here, reached `via` it.
+    fn substitution_output(&mut self, via: &'static str, script: &Script) -> Option<String> {
+        self.via.push(via);
+        let output = self.child(|eval| eval.script(script, None));
+        self.via.pop();
+        output
     }
 
     /// An arithmetic text's expansions done, as one string; what warden

@@ -5,7 +5,6 @@ use super::eval::{file_key, Eval};
 use super::expand::Field;
 use super::interp;
 use super::names::{self, NameSet};
-use super::shells::reads_fd0;
 use super::wrappers::{self, split_assignment};
 
 /// Most wrappers peeled off one command (`sudo env timeout nice ... cmd`).
@@ -233,20 +232,7 @@ impl Eval<'_> {
                 let text = cmd.args.join(" ");
                 self.reanalyze(&text, "eval", cmd.stdin.clone());
             }
-            "source" | "." => {
-                if let Some(file) = cmd.args.first() {
-                    let code = self
-                        .files
-                        .get(&file_key(file))
-                        .or_else(|| self.proc_outputs.get(file))
-                        .cloned();
-                    let code =
-                        code.or_else(|| reads_fd0(file).then(|| cmd.stdin.clone()).flatten());
-                    if let Some(code) = code {
-                        self.reanalyze(&code, "source", None);
-                    }
-                }
-            }
+            "source" | "." => self.sourced(cmd),
             "trap" => {
                 if let Some(code) = cmd.args.first().filter(|a| !a.starts_with('-')) {
                     self.reanalyze(&code.clone(), "trap", None);
@@ -267,57 +253,17 @@ impl Eval<'_> {
                     .unwrap_or_else(|| "~".into());
                 self.change_dir(&dir);
             }
-            "export" | "declare" | "typeset" | "local" | "readonly" => {
-                let pairs: Vec<(String, String)> = cmd
-                    .args
-                    .iter()
-                    .filter_map(|a| split_assignment(a))
-                    .collect();
-                self.prompts_set(&pairs);
-                for (k, v) in pairs {
-                    self.mark_unresolved(&k, cmd.args_dynamic);
-                    // `declare -a x=(…)`: each element is expanded.
-                    let values = self.array_elements(&v).unwrap_or_else(|| vec![v]);
-                    self.vars.insert(k, values);
-                }
-            }
+            "export" | "declare" | "typeset" | "local" | "readonly" => self.declares(cmd),
             "set" => self.set_options(&cmd.args),
             "unset" => {
                 for arg in &cmd.args {
                     self.vars.remove(arg);
                 }
             }
-            "printf" if cmd.args.first().is_some_and(|a| a == "-v") => {
-                // `printf -v NAME FORMAT ARGS` stores the output in NAME.
-                if let (Some(name), Some(value)) = (
-                    cmd.args.get(1),
-                    super::decode::printf(&cmd.args[2.min(cmd.args.len())..]),
-                ) {
-                    self.vars.insert(name.clone(), vec![value]);
-                }
-            }
+            "printf" if cmd.args.first().is_some_and(|a| a == "-v") => self.printf_to_var(cmd),
             "read" => self.read(cmd),
-            "less" | "more" => {
-                // `less '+!CMD' file` runs CMD as its first command.
-                let escapes: Vec<String> = cmd
-                    .args
-                    .iter()
-                    .filter_map(|a| a.strip_prefix('+')?.strip_prefix('!').map(str::to_string))
-                    .collect();
-                for text in escapes {
-                    self.reanalyze(&text, "pager !", None);
-                }
-            }
-            "cp" | "ln" | "install" | "mv" => {
-                // A program copied or linked under a new name still runs as
-                // itself: `cp /bin/rm x && ./x -rf ~` is `rm -rf ~`.
-                if let [.., source, dest] = cmd.operands()[..] {
-                    if is_program_path(source) {
-                        self.copies.insert(file_key(dest), program_name(source));
-                    }
-                    self.copied_into_convention(&cmd.program, source, dest);
-                }
-            }
+            "less" | "more" => self.pager_commands(cmd),
+            "cp" | "ln" | "install" | "mv" => self.copied(cmd),
             // `hash -p /bin/rm ls` makes `ls` run rm.
             "hash" => {
                 if let [flag, path, name, ..] = &cmd.args[..] {
@@ -337,6 +283,67 @@ impl Eval<'_> {
             "make" | "gmake" => self.make(cmd),
             p if interp::runs_code(p, &cmd.args) => self.interpreter(cmd),
             _ => {}
+        }
+    }
+
+    /// `source FILE` / `. FILE` runs the text warden saw written to FILE (or
+    /// handed over as a process substitution, or piped in for `/dev/stdin`).
+    fn sourced(&mut self, cmd: &Command) {
+        let code = cmd
+            .args
+            .first()
+            .and_then(|file| self.script_text(file, cmd));
+        if let Some(code) = code {
+            self.reanalyze(&code, "source", None);
+        }
+    }
+
+    /// `export`, `declare` and kin set each `NAME=VALUE` they are given.
+    fn declares(&mut self, cmd: &Command) {
+        let pairs: Vec<(String, String)> = cmd
+            .args
+            .iter()
+            .filter_map(|a| split_assignment(a))
+            .collect();
+        self.prompts_set(&pairs);
+        for (k, v) in pairs {
+            self.mark_unresolved(&k, cmd.args_dynamic);
+            // `declare -a x=(…)`: each element is expanded.
+            let values = self.array_elements(&v).unwrap_or_else(|| vec![v]);
+            self.vars.insert(k, values);
+        }
+    }
+
+    /// `printf -v NAME FORMAT ARGS` stores the output in NAME.
+    fn printf_to_var(&mut self, cmd: &Command) {
+        if let (Some(name), Some(value)) = (
+            cmd.args.get(1),
+            super::decode::printf(&cmd.args[2.min(cmd.args.len())..]),
+        ) {
+            self.vars.insert(name.clone(), vec![value]);
+        }
+    }
+
+    /// `less '+!CMD' file` runs CMD as its first command.
+    fn pager_commands(&mut self, cmd: &Command) {
+        let escapes: Vec<String> = cmd
+            .args
+            .iter()
+            .filter_map(|a| a.strip_prefix('+')?.strip_prefix('!').map(str::to_string))
+            .collect();
+        for text in escapes {
+            self.reanalyze(&text, "pager !", None);
+        }
+    }
+
+    /// A program copied or linked under a new name still runs as itself:
+    /// `cp /bin/rm x && ./x -rf ~` is `rm -rf ~`.
+    fn copied(&mut self, cmd: &Command) {
+        if let [.., source, dest] = cmd.operands()[..] {
+            if is_program_path(source) {
+                self.copies.insert(file_key(dest), program_name(source));
+            }
+            self.copied_into_convention(&cmd.program, source, dest);
         }
     }
 

@@ -1,7 +1,7 @@
 //! What a shell started on the line runs: its `-c` code, a script or its stdin, and what it runs before its own commands (start-up files, prompts, exported functions).
 
 use super::command::Command;
-use super::eval::{file_key, Eval};
+use super::eval::Eval;
 use super::programs::{DECODED, DECODERS};
 
 impl Eval<'_> {
@@ -52,14 +52,7 @@ impl Eval<'_> {
                 self.positional = saved;
             }
             (false, Some(i)) if !reads_stdin => {
-                let file = &cmd.args[i];
-                let code = self
-                    .files
-                    .get(&file_key(file))
-                    .or_else(|| self.proc_outputs.get(file))
-                    .cloned();
-                let code = code.or_else(|| reads_fd0(file).then(|| cmd.stdin.clone()).flatten());
-                if let Some(code) = code {
+                if let Some(code) = self.script_text(&cmd.args[i], cmd) {
                     self.reanalyze(&code, "shell script", None);
                 }
             }
@@ -139,14 +132,16 @@ impl Eval<'_> {
     /// A start-up file whose content the line wrote (or a process
     /// substitution produced) is analysed as the shell would read it.
     fn startup_file(&mut self, file: &str, via: &'static str) {
-        let code = self
-            .files
-            .get(&file_key(file))
-            .or_else(|| self.proc_outputs.get(file))
-            .cloned();
-        if let Some(code) = code {
+        if let Some(code) = self.known_text(file).cloned() {
             self.reanalyze(&code, via, None);
         }
+    }
+
+    /// The text of the script `file` that `cmd` runs, when warden knows it:
+    /// written earlier on the line, or `cmd`'s input for `/dev/stdin`.
+    pub(super) fn script_text(&self, file: &str, cmd: &Command) -> Option<String> {
+        let code = self.known_text(file).cloned();
+        code.or_else(|| reads_fd0(file).then(|| cmd.stdin.clone()).flatten())
     }
 }
 

@@ -766,8 +766,13 @@ fn shell_word(v: &Val) -> String {
             return format!("~{}", shell_word(&rest));
         }
     }
-    v.text
-        .split(PLACEHOLDER)
+    quote_known(&v.text)
+}
+
+/// `text` quoted for the shell piece by piece, the unknown parts
+/// ([`PLACEHOLDER`]) left between the pieces as substitutions.
+pub(super) fn quote_known(text: &str) -> String {
+    text.split(PLACEHOLDER)
         .map(|piece| {
             if piece.is_empty() {
                 String::new()

@@ -189,6 +189,14 @@ impl Reader<'_, '_> {
         if name != "open" || pos.len() < 2 {
             return;
         }
+        self.perl_open(&pos);
+    }
+
+    /// Perl's `open(F, SPEC, ...)`, given at least a handle and a spec: a
+    /// write (`>`, `>>`, `+<`), a pipe to or from a command (`|-`, `cmd |`),
+    /// or a fork (`|-` alone).
+    fn perl_open(&mut self, pos: &[&Arg]) {
+        let v = self.view;
         let Some(spec) = v.value(pos[1].value, false) else {
             // `open(F, ">$file")`: a write to a path computed at run time.
             let raw = v.text(v.trim(pos[1].value));

@@ -266,25 +266,11 @@ fn caller(r: &mut Reader, start: usize, end: usize) {
     let mut at = (recv.map_or(start, |rv| rv.span.0), last);
     let name = name_value(v, target.value);
     let rest: Vec<Arg> = if method {
-        // `method(:system).call(ARGS)`, `.(ARGS)`, `.[ARGS]`.
-        let mut k = last;
-        while v.byte(k) == b' ' {
-            k += 1;
-        }
-        let tail = v.text((k, v.len()));
-        let open = if tail.starts_with(".call") {
-            k + ".call".len()
-        } else if tail.starts_with(".(") || tail.starts_with(".[") {
-            k + 1
-        } else {
+        let Some((args, close)) = method_call(v, last) else {
             return;
         };
-        let args = match v.byte(open) {
-            b'(' | b'[' => v.paren_args(open).or_else(|| Some(brackets(v, open))),
-            _ => v.call_args(open).map(|(a, _)| a),
-        };
-        at.1 = v.partner(open).map_or(at.1, |c| c + 1);
-        args.unwrap_or_default()
+        at.1 = close.map_or(at.1, |c| c + 1);
+        args
     } else {
         args[1..].to_vec()
     };
@@ -324,6 +310,29 @@ fn caller(r: &mut Reader, start: usize, end: usize) {
         }
         _ => r.apply(&name, None, &module, &rest, at),
     }
+}
+
+/// `method(:system).call(ARGS)`, `.(ARGS)`, `.[ARGS]` after `last`: the
+/// arguments the method object is called with, and the call's closing
+/// bracket when found; `None` when the object is not called there.
+fn method_call(v: &View, last: usize) -> Option<(Vec<Arg>, Option<usize>)> {
+    let mut k = last;
+    while v.byte(k) == b' ' {
+        k += 1;
+    }
+    let tail = v.text((k, v.len()));
+    let open = if tail.starts_with(".call") {
+        k + ".call".len()
+    } else if tail.starts_with(".(") || tail.starts_with(".[") {
+        k + 1
+    } else {
+        return None;
+    };
+    let args = match v.byte(open) {
+        b'(' | b'[' => v.paren_args(open).or_else(|| Some(brackets(v, open))),
+        _ => v.call_args(open).map(|(a, _)| a),
+    };
+    Some((args.unwrap_or_default(), v.partner(open)))
 }
 
 /// The items between `[` and its partner, for `m.[x]`.

@@ -48,6 +48,29 @@ const PLAIN: Options = Options {
     long_code: &["--eval"],
 };
 
+/// Node's long options that take the next argument (`--require mod`).
+const NODE_LONG_VALUED: &[&str] = &[
+    "--require",
+    "--import",
+    "--loader",
+    "--experimental-loader",
+    "--conditions",
+    "--title",
+    "--env-file",
+];
+
+/// jshell's long options that take the next argument (`--class-path dir`).
+const JSHELL_LONG_VALUED: &[&str] = &[
+    "--class-path",
+    "--module-path",
+    "--add-modules",
+    "--add-exports",
+    "--startup",
+    "--feedback",
+    "--execution",
+    "--enable-preview",
+];
+
 fn options(lang: Lang) -> Options {
     match lang {
         Lang::Python => Options {
@@ -76,15 +99,7 @@ fn options(lang: Lang) -> Options {
             code: "ep",
             attached: false,
             valued: "rC",
-            long_valued: &[
-                "--require",
-                "--import",
-                "--loader",
-                "--experimental-loader",
-                "--conditions",
-                "--title",
-                "--env-file",
-            ],
+            long_valued: NODE_LONG_VALUED,
             long_code: &["--eval", "--print"],
             ..PLAIN
         },
@@ -123,16 +138,7 @@ fn options(lang: Lang) -> Options {
         Lang::Java => Options {
             code: "",
             valued: "RJC",
-            long_valued: &[
-                "--class-path",
-                "--module-path",
-                "--add-modules",
-                "--add-exports",
-                "--startup",
-                "--feedback",
-                "--execution",
-                "--enable-preview",
-            ],
+            long_valued: JSHELL_LONG_VALUED,
             long_code: NONE,
             ..PLAIN
         },

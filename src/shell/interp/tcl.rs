@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use super::calls::runs_unknown;
+use super::calls::{quote_known, runs_unknown};
 use super::value::PLACEHOLDER;
 use super::{Action, Concern, Reading};
 
@@ -109,14 +109,7 @@ impl Tcl {
                 i
             };
         if s[start] == b'{' {
-            let end = close_brace(s, start);
-            let body = code.get(start + 1..end).unwrap_or("");
-            let word = Word {
-                value: body.to_string(),
-                braced: true,
-                source: code[i..(end + 1).min(s.len())].to_string(),
-            };
-            return (word, (end + 1).min(s.len()));
+            return braced_word(code, i, start);
         }
         let quoted = s[start] == b'"';
         let mut j = if quoted { start + 1 } else { start };
@@ -135,16 +128,9 @@ impl Tcl {
             match c {
                 b'\\' => {
                     value.push_str(&code[literal..j]);
-                    if let Some(e) = code[j + 1..].chars().next() {
-                        value.push(match e {
-                            'n' => '\n',
-                            't' => '\t',
-                            e => e,
-                        });
-                        j += 1 + e.len_utf8();
-                    } else {
-                        j += 1;
-                    }
+                    let (e, next) = backslash(code, j);
+                    value.extend(e);
+                    j = next;
                     literal = j;
                     continue;
                 }
@@ -386,17 +372,7 @@ fn shell_word(word: &str) -> String {
         Some(rest) if rest.is_empty() || rest.starts_with('/') => ("~", rest),
         _ => ("", word),
     };
-    let quoted: Vec<String> = rest
-        .split(PLACEHOLDER)
-        .map(|piece| {
-            if piece.is_empty() {
-                String::new()
-            } else {
-                format!("'{}'", piece.replace('\'', r"'\''"))
-            }
-        })
-        .collect();
-    format!("{home}{}", quoted.join(PLACEHOLDER))
+    format!("{home}{}", quote_known(rest))
 }
 
 /// `$name`, `${name}`, `$name(index)`, `$::ns::name`: the name and where
@@ -419,6 +395,36 @@ fn variable(code: &str, j: usize) -> (String, usize) {
         );
     }
     (code[j + 1..k].to_string(), k)
+}
+
+/// The braced word whose `{` is at `start` (after `{*}` when the word
+/// starts at `i` with it): its text kept as written, and where it ends.
+fn braced_word(code: &str, i: usize, start: usize) -> (Word, usize) {
+    let s = code.as_bytes();
+    let end = close_brace(s, start);
+    let body = code.get(start + 1..end).unwrap_or("");
+    let word = Word {
+        value: body.to_string(),
+        braced: true,
+        source: code[i..(end + 1).min(s.len())].to_string(),
+    };
+    (word, (end + 1).min(s.len()))
+}
+
+/// What the backslash at `j` stands for (`\n`, `\t`, else the character
+/// after it; nothing at the end of the code), and where the text resumes.
+fn backslash(code: &str, j: usize) -> (Option<char>, usize) {
+    match code[j + 1..].chars().next() {
+        Some(e) => {
+            let c = match e {
+                'n' => '\n',
+                't' => '\t',
+                e => e,
+            };
+            (Some(c), j + 1 + e.len_utf8())
+        }
+        None => (None, j + 1),
+    }
 }
 
 fn close_brace(s: &[u8], open: usize) -> usize {

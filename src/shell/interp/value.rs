@@ -410,22 +410,8 @@ impl<'a> View<'a> {
             | "realpath" | "realpathSync" | "normpath" | "normalize" | "fspath" => {
                 self.eval(arg(0)?, lenient, depth + 1)
             }
-            // R's `paste(a, b, sep = " ")` and `paste0(a, b)`.
             "paste" | "paste0" if self.d == Dialect::Python => {
-                let sep = match args
-                    .iter()
-                    .find(|a| a.key.is_some_and(|k| self.text(k) == "sep"))
-                {
-                    Some(a) => self.eval(a.value, false, depth + 1)?.text,
-                    None if name == "paste" => " ".to_string(),
-                    None => String::new(),
-                };
-                let items: Vec<Span> = args
-                    .iter()
-                    .filter(|a| a.key.is_none())
-                    .map(|a| a.value)
-                    .collect();
-                self.join_values(&items, &sep, lenient, depth)
+                self.paste(name, &args, lenient, depth)
             }
             "resolve" if args.len() == 1 => self.eval(arg(0)?, lenient, depth + 1),
             "join" | "joinpath" | "resolve" | "path" => {
@@ -441,18 +427,41 @@ impl<'a> View<'a> {
                 if name == "path" && recv != "file" {
                     return None;
                 }
-                let mut out = Val::plain("");
-                for (i, a) in args.iter().enumerate() {
-                    let v = self.eval(a.value, lenient, depth + 1)?;
-                    out.decoded |= v.decoded;
-                    out.partial |= v.partial;
-                    out.home |= i == 0 && v.home;
-                    out.text = join_path(&out.text, &v.text, i == 0);
-                }
-                Some(out)
+                self.path_joined(&args, lenient, depth)
             }
             _ => None,
         }
+    }
+
+    /// R's `paste(a, b, sep = " ")` and `paste0(a, b)`.
+    fn paste(&self, name: &str, args: &[Arg], lenient: bool, depth: usize) -> Option<Val> {
+        let sep = match args
+            .iter()
+            .find(|a| a.key.is_some_and(|k| self.text(k) == "sep"))
+        {
+            Some(a) => self.eval(a.value, false, depth + 1)?.text,
+            None if name == "paste" => " ".to_string(),
+            None => String::new(),
+        };
+        let items: Vec<Span> = args
+            .iter()
+            .filter(|a| a.key.is_none())
+            .map(|a| a.value)
+            .collect();
+        self.join_values(&items, &sep, lenient, depth)
+    }
+
+    /// `os.path.join(a, b)` and kin: the arguments joined as path parts.
+    fn path_joined(&self, args: &[Arg], lenient: bool, depth: usize) -> Option<Val> {
+        let mut out = Val::plain("");
+        for (i, a) in args.iter().enumerate() {
+            let v = self.eval(a.value, lenient, depth + 1)?;
+            out.decoded |= v.decoded;
+            out.partial |= v.partial;
+            out.home |= i == 0 && v.home;
+            out.text = join_path(&out.text, &v.text, i == 0);
+        }
+        Some(out)
     }
 
     /// Appends the value of `span` to `out`; an unknown one becomes the

@@ -356,19 +356,8 @@ impl<'a> Parser<'a> {
                     finish(&mut script, &mut pipeline, false, Then::Next);
                 }
                 ';' => {
-                    if stop == Stop::CaseItem && self.starts_with(";&") {
-                        // `;&` falls through to the next arm: the arm ends.
+                    if self.semicolon_ends_arm(stop) {
                         break;
-                    }
-                    if self.starts_with(";;") {
-                        if stop == Stop::CaseItem {
-                            break;
-                        }
-                        self.pos += 1;
-                    }
-                    self.pos += 1;
-                    if self.peek() == Some('&') {
-                        self.pos += 1;
                     }
                     finish(&mut script, &mut pipeline, false, Then::Next);
                 }
@@ -397,36 +386,12 @@ impl<'a> Parser<'a> {
                     }
                 }
                 ')' => {
-                    if stop == Stop::Paren {
-                        self.pos += 1;
+                    if self.paren_ends(stop) {
                         break;
                     }
-                    if matches!(stop, Stop::End(_)) {
-                        // A loop or `if` left open inside `( )` or `$( )`:
-                        // the `)` closes the enclosing construct, as in bash.
-                        self.open = true;
-                        break;
-                    }
-                    // A stray `)` (a case pattern's end): a separator.
-                    self.pos += 1;
                 }
                 _ => {
-                    if let Stop::End(end) = stop {
-                        if self.word_is(end) {
-                            self.pos += end.len();
-                            break;
-                        }
-                        if self.word_is("}") {
-                            // Left open inside `{ }`: the `}` closes the group.
-                            self.open = true;
-                            break;
-                        }
-                    }
-                    if self.word_is("}") && matches!(stop, Stop::Brace) {
-                        self.pos += 1;
-                        break;
-                    }
-                    if stop == Stop::CaseItem && self.word_is("esac") {
+                    if self.word_ends(stop) {
                         break;
                     }
                     self.stage(&mut pipeline);
@@ -435,6 +400,68 @@ impl<'a> Parser<'a> {
         }
         finish(&mut script, &mut pipeline, false, Then::Next);
         script
+    }
+
+    /// Takes a `;`, `;;`, `;&` or `;;&` separator; true instead, taking
+    /// nothing, when it ends a case arm (`;;` or `;&` falling through).
+    #[inline]
+    fn semicolon_ends_arm(&mut self, stop: Stop) -> bool {
+        if stop == Stop::CaseItem && self.starts_with(";&") {
+            // `;&` falls through to the next arm: the arm ends.
+            return true;
+        }
+        if self.starts_with(";;") {
+            if stop == Stop::CaseItem {
+                return true;
+            }
+            self.pos += 1;
+        }
+        self.pos += 1;
+        if self.peek() == Some('&') {
+            self.pos += 1;
+        }
+        false
+    }
+
+    /// Whether the `)` here ends the script read up to `stop`; a stray one
+    /// (a case pattern's end) is taken as a separator.
+    #[inline]
+    fn paren_ends(&mut self, stop: Stop) -> bool {
+        if stop == Stop::Paren {
+            self.pos += 1;
+            return true;
+        }
+        if matches!(stop, Stop::End(_)) {
+            // A loop or `if` left open inside `( )` or `$( )`:
+            // the `)` closes the enclosing construct, as in bash.
+            self.open = true;
+            return true;
+        }
+        self.pos += 1;
+        false
+    }
+
+    /// Whether the word here ends the script read up to `stop`: its closing
+    /// keyword (taken), a `}` closing a group, or `esac` (left for the case
+    /// parser).
+    #[inline]
+    fn word_ends(&mut self, stop: Stop) -> bool {
+        if let Stop::End(end) = stop {
+            if self.word_is(end) {
+                self.pos += end.len();
+                return true;
+            }
+            if self.word_is("}") {
+                // Left open inside `{ }`: the `}` closes the group.
+                self.open = true;
+                return true;
+            }
+        }
+        if self.word_is("}") && matches!(stop, Stop::Brace) {
+            self.pos += 1;
+            return true;
+        }
+        stop == Stop::CaseItem && self.word_is("esac")
     }
 
     /// Whether the next word is exactly `w` (followed by a metacharacter or end).
@@ -462,6 +489,23 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// A `( )` subshell (`stop` is `Paren`) or a `{ }` group (`Brace`),
+    /// from its opening character, with the redirections after it.
+    fn group(&mut self, stop: Stop) -> Option<Node> {
+        self.pos += 1;
+        if !self.enter() {
+            return None;
+        }
+        let body = self.script(stop);
+        self.leave();
+        let redirs = self.trailing_redirs();
+        Some(Node::Group {
+            body,
+            redirs,
+            subshell: stop == Stop::Paren,
+        })
+    }
+
     fn command(&mut self) -> Option<Node> {
         loop {
             self.skip_blanks();
@@ -470,33 +514,9 @@ impl<'a> Parser<'a> {
                     if let Some(node) = self.arith_command() {
                         return Some(node);
                     }
-                    self.pos += 1;
-                    if !self.enter() {
-                        return None;
-                    }
-                    let body = self.script(Stop::Paren);
-                    self.leave();
-                    let redirs = self.trailing_redirs();
-                    return Some(Node::Group {
-                        body,
-                        redirs,
-                        subshell: true,
-                    });
+                    return self.group(Stop::Paren);
                 }
-                '{' if self.word_is("{") => {
-                    self.pos += 1;
-                    if !self.enter() {
-                        return None;
-                    }
-                    let body = self.script(Stop::Brace);
-                    self.leave();
-                    let redirs = self.trailing_redirs();
-                    return Some(Node::Group {
-                        body,
-                        redirs,
-                        subshell: false,
-                    });
-                }
+                '{' if self.word_is("{") => return self.group(Stop::Brace),
                 _ => {}
             }
             // Every keyword starts with one of these: most commands skip the lookups.

@@ -66,55 +66,56 @@ mod tests {
     use super::super::{parse, Parser, Stop};
     use super::*;
 
+    /// Words from the plain alphabet, keywords among them, joined by
+    /// `BLANKS` into a deterministic stream of lines, so a failure repeats.
+    const WORDS: &[&str] = &[
+        "git",
+        "status",
+        "-s",
+        "--force",
+        "a=b",
+        "X=1",
+        "if",
+        "then",
+        "fi",
+        "done",
+        "for",
+        "in",
+        "case",
+        "esac",
+        "function",
+        "select",
+        "time",
+        "do",
+        "while",
+        "!",
+        "2",
+        "1",
+        "%1",
+        "^a^b",
+        "@x",
+        "+x",
+        "a,b",
+        "host:/p",
+        "./run.sh",
+        "..",
+        "-",
+        "--",
+        "=",
+        "==",
+        "http://x.y/z",
+        "user@host",
+        "cd",
+        "exec",
+        "sudo",
+        "rm",
+        "-rf",
+        "/",
+    ];
+    const BLANKS: &[&str] = &[" ", "  ", "\t", " \t "];
+
     #[test]
     fn plain_lines_read_as_the_general_parser_reads_them() {
-        // Words from the plain alphabet, keywords among them, joined by
-        // blanks: a deterministic stream, so a failure repeats.
-        const WORDS: &[&str] = &[
-            "git",
-            "status",
-            "-s",
-            "--force",
-            "a=b",
-            "X=1",
-            "if",
-            "then",
-            "fi",
-            "done",
-            "for",
-            "in",
-            "case",
-            "esac",
-            "function",
-            "select",
-            "time",
-            "do",
-            "while",
-            "!",
-            "2",
-            "1",
-            "%1",
-            "^a^b",
-            "@x",
-            "+x",
-            "a,b",
-            "host:/p",
-            "./run.sh",
-            "..",
-            "-",
-            "--",
-            "=",
-            "==",
-            "http://x.y/z",
-            "user@host",
-            "cd",
-            "exec",
-            "sudo",
-            "rm",
-            "-rf",
-            "/",
-        ];
-        const BLANKS: &[&str] = &[" ", "  ", "\t", " \t "];
         let mut state: u64 = 0x2545_f491_4f6c_dd1d;
         let mut next = |n: usize| {
             state ^= state << 13;

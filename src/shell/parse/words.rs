@@ -30,48 +30,18 @@ impl Parser<'_> {
     pub(super) fn word_until(&mut self, close: Option<char>) -> Option<Word> {
         let mut parts: Vec<Part> = Vec::new();
         let mut lit_buf = String::new();
-        let flush = |parts: &mut Vec<Part>, buf: &mut String| {
-            if !buf.is_empty() {
-                parts.push(Part::Lit(std::mem::take(buf)));
-            }
-        };
         while let Some(c) = self.peek() {
             if Some(c) == close {
                 break;
             }
             if close.is_none() && is_meta(c) {
-                // `name=(a b)` array assignment: keep the list in the word.
-                if c == '(' && lit_buf.ends_with('=') && parts.is_empty() {
-                    let src = self.balanced_source('(', ')');
-                    lit_buf.push_str(&src);
-                    continue;
-                }
-                // `<(` / `>(` at the start of a word or of an assignment's
-                // value (`BASH_ENV=<(cmd)`).
-                if (c == '<' || c == '>')
-                    && self.peek_at(1) == Some('(')
-                    && (lit_buf.is_empty() || lit_buf.ends_with('='))
-                    && parts.is_empty()
-                {
-                    flush(&mut parts, &mut lit_buf);
-                    parts.push(self.process_sub());
+                if self.meta_in_word(c, &mut parts, &mut lit_buf) {
                     continue;
                 }
                 break;
             }
             match c {
-                '\\' => {
-                    self.pos += 1;
-                    match self.peek() {
-                        Some('\n') => self.pos += 1,
-                        Some(e) => {
-                            self.pos += 1;
-                            flush(&mut parts, &mut lit_buf);
-                            parts.push(Part::Quoted(e.to_string()));
-                        }
-                        None => {}
-                    }
-                }
+                '\\' => self.escape(&mut parts, &mut lit_buf),
                 '\'' => {
                     flush(&mut parts, &mut lit_buf);
                     self.pos += 1;
@@ -99,19 +69,7 @@ impl Parser<'_> {
                         None => lit_buf.push('$'),
                     }
                 }
-                _ => {
-                    // The run of ordinary characters from here goes in at
-                    // once, so the buffer grows once rather than per character.
-                    let end = self
-                        .find_from(self.pos + 1, |n| {
-                            Some(n) == close
-                                || (close.is_none() && is_meta(n))
-                                || matches!(n, '\\' | '\'' | '"' | '`' | '$')
-                        })
-                        .unwrap_or(self.len());
-                    self.push_span(&mut lit_buf, self.pos, end);
-                    self.pos = end;
-                }
+                _ => self.plain_run(close, &mut lit_buf),
             }
         }
         if parts.is_empty() {
@@ -123,6 +81,61 @@ impl Parser<'_> {
         }
         flush(&mut parts, &mut lit_buf);
         Some(Word { parts })
+    }
+
+    /// Whether the metacharacter `c` still belongs to the word being read
+    /// (and is taken): the list of an array assignment `name=(a b)`, or a
+    /// process substitution at the start of a word or of an assignment's
+    /// value (`BASH_ENV=<(cmd)`).
+    #[inline]
+    fn meta_in_word(&mut self, c: char, parts: &mut Vec<Part>, lit_buf: &mut String) -> bool {
+        // `name=(a b)` array assignment: keep the list in the word.
+        if c == '(' && lit_buf.ends_with('=') && parts.is_empty() {
+            let src = self.balanced_source('(', ')');
+            lit_buf.push_str(&src);
+            return true;
+        }
+        if (c == '<' || c == '>')
+            && self.peek_at(1) == Some('(')
+            && (lit_buf.is_empty() || lit_buf.ends_with('='))
+            && parts.is_empty()
+        {
+            flush(parts, lit_buf);
+            parts.push(self.process_sub());
+            return true;
+        }
+        false
+    }
+
+    /// A backslash outside quotes: a line continuation vanishes, any other
+    /// character after it is quoted.
+    #[inline]
+    fn escape(&mut self, parts: &mut Vec<Part>, lit_buf: &mut String) {
+        self.pos += 1;
+        match self.peek() {
+            Some('\n') => self.pos += 1,
+            Some(e) => {
+                self.pos += 1;
+                flush(parts, lit_buf);
+                parts.push(Part::Quoted(e.to_string()));
+            }
+            None => {}
+        }
+    }
+
+    /// Takes the run of ordinary characters from here at once, so the
+    /// buffer grows once rather than per character.
+    #[inline]
+    fn plain_run(&mut self, close: Option<char>, lit_buf: &mut String) {
+        let end = self
+            .find_from(self.pos + 1, |n| {
+                Some(n) == close
+                    || (close.is_none() && is_meta(n))
+                    || matches!(n, '\\' | '\'' | '"' | '`' | '$')
+            })
+            .unwrap_or(self.len());
+        self.push_span(lit_buf, self.pos, end);
+        self.pos = end;
     }
 
     pub(super) fn take_until(&mut self, end: char) -> String {
@@ -271,23 +284,7 @@ impl Parser<'_> {
                 self.leave();
                 Some(part)
             }
-            Some(c) if c.is_ascii_alphabetic() || c == '_' => {
-                let mut name = String::new();
-                while let Some(c) = self
-                    .peek()
-                    .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
-                {
-                    name.push(c);
-                    self.pos += 1;
-                }
-                Some(Part::Param {
-                    src: format!("${name}"),
-                    name,
-                    op: String::new(),
-                    arg: None,
-                    index: Vec::new(),
-                })
-            }
+            Some(c) if c.is_ascii_alphabetic() || c == '_' => Some(self.named_param()),
             Some(c) if c.is_ascii_digit() || "@*#?$!-".contains(c) => {
                 self.pos += 1;
                 Some(Part::Param {
@@ -302,6 +299,26 @@ impl Parser<'_> {
                 self.pos = start + 1;
                 None
             }
+        }
+    }
+
+    /// `$name`, from the name's first character.
+    #[inline]
+    fn named_param(&mut self) -> Part {
+        let mut name = String::new();
+        while let Some(c) = self
+            .peek()
+            .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+        {
+            name.push(c);
+            self.pos += 1;
+        }
+        Part::Param {
+            src: format!("${name}"),
+            name,
+            op: String::new(),
+            arg: None,
+            index: Vec::new(),
         }
     }
 
@@ -484,5 +501,13 @@ impl Parser<'_> {
             }
         }
         char::from_u32(value).unwrap_or('\u{fffd}')
+    }
+}
+
+/// Moves the plain text gathered so far, if any, into the word's parts.
+#[inline]
+fn flush(parts: &mut Vec<Part>, buf: &mut String) {
+    if !buf.is_empty() {
+        parts.push(Part::Lit(std::mem::take(buf)));
     }
 }

@@ -143,11 +143,7 @@ impl Eval<'_> {
     /// A script or program at `path`: the content the call itself wrote is
     /// run as shell text; one outside the project, unseen, asks.
     fn script_path(&mut self, path: &str, program: &str, lang: Lang) {
-        let written = self
-            .files
-            .get(&file_key(path))
-            .or_else(|| self.proc_outputs.get(path));
-        if let Some(content) = written.cloned() {
+        if let Some(content) = self.known_text(path).cloned() {
             self.reanalyze(&content, "code sink", None);
             return;
         }

@@ -29,15 +29,7 @@ pub(super) fn values(
             .filter_map(|s| setting(&s, keys))
             .collect(),
         Given::Stored(sub, keys) => match subcommand(args) {
-            Some((s, rest)) if s == sub => {
-                let words: Vec<&String> = rest.iter().filter(|w| !w.starts_with('-')).collect();
-                match words.as_slice() {
-                    [key, value] if matches_key(key, keys) => {
-                        vec![value.trim_start_matches('!').to_string()]
-                    }
-                    _ => Vec::new(),
-                }
-            }
+            Some((s, rest)) if s == sub => stored(rest, keys),
             _ => Vec::new(),
         },
         Given::SubArgs(sub, verb) => match subcommand(args) {
@@ -65,32 +57,58 @@ pub(super) fn values(
                 .collect()
         }
         Given::Stdin => stdin.map(str::to_string).into_iter().collect(),
-        Given::Input(sub) => {
-            let args = match subcommand(args) {
-                _ if sub.is_empty() => args,
-                Some((s, rest)) if s == sub => rest,
-                _ => return Vec::new(),
-            };
-            let script = operand(args, code_options)
-                .is_some_and(|o| !matches!(o.as_str(), "/dev/stdin" | "/dev/fd/0" | "-"));
-            (!script)
-                .then(|| stdin.map(str::to_string))
-                .flatten()
-                .into_iter()
-                .collect()
-        }
+        Given::Input(sub) => unscripted_input(sub, args, stdin, code_options),
         Given::Prompt(with_file) => {
             if with_file && operand(args, &[]).is_none() {
                 return Vec::new();
             }
-            stdin
-                .iter()
-                .flat_map(|s| s.lines())
-                .filter_map(|l| l.trim_start().strip_prefix('!'))
-                .map(str::to_string)
-                .collect()
+            prompt_escapes(stdin)
         }
     }
+}
+
+/// The value `SUB KEY VALUE` stores when KEY is one of `keys` (`git config
+/// core.pager '!cmd'`), its leading `!` dropped.
+fn stored(rest: &[String], keys: &[&str]) -> Vec<String> {
+    let words: Vec<&String> = rest.iter().filter(|w| !w.starts_with('-')).collect();
+    match words.as_slice() {
+        [key, value] if matches_key(key, keys) => {
+            vec![value.trim_start_matches('!').to_string()]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The input, when the program (after `sub`, if named) runs no script
+/// file: no operand other than `/dev/stdin` (see [`Given::Input`]).
+fn unscripted_input(
+    sub: &str,
+    args: &[String],
+    stdin: Option<&str>,
+    code_options: &[&str],
+) -> Vec<String> {
+    let args = match subcommand(args) {
+        _ if sub.is_empty() => args,
+        Some((s, rest)) if s == sub => rest,
+        _ => return Vec::new(),
+    };
+    let script = operand(args, code_options)
+        .is_some_and(|o| !matches!(o.as_str(), "/dev/stdin" | "/dev/fd/0" | "-"));
+    (!script)
+        .then(|| stdin.map(str::to_string))
+        .flatten()
+        .into_iter()
+        .collect()
+}
+
+/// The lines of the input typed at a prompt as `!CMD`: each CMD.
+fn prompt_escapes(stdin: Option<&str>) -> Vec<String> {
+    stdin
+        .iter()
+        .flat_map(|s| s.lines())
+        .filter_map(|l| l.trim_start().strip_prefix('!'))
+        .map(str::to_string)
+        .collect()
 }
 
 /// The words after `verb` (`git bisect run CMD...`): one command line.

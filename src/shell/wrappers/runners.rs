@@ -37,6 +37,17 @@ const CONDA_LONG: &[&str] = &[
     "debug-wrapper-scripts", "dev", "help",
 ];
 
+/// `NAME run` of conda and of the programs that take its options.
+const fn conda_run(name: &'static str) -> WrapperSpec {
+    WrapperSpec {
+        short: "n:p:v",
+        long: CONDA_LONG,
+        subcommands: &["run"],
+        chdir: &["--cwd"],
+        ..plain(name)
+    }
+}
+
 #[rustfmt::skip]
 pub(super) const WRAPPERS: &[WrapperSpec] = &[
     // strace(1) 6.x: getopt `+a:Ab:cCdDe:E:fFhiI:kno:O:p:P:qrs:S:tTu:U:vVwxX:yYzZ`
@@ -280,27 +291,9 @@ pub(super) const WRAPPERS: &[WrapperSpec] = &[
         subcommands: &["run"],
         ..plain("hatch")
     },
-    WrapperSpec {
-        short: "n:p:v",
-        long: CONDA_LONG,
-        subcommands: &["run"],
-        chdir: &["--cwd"],
-        ..plain("conda")
-    },
-    WrapperSpec {
-        short: "n:p:v",
-        long: CONDA_LONG,
-        subcommands: &["run"],
-        chdir: &["--cwd"],
-        ..plain("mamba")
-    },
-    WrapperSpec {
-        short: "n:p:v",
-        long: CONDA_LONG,
-        subcommands: &["run"],
-        chdir: &["--cwd"],
-        ..plain("micromamba")
-    },
+    conda_run("conda"),
+    conda_run("mamba"),
+    conda_run("micromamba"),
     // `nix develop` / `nix shell`: the command follows -c/--command.
     WrapperSpec {
         subcommands: &["develop", "shell"],
