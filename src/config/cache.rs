@@ -33,7 +33,7 @@ use crate::error::{Error, Result};
 /// index), or what an entry vouches for (every entry is compiled from files
 /// that had settled, and [`read_latest`] relies on it): a cache built the old
 /// way would still decode, and mislead.
-pub(crate) const FORMAT_VERSION: u32 = 16;
+pub(crate) const FORMAT_VERSION: u32 = 17;
 
 const MAGIC: [u8; 8] = *b"WRDNPOL\x01";
 const KEY_AT: usize = 12;
@@ -131,9 +131,11 @@ pub(crate) fn set_id(seal: &Seal, paths: &[&str]) -> SetId {
 /// so two projects do not evict each other and a changed source overwrites
 /// its set's old entry instead of piling up new ones.
 pub(crate) fn file_name(set: &SetId) -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut name = String::from("policy-");
     for byte in set.0.iter().take(8) {
-        name.push_str(&format!("{byte:02x}"));
+        name.push(char::from(HEX[usize::from(byte >> 4)]));
+        name.push(char::from(HEX[usize::from(byte & 15)]));
     }
     name.push_str(".bin");
     name

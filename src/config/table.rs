@@ -24,7 +24,7 @@
 //! ```text
 //! directory, in the head:
 //!   rules  buckets  entries  always  flags
-//!   filter[2048]           65,536 bits: bit h is set if some gram hashes to h
+//!   filter[]               2^k bits: bit h is set if some gram hashes to h
 //!   blocks[]               low 32 bits of the checksum of each BLOCK bytes of the body
 //! body, the tail's start:
 //!   offsets[rules + 1]     record n is records[offsets[n]..offsets[n + 1]]
@@ -36,8 +36,11 @@
 //! ```
 //!
 //! The filter lets most of a call's 4-byte windows be passed over with one
-//! load and a bit test (with 100 rules, 99.8% of them), so a call whose
-//! text holds no rule's gram reads nothing from the body at all.
+//! load and a bit test, so a call whose text holds no rule's gram reads
+//! nothing from the body at all. It has 64 bits a gram (one window in 60
+//! or so passes by chance), between 1,024 and 65,536 bits: a filter
+//! sized for 10,000 rules would cost a 100-rule policy 7 KB more to read
+//! and check on every call.
 //!
 //! A record is `u16` literal length, the literal, then the rule (bincode).
 
@@ -61,11 +64,9 @@ const SHORT_GRAMS: u32 = 1;
 const SHORT_MARK: u32 = 0xff << 24;
 /// Longer literals are cut: any part of a required literal is required too.
 const MAX_LITERAL: usize = 1024;
-/// The filter's size in bits, and in 32-bit words.
-const FILTER_BITS: u32 = 16;
-const FILTER_WORDS: usize = (1 << FILTER_BITS) / 32;
-/// Where the block sums start in the directory, in words.
-const BLOCK_SUMS: usize = FIELDS + FILTER_WORDS;
+/// The filter's size in bits is a power of two between these (log2).
+const FILTER_LEAST: u32 = 10;
+const FILTER_MOST: u32 = 16;
 /// The body is read and checked in blocks of this many bytes: a lookup
 /// touches one or two, and a block costs one `pread` and a checksum of a
 /// kilobyte. A multiple of 4, so no word straddles two blocks.
@@ -100,6 +101,10 @@ struct Shape {
     body: usize,
     /// `32 - log2(buckets)`: a gram's bucket is the top bits of its hash.
     shift: u32,
+    /// The filter's length in words, and `32 - log2(its bits)`: a gram's
+    /// bit is the top bits of its hash too.
+    filter_words: usize,
+    filter_shift: u32,
 }
 
 impl Shape {
@@ -108,6 +113,11 @@ impl Shape {
         let starts = sums + rules;
         let grams = starts + buckets + 1;
         let always_at = grams + 2 * entries;
+        let filter_log2 = entries
+            .saturating_mul(64)
+            .checked_next_power_of_two()
+            .map_or(FILTER_MOST, usize::trailing_zeros)
+            .clamp(FILTER_LEAST, FILTER_MOST);
         Shape {
             rules,
             entries,
@@ -119,7 +129,14 @@ impl Shape {
             always_at,
             body: always_at + always,
             shift: 32 - buckets.max(1).trailing_zeros(),
+            filter_words: (1 << filter_log2) / 32,
+            filter_shift: 32 - filter_log2,
         }
+    }
+
+    /// Where the block sums start in the directory, in words.
+    fn block_sums(&self) -> usize {
+        FIELDS + self.filter_words
     }
 
     fn body_bytes(&self) -> usize {
@@ -132,7 +149,7 @@ impl Shape {
 
     /// Length of the directory in bytes.
     fn directory_bytes(&self) -> usize {
-        (BLOCK_SUMS + self.blocks()) * 4
+        (self.block_sums() + self.blocks()) * 4
     }
 }
 
@@ -214,9 +231,9 @@ fn bucket(gram: u32, shift: u32) -> usize {
     (hash(gram) >> shift) as usize
 }
 
-/// The filter bit of a gram.
-fn filter_bit(gram: u32) -> usize {
-    (hash(gram) >> (32 - FILTER_BITS)) as usize
+/// The filter bit of a gram, for a filter of `2^(32 - shift)` bits.
+fn filter_bit(gram: u32, shift: u32) -> usize {
+    (hash(gram) >> shift) as usize
 }
 
 fn gram4(bytes: &[u8]) -> u32 {
@@ -336,10 +353,10 @@ fn bucketed(grams: &[(u32, u32)], buckets: usize, shift: u32) -> Vec<u32> {
     starts
 }
 
-fn filter(grams: &[(u32, u32)]) -> Vec<u32> {
-    let mut filter = vec![0u32; FILTER_WORDS];
+fn filter(grams: &[(u32, u32)], shape: &Shape) -> Vec<u32> {
+    let mut filter = vec![0u32; shape.filter_words];
     for &(gram, _) in grams {
-        let bit = filter_bit(gram);
+        let bit = filter_bit(gram, shape.filter_shift);
         filter[bit / 32] |= 1 << (bit % 32);
     }
     filter
@@ -363,7 +380,7 @@ impl RuleTable {
             always.len() as u32,
             flags,
         ];
-        directory.extend(filter(&grams));
+        directory.extend(filter(&grams, &shape));
         directory.extend(tail.chunks(BLOCK).map(|block| checksum(block) as u32));
         tail.extend_from_slice(&records);
         RuleTable {
@@ -460,7 +477,7 @@ impl RuleTable {
     }
 
     fn block_intact(&self, k: usize, bytes: &[u8]) -> bool {
-        self.directory(BLOCK_SUMS + k) == Some(checksum(bytes) as u32)
+        self.directory(self.shape.block_sums() + k) == Some(checksum(bytes) as u32)
     }
 
     /// Reads the tail into memory when it is in the cache file and no
@@ -547,19 +564,16 @@ impl RuleTable {
             out.push(self.word(shape.always_at + i)?);
         }
         let filter_at = self.base + FIELDS * 4;
-        let filter: &[u8; FILTER_WORDS * 4] = match self
-            .head
-            .get(filter_at..filter_at + FILTER_WORDS * 4)
-            .and_then(|f| f.try_into().ok())
-        {
+        let filter = match self.head.get(filter_at..filter_at + shape.filter_words * 4) {
             Some(filter) if shape.entries > 0 => filter,
             _ => return Some(out),
         };
         // Bit `b` of the little-endian words is bit `b % 8` of byte `b / 8`.
-        // A bit is below 2^FILTER_BITS, so its byte is always in the array.
         let maybe = |gram: u32| {
-            let bit = filter_bit(gram);
-            filter[bit >> 3] >> (bit & 7) & 1 == 1
+            let bit = filter_bit(gram, shape.filter_shift);
+            filter
+                .get(bit >> 3)
+                .is_some_and(|byte| byte >> (bit & 7) & 1 == 1)
         };
         let mut intact = true;
         let mut look = |gram: u32| {

@@ -47,8 +47,8 @@ fn temp_dir(tag: &str) -> PathBuf {
 /// `FORMAT_VERSION` and the SHA-256 of the representative policies' cached
 /// bytes when it was last bumped.
 const RECORDED_LAYOUT: (u32, &str) = (
-    16,
-    "68bce579747e01525592d7d5d999ce92722647fa30f226100f1f030036ab7ea0",
+    17,
+    "e9905ef234ca0fc22faa364191480e3c34590485f678d60cc679d86021448302",
 );
 
 fn representative_sources() -> Vec<SourceInfo> {
