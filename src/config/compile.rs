@@ -34,34 +34,8 @@ pub(crate) fn compile(inputs: &Inputs) -> (Policy, Vec<RuleSpec>) {
         };
         let path = crate::path::text(&candidate.path);
         let index = sources.len() as u32;
-        let (doc, sha, error) = match content {
-            Ok(bytes) => {
-                let sha = ledger::sha256_hex(bytes);
-                match parse(candidate, &path, bytes) {
-                    Ok(doc) => (doc, sha, None),
-                    Err(err) => (SourceDoc::default(), sha, Some(err.to_string())),
-                }
-            }
-            Err(why) => (
-                SourceDoc::default(),
-                String::new(),
-                Some(format!("{path} {why}")),
-            ),
-        };
-        if let Some(error) = &error {
-            broken = true;
-            problems.push(format!("warden: policy file unusable: {error}"));
-        }
-        for warning in &doc.warnings {
-            problems.push(format!("warden: {path}: {warning}"));
-        }
-        let mut doc = doc;
-        if candidate.tier == Tier::Project && doc.settings.audit.take().is_some() {
-            problems.push(format!(
-                "warden: {path}: `audit` is ignored in a project file: only your own \
-                 config or a managed one chooses where your commands are logged"
-            ));
-        }
+        let (doc, sha, error) = read_doc(candidate, &path, content, &mut problems);
+        broken |= error.is_some();
         let standing = match &error {
             // An unusable file says nothing; `on_error` decides.
             Some(_) => Standing::TightenOnly("it could not be used".into()),
@@ -99,6 +73,43 @@ pub(crate) fn compile(inputs: &Inputs) -> (Policy, Vec<RuleSpec>) {
     policy.problems = problems;
     policy.broken = broken;
     (policy, as_written)
+}
+
+/// One source's document, its bytes' SHA-256 (empty if unread) and why it
+/// is unusable, if it is; what is wrong with it goes to `problems`.
+fn read_doc(
+    candidate: &Candidate,
+    path: &str,
+    content: &std::result::Result<Vec<u8>, String>,
+    problems: &mut Vec<String>,
+) -> (SourceDoc, String, Option<String>) {
+    let (mut doc, sha, error) = match content {
+        Ok(bytes) => {
+            let sha = ledger::sha256_hex(bytes);
+            match parse(candidate, path, bytes) {
+                Ok(doc) => (doc, sha, None),
+                Err(err) => (SourceDoc::default(), sha, Some(err.to_string())),
+            }
+        }
+        Err(why) => (
+            SourceDoc::default(),
+            String::new(),
+            Some(format!("{path} {why}")),
+        ),
+    };
+    if let Some(error) = &error {
+        problems.push(format!("warden: policy file unusable: {error}"));
+    }
+    for warning in &doc.warnings {
+        problems.push(format!("warden: {path}: {warning}"));
+    }
+    if candidate.tier == Tier::Project && doc.settings.audit.take().is_some() {
+        problems.push(format!(
+            "warden: {path}: `audit` is ignored in a project file: only your own \
+             config or a managed one chooses where your commands are logged"
+        ));
+    }
+    (doc, sha, error)
 }
 
 fn parse(candidate: &Candidate, path: &str, bytes: &[u8]) -> Result<SourceDoc> {

@@ -528,40 +528,21 @@ fn match_rule(rule: RuleSpec, n: u32, call: &Subjects) -> Option<RuleMatch> {
     let loosens = rule.decision == Decision::Allow && !rule.dangerous;
     let (places, line_in_scope) = scope_places(&rule, loosens, call)?;
     let placed = |i: usize| places.get(i).copied().unwrap_or(line_in_scope);
-    let regex = match pattern::regex_source(&rule.target, rule.case_insensitive) {
-        Some(source) => {
-            let source = match (&rule.target, call.kind) {
-                // Relative path globs are relative to the rule's project.
-                // Folded like the call's path, so `../shared/**` can match.
-                (Target::PathGlob(glob), _) => pattern::glob_to_regex(
-                    &crate::path::absolute(
-                        &resolve_glob(glob, rule.base.as_deref(), call),
-                        None,
-                        None,
-                    ),
-                    GlobKind::Path,
-                    rule.case_insensitive,
-                ),
-                _ => source,
-            };
-            match pattern::compile(&source) {
-                Ok(regex) => Some(regex),
-                // Read when its file loaded, but too large to build: an allow
-                // vouches for nothing, and a rule that tightens holds for the
-                // whole call rather than silently for none of it.
-                Err(_) if loosens => return None,
-                Err(_) => {
-                    let segments = (0..call.segments.len()).filter(|&i| placed(i)).collect();
-                    return Some(RuleMatch {
-                        rule: n,
-                        spec: rule,
-                        segments,
-                        whole: line_in_scope,
-                    });
-                }
-            }
+    let regex = match rule_regex(&rule, call) {
+        Ok(regex) => regex,
+        // Read when its file loaded, but too large to build: an allow
+        // vouches for nothing, and a rule that tightens holds for the
+        // whole call rather than silently for none of it.
+        Err(_) if loosens => return None,
+        Err(_) => {
+            let segments = (0..call.segments.len()).filter(|&i| placed(i)).collect();
+            return Some(RuleMatch {
+                rule: n,
+                spec: rule,
+                segments,
+                whole: line_in_scope,
+            });
         }
-        None => None,
     };
     let hit = |subject: &str| {
         pattern::matches(&rule.target, rule.case_insensitive, regex.as_ref(), subject)
@@ -573,31 +554,12 @@ fn match_rule(rule: RuleSpec, n: u32, call: &Subjects) -> Option<RuleMatch> {
         whole: false,
     };
     if call.kind != ToolKind::Shell {
-        let subject = match &rule.target {
-            Target::Any => true,
-            // An allow vouches for a call only when it covers every file.
-            _ if loosens && !call.files.is_empty() => call.files.iter().all(|f| hit(&f.path)),
-            _ if !call.files.is_empty() => call.files.iter().any(|f| hit(&f.path)),
-            _ => call.path.as_deref().is_some_and(hit),
-        };
-        found.whole = subject;
-        return subject.then_some(found);
+        found.whole = file_tool_hit(&rule.target, loosens, call, &hit);
+        return found.whole.then_some(found);
     }
     if shell_files {
         let write = file_tool_access(&rule.tool) == Some(true);
-        let touched: Vec<&FileSubject> = call.files.iter().filter(|f| f.write == write).collect();
-        for f in &touched {
-            let Some(i) = f.segment else { continue };
-            // An allow covers a command only when it covers all it touches.
-            let covered = !loosens
-                || touched
-                    .iter()
-                    .filter(|g| g.segment == Some(i))
-                    .all(|g| hit(&g.path));
-            if hit(&f.path) && covered && placed(i) && !found.segments.contains(&i) {
-                found.segments.push(i);
-            }
-        }
+        found.segments = files_hit(write, loosens, call, &hit, &placed);
         found.whole = !loosens && !found.segments.is_empty();
         return (!found.segments.is_empty()).then_some(found);
     }
@@ -624,6 +586,69 @@ fn match_rule(rule: RuleSpec, n: u32, call: &Subjects) -> Option<RuleMatch> {
         found.whole = line_in_scope && hit(text);
     }
     (found.whole || !found.segments.is_empty()).then_some(found)
+}
+
+/// The regex a rule's target is matched with (`None`: its target needs
+/// none), a path glob made absolute against the rule's project; `Err` for
+/// one too large to build.
+fn rule_regex(rule: &RuleSpec, call: &Subjects) -> Result<Option<regex::Regex>, String> {
+    let Some(source) = pattern::regex_source(&rule.target, rule.case_insensitive) else {
+        return Ok(None);
+    };
+    let source = match &rule.target {
+        // Relative path globs are relative to the rule's project. Folded
+        // like the call's path, so `../shared/**` can match.
+        Target::PathGlob(glob) => pattern::glob_to_regex(
+            &crate::path::absolute(&resolve_glob(glob, rule.base.as_deref(), call), None, None),
+            GlobKind::Path,
+            rule.case_insensitive,
+        ),
+        _ => source,
+    };
+    pattern::compile(&source).map(Some)
+}
+
+/// Whether a rule whose target `hit` tests matches a file tool's call: on
+/// the files it touches (all of them, for an allow) or its path.
+fn file_tool_hit(
+    target: &Target,
+    loosens: bool,
+    call: &Subjects,
+    hit: &dyn Fn(&str) -> bool,
+) -> bool {
+    match target {
+        Target::Any => true,
+        // An allow vouches for a call only when it covers every file.
+        _ if loosens && !call.files.is_empty() => call.files.iter().all(|f| hit(&f.path)),
+        _ if !call.files.is_empty() => call.files.iter().any(|f| hit(&f.path)),
+        _ => call.path.as_deref().is_some_and(hit),
+    }
+}
+
+/// The commands of a line whose files (written, or read) a file tool's
+/// path rule matches, where the rule's scope lets it apply.
+fn files_hit(
+    write: bool,
+    loosens: bool,
+    call: &Subjects,
+    hit: &dyn Fn(&str) -> bool,
+    placed: &dyn Fn(usize) -> bool,
+) -> Vec<usize> {
+    let touched: Vec<&FileSubject> = call.files.iter().filter(|f| f.write == write).collect();
+    let mut segments = Vec::new();
+    for f in &touched {
+        let Some(i) = f.segment else { continue };
+        // An allow covers a command only when it covers all it touches.
+        let covered = !loosens
+            || touched
+                .iter()
+                .filter(|g| g.segment == Some(i))
+                .all(|g| hit(&g.path));
+        if hit(&f.path) && covered && placed(i) && !segments.contains(&i) {
+            segments.push(i);
+        }
+    }
+    segments
 }
 
 /// Where a rule's `scope` lets it apply to `call`: to each command of a
