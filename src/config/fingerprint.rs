@@ -110,6 +110,8 @@ const STAMP_DOMAIN: &[u8] = b"warden policy cache stamp\0";
 
 /// What a stamp says: the fingerprints of a cache entry's files, the key
 /// they gave, and the cache file's own fingerprint once its tag was checked.
+/// [`recorded`] reads it as the encoded files, then the rest: the fields
+/// keep this order.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 struct Stamp {
     files: Vec<Fingerprint>,
@@ -153,19 +155,26 @@ pub(crate) fn recorded(cache_file: &Path, files: &[Fingerprint], seal: &Seal) ->
     if seal.tag(STAMP_DOMAIN, &[body]) != tag {
         return Recorded::Forged;
     }
-    let stamp: Option<Stamp> = bincode::DefaultOptions::new()
-        .with_limit(body.len() as u64)
-        .deserialize(body)
+    // A stamp's body starts with its files as bincode writes them, and
+    // bincode gives equal values equal bytes and unequal ones unequal: the
+    // files are compared as written, which spares decoding a string and
+    // four numbers for each of them on every call.
+    let Ok(now) = bincode::DefaultOptions::new().serialize(files) else {
+        return Recorded::Stale;
+    };
+    let Some(rest) = body.strip_prefix(now.as_slice()) else {
+        return Recorded::Stale;
+    };
+    let rest: Option<([u8; 32], Option<Fingerprint>)> = bincode::DefaultOptions::new()
+        .with_limit(rest.len() as u64)
+        .deserialize(rest)
         .ok();
-    match stamp {
-        Some(stamp) if stamp.files == files => {
+    match rest {
+        Some((key, entry)) => {
             mark_used(&stamp_file);
-            Recorded::Trusted {
-                key: stamp.key,
-                entry: stamp.entry,
-            }
+            Recorded::Trusted { key, entry }
         }
-        _ => Recorded::Stale,
+        None => Recorded::Stale,
     }
 }
 
@@ -339,6 +348,10 @@ mod tests {
         let mut changed = old.clone();
         changed.ctime_ns = Some(2);
         assert_eq!(recorded(&cache, &[changed], &seal), Recorded::Stale);
+        // The files are compared as a whole list: fewer or more is another.
+        assert_eq!(recorded(&cache, &[], &seal), Recorded::Stale);
+        let twice = [old.clone(), old.clone()];
+        assert_eq!(recorded(&cache, &twice, &seal), Recorded::Stale);
         std::fs::write(stamp_path(&cache), b"garbage").unwrap();
         assert_eq!(recorded(&cache, &[old], &seal), Recorded::Stale);
     }
