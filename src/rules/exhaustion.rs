@@ -116,17 +116,20 @@ fn parse_size(text: &str) -> Option<u128> {
         .unwrap_or(text.len());
     let number: u128 = text[..digits].parse().ok()?;
     let unit = text[digits..].to_ascii_lowercase();
-    let (letter, rest) = unit.split_at(unit.len().min(1));
+    // The unit's first character, whatever its width: any text reaches here.
+    let mut chars = unit.chars();
+    let letter = chars.next();
+    let rest = chars.as_str();
     let power = match letter {
-        "" | "c" => return Some(number),
-        "b" if rest.is_empty() => return Some(number * 512),
-        "w" if rest.is_empty() => return Some(number * 2),
-        "k" => 1,
-        "m" => 2,
-        "g" => 3,
-        "t" => 4,
-        "p" => 5,
-        "e" => 6,
+        None | Some('c') => return Some(number),
+        Some('b') if rest.is_empty() => return number.checked_mul(512),
+        Some('w') if rest.is_empty() => return number.checked_mul(2),
+        Some('k') => 1,
+        Some('m') => 2,
+        Some('g') => 3,
+        Some('t') => 4,
+        Some('p') => 5,
+        Some('e') => 6,
         _ => return None,
     };
     let base: u128 = match rest {
@@ -498,6 +501,12 @@ mod tests {
         assert_eq!(parse_size("+1t"), Some(1 << 40));
         assert_eq!(parse_size("x"), None);
         assert_eq!(parse_size("99999999999999999999999E"), None);
+        // A unit that starts with a character wider than a byte (the fuzzer's
+        // `bs=1\u{fffd}count=0`), and a count of blocks past u128.
+        assert_eq!(parse_size("1\u{fffd}count=0"), None);
+        assert_eq!(parse_size("1ék"), None);
+        assert_eq!(parse_size(&format!("{}b", u128::MAX)), None);
+        assert_eq!(parse_size(&format!("{}w", u128::MAX)), None);
     }
 
     #[test]
