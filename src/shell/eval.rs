@@ -568,7 +568,19 @@ impl<'a> Eval<'a> {
                 .findings
                 .push(Finding::HiddenCharacters { codepoints: hidden });
         }
-        let parsed = parse::parse(&clean);
+        self.read_nested(&clean, via, stdin.clone());
+        // As on the line itself, a text with terminal escapes is also read
+        // as the shell reads it (see `normalize::with_escapes`).
+        if let Some(raw) = normalize::with_escapes(text) {
+            if self.enter_nested(text.len()) {
+                self.read_nested(&raw, via, stdin);
+            }
+        }
+    }
+
+    /// Parses and runs `text` as the child analysis `enter_nested` entered.
+    fn read_nested(&mut self, text: &str, via: &'static str, stdin: Option<String>) {
+        let parsed = parse::parse(text);
         if let Some(limit) = parsed.limit {
             self.set_limit(limit);
         }

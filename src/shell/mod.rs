@@ -171,31 +171,41 @@ pub fn analyze_in(command: &str, dir: Option<&str>) -> Analysis {
         return analysis;
     }
     eval::run(&mut analysis, dir);
-    if let Some(text) = normalize::ascii_quotes(&analysis.text) {
-        // Both readings are judged: whatever either would run counts.
-        let mut second = Analysis {
-            text,
-            ..Analysis::default()
-        };
-        eval::run(&mut second, dir);
-        for cmd in second.commands {
-            if !analysis.commands.contains(&cmd) {
-                analysis.commands.push(cmd);
-            }
-        }
-        for finding in second.findings {
-            if !analysis.findings.contains(&finding) {
-                analysis.findings.push(finding);
-            }
-        }
-        for file in second.files {
-            if !analysis.files.contains(&file) {
-                analysis.files.push(file);
-            }
-        }
-        analysis.limit = analysis.limit.take().or(second.limit);
+    let quotes = normalize::ascii_quotes(&analysis.text);
+    for text in [quotes, normalize::with_escapes(command)]
+        .into_iter()
+        .flatten()
+    {
+        also_read(&mut analysis, text, dir);
     }
     analysis
+}
+
+/// Judges a second reading of the line beside the first (typographic quotes
+/// made ASCII, terminal escapes kept as the shell keeps them): whatever
+/// either would run counts.
+fn also_read(analysis: &mut Analysis, text: String, dir: Option<&str>) {
+    let mut second = Analysis {
+        text,
+        ..Analysis::default()
+    };
+    eval::run(&mut second, dir);
+    for cmd in second.commands {
+        if !analysis.commands.contains(&cmd) {
+            analysis.commands.push(cmd);
+        }
+    }
+    for finding in second.findings {
+        if !analysis.findings.contains(&finding) {
+            analysis.findings.push(finding);
+        }
+    }
+    for file in second.files {
+        if !analysis.files.contains(&file) {
+            analysis.files.push(file);
+        }
+    }
+    analysis.limit = analysis.limit.take().or(second.limit);
 }
 
 /// The files `cmd` runs as code warden can read: an interpreter's script
