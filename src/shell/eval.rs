@@ -569,9 +569,9 @@ impl<'a> Eval<'a> {
                 .push(Finding::HiddenCharacters { codepoints: hidden });
         }
         self.read_nested(&clean, via, stdin.clone());
-        // As on the line itself, a text with terminal escapes is also read
-        // as the shell reads it (see `normalize::with_escapes`).
-        if let Some(raw) = normalize::with_escapes(text) {
+        // As on the line itself, a text normalization changed is also read
+        // as the shell reads it (see `normalize::shell_reading`).
+        if let Some(raw) = normalize::shell_reading(text, &clean) {
             if self.enter_nested(text.len()) {
                 self.read_nested(&raw, via, stdin);
             }

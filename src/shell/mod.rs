@@ -172,18 +172,16 @@ pub fn analyze_in(command: &str, dir: Option<&str>) -> Analysis {
     }
     eval::run(&mut analysis, dir);
     let quotes = normalize::ascii_quotes(&analysis.text);
-    for text in [quotes, normalize::with_escapes(command)]
-        .into_iter()
-        .flatten()
-    {
+    let shell = normalize::shell_reading(command, &analysis.text);
+    for text in [quotes, shell].into_iter().flatten() {
         also_read(&mut analysis, text, dir);
     }
     analysis
 }
 
 /// Judges a second reading of the line beside the first (typographic quotes
-/// made ASCII, terminal escapes kept as the shell keeps them): whatever
-/// either would run counts.
+/// made ASCII, or the line as the shell reads it where normalization
+/// changed it): whatever either would run counts.
 fn also_read(analysis: &mut Analysis, text: String, dir: Option<&str>) {
     let mut second = Analysis {
         text,

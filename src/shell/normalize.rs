@@ -12,31 +12,34 @@ pub fn normalize(raw: &str) -> (String, Vec<u32>) {
     if raw.is_ascii() && memchr::memchr2(0x1b, 0, bytes).is_none() {
         return (raw.to_string(), Vec::new());
     }
-    clean(raw, true)
+    clean(raw)
 }
 
-/// The line as a shell reads it, when it holds terminal escapes (which
-/// [`normalize`] strips, as a terminal hides them from whoever reads the
-/// line): to a shell they are ordinary characters, and what a terminal
-/// swallows with an escape may be a `;` or a `|` (`echo ESC; rm -rf /`
-/// runs `rm`). A second reading, judged beside the first; `None` when the
-/// line holds no escape.
-pub fn with_escapes(raw: &str) -> Option<String> {
-    raw.contains(['\u{1b}', '\u{9b}', '\u{9d}'])
-        .then(|| clean(raw, false).0)
+/// The line as a shell reads it, when [`normalize`] changed more than its
+/// NULs (which no command can hold): to a shell, terminal escapes, invisible
+/// characters and compatibility forms are ordinary characters, and what a
+/// terminal swallows with an escape may be a `;` or a `|` (`echo ESC; rm
+/// -rf /` runs `rm`). A second reading, judged beside the normalized one;
+/// `None` when the two are the same.
+pub fn shell_reading(raw: &str, normalized: &str) -> Option<String> {
+    if !raw.contains('\0') {
+        return (raw != normalized).then(|| raw.to_string());
+    }
+    let shell: String = raw.chars().filter(|&c| c != '\0').collect();
+    (shell != normalized).then_some(shell)
 }
 
-/// [`normalize`]'s work, with terminal escapes stripped or kept.
-fn clean(raw: &str, strip_escapes: bool) -> (String, Vec<u32>) {
+/// [`normalize`]'s work past the fast path.
+fn clean(raw: &str) -> (String, Vec<u32>) {
     let mut hidden = Vec::new();
     let mut out = String::with_capacity(raw.len());
     let mut chars = raw.chars().peekable();
     while let Some(c) = chars.next() {
         match c {
-            '\u{1b}' if strip_escapes => skip_escape(&mut chars),
+            '\u{1b}' => skip_escape(&mut chars),
             // 8-bit CSI and OSC introducers.
-            '\u{9b}' if strip_escapes => skip_csi(&mut chars),
-            '\u{9d}' if strip_escapes => skip_osc(&mut chars),
+            '\u{9b}' => skip_csi(&mut chars),
+            '\u{9d}' => skip_osc(&mut chars),
             '\0' => {}
             c if is_hidden(c) => hidden.push(c as u32),
             c => out.push(c),
@@ -147,16 +150,24 @@ mod tests {
     }
 
     #[test]
-    fn a_line_with_escapes_is_also_read_as_the_shell_reads_it() {
+    fn a_line_normalization_changes_is_also_read_as_the_shell_reads_it() {
+        let reading = |raw: &str| shell_reading(raw, &normalize(raw).0);
         // A terminal swallows the `;` after ESC; a shell runs `rm`.
         let line = "echo \u{1b}; rm -rf /";
         assert_eq!(normalize(line).0, "echo  rm -rf /");
-        assert_eq!(with_escapes(line).as_deref(), Some(line));
+        assert_eq!(reading(line).as_deref(), Some(line));
         assert_eq!(
-            with_escapes("x\u{9b};rm\u{200b} -rf /").as_deref(),
-            Some("x\u{9b};rm -rf /")
+            reading("x\u{9b};rm\u{200b} -\0rf /").as_deref(),
+            Some("x\u{9b};rm\u{200b} -rf /")
         );
-        assert_eq!(with_escapes("rm -rf /"), None);
+        assert_eq!(
+            reading("\u{ff52}m -rf /").as_deref(),
+            Some("\u{ff52}m -rf /")
+        );
+        // Nothing changed: no second reading.
+        assert_eq!(reading("rm -rf /"), None);
+        assert_eq!(reading("echo caf\u{e9}"), None);
+        assert_eq!(reading("rm -rf\0 /"), None);
     }
 
     #[test]
