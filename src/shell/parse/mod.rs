@@ -750,6 +750,7 @@ mod tests {
             "echo $((1 + 2",
             "a=(1 2",
             "echo \"$(x)",
+            "echo x\\",
         ] {
             assert!(parse(text).open, "{text:?}");
         }
@@ -762,6 +763,7 @@ mod tests {
             "a=(1 2)",
             "git status",
             "((a); (b))",
+            "echo x\\\\",
         ] {
             assert!(!parse(text).open, "{text:?}");
         }

@@ -119,7 +119,9 @@ impl Parser<'_> {
                 flush(parts, lit_buf);
                 parts.push(Part::Quoted(e.to_string()));
             }
-            None => {}
+            // The input ends on a line continuation: a line joined after it
+            // becomes part of this word.
+            None => self.open = true,
         }
     }
 
