@@ -95,24 +95,28 @@ impl Eval<'_> {
         value: Option<Vec<String>>,
         arg: Option<&Word>,
     ) -> Option<Vec<String>> {
-        let set_nonempty = value
-            .as_ref()
-            .is_some_and(|v| v.iter().any(|s| !s.is_empty()));
+        // A value set from what warden could not resolve (`x=$(foo)`) may
+        // be empty: the word counts too, beside the value.
+        let maybe_empty = !self.unresolved.is_empty() && self.unresolved.contains(name);
+        let set_nonempty = !maybe_empty
+            && value
+                .as_ref()
+                .is_some_and(|v| v.iter().any(|s| !s.is_empty()));
         match op {
             ":-" | "-" => {
                 if set_nonempty || (op == "-" && value.is_some()) {
                     value
                 } else {
                     let default = self.word_text(arg);
-                    Some(self.default_or_unknown(name, value.is_none(), default))
+                    Some(self.default_or_unknown(name, value, default))
                 }
             }
             ":=" | "=" => {
-                if set_nonempty {
+                if set_nonempty || (op == "=" && value.is_some()) {
                     value
                 } else {
                     let v = self.word_text(arg);
-                    let values = self.default_or_unknown(name, value.is_none(), v);
+                    let values = self.default_or_unknown(name, value, v);
                     self.vars.insert(name.to_string(), values.clone());
                     Some(values)
                 }
@@ -125,7 +129,12 @@ impl Eval<'_> {
             _ => {
                 // The message is expanded, substitutions and all, when the
                 // shell stops on an unset (or, with `:`, empty) variable.
-                if !set_nonempty {
+                let stops = if op == "?" {
+                    value.is_none()
+                } else {
+                    !set_nonempty
+                };
+                if stops {
                     self.word_text(arg);
                 }
                 value
@@ -133,18 +142,31 @@ impl Eval<'_> {
         }
     }
 
-    /// The values of `${NAME:-default}` when NAME was not set on this line:
-    /// it may still come from the environment, so both the default and an
-    /// unknown value are analysed (`rm -rf "${DIR:-build}"` may delete anything).
-    fn default_or_unknown(&mut self, name: &str, unknown: bool, default: String) -> Vec<String> {
-        let from_environment = unknown
-            && !matches!(name, "@" | "*" | "#" | "?" | "$" | "!" | "-")
-            && name.parse::<usize>().is_err();
-        if from_environment {
-            self.param_alternatives = true;
-            vec![default, format!("${{{name}}}")]
-        } else {
-            vec![default]
+    /// The values of `${NAME:-default}` when NAME is unset or empty, or may
+    /// be: when it was not set on this line it may still come from the
+    /// environment, so both the default and an unknown value are analysed
+    /// (`rm -rf "${DIR:-build}"` may delete anything); when it was set from
+    /// what warden could not resolve, both the default and that value.
+    fn default_or_unknown(
+        &mut self,
+        name: &str,
+        value: Option<Vec<String>>,
+        default: String,
+    ) -> Vec<String> {
+        match value {
+            None if !matches!(name, "@" | "*" | "#" | "?" | "$" | "!" | "-")
+                && name.parse::<usize>().is_err() =>
+            {
+                self.param_alternatives = true;
+                vec![default, format!("${{{name}}}")]
+            }
+            Some(value) if value.iter().any(|s| !s.is_empty()) => {
+                self.param_alternatives = true;
+                let mut values = vec![default];
+                values.extend(value);
+                values
+            }
+            _ => vec![default],
         }
     }
 
