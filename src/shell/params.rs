@@ -112,7 +112,7 @@ impl Eval<'_> {
                 }
             }
             ":=" | "=" => {
-                if set_nonempty || (op == "=" && value.is_some()) {
+                if set_nonempty {
                     value
                 } else {
                     let v = self.word_text(arg);
@@ -129,12 +129,7 @@ impl Eval<'_> {
             _ => {
                 // The message is expanded, substitutions and all, when the
                 // shell stops on an unset (or, with `:`, empty) variable.
-                let stops = if op == "?" {
-                    value.is_none()
-                } else {
-                    !set_nonempty
-                };
-                if stops {
+                if !set_nonempty {
                     self.word_text(arg);
                 }
                 value
