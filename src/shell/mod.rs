@@ -140,7 +140,10 @@ pub enum Finding {
 /// other construct left open, which the analysis closes at the end: text
 /// joined after such a line may become part of it.
 pub fn leaves_open(command: &str) -> bool {
-    parse::parse(&normalize::normalize(command).0).open
+    let text = normalize::normalize(command).0;
+    // Either reading of the line (see `analyze_in`) may leave it open.
+    parse::parse(&text).open
+        || normalize::shell_reading(command, &text).is_some_and(|raw| parse::parse(&raw).open)
 }
 
 /// Analyses one command line.
